@@ -1,0 +1,148 @@
+//! Every way a request can fail, and the one place that decides what each
+//! failure looks like: HTTP status, envelope code and msg, and log status.
+
+use crate::journal::LogStatus;
+
+/// A documented business outcome: HTTP 200, code -1, and the exact msg of
+/// the spec (or of the README's behaviour table where the spec is silent).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rejection {
+    PriceNotPositive,
+    AmountNotPositive,
+    PaidOrderCannotBeDeleted,
+    OrderAlreadyPaid,
+    ThirdPartyFailed,
+    OnlySuccessCanBeRefunded,
+    OrderNotFound,
+    PaymentNotFound,
+}
+
+impl Rejection {
+    pub fn msg(self) -> &'static str {
+        match self {
+            Rejection::PriceNotPositive => "price must be > 0",
+            Rejection::AmountNotPositive => "amount must be > 0",
+            Rejection::PaidOrderCannotBeDeleted => "Paid order cannot be deleted",
+            Rejection::OrderAlreadyPaid => "Order already paid",
+            Rejection::ThirdPartyFailed => "Third party payment failed",
+            Rejection::OnlySuccessCanBeRefunded => "Only success payment can be refunded",
+            Rejection::OrderNotFound => "Order not found",
+            Rejection::PaymentNotFound => "Payment not found",
+        }
+    }
+}
+
+/// Why a request did not succeed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ApiError {
+    /// The service handled the request and said no.
+    Rejected(Rejection),
+    /// The request was malformed; `field` names what, `problem` says how.
+    BadRequest { field: String, problem: String },
+    NotFound { method: String, path: String, hint: Option<String> },
+    MethodNotAllowed { method: String, path: String, allow: &'static str, hint: Option<String> },
+    PayloadTooLarge { bytes: usize, limit: usize },
+    UriTooLong { bytes: usize, limit: usize },
+    HeadersTooLarge { bytes: usize, limit: usize },
+    UnsupportedMediaType { content_type: String },
+}
+
+impl ApiError {
+    pub fn bad(field: impl Into<String>, problem: impl Into<String>) -> Self {
+        ApiError::BadRequest { field: field.into(), problem: problem.into() }
+    }
+
+    pub fn http_status(&self) -> u16 {
+        match self {
+            ApiError::Rejected(_) => 200,
+            ApiError::BadRequest { .. } => 400,
+            ApiError::NotFound { .. } => 404,
+            ApiError::MethodNotAllowed { .. } => 405,
+            ApiError::PayloadTooLarge { .. } => 413,
+            ApiError::UriTooLong { .. } => 414,
+            ApiError::UnsupportedMediaType { .. } => 415,
+            ApiError::HeadersTooLarge { .. } => 431,
+        }
+    }
+
+    /// -1 for business errors, as the spec observes; the HTTP status for
+    /// malformed requests, so the body alone tells the two apart.
+    pub fn code(&self) -> i32 {
+        match self {
+            ApiError::Rejected(_) => -1,
+            other => i32::from(other.http_status()),
+        }
+    }
+
+    pub fn msg(&self) -> String {
+        match self {
+            ApiError::Rejected(r) => r.msg().to_owned(),
+            ApiError::BadRequest { field, problem } => format!("{field}: {problem}"),
+            ApiError::NotFound { method, path, hint } => {
+                let mut msg = format!("No route for {method} {path}");
+                if let Some(hint) = hint {
+                    msg.push_str(&format!("; did you mean {hint}?"));
+                }
+                msg
+            }
+            ApiError::MethodNotAllowed { method, path, allow, hint } => {
+                let mut msg = format!("method: {method} is not allowed on {path}; use {allow}");
+                if let Some(hint) = hint {
+                    msg.push_str(&format!(", or did you mean {hint}?"));
+                }
+                msg
+            }
+            ApiError::PayloadTooLarge { bytes, limit } => {
+                format!("body: {bytes} bytes is over the limit of {limit} bytes")
+            }
+            ApiError::UriTooLong { bytes, limit } => {
+                format!("path: {bytes} bytes is over the limit of {limit} bytes")
+            }
+            ApiError::HeadersTooLarge { bytes, limit } => {
+                format!("headers: {bytes} bytes is over the limit of {limit} bytes")
+            }
+            ApiError::UnsupportedMediaType { content_type } => format!(
+                "Content-Type: {content_type:?} is not supported; send application/json"
+            ),
+        }
+    }
+
+    /// The `status` of the log records: business answers are the service
+    /// working as designed, except the third party's failure.
+    pub fn log_status(&self) -> LogStatus {
+        match self {
+            ApiError::Rejected(Rejection::ThirdPartyFailed) => LogStatus::ServerError,
+            ApiError::Rejected(_) => LogStatus::Success,
+            _ => LogStatus::ClientError,
+        }
+    }
+
+}
+
+impl From<Rejection> for ApiError {
+    fn from(r: Rejection) -> Self {
+        ApiError::Rejected(r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn business_errors_are_200_with_code_minus_one() {
+        let e = ApiError::from(Rejection::PaidOrderCannotBeDeleted);
+        assert_eq!((e.http_status(), e.code()), (200, -1));
+        assert_eq!(e.msg(), "Paid order cannot be deleted");
+        assert_eq!(e.log_status(), LogStatus::Success);
+        assert_eq!(ApiError::from(Rejection::ThirdPartyFailed).log_status(), LogStatus::ServerError);
+    }
+
+    #[test]
+    fn client_errors_carry_their_status_as_code_and_name_the_field() {
+        let e = ApiError::bad("price", "expected a number, got string");
+        assert_eq!((e.http_status(), e.code()), (400, 400));
+        assert_eq!(e.msg(), "price: expected a number, got string");
+        assert_eq!(e.log_status(), LogStatus::ClientError);
+    }
+}

@@ -1,0 +1,191 @@
+//! The log records of the spec's part 6, kept in a bounded ring: three per
+//! request (gateway, service, response), joined by the trace id.
+
+use std::collections::VecDeque;
+
+use serde::{Deserialize, Serialize};
+
+/// One log record. The field names are the spec's own, snake and camel
+/// case mixed as it writes them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LogRecord {
+    /// Position in the journal, counting from 1; gaps show dropped records.
+    pub seq: u64,
+    /// Unix time in milliseconds.
+    pub timestamp: i64,
+    #[serde(rename = "traceId")]
+    pub trace_id: String,
+    #[serde(flatten)]
+    pub stage: Stage,
+}
+
+/// What the record is about, by the stage of the request that wrote it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "stage", rename_all = "lowercase")]
+pub enum Stage {
+    /// The gateway received the request.
+    Gateway {
+        method: String,
+        uri: String,
+        uri_group: Option<String>,
+    },
+    /// A service handled it.
+    Service {
+        event_class: EventClass,
+        duration: u64,
+        status: LogStatus,
+    },
+    /// The answer went out: the whole logging context.
+    Response {
+        method: String,
+        uri: String,
+        uri_group: Option<String>,
+        event_class: Option<EventClass>,
+        duration: Option<u64>,
+        status: LogStatus,
+        #[serde(rename = "httpStatus")]
+        http_status: u16,
+        code: i32,
+        msg: String,
+        #[serde(rename = "userId")]
+        user_id: Option<String>,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EventClass {
+    Order,
+    Payment,
+    Test,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LogStatus {
+    Success,
+    ServerError,
+    ClientError,
+}
+
+/// A bounded journal: at most `capacity` records, the oldest dropped first,
+/// and a count of how many were dropped so nobody mistakes it for complete.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Journal {
+    capacity: usize,
+    records: VecDeque<LogRecord>,
+    dropped: u64,
+    next_seq: u64,
+}
+
+impl Journal {
+    pub fn with_capacity(capacity: usize) -> Self {
+        Journal { capacity, records: VecDeque::new(), dropped: 0, next_seq: 1 }
+    }
+
+    pub fn write(&mut self, timestamp: i64, trace_id: &str, stage: Stage) {
+        if self.capacity == 0 {
+            self.dropped += 1;
+            self.next_seq += 1;
+            return;
+        }
+        while self.records.len() >= self.capacity {
+            self.records.pop_front();
+            self.dropped += 1;
+        }
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        self.records.push_back(LogRecord { seq, timestamp, trace_id: trace_id.to_owned(), stage });
+    }
+
+    /// The records, oldest first; with `after`, only those with a larger
+    /// `seq` (what a viewer has not seen yet).
+    pub fn records(&self, after: Option<u64>) -> impl Iterator<Item = &LogRecord> {
+        let after = after.unwrap_or(0);
+        let skip = self.records.partition_point(|r| r.seq <= after);
+        self.records.iter().skip(skip)
+    }
+
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    pub fn dropped(&self) -> u64 {
+        self.dropped
+    }
+
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// Empties the journal and its dropped count; `seq` keeps counting so a
+    /// viewer polling with `after` is never confused by a reused number.
+    pub fn clear(&mut self) {
+        self.records.clear();
+        self.dropped = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn service_stage() -> Stage {
+        Stage::Service { event_class: EventClass::Order, duration: 3, status: LogStatus::Success }
+    }
+
+    #[test]
+    fn keeps_at_most_capacity_drops_oldest_and_counts() {
+        let mut j = Journal::with_capacity(3);
+        for t in 0..5 {
+            j.write(t, "t", service_stage());
+        }
+        let seqs: Vec<u64> = j.records(None).map(|r| r.seq).collect();
+        assert_eq!(seqs, vec![3, 4, 5]);
+        assert_eq!(j.dropped(), 2);
+        assert_eq!(j.len(), 3);
+    }
+
+    #[test]
+    fn records_after_a_seq_are_only_the_newer_ones() {
+        let mut j = Journal::with_capacity(10);
+        for t in 0..4 {
+            j.write(t, "t", service_stage());
+        }
+        let seqs: Vec<u64> = j.records(Some(2)).map(|r| r.seq).collect();
+        assert_eq!(seqs, vec![3, 4]);
+        assert_eq!(j.records(Some(99)).count(), 0);
+    }
+
+    #[test]
+    fn clear_empties_but_seq_keeps_counting() {
+        let mut j = Journal::with_capacity(1);
+        j.write(0, "t", service_stage());
+        j.write(0, "t", service_stage());
+        j.clear();
+        assert!(j.is_empty());
+        assert_eq!(j.dropped(), 0);
+        j.write(0, "t", service_stage());
+        assert_eq!(j.records(None).map(|r| r.seq).collect::<Vec<_>>(), vec![3]);
+    }
+
+    #[test]
+    fn a_record_serializes_with_the_spec_field_names() {
+        let mut j = Journal::with_capacity(2);
+        j.write(
+            5,
+            "abc",
+            Stage::Gateway { method: "GET".into(), uri: "/api/order/X".into(), uri_group: Some("/order/*".into()) },
+        );
+        let json = serde_json::to_value(j.records(None).next()).unwrap_or_default();
+        assert_eq!(
+            json,
+            serde_json::json!({"seq":1,"timestamp":5,"traceId":"abc","stage":"gateway",
+                "method":"GET","uri":"/api/order/X","uri_group":"/order/*"})
+        );
+    }
+}

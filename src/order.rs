@@ -1,0 +1,190 @@
+//! The order service: create, read, mark paid, delete, and the state
+//! machine of the spec's part 3 (CREATED, then PAID; deleted only unpaid).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{ApiError, Rejection};
+use crate::id;
+use crate::money::Money;
+use crate::random::Rng;
+use crate::request::{bounded_text, JsonBody};
+
+pub const MAX_USER_ID_CHARS: usize = 64;
+pub const MAX_DESCRIPTION_CHARS: usize = 1000;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Order {
+    pub order_id: String,
+    pub user_id: String,
+    pub price: Money,
+    pub status: OrderStatus,
+    pub description: String,
+    pub created_at: i64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum OrderStatus {
+    Created,
+    Paid,
+}
+
+/// A create-order request that parsed: only valid values inside.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewOrder {
+    pub user_id: String,
+    pub price: Money,
+    pub description: String,
+}
+
+impl NewOrder {
+    /// Outer error: the body is malformed (400). Inner: the body is well
+    /// formed but the spec's business rule refuses it (`price must be > 0`).
+    pub fn parse(body: &JsonBody) -> Result<Result<NewOrder, Rejection>, ApiError> {
+        let user_id = bounded_text("userId", body.string("userId")?, MAX_USER_ID_CHARS, true)?;
+        let price = body.number("price")?;
+        let description = body.optional_string("description")?.unwrap_or_default();
+        let description = bounded_text("description", description, MAX_DESCRIPTION_CHARS, false)?;
+        Ok(Money::positive(price)
+            .map(|price| NewOrder { user_id, price, description })
+            .ok_or(Rejection::PriceNotPositive))
+    }
+}
+
+/// Every order of one service. Deleted ids are remembered so that an id
+/// is never issued twice.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Orders {
+    live: BTreeMap<String, Order>,
+    deleted: BTreeSet<String>,
+}
+
+impl Orders {
+    pub fn create(&mut self, new: NewOrder, ids: &mut Rng, now: i64) -> Order {
+        let order_id = id::fresh("ORD", ids, |id| self.live.contains_key(id) || self.deleted.contains(id));
+        let order = Order {
+            order_id: order_id.clone(),
+            user_id: new.user_id,
+            price: new.price,
+            status: OrderStatus::Created,
+            description: new.description,
+            created_at: now,
+        };
+        self.live.insert(order_id, order.clone());
+        order
+    }
+
+    pub fn get(&self, order_id: &str) -> Result<&Order, Rejection> {
+        self.live.get(order_id).ok_or(Rejection::OrderNotFound)
+    }
+
+    /// CREATED to PAID. Marking a PAID order again is refused, so that a
+    /// client that pays twice sees it rather than a silent success.
+    pub fn mark_paid(&mut self, order_id: &str) -> Result<(), Rejection> {
+        let order = self.live.get_mut(order_id).ok_or(Rejection::OrderNotFound)?;
+        match order.status {
+            OrderStatus::Created => {
+                order.status = OrderStatus::Paid;
+                Ok(())
+            }
+            OrderStatus::Paid => Err(Rejection::OrderAlreadyPaid),
+        }
+    }
+
+    pub fn delete(&mut self, order_id: &str) -> Result<(), Rejection> {
+        match self.get(order_id)?.status {
+            OrderStatus::Paid => Err(Rejection::PaidOrderCannotBeDeleted),
+            OrderStatus::Created => {
+                self.live.remove(order_id);
+                self.deleted.insert(order_id.to_owned());
+                Ok(())
+            }
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.live.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.live.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::request::{Headers, Text};
+
+    fn parse(text: &str) -> Result<Result<NewOrder, Rejection>, ApiError> {
+        let body = JsonBody::parse(Some(&Text::from(text)), &Headers::default())?;
+        NewOrder::parse(&body)
+    }
+
+    fn new_order() -> NewOrder {
+        NewOrder { user_id: "u1".into(), price: Money::positive(10.0).unwrap(), description: String::new() }
+    }
+
+    #[test]
+    fn a_valid_body_parses_into_a_new_order() {
+        let parsed = parse(r#"{"userId":"u1","price":12.5,"description":"tea"}"#);
+        let order = parsed.ok().and_then(Result::ok);
+        assert_eq!(order.as_ref().map(|o| o.price.get()), Some(12.5));
+        assert_eq!(order.map(|o| (o.user_id, o.description)), Some(("u1".into(), "tea".into())));
+    }
+
+    #[test]
+    fn description_is_optional() {
+        let parsed = parse(r#"{"userId":"u1","price":1}"#).ok().and_then(Result::ok);
+        assert_eq!(parsed.map(|o| o.description), Some(String::new()));
+    }
+
+    #[test]
+    fn a_price_not_above_zero_is_the_business_rejection_not_a_400() {
+        for price in ["0", "-1", "-0.0"] {
+            let parsed = parse(&format!(r#"{{"userId":"u1","price":{price}}}"#));
+            assert_eq!(parsed, Ok(Err(Rejection::PriceNotPositive)), "{price}");
+        }
+    }
+
+    #[test]
+    fn malformed_fields_are_400s_naming_the_field() {
+        let msg = |body: &str| parse(body).err().map(|e| e.msg()).unwrap_or_default();
+        assert_eq!(msg(r#"{"price":1}"#), "userId: required field is missing");
+        assert_eq!(msg(r#"{"userId":7,"price":1}"#), "userId: expected a string, got number 7");
+        assert_eq!(msg(r#"{"userId":"u","price":"1"}"#), "price: expected a number, got string \"1\"");
+        assert_eq!(msg(r#"{"userId":"u"}"#), "price: required field is missing");
+        assert_eq!(msg(r#"{"userId":"u","price":1,"description":[]}"#), "description: expected a string, got an array");
+        let long = format!(r#"{{"userId":"{}","price":1}}"#, "u".repeat(65));
+        assert_eq!(msg(&long), "userId: must be at most 64 characters, got 65");
+    }
+
+    #[test]
+    fn created_then_paid_then_not_deletable() {
+        let mut orders = Orders::default();
+        let mut rng = Rng::new(1);
+        let order = orders.create(new_order(), &mut rng, 1000);
+        assert_eq!((order.status, order.created_at), (OrderStatus::Created, 1000));
+        assert_eq!(orders.mark_paid(&order.order_id), Ok(()));
+        assert_eq!(orders.get(&order.order_id).map(|o| o.status), Ok(OrderStatus::Paid));
+        assert_eq!(orders.mark_paid(&order.order_id), Err(Rejection::OrderAlreadyPaid));
+        assert_eq!(orders.delete(&order.order_id), Err(Rejection::PaidOrderCannotBeDeleted));
+        assert!(orders.get(&order.order_id).is_ok());
+    }
+
+    #[test]
+    fn an_unpaid_order_is_deleted_and_then_unknown() {
+        let mut orders = Orders::default();
+        let order = orders.create(new_order(), &mut Rng::new(1), 0);
+        assert_eq!(orders.delete(&order.order_id), Ok(()));
+        assert_eq!(orders.get(&order.order_id).err(), Some(Rejection::OrderNotFound));
+        assert_eq!(orders.delete(&order.order_id), Err(Rejection::OrderNotFound));
+        assert_eq!(orders.mark_paid(&order.order_id), Err(Rejection::OrderNotFound));
+        // The same seed would draw the same id again; the deleted one is skipped.
+        let again = orders.create(new_order(), &mut Rng::new(1), 0);
+        assert_ne!(again.order_id, order.order_id);
+    }
+}

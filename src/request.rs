@@ -1,0 +1,314 @@
+//! The edge: a raw request as a caller hands it in, and the parsing that
+//! turns its text into checked values. Handlers never see raw text.
+
+use serde_json::{Map, Value};
+
+use crate::error::ApiError;
+
+/// Bodies over this size are refused with 413 before any parsing.
+pub const MAX_BODY_BYTES: usize = 1024 * 1024;
+/// Paths (with query) over this size are refused with 414.
+pub const MAX_PATH_BYTES: usize = 8 * 1024;
+/// All header names and values together, over this size: 431.
+pub const MAX_HEADER_BYTES: usize = 64 * 1024;
+
+/// A request as it arrives, before anything is checked.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RawRequest {
+    pub method: String,
+    pub path: Text,
+    pub body: Option<Text>,
+    pub headers: Vec<(String, String)>,
+}
+
+/// Text from outside, or just its size when it was too large to bring in
+/// at all (a binding can measure a string without copying it).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Text {
+    Given(String),
+    TooLarge { bytes: usize },
+}
+
+impl Default for Text {
+    fn default() -> Self {
+        Text::Given(String::new())
+    }
+}
+
+impl From<&str> for Text {
+    fn from(s: &str) -> Self {
+        Text::Given(s.to_owned())
+    }
+}
+
+impl From<String> for Text {
+    fn from(s: String) -> Self {
+        Text::Given(s)
+    }
+}
+
+impl RawRequest {
+    /// A request with no body and no headers; handy for callers and tests.
+    pub fn new(method: &str, path: &str) -> Self {
+        RawRequest { method: method.to_owned(), path: path.into(), body: None, headers: Vec::new() }
+    }
+
+    pub fn with_body(mut self, body: &str) -> Self {
+        self.body = Some(body.into());
+        self
+    }
+
+    pub fn with_header(mut self, name: &str, value: &str) -> Self {
+        self.headers.push((name.to_owned(), value.to_owned()));
+        self
+    }
+}
+
+/// Header names matched without regard to case; the first of a name wins.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Headers(Vec<(String, String)>);
+
+impl Headers {
+    pub fn parse(raw: Vec<(String, String)>) -> Result<Headers, ApiError> {
+        let bytes: usize = raw.iter().map(|(n, v)| n.len() + v.len()).sum();
+        if bytes > MAX_HEADER_BYTES {
+            return Err(ApiError::HeadersTooLarge { bytes, limit: MAX_HEADER_BYTES });
+        }
+        Ok(Headers(raw))
+    }
+
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0.iter().find(|(n, _)| n.trim().eq_ignore_ascii_case(name)).map(|(_, v)| v.trim())
+    }
+}
+
+/// The request target split into its path and query parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Target {
+    pub path: String,
+    pub query: Vec<(String, String)>,
+}
+
+impl Target {
+    pub fn parse(text: &Text) -> Result<Target, ApiError> {
+        let text = match text {
+            Text::TooLarge { bytes } => {
+                return Err(ApiError::UriTooLong { bytes: *bytes, limit: MAX_PATH_BYTES })
+            }
+            Text::Given(t) if t.len() > MAX_PATH_BYTES => {
+                return Err(ApiError::UriTooLong { bytes: t.len(), limit: MAX_PATH_BYTES })
+            }
+            Text::Given(t) => t,
+        };
+        let without_fragment = text.split('#').next().unwrap_or_default();
+        let (path, query) = match without_fragment.split_once('?') {
+            Some((p, q)) => (p, q),
+            None => (without_fragment, ""),
+        };
+        if !path.starts_with('/') {
+            return Err(ApiError::bad("path", format!("must start with '/', got {}", quote(path))));
+        }
+        let query = query
+            .split('&')
+            .filter(|pair| !pair.is_empty())
+            .map(|pair| match pair.split_once('=') {
+                Some((k, v)) => (k.to_owned(), v.to_owned()),
+                None => (pair.to_owned(), String::new()),
+            })
+            .collect();
+        Ok(Target { path: path.to_owned(), query })
+    }
+
+    /// The first value of a query parameter.
+    pub fn param(&self, name: &str) -> Option<&str> {
+        self.query.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+}
+
+/// A request body that parsed as a JSON object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JsonBody(Map<String, Value>);
+
+impl JsonBody {
+    /// Checks size, media type and syntax, in that order, and that the
+    /// body is an object: everything short of the fields themselves.
+    pub fn parse(body: Option<&Text>, headers: &Headers) -> Result<JsonBody, ApiError> {
+        let text = match body {
+            Some(Text::TooLarge { bytes }) => {
+                return Err(ApiError::PayloadTooLarge { bytes: *bytes, limit: MAX_BODY_BYTES })
+            }
+            Some(Text::Given(t)) if t.len() > MAX_BODY_BYTES => {
+                return Err(ApiError::PayloadTooLarge { bytes: t.len(), limit: MAX_BODY_BYTES })
+            }
+            Some(Text::Given(t)) if !t.trim().is_empty() => t,
+            _ => return Err(ApiError::bad("body", "a JSON object is required, got no body")),
+        };
+        if let Some(content_type) = headers.get("content-type") {
+            if !is_json_media_type(content_type) {
+                return Err(ApiError::UnsupportedMediaType { content_type: content_type.to_owned() });
+            }
+        }
+        let value: Value = serde_json::from_str(text)
+            .map_err(|e| ApiError::bad("body", format!("not valid JSON: {e}")))?;
+        match value {
+            Value::Object(map) => Ok(JsonBody(map)),
+            other => Err(ApiError::bad("body", format!("expected a JSON object, got {}", kind(&other)))),
+        }
+    }
+
+    fn present(&self, field: &str) -> Option<&Value> {
+        self.0.get(field).filter(|v| !v.is_null())
+    }
+
+    /// A required string field.
+    pub fn string(&self, field: &str) -> Result<&str, ApiError> {
+        self.optional_string(field)?.ok_or_else(|| missing(field))
+    }
+
+    /// An optional string field; `null` counts as absent.
+    pub fn optional_string(&self, field: &str) -> Result<Option<&str>, ApiError> {
+        match self.present(field) {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s)),
+            Some(other) => Err(wrong_type(field, "a string", other)),
+        }
+    }
+
+    /// A required number field. JSON has no NaN or infinity, and numbers
+    /// too large for a double are refused by the parser, so it is finite.
+    pub fn number(&self, field: &str) -> Result<f64, ApiError> {
+        match self.present(field) {
+            None => Err(missing(field)),
+            Some(Value::Number(n)) => n.as_f64().ok_or_else(|| ApiError::bad(field, "not a finite number")),
+            Some(other) => Err(wrong_type(field, "a number", other)),
+        }
+    }
+}
+
+/// Checks a free-text field's length in characters (not bytes, so that a
+/// limit means the same for every script), and refuses control characters
+/// where the field is an identifier.
+pub fn bounded_text(field: &str, text: &str, max_chars: usize, identifier: bool) -> Result<String, ApiError> {
+    let chars = text.chars().count();
+    if chars > max_chars {
+        return Err(ApiError::bad(field, format!("must be at most {max_chars} characters, got {chars}")));
+    }
+    if identifier {
+        if text.trim().is_empty() {
+            return Err(ApiError::bad(field, "must not be empty"));
+        }
+        if text.chars().any(char::is_control) {
+            return Err(ApiError::bad(field, "must not contain control characters"));
+        }
+    }
+    Ok(text.to_owned())
+}
+
+fn is_json_media_type(content_type: &str) -> bool {
+    let media = content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    media == "application/json" || (media.starts_with("application/") && media.ends_with("+json"))
+}
+
+fn missing(field: &str) -> ApiError {
+    ApiError::bad(field, "required field is missing")
+}
+
+fn wrong_type(field: &str, expected: &str, got: &Value) -> ApiError {
+    ApiError::bad(field, format!("expected {expected}, got {}", kind(got)))
+}
+
+/// A value's JSON type, with a short sample so the caller sees what was sent.
+fn kind(value: &Value) -> String {
+    match value {
+        Value::Null => "null".to_owned(),
+        Value::Bool(b) => format!("boolean {b}"),
+        Value::Number(n) => format!("number {n}"),
+        Value::String(s) => format!("string {}", quote(s)),
+        Value::Array(_) => "an array".to_owned(),
+        Value::Object(_) => "an object".to_owned(),
+    }
+}
+
+/// Quotes text for an error message, cut to 40 characters.
+pub fn quote(text: &str) -> String {
+    let mut cut: String = text.chars().take(40).collect();
+    if cut.len() < text.len() {
+        cut.push('…');
+    }
+    format!("{cut:?}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body(text: &str) -> Result<JsonBody, ApiError> {
+        JsonBody::parse(Some(&Text::from(text)), &Headers::default())
+    }
+
+    fn msg<T: std::fmt::Debug>(r: Result<T, ApiError>) -> String {
+        r.err().map(|e| e.msg()).unwrap_or_default()
+    }
+
+    #[test]
+    fn targets_split_path_query_and_fragment() {
+        let t = Target::parse(&"/api/test/order/batch?count=5&x#frag".into());
+        let t = t.ok().unwrap_or(Target { path: String::new(), query: vec![] });
+        assert_eq!(t.path, "/api/test/order/batch");
+        assert_eq!(t.param("count"), Some("5"));
+        assert_eq!(t.param("x"), Some(""));
+        assert_eq!(t.param("y"), None);
+    }
+
+    #[test]
+    fn a_path_must_start_with_a_slash_and_be_bounded() {
+        assert_eq!(msg(Target::parse(&"api/order/x".into())), "path: must start with '/', got \"api/order/x\"");
+        let long = format!("/{}", "a".repeat(MAX_PATH_BYTES));
+        assert_eq!(Target::parse(&long.into()).err().map(|e| e.http_status()), Some(414));
+    }
+
+    #[test]
+    fn bodies_are_checked_for_presence_size_media_type_syntax_and_shape() {
+        assert_eq!(msg(body("")), "body: a JSON object is required, got no body");
+        assert_eq!(msg(body("[1]")), "body: expected a JSON object, got an array");
+        assert!(msg(body("{\"a\":")).starts_with("body: not valid JSON: EOF"));
+        assert!(msg(body("{\"a\":1e400}")).contains("number out of range"));
+        let big = format!("{{\"a\":\"{}\"}}", "x".repeat(MAX_BODY_BYTES));
+        assert_eq!(body(&big).err().map(|e| e.http_status()), Some(413));
+        let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+        assert!(msg(body(&deep)).contains("recursion limit exceeded"));
+        let text_plain = Headers::parse(vec![("Content-Type".into(), "text/plain".into())]);
+        let r = JsonBody::parse(Some(&"{}".into()), &text_plain.unwrap_or_default());
+        assert_eq!(r.err().map(|e| e.http_status()), Some(415));
+        let json_utf8 = Headers::parse(vec![("content-TYPE".into(), "Application/JSON; charset=utf-8".into())]);
+        assert!(JsonBody::parse(Some(&"{}".into()), &json_utf8.unwrap_or_default()).is_ok());
+    }
+
+    #[test]
+    fn fields_name_themselves_and_their_problem() {
+        let b = body(r#"{"s":"x","n":2.5,"z":null,"w":"12"}"#);
+        let b = b.unwrap_or(JsonBody(Map::new()));
+        assert_eq!(b.string("s").ok(), Some("x"));
+        assert_eq!(b.number("n").ok(), Some(2.5));
+        assert_eq!(msg(b.string("z")), "z: required field is missing");
+        assert_eq!(b.optional_string("z").ok(), Some(None));
+        assert_eq!(msg(b.number("w")), "w: expected a number, got string \"12\"");
+        assert_eq!(msg(b.string("n")), "n: expected a string, got number 2.5");
+    }
+
+    #[test]
+    fn text_limits_count_characters_and_identifiers_refuse_blank_and_control() {
+        assert!(bounded_text("d", &"é".repeat(10), 10, false).is_ok());
+        assert_eq!(msg(bounded_text("d", &"é".repeat(11), 10, false)), "d: must be at most 10 characters, got 11");
+        assert_eq!(msg(bounded_text("u", "  ", 10, true)), "u: must not be empty");
+        assert_eq!(msg(bounded_text("u", "a\u{0}b", 10, true)), "u: must not contain control characters");
+    }
+
+    #[test]
+    fn headers_match_names_in_any_case_and_are_bounded() {
+        let h = Headers::parse(vec![("X-B3-TRACEID".into(), " abc ".into())]).unwrap_or_default();
+        assert_eq!(h.get("x-b3-traceid"), Some("abc"));
+        let huge = Headers::parse(vec![("x".into(), "v".repeat(MAX_HEADER_BYTES))]);
+        assert_eq!(huge.err().map(|e| e.http_status()), Some(431));
+    }
+}

@@ -1,0 +1,140 @@
+//! One service instance: the settings, the injected clock and randomness,
+//! the two services' state and the journal. Instances share nothing, so
+//! parallel tests never see each other's orders.
+
+use serde::{Deserialize, Serialize};
+
+use crate::clock::Clock;
+use crate::envelope::Response;
+use crate::gateway;
+use crate::journal::{Journal, LogRecord};
+use crate::latency::{LatencyModel, Profile};
+use crate::order::Orders;
+use crate::payment::Payments;
+use crate::random::Rng;
+use crate::request::RawRequest;
+
+pub const DEFAULT_FAILURE_RATE: f64 = 0.3;
+pub const DEFAULT_LOG_CAPACITY: usize = 10_000;
+pub const MAX_LOG_CAPACITY: usize = 1_000_000;
+
+/// What a caller may choose about a service.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Settings {
+    pub seed: u64,
+    /// The share of payment attempts the third party declines, 0 to 1.
+    pub failure_rate: f64,
+    /// The most log records kept; older ones are dropped and counted.
+    pub log_capacity: usize,
+    pub latency: LatencyModel,
+}
+
+impl Settings {
+    pub fn with_seed(seed: u64) -> Settings {
+        Settings {
+            seed,
+            failure_rate: DEFAULT_FAILURE_RATE,
+            log_capacity: DEFAULT_LOG_CAPACITY,
+            latency: LatencyModel::default(),
+        }
+    }
+
+    /// Settings come from the caller's code, not from requests: a bad one
+    /// is a programming error, reported as a message naming the option.
+    pub fn check(&self) -> Result<(), String> {
+        if !(0.0..=1.0).contains(&self.failure_rate) {
+            return Err(format!("failureRate: must be a number from 0 to 1, got {}", self.failure_rate));
+        }
+        if self.log_capacity > MAX_LOG_CAPACITY {
+            return Err(format!(
+                "logCapacity: must be at most {MAX_LOG_CAPACITY}, got {}",
+                self.log_capacity
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// One random stream per purpose, so that, say, reading an order (which
+/// draws a trace id) never changes the id of the next order created.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Streams {
+    pub ids: Rng,
+    pub traces: Rng,
+    pub latency: Rng,
+    pub batch: Rng,
+}
+
+impl Streams {
+    fn new(seed: u64) -> Streams {
+        Streams {
+            ids: Rng::stream(seed, "ids"),
+            traces: Rng::stream(seed, "traces"),
+            latency: Rng::stream(seed, "latency"),
+            batch: Rng::stream(seed, "batch"),
+        }
+    }
+}
+
+pub struct Service {
+    pub(crate) settings: Settings,
+    pub(crate) clock: Box<dyn Clock>,
+    pub(crate) streams: Streams,
+    pub(crate) orders: Orders,
+    pub(crate) payments: Payments,
+    pub(crate) journal: Journal,
+}
+
+impl Service {
+    pub fn new(settings: Settings, clock: Box<dyn Clock>) -> Result<Service, String> {
+        settings.check()?;
+        Ok(Service {
+            streams: Streams::new(settings.seed),
+            journal: Journal::with_capacity(settings.log_capacity),
+            orders: Orders::default(),
+            payments: Payments::default(),
+            clock,
+            settings,
+        })
+    }
+
+    /// The whole service in one call: never fails, every problem is an
+    /// envelope.
+    pub fn handle(&mut self, request: RawRequest) -> Response {
+        gateway::exchange(self, request).response
+    }
+
+    /// Log records, oldest first; with `after`, only those newer than it.
+    pub fn logs(&self, after: Option<u64>) -> Vec<LogRecord> {
+        self.journal.records(after).cloned().collect()
+    }
+
+    pub fn journal(&self) -> &Journal {
+        &self.journal
+    }
+
+    pub fn clear_logs(&mut self) {
+        self.journal.clear();
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    pub fn orders(&self) -> &Orders {
+        &self.orders
+    }
+
+    pub fn payments(&self) -> &Payments {
+        &self.payments
+    }
+
+    /// Spends one step's simulated time: draws it, moves the clock (a
+    /// virtual one moves, a wall clock ignores it) and returns it.
+    pub(crate) fn spend(&mut self, step: fn(&LatencyModel) -> Profile) -> u64 {
+        let ms = step(&self.settings.latency).draw(&mut self.streams.latency);
+        self.clock.advance(ms);
+        ms
+    }
+}
