@@ -45,6 +45,8 @@ pub enum ApiError {
     UriTooLong { bytes: usize, limit: usize },
     HeadersTooLarge { bytes: usize, limit: usize },
     UnsupportedMediaType { content_type: String },
+    /// Something broke inside: 500, never the caller's fault.
+    Internal(String),
 }
 
 impl ApiError {
@@ -62,6 +64,7 @@ impl ApiError {
             ApiError::UriTooLong { .. } => 414,
             ApiError::UnsupportedMediaType { .. } => 415,
             ApiError::HeadersTooLarge { .. } => 431,
+            ApiError::Internal(_) => 500,
         }
     }
 
@@ -104,6 +107,7 @@ impl ApiError {
             ApiError::UnsupportedMediaType { content_type } => format!(
                 "Content-Type: {content_type:?} is not supported; send application/json"
             ),
+            ApiError::Internal(what) => format!("internal error: {what}"),
         }
     }
 
@@ -113,6 +117,7 @@ impl ApiError {
         match self {
             ApiError::Rejected(Rejection::ThirdPartyFailed) => LogStatus::ServerError,
             ApiError::Rejected(_) => LogStatus::Success,
+            ApiError::Internal(_) => LogStatus::ServerError,
             _ => LogStatus::ClientError,
         }
     }

@@ -59,7 +59,9 @@ pub(crate) fn exchange(svc: &mut Service, raw: RawRequest) -> Exchange {
     );
 
     let mut work = Work::default();
+    let unreadable = raw.unreadable.map(|(field, problem)| ApiError::bad(field, problem));
     let result = headers.and_then(|headers| {
+        unreadable.map_or(Ok(()), Err)?;
         check_method(&method)?;
         let target = target?;
         let route = route::resolve(&method, &target.path)?;

@@ -39,7 +39,7 @@ pub mod service;
 pub mod trace;
 
 #[cfg(target_arch = "wasm32")]
-mod wasm;
+pub mod wasm;
 
 pub use envelope::{Data, Envelope, Response};
 pub use journal::LogRecord;

@@ -19,6 +19,10 @@ pub struct RawRequest {
     pub path: Text,
     pub body: Option<Text>,
     pub headers: Vec<(String, String)>,
+    /// A part the caller could not even turn into text (a body that has
+    /// no JSON form, a header value that is an object): the field and the
+    /// problem. The gateway answers it with a 400 like any other.
+    pub unreadable: Option<(String, String)>,
 }
 
 /// Text from outside, or just its size when it was too large to bring in
@@ -50,7 +54,7 @@ impl From<String> for Text {
 impl RawRequest {
     /// A request with no body and no headers; handy for callers and tests.
     pub fn new(method: &str, path: &str) -> Self {
-        RawRequest { method: method.to_owned(), path: path.into(), body: None, headers: Vec::new() }
+        RawRequest { method: method.to_owned(), path: path.into(), ..RawRequest::default() }
     }
 
     pub fn with_body(mut self, body: &str) -> Self {

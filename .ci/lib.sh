@@ -1,0 +1,74 @@
+# Shared by .ci/serve and .ci/test: install what is missing, quietly, and
+# build the package. Sourced, not run.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export PATH="$HOME/.cargo/bin:$ROOT/tests/node_modules/.bin:$PATH"
+WASM_BINDGEN_VERSION=$(sed -n 's/^wasm-bindgen = "=\(.*\)"$/\1/p' "$ROOT/Cargo.toml")
+WASM_PACK_VERSION=0.15.1
+
+say() { echo "setup: $*" >&2; }
+
+# Runs a command with its output hidden, unless it fails.
+quiet() {
+  local log
+  log=$(mktemp)
+  if ! "$@" >"$log" 2>&1; then
+    cat "$log" >&2
+    rm -f "$log"
+    return 1
+  fi
+  rm -f "$log"
+}
+
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+APT_UPDATED=
+apt_install() {
+  if [ -z "$APT_UPDATED" ]; then
+    quiet as_root apt-get update
+    APT_UPDATED=1
+  fi
+  quiet as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y "$@"
+}
+
+setup() {
+  if ! command -v cargo >/dev/null || ! command -v rustup >/dev/null; then
+    echo "setup: Rust (cargo and rustup) is needed: see https://rustup.rs" >&2
+    exit 1
+  fi
+  if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    say "adding the wasm32-unknown-unknown target"
+    quiet rustup target add wasm32-unknown-unknown
+  fi
+  if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
+    say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (a few minutes, once)"
+    quiet cargo install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION" --locked --force
+  fi
+  if [ "$(wasm-pack --version 2>/dev/null)" != "wasm-pack $WASM_PACK_VERSION" ]; then
+    say "installing wasm-pack $WASM_PACK_VERSION (about two minutes, once)"
+    quiet cargo install wasm-pack --version "=$WASM_PACK_VERSION" --locked --force
+  fi
+  if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    say "installing Node.js and npm"
+    apt_install nodejs npm
+  fi
+  if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+    say "installing Chromium and chromedriver"
+    apt_install chromium chromium-driver
+  fi
+  # npm ci when node_modules is missing or older than the lock file.
+  if [ ! -f "$ROOT/tests/node_modules/.package-lock.json" ] ||
+    [ "$ROOT/tests/package-lock.json" -nt "$ROOT/tests/node_modules/.package-lock.json" ]; then
+    say "installing the JS tooling (binaryen, playwright-core, typescript)"
+    quiet npm ci --prefix "$ROOT/tests" --no-audit --no-fund
+  fi
+}
+
+# The release package in pkg/, ready to import or publish.
+build_package() {
+  (cd "$ROOT" && quiet wasm-pack build --release --target web --out-dir pkg)
+  node "$ROOT/.ci/package.mjs"
+}

@@ -1,0 +1,39 @@
+// Turns wasm-pack's output in pkg/ into the published package: one package
+// for browsers (ES module with its init) and Node (loads itself), its
+// extra entry points from src/js/, and types with no `any` in them.
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+const root = new URL("..", import.meta.url).pathname;
+const pkg = join(root, "pkg");
+const js = join(root, "src", "js");
+
+const extra = readdirSync(js).filter((f) => f.endsWith(".js") || f.endsWith(".d.ts"));
+for (const file of extra) copyFileSync(join(js, file), join(pkg, file));
+
+const manifest = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8"));
+manifest.files = [...new Set([...manifest.files, ...extra, "README.md"])];
+manifest.exports = {
+  ".": {
+    types: "./orderpay.d.ts",
+    node: "./node.js",
+    default: "./orderpay.js",
+  },
+  "./orderpay_bg.wasm": "./orderpay_bg.wasm",
+  "./package.json": "./package.json",
+};
+manifest.sideEffects = ["./node.js", "./snippets/*"];
+manifest.keywords = ["mock", "api", "payments", "wasm", "testing", "tracing"];
+writeFileSync(join(pkg, "package.json"), JSON.stringify(manifest, null, 2) + "\n");
+copyFileSync(join(root, "README.md"), join(pkg, "README.md"));
+
+// wasm-bindgen describes the raw wasm exports with `any`; nobody should
+// call them, so the public type keeps only the memory.
+const dts = join(pkg, "orderpay.d.ts");
+const types = readFileSync(dts, "utf8");
+const raw = /export interface InitOutput \{[\s\S]*?\n\}/;
+if (!raw.test(types)) throw new Error("package.mjs: InitOutput not found in orderpay.d.ts");
+writeFileSync(
+  dts,
+  types.replace(raw, "export interface InitOutput {\n    readonly memory: WebAssembly.Memory;\n}"),
+);

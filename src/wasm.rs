@@ -1,0 +1,487 @@
+//! The binding: JS values in, the core called, JS values out. Nothing here
+//! decides behaviour; it converts, and it makes sure no input can throw or
+//! trap (a trap would poison the module for the whole page).
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+
+use js_sys::{Array, JsString, Object, Reflect, Uint8Array};
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::clock::Clock;
+use crate::envelope::{Envelope, Response};
+use crate::error::ApiError;
+use crate::request::{RawRequest, Text, MAX_BODY_BYTES, MAX_PATH_BYTES};
+use crate::service::{Service as Core, Settings, DEFAULT_LOG_CAPACITY};
+
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &'static str = r#"
+/** An order, as create-order and get-order return it. */
+export interface Order {
+  /** `ORD-` and 8 upper-case letters or digits. */
+  orderId: string;
+  userId: string;
+  price: number;
+  status: "CREATED" | "PAID";
+  description: string;
+  /** Unix time in milliseconds. */
+  createdAt: number;
+}
+
+export type PaymentMethod = "CARD" | "WALLET_A" | "WALLET_B";
+
+/** A payment, as payment pay and get-payment return it. */
+export interface Payment {
+  /** `PAY-` and 8 upper-case letters or digits. */
+  paymentId: string;
+  orderId: string;
+  amount: number;
+  status: "SUCCESS" | "REFUNDED";
+  paymentMethod: PaymentMethod;
+  /** Unix time in milliseconds. */
+  paidAt: number;
+}
+
+/** What GET /api/test/order/batch?count=N returns. */
+export interface BatchReport {
+  count: number;
+  succeeded: number;
+  failed: number;
+  orderIds: string[];
+}
+
+/** Every response body: code 0 and msg "success" on success. */
+export interface Envelope<T = Order | Payment | BatchReport> {
+  /** 0: success. -1: a business error. 400, 404, 405, 413...: the HTTP status of a malformed request. */
+  code: number;
+  msg: string;
+  data: T | null;
+}
+
+/** JSON text, or a value taken as its JSON, or bytes of UTF-8 JSON text. */
+export type RequestBody = string | Uint8Array | object | number | boolean | null | undefined;
+
+/** Header names are matched without regard to case. */
+export type RequestHeaders =
+  | Headers
+  | Record<string, string | number | boolean>
+  | Iterable<readonly [string, string]>
+  | null
+  | undefined;
+
+/** What an HTTP server would send. Header names are lower case. */
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Envelope;
+}
+
+export type UriGroup = "/order/*" | "/payment/*" | "/test/*";
+export type EventClass = "order" | "payment" | "test";
+export type LogStatus = "success" | "server_error" | "client_error";
+
+interface LogRecordBase {
+  /** Position in the journal, from 1; gaps show dropped records. */
+  seq: number;
+  /** Unix time in milliseconds. */
+  timestamp: number;
+  traceId: string;
+}
+
+/** Written when the gateway receives a request. */
+export interface GatewayRecord extends LogRecordBase {
+  stage: "gateway";
+  method: string;
+  uri: string;
+  uri_group: UriGroup | null;
+}
+
+/** Written when a service handled the request. */
+export interface ServiceRecord extends LogRecordBase {
+  stage: "service";
+  event_class: EventClass;
+  /** Simulated milliseconds. */
+  duration: number;
+  status: LogStatus;
+}
+
+/** Written when the response goes out: the whole logging context. */
+export interface ResponseRecord extends LogRecordBase {
+  stage: "response";
+  method: string;
+  uri: string;
+  uri_group: UriGroup | null;
+  event_class: EventClass | null;
+  duration: number | null;
+  status: LogStatus;
+  httpStatus: number;
+  code: number;
+  msg: string;
+  userId: string | null;
+}
+
+export type LogRecord = GatewayRecord | ServiceRecord | ResponseRecord;
+
+export interface ServiceOptions {
+  /** Same seed and same calls: same ids, outcomes and log records. A whole number from 0 to 2^53 - 1; random when absent. */
+  seed?: number;
+  /** Share of payment attempts the simulated third party declines, 0 to 1. Default 0.3. */
+  failureRate?: number;
+  /** Most log records kept; the oldest are dropped first. Default 10000, at most 1000000. */
+  logCapacity?: number;
+}
+
+/** An isolated instance of the service, with its own orders, payments and log. */
+export class Service {
+  /** Throws a TypeError or RangeError naming the option when an option is wrong. */
+  constructor(options?: ServiceOptions);
+  /** Answers a request with its envelope. Never throws. */
+  handle(method: string, path: string, body?: RequestBody, headers?: RequestHeaders): Envelope;
+  /** Answers a request with status, headers and envelope. Never throws. */
+  request(method: string, path: string, body?: RequestBody, headers?: RequestHeaders): HttpResponse;
+  /** Log records, oldest first; with `after`, only those with a larger seq. */
+  logs(after?: number): LogRecord[];
+  clearLogs(): void;
+  /** How many records the log has dropped to stay within logCapacity. */
+  readonly droppedLogs: number;
+  /** The seed in use: pass it to a new Service to replay this one. */
+  readonly seed: number;
+  free(): void;
+}
+
+/** `handle` on the module's default instance. */
+export function handle(method: string, path: string, body?: RequestBody, headers?: RequestHeaders): Envelope;
+/** `request` on the module's default instance. */
+export function request(method: string, path: string, body?: RequestBody, headers?: RequestHeaders): HttpResponse;
+/** `logs` of the module's default instance. */
+export function logs(after?: number): LogRecord[];
+/** `clearLogs` of the module's default instance. */
+export function clearLogs(): void;
+"#;
+
+#[wasm_bindgen(start)]
+fn start() {
+    console_error_panic_hook::set_once();
+}
+
+/// Wall-clock time from the JS host.
+struct JsClock;
+
+impl Clock for JsClock {
+    fn now_ms(&mut self) -> i64 {
+        js_sys::Date::now() as i64
+    }
+}
+
+const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+#[wasm_bindgen(skip_typescript)]
+pub struct Service {
+    core: RefCell<Core>,
+}
+
+#[wasm_bindgen]
+impl Service {
+    #[wasm_bindgen(constructor, skip_typescript)]
+    pub fn new(options: JsValue) -> Result<Service, JsValue> {
+        Ok(Service { core: RefCell::new(core_from_options(&options)?) })
+    }
+
+    #[wasm_bindgen(skip_typescript)]
+    pub fn handle(&self, method: JsValue, path: JsValue, body: JsValue, headers: JsValue) -> JsValue {
+        let raw = raw_request(&method, &path, &body, &headers);
+        with_core(&self.core, raw, |r| to_js(&r.body))
+    }
+
+    #[wasm_bindgen(skip_typescript)]
+    pub fn request(&self, method: JsValue, path: JsValue, body: JsValue, headers: JsValue) -> JsValue {
+        let raw = raw_request(&method, &path, &body, &headers);
+        with_core(&self.core, raw, response_to_js)
+    }
+
+    #[wasm_bindgen(skip_typescript)]
+    pub fn logs(&self, after: JsValue) -> JsValue {
+        match self.core.try_borrow() {
+            Ok(core) => to_js(&core.logs(after.as_f64().map(|n| n.max(0.0) as u64))),
+            Err(_) => Array::new().into(),
+        }
+    }
+
+    #[wasm_bindgen(js_name = clearLogs, skip_typescript)]
+    pub fn clear_logs(&self) {
+        if let Ok(mut core) = self.core.try_borrow_mut() {
+            core.clear_logs();
+        }
+    }
+
+    #[wasm_bindgen(getter = droppedLogs, skip_typescript)]
+    pub fn dropped_logs(&self) -> f64 {
+        self.core.try_borrow().map(|c| c.journal().dropped() as f64).unwrap_or(0.0)
+    }
+
+    #[wasm_bindgen(getter, skip_typescript)]
+    pub fn seed(&self) -> f64 {
+        self.core.try_borrow().map(|c| c.settings().seed as f64).unwrap_or(0.0)
+    }
+}
+
+thread_local! {
+    static DEFAULT: RefCell<Option<Core>> = const { RefCell::new(None) };
+}
+
+/// Runs a request on the default instance, made on first use.
+fn on_default(raw: RawRequest, out: impl FnOnce(&Response) -> JsValue) -> JsValue {
+    DEFAULT.with(|cell| {
+        if let Ok(mut slot) = cell.try_borrow_mut() {
+            if slot.is_none() {
+                *slot = core_from_options(&JsValue::UNDEFINED).ok();
+            }
+        }
+        match cell.try_borrow_mut().ok().as_deref_mut().and_then(Option::as_mut) {
+            Some(core) => out(&core.handle(raw)),
+            None => out(&internal_error("the default service is busy")),
+        }
+    })
+}
+
+#[wasm_bindgen(skip_typescript)]
+pub fn handle(method: JsValue, path: JsValue, body: JsValue, headers: JsValue) -> JsValue {
+    on_default(raw_request(&method, &path, &body, &headers), |r| to_js(&r.body))
+}
+
+#[wasm_bindgen(skip_typescript)]
+pub fn request(method: JsValue, path: JsValue, body: JsValue, headers: JsValue) -> JsValue {
+    on_default(raw_request(&method, &path, &body, &headers), response_to_js)
+}
+
+#[wasm_bindgen(skip_typescript)]
+pub fn logs(after: JsValue) -> JsValue {
+    DEFAULT.with(|cell| match cell.try_borrow().ok().as_deref().and_then(Option::as_ref) {
+        Some(core) => to_js(&core.logs(after.as_f64().map(|n| n.max(0.0) as u64))),
+        None => Array::new().into(),
+    })
+}
+
+#[wasm_bindgen(js_name = clearLogs, skip_typescript)]
+pub fn clear_logs() {
+    DEFAULT.with(|cell| {
+        if let Some(core) = cell.try_borrow_mut().ok().as_deref_mut().and_then(Option::as_mut) {
+            core.clear_logs();
+        }
+    })
+}
+
+/// Inputs are converted before the service is borrowed: converting may
+/// run the caller's code (a `toJSON`, a getter), and that code may itself
+/// call the service.
+fn with_core(core: &RefCell<Core>, raw: RawRequest, out: impl FnOnce(&Response) -> JsValue) -> JsValue {
+    match core.try_borrow_mut() {
+        Ok(mut core) => out(&core.handle(raw)),
+        Err(_) => out(&internal_error("the service is busy with another request")),
+    }
+}
+
+fn internal_error(what: &str) -> Response {
+    let error = ApiError::Internal(what.to_owned());
+    Response {
+        status: error.http_status(),
+        headers: vec![("content-type".to_owned(), "application/json".to_owned())],
+        body: Envelope::failure(&error),
+    }
+}
+
+fn core_from_options(options: &JsValue) -> Result<Core, JsValue> {
+    let mut settings = Settings::with_seed(random_seed());
+    if options.is_undefined() || options.is_null() {
+        return Core::new(settings, Box::new(JsClock)).map_err(range_error);
+    }
+    if !options.is_object() {
+        return Err(type_error("options: expected an object such as { seed: 42 }"));
+    }
+    let known = ["seed", "failureRate", "logCapacity"];
+    for key in Object::keys(options.unchecked_ref::<Object>()).iter() {
+        let key = key.as_string().unwrap_or_default();
+        if !known.contains(&key.as_str()) {
+            return Err(type_error(&format!("options: unknown option {key:?}; known are {}", known.join(", "))));
+        }
+    }
+    let get = |name: &str| Reflect::get(options, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
+    if let Some(seed) = whole_number(&get("seed"), "seed", MAX_SAFE_INTEGER)? {
+        settings.seed = seed;
+    }
+    let rate = get("failureRate");
+    if !rate.is_undefined() {
+        settings.failure_rate = rate.as_f64().ok_or_else(|| type_error("failureRate: expected a number from 0 to 1"))?;
+    }
+    if let Some(capacity) = whole_number(&get("logCapacity"), "logCapacity", MAX_SAFE_INTEGER)? {
+        settings.log_capacity = usize::try_from(capacity).unwrap_or(usize::MAX);
+    } else {
+        settings.log_capacity = DEFAULT_LOG_CAPACITY;
+    }
+    Core::new(settings, Box::new(JsClock)).map_err(range_error)
+}
+
+fn whole_number(value: &JsValue, name: &str, max: f64) -> Result<Option<u64>, JsValue> {
+    if value.is_undefined() {
+        return Ok(None);
+    }
+    let n = value.as_f64().ok_or_else(|| type_error(&format!("{name}: expected a whole number")))?;
+    if !(n.fract() == 0.0 && (0.0..=max).contains(&n)) {
+        return Err(range_error(format!("{name}: must be a whole number from 0 to {max}, got {n}")));
+    }
+    Ok(Some(n as u64))
+}
+
+/// A seed that a `number` can hold exactly, so `service.seed` replays.
+fn random_seed() -> u64 {
+    let mut bytes = [0u8; 8];
+    if getrandom::fill(&mut bytes).is_err() {
+        bytes = (js_sys::Math::random() * MAX_SAFE_INTEGER).to_bits().to_le_bytes();
+    }
+    u64::from_le_bytes(bytes) & (MAX_SAFE_INTEGER as u64)
+}
+
+fn type_error(msg: &str) -> JsValue {
+    js_sys::TypeError::new(msg).into()
+}
+
+fn range_error(msg: String) -> JsValue {
+    js_sys::RangeError::new(&msg).into()
+}
+
+/// Turns the four JS arguments into a raw request, without ever failing:
+/// what cannot be read is noted for the gateway to answer with a 400.
+fn raw_request(method: &JsValue, path: &JsValue, body: &JsValue, headers: &JsValue) -> RawRequest {
+    let not_a_string = |field: &str, value: &JsValue| (field.to_owned(), format!("expected a string, got {}", js_kind(value)));
+    let mut raw = RawRequest::default();
+    let mut problems = Vec::new();
+    match method.as_string() {
+        Some(m) => raw.method = m,
+        None => problems.push(not_a_string("method", method)),
+    }
+    match bounded_text(path, MAX_PATH_BYTES) {
+        Some(text) => raw.path = text,
+        None => problems.push(not_a_string("path", path)),
+    }
+    match read_body(body) {
+        Ok(text) => raw.body = text,
+        Err(problem) => problems.push(("body".to_owned(), problem)),
+    }
+    match read_headers(headers) {
+        Ok(list) => raw.headers = list,
+        Err(problem) => problems.push(("headers".to_owned(), problem)),
+    }
+    raw.unreadable = problems.into_iter().next();
+    raw
+}
+
+/// A JS string as text, measured before it is copied: one far over the
+/// limit is never brought into wasm memory at all.
+fn bounded_text(value: &JsValue, limit: usize) -> Option<Text> {
+    let js = value.dyn_ref::<JsString>()?;
+    // UTF-8 takes at least one byte per UTF-16 unit.
+    let units = js.length() as usize;
+    if units > limit {
+        return Some(Text::TooLarge { bytes: units });
+    }
+    value.as_string().map(Text::Given)
+}
+
+fn read_body(body: &JsValue) -> Result<Option<Text>, String> {
+    if body.is_undefined() || body.is_null() {
+        return Ok(None);
+    }
+    if body.is_string() {
+        return Ok(bounded_text(body, MAX_BODY_BYTES));
+    }
+    if let Some(bytes) = body.dyn_ref::<Uint8Array>() {
+        let len = bytes.length() as usize;
+        if len > MAX_BODY_BYTES {
+            return Ok(Some(Text::TooLarge { bytes: len }));
+        }
+        return String::from_utf8(bytes.to_vec())
+            .map(|t| Some(Text::Given(t)))
+            .map_err(|_| "not valid UTF-8 text".to_owned());
+    }
+    match js_sys::JSON::stringify(body) {
+        Ok(json) if json.is_string() => Ok(bounded_text(&json.into(), MAX_BODY_BYTES)),
+        Ok(_) => Err(format!("{} has no JSON form", js_kind(body))),
+        Err(e) => Err(format!("cannot be turned into JSON: {}", error_text(&e))),
+    }
+}
+
+fn read_headers(headers: &JsValue) -> Result<Vec<(String, String)>, String> {
+    if headers.is_undefined() || headers.is_null() {
+        return Ok(Vec::new());
+    }
+    if !headers.is_object() {
+        return Err(format!("expected an object or a Headers, got {}", js_kind(headers)));
+    }
+    let mut list = Vec::new();
+    let pairs: Vec<JsValue> = match js_sys::try_iter(headers) {
+        Ok(Some(iter)) => iter.collect::<Result<_, _>>().map_err(|e| error_text(&e))?,
+        Ok(None) => Object::entries(headers.unchecked_ref::<Object>()).iter().collect(),
+        Err(e) => return Err(error_text(&e)),
+    };
+    for pair in pairs {
+        let pair = Array::from(&pair);
+        let name = pair.get(0).as_string().ok_or("a header name is not a string")?;
+        let value = pair.get(1);
+        let text = if let Some(s) = value.as_string() {
+            s
+        } else if let Some(n) = value.as_f64() {
+            format!("{n}")
+        } else if let Some(b) = value.as_bool() {
+            b.to_string()
+        } else {
+            return Err(format!("{name}: expected a string, got {}", js_kind(&value)));
+        };
+        list.push((name, text));
+    }
+    Ok(list)
+}
+
+fn js_kind(value: &JsValue) -> String {
+    if value.is_null() {
+        return "null".to_owned();
+    }
+    if Array::is_array(value) {
+        return "an array".to_owned();
+    }
+    value.js_typeof().as_string().unwrap_or_else(|| "a value".to_owned())
+}
+
+fn error_text(error: &JsValue) -> String {
+    error
+        .dyn_ref::<js_sys::Error>()
+        .and_then(|e| e.message().as_string())
+        .or_else(|| error.as_string())
+        .unwrap_or_else(|| "unknown error".to_owned())
+}
+
+/// The one serializer: plain objects, never `Map`, and `null` for absent.
+fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
+    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
+    value.serialize(&serializer).unwrap_or_else(|e| {
+        let failure = Envelope::failure(&ApiError::Internal(e.to_string()));
+        let object = Object::new();
+        let _ = Reflect::set(&object, &"code".into(), &JsValue::from(failure.code));
+        let _ = Reflect::set(&object, &"msg".into(), &JsValue::from_str(&failure.msg));
+        let _ = Reflect::set(&object, &"data".into(), &JsValue::NULL);
+        object.into()
+    })
+}
+
+#[derive(Serialize)]
+struct HttpResponse<'a> {
+    status: u16,
+    headers: BTreeMap<&'a str, &'a str>,
+    body: &'a Envelope,
+}
+
+fn response_to_js(response: &Response) -> JsValue {
+    let headers = response.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    to_js(&HttpResponse { status: response.status, headers, body: &response.body })
+}
