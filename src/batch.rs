@@ -25,8 +25,15 @@ pub struct BatchReport {
 
 /// `count`: a whole number from 1 to 10000, digits only.
 pub fn parse_count(target: &Target) -> Result<u32, ApiError> {
-    let problem = |got: String| ApiError::bad("count", format!("must be a whole number from 1 to {MAX_COUNT}, got {got}"));
-    let text = target.param("count").ok_or_else(|| problem("nothing".to_owned()))?;
+    let problem = |got: String| {
+        ApiError::bad(
+            "count",
+            format!("must be a whole number from 1 to {MAX_COUNT}, got {got}"),
+        )
+    };
+    let text = target
+        .param("count")
+        .ok_or_else(|| problem("nothing".to_owned()))?;
     let valid = !text.is_empty() && text.len() <= 6 && text.bytes().all(|b| b.is_ascii_digit());
     match text.parse::<u32>() {
         Ok(n) if valid && (1..=MAX_COUNT).contains(&n) => Ok(n),
@@ -37,7 +44,12 @@ pub fn parse_count(target: &Target) -> Result<u32, ApiError> {
 /// Runs `count` simulated clients. Returns the report and the simulated
 /// time their requests took together.
 pub fn run(svc: &mut Service, count: u32) -> (BatchReport, u64) {
-    let mut report = BatchReport { count, succeeded: 0, failed: 0, order_ids: Vec::new() };
+    let mut report = BatchReport {
+        count,
+        succeeded: 0,
+        failed: 0,
+        order_ids: Vec::new(),
+    };
     let mut spent = 0;
     for _ in 0..count {
         let trace_id = trace::fresh(&mut svc.streams.traces);
@@ -46,7 +58,9 @@ pub fn run(svc: &mut Service, count: u32) -> (BatchReport, u64) {
         let price = (100 + rng.below(49_901)) as f64 / 100.0;
         let method = PaymentMethod::ALL[rng.below(3) as usize].as_str();
         let call = |method: &str, path: &str| {
-            RawRequest::new(method, path).with_header("X-B3-TraceId", &trace_id).with_header("X-User-Id", &user)
+            RawRequest::new(method, path)
+                .with_header("X-B3-TraceId", &trace_id)
+                .with_header("X-User-Id", &user)
         };
 
         let create = call("POST", "/api/order/create").with_body(
@@ -54,7 +68,9 @@ pub fn run(svc: &mut Service, count: u32) -> (BatchReport, u64) {
         );
         let (created, ms) = send(svc, create);
         spent += ms;
-        let Some(Data::Order(order)) = created.body.data else { continue };
+        let Some(Data::Order(order)) = created.body.data else {
+            continue;
+        };
         report.order_ids.push(order.order_id.clone());
 
         let pay = call("POST", "/api/payment/pay").with_body(
@@ -67,7 +83,10 @@ pub fn run(svc: &mut Service, count: u32) -> (BatchReport, u64) {
             continue;
         }
         report.succeeded += 1;
-        let (_, ms) = send(svc, call("POST", &format!("/api/order/{}/pay", order.order_id)));
+        let (_, ms) = send(
+            svc,
+            call("POST", &format!("/api/order/{}/pay", order.order_id)),
+        );
         spent += ms;
     }
     (report, spent)
@@ -92,9 +111,22 @@ mod tests {
         assert_eq!(count("?count=1"), Ok(1));
         assert_eq!(count("?count=10000"), Ok(10_000));
         assert_eq!(count("?count=007"), Ok(7));
-        for bad in ["", "?count=", "?count=0", "?count=10001", "?count=-1", "?count=1.5", "?count=abc", "?count=+5", "?count=99999999999"] {
+        for bad in [
+            "",
+            "?count=",
+            "?count=0",
+            "?count=10001",
+            "?count=-1",
+            "?count=1.5",
+            "?count=abc",
+            "?count=+5",
+            "?count=99999999999",
+        ] {
             let msg = count(bad).err().map(|e| e.msg()).unwrap_or_default();
-            assert!(msg.starts_with("count: must be a whole number from 1 to 10000, got "), "{bad}: {msg}");
+            assert!(
+                msg.starts_with("count: must be a whole number from 1 to 10000, got "),
+                "{bad}: {msg}"
+            );
         }
     }
 }

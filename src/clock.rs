@@ -8,6 +8,13 @@ pub trait Clock {
     /// Simulated time has passed (a service's latency). A wall clock ignores
     /// it: real time moves on its own. A virtual clock moves by exactly this.
     fn advance(&mut self, _ms: u64) {}
+
+    /// The time to save in a snapshot: a virtual clock's own state. A wall
+    /// clock has none to save (`None`), and a restored service reads the
+    /// wall again.
+    fn saved(&self) -> Option<i64> {
+        None
+    }
 }
 
 /// A clock that starts where it is told and moves only by simulated time
@@ -32,6 +39,10 @@ impl Clock for VirtualClock {
     fn advance(&mut self, ms: u64) {
         let step = i64::try_from(ms).unwrap_or(i64::MAX);
         self.now = self.now.saturating_add(step);
+    }
+
+    fn saved(&self) -> Option<i64> {
+        Some(self.now)
     }
 }
 

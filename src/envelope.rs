@@ -27,11 +27,19 @@ pub enum Data {
 
 impl Envelope {
     pub fn success(data: Option<Data>) -> Self {
-        Envelope { code: 0, msg: "success".to_owned(), data }
+        Envelope {
+            code: 0,
+            msg: "success".to_owned(),
+            data,
+        }
     }
 
     pub fn failure(error: &ApiError) -> Self {
-        Envelope { code: error.code(), msg: error.msg(), data: None }
+        Envelope {
+            code: error.code(),
+            msg: error.msg(),
+            data: None,
+        }
     }
 }
 

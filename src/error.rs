@@ -38,20 +38,46 @@ pub enum ApiError {
     /// The service handled the request and said no.
     Rejected(Rejection),
     /// The request was malformed; `field` names what, `problem` says how.
-    BadRequest { field: String, problem: String },
-    NotFound { method: String, path: String, hint: Option<String> },
-    MethodNotAllowed { method: String, path: String, allow: &'static str, hint: Option<String> },
-    PayloadTooLarge { bytes: usize, limit: usize },
-    UriTooLong { bytes: usize, limit: usize },
-    HeadersTooLarge { bytes: usize, limit: usize },
-    UnsupportedMediaType { content_type: String },
+    BadRequest {
+        field: String,
+        problem: String,
+    },
+    NotFound {
+        method: String,
+        path: String,
+        hint: Option<String>,
+    },
+    MethodNotAllowed {
+        method: String,
+        path: String,
+        allow: &'static str,
+        hint: Option<String>,
+    },
+    PayloadTooLarge {
+        bytes: usize,
+        limit: usize,
+    },
+    UriTooLong {
+        bytes: usize,
+        limit: usize,
+    },
+    HeadersTooLarge {
+        bytes: usize,
+        limit: usize,
+    },
+    UnsupportedMediaType {
+        content_type: String,
+    },
     /// Something broke inside: 500, never the caller's fault.
     Internal(String),
 }
 
 impl ApiError {
     pub fn bad(field: impl Into<String>, problem: impl Into<String>) -> Self {
-        ApiError::BadRequest { field: field.into(), problem: problem.into() }
+        ApiError::BadRequest {
+            field: field.into(),
+            problem: problem.into(),
+        }
     }
 
     pub fn http_status(&self) -> u16 {
@@ -88,7 +114,12 @@ impl ApiError {
                 }
                 msg
             }
-            ApiError::MethodNotAllowed { method, path, allow, hint } => {
+            ApiError::MethodNotAllowed {
+                method,
+                path,
+                allow,
+                hint,
+            } => {
                 let mut msg = format!("method: {method} is not allowed on {path}; use {allow}");
                 if let Some(hint) = hint {
                     msg.push_str(&format!(", or did you mean {hint}?"));
@@ -104,9 +135,9 @@ impl ApiError {
             ApiError::HeadersTooLarge { bytes, limit } => {
                 format!("headers: {bytes} bytes is over the limit of {limit} bytes")
             }
-            ApiError::UnsupportedMediaType { content_type } => format!(
-                "Content-Type: {content_type:?} is not supported; send application/json"
-            ),
+            ApiError::UnsupportedMediaType { content_type } => {
+                format!("Content-Type: {content_type:?} is not supported; send application/json")
+            }
             ApiError::Internal(what) => format!("internal error: {what}"),
         }
     }
@@ -121,7 +152,6 @@ impl ApiError {
             _ => LogStatus::ClientError,
         }
     }
-
 }
 
 impl From<Rejection> for ApiError {
@@ -140,7 +170,10 @@ mod tests {
         assert_eq!((e.http_status(), e.code()), (200, -1));
         assert_eq!(e.msg(), "Paid order cannot be deleted");
         assert_eq!(e.log_status(), LogStatus::Success);
-        assert_eq!(ApiError::from(Rejection::ThirdPartyFailed).log_status(), LogStatus::ServerError);
+        assert_eq!(
+            ApiError::from(Rejection::ThirdPartyFailed).log_status(),
+            LogStatus::ServerError
+        );
     }
 
     #[test]

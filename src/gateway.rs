@@ -39,7 +39,13 @@ struct Request {
 
 pub(crate) fn exchange(svc: &mut Service, raw: RawRequest) -> Exchange {
     let started = svc.clock.now_ms();
-    let method: String = raw.method.trim().chars().take(32).collect::<String>().to_ascii_uppercase();
+    let method: String = raw
+        .method
+        .trim()
+        .chars()
+        .take(32)
+        .collect::<String>()
+        .to_ascii_uppercase();
     let headers = Headers::parse(raw.headers);
     let header = |name: &str| headers.as_ref().ok().and_then(|h| h.get(name));
     let given_trace = header("x-b3-traceid").and_then(trace::parse_b3);
@@ -55,23 +61,44 @@ pub(crate) fn exchange(svc: &mut Service, raw: RawRequest) -> Exchange {
     svc.journal.write(
         started,
         &trace_id,
-        Stage::Gateway { method: method.clone(), uri: uri.clone(), uri_group: uri_group.clone() },
+        Stage::Gateway {
+            method: method.clone(),
+            uri: uri.clone(),
+            uri_group: uri_group.clone(),
+        },
     );
 
     let mut work = Work::default();
-    let unreadable = raw.unreadable.map(|(field, problem)| ApiError::bad(field, problem));
+    let unreadable = raw
+        .unreadable
+        .map(|(field, problem)| ApiError::bad(field, problem));
     let result = headers.and_then(|headers| {
         unreadable.map_or(Ok(()), Err)?;
         check_method(&method)?;
         let target = target?;
         let route = route::resolve(&method, &target.path)?;
-        dispatch(svc, route, Request { target, headers, body: raw.body }, &mut work)
+        dispatch(
+            svc,
+            route,
+            Request {
+                target,
+                headers,
+                body: raw.body,
+            },
+            &mut work,
+        )
     });
 
-    let log_status = result.as_ref().map_or_else(ApiError::log_status, |_| LogStatus::Success);
+    let log_status = result
+        .as_ref()
+        .map_or_else(ApiError::log_status, |_| LogStatus::Success);
     let duration = work.served_by.map(|event_class| {
         let now = svc.clock.now_ms();
-        let stage = Stage::Service { event_class, duration: work.duration, status: log_status };
+        let stage = Stage::Service {
+            event_class,
+            duration: work.duration,
+            status: log_status,
+        };
         svc.journal.write(now, &trace_id, stage);
         work.duration
     });
@@ -103,26 +130,48 @@ pub(crate) fn exchange(svc: &mut Service, raw: RawRequest) -> Exchange {
             user_id,
         },
     );
-    Exchange { response: Response { status, headers, body }, duration }
+    Exchange {
+        response: Response {
+            status,
+            headers,
+            body,
+        },
+        duration,
+    }
 }
 
 /// A method is a token of letters; anything else is malformed, not merely
 /// not allowed.
 fn check_method(method: &str) -> Result<(), ApiError> {
     if method.is_empty() || !method.bytes().all(|b| b.is_ascii_alphabetic()) {
-        return Err(ApiError::bad("method", format!("must be an HTTP method such as GET or POST, got {}", quote(method))));
+        return Err(ApiError::bad(
+            "method",
+            format!(
+                "must be an HTTP method such as GET or POST, got {}",
+                quote(method)
+            ),
+        ));
     }
     Ok(())
 }
 
-fn dispatch(svc: &mut Service, route: Route, req: Request, work: &mut Work) -> Result<Option<Data>, ApiError> {
+fn dispatch(
+    svc: &mut Service,
+    route: Route,
+    req: Request,
+    work: &mut Work,
+) -> Result<Option<Data>, ApiError> {
     let class = route.event_class();
     match route {
         Route::CreateOrder => {
             let new = NewOrder::parse(&JsonBody::parse(req.body.as_ref(), &req.headers)?)?;
             enter(svc, work, class);
             let now = svc.clock.now_ms();
-            Ok(Some(Data::Order(svc.orders.create(new?, &mut svc.streams.ids, now))))
+            Ok(Some(Data::Order(svc.orders.create(
+                new?,
+                &mut svc.streams.ids,
+                now,
+            ))))
         }
         Route::GetOrder(order_id) => {
             enter(svc, work, class);
@@ -145,12 +194,21 @@ fn dispatch(svc: &mut Service, route: Route, req: Request, work: &mut Work) -> R
             svc.orders.get(&new.order_id)?;
             let attempt = svc.payments.next_attempt(&new.order_id);
             work.duration += svc.spend(|m: &LatencyModel| m.third_party);
-            let decision = processor::decide(svc.settings.seed, &new.order_id, attempt, svc.settings.failure_rate);
+            let decision = processor::decide(
+                svc.settings.seed,
+                &new.order_id,
+                attempt,
+                svc.settings.failure_rate,
+            );
             if !decision.approved {
                 return Err(crate::error::Rejection::ThirdPartyFailed.into());
             }
             let now = svc.clock.now_ms();
-            Ok(Some(Data::Payment(svc.payments.record(new, &mut svc.streams.ids, now))))
+            Ok(Some(Data::Payment(svc.payments.record(
+                new,
+                &mut svc.streams.ids,
+                now,
+            ))))
         }
         Route::GetPayment(payment_id) => {
             enter(svc, work, class);

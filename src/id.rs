@@ -48,7 +48,11 @@ mod tests {
             let id = fresh("ORD", &mut rng, |_| false);
             let code = id.strip_prefix("ORD-").unwrap_or_default();
             assert_eq!(code.len(), 8, "{id}");
-            assert!(code.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit()), "{id}");
+            assert!(
+                code.bytes()
+                    .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit()),
+                "{id}"
+            );
         }
     }
 
@@ -67,7 +71,9 @@ mod tests {
         let mut rng = Rng::new(9);
         let id = fresh("ORD", &mut rng, |id| id.len() == 12);
         assert_eq!(id.len(), 13);
-        let set: BTreeSet<String> = (0..1000).map(|_| fresh("ORD", &mut rng, |_| false)).collect();
+        let set: BTreeSet<String> = (0..1000)
+            .map(|_| fresh("ORD", &mut rng, |_| false))
+            .collect();
         assert_eq!(set.len(), 1000);
     }
 }

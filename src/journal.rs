@@ -80,7 +80,12 @@ pub struct Journal {
 
 impl Journal {
     pub fn with_capacity(capacity: usize) -> Self {
-        Journal { capacity, records: VecDeque::new(), dropped: 0, next_seq: 1 }
+        Journal {
+            capacity,
+            records: VecDeque::new(),
+            dropped: 0,
+            next_seq: 1,
+        }
     }
 
     pub fn write(&mut self, timestamp: i64, trace_id: &str, stage: Stage) {
@@ -95,7 +100,12 @@ impl Journal {
         }
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.records.push_back(LogRecord { seq, timestamp, trace_id: trace_id.to_owned(), stage });
+        self.records.push_back(LogRecord {
+            seq,
+            timestamp,
+            trace_id: trace_id.to_owned(),
+            stage,
+        });
     }
 
     /// The records, oldest first; with `after`, only those with a larger
@@ -135,7 +145,11 @@ mod tests {
     use super::*;
 
     fn service_stage() -> Stage {
-        Stage::Service { event_class: EventClass::Order, duration: 3, status: LogStatus::Success }
+        Stage::Service {
+            event_class: EventClass::Order,
+            duration: 3,
+            status: LogStatus::Success,
+        }
     }
 
     #[test]
@@ -179,7 +193,11 @@ mod tests {
         j.write(
             5,
             "abc",
-            Stage::Gateway { method: "GET".into(), uri: "/api/order/X".into(), uri_group: Some("/order/*".into()) },
+            Stage::Gateway {
+                method: "GET".into(),
+                uri: "/api/order/X".into(),
+                uri_group: Some("/order/*".into()),
+            },
         );
         let json = serde_json::to_value(j.records(None).next()).unwrap_or_default();
         assert_eq!(

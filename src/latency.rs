@@ -23,7 +23,11 @@ impl Profile {
         let spread = rng.below(self.spread_ms.saturating_add(1));
         let tail_roll = rng.unit();
         let tail = rng.below(self.tail_ms.saturating_add(1));
-        let tail = if tail_roll < self.tail_chance { tail } else { 0 };
+        let tail = if tail_roll < self.tail_chance {
+            tail
+        } else {
+            0
+        };
         self.base_ms.saturating_add(spread).saturating_add(tail)
     }
 }
@@ -42,10 +46,30 @@ pub struct LatencyModel {
 impl Default for LatencyModel {
     fn default() -> Self {
         LatencyModel {
-            order: Profile { base_ms: 2, spread_ms: 6, tail_chance: 0.02, tail_ms: 40 },
-            payment: Profile { base_ms: 3, spread_ms: 7, tail_chance: 0.02, tail_ms: 40 },
-            third_party: Profile { base_ms: 60, spread_ms: 180, tail_chance: 0.05, tail_ms: 1200 },
-            test: Profile { base_ms: 1, spread_ms: 2, tail_chance: 0.0, tail_ms: 0 },
+            order: Profile {
+                base_ms: 2,
+                spread_ms: 6,
+                tail_chance: 0.02,
+                tail_ms: 40,
+            },
+            payment: Profile {
+                base_ms: 3,
+                spread_ms: 7,
+                tail_chance: 0.02,
+                tail_ms: 40,
+            },
+            third_party: Profile {
+                base_ms: 60,
+                spread_ms: 180,
+                tail_chance: 0.05,
+                tail_ms: 1200,
+            },
+            test: Profile {
+                base_ms: 1,
+                spread_ms: 2,
+                tail_chance: 0.0,
+                tail_ms: 0,
+            },
         }
     }
 }
@@ -58,7 +82,9 @@ mod tests {
     fn draws_stay_within_base_spread_and_tail() {
         let model = LatencyModel::default();
         let mut rng = Rng::new(4);
-        let draws: Vec<u64> = (0..5000).map(|_| model.third_party.draw(&mut rng)).collect();
+        let draws: Vec<u64> = (0..5000)
+            .map(|_| model.third_party.draw(&mut rng))
+            .collect();
         assert!(draws.iter().all(|&d| (60..=60 + 180 + 1200).contains(&d)));
         let slow = draws.iter().filter(|&&d| d > 240).count();
         // About 5% take the tail, and most tails push past the spread.
@@ -67,7 +93,12 @@ mod tests {
 
     #[test]
     fn a_profile_without_spread_or_tail_is_exact() {
-        let fixed = Profile { base_ms: 7, spread_ms: 0, tail_chance: 0.0, tail_ms: 0 };
+        let fixed = Profile {
+            base_ms: 7,
+            spread_ms: 0,
+            tail_chance: 0.0,
+            tail_ms: 0,
+        };
         let mut rng = Rng::new(1);
         assert!((0..100).all(|_| fixed.draw(&mut rng) == 7));
     }

@@ -47,6 +47,9 @@ mod tests {
     #[test]
     fn money_cannot_be_deserialized_from_a_non_positive_number() {
         assert!(serde_json::from_str::<Money>("-5").is_err());
-        assert_eq!(serde_json::from_str::<Money>("12.5").ok(), Money::positive(12.5));
+        assert_eq!(
+            serde_json::from_str::<Money>("12.5").ok(),
+            Money::positive(12.5)
+        );
     }
 }

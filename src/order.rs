@@ -49,7 +49,11 @@ impl NewOrder {
         let description = body.optional_string("description")?.unwrap_or_default();
         let description = bounded_text("description", description, MAX_DESCRIPTION_CHARS, false)?;
         Ok(Money::positive(price)
-            .map(|price| NewOrder { user_id, price, description })
+            .map(|price| NewOrder {
+                user_id,
+                price,
+                description,
+            })
             .ok_or(Rejection::PriceNotPositive))
     }
 }
@@ -64,7 +68,9 @@ pub struct Orders {
 
 impl Orders {
     pub fn create(&mut self, new: NewOrder, ids: &mut Rng, now: i64) -> Order {
-        let order_id = id::fresh("ORD", ids, |id| self.live.contains_key(id) || self.deleted.contains(id));
+        let order_id = id::fresh("ORD", ids, |id| {
+            self.live.contains_key(id) || self.deleted.contains(id)
+        });
         let order = Order {
             order_id: order_id.clone(),
             user_id: new.user_id,
@@ -84,7 +90,10 @@ impl Orders {
     /// CREATED to PAID. Marking a PAID order again is refused, so that a
     /// client that pays twice sees it rather than a silent success.
     pub fn mark_paid(&mut self, order_id: &str) -> Result<(), Rejection> {
-        let order = self.live.get_mut(order_id).ok_or(Rejection::OrderNotFound)?;
+        let order = self
+            .live
+            .get_mut(order_id)
+            .ok_or(Rejection::OrderNotFound)?;
         match order.status {
             OrderStatus::Created => {
                 order.status = OrderStatus::Paid;
@@ -125,7 +134,11 @@ mod tests {
     }
 
     fn new_order() -> NewOrder {
-        NewOrder { user_id: "u1".into(), price: Money::positive(10.0).unwrap(), description: String::new() }
+        NewOrder {
+            user_id: "u1".into(),
+            price: Money::positive(10.0).unwrap(),
+            description: String::new(),
+        }
     }
 
     #[test]
@@ -133,12 +146,17 @@ mod tests {
         let parsed = parse(r#"{"userId":"u1","price":12.5,"description":"tea"}"#);
         let order = parsed.ok().and_then(Result::ok);
         assert_eq!(order.as_ref().map(|o| o.price.get()), Some(12.5));
-        assert_eq!(order.map(|o| (o.user_id, o.description)), Some(("u1".into(), "tea".into())));
+        assert_eq!(
+            order.map(|o| (o.user_id, o.description)),
+            Some(("u1".into(), "tea".into()))
+        );
     }
 
     #[test]
     fn description_is_optional() {
-        let parsed = parse(r#"{"userId":"u1","price":1}"#).ok().and_then(Result::ok);
+        let parsed = parse(r#"{"userId":"u1","price":1}"#)
+            .ok()
+            .and_then(Result::ok);
         assert_eq!(parsed.map(|o| o.description), Some(String::new()));
     }
 
@@ -154,10 +172,19 @@ mod tests {
     fn malformed_fields_are_400s_naming_the_field() {
         let msg = |body: &str| parse(body).err().map(|e| e.msg()).unwrap_or_default();
         assert_eq!(msg(r#"{"price":1}"#), "userId: required field is missing");
-        assert_eq!(msg(r#"{"userId":7,"price":1}"#), "userId: expected a string, got number 7");
-        assert_eq!(msg(r#"{"userId":"u","price":"1"}"#), "price: expected a number, got string \"1\"");
+        assert_eq!(
+            msg(r#"{"userId":7,"price":1}"#),
+            "userId: expected a string, got number 7"
+        );
+        assert_eq!(
+            msg(r#"{"userId":"u","price":"1"}"#),
+            "price: expected a number, got string \"1\""
+        );
         assert_eq!(msg(r#"{"userId":"u"}"#), "price: required field is missing");
-        assert_eq!(msg(r#"{"userId":"u","price":1,"description":[]}"#), "description: expected a string, got an array");
+        assert_eq!(
+            msg(r#"{"userId":"u","price":1,"description":[]}"#),
+            "description: expected a string, got an array"
+        );
         let long = format!(r#"{{"userId":"{}","price":1}}"#, "u".repeat(65));
         assert_eq!(msg(&long), "userId: must be at most 64 characters, got 65");
     }
@@ -167,11 +194,23 @@ mod tests {
         let mut orders = Orders::default();
         let mut rng = Rng::new(1);
         let order = orders.create(new_order(), &mut rng, 1000);
-        assert_eq!((order.status, order.created_at), (OrderStatus::Created, 1000));
+        assert_eq!(
+            (order.status, order.created_at),
+            (OrderStatus::Created, 1000)
+        );
         assert_eq!(orders.mark_paid(&order.order_id), Ok(()));
-        assert_eq!(orders.get(&order.order_id).map(|o| o.status), Ok(OrderStatus::Paid));
-        assert_eq!(orders.mark_paid(&order.order_id), Err(Rejection::OrderAlreadyPaid));
-        assert_eq!(orders.delete(&order.order_id), Err(Rejection::PaidOrderCannotBeDeleted));
+        assert_eq!(
+            orders.get(&order.order_id).map(|o| o.status),
+            Ok(OrderStatus::Paid)
+        );
+        assert_eq!(
+            orders.mark_paid(&order.order_id),
+            Err(Rejection::OrderAlreadyPaid)
+        );
+        assert_eq!(
+            orders.delete(&order.order_id),
+            Err(Rejection::PaidOrderCannotBeDeleted)
+        );
         assert!(orders.get(&order.order_id).is_ok());
     }
 
@@ -180,9 +219,18 @@ mod tests {
         let mut orders = Orders::default();
         let order = orders.create(new_order(), &mut Rng::new(1), 0);
         assert_eq!(orders.delete(&order.order_id), Ok(()));
-        assert_eq!(orders.get(&order.order_id).err(), Some(Rejection::OrderNotFound));
-        assert_eq!(orders.delete(&order.order_id), Err(Rejection::OrderNotFound));
-        assert_eq!(orders.mark_paid(&order.order_id), Err(Rejection::OrderNotFound));
+        assert_eq!(
+            orders.get(&order.order_id).err(),
+            Some(Rejection::OrderNotFound)
+        );
+        assert_eq!(
+            orders.delete(&order.order_id),
+            Err(Rejection::OrderNotFound)
+        );
+        assert_eq!(
+            orders.mark_paid(&order.order_id),
+            Err(Rejection::OrderNotFound)
+        );
         // The same seed would draw the same id again; the deleted one is skipped.
         let again = orders.create(new_order(), &mut Rng::new(1), 0);
         assert_ne!(again.order_id, order.order_id);

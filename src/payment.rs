@@ -41,7 +41,11 @@ pub enum PaymentMethod {
 }
 
 impl PaymentMethod {
-    pub const ALL: [PaymentMethod; 3] = [PaymentMethod::Card, PaymentMethod::WalletA, PaymentMethod::WalletB];
+    pub const ALL: [PaymentMethod; 3] = [
+        PaymentMethod::Card,
+        PaymentMethod::WalletA,
+        PaymentMethod::WalletB,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -72,10 +76,20 @@ impl NewPayment {
         let amount = body.number("amount")?;
         let method_text = body.string("paymentMethod")?;
         let method = PaymentMethod::parse(method_text).ok_or_else(|| {
-            ApiError::bad("paymentMethod", format!("must be one of CARD, WALLET_A, WALLET_B, got {}", quote(method_text)))
+            ApiError::bad(
+                "paymentMethod",
+                format!(
+                    "must be one of CARD, WALLET_A, WALLET_B, got {}",
+                    quote(method_text)
+                ),
+            )
         })?;
         Ok(Money::positive(amount)
-            .map(|amount| NewPayment { order_id, amount, method })
+            .map(|amount| NewPayment {
+                order_id,
+                amount,
+                method,
+            })
             .ok_or(Rejection::AmountNotPositive))
     }
 }
@@ -117,7 +131,10 @@ impl Payments {
     }
 
     pub fn refund(&mut self, payment_id: &str) -> Result<(), Rejection> {
-        let payment = self.by_id.get_mut(payment_id).ok_or(Rejection::PaymentNotFound)?;
+        let payment = self
+            .by_id
+            .get_mut(payment_id)
+            .ok_or(Rejection::PaymentNotFound)?;
         match payment.status {
             PaymentStatus::Success => {
                 payment.status = PaymentStatus::Refunded;
@@ -142,7 +159,10 @@ mod tests {
     use crate::request::{Headers, Text};
 
     fn parse(text: &str) -> Result<Result<NewPayment, Rejection>, ApiError> {
-        NewPayment::parse(&JsonBody::parse(Some(&Text::from(text)), &Headers::default())?)
+        NewPayment::parse(&JsonBody::parse(
+            Some(&Text::from(text)),
+            &Headers::default(),
+        )?)
     }
 
     #[test]
@@ -158,27 +178,54 @@ mod tests {
     #[test]
     fn pay_bodies_parse_or_name_the_field() {
         let ok = parse(r#"{"orderId":"ORD-1","amount":9.5,"paymentMethod":"WALLET_B"}"#);
-        assert_eq!(ok.ok().and_then(Result::ok).map(|p| (p.amount.get(), p.method)), Some((9.5, PaymentMethod::WalletB)));
+        assert_eq!(
+            ok.ok()
+                .and_then(Result::ok)
+                .map(|p| (p.amount.get(), p.method)),
+            Some((9.5, PaymentMethod::WalletB))
+        );
         let msg = |body: &str| parse(body).err().map(|e| e.msg()).unwrap_or_default();
         assert_eq!(
             msg(r#"{"orderId":"ORD-1","amount":1,"paymentMethod":"card"}"#),
             "paymentMethod: must be one of CARD, WALLET_A, WALLET_B, got \"card\""
         );
-        assert_eq!(msg(r#"{"amount":1,"paymentMethod":"CARD"}"#), "orderId: required field is missing");
-        assert_eq!(msg(r#"{"orderId":"o","amount":true,"paymentMethod":"CARD"}"#), "amount: expected a number, got boolean true");
-        assert_eq!(parse(r#"{"orderId":"o","amount":0,"paymentMethod":"CARD"}"#), Ok(Err(Rejection::AmountNotPositive)));
+        assert_eq!(
+            msg(r#"{"amount":1,"paymentMethod":"CARD"}"#),
+            "orderId: required field is missing"
+        );
+        assert_eq!(
+            msg(r#"{"orderId":"o","amount":true,"paymentMethod":"CARD"}"#),
+            "amount: expected a number, got boolean true"
+        );
+        assert_eq!(
+            parse(r#"{"orderId":"o","amount":0,"paymentMethod":"CARD"}"#),
+            Ok(Err(Rejection::AmountNotPositive))
+        );
     }
 
     #[test]
     fn success_then_refunded_then_not_refundable_again() {
         let mut payments = Payments::default();
-        let new = NewPayment { order_id: "ORD-1".into(), amount: Money::positive(5.0).unwrap(), method: PaymentMethod::Card };
+        let new = NewPayment {
+            order_id: "ORD-1".into(),
+            amount: Money::positive(5.0).unwrap(),
+            method: PaymentMethod::Card,
+        };
         let p = payments.record(new, &mut Rng::new(2), 77);
         assert_eq!((p.status, p.paid_at), (PaymentStatus::Success, 77));
         assert_eq!(payments.refund(&p.payment_id), Ok(()));
-        assert_eq!(payments.get(&p.payment_id).map(|p| p.status), Ok(PaymentStatus::Refunded));
-        assert_eq!(payments.refund(&p.payment_id), Err(Rejection::OnlySuccessCanBeRefunded));
-        assert_eq!(payments.refund("PAY-NOPE0000"), Err(Rejection::PaymentNotFound));
+        assert_eq!(
+            payments.get(&p.payment_id).map(|p| p.status),
+            Ok(PaymentStatus::Refunded)
+        );
+        assert_eq!(
+            payments.refund(&p.payment_id),
+            Err(Rejection::OnlySuccessCanBeRefunded)
+        );
+        assert_eq!(
+            payments.refund("PAY-NOPE0000"),
+            Err(Rejection::PaymentNotFound)
+        );
     }
 
     #[test]

@@ -20,7 +20,12 @@ pub struct Decision {
 
 pub fn decide(seed: u64, order_id: &str, attempt: u32, failure_rate: f64) -> Decision {
     let draw = keyed_unit(seed, order_id, u64::from(attempt));
-    Decision { approved: draw >= failure_rate, attempt, draw, threshold: failure_rate }
+    Decision {
+        approved: draw >= failure_rate,
+        attempt,
+        draw,
+        threshold: failure_rate,
+    }
 }
 
 #[cfg(test)]
@@ -30,7 +35,9 @@ mod tests {
     #[test]
     fn about_thirty_percent_fail_at_the_default_rate() {
         let n = 20_000;
-        let failed = (0..n).filter(|i| !decide(11, &format!("ORD-{i:08}"), 1, 0.3).approved).count();
+        let failed = (0..n)
+            .filter(|i| !decide(11, &format!("ORD-{i:08}"), 1, 0.3).approved)
+            .count();
         // Binomial(20000, 0.3): sd about 65; allow 5 sd.
         assert!((5_675..=6_325).contains(&failed), "{failed}");
     }

@@ -50,7 +50,9 @@ pub fn mix(mut z: u64) -> u64 {
 /// A draw in [0, 1) that depends only on the seed and the key, never on
 /// what was drawn before: the basis of replayable per-order outcomes.
 pub fn keyed_unit(seed: u64, key: &str, n: u64) -> f64 {
-    to_unit(mix(mix(seed ^ fnv1a(key.as_bytes())) ^ n.wrapping_mul(GOLDEN)))
+    to_unit(mix(
+        mix(seed ^ fnv1a(key.as_bytes())) ^ n.wrapping_mul(GOLDEN)
+    ))
 }
 
 fn to_unit(x: u64) -> f64 {
@@ -69,16 +71,25 @@ mod tests {
 
     #[test]
     fn same_seed_same_sequence_other_seed_other_sequence() {
-        let a: Vec<u64> = (0..5).scan(Rng::new(7), |r, _| Some(r.next_u64())).collect();
-        let b: Vec<u64> = (0..5).scan(Rng::new(7), |r, _| Some(r.next_u64())).collect();
-        let c: Vec<u64> = (0..5).scan(Rng::new(8), |r, _| Some(r.next_u64())).collect();
+        let a: Vec<u64> = (0..5)
+            .scan(Rng::new(7), |r, _| Some(r.next_u64()))
+            .collect();
+        let b: Vec<u64> = (0..5)
+            .scan(Rng::new(7), |r, _| Some(r.next_u64()))
+            .collect();
+        let c: Vec<u64> = (0..5)
+            .scan(Rng::new(8), |r, _| Some(r.next_u64()))
+            .collect();
         assert_eq!(a, b);
         assert_ne!(a, c);
     }
 
     #[test]
     fn streams_for_different_purposes_differ() {
-        assert_ne!(Rng::stream(1, "ids").next_u64(), Rng::stream(1, "traces").next_u64());
+        assert_ne!(
+            Rng::stream(1, "ids").next_u64(),
+            Rng::stream(1, "traces").next_u64()
+        );
     }
 
     #[test]
@@ -92,7 +103,10 @@ mod tests {
             assert!(rng.below(36) < 36);
         }
         // Each tenth should hold about 1000; 800..1200 is over 6 sigma wide.
-        assert!(buckets.iter().all(|&n| (800..1200).contains(&n)), "{buckets:?}");
+        assert!(
+            buckets.iter().all(|&n| (800..1200).contains(&n)),
+            "{buckets:?}"
+        );
         assert_eq!(rng.below(0), 0);
     }
 

@@ -54,7 +54,11 @@ impl From<String> for Text {
 impl RawRequest {
     /// A request with no body and no headers; handy for callers and tests.
     pub fn new(method: &str, path: &str) -> Self {
-        RawRequest { method: method.to_owned(), path: path.into(), ..RawRequest::default() }
+        RawRequest {
+            method: method.to_owned(),
+            path: path.into(),
+            ..RawRequest::default()
+        }
     }
 
     pub fn with_body(mut self, body: &str) -> Self {
@@ -76,13 +80,19 @@ impl Headers {
     pub fn parse(raw: Vec<(String, String)>) -> Result<Headers, ApiError> {
         let bytes: usize = raw.iter().map(|(n, v)| n.len() + v.len()).sum();
         if bytes > MAX_HEADER_BYTES {
-            return Err(ApiError::HeadersTooLarge { bytes, limit: MAX_HEADER_BYTES });
+            return Err(ApiError::HeadersTooLarge {
+                bytes,
+                limit: MAX_HEADER_BYTES,
+            });
         }
         Ok(Headers(raw))
     }
 
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.0.iter().find(|(n, _)| n.trim().eq_ignore_ascii_case(name)).map(|(_, v)| v.trim())
+        self.0
+            .iter()
+            .find(|(n, _)| n.trim().eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.trim())
     }
 }
 
@@ -97,10 +107,16 @@ impl Target {
     pub fn parse(text: &Text) -> Result<Target, ApiError> {
         let text = match text {
             Text::TooLarge { bytes } => {
-                return Err(ApiError::UriTooLong { bytes: *bytes, limit: MAX_PATH_BYTES })
+                return Err(ApiError::UriTooLong {
+                    bytes: *bytes,
+                    limit: MAX_PATH_BYTES,
+                })
             }
             Text::Given(t) if t.len() > MAX_PATH_BYTES => {
-                return Err(ApiError::UriTooLong { bytes: t.len(), limit: MAX_PATH_BYTES })
+                return Err(ApiError::UriTooLong {
+                    bytes: t.len(),
+                    limit: MAX_PATH_BYTES,
+                })
             }
             Text::Given(t) => t,
         };
@@ -110,7 +126,10 @@ impl Target {
             None => (without_fragment, ""),
         };
         if !path.starts_with('/') {
-            return Err(ApiError::bad("path", format!("must start with '/', got {}", quote(path))));
+            return Err(ApiError::bad(
+                "path",
+                format!("must start with '/', got {}", quote(path)),
+            ));
         }
         let query = query
             .split('&')
@@ -120,12 +139,18 @@ impl Target {
                 None => (pair.to_owned(), String::new()),
             })
             .collect();
-        Ok(Target { path: path.to_owned(), query })
+        Ok(Target {
+            path: path.to_owned(),
+            query,
+        })
     }
 
     /// The first value of a query parameter.
     pub fn param(&self, name: &str) -> Option<&str> {
-        self.query.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+        self.query
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
     }
 }
 
@@ -139,24 +164,40 @@ impl JsonBody {
     pub fn parse(body: Option<&Text>, headers: &Headers) -> Result<JsonBody, ApiError> {
         let text = match body {
             Some(Text::TooLarge { bytes }) => {
-                return Err(ApiError::PayloadTooLarge { bytes: *bytes, limit: MAX_BODY_BYTES })
+                return Err(ApiError::PayloadTooLarge {
+                    bytes: *bytes,
+                    limit: MAX_BODY_BYTES,
+                })
             }
             Some(Text::Given(t)) if t.len() > MAX_BODY_BYTES => {
-                return Err(ApiError::PayloadTooLarge { bytes: t.len(), limit: MAX_BODY_BYTES })
+                return Err(ApiError::PayloadTooLarge {
+                    bytes: t.len(),
+                    limit: MAX_BODY_BYTES,
+                })
             }
             Some(Text::Given(t)) if !t.trim().is_empty() => t,
-            _ => return Err(ApiError::bad("body", "a JSON object is required, got no body")),
+            _ => {
+                return Err(ApiError::bad(
+                    "body",
+                    "a JSON object is required, got no body",
+                ))
+            }
         };
         if let Some(content_type) = headers.get("content-type") {
             if !is_json_media_type(content_type) {
-                return Err(ApiError::UnsupportedMediaType { content_type: content_type.to_owned() });
+                return Err(ApiError::UnsupportedMediaType {
+                    content_type: content_type.to_owned(),
+                });
             }
         }
         let value: Value = serde_json::from_str(text)
             .map_err(|e| ApiError::bad("body", format!("not valid JSON: {e}")))?;
         match value {
             Value::Object(map) => Ok(JsonBody(map)),
-            other => Err(ApiError::bad("body", format!("expected a JSON object, got {}", kind(&other)))),
+            other => Err(ApiError::bad(
+                "body",
+                format!("expected a JSON object, got {}", kind(&other)),
+            )),
         }
     }
 
@@ -183,7 +224,9 @@ impl JsonBody {
     pub fn number(&self, field: &str) -> Result<f64, ApiError> {
         match self.present(field) {
             None => Err(missing(field)),
-            Some(Value::Number(n)) => n.as_f64().ok_or_else(|| ApiError::bad(field, "not a finite number")),
+            Some(Value::Number(n)) => n
+                .as_f64()
+                .ok_or_else(|| ApiError::bad(field, "not a finite number")),
             Some(other) => Err(wrong_type(field, "a number", other)),
         }
     }
@@ -192,10 +235,18 @@ impl JsonBody {
 /// Checks a free-text field's length in characters (not bytes, so that a
 /// limit means the same for every script), and refuses control characters
 /// where the field is an identifier.
-pub fn bounded_text(field: &str, text: &str, max_chars: usize, identifier: bool) -> Result<String, ApiError> {
+pub fn bounded_text(
+    field: &str,
+    text: &str,
+    max_chars: usize,
+    identifier: bool,
+) -> Result<String, ApiError> {
     let chars = text.chars().count();
     if chars > max_chars {
-        return Err(ApiError::bad(field, format!("must be at most {max_chars} characters, got {chars}")));
+        return Err(ApiError::bad(
+            field,
+            format!("must be at most {max_chars} characters, got {chars}"),
+        ));
     }
     if identifier {
         if text.trim().is_empty() {
@@ -209,7 +260,12 @@ pub fn bounded_text(field: &str, text: &str, max_chars: usize, identifier: bool)
 }
 
 fn is_json_media_type(content_type: &str) -> bool {
-    let media = content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    let media = content_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
     media == "application/json" || (media.starts_with("application/") && media.ends_with("+json"))
 }
 
@@ -257,7 +313,10 @@ mod tests {
     #[test]
     fn targets_split_path_query_and_fragment() {
         let t = Target::parse(&"/api/test/order/batch?count=5&x#frag".into());
-        let t = t.ok().unwrap_or(Target { path: String::new(), query: vec![] });
+        let t = t.ok().unwrap_or(Target {
+            path: String::new(),
+            query: vec![],
+        });
         assert_eq!(t.path, "/api/test/order/batch");
         assert_eq!(t.param("count"), Some("5"));
         assert_eq!(t.param("x"), Some(""));
@@ -266,15 +325,27 @@ mod tests {
 
     #[test]
     fn a_path_must_start_with_a_slash_and_be_bounded() {
-        assert_eq!(msg(Target::parse(&"api/order/x".into())), "path: must start with '/', got \"api/order/x\"");
+        assert_eq!(
+            msg(Target::parse(&"api/order/x".into())),
+            "path: must start with '/', got \"api/order/x\""
+        );
         let long = format!("/{}", "a".repeat(MAX_PATH_BYTES));
-        assert_eq!(Target::parse(&long.into()).err().map(|e| e.http_status()), Some(414));
+        assert_eq!(
+            Target::parse(&long.into()).err().map(|e| e.http_status()),
+            Some(414)
+        );
     }
 
     #[test]
     fn bodies_are_checked_for_presence_size_media_type_syntax_and_shape() {
-        assert_eq!(msg(body("")), "body: a JSON object is required, got no body");
-        assert_eq!(msg(body("[1]")), "body: expected a JSON object, got an array");
+        assert_eq!(
+            msg(body("")),
+            "body: a JSON object is required, got no body"
+        );
+        assert_eq!(
+            msg(body("[1]")),
+            "body: expected a JSON object, got an array"
+        );
         assert!(msg(body("{\"a\":")).starts_with("body: not valid JSON: EOF"));
         assert!(msg(body("{\"a\":1e400}")).contains("number out of range"));
         let big = format!("{{\"a\":\"{}\"}}", "x".repeat(MAX_BODY_BYTES));
@@ -284,7 +355,10 @@ mod tests {
         let text_plain = Headers::parse(vec![("Content-Type".into(), "text/plain".into())]);
         let r = JsonBody::parse(Some(&"{}".into()), &text_plain.unwrap_or_default());
         assert_eq!(r.err().map(|e| e.http_status()), Some(415));
-        let json_utf8 = Headers::parse(vec![("content-TYPE".into(), "Application/JSON; charset=utf-8".into())]);
+        let json_utf8 = Headers::parse(vec![(
+            "content-TYPE".into(),
+            "Application/JSON; charset=utf-8".into(),
+        )]);
         assert!(JsonBody::parse(Some(&"{}".into()), &json_utf8.unwrap_or_default()).is_ok());
     }
 
@@ -296,16 +370,28 @@ mod tests {
         assert_eq!(b.number("n").ok(), Some(2.5));
         assert_eq!(msg(b.string("z")), "z: required field is missing");
         assert_eq!(b.optional_string("z").ok(), Some(None));
-        assert_eq!(msg(b.number("w")), "w: expected a number, got string \"12\"");
+        assert_eq!(
+            msg(b.number("w")),
+            "w: expected a number, got string \"12\""
+        );
         assert_eq!(msg(b.string("n")), "n: expected a string, got number 2.5");
     }
 
     #[test]
     fn text_limits_count_characters_and_identifiers_refuse_blank_and_control() {
         assert!(bounded_text("d", &"é".repeat(10), 10, false).is_ok());
-        assert_eq!(msg(bounded_text("d", &"é".repeat(11), 10, false)), "d: must be at most 10 characters, got 11");
-        assert_eq!(msg(bounded_text("u", "  ", 10, true)), "u: must not be empty");
-        assert_eq!(msg(bounded_text("u", "a\u{0}b", 10, true)), "u: must not contain control characters");
+        assert_eq!(
+            msg(bounded_text("d", &"é".repeat(11), 10, false)),
+            "d: must be at most 10 characters, got 11"
+        );
+        assert_eq!(
+            msg(bounded_text("u", "  ", 10, true)),
+            "u: must not be empty"
+        );
+        assert_eq!(
+            msg(bounded_text("u", "a\u{0}b", 10, true)),
+            "u: must not contain control characters"
+        );
     }
 
     #[test]

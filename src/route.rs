@@ -21,9 +21,10 @@ pub enum Route {
 impl Route {
     pub fn event_class(&self) -> EventClass {
         match self {
-            Route::CreateOrder | Route::GetOrder(_) | Route::MarkOrderPaid(_) | Route::DeleteOrder(_) => {
-                EventClass::Order
-            }
+            Route::CreateOrder
+            | Route::GetOrder(_)
+            | Route::MarkOrderPaid(_)
+            | Route::DeleteOrder(_) => EventClass::Order,
             Route::Pay | Route::GetPayment(_) | Route::Refund(_) => EventClass::Payment,
             Route::Batch => EventClass::Test,
         }
@@ -61,17 +62,23 @@ pub fn documented() -> impl Iterator<Item = String> {
 
 /// The log's `uri_group`, by the path's prefix, known route or not.
 pub fn uri_group(path: &str) -> Option<&'static str> {
-    [("/api/order/", "/order/*"), ("/api/payment/", "/payment/*"), ("/api/test/", "/test/*")]
-        .into_iter()
-        .find(|(prefix, _)| path.starts_with(prefix))
-        .map(|(_, group)| group)
+    [
+        ("/api/order/", "/order/*"),
+        ("/api/payment/", "/payment/*"),
+        ("/api/test/", "/test/*"),
+    ]
+    .into_iter()
+    .find(|(prefix, _)| path.starts_with(prefix))
+    .map(|(_, group)| group)
 }
 
 /// The path's event class when it names a documented path, whatever the
 /// method: a 405 on an order path is still about orders.
 pub fn event_class_of_path(path: &str) -> Option<EventClass> {
     best_matches(path).first().map(|(_, _, kind)| match kind {
-        Kind::CreateOrder | Kind::GetOrder | Kind::MarkOrderPaid | Kind::DeleteOrder => EventClass::Order,
+        Kind::CreateOrder | Kind::GetOrder | Kind::MarkOrderPaid | Kind::DeleteOrder => {
+            EventClass::Order
+        }
         Kind::Pay | Kind::GetPayment | Kind::Refund => EventClass::Payment,
         Kind::Batch => EventClass::Test,
     })
@@ -82,7 +89,11 @@ pub fn resolve(method: &str, path: &str) -> Result<Route, ApiError> {
     let method_upper = method.to_ascii_uppercase();
     let candidates = best_matches(path);
     if candidates.is_empty() {
-        return Err(ApiError::NotFound { hint: nearest(path, &method_upper, false), method: method_upper, path: path.to_owned() });
+        return Err(ApiError::NotFound {
+            hint: nearest(path, &method_upper, false),
+            method: method_upper,
+            path: path.to_owned(),
+        });
     }
     match candidates.iter().find(|(m, _, _)| *m == method_upper) {
         Some((_, param, kind)) => Ok(build(*kind, param.clone())),
@@ -122,7 +133,11 @@ fn best_matches(path: &str) -> Vec<(&'static str, String, Kind)> {
         }
     }
     let most = found.iter().map(|f| f.0).max().unwrap_or(0);
-    found.into_iter().filter(|f| f.0 == most).map(|(_, m, p, k)| (m, p, k)).collect()
+    found
+        .into_iter()
+        .filter(|f| f.0 == most)
+        .map(|(_, m, p, k)| (m, p, k))
+        .collect()
 }
 
 fn build(kind: Kind, param: String) -> Route {
@@ -155,7 +170,9 @@ fn nearest(path: &str, wanted: &str, only_method: bool) -> Option<String> {
             for i in 0..parts.len().max(segments.len()) {
                 cost += match (parts.get(i), segments.get(i)) {
                     (Some(p), Some(_)) if p.starts_with('{') => 0,
-                    (Some(p), Some(s)) => edit_distance(&p.to_ascii_lowercase(), &s.to_ascii_lowercase()),
+                    (Some(p), Some(s)) => {
+                        edit_distance(&p.to_ascii_lowercase(), &s.to_ascii_lowercase())
+                    }
                     (Some(p), None) if p.starts_with('{') => 1,
                     (Some(p), None) => p.len().min(4),
                     (None, Some(s)) => s.len().min(4),
@@ -177,7 +194,9 @@ fn edit_distance(a: &str, b: &str) -> usize {
         row[0] = i + 1;
         for (j, cb) in b.iter().enumerate() {
             let above = row[j + 1];
-            row[j + 1] = (above + 1).min(row[j] + 1).min(diagonal + usize::from(ca != *cb));
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != *cb));
             diagonal = above;
         }
     }
@@ -193,16 +212,36 @@ mod tests {
         let cases = [
             ("POST", "/api/order/create", Route::CreateOrder),
             ("GET", "/api/order/ORD-1", Route::GetOrder("ORD-1".into())),
-            ("POST", "/api/order/ORD-1/pay", Route::MarkOrderPaid("ORD-1".into())),
-            ("POST", "/api/order/delete/ORD-1", Route::DeleteOrder("ORD-1".into())),
+            (
+                "POST",
+                "/api/order/ORD-1/pay",
+                Route::MarkOrderPaid("ORD-1".into()),
+            ),
+            (
+                "POST",
+                "/api/order/delete/ORD-1",
+                Route::DeleteOrder("ORD-1".into()),
+            ),
             ("POST", "/api/payment/pay", Route::Pay),
-            ("GET", "/api/payment/PAY-1", Route::GetPayment("PAY-1".into())),
-            ("POST", "/api/payment/refund/PAY-1", Route::Refund("PAY-1".into())),
+            (
+                "GET",
+                "/api/payment/PAY-1",
+                Route::GetPayment("PAY-1".into()),
+            ),
+            (
+                "POST",
+                "/api/payment/refund/PAY-1",
+                Route::Refund("PAY-1".into()),
+            ),
             ("GET", "/api/test/order/batch", Route::Batch),
         ];
         for (method, path, route) in cases {
             assert_eq!(resolve(method, path), Ok(route.clone()), "{method} {path}");
-            assert_eq!(resolve(&method.to_lowercase(), path), Ok(route), "method case {method} {path}");
+            assert_eq!(
+                resolve(&method.to_lowercase(), path),
+                Ok(route),
+                "method case {method} {path}"
+            );
         }
     }
 
@@ -216,7 +255,9 @@ mod tests {
             ("POST", "/api/test/order/batch", "GET"),
         ] {
             match resolve(method, path) {
-                Err(ApiError::MethodNotAllowed { allow: a, .. }) => assert_eq!(a, allow, "{method} {path}"),
+                Err(ApiError::MethodNotAllowed { allow: a, .. }) => {
+                    assert_eq!(a, allow, "{method} {path}")
+                }
                 other => panic!("{method} {path}: {other:?}"),
             }
         }
@@ -228,20 +269,41 @@ mod tests {
             Err(ApiError::NotFound { hint, .. }) => hint,
             other => panic!("{path}: {other:?}"),
         };
-        assert_eq!(hint("/api/ordr/create").as_deref(), Some("POST /api/order/create"));
-        assert_eq!(hint("/API/ORDER/CREATE").as_deref(), Some("POST /api/order/create"));
-        assert_eq!(hint("/api/payment/refund/").as_deref(), Some("POST /api/payment/refund/{paymentId}"));
-        assert_eq!(hint("/api/orders/create").as_deref(), Some("POST /api/order/create"));
+        assert_eq!(
+            hint("/api/ordr/create").as_deref(),
+            Some("POST /api/order/create")
+        );
+        assert_eq!(
+            hint("/API/ORDER/CREATE").as_deref(),
+            Some("POST /api/order/create")
+        );
+        assert_eq!(
+            hint("/api/payment/refund/").as_deref(),
+            Some("POST /api/payment/refund/{paymentId}")
+        );
+        assert_eq!(
+            hint("/api/orders/create").as_deref(),
+            Some("POST /api/order/create")
+        );
         assert_eq!(hint("/totally/elsewhere/and/far/away/from/here"), None);
-        assert!(matches!(resolve("GET", "/api/order/"), Err(ApiError::NotFound { .. })));
-        assert!(matches!(resolve("GET", "/api/order/create/"), Err(ApiError::NotFound { .. })));
+        assert!(matches!(
+            resolve("GET", "/api/order/"),
+            Err(ApiError::NotFound { .. })
+        ));
+        assert!(matches!(
+            resolve("GET", "/api/order/create/"),
+            Err(ApiError::NotFound { .. })
+        ));
     }
 
     #[test]
     fn a_typo_that_looks_like_a_path_parameter_is_405_with_a_hint() {
         match resolve("POST", "/api/order/creat") {
             Err(ApiError::MethodNotAllowed { allow, hint, .. }) => {
-                assert_eq!((allow, hint.as_deref()), ("GET", Some("POST /api/order/create")))
+                assert_eq!(
+                    (allow, hint.as_deref()),
+                    ("GET", Some("POST /api/order/create"))
+                )
             }
             other => panic!("{other:?}"),
         }

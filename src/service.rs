@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::clock::Clock;
+use crate::clock::{Clock, VirtualClock};
 use crate::envelope::Response;
 use crate::gateway;
 use crate::journal::{Journal, LogRecord};
@@ -44,7 +44,10 @@ impl Settings {
     /// is a programming error, reported as a message naming the option.
     pub fn check(&self) -> Result<(), String> {
         if !(0.0..=1.0).contains(&self.failure_rate) {
-            return Err(format!("failureRate: must be a number from 0 to 1, got {}", self.failure_rate));
+            return Err(format!(
+                "failureRate: must be a number from 0 to 1, got {}",
+                self.failure_rate
+            ));
         }
         if self.log_capacity > MAX_LOG_CAPACITY {
             return Err(format!(
@@ -77,6 +80,33 @@ impl Streams {
     }
 }
 
+/// The borrowed twin of `State`, so that taking a snapshot copies nothing.
+#[derive(Serialize)]
+struct StateRef<'a> {
+    format: u32,
+    settings: &'a Settings,
+    streams: &'a Streams,
+    orders: &'a Orders,
+    payments: &'a Payments,
+    journal: &'a Journal,
+    clock: Option<i64>,
+}
+
+/// Everything a service is, as one serializable value.
+#[derive(Serialize, Deserialize)]
+struct State {
+    format: u32,
+    settings: Settings,
+    streams: Streams,
+    orders: Orders,
+    payments: Payments,
+    journal: Journal,
+    /// The virtual clock's time; absent for a wall clock.
+    clock: Option<i64>,
+}
+
+const SNAPSHOT_FORMAT: u32 = 1;
+
 pub struct Service {
     pub(crate) settings: Settings,
     pub(crate) clock: Box<dyn Clock>,
@@ -97,6 +127,58 @@ impl Service {
             clock,
             settings,
         })
+    }
+
+    /// The whole state (orders, payments, journal, random streams, clock
+    /// and settings) as compact JSON. Restoring it continues exactly as this
+    /// service would have: the same next ids and outcomes.
+    pub fn snapshot(&self) -> String {
+        let state = StateRef {
+            format: SNAPSHOT_FORMAT,
+            settings: &self.settings,
+            streams: &self.streams,
+            orders: &self.orders,
+            payments: &self.payments,
+            journal: &self.journal,
+            clock: self.clock.saved(),
+        };
+        serde_json::to_string(&state).unwrap_or_default()
+    }
+
+    /// A service from a snapshot. A snapshot taken under a virtual clock
+    /// brings its clock along; otherwise `wall` tells the time.
+    pub fn restore(snapshot: &str, wall: Box<dyn Clock>) -> Result<Service, String> {
+        let state: State = serde_json::from_str(snapshot)
+            .map_err(|e| format!("snapshot: not a snapshot of this service: {e}"))?;
+        if state.format != SNAPSHOT_FORMAT {
+            return Err(format!(
+                "snapshot: format {} is not the supported {SNAPSHOT_FORMAT}",
+                state.format
+            ));
+        }
+        state.settings.check()?;
+        let clock: Box<dyn Clock> = match state.clock {
+            Some(now) => Box::new(VirtualClock::starting_at(now)),
+            None => wall,
+        };
+        Ok(Service {
+            settings: state.settings,
+            clock,
+            streams: state.streams,
+            orders: state.orders,
+            payments: state.payments,
+            journal: state.journal,
+        })
+    }
+
+    /// Moves the clock on by `ms` (a virtual clock; a wall clock ignores it).
+    pub fn advance(&mut self, ms: u64) {
+        self.clock.advance(ms);
+    }
+
+    /// The service's current time, Unix ms.
+    pub fn now(&mut self) -> i64 {
+        self.clock.now_ms()
     }
 
     /// The whole service in one call: never fails, every problem is an

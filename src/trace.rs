@@ -6,7 +6,9 @@ use crate::random::Rng;
 /// A B3 trace id is 16 or 32 lower-case hex digits, and not all zeros.
 pub fn parse_b3(text: &str) -> Option<String> {
     let valid = matches!(text.len(), 16 | 32)
-        && text.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
         && text.bytes().any(|b| b != b'0');
     valid.then(|| text.to_owned())
 }
@@ -26,7 +28,10 @@ mod tests {
 
     #[test]
     fn valid_b3_ids_are_taken_as_they_are() {
-        assert_eq!(parse_b3("463ac35c9f6413ad").as_deref(), Some("463ac35c9f6413ad"));
+        assert_eq!(
+            parse_b3("463ac35c9f6413ad").as_deref(),
+            Some("463ac35c9f6413ad")
+        );
         let long = "463ac35c9f6413ad48485a3953bb6124";
         assert_eq!(parse_b3(long).as_deref(), Some(long));
     }

@@ -10,7 +10,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::clock::Clock;
+use crate::clock::{Clock, VirtualClock};
 use crate::envelope::{Envelope, Response};
 use crate::error::ApiError;
 use crate::request::{RawRequest, Text, MAX_BODY_BYTES, MAX_PATH_BYTES};
@@ -131,6 +131,12 @@ export interface ServiceOptions {
   failureRate?: number;
   /** Most log records kept; the oldest are dropped first. Default 10000, at most 1000000. */
   logCapacity?: number;
+  /**
+   * Start a virtual clock at this Unix time (ms): timestamps then move only by
+   * simulated latency and `advance(ms)`, so a whole session replays to the byte.
+   * Absent: the wall clock.
+   */
+  virtualTime?: number;
 }
 
 /** An isolated instance of the service, with its own orders, payments and log. */
@@ -148,6 +154,14 @@ export class Service {
   readonly droppedLogs: number;
   /** The seed in use: pass it to a new Service to replay this one. */
   readonly seed: number;
+  /** The service's current time, Unix ms. */
+  readonly now: number;
+  /** Moves a virtual clock on by `ms`; the wall clock ignores it. */
+  advance(ms: number): void;
+  /** The whole state (orders, payments, log, random state, clock, settings) as compact JSON text. */
+  snapshot(): string;
+  /** A service that continues exactly where the snapshot's left off. Throws a TypeError for text that is not a snapshot. */
+  static restore(snapshot: string): Service;
   free(): void;
 }
 
@@ -186,17 +200,31 @@ pub struct Service {
 impl Service {
     #[wasm_bindgen(constructor, skip_typescript)]
     pub fn new(options: JsValue) -> Result<Service, JsValue> {
-        Ok(Service { core: RefCell::new(core_from_options(&options)?) })
+        Ok(Service {
+            core: RefCell::new(core_from_options(&options)?),
+        })
     }
 
     #[wasm_bindgen(skip_typescript)]
-    pub fn handle(&self, method: JsValue, path: JsValue, body: JsValue, headers: JsValue) -> JsValue {
+    pub fn handle(
+        &self,
+        method: JsValue,
+        path: JsValue,
+        body: JsValue,
+        headers: JsValue,
+    ) -> JsValue {
         let raw = raw_request(&method, &path, &body, &headers);
         with_core(&self.core, raw, |r| to_js(&r.body))
     }
 
     #[wasm_bindgen(skip_typescript)]
-    pub fn request(&self, method: JsValue, path: JsValue, body: JsValue, headers: JsValue) -> JsValue {
+    pub fn request(
+        &self,
+        method: JsValue,
+        path: JsValue,
+        body: JsValue,
+        headers: JsValue,
+    ) -> JsValue {
         let raw = raw_request(&method, &path, &body, &headers);
         with_core(&self.core, raw, response_to_js)
     }
@@ -218,12 +246,56 @@ impl Service {
 
     #[wasm_bindgen(getter = droppedLogs, skip_typescript)]
     pub fn dropped_logs(&self) -> f64 {
-        self.core.try_borrow().map(|c| c.journal().dropped() as f64).unwrap_or(0.0)
+        self.core
+            .try_borrow()
+            .map(|c| c.journal().dropped() as f64)
+            .unwrap_or(0.0)
     }
 
     #[wasm_bindgen(getter, skip_typescript)]
     pub fn seed(&self) -> f64 {
-        self.core.try_borrow().map(|c| c.settings().seed as f64).unwrap_or(0.0)
+        self.core
+            .try_borrow()
+            .map(|c| c.settings().seed as f64)
+            .unwrap_or(0.0)
+    }
+
+    #[wasm_bindgen(getter, skip_typescript)]
+    pub fn now(&self) -> f64 {
+        self.core
+            .try_borrow_mut()
+            .map(|mut c| c.now() as f64)
+            .unwrap_or_else(|_| js_sys::Date::now())
+    }
+
+    #[wasm_bindgen(skip_typescript)]
+    pub fn advance(&self, ms: JsValue) {
+        let ms = ms
+            .as_f64()
+            .filter(|n| n.is_finite() && *n > 0.0)
+            .unwrap_or(0.0);
+        if let Ok(mut core) = self.core.try_borrow_mut() {
+            core.advance(ms as u64);
+        }
+    }
+
+    #[wasm_bindgen(skip_typescript)]
+    pub fn snapshot(&self) -> String {
+        self.core
+            .try_borrow()
+            .map(|c| c.snapshot())
+            .unwrap_or_default()
+    }
+
+    #[wasm_bindgen(skip_typescript)]
+    pub fn restore(snapshot: JsValue) -> Result<Service, JsValue> {
+        let text = snapshot
+            .as_string()
+            .ok_or_else(|| type_error("snapshot: expected the text snapshot() returned"))?;
+        let core = Core::restore(&text, Box::new(JsClock)).map_err(|e| type_error(&e))?;
+        Ok(Service {
+            core: RefCell::new(core),
+        })
     }
 }
 
@@ -239,7 +311,12 @@ fn on_default(raw: RawRequest, out: impl FnOnce(&Response) -> JsValue) -> JsValu
                 *slot = core_from_options(&JsValue::UNDEFINED).ok();
             }
         }
-        match cell.try_borrow_mut().ok().as_deref_mut().and_then(Option::as_mut) {
+        match cell
+            .try_borrow_mut()
+            .ok()
+            .as_deref_mut()
+            .and_then(Option::as_mut)
+        {
             Some(core) => out(&core.handle(raw)),
             None => out(&internal_error("the default service is busy")),
         }
@@ -248,7 +325,9 @@ fn on_default(raw: RawRequest, out: impl FnOnce(&Response) -> JsValue) -> JsValu
 
 #[wasm_bindgen(skip_typescript)]
 pub fn handle(method: JsValue, path: JsValue, body: JsValue, headers: JsValue) -> JsValue {
-    on_default(raw_request(&method, &path, &body, &headers), |r| to_js(&r.body))
+    on_default(raw_request(&method, &path, &body, &headers), |r| {
+        to_js(&r.body)
+    })
 }
 
 #[wasm_bindgen(skip_typescript)]
@@ -258,16 +337,23 @@ pub fn request(method: JsValue, path: JsValue, body: JsValue, headers: JsValue) 
 
 #[wasm_bindgen(skip_typescript)]
 pub fn logs(after: JsValue) -> JsValue {
-    DEFAULT.with(|cell| match cell.try_borrow().ok().as_deref().and_then(Option::as_ref) {
-        Some(core) => to_js(&core.logs(after.as_f64().map(|n| n.max(0.0) as u64))),
-        None => Array::new().into(),
-    })
+    DEFAULT.with(
+        |cell| match cell.try_borrow().ok().as_deref().and_then(Option::as_ref) {
+            Some(core) => to_js(&core.logs(after.as_f64().map(|n| n.max(0.0) as u64))),
+            None => Array::new().into(),
+        },
+    )
 }
 
 #[wasm_bindgen(js_name = clearLogs, skip_typescript)]
 pub fn clear_logs() {
     DEFAULT.with(|cell| {
-        if let Some(core) = cell.try_borrow_mut().ok().as_deref_mut().and_then(Option::as_mut) {
+        if let Some(core) = cell
+            .try_borrow_mut()
+            .ok()
+            .as_deref_mut()
+            .and_then(Option::as_mut)
+        {
             core.clear_logs();
         }
     })
@@ -276,7 +362,11 @@ pub fn clear_logs() {
 /// Inputs are converted before the service is borrowed: converting may
 /// run the caller's code (a `toJSON`, a getter), and that code may itself
 /// call the service.
-fn with_core(core: &RefCell<Core>, raw: RawRequest, out: impl FnOnce(&Response) -> JsValue) -> JsValue {
+fn with_core(
+    core: &RefCell<Core>,
+    raw: RawRequest,
+    out: impl FnOnce(&Response) -> JsValue,
+) -> JsValue {
     match core.try_borrow_mut() {
         Ok(mut core) => out(&core.handle(raw)),
         Err(_) => out(&internal_error("the service is busy with another request")),
@@ -298,38 +388,64 @@ fn core_from_options(options: &JsValue) -> Result<Core, JsValue> {
         return Core::new(settings, Box::new(JsClock)).map_err(range_error);
     }
     if !options.is_object() {
-        return Err(type_error("options: expected an object such as { seed: 42 }"));
+        return Err(type_error(
+            "options: expected an object such as { seed: 42 }",
+        ));
     }
-    let known = ["seed", "failureRate", "logCapacity"];
+    let known = ["seed", "failureRate", "logCapacity", "virtualTime"];
     for key in Object::keys(options.unchecked_ref::<Object>()).iter() {
         let key = key.as_string().unwrap_or_default();
         if !known.contains(&key.as_str()) {
-            return Err(type_error(&format!("options: unknown option {key:?}; known are {}", known.join(", "))));
+            return Err(type_error(&format!(
+                "options: unknown option {key:?}; known are {}",
+                known.join(", ")
+            )));
         }
     }
-    let get = |name: &str| Reflect::get(options, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
+    let get =
+        |name: &str| Reflect::get(options, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
     if let Some(seed) = whole_number(&get("seed"), "seed", MAX_SAFE_INTEGER)? {
         settings.seed = seed;
     }
     let rate = get("failureRate");
     if !rate.is_undefined() {
-        settings.failure_rate = rate.as_f64().ok_or_else(|| type_error("failureRate: expected a number from 0 to 1"))?;
+        settings.failure_rate = rate
+            .as_f64()
+            .ok_or_else(|| type_error("failureRate: expected a number from 0 to 1"))?;
     }
     if let Some(capacity) = whole_number(&get("logCapacity"), "logCapacity", MAX_SAFE_INTEGER)? {
         settings.log_capacity = usize::try_from(capacity).unwrap_or(usize::MAX);
     } else {
         settings.log_capacity = DEFAULT_LOG_CAPACITY;
     }
-    Core::new(settings, Box::new(JsClock)).map_err(range_error)
+    let start = get("virtualTime");
+    let clock: Box<dyn Clock> = if start.is_undefined() {
+        Box::new(JsClock)
+    } else {
+        let ms = start
+            .as_f64()
+            .ok_or_else(|| type_error("virtualTime: expected a Unix time in milliseconds"))?;
+        if !(ms.is_finite() && ms.fract() == 0.0 && ms.abs() <= MAX_SAFE_INTEGER) {
+            return Err(range_error(format!(
+                "virtualTime: must be a whole number of milliseconds, got {ms}"
+            )));
+        }
+        Box::new(VirtualClock::starting_at(ms as i64))
+    };
+    Core::new(settings, clock).map_err(range_error)
 }
 
 fn whole_number(value: &JsValue, name: &str, max: f64) -> Result<Option<u64>, JsValue> {
     if value.is_undefined() {
         return Ok(None);
     }
-    let n = value.as_f64().ok_or_else(|| type_error(&format!("{name}: expected a whole number")))?;
+    let n = value
+        .as_f64()
+        .ok_or_else(|| type_error(&format!("{name}: expected a whole number")))?;
     if !(n.fract() == 0.0 && (0.0..=max).contains(&n)) {
-        return Err(range_error(format!("{name}: must be a whole number from 0 to {max}, got {n}")));
+        return Err(range_error(format!(
+            "{name}: must be a whole number from 0 to {max}, got {n}"
+        )));
     }
     Ok(Some(n as u64))
 }
@@ -338,7 +454,9 @@ fn whole_number(value: &JsValue, name: &str, max: f64) -> Result<Option<u64>, Js
 fn random_seed() -> u64 {
     let mut bytes = [0u8; 8];
     if getrandom::fill(&mut bytes).is_err() {
-        bytes = (js_sys::Math::random() * MAX_SAFE_INTEGER).to_bits().to_le_bytes();
+        bytes = (js_sys::Math::random() * MAX_SAFE_INTEGER)
+            .to_bits()
+            .to_le_bytes();
     }
     u64::from_le_bytes(bytes) & (MAX_SAFE_INTEGER as u64)
 }
@@ -354,7 +472,12 @@ fn range_error(msg: String) -> JsValue {
 /// Turns the four JS arguments into a raw request, without ever failing:
 /// what cannot be read is noted for the gateway to answer with a 400.
 fn raw_request(method: &JsValue, path: &JsValue, body: &JsValue, headers: &JsValue) -> RawRequest {
-    let not_a_string = |field: &str, value: &JsValue| (field.to_owned(), format!("expected a string, got {}", js_kind(value)));
+    let not_a_string = |field: &str, value: &JsValue| {
+        (
+            field.to_owned(),
+            format!("expected a string, got {}", js_kind(value)),
+        )
+    };
     let mut raw = RawRequest::default();
     let mut problems = Vec::new();
     match method.as_string() {
@@ -417,17 +540,25 @@ fn read_headers(headers: &JsValue) -> Result<Vec<(String, String)>, String> {
         return Ok(Vec::new());
     }
     if !headers.is_object() {
-        return Err(format!("expected an object or a Headers, got {}", js_kind(headers)));
+        return Err(format!(
+            "expected an object or a Headers, got {}",
+            js_kind(headers)
+        ));
     }
     let mut list = Vec::new();
     let pairs: Vec<JsValue> = match js_sys::try_iter(headers) {
         Ok(Some(iter)) => iter.collect::<Result<_, _>>().map_err(|e| error_text(&e))?,
-        Ok(None) => Object::entries(headers.unchecked_ref::<Object>()).iter().collect(),
+        Ok(None) => Object::entries(headers.unchecked_ref::<Object>())
+            .iter()
+            .collect(),
         Err(e) => return Err(error_text(&e)),
     };
     for pair in pairs {
         let pair = Array::from(&pair);
-        let name = pair.get(0).as_string().ok_or("a header name is not a string")?;
+        let name = pair
+            .get(0)
+            .as_string()
+            .ok_or("a header name is not a string")?;
         let value = pair.get(1);
         let text = if let Some(s) = value.as_string() {
             s
@@ -436,7 +567,10 @@ fn read_headers(headers: &JsValue) -> Result<Vec<(String, String)>, String> {
         } else if let Some(b) = value.as_bool() {
             b.to_string()
         } else {
-            return Err(format!("{name}: expected a string, got {}", js_kind(&value)));
+            return Err(format!(
+                "{name}: expected a string, got {}",
+                js_kind(&value)
+            ));
         };
         list.push((name, text));
     }
@@ -450,7 +584,10 @@ fn js_kind(value: &JsValue) -> String {
     if Array::is_array(value) {
         return "an array".to_owned();
     }
-    value.js_typeof().as_string().unwrap_or_else(|| "a value".to_owned())
+    value
+        .js_typeof()
+        .as_string()
+        .unwrap_or_else(|| "a value".to_owned())
 }
 
 fn error_text(error: &JsValue) -> String {
@@ -482,6 +619,14 @@ struct HttpResponse<'a> {
 }
 
 fn response_to_js(response: &Response) -> JsValue {
-    let headers = response.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
-    to_js(&HttpResponse { status: response.status, headers, body: &response.body })
+    let headers = response
+        .headers
+        .iter()
+        .map(|(n, v)| (n.as_str(), v.as_str()))
+        .collect();
+    to_js(&HttpResponse {
+        status: response.status,
+        headers,
+        body: &response.body,
+    })
 }

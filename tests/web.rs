@@ -12,11 +12,15 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 /// A JS value made by JS code, so tests pass what a page would.
 fn js(expr: &str) -> JsValue {
-    Function::new_no_args(&format!("return ({expr});")).call0(&JsValue::NULL).unwrap()
+    Function::new_no_args(&format!("return ({expr});"))
+        .call0(&JsValue::NULL)
+        .unwrap()
 }
 
 fn get(value: &JsValue, path: &str) -> JsValue {
-    path.split('.').fold(value.clone(), |v, key| Reflect::get(&v, &key.into()).unwrap())
+    path.split('.').fold(value.clone(), |v, key| {
+        Reflect::get(&v, &key.into()).unwrap()
+    })
 }
 
 fn text(value: &JsValue, path: &str) -> String {
@@ -32,7 +36,12 @@ fn service(options: &str) -> Service {
 }
 
 fn create(s: &Service) -> JsValue {
-    s.handle("POST".into(), "/api/order/create".into(), js("{userId: 'u1', price: 12.5, description: 'tea'}"), JsValue::UNDEFINED)
+    s.handle(
+        "POST".into(),
+        "/api/order/create".into(),
+        js("{userId: 'u1', price: 12.5, description: 'tea'}"),
+        JsValue::UNDEFINED,
+    )
 }
 
 #[wasm_bindgen_test]
@@ -43,21 +52,61 @@ fn the_typical_flow_runs_through_the_js_api() {
     assert_eq!(text(&order, "msg"), "success");
     let id = text(&order, "data.orderId");
     assert!(id.starts_with("ORD-") && id.len() == 12, "{id}");
-    let read = s.handle("GET".into(), format!("/api/order/{id}").into(), JsValue::NULL, JsValue::NULL);
+    let read = s.handle(
+        "GET".into(),
+        format!("/api/order/{id}").into(),
+        JsValue::NULL,
+        JsValue::NULL,
+    );
     assert_eq!(text(&read, "data.status"), "CREATED");
-    let pay_body = js(&format!("JSON.stringify({{orderId: '{id}', amount: 12.5, paymentMethod: 'CARD'}})"));
-    let paid = s.handle("POST".into(), "/api/payment/pay".into(), pay_body, JsValue::UNDEFINED);
+    let pay_body = js(&format!(
+        "JSON.stringify({{orderId: '{id}', amount: 12.5, paymentMethod: 'CARD'}})"
+    ));
+    let paid = s.handle(
+        "POST".into(),
+        "/api/payment/pay".into(),
+        pay_body,
+        JsValue::UNDEFINED,
+    );
     assert_eq!(text(&paid, "data.status"), "SUCCESS");
     let payment_id = text(&paid, "data.paymentId");
-    let marked = s.handle("POST".into(), format!("/api/order/{id}/pay").into(), JsValue::UNDEFINED, JsValue::UNDEFINED);
+    let marked = s.handle(
+        "POST".into(),
+        format!("/api/order/{id}/pay").into(),
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+    );
     assert!(get(&marked, "data").is_null());
-    let delete = s.handle("POST".into(), format!("/api/order/delete/{id}").into(), JsValue::UNDEFINED, JsValue::UNDEFINED);
-    assert_eq!((num(&delete, "code"), text(&delete, "msg")), (-1.0, "Paid order cannot be deleted".into()));
-    let payment = s.handle("GET".into(), format!("/api/payment/{payment_id}").into(), JsValue::UNDEFINED, JsValue::UNDEFINED);
+    let delete = s.handle(
+        "POST".into(),
+        format!("/api/order/delete/{id}").into(),
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+    );
+    assert_eq!(
+        (num(&delete, "code"), text(&delete, "msg")),
+        (-1.0, "Paid order cannot be deleted".into())
+    );
+    let payment = s.handle(
+        "GET".into(),
+        format!("/api/payment/{payment_id}").into(),
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+    );
     assert_eq!(text(&payment, "data.orderId"), id);
-    let refund = s.handle("POST".into(), format!("/api/payment/refund/{payment_id}").into(), JsValue::UNDEFINED, JsValue::UNDEFINED);
+    let refund = s.handle(
+        "POST".into(),
+        format!("/api/payment/refund/{payment_id}").into(),
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+    );
     assert_eq!(num(&refund, "code"), 0.0);
-    let again = s.handle("POST".into(), format!("/api/payment/refund/{payment_id}").into(), JsValue::UNDEFINED, JsValue::UNDEFINED);
+    let again = s.handle(
+        "POST".into(),
+        format!("/api/payment/refund/{payment_id}").into(),
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+    );
     assert_eq!(text(&again, "msg"), "Only success payment can be refunded");
 }
 
@@ -65,9 +114,20 @@ fn the_typical_flow_runs_through_the_js_api() {
 fn results_are_plain_objects_with_null_data_not_maps_or_undefined() {
     let s = service("{seed: 1}");
     let order = create(&s);
-    assert_eq!(get(&order, "constructor").dyn_into::<Function>().map(|f| f.name()).ok(), Some("Object".into()));
+    assert_eq!(
+        get(&order, "constructor")
+            .dyn_into::<Function>()
+            .map(|f| f.name())
+            .ok(),
+        Some("Object".into())
+    );
     assert!(get(&order, "data").is_object());
-    let missing = s.handle("GET".into(), "/api/order/ORD-NOPE0000".into(), JsValue::UNDEFINED, JsValue::UNDEFINED);
+    let missing = s.handle(
+        "GET".into(),
+        "/api/order/ORD-NOPE0000".into(),
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+    );
     assert!(get(&missing, "data").is_null());
     assert_eq!(
         JSON::stringify(&missing).unwrap().as_string().unwrap(),
@@ -78,18 +138,39 @@ fn results_are_plain_objects_with_null_data_not_maps_or_undefined() {
 #[wasm_bindgen_test]
 fn request_gives_status_headers_and_echoes_the_trace_id() {
     let s = service("{seed: 1}");
-    let headers = js("new Headers({'X-B3-TraceId': '463ac35c9f6413ad48485a3953bb6124', 'x-user-id': 'alice'})");
-    let r = s.request("GET".into(), "/api/order/none".into(), JsValue::UNDEFINED, headers);
+    let headers = js(
+        "new Headers({'X-B3-TraceId': '463ac35c9f6413ad48485a3953bb6124', 'x-user-id': 'alice'})",
+    );
+    let r = s.request(
+        "GET".into(),
+        "/api/order/none".into(),
+        JsValue::UNDEFINED,
+        headers,
+    );
     assert_eq!(num(&r, "status"), 200.0);
-    assert_eq!(text(&r, "headers.x-b3-traceid"), "463ac35c9f6413ad48485a3953bb6124");
+    assert_eq!(
+        text(&r, "headers.x-b3-traceid"),
+        "463ac35c9f6413ad48485a3953bb6124"
+    );
     assert_eq!(text(&r, "headers.content-type"), "application/json");
     let records = s.logs(JsValue::UNDEFINED);
     let response = Array::from(&records).get(2);
     assert_eq!(text(&response, "stage"), "response");
     assert_eq!(text(&response, "userId"), "alice");
-    assert_eq!(text(&response, "traceId"), "463ac35c9f6413ad48485a3953bb6124");
-    let wrong = s.request("DELETE".into(), "/api/order/create".into(), JsValue::UNDEFINED, js("{'X-B3-TRACEID': 'not-hex'}"));
-    assert_eq!((num(&wrong, "status"), text(&wrong, "headers.allow")), (405.0, "POST".into()));
+    assert_eq!(
+        text(&response, "traceId"),
+        "463ac35c9f6413ad48485a3953bb6124"
+    );
+    let wrong = s.request(
+        "DELETE".into(),
+        "/api/order/create".into(),
+        JsValue::UNDEFINED,
+        js("{'X-B3-TRACEID': 'not-hex'}"),
+    );
+    assert_eq!(
+        (num(&wrong, "status"), text(&wrong, "headers.allow")),
+        (405.0, "POST".into())
+    );
     assert_eq!(text(&wrong, "headers.x-b3-traceid").len(), 32);
 }
 
@@ -97,20 +178,87 @@ fn request_gives_status_headers_and_echoes_the_trace_id() {
 fn no_input_throws_every_bad_one_is_an_envelope() {
     let s = service("{seed: 3}");
     let cases: [(JsValue, JsValue, JsValue, JsValue, f64, &str); 9] = [
-        (js("42"), "/api/order/create".into(), JsValue::NULL, JsValue::NULL, 400.0, "method:"),
-        ("GET".into(), js("{}"), JsValue::NULL, JsValue::NULL, 400.0, "path:"),
-        ("POST".into(), "/api/order/create".into(), js("10n"), JsValue::NULL, 400.0, "body:"),
-        ("POST".into(), "/api/order/create".into(), js("(() => { const o = {}; o.self = o; return o; })()"), JsValue::NULL, 400.0, "body:"),
-        ("POST".into(), "/api/order/create".into(), js("'{not json'"), JsValue::NULL, 400.0, "body: not valid JSON"),
-        ("POST".into(), "/api/order/create".into(), js("'x'.repeat(2 * 1024 * 1024)"), JsValue::NULL, 413.0, "body:"),
-        ("POST".into(), "/api/order/create".into(), js("{userId: 'u', price: 1}"), js("{'X-User-Id': {}}"), 400.0, "headers:"),
-        ("POST".into(), "/api/order/create".into(), js("{userId: 'u', price: 1}"), js("'a string'"), 400.0, "headers:"),
-        ("GET".into(), js("'/' + 'a'.repeat(100000)"), JsValue::NULL, JsValue::NULL, 414.0, "path:"),
+        (
+            js("42"),
+            "/api/order/create".into(),
+            JsValue::NULL,
+            JsValue::NULL,
+            400.0,
+            "method:",
+        ),
+        (
+            "GET".into(),
+            js("{}"),
+            JsValue::NULL,
+            JsValue::NULL,
+            400.0,
+            "path:",
+        ),
+        (
+            "POST".into(),
+            "/api/order/create".into(),
+            js("10n"),
+            JsValue::NULL,
+            400.0,
+            "body:",
+        ),
+        (
+            "POST".into(),
+            "/api/order/create".into(),
+            js("(() => { const o = {}; o.self = o; return o; })()"),
+            JsValue::NULL,
+            400.0,
+            "body:",
+        ),
+        (
+            "POST".into(),
+            "/api/order/create".into(),
+            js("'{not json'"),
+            JsValue::NULL,
+            400.0,
+            "body: not valid JSON",
+        ),
+        (
+            "POST".into(),
+            "/api/order/create".into(),
+            js("'x'.repeat(2 * 1024 * 1024)"),
+            JsValue::NULL,
+            413.0,
+            "body:",
+        ),
+        (
+            "POST".into(),
+            "/api/order/create".into(),
+            js("{userId: 'u', price: 1}"),
+            js("{'X-User-Id': {}}"),
+            400.0,
+            "headers:",
+        ),
+        (
+            "POST".into(),
+            "/api/order/create".into(),
+            js("{userId: 'u', price: 1}"),
+            js("'a string'"),
+            400.0,
+            "headers:",
+        ),
+        (
+            "GET".into(),
+            js("'/' + 'a'.repeat(100000)"),
+            JsValue::NULL,
+            JsValue::NULL,
+            414.0,
+            "path:",
+        ),
     ];
     for (method, path, body, headers, code, msg) in cases {
         let r = s.handle(method, path, body, headers);
         assert_eq!(num(&r, "code"), code, "{}", text(&r, "msg"));
-        assert!(text(&r, "msg").starts_with(msg), "{} should start with {msg}", text(&r, "msg"));
+        assert!(
+            text(&r, "msg").starts_with(msg),
+            "{} should start with {msg}",
+            text(&r, "msg")
+        );
         assert!(get(&r, "data").is_null());
     }
     // Nothing was created, and the service still answers.
@@ -128,7 +276,9 @@ fn a_body_whose_tojson_calls_the_service_again_does_not_trap() {
          const outer = s.handle('POST', '/api/order/create', body); \
          return { outer, inner, after: s.handle('GET', '/api/order/' + outer.data.orderId) };",
     );
-    let result = scenario.call1(&JsValue::NULL, &JsValue::from(service("{seed: 3}"))).unwrap();
+    let result = scenario
+        .call1(&JsValue::NULL, &JsValue::from(service("{seed: 3}")))
+        .unwrap();
     assert_eq!(text(&result, "inner.msg"), "Order not found");
     assert_eq!(num(&result, "outer.code"), 0.0);
     assert_eq!(text(&result, "after.data.userId"), "u");
@@ -146,7 +296,11 @@ fn bad_options_throw_errors_naming_the_option() {
     ] {
         let error = Service::new(js(options)).err().expect(options);
         assert_eq!(text(&error, "name"), kind, "{options}");
-        assert!(text(&error, "message").contains(name), "{options}: {}", text(&error, "message"));
+        assert!(
+            text(&error, "message").contains(name),
+            "{options}: {}",
+            text(&error, "message")
+        );
     }
 }
 
@@ -157,12 +311,28 @@ fn the_same_seed_replays_ids_and_outcomes_and_the_seed_is_readable() {
     for _ in 0..5 {
         let (x, y) = (create(&a), create(&b));
         assert_eq!(text(&x, "data.orderId"), text(&y, "data.orderId"));
-        let body = js(&format!("{{orderId: '{}', amount: 1, paymentMethod: 'WALLET_A'}}", text(&x, "data.orderId")));
+        let body = js(&format!(
+            "{{orderId: '{}', amount: 1, paymentMethod: 'WALLET_A'}}",
+            text(&x, "data.orderId")
+        ));
         let (p, q) = (
-            a.handle("POST".into(), "/api/payment/pay".into(), body.clone(), JsValue::UNDEFINED),
-            b.handle("POST".into(), "/api/payment/pay".into(), body, JsValue::UNDEFINED),
+            a.handle(
+                "POST".into(),
+                "/api/payment/pay".into(),
+                body.clone(),
+                JsValue::UNDEFINED,
+            ),
+            b.handle(
+                "POST".into(),
+                "/api/payment/pay".into(),
+                body,
+                JsValue::UNDEFINED,
+            ),
         );
-        assert_eq!((num(&p, "code"), text(&p, "msg")), (num(&q, "code"), text(&q, "msg")));
+        assert_eq!(
+            (num(&p, "code"), text(&p, "msg")),
+            (num(&q, "code"), text(&q, "msg"))
+        );
     }
     let random = service("undefined");
     assert!(random.seed() >= 0.0 && random.seed() <= 9_007_199_254_740_991.0);
@@ -185,7 +355,38 @@ fn the_log_is_bounded_and_says_how_much_it_dropped() {
 #[wasm_bindgen_test]
 fn the_free_functions_share_one_default_instance() {
     let before = Array::from(&logs(JsValue::UNDEFINED)).length();
-    let r = handle("GET".into(), "/api/test/order/batch?count=3".into(), JsValue::UNDEFINED, JsValue::UNDEFINED);
+    let r = handle(
+        "GET".into(),
+        "/api/test/order/batch?count=3".into(),
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+    );
     assert_eq!(num(&r, "data.count"), 3.0);
     assert!(Array::from(&logs(JsValue::UNDEFINED)).length() > before + 3 * 3 * 2);
+}
+
+#[wasm_bindgen_test]
+fn a_virtual_clock_and_a_snapshot_replay_a_session_to_the_byte() {
+    let session = |s: &Service| {
+        for _ in 0..3 {
+            create(s);
+        }
+        s.advance(JsValue::from(60_000.0));
+        JSON::stringify(&s.logs(JsValue::UNDEFINED))
+            .unwrap()
+            .as_string()
+            .unwrap()
+    };
+    let a = service("{seed: 8, virtualTime: 1700000000000}");
+    let b = service("{seed: 8, virtualTime: 1700000000000}");
+    assert_eq!(session(&a), session(&b));
+    assert!(a.now() >= 1_700_000_060_000.0);
+    let restored = Service::restore(JsValue::from(a.snapshot())).unwrap();
+    assert_eq!(restored.now(), a.now());
+    assert_eq!(
+        text(&create(&restored), "data.orderId"),
+        text(&create(&a), "data.orderId")
+    );
+    let error = Service::restore(js("'{}'")).err().unwrap();
+    assert!(text(&error, "message").starts_with("snapshot:"));
 }

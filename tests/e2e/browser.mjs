@@ -1,0 +1,40 @@
+// Debian's Chromium driven by playwright-core, and the playground served
+// on a free loopback port: the shared set-up of the end-to-end tests.
+import { chromium } from "playwright-core";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+
+import { serve } from "../../.ci/server.mjs";
+
+export const artifacts = new URL("../artifacts/", import.meta.url).pathname;
+mkdirSync(artifacts, { recursive: true });
+
+export async function start() {
+  const server = await serve(0);
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+      "--no-first-run", "--disable-sync", "--disable-quic"],
+  });
+  const base = `http://127.0.0.1:${server.address().port}/`;
+  return {
+    base,
+    browser,
+    /** A fresh page (its own storage) that records every request off this server. */
+    async page(path = "") {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const errors = [];
+      const external = [];
+      page.on("pageerror", (e) => errors.push(String(e)));
+      page.on("request", (r) => { if (!r.url().startsWith(base)) external.push(r.url()); });
+      await page.goto(base + path);
+      return { page, context, errors, external };
+    },
+    screenshot: (page, name) => page.screenshot({ path: join(artifacts, name), fullPage: true }),
+    async close() {
+      await browser.close();
+      server.close();
+    },
+  };
+}

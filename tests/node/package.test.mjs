@@ -1,0 +1,109 @@
+// The built package, installed from its tarball and imported by name in
+// Node, as a user's project would.
+import assert from "node:assert/strict";
+import { before, test } from "node:test";
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+import { makeConsumer, readmeExamples, root } from "./consumer.mjs";
+
+let app;
+before(() => {
+  app = makeConsumer();
+});
+
+test("the README's Node example runs as written", () => {
+  const [example] = readmeExamples("node");
+  assert.ok(example, "README has a Node example");
+  const out = app.run("readme.mjs", example).trim().split("\n");
+  assert.match(out[0], /^0 ORD-[A-Z0-9]{8}$/);
+  assert.match(out[1], /^(SUCCESS|Third party payment failed)$/);
+  assert.match(out[2], /^gateway [0-9a-f]{32}$/);
+});
+
+test("the typical flow of the spec, step by step, through the installed package", () => {
+  const out = app.run(
+    "flow.mjs",
+    `
+    import { Service } from "orderpay";
+    const s = new Service({ seed: 5, failureRate: 0 });
+    const steps = [];
+    const order = s.handle("POST", "/api/order/create", JSON.stringify({ userId: "u", price: 10, description: "d" }),
+      { "Content-Type": "application/json", "X-User-Id": "u" });
+    steps.push(order);
+    const id = order.data.orderId;
+    steps.push(s.handle("GET", "/api/order/" + id));
+    const pay = s.handle("POST", "/api/payment/pay", { orderId: id, amount: 10, paymentMethod: "WALLET_A" });
+    steps.push(pay);
+    steps.push(s.handle("POST", "/api/order/" + id + "/pay"));
+    steps.push(s.handle("POST", "/api/order/delete/" + id));
+    steps.push(s.handle("GET", "/api/payment/" + pay.data.paymentId));
+    steps.push(s.handle("POST", "/api/payment/refund/" + pay.data.paymentId));
+    steps.push(s.handle("GET", "/api/order/" + id));
+    console.log(JSON.stringify({ steps, logs: s.logs() }));
+    `,
+  );
+  const { steps, logs } = JSON.parse(out);
+  const [create, read, pay, mark, del, payment, refund, after] = steps;
+  assert.equal(create.code, 0);
+  assert.equal(create.data.status, "CREATED");
+  assert.deepEqual(read, create);
+  assert.equal(pay.data.status, "SUCCESS");
+  assert.equal(pay.data.paymentMethod, "WALLET_A");
+  assert.deepEqual(mark, { code: 0, msg: "success", data: null });
+  assert.deepEqual(del, { code: -1, msg: "Paid order cannot be deleted", data: null });
+  assert.deepEqual(payment.data, pay.data);
+  assert.deepEqual(refund, { code: 0, msg: "success", data: null });
+  assert.equal(after.data.status, "PAID");
+  assert.equal(logs.length, 8 * 3);
+  assert.deepEqual(logs.slice(0, 3).map((r) => r.stage), ["gateway", "service", "response"]);
+  assert.equal(logs[2].userId, "u");
+});
+
+test("await init() works in Node too, for code shared with the browser", () => {
+  const out = app.run(
+    "init.mjs",
+    `import init, { handle } from "orderpay";
+     await init();
+     console.log(handle("GET", "/api/nowhere").code);`,
+  );
+  assert.equal(out.trim(), "404");
+});
+
+test("the published types compile under strict TypeScript and have no any", () => {
+  const types = readFileSync(join(app.dir, "node_modules/orderpay/orderpay.d.ts"), "utf8");
+  assert.doesNotMatch(types, /\bany\b/);
+  writeFileSync(
+    join(app.dir, "check.ts"),
+    `
+    import { Service, handle, type Envelope, type Order, type Payment, type LogRecord, type ServiceOptions } from "orderpay";
+    const options: ServiceOptions = { seed: 1, failureRate: 0.5, logCapacity: 10, virtualTime: 0 };
+    const s = new Service(options);
+    const e: Envelope = s.handle("POST", "/api/order/create", { userId: "u", price: 1 });
+    const order = e.data as Order | null;
+    const when: number | undefined = order?.createdAt;
+    const p: Payment["paymentMethod"] = "WALLET_B";
+    for (const r of s.logs() as LogRecord[]) {
+      if (r.stage === "response") { const code: number = r.code; void code; }
+      if (r.stage === "service") { const d: number = r.duration; void d; }
+    }
+    const status: number = s.request("GET", "/api/order/x", null, new Headers()).status;
+    const snapshot: string = s.snapshot();
+    Service.restore(snapshot).advance(5);
+    handle("get", "/api/order/x");
+    // @ts-expect-error: not a payment method
+    const wrong: Payment["paymentMethod"] = "card";
+    // @ts-expect-error: not an option
+    new Service({ failurerate: 1 });
+    void [when, p, status, wrong];
+    `,
+  );
+  const tsc = join(root, "tests/node_modules/typescript/bin/tsc");
+  execFileSync(
+    "node",
+    [tsc, "--noEmit", "--strict", "--target", "es2022", "--module", "nodenext", "--moduleResolution", "nodenext",
+      "--lib", "es2022,dom", "--skipLibCheck", "false", "check.ts"],
+    { cwd: app.dir, stdio: ["ignore", "pipe", "pipe"] },
+  );
+});
