@@ -49,12 +49,17 @@ pub(crate) fn exchange(svc: &mut Service, raw: RawRequest) -> Exchange {
     let headers = Headers::parse(raw.headers);
     let header = |name: &str| headers.as_ref().ok().and_then(|h| h.get(name));
     let given_trace = header("x-b3-traceid").and_then(trace::parse_b3);
-    let user_id: Option<String> = header("x-user-id").map(|u| u.chars().take(128).collect());
+    let user_id: Option<String> = header("x-user-id")
+        .filter(|u| !u.is_empty())
+        .map(|u| u.chars().take(128).collect());
     let trace_id = given_trace.unwrap_or_else(|| trace::fresh(&mut svc.streams.traces));
     let target = Target::parse(&raw.path);
     let uri = match (&target, &raw.path) {
         (Ok(t), _) => t.path.clone(),
-        (Err(_), Text::Given(p)) => p.chars().take(256).collect(),
+        (Err(_), Text::Given(p)) => {
+            let path = p.split(['?', '#']).next().unwrap_or_default();
+            path.chars().take(256).collect()
+        }
         (Err(_), Text::TooLarge { .. }) => String::new(),
     };
     let uri_group = route::uri_group(&uri).map(str::to_owned);

@@ -1,6 +1,9 @@
 //! The edge: a raw request as a caller hands it in, and the parsing that
 //! turns its text into checked values. Handlers never see raw text.
 
+use std::fmt;
+
+use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::{Map, Value};
 
 use crate::error::ApiError;
@@ -192,12 +195,17 @@ impl JsonBody {
         }
         let value: Value = serde_json::from_str(text)
             .map_err(|e| ApiError::bad("body", format!("not valid JSON: {e}")))?;
-        match value {
-            Value::Object(map) => Ok(JsonBody(map)),
-            other => Err(ApiError::bad(
-                "body",
-                format!("expected a JSON object, got {}", kind(&other)),
-            )),
+        if !value.is_object() {
+            let problem = format!("expected a JSON object, got {}", kind(&value));
+            return Err(ApiError::bad("body", problem));
+        }
+        // `Value` keeps the last of two equal keys; which one a server reads
+        // is a classic source of bugs, so the body is read again to refuse it.
+        let checked: CheckedObject = serde_json::from_str(text)
+            .map_err(|e| ApiError::bad("body", format!("not valid JSON: {e}")))?;
+        match checked.duplicate {
+            Some(key) => Err(ApiError::bad(key, "given more than once in the body")),
+            None => Ok(JsonBody(checked.map)),
         }
     }
 
@@ -257,6 +265,43 @@ pub fn bounded_text(
         }
     }
     Ok(text.to_owned())
+}
+
+/// A JSON object read key by key, noting the first key that comes twice.
+struct CheckedObject {
+    map: Map<String, Value>,
+    duplicate: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for CheckedObject {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Keys;
+        impl<'de> Visitor<'de> for Keys {
+            type Value = CheckedObject;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(
+                self,
+                mut access: A,
+            ) -> Result<CheckedObject, A::Error> {
+                let mut object = CheckedObject {
+                    map: Map::new(),
+                    duplicate: None,
+                };
+                while let Some(key) = access.next_key::<String>()? {
+                    let value: Value = access.next_value()?;
+                    if object.map.contains_key(&key) {
+                        object.duplicate.get_or_insert(key);
+                    } else {
+                        object.map.insert(key, value);
+                    }
+                }
+                Ok(object)
+            }
+        }
+        deserializer.deserialize_map(Keys)
+    }
 }
 
 fn is_json_media_type(content_type: &str) -> bool {
@@ -364,6 +409,10 @@ mod tests {
 
     #[test]
     fn fields_name_themselves_and_their_problem() {
+        assert_eq!(
+            msg(body(r#"{"a":1,"b":2,"a":1}"#)),
+            "a: given more than once in the body"
+        );
         let b = body(r#"{"s":"x","n":2.5,"z":null,"w":"12"}"#);
         let b = b.unwrap_or(JsonBody(Map::new()));
         assert_eq!(b.string("s").ok(), Some("x"));
