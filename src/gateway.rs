@@ -1,20 +1,23 @@
 //! The gateway: the one way in. It parses the raw request once, routes it
 //! to a service, and writes the three log records of the spec's part 6:
 //! `gateway` on arrival, `service` when a service handled it, `response`
-//! with the whole context on the way out.
+//! with the whole context on the way out; and the spans of the request
+//! (gateway, service, third party) for tracing tools.
+
+use serde_json::Value;
 
 use crate::batch;
 use crate::envelope::{Data, Envelope, Response};
-use crate::error::ApiError;
-use crate::journal::{EventClass, LogStatus, Stage};
+use crate::error::{ApiError, Rejection};
+use crate::journal::{EventClass, LogStatus, Place, Stage};
 use crate::latency::LatencyModel;
 use crate::order::NewOrder;
 use crate::payment::NewPayment;
-use crate::processor;
+use crate::processor::{self, Decision, Forced, Rule};
 use crate::request::{quote, Headers, JsonBody, RawRequest, Target, Text};
 use crate::route::{self, Route};
 use crate::service::Service;
-use crate::trace;
+use crate::trace::{self, Component, Incoming, Span};
 
 /// A response, and the simulated time the service spent on it (none when
 /// the gateway turned the request away).
@@ -23,11 +26,15 @@ pub(crate) struct Exchange {
     pub duration: Option<u64>,
 }
 
-/// What handling a request did, as the service record reports it.
+/// What handling a request did: who served it, for how long, and what the
+/// third party did inside it, as the service record and the spans report.
 #[derive(Default)]
 struct Work {
     served_by: Option<EventClass>,
     duration: u64,
+    /// The third-party call: when it started (ms after the request
+    /// arrived), how long it took, and what it decided.
+    third_party: Option<(u64, u64, Decision)>,
 }
 
 /// The parts of a request the services read, all parsed.
@@ -47,31 +54,46 @@ pub(crate) fn exchange(svc: &mut Service, raw: RawRequest) -> Exchange {
         .collect::<String>()
         .to_ascii_uppercase();
     let headers = Headers::parse(raw.headers);
-    let header = |name: &str| headers.as_ref().ok().and_then(|h| h.get(name));
-    let given_trace = header("x-b3-traceid").and_then(trace::parse_b3);
+    let header = |name: &str| {
+        headers
+            .as_ref()
+            .ok()
+            .and_then(|h| h.get(name))
+            .map(str::to_owned)
+    };
+    let incoming = Incoming::read(header);
     let user_id: Option<String> = header("x-user-id")
         .filter(|u| !u.is_empty())
         .map(|u| u.chars().take(128).collect());
-    let trace_id = given_trace.unwrap_or_else(|| trace::fresh(&mut svc.streams.traces));
+    let trace_id = incoming
+        .trace_id
+        .clone()
+        .unwrap_or_else(|| trace::fresh(&mut svc.streams.traces));
+    let gateway_span = trace::fresh_span_id(&mut svc.streams.traces);
+    let at_gateway = Place {
+        trace_id: &trace_id,
+        span_id: &gateway_span,
+        parent_span_id: incoming.parent_span_id.as_deref(),
+    };
     let target = Target::parse(&raw.path);
     let uri = match (&target, &raw.path) {
         (Ok(t), _) => t.path.clone(),
-        (Err(_), Text::Given(p)) => {
-            let path = p.split(['?', '#']).next().unwrap_or_default();
-            path.chars().take(256).collect()
-        }
+        (Err(_), Text::Given(p)) => p
+            .split(['?', '#'])
+            .next()
+            .unwrap_or_default()
+            .chars()
+            .take(256)
+            .collect(),
         (Err(_), Text::TooLarge { .. }) => String::new(),
     };
     let uri_group = route::uri_group(&uri).map(str::to_owned);
-    svc.journal.write(
-        started,
-        &trace_id,
-        Stage::Gateway {
-            method: method.clone(),
-            uri: uri.clone(),
-            uri_group: uri_group.clone(),
-        },
-    );
+    let gateway_stage = Stage::Gateway {
+        method: method.clone(),
+        uri: uri.clone(),
+        uri_group: uri_group.clone(),
+    };
+    svc.journal.write(started, at_gateway, gateway_stage);
 
     let mut work = Work::default();
     let unreadable = raw
@@ -97,44 +119,160 @@ pub(crate) fn exchange(svc: &mut Service, raw: RawRequest) -> Exchange {
     let log_status = result
         .as_ref()
         .map_or_else(ApiError::log_status, |_| LogStatus::Success);
-    let duration = work.served_by.map(|event_class| {
-        let now = svc.clock.now_ms();
-        let stage = Stage::Service {
-            event_class,
-            duration: work.duration,
-            status: log_status,
-        };
-        svc.journal.write(now, &trace_id, stage);
-        work.duration
-    });
+    let service_span = work
+        .served_by
+        .map(|_| trace::fresh_span_id(&mut svc.streams.traces));
+    let duration = work
+        .served_by
+        .zip(service_span.as_deref())
+        .map(|(event_class, span_id)| {
+            let now = svc.clock.now_ms();
+            let outcome = work
+                .third_party
+                .as_ref()
+                .map(|(_, _, decision)| decision.clone());
+            let stage = Stage::Service {
+                event_class,
+                duration: work.duration,
+                status: log_status,
+                outcome,
+            };
+            let place = Place {
+                trace_id: &trace_id,
+                span_id,
+                parent_span_id: Some(&gateway_span),
+            };
+            svc.journal.write(now, place, stage);
+            work.duration
+        });
     let (status, body) = match &result {
         Ok(data) => (200, Envelope::success(data.clone())),
         Err(error) => (error.http_status(), Envelope::failure(error)),
     };
+    let now = svc.clock.now_ms();
+    let response_stage = Stage::Response {
+        event_class: work.served_by.or_else(|| route::event_class_of_path(&uri)),
+        method: method.clone(),
+        uri: uri.clone(),
+        uri_group,
+        duration,
+        status: log_status,
+        http_status: status,
+        code: body.code,
+        msg: body.msg.clone(),
+        user_id: user_id.clone(),
+    };
+    svc.journal.write(now, at_gateway, response_stage);
+
+    if incoming.sampled != Some(false) {
+        let spans = Spans {
+            trace_id: &trace_id,
+            parent: incoming.parent_span_id.as_deref(),
+            started,
+        };
+        let name = format!("{method} {}", route_template(&method, &uri));
+        let mut attributes = vec![
+            (
+                "http.request.method".to_owned(),
+                Value::from(method.as_str()),
+            ),
+            ("url.path".to_owned(), Value::from(uri.as_str())),
+            ("http.response.status_code".to_owned(), Value::from(status)),
+            ("orderpay.code".to_owned(), Value::from(body.code)),
+            ("orderpay.msg".to_owned(), Value::from(body.msg.as_str())),
+        ];
+        if let Some(user) = &user_id {
+            attributes.push(("enduser.id".to_owned(), Value::from(user.as_str())));
+        }
+        let total = duration.unwrap_or(0);
+        spans.record(
+            svc,
+            &gateway_span,
+            None,
+            Component::Gateway,
+            &name,
+            (0, total),
+            log_status,
+            attributes,
+        );
+        if let (Some(class), Some(span_id)) = (work.served_by, &service_span) {
+            let component = match class {
+                EventClass::Order => Component::OrderService,
+                EventClass::Payment => Component::PaymentService,
+                EventClass::Test => Component::TestData,
+            };
+            let attributes = vec![(
+                "orderpay.event_class".to_owned(),
+                Value::from(format!("{class:?}").to_lowercase()),
+            )];
+            spans.record(
+                svc,
+                span_id,
+                Some(&gateway_span),
+                component,
+                &name,
+                (0, total),
+                log_status,
+                attributes,
+            );
+            if let Some((offset, took, decision)) = work.third_party.take() {
+                let third_span = trace::fresh_span_id(&mut svc.streams.traces);
+                let status = if decision.approved {
+                    LogStatus::Success
+                } else {
+                    LogStatus::ServerError
+                };
+                let attributes = vec![
+                    (
+                        "orderpay.approved".to_owned(),
+                        Value::from(decision.approved),
+                    ),
+                    ("orderpay.attempt".to_owned(), Value::from(decision.attempt)),
+                    ("orderpay.reason".to_owned(), Value::from(decision.reason)),
+                ];
+                let window = (offset, offset + took);
+                spans.record(
+                    svc,
+                    &third_span,
+                    Some(span_id),
+                    Component::ThirdParty,
+                    "authorize payment",
+                    window,
+                    status,
+                    attributes,
+                );
+            }
+        }
+    }
+
+    let sampled = if incoming.sampled == Some(false) {
+        "0"
+    } else {
+        "1"
+    };
     let mut headers = vec![
         ("content-type".to_owned(), "application/json".to_owned()),
         ("x-b3-traceid".to_owned(), trace_id.clone()),
+        ("x-b3-spanid".to_owned(), gateway_span.clone()),
+        ("x-b3-sampled".to_owned(), sampled.to_owned()),
+        (
+            "traceparent".to_owned(),
+            format!(
+                "00-{}-{gateway_span}-0{sampled}",
+                trace::trace_id_128(&trace_id)
+            ),
+        ),
+        (
+            "x-sim-duration-ms".to_owned(),
+            duration.unwrap_or(0).to_string(),
+        ),
     ];
+    if let Some(parent) = &incoming.parent_span_id {
+        headers.push(("x-b3-parentspanid".to_owned(), parent.clone()));
+    }
     if let Err(ApiError::MethodNotAllowed { allow, .. }) = &result {
         headers.push(("allow".to_owned(), (*allow).to_owned()));
     }
-    let now = svc.clock.now_ms();
-    svc.journal.write(
-        now,
-        &trace_id,
-        Stage::Response {
-            event_class: work.served_by.or_else(|| route::event_class_of_path(&uri)),
-            method,
-            uri,
-            uri_group,
-            duration,
-            status: log_status,
-            http_status: status,
-            code: body.code,
-            msg: body.msg.clone(),
-            user_id,
-        },
-    );
     Exchange {
         response: Response {
             status,
@@ -145,17 +283,59 @@ pub(crate) fn exchange(svc: &mut Service, raw: RawRequest) -> Exchange {
     }
 }
 
+/// The documented route a path matched, for span names that group well
+/// (`GET /api/order/{orderId}`, not one name per order).
+fn route_template(method: &str, path: &str) -> String {
+    route::template_of(method, path).unwrap_or(path).to_owned()
+}
+
+/// Records the spans of one request, timed from its arrival.
+struct Spans<'a> {
+    trace_id: &'a str,
+    parent: Option<&'a str>,
+    started: i64,
+}
+
+impl Spans<'_> {
+    #[allow(clippy::too_many_arguments)]
+    fn record(
+        &self,
+        svc: &mut Service,
+        span_id: &str,
+        parent: Option<&str>,
+        component: Component,
+        name: &str,
+        (from, to): (u64, u64),
+        status: LogStatus,
+        attributes: Vec<(String, Value)>,
+    ) {
+        let at = |offset: u64| {
+            self.started
+                .saturating_add(i64::try_from(offset).unwrap_or(i64::MAX))
+        };
+        svc.journal.record_span(Span {
+            trace_id: self.trace_id.to_owned(),
+            span_id: span_id.to_owned(),
+            parent_span_id: parent.or(self.parent).map(str::to_owned),
+            name: name.to_owned(),
+            component,
+            start: at(from),
+            end: at(to),
+            status,
+            attributes,
+        });
+    }
+}
+
 /// A method is a token of letters; anything else is malformed, not merely
 /// not allowed.
 fn check_method(method: &str) -> Result<(), ApiError> {
     if method.is_empty() || !method.bytes().all(|b| b.is_ascii_alphabetic()) {
-        return Err(ApiError::bad(
-            "method",
-            format!(
-                "must be an HTTP method such as GET or POST, got {}",
-                quote(method)
-            ),
-        ));
+        let problem = format!(
+            "must be an HTTP method such as GET or POST, got {}",
+            quote(method)
+        );
+        return Err(ApiError::bad("method", problem));
     }
     Ok(())
 }
@@ -174,7 +354,7 @@ fn dispatch(
             let now = svc.clock.now_ms();
             Ok(Some(Data::Order(svc.orders.create(
                 new?,
-                &mut svc.streams.ids,
+                svc.settings.seed,
                 now,
             ))))
         }
@@ -194,19 +374,39 @@ fn dispatch(
         }
         Route::Pay => {
             let new = NewPayment::parse(&JsonBody::parse(req.body.as_ref(), &req.headers)?)?;
+            let by_header = match req.headers.get("x-sim-outcome") {
+                None => None,
+                Some(text) => Some(Forced::parse(text).ok_or_else(|| {
+                    ApiError::bad(
+                        "X-Sim-Outcome",
+                        format!("must be success or failure, got {}", quote(text)),
+                    )
+                })?),
+            };
             enter(svc, work, class);
             let new = new?;
             svc.orders.get(&new.order_id)?;
             let attempt = svc.payments.next_attempt(&new.order_id);
-            work.duration += svc.spend(|m: &LatencyModel| m.third_party);
+            let forced = match by_header {
+                Some(outcome) => Some((outcome, Rule::Header)),
+                None => svc
+                    .take_forced_next()
+                    .map(|outcome| (outcome, Rule::ForcedNext)),
+            };
+            let offset = work.duration;
+            let took = svc.spend(|m: &LatencyModel| m.third_party);
+            work.duration += took;
             let decision = processor::decide(
                 svc.settings.seed,
                 &new.order_id,
                 attempt,
                 svc.settings.failure_rate,
+                forced,
             );
-            if !decision.approved {
-                return Err(crate::error::Rejection::ThirdPartyFailed.into());
+            let approved = decision.approved;
+            work.third_party = Some((offset, took, decision));
+            if !approved {
+                return Err(Rejection::ThirdPartyFailed.into());
             }
             let now = svc.clock.now_ms();
             Ok(Some(Data::Payment(svc.payments.record(

@@ -1,9 +1,13 @@
 //! The log records of the spec's part 6, kept in a bounded ring: three per
-//! request (gateway, service, response), joined by the trace id.
+//! request (gateway, service, response), joined by the trace id; and the
+//! spans of each request, for tracing tools.
 
 use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
+
+use crate::processor::Decision;
+use crate::trace::Span;
 
 /// One log record. The field names are the spec's own, snake and camel
 /// case mixed as it writes them.
@@ -15,8 +19,22 @@ pub struct LogRecord {
     pub timestamp: i64,
     #[serde(rename = "traceId")]
     pub trace_id: String,
+    /// The span this record belongs to: the gateway's for the gateway and
+    /// response records, the service's for the service record.
+    #[serde(rename = "spanId")]
+    pub span_id: String,
+    #[serde(rename = "parentSpanId")]
+    pub parent_span_id: Option<String>,
     #[serde(flatten)]
     pub stage: Stage,
+}
+
+/// Where in a trace a record is written.
+#[derive(Debug, Clone, Copy)]
+pub struct Place<'a> {
+    pub trace_id: &'a str,
+    pub span_id: &'a str,
+    pub parent_span_id: Option<&'a str>,
 }
 
 /// What the record is about, by the stage of the request that wrote it.
@@ -34,6 +52,9 @@ pub enum Stage {
         event_class: EventClass,
         duration: u64,
         status: LogStatus,
+        /// For payment pay: what the third party decided, and why.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        outcome: Option<Decision>,
     },
     /// The answer went out: the whole logging context.
     Response {
@@ -76,6 +97,8 @@ pub struct Journal {
     records: VecDeque<LogRecord>,
     dropped: u64,
     next_seq: u64,
+    /// Spans, under the same bound as the records.
+    spans: VecDeque<Span>,
 }
 
 impl Journal {
@@ -85,10 +108,11 @@ impl Journal {
             records: VecDeque::new(),
             dropped: 0,
             next_seq: 1,
+            spans: VecDeque::new(),
         }
     }
 
-    pub fn write(&mut self, timestamp: i64, trace_id: &str, stage: Stage) {
+    pub fn write(&mut self, timestamp: i64, place: Place, stage: Stage) {
         if self.capacity == 0 {
             self.dropped += 1;
             self.next_seq += 1;
@@ -103,9 +127,39 @@ impl Journal {
         self.records.push_back(LogRecord {
             seq,
             timestamp,
-            trace_id: trace_id.to_owned(),
+            trace_id: place.trace_id.to_owned(),
+            span_id: place.span_id.to_owned(),
+            parent_span_id: place.parent_span_id.map(str::to_owned),
             stage,
         });
+    }
+
+    pub fn record_span(&mut self, span: Span) {
+        if self.capacity == 0 {
+            return;
+        }
+        while self.spans.len() >= self.capacity {
+            self.spans.pop_front();
+        }
+        self.spans.push_back(span);
+    }
+
+    /// The spans, oldest first.
+    pub fn spans(&self) -> impl Iterator<Item = &Span> + Clone {
+        self.spans.iter()
+    }
+
+    /// The records as NDJSON, one JSON object a line, as log shippers
+    /// (Vector, Fluent Bit, Loki's promtail) read them.
+    pub fn ndjson(&self) -> String {
+        self.records
+            .iter()
+            .filter_map(|r| serde_json::to_string(r).ok())
+            .fold(String::new(), |mut out, line| {
+                out.push_str(&line);
+                out.push('\n');
+                out
+            })
     }
 
     /// The records, oldest first; with `after`, only those with a larger
@@ -136,6 +190,7 @@ impl Journal {
     /// viewer polling with `after` is never confused by a reused number.
     pub fn clear(&mut self) {
         self.records.clear();
+        self.spans.clear();
         self.dropped = 0;
     }
 }
@@ -144,11 +199,18 @@ impl Journal {
 mod tests {
     use super::*;
 
+    const PLACE: Place = Place {
+        trace_id: "t",
+        span_id: "s",
+        parent_span_id: None,
+    };
+
     fn service_stage() -> Stage {
         Stage::Service {
             event_class: EventClass::Order,
             duration: 3,
             status: LogStatus::Success,
+            outcome: None,
         }
     }
 
@@ -156,7 +218,7 @@ mod tests {
     fn keeps_at_most_capacity_drops_oldest_and_counts() {
         let mut j = Journal::with_capacity(3);
         for t in 0..5 {
-            j.write(t, "t", service_stage());
+            j.write(t, PLACE, service_stage());
         }
         let seqs: Vec<u64> = j.records(None).map(|r| r.seq).collect();
         assert_eq!(seqs, vec![3, 4, 5]);
@@ -168,7 +230,7 @@ mod tests {
     fn records_after_a_seq_are_only_the_newer_ones() {
         let mut j = Journal::with_capacity(10);
         for t in 0..4 {
-            j.write(t, "t", service_stage());
+            j.write(t, PLACE, service_stage());
         }
         let seqs: Vec<u64> = j.records(Some(2)).map(|r| r.seq).collect();
         assert_eq!(seqs, vec![3, 4]);
@@ -178,12 +240,12 @@ mod tests {
     #[test]
     fn clear_empties_but_seq_keeps_counting() {
         let mut j = Journal::with_capacity(1);
-        j.write(0, "t", service_stage());
-        j.write(0, "t", service_stage());
+        j.write(0, PLACE, service_stage());
+        j.write(0, PLACE, service_stage());
         j.clear();
         assert!(j.is_empty());
         assert_eq!(j.dropped(), 0);
-        j.write(0, "t", service_stage());
+        j.write(0, PLACE, service_stage());
         assert_eq!(j.records(None).map(|r| r.seq).collect::<Vec<_>>(), vec![3]);
     }
 
@@ -192,7 +254,11 @@ mod tests {
         let mut j = Journal::with_capacity(2);
         j.write(
             5,
-            "abc",
+            Place {
+                trace_id: "abc",
+                span_id: "00f067aa0ba902b7",
+                parent_span_id: None,
+            },
             Stage::Gateway {
                 method: "GET".into(),
                 uri: "/api/order/X".into(),
@@ -202,8 +268,14 @@ mod tests {
         let json = serde_json::to_value(j.records(None).next()).unwrap_or_default();
         assert_eq!(
             json,
-            serde_json::json!({"seq":1,"timestamp":5,"traceId":"abc","stage":"gateway",
-                "method":"GET","uri":"/api/order/X","uri_group":"/order/*"})
+            serde_json::json!({"seq":1,"timestamp":5,"traceId":"abc","spanId":"00f067aa0ba902b7",
+                "parentSpanId":null,"stage":"gateway","method":"GET","uri":"/api/order/X","uri_group":"/order/*"})
+        );
+        let ndjson = j.ndjson();
+        assert!(ndjson.ends_with('\n') && ndjson.lines().count() == 1);
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&ndjson).ok(),
+            Some(json)
         );
     }
 }

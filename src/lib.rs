@@ -30,6 +30,7 @@ pub mod journal;
 pub mod latency;
 pub mod money;
 pub mod order;
+pub mod otlp;
 pub mod payment;
 pub mod processor;
 pub mod random;

@@ -1,30 +1,108 @@
 //! The simulated third party behind payment pay. Whether an attempt is
 //! approved depends only on the seed, the order and the attempt number, so
-//! a failure seen once replays alone, whatever other requests came first.
+//! a failure seen once replays alone, whatever other requests came first;
+//! and it can be forced, per request or for the next N payments, to test a
+//! failure on demand. Every decision says why it was made.
 
 use serde::{Deserialize, Serialize};
 
 use crate::random::keyed_unit;
 
-/// What the third party said, and why.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+/// What a forcing rule asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Forced {
+    Success,
+    Failure,
+}
+
+impl Forced {
+    /// `success` or `failure`, in any letter case.
+    pub fn parse(text: &str) -> Option<Forced> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "success" => Some(Forced::Success),
+            "failure" => Some(Forced::Failure),
+            _ => None,
+        }
+    }
+}
+
+/// Which rule decided an attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Rule {
+    /// The seeded random draw against the failure rate.
+    Draw,
+    /// The request's `X-Sim-Outcome` header.
+    Header,
+    /// A `forceNext` instruction to the service.
+    ForcedNext,
+}
+
+/// What the third party said, and why: the service record of the payment
+/// carries it, so a reader of the log sees the reason for each outcome.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Decision {
     pub approved: bool,
+    pub rule: Rule,
     /// 1 for the first attempt on the order, 2 for the first retry...
     pub attempt: u32,
-    /// The random draw in [0, 1): it fails when below the threshold.
+    /// The random draw in [0, 1): it fails when below the threshold. Made
+    /// (and shown) even when a rule forces the outcome.
     pub draw: f64,
     /// The failure rate in force.
     pub threshold: f64,
+    pub reason: String,
 }
 
-pub fn decide(seed: u64, order_id: &str, attempt: u32, failure_rate: f64) -> Decision {
+/// The seeded draw for this order and attempt, unless a rule forces it.
+pub fn decide(
+    seed: u64,
+    order_id: &str,
+    attempt: u32,
+    failure_rate: f64,
+    forced: Option<(Forced, Rule)>,
+) -> Decision {
     let draw = keyed_unit(seed, order_id, u64::from(attempt));
+    let by_draw = draw >= failure_rate;
+    let (approved, rule, reason) = match forced {
+        None => {
+            let (sign, verdict) = if by_draw {
+                (">=", "approved")
+            } else {
+                ("<", "declined")
+            };
+            (
+                by_draw,
+                Rule::Draw,
+                format!("draw {draw:.4} {sign} failure rate {failure_rate}: {verdict}"),
+            )
+        }
+        Some((outcome, rule)) => {
+            let source = match rule {
+                Rule::Header => "X-Sim-Outcome header",
+                _ => "forceNext",
+            };
+            let approved = outcome == Forced::Success;
+            let verdict = if approved { "approved" } else { "declined" };
+            (
+                approved,
+                rule,
+                format!(
+                    "forced {verdict} by the {source} (the draw {draw:.4} would have {})",
+                    if by_draw { "approved" } else { "declined" }
+                ),
+            )
+        }
+    };
     Decision {
-        approved: draw >= failure_rate,
+        approved,
+        rule,
         attempt,
         draw,
         threshold: failure_rate,
+        reason,
     }
 }
 
@@ -36,7 +114,7 @@ mod tests {
     fn about_thirty_percent_fail_at_the_default_rate() {
         let n = 20_000;
         let failed = (0..n)
-            .filter(|i| !decide(11, &format!("ORD-{i:08}"), 1, 0.3).approved)
+            .filter(|i| !decide(11, &format!("ORD-{i:08}"), 1, 0.3, None).approved)
             .count();
         // Binomial(20000, 0.3): sd about 65; allow 5 sd.
         assert!((5_675..=6_325).contains(&failed), "{failed}");
@@ -46,16 +124,60 @@ mod tests {
     fn rates_of_zero_and_one_are_absolute() {
         for i in 0..1000 {
             let order = format!("ORD-{i}");
-            assert!(decide(5, &order, 1, 0.0).approved);
-            assert!(!decide(5, &order, 1, 1.0).approved);
+            assert!(decide(5, &order, 1, 0.0, None).approved);
+            assert!(!decide(5, &order, 1, 1.0, None).approved);
         }
     }
 
     #[test]
     fn the_same_order_and_attempt_always_decide_alike_and_retries_draw_anew() {
-        let first = decide(3, "ORD-ABCDEFGH", 1, 0.3);
-        assert_eq!(first, decide(3, "ORD-ABCDEFGH", 1, 0.3));
-        assert_ne!(first.draw, decide(3, "ORD-ABCDEFGH", 2, 0.3).draw);
+        let first = decide(3, "ORD-ABCDEFGH", 1, 0.3, None);
+        assert_eq!(first, decide(3, "ORD-ABCDEFGH", 1, 0.3, None));
+        assert_ne!(first.draw, decide(3, "ORD-ABCDEFGH", 2, 0.3, None).draw);
         assert_eq!(first.approved, first.draw >= 0.3);
+    }
+
+    #[test]
+    fn a_forced_outcome_wins_over_the_draw_and_says_so() {
+        let free = decide(3, "ORD-ABCDEFGH", 1, 0.0, None);
+        assert!(free.approved);
+        assert!(
+            free.reason.starts_with("draw ")
+                && free.reason.ends_with(">= failure rate 0: approved"),
+            "{}",
+            free.reason
+        );
+        let forced = decide(
+            3,
+            "ORD-ABCDEFGH",
+            1,
+            0.0,
+            Some((Forced::Failure, Rule::Header)),
+        );
+        assert!(!forced.approved);
+        assert_eq!(forced.rule, Rule::Header);
+        assert_eq!(forced.draw, free.draw);
+        assert!(
+            forced
+                .reason
+                .starts_with("forced declined by the X-Sim-Outcome header"),
+            "{}",
+            forced.reason
+        );
+        let next = decide(
+            3,
+            "ORD-ABCDEFGH",
+            1,
+            1.0,
+            Some((Forced::Success, Rule::ForcedNext)),
+        );
+        assert!(next.approved && next.reason.contains("forceNext"));
+    }
+
+    #[test]
+    fn forcing_words_parse_in_any_case_and_nothing_else() {
+        assert_eq!(Forced::parse("FAILURE"), Some(Forced::Failure));
+        assert_eq!(Forced::parse(" success "), Some(Forced::Success));
+        assert_eq!(Forced::parse("fail"), None);
     }
 }

@@ -59,7 +59,8 @@ fn to_unit(x: u64) -> f64 {
     (x >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
 }
 
-fn fnv1a(bytes: &[u8]) -> u64 {
+/// FNV-1a: a stable 64-bit hash of bytes, the same on every platform.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3)
     })

@@ -31,7 +31,7 @@ impl Route {
     }
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
     CreateOrder,
     GetOrder,
@@ -82,6 +82,22 @@ pub fn event_class_of_path(path: &str) -> Option<EventClass> {
         Kind::Pay | Kind::GetPayment | Kind::Refund => EventClass::Payment,
         Kind::Batch => EventClass::Test,
     })
+}
+
+/// The documented template of a path, `/api/order/{orderId}` for
+/// `/api/order/ORD-…`, whichever method it was sent with.
+pub fn template_of(method: &str, path: &str) -> Option<&'static str> {
+    let method = method.to_ascii_uppercase();
+    let found = best_matches(path);
+    let kind = found
+        .iter()
+        .find(|(m, _, _)| *m == method)
+        .or(found.first())
+        .map(|(_, _, k)| *k)?;
+    ROUTES
+        .iter()
+        .find(|(_, _, k)| *k == kind)
+        .map(|(_, t, _)| *t)
 }
 
 /// Matches method (any letter case) and path (exact case, as servers do).

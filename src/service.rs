@@ -11,6 +11,7 @@ use crate::journal::{Journal, LogRecord};
 use crate::latency::{LatencyModel, Profile};
 use crate::order::Orders;
 use crate::payment::Payments;
+use crate::processor::Forced;
 use crate::random::Rng;
 use crate::request::RawRequest;
 
@@ -89,6 +90,7 @@ struct StateRef<'a> {
     orders: &'a Orders,
     payments: &'a Payments,
     journal: &'a Journal,
+    forced_next: Option<(Forced, u32)>,
     clock: Option<i64>,
 }
 
@@ -101,6 +103,7 @@ struct State {
     orders: Orders,
     payments: Payments,
     journal: Journal,
+    forced_next: Option<(Forced, u32)>,
     /// The virtual clock's time; absent for a wall clock.
     clock: Option<i64>,
 }
@@ -114,6 +117,8 @@ pub struct Service {
     pub(crate) orders: Orders,
     pub(crate) payments: Payments,
     pub(crate) journal: Journal,
+    /// The outcome to force on the next payment attempts, and how many.
+    pub(crate) forced_next: Option<(Forced, u32)>,
 }
 
 impl Service {
@@ -124,6 +129,7 @@ impl Service {
             journal: Journal::with_capacity(settings.log_capacity),
             orders: Orders::default(),
             payments: Payments::default(),
+            forced_next: None,
             clock,
             settings,
         })
@@ -140,6 +146,7 @@ impl Service {
             orders: &self.orders,
             payments: &self.payments,
             journal: &self.journal,
+            forced_next: self.forced_next,
             clock: self.clock.saved(),
         };
         serde_json::to_string(&state).unwrap_or_default()
@@ -168,7 +175,41 @@ impl Service {
             orders: state.orders,
             payments: state.payments,
             journal: state.journal,
+            forced_next: state.forced_next,
         })
+    }
+
+    /// The next `count` payment attempts get `outcome`, whatever the draw
+    /// says (an `X-Sim-Outcome` header still wins for its own request).
+    /// A count of 0 clears the instruction.
+    pub fn force_next(&mut self, outcome: Forced, count: u32) {
+        self.forced_next = (count > 0).then_some((outcome, count));
+    }
+
+    /// The forced outcome still to come, and how many attempts it covers.
+    pub fn forced_next(&self) -> Option<(Forced, u32)> {
+        self.forced_next
+    }
+
+    pub(crate) fn take_forced_next(&mut self) -> Option<Forced> {
+        let (outcome, left) = self.forced_next?;
+        self.forced_next = (left > 1).then_some((outcome, left - 1));
+        Some(outcome)
+    }
+
+    /// The spans of the requests, oldest first.
+    pub fn spans(&self) -> Vec<crate::trace::Span> {
+        self.journal.spans().cloned().collect()
+    }
+
+    /// The spans as an OTLP/JSON `ExportTraceServiceRequest`.
+    pub fn export_otlp(&self) -> serde_json::Value {
+        crate::otlp::export(self.journal.spans())
+    }
+
+    /// The log records as NDJSON.
+    pub fn export_ndjson(&self) -> String {
+        self.journal.ndjson()
     }
 
     /// Moves the clock on by `ms` (a virtual clock; a wall clock ignores it).

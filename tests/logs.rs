@@ -12,11 +12,28 @@ use serde_json::{json, Value};
 fn logged(svc: &mut Service, req: RawRequest) -> (orderpay::Response, Vec<Value>) {
     let before = svc.logs(None).last().map(|r| r.seq);
     let response = svc.handle(req);
-    let records = svc
+    let mut records: Vec<Value> = svc
         .logs(before)
         .iter()
         .map(|r| serde_json::to_value(r).unwrap())
         .collect();
+    // Span linkage is checked here once; the exact comparisons below are
+    // about the spec's fields (tests/tracing.rs covers spans and outcomes).
+    let gateway_span = records[0]["spanId"].clone();
+    let trace = records[0]["traceId"].clone();
+    for record in &mut records {
+        let map = record.as_object_mut().unwrap();
+        let span = map.remove("spanId").unwrap();
+        let parent = map.remove("parentSpanId").unwrap();
+        map.remove("outcome");
+        if map["traceId"] != trace {
+            continue; // a test-data order's own request
+        } else if map["stage"] == "service" {
+            assert_eq!(parent, gateway_span);
+        } else {
+            assert_eq!((&span, &parent), (&gateway_span, &Value::Null));
+        }
+    }
     (response, records)
 }
 
