@@ -74,6 +74,61 @@ impl Default for LatencyModel {
     }
 }
 
+/// The most simulated time one step may be given: a minute.
+pub const MAX_STEP_MS: u64 = 60_000;
+
+impl LatencyModel {
+    /// Applies a caller's overrides, given as JSON such as
+    /// `{"thirdParty": {"baseMs": 500, "tailChance": 0}}`: every field is
+    /// optional, and the rest keep their values. Unknown names and wrong
+    /// values are refused with a message naming them.
+    pub fn with_overrides(mut self, json: &str) -> Result<LatencyModel, String> {
+        let value: serde_json::Value =
+            serde_json::from_str(json).map_err(|e| format!("latency: not valid JSON: {e}"))?;
+        let steps = value
+            .as_object()
+            .ok_or("latency: expected an object such as { thirdParty: { baseMs: 500 } }")?;
+        for (step, fields) in steps {
+            let profile = match step.as_str() {
+                "order" => &mut self.order,
+                "payment" => &mut self.payment,
+                "thirdParty" => &mut self.third_party,
+                "test" => &mut self.test,
+                other => return Err(format!(
+                    "latency: unknown step {other:?}; known are order, payment, thirdParty, test"
+                )),
+            };
+            let fields = fields
+                .as_object()
+                .ok_or_else(|| format!("latency.{step}: expected an object"))?;
+            for (name, value) in fields {
+                let at = format!("latency.{step}.{name}");
+                let whole = || {
+                    value
+                        .as_u64()
+                        .filter(|ms| *ms <= MAX_STEP_MS)
+                        .ok_or_else(|| {
+                            format!("{at}: must be a whole number of ms from 0 to {MAX_STEP_MS}")
+                        })
+                };
+                match name.as_str() {
+                    "baseMs" => profile.base_ms = whole()?,
+                    "spreadMs" => profile.spread_ms = whole()?,
+                    "tailMs" => profile.tail_ms = whole()?,
+                    "tailChance" => {
+                        profile.tail_chance = value
+                            .as_f64()
+                            .filter(|p| (0.0..=1.0).contains(p))
+                            .ok_or_else(|| format!("{at}: must be a number from 0 to 1"))?
+                    }
+                    other => return Err(format!("latency.{step}: unknown field {other:?}; known are baseMs, spreadMs, tailChance, tailMs")),
+                }
+            }
+        }
+        Ok(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,6 +144,38 @@ mod tests {
         let slow = draws.iter().filter(|&&d| d > 240).count();
         // About 5% take the tail, and most tails push past the spread.
         assert!((100..=300).contains(&slow), "{slow}");
+    }
+
+    #[test]
+    fn overrides_change_only_what_they_name() {
+        let model = LatencyModel::default()
+            .with_overrides(r#"{"thirdParty":{"baseMs":500,"tailChance":0}}"#);
+        let model = model.unwrap_or_default();
+        assert_eq!(model.third_party.base_ms, 500);
+        assert_eq!(model.third_party.tail_chance, 0.0);
+        assert_eq!(
+            model.third_party.spread_ms,
+            LatencyModel::default().third_party.spread_ms
+        );
+        assert_eq!(model.order, LatencyModel::default().order);
+    }
+
+    #[test]
+    fn bad_overrides_name_the_field() {
+        let err = |json: &str| {
+            LatencyModel::default()
+                .with_overrides(json)
+                .err()
+                .unwrap_or_default()
+        };
+        assert!(err(r#"{"thirdparty":{}}"#).starts_with("latency: unknown step \"thirdparty\""));
+        assert!(err(r#"{"order":{"baseMs":-1}}"#)
+            .starts_with("latency.order.baseMs: must be a whole number"));
+        assert!(err(r#"{"order":{"baseMs":1.5}}"#).starts_with("latency.order.baseMs:"));
+        assert!(err(r#"{"order":{"tailChance":2}}"#)
+            .starts_with("latency.order.tailChance: must be a number from 0 to 1"));
+        assert!(err(r#"{"order":{"base":1}}"#).starts_with("latency.order: unknown field \"base\""));
+        assert!(err("[]").starts_with("latency: expected an object"));
     }
 
     #[test]

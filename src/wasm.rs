@@ -13,6 +13,7 @@ use wasm_bindgen::JsCast;
 use crate::clock::{Clock, VirtualClock};
 use crate::envelope::{Envelope, Response};
 use crate::error::ApiError;
+use crate::processor::Forced;
 use crate::request::{RawRequest, Text, MAX_BODY_BYTES, MAX_PATH_BYTES};
 use crate::service::{Service as Core, Settings, DEFAULT_LOG_CAPACITY};
 
@@ -71,7 +72,12 @@ export type RequestHeaders =
   | null
   | undefined;
 
-/** What an HTTP server would send. Header names are lower case. */
+/**
+ * What an HTTP server would send. Header names are lower case: content-type,
+ * x-b3-traceid, x-b3-spanid, x-b3-sampled, x-b3-parentspanid (when the caller
+ * sent a span), traceparent, x-sim-duration-ms (the simulated time the request
+ * took), and allow on a 405.
+ */
 export interface HttpResponse {
   status: number;
   headers: Record<string, string>;
@@ -88,6 +94,23 @@ interface LogRecordBase {
   /** Unix time in milliseconds. */
   timestamp: number;
   traceId: string;
+  /** The gateway's span for gateway and response records, the service's for service records. */
+  spanId: string;
+  /** The caller's span (from B3 or traceparent) for gateway and response records; the gateway's span for service records. */
+  parentSpanId: string | null;
+}
+
+/** Why a payment attempt ended as it did. */
+export interface PaymentOutcome {
+  approved: boolean;
+  /** "draw": the seeded draw against the failure rate; "header": X-Sim-Outcome; "forced-next": forceNext(). */
+  rule: "draw" | "header" | "forced-next";
+  /** 1 for the first attempt on the order, 2 for the first retry... */
+  attempt: number;
+  /** The seeded draw in [0, 1); below the threshold fails. */
+  draw: number;
+  threshold: number;
+  reason: string;
 }
 
 /** Written when the gateway receives a request. */
@@ -105,6 +128,8 @@ export interface ServiceRecord extends LogRecordBase {
   /** Simulated milliseconds. */
   duration: number;
   status: LogStatus;
+  /** Payment pay only: what the simulated third party decided, and why. */
+  outcome?: PaymentOutcome;
 }
 
 /** Written when the response goes out: the whole logging context. */
@@ -124,6 +149,59 @@ export interface ResponseRecord extends LogRecordBase {
 
 export type LogRecord = GatewayRecord | ServiceRecord | ResponseRecord;
 
+export type SpanComponent = "gateway" | "order-service" | "payment-service" | "third-party" | "test-data";
+
+/** One timed piece of a request's work. Times are Unix ms, simulated from the request's arrival. */
+export interface Span {
+  traceId: string;
+  spanId: string;
+  parentSpanId: string | null;
+  name: string;
+  component: SpanComponent;
+  start: number;
+  end: number;
+  status: LogStatus;
+  /** [key, value] pairs, OpenTelemetry semantic-convention names. */
+  attributes: [string, string | number | boolean][];
+}
+
+export interface OtlpAnyValue {
+  stringValue?: string;
+  /** int64, as a decimal string */
+  intValue?: string;
+  doubleValue?: number;
+  boolValue?: boolean;
+}
+export interface OtlpKeyValue { key: string; value: OtlpAnyValue; }
+export interface OtlpSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  /** 2: SERVER, 3: CLIENT */
+  kind: number;
+  startTimeUnixNano: string;
+  endTimeUnixNano: string;
+  attributes: OtlpKeyValue[];
+  /** code 2: ERROR; empty: unset */
+  status: { code?: number; message?: string };
+}
+/** An OTLP/JSON ExportTraceServiceRequest, as POST /v1/traces takes it. */
+export interface OtlpTraces {
+  resourceSpans: {
+    resource: { attributes: OtlpKeyValue[] };
+    scopeSpans: { scope: { name: string; version: string }; spans: OtlpSpan[] }[];
+  }[];
+}
+
+/** One step's simulated latency: baseMs + uniform(0..spreadMs), plus uniform(0..tailMs) with chance tailChance. */
+export interface LatencyProfile {
+  baseMs?: number;
+  spreadMs?: number;
+  tailChance?: number;
+  tailMs?: number;
+}
+
 export interface ServiceOptions {
   /** Same seed and same calls: same ids, outcomes and log records. A whole number from 0 to 2^53 - 1; random when absent. */
   seed?: number;
@@ -137,6 +215,8 @@ export interface ServiceOptions {
    * Absent: the wall clock.
    */
   virtualTime?: number;
+  /** Overrides of the simulated latency model; unnamed fields keep their defaults. */
+  latency?: { order?: LatencyProfile; payment?: LatencyProfile; thirdParty?: LatencyProfile; test?: LatencyProfile };
 }
 
 /** An isolated instance of the service, with its own orders, payments and log. */
@@ -162,6 +242,16 @@ export class Service {
   snapshot(): string;
   /** A service that continues exactly where the snapshot's left off. Throws a TypeError for text that is not a snapshot. */
   static restore(snapshot: string): Service;
+  /** The next `count` payment attempts (default 1) succeed or fail whatever the draw; count 0 clears. An X-Sim-Outcome header still decides its own request. */
+  forceNext(outcome: "success" | "failure", count?: number): void;
+  /** What forceNext still has to do, or null. */
+  readonly forced: { outcome: "success" | "failure"; remaining: number } | null;
+  /** The spans of the requests, oldest first (bounded like the log). */
+  spans(): Span[];
+  /** The spans as OTLP/JSON, ready to POST to a collector's /v1/traces. */
+  exportOtlp(): OtlpTraces;
+  /** The log records as NDJSON: one JSON object a line. */
+  exportNdjson(): string;
   free(): void;
 }
 
@@ -287,6 +377,54 @@ impl Service {
             .unwrap_or_default()
     }
 
+    #[wasm_bindgen(js_name = forceNext, skip_typescript)]
+    pub fn force_next(&self, outcome: JsValue, count: JsValue) -> Result<(), JsValue> {
+        let outcome = outcome
+            .as_string()
+            .and_then(|o| Forced::parse(&o))
+            .ok_or_else(|| type_error("outcome: expected \"success\" or \"failure\""))?;
+        let count = whole_number(&count, "count", f64::from(u32::MAX))?.unwrap_or(1);
+        if let Ok(mut core) = self.core.try_borrow_mut() {
+            core.force_next(outcome, u32::try_from(count).unwrap_or(u32::MAX));
+        }
+        Ok(())
+    }
+
+    #[wasm_bindgen(getter, skip_typescript)]
+    pub fn forced(&self) -> JsValue {
+        #[derive(Serialize)]
+        struct Pending {
+            outcome: Forced,
+            remaining: u32,
+        }
+        let pending = self.core.try_borrow().ok().and_then(|c| c.forced_next());
+        to_js(&pending.map(|(outcome, remaining)| Pending { outcome, remaining }))
+    }
+
+    #[wasm_bindgen(skip_typescript)]
+    pub fn spans(&self) -> JsValue {
+        self.core
+            .try_borrow()
+            .map(|c| to_js(&c.spans()))
+            .unwrap_or_else(|_| Array::new().into())
+    }
+
+    #[wasm_bindgen(js_name = exportOtlp, skip_typescript)]
+    pub fn export_otlp(&self) -> JsValue {
+        self.core
+            .try_borrow()
+            .map(|c| to_js(&c.export_otlp()))
+            .unwrap_or(JsValue::NULL)
+    }
+
+    #[wasm_bindgen(js_name = exportNdjson, skip_typescript)]
+    pub fn export_ndjson(&self) -> String {
+        self.core
+            .try_borrow()
+            .map(|c| c.export_ndjson())
+            .unwrap_or_default()
+    }
+
     #[wasm_bindgen(skip_typescript)]
     pub fn restore(snapshot: JsValue) -> Result<Service, JsValue> {
         let text = snapshot
@@ -392,7 +530,13 @@ fn core_from_options(options: &JsValue) -> Result<Core, JsValue> {
             "options: expected an object such as { seed: 42 }",
         ));
     }
-    let known = ["seed", "failureRate", "logCapacity", "virtualTime"];
+    let known = [
+        "seed",
+        "failureRate",
+        "logCapacity",
+        "virtualTime",
+        "latency",
+    ];
     for key in Object::keys(options.unchecked_ref::<Object>()).iter() {
         let key = key.as_string().unwrap_or_default();
         if !known.contains(&key.as_str()) {
@@ -417,6 +561,19 @@ fn core_from_options(options: &JsValue) -> Result<Core, JsValue> {
         settings.log_capacity = usize::try_from(capacity).unwrap_or(usize::MAX);
     } else {
         settings.log_capacity = DEFAULT_LOG_CAPACITY;
+    }
+    let latency = get("latency");
+    if !latency.is_undefined() {
+        let json = js_sys::JSON::stringify(&latency)
+            .ok()
+            .and_then(|j| j.as_string())
+            .ok_or_else(|| {
+                type_error("latency: expected an object such as { thirdParty: { baseMs: 500 } }")
+            })?;
+        settings.latency = settings
+            .latency
+            .with_overrides(&json)
+            .map_err(|e| type_error(&e))?;
     }
     let start = get("virtualTime");
     let clock: Box<dyn Clock> = if start.is_undefined() {

@@ -390,3 +390,96 @@ fn a_virtual_clock_and_a_snapshot_replay_a_session_to_the_byte() {
     let error = Service::restore(js("'{}'")).err().unwrap();
     assert!(text(&error, "message").starts_with("snapshot:"));
 }
+
+fn pay_with(s: &Service, order_id: &str, headers: JsValue) -> JsValue {
+    let body = js(&format!(
+        "{{orderId: '{order_id}', amount: 1, paymentMethod: 'CARD'}}"
+    ));
+    s.handle("POST".into(), "/api/payment/pay".into(), body, headers)
+}
+
+#[wasm_bindgen_test]
+fn forced_outcomes_from_the_header_and_from_force_next_are_explained_in_the_log() {
+    let s = service("{seed: 2, failureRate: 0}");
+    let id = text(&create(&s), "data.orderId");
+    let forced = pay_with(&s, &id, js("{'x-sim-outcome': 'FAILURE'}"));
+    assert_eq!(text(&forced, "msg"), "Third party payment failed");
+    s.force_next(JsValue::from("failure"), JsValue::from(2.0))
+        .unwrap();
+    assert_eq!(num(&s.forced(), "remaining"), 2.0);
+    assert_eq!(num(&pay_with(&s, &id, JsValue::UNDEFINED), "code"), -1.0);
+    assert_eq!(num(&pay_with(&s, &id, JsValue::UNDEFINED), "code"), -1.0);
+    assert!(s.forced().is_null());
+    assert_eq!(num(&pay_with(&s, &id, JsValue::UNDEFINED), "code"), 0.0);
+    let services: Vec<JsValue> = Array::from(&s.logs(JsValue::UNDEFINED))
+        .iter()
+        .filter(|r| text(r, "stage") == "service" && text(r, "event_class") == "payment")
+        .collect();
+    let rules: Vec<String> = services.iter().map(|r| text(r, "outcome.rule")).collect();
+    assert_eq!(rules, ["header", "forced-next", "forced-next", "draw"]);
+    assert!(text(&services[0], "outcome.reason").contains("X-Sim-Outcome"));
+    let bad = s
+        .force_next(JsValue::from("maybe"), JsValue::UNDEFINED)
+        .err()
+        .unwrap();
+    assert_eq!(text(&bad, "name"), "TypeError");
+    let bad_header = pay_with(&s, &id, js("{'X-Sim-Outcome': 'sometimes'}"));
+    assert!(text(&bad_header, "msg").starts_with("X-Sim-Outcome: must be success or failure"));
+}
+
+#[wasm_bindgen_test]
+fn trace_context_comes_in_from_traceparent_and_goes_out_in_the_headers_and_spans() {
+    let s = service("{seed: 4, failureRate: 0}");
+    let headers = js("{traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01'}");
+    let body = js("{userId: 'u', price: 3}");
+    let r = s.request("POST".into(), "/api/order/create".into(), body, headers);
+    assert_eq!(
+        text(&r, "headers.x-b3-traceid"),
+        "4bf92f3577b34da6a3ce929d0e0e4736"
+    );
+    assert_eq!(text(&r, "headers.x-b3-parentspanid"), "00f067aa0ba902b7");
+    let gateway_span = text(&r, "headers.x-b3-spanid");
+    assert_eq!(
+        text(&r, "headers.traceparent"),
+        format!("00-4bf92f3577b34da6a3ce929d0e0e4736-{gateway_span}-01")
+    );
+    let spans = Array::from(&s.spans());
+    assert_eq!(spans.length(), 2);
+    assert_eq!(text(&spans.get(0), "component"), "gateway");
+    assert_eq!(text(&spans.get(0), "parentSpanId"), "00f067aa0ba902b7");
+    assert_eq!(text(&spans.get(1), "parentSpanId"), gateway_span);
+    let otlp = s.export_otlp();
+    let first = get(&otlp, "resourceSpans");
+    let first = Array::from(&first).get(0);
+    let span = Array::from(&get(
+        &Array::from(&get(&first, "scopeSpans")).get(0),
+        "spans",
+    ))
+    .get(0);
+    assert_eq!(text(&span, "traceId"), "4bf92f3577b34da6a3ce929d0e0e4736");
+    assert!(text(&span, "startTimeUnixNano").ends_with("000000"));
+    let ndjson = s.export_ndjson();
+    assert_eq!(ndjson.lines().count(), 3);
+    assert!(ndjson.lines().all(|line| JSON::parse(line).is_ok()));
+}
+
+#[wasm_bindgen_test]
+fn latency_overrides_set_the_simulated_durations() {
+    let s = service("{seed: 1, failureRate: 0, virtualTime: 0, latency: {order: {baseMs: 10, spreadMs: 0, tailChance: 0}, payment: {baseMs: 5, spreadMs: 0, tailChance: 0}, thirdParty: {baseMs: 300, spreadMs: 0, tailChance: 0}}}");
+    let id = text(&create(&s), "data.orderId");
+    assert_eq!(s.now(), 10.0);
+    let r = s.request(
+        "POST".into(),
+        "/api/payment/pay".into(),
+        js(&format!(
+            "{{orderId: '{id}', amount: 1, paymentMethod: 'CARD'}}"
+        )),
+        JsValue::UNDEFINED,
+    );
+    assert_eq!(text(&r, "headers.x-sim-duration-ms"), "305");
+    assert_eq!(s.now(), 315.0);
+    let error = Service::new(js("{latency: {thirdParty: {baseMs: -5}}}"))
+        .err()
+        .unwrap();
+    assert!(text(&error, "message").starts_with("latency.thirdParty.baseMs:"));
+}

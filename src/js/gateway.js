@@ -1,0 +1,204 @@
+// What createFetch, the MSW handlers and the page side of the Service Worker
+// share: which URLs belong to the gateway, how a request becomes a call to
+// the service, and how the service's answer becomes a Response. Internal:
+// the package does not export this file.
+import { Service } from "./orderpay.js";
+import { load, loaded } from "./ready.js";
+
+const STATUS_TEXT = {
+  200: "OK",
+  400: "Bad Request",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  413: "Content Too Large",
+  414: "URI Too Long",
+  415: "Unsupported Media Type",
+  431: "Request Header Fields Too Large",
+  500: "Internal Server Error",
+};
+
+export function kind(value) {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value;
+}
+
+/** Throws a TypeError naming an option nobody knows, so a typo is never ignored. */
+export function checkOptions(options, known, who) {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== "object" || Array.isArray(options)) {
+    throw new TypeError(`${who}: expected an options object or a Service, got ${kind(options)}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) {
+      throw new TypeError(`${who}: unknown option ${JSON.stringify(key)}; known are ${known.join(", ")}`);
+    }
+  }
+  return options;
+}
+
+/** The origin of the page or worker this code runs in; none in Node. */
+function hostOrigin() {
+  const origin = globalThis.location?.origin;
+  return typeof origin === "string" && origin !== "null" ? origin : null;
+}
+
+/** What a relative URL is resolved against: the document, the worker, or http://localhost/ in Node. */
+export function relativeBase() {
+  return globalThis.document?.baseURI ?? globalThis.location?.href ?? "http://localhost/";
+}
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * Where the gateway lives. `baseUrl` is the spec's {base_url}: a path
+ * ("/", "/shop"), taken on the page's own origin in a browser and on any
+ * origin in Node, or an absolute http(s) URL. The service answers every URL
+ * under `{base_url}/api` (the `api` segment in any letter case, so that
+ * `/API/ORDER/CREATE` gets its 404 with a hint); everything else is not
+ * its business.
+ */
+export function gateway(baseUrl = "/") {
+  let text;
+  if (baseUrl instanceof URL) text = baseUrl.href;
+  else if (typeof baseUrl === "string") text = baseUrl;
+  else {
+    throw new TypeError(
+      `baseUrl: expected a path such as "/shop" or a URL such as "https://api.example.test", got ${kind(baseUrl)}`,
+    );
+  }
+  let origin;
+  let path;
+  const absolute = /^[a-z][a-z\d+.-]*:/i.test(text);
+  if (absolute) {
+    let url;
+    try {
+      url = new URL(text);
+    } catch {
+      throw new TypeError(`baseUrl: not a valid URL: ${JSON.stringify(text)}`);
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      throw new TypeError(`baseUrl: expected an http or https URL, got ${JSON.stringify(text)}`);
+    }
+    if (url.search || url.hash) {
+      throw new TypeError(`baseUrl: a query or fragment has no place in a base URL: ${JSON.stringify(text)}`);
+    }
+    origin = url.origin;
+    path = url.pathname;
+  } else if (text.startsWith("/") && !text.startsWith("//") && !/[?#]/.test(text)) {
+    origin = hostOrigin();
+    path = new URL(text, "http://localhost").pathname;
+  } else {
+    throw new TypeError(
+      `baseUrl: expected a path starting with "/" or an absolute http(s) URL, got ${JSON.stringify(text)}`,
+    );
+  }
+  path = path.replace(/\/+$/, "");
+  const build = (group) =>
+    new RegExp(
+      `^${group}${origin ? escape(origin) : "https?://[^/?#]+"})${escape(path)}` +
+        `${group}/[aA][pP][iI](?:/[^?#]*)?)${group}\\?[^#]*)?(?:#.*)?$`,
+    );
+  const capture = build("(");
+  return {
+    /** Matches the gateway's URLs, with no capture groups (for MSW). */
+    pattern: build("(?:"),
+    /** The base URL as given, normalised: "/" by default. */
+    base: absolute ? origin + path : path || "/",
+    /** Where the gateway is, for messages. */
+    where: origin ? `${origin}${path}/api` : `${path}/api on any origin`,
+    /** The path and query the service sees, or null when the URL is not the gateway's. */
+    pathOf(url) {
+      const m = capture.exec(url);
+      return m ? m[2] + (m[3] ?? "") : null;
+    },
+  };
+}
+
+function warner(option, who) {
+  if (option === undefined || option === true) return (message) => console.warn(message);
+  if (option === false) return () => {};
+  if (typeof option === "function") return option;
+  throw new TypeError(`${who}: warn: expected true, false or a function, got ${kind(option)}`);
+}
+
+/**
+ * The service behind one adapter, made as soon as the WebAssembly module is
+ * loaded: at once in Node or when given a Service, else after loading.
+ */
+export function engine(options, who) {
+  const gw = gateway(options.baseUrl);
+  const given = options.service;
+  if (given !== undefined && !(given instanceof Service) && (given === null || typeof given !== "object")) {
+    throw new TypeError(`${who}: service: expected a Service or its options such as { seed: 42 }, got ${kind(given)}`);
+  }
+  const warn = warner(options.warn, who);
+  let service = given instanceof Service ? given : null;
+  const make = () => (service ??= new Service(given));
+  let ready;
+  if (service || loaded()) {
+    ready = Promise.resolve(make());
+  } else {
+    ready = load().then(make);
+    // Whoever sends a request or awaits `ready` sees the error; nobody
+    // else should get an unhandled rejection for it.
+    ready.catch(() => {});
+  }
+
+  /** Answers one request, given as parts; the service must be ready. */
+  function answer({ method, url, headers, body }) {
+    const path = gw.pathOf(url);
+    if (path === null) throw new Error(`${who}: ${url} is not under the gateway (${gw.where})`);
+    const reply = service.request(method, path, body, headers);
+    const text = JSON.stringify(reply.body);
+    if (reply.status >= 400) {
+      const trace = reply.headers["x-b3-traceid"];
+      warn(`orderpay: ${reply.status} for ${method} ${url}: ${reply.body.msg}${trace ? ` (trace ${trace})` : ""}`);
+    }
+    return {
+      status: reply.status,
+      statusText: STATUS_TEXT[reply.status] ?? "",
+      headers: Object.entries(reply.headers),
+      body: String(method).toUpperCase() === "HEAD" ? null : text,
+    };
+  }
+
+  return {
+    gateway: gw,
+    ready,
+    get service() {
+      if (!service) {
+        throw new Error(`${who}: the service is not ready yet (the WebAssembly module is loading): await .ready first`);
+      }
+      return service;
+    },
+    answer,
+    /** Answers a fetch Request under the gateway with a Response. */
+    async respond(request) {
+      await ready;
+      const signal = request.signal;
+      const aborted = () => {
+        if (signal?.aborted) throw signal.reason ?? new DOMException("This operation was aborted", "AbortError");
+      };
+      aborted();
+      // Every kind of body (text, JSON, URLSearchParams, Blob, ArrayBuffer,
+      // a stream) arrives as bytes; an empty one is no body, as on the wire.
+      const bytes = new Uint8Array(await request.arrayBuffer());
+      aborted();
+      const reply = answer({
+        method: request.method,
+        url: request.url,
+        headers: request.headers,
+        body: bytes.length ? bytes : null,
+      });
+      const response = new Response(reply.body, {
+        status: reply.status,
+        statusText: reply.statusText,
+        headers: reply.headers,
+      });
+      // A real fetch's Response knows its URL; one made by hand does not.
+      Object.defineProperty(response, "url", { value: request.url, configurable: true });
+      return response;
+    },
+  };
+}

@@ -1,0 +1,154 @@
+// orderpay's Service Worker: a classic script with no imports, so that it can
+// be copied next to an app's pages and runs in every browser with Service
+// Workers. It holds no service and no settings. A page that called
+// `startWorker()` (orderpay/browser) holds its own Service, with the settings
+// it chose; for each request that page sends under the gateway, this worker
+// asks the page for the answer and returns it as the response. Everything
+// else goes to the network, untouched.
+//
+// The base URL of the gateway comes from this script's own URL
+// (`worker.js?base=/shop`), which startWorker sets: it must be known at once
+// when a request arrives, even after the browser stopped and restarted this
+// worker. Which pages started (or stopped) is kept in Cache Storage for the
+// same reason: a browser stops an idle worker after about 30 seconds, and a
+// page that started must still be answered afterwards.
+"use strict";
+
+const PROTOCOL = 1;
+const STORE = "orderpay-worker";
+const PAGES_KEY = new URL("__orderpay/pages", self.registration.scope).href;
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The gateway's URLs: as `gateway()` in gateway.js, with the worker's origin for a path. */
+function gatewayPattern(base) {
+  let origin = self.location.origin;
+  let path = base;
+  if (/^[a-z][a-z\d+.-]*:/i.test(base)) {
+    const url = new URL(base);
+    origin = url.origin;
+    path = url.pathname;
+  }
+  path = path.replace(/\/+$/, "");
+  return new RegExp(`^${escape(origin)}${escape(path)}/[aA][pP][iI](?:/[^?#]*)?(?:\\?[^#]*)?(?:#.*)?$`);
+}
+
+const BASE = new URL(self.location.href).searchParams.get("base") || "/";
+const GATEWAY = gatewayPattern(BASE);
+
+/** Client id -> "started" or "stopped"; loaded from Cache Storage once per worker start. */
+let pages = null;
+
+async function loadPages() {
+  if (pages) return pages;
+  let saved = [];
+  try {
+    const cache = await caches.open(STORE);
+    const hit = await cache.match(PAGES_KEY);
+    if (hit) saved = await hit.json();
+  } catch {
+    // No Cache Storage (private mode in some browsers): memory only.
+  }
+  pages ??= new Map(saved);
+  return pages;
+}
+
+async function savePages() {
+  try {
+    const cache = await caches.open(STORE);
+    await cache.put(PAGES_KEY, new Response(JSON.stringify([...pages]), {
+      headers: { "content-type": "application/json" },
+    }));
+  } catch {
+    // Memory only, as above.
+  }
+}
+
+async function setPage(id, state) {
+  await loadPages();
+  const alive = new Set((await self.clients.matchAll({ includeUncontrolled: true, type: "all" })).map((c) => c.id));
+  for (const known of pages.keys()) if (!alive.has(known)) pages.delete(known);
+  pages.set(id, state);
+  await savePages();
+}
+
+self.addEventListener("install", () => {
+  self.skipWaiting();
+});
+
+self.addEventListener("activate", (event) => {
+  // Takes control of the pages in scope at once, the first one included.
+  event.waitUntil(self.clients.claim());
+});
+
+self.addEventListener("message", (event) => {
+  const data = event.data;
+  if (!data || typeof data.type !== "string" || !data.type.startsWith("orderpay:")) return;
+  const port = event.ports[0];
+  const id = event.source && event.source.id;
+  const reply = (message) => port && port.postMessage(message);
+  event.waitUntil(
+    (async () => {
+      switch (data.type) {
+        case "orderpay:start":
+          if (data.protocol === PROTOCOL) await setPage(id, "started");
+          return { type: "orderpay:started", protocol: PROTOCOL, base: BASE, scope: self.registration.scope };
+        case "orderpay:stop":
+          await setPage(id, "stopped");
+          return { type: "orderpay:stopped" };
+        case "orderpay:claim":
+          await self.clients.claim();
+          return { type: "orderpay:claimed" };
+        default:
+          return { type: "orderpay:error", message: `unknown message ${data.type}` };
+      }
+    })().then(reply, (error) => reply({ type: "orderpay:error", message: String(error && error.message || error) })),
+  );
+});
+
+/** What a page that never started (or started too late) gets: loud, not the network. */
+function notStarted(request) {
+  const url = new URL(request.url);
+  const msg =
+    `orderpay: this page has not started the service, so ${request.method} ${url.pathname}${url.search} ` +
+    "has no answer: call startWorker() and wait for it before the first request";
+  console.warn(msg);
+  return new Response(JSON.stringify({ code: 503, msg, data: null }), {
+    status: 503,
+    statusText: "Service Unavailable",
+    headers: { "content-type": "application/json" },
+  });
+}
+
+async function answer(event) {
+  const request = event.request;
+  await loadPages();
+  const state = pages.get(event.clientId);
+  if (state === "stopped") return fetch(request);
+  const client = state === "started" ? await self.clients.get(event.clientId) : undefined;
+  if (!client) return notStarted(request);
+  const body = await request.arrayBuffer();
+  const channel = new MessageChannel();
+  const replied = new Promise((resolve) => {
+    channel.port1.onmessage = (message) => resolve(message.data);
+  });
+  const message = {
+    type: "orderpay:request",
+    method: request.method,
+    url: request.url,
+    headers: [...request.headers],
+    body: body.byteLength ? body : null,
+  };
+  client.postMessage(message, body.byteLength ? [channel.port2, body] : [channel.port2]);
+  const reply = await replied;
+  return new Response(reply.body, { status: reply.status, statusText: reply.statusText, headers: reply.headers });
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  // Navigations (typing an /api/ URL in the address bar) go to the network.
+  if (request.mode === "navigate" || !GATEWAY.test(request.url)) return;
+  // A page that stopped: straight to the network, when this worker knows it.
+  if (pages && pages.get(event.clientId) === "stopped") return;
+  event.respondWith(answer(event));
+});
