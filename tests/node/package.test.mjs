@@ -22,6 +22,26 @@ test("the README's Node example runs as written", () => {
   assert.match(out[2], /^gateway [0-9a-f]{32}$/);
 });
 
+test("the README's replay example gives the same outcome as the same order after unrelated requests", () => {
+  const [example] = readmeExamples("replay");
+  const alone = app.run("replay.mjs", example).trim();
+  assert.match(alone, /^(success|Third party payment failed)$/);
+  const busy = app.run(
+    "busy.mjs",
+    `import { Service } from "orderpay";
+     const service = new Service({ seed: 7 });
+     for (let i = 0; i < 20; i++) {
+       const other = service.handle("POST", "/api/order/create", { userId: "x" + i, price: i + 1 });
+       service.handle("POST", "/api/payment/pay", { orderId: other.data.orderId, amount: 1, paymentMethod: "WALLET_A" });
+       service.handle("GET", "/api/nowhere");
+     }
+     service.handle("GET", "/api/test/order/batch?count=5");
+     const { data } = service.handle("POST", "/api/order/create", { userId: "u-1", price: 25.5, description: "two coffees" });
+     console.log(service.handle("POST", "/api/payment/pay", { orderId: data.orderId, amount: 25.5, paymentMethod: "CARD" }).msg);`,
+  ).trim();
+  assert.equal(busy, alone);
+});
+
 test("the typical flow of the spec, step by step, through the installed package", () => {
   const out = app.run(
     "flow.mjs",
