@@ -13,16 +13,37 @@ for (const file of extra) copyFileSync(join(js, file), join(pkg, file));
 
 const manifest = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8"));
 manifest.files = [...new Set([...manifest.files, ...extra, "README.md"])];
+// In Node, each entry loads the WebAssembly module on import (node.js);
+// elsewhere, the module is fetched on first use or by `await init()`.
 manifest.exports = {
   ".": {
     types: "./orderpay.d.ts",
     node: "./node.js",
     default: "./orderpay.js",
   },
+  "./fetch": {
+    types: "./fetch.d.ts",
+    node: "./fetch.node.js",
+    default: "./fetch.js",
+  },
+  "./msw": {
+    types: "./msw.d.ts",
+    node: "./msw.node.js",
+    default: "./msw.js",
+  },
+  "./browser": {
+    types: "./browser.d.ts",
+    default: "./browser.js",
+  },
+  "./worker.js": "./worker.js",
   "./orderpay_bg.wasm": "./orderpay_bg.wasm",
   "./package.json": "./package.json",
 };
-manifest.sideEffects = ["./node.js", "./snippets/*"];
+manifest.sideEffects = ["./node.js", "./*.node.js", "./worker.js", "./snippets/*"];
+// orderpay/msw imports the user's own msw; nothing of it is bundled, and
+// those who never import orderpay/msw need not have it.
+manifest.peerDependencies = { msw: "^2.0.0" };
+manifest.peerDependenciesMeta = { msw: { optional: true } };
 manifest.keywords = ["mock", "api", "payments", "wasm", "testing", "tracing"];
 writeFileSync(join(pkg, "package.json"), JSON.stringify(manifest, null, 2) + "\n");
 copyFileSync(join(root, "README.md"), join(pkg, "README.md"));

@@ -2,7 +2,6 @@
 // the Service (with the settings it chose); the worker (worker.js) sends it
 // every request the page makes under the gateway and returns its answers, so
 // the app's own fetch, XMLHttpRequest, axios or ky calls need no change.
-import { Service } from "./orderpay.js";
 import { checkOptions, engine, kind } from "./gateway.js";
 
 const PROTOCOL = 1;
@@ -26,7 +25,7 @@ function ask(worker, message, deadline, what) {
 }
 
 /** Resolves once a worker running `scriptURL` controls this page. */
-function controlled(registration, scriptURL, deadline, scope) {
+function controlled(registration, scriptURL, deadline, timeout) {
   const container = navigator.serviceWorker;
   return new Promise((resolve, reject) => {
     const done = () => {
@@ -41,9 +40,8 @@ function controlled(registration, scriptURL, deadline, scope) {
       container.removeEventListener("controllerchange", done);
       reject(
         new Error(
-          `startWorker: ${scriptURL} did not take control of this page (${location.href}) within ` +
-            `${Math.round((deadline - Date.now()) / 1000 + (deadline - Date.now() < 0 ? 0 : 0))} s; ` +
-            `its scope is ${scope}. Is the script served as JavaScript, and does it run without errors?`,
+          `startWorker: ${scriptURL} did not take control of this page (${location.href}) within ${timeout} ms; ` +
+            `its scope is ${registration.scope}. Is the script served as JavaScript, and does it run without errors?`,
         ),
       );
     }, Math.max(0, deadline - Date.now()));
@@ -105,17 +103,30 @@ export async function startWorker(options) {
   if (current) await current.stop();
   const container = navigator.serviceWorker;
   const registration = await container.register(script.href, { scope, updateViaCache: "none" });
-  const worker = await controlled(registration, script.href, deadline, registration.scope);
+  const worker = await controlled(registration, script.href, deadline, timeout);
 
   function onMessage(event) {
     const data = event.data;
     if (data?.type !== "orderpay:request" || !event.ports[0]) return;
-    const reply = core.answer({
-      method: data.method,
-      url: data.url,
-      headers: data.headers,
-      body: data.body ? new Uint8Array(data.body) : null,
-    });
+    let reply;
+    try {
+      reply = core.answer({
+        method: data.method,
+        url: data.url,
+        headers: data.headers,
+        body: data.body ? new Uint8Array(data.body) : null,
+      });
+    } catch (error) {
+      // The worker waits for a reply: it always gets one.
+      const msg = `orderpay: the page could not answer ${data.method} ${data.url}: ${error?.message ?? error}`;
+      console.error(msg);
+      reply = {
+        status: 500,
+        statusText: "Internal Server Error",
+        headers: [["content-type", "application/json"]],
+        body: JSON.stringify({ code: 500, msg, data: null }),
+      };
+    }
     event.ports[0].postMessage(reply);
   }
   container.addEventListener("message", onMessage);
@@ -146,5 +157,3 @@ export async function startWorker(options) {
   current = handle;
   return handle;
 }
-
-export { Service };

@@ -1,0 +1,65 @@
+import type { Service, ServiceOptions } from "./orderpay.js";
+
+/** A function called as `fetch` is. */
+export type Fetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+
+/** Options shared by createFetch, installFetch, createHandlers and startWorker. */
+export interface GatewayOptions {
+  /**
+   * The service that answers: a `Service`, or the options of a new one.
+   * Default: a new Service with a random seed (readable as `.service.seed`).
+   */
+  service?: Service | ServiceOptions;
+  /**
+   * Where the gateway lives (the spec's `{base_url}`): a path such as `"/"`
+   * or `"/shop"`, on the page's own origin in a browser and on any origin in
+   * Node; or an absolute URL such as `"https://api.example.test/v1"`. The
+   * service answers every URL under `{baseUrl}/api`. Default `"/"`.
+   */
+  baseUrl?: string | URL;
+  /**
+   * What to do when the gateway turns a request away (HTTP status 400 and
+   * above: a path with no route, a wrong method, a malformed body): `true`
+   * (the default) prints one line with `console.warn`, `false` prints
+   * nothing, a function receives the line. The log records show it anyway.
+   */
+  warn?: boolean | ((message: string) => void);
+}
+
+export interface FetchOptions extends GatewayOptions {
+  /**
+   * Requests outside the gateway: `"fetch"` (the default) hands them to the
+   * fetch that was global when this one was made; `"reject"` rejects them
+   * with a TypeError naming the URL; a function receives them instead.
+   */
+  passthrough?: "fetch" | "reject" | Fetch;
+}
+
+/** A fetch answered by the service under the gateway. */
+export interface OrderpayFetch {
+  (input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
+  /**
+   * The service behind this fetch: its logs, snapshot, clock. Available at
+   * once in Node and when a `Service` was given; in a browser, throws until
+   * `ready` resolves (the first request waits for it by itself).
+   */
+  readonly service: Service;
+  /** Resolves with the service once the WebAssembly module is loaded. */
+  readonly ready: Promise<Service>;
+}
+
+/** A fetch put in place of `globalThis.fetch`. */
+export interface InstalledFetch extends OrderpayFetch {
+  /**
+   * Puts back the fetch that was global before. Throws if something else
+   * replaced `globalThis.fetch` since (undo that first); does nothing the
+   * second time.
+   */
+  uninstall(): void;
+}
+
+/** A fetch whose requests under the gateway are answered by the service; a `Service` alone is `{ service }`. */
+export function createFetch(options?: Service | FetchOptions): OrderpayFetch;
+
+/** createFetch, installed as `globalThis.fetch`; other URLs go to the fetch it replaced. */
+export function installFetch(options?: Service | FetchOptions): InstalledFetch;
