@@ -1,24 +1,39 @@
 // A throwaway app that installs the built package from its tarball, the
 // way a user's project would, so tests import "orderpay" by name.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 export const root = new URL("../..", import.meta.url).pathname;
 
-export function makeConsumer() {
+/**
+ * `link` names packages of tests/node_modules (msw...) to make visible to
+ * the app, as if it had installed them itself: linked, not installed, so
+ * that no test needs the network.
+ */
+export function makeConsumer({ link = [] } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "orderpay-consumer-"));
   const npm = (...args) => execFileSync("npm", args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"] }).toString();
   const tarball = npm("pack", join(root, "pkg"), "--pack-destination", dir, "--silent").trim().split("\n").pop();
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
   npm("install", "--no-audit", "--no-fund", "--offline", join(dir, tarball));
+  for (const name of link) {
+    mkdirSync(join(dir, "node_modules", name, ".."), { recursive: true });
+    symlinkSync(join(root, "tests", "node_modules", name), join(dir, "node_modules", name), "dir");
+  }
   return {
     dir,
     /** Runs a module in the consumer app and returns what it printed. */
     run(file, source) {
       writeFileSync(join(dir, file), source);
       return execFileSync("node", [file], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] }).toString();
+    },
+    /** Like run, but also gives what it wrote to stderr (warnings), and never throws. */
+    runAll(file, source) {
+      writeFileSync(join(dir, file), source);
+      const result = spawnSync("node", [file], { cwd: dir, encoding: "utf8" });
+      return { status: result.status, stdout: result.stdout, stderr: result.stderr };
     },
   };
 }
@@ -28,4 +43,9 @@ export function readmeExamples(kind) {
   const readme = readFileSync(join(root, "README.md"), "utf8");
   const pattern = new RegExp("<!-- example: " + kind + " -->\\s*```js\\n([\\s\\S]*?)```", "g");
   return [...readme.matchAll(pattern)].map((m) => m[1]);
+}
+
+/** Type declarations without their comments, whose prose may say "any". */
+export function withoutComments(types) {
+  return types.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
 }
