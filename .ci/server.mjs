@@ -28,10 +28,14 @@ export function serve(port = 8080, host = "127.0.0.1") {
     try {
       const file = fileFor(new URL(req.url, "http://x").pathname);
       if (!(await stat(file)).isFile()) throw new Error("not a file");
-      res.writeHead(200, {
+      const headers = {
         "content-type": TYPES[extname(file)] ?? "application/octet-stream",
         "cache-control": "no-cache",
-      });
+      };
+      // The package's Service Worker (/pkg/worker.js) may control pages
+      // outside /pkg/, such as /sw-demo/.
+      if (file.startsWith(join(root, "pkg") + "/") && file.endsWith(".js")) headers["service-worker-allowed"] = "/";
+      res.writeHead(200, headers);
       res.end(await readFile(file));
     } catch {
       res.writeHead(404, { "content-type": "text/plain" });
