@@ -1,0 +1,169 @@
+// Two pictures drawn from the journal, in SVG: how payment attempts came
+// out (the running share of successes, which settles near 1 - failure
+// rate), and how long requests took (the simulated durations).
+import { $, h, number, percent, s, throttled } from "./dom.js";
+
+const BINS = [5, 10, 25, 50, 100, 150, 200, 300, 500, 1000, Infinity];
+const EDGE_LABELS = ["0", "5", "10", "25", "50", "100", "150", "200", "300", "500", "1k", ""];
+const binName = (i) => (i === BINS.length - 1 ? `${EDGE_LABELS[i]} ms and more` : `${EDGE_LABELS[i]}–${EDGE_LABELS[i + 1]} ms`);
+
+/** Payment attempts in the log: the response records of POST /api/payment/pay. */
+export function paymentOutcomes(records) {
+  const outcomes = [];
+  let other = 0;
+  for (const r of records) {
+    if (r.stage !== "response" || r.uri !== "/api/payment/pay") continue;
+    if (r.code === 0) outcomes.push(1);
+    else if (r.status === "server_error") outcomes.push(0);
+    else other++;
+  }
+  return { outcomes, other };
+}
+
+export function mountCharts(store) {
+  const payments = $("#chart-payments");
+  const durations = $("#chart-durations");
+
+  function render() {
+    drawPayments(payments, store);
+    drawDurations(durations, store.records);
+  }
+  const later = throttled(render);
+  store.addEventListener("change", later);
+  let width = 0;
+  new ResizeObserver(() => {
+    if (payments.clientWidth !== width) later();
+    width = payments.clientWidth;
+  }).observe(payments);
+  render();
+}
+
+function drawPayments(figure, store) {
+  const { outcomes, other } = paymentOutcomes(store.records);
+  const n = outcomes.length;
+  const succeeded = outcomes.reduce((a, b) => a + b, 0);
+  const declined = n - succeeded;
+  const share = n ? succeeded / n : 0;
+  const rate = store.settings.failureRate;
+  const expected = typeof rate === "number" ? 1 - rate : null;
+  Object.assign(figure.dataset, { attempts: n, succeeded, declined, share: share.toFixed(4) });
+  const caption = h("figcaption", null,
+    h("strong", null, "Payment attempts"), " ",
+    n ? `in the log: ${number(n)}, of which ${number(succeeded)} succeeded (${percent(share)}) and ${number(declined)} were declined by the simulated third party (${percent(1 - share)}).`
+      : "in the log: none yet. Run the flow or generate test data.",
+    n ? " The line is the share of successes so far, attempt after attempt." : "",
+    expected !== null ? ` Expected with failure rate ${rate}: ${Math.round(expected * 100)}/${Math.round((1 - expected) * 100)}.` : "",
+    store.droppedLogs ? " The log has dropped its oldest records (see the log capacity), and their attempts with them." : "",
+    other ? ` ${number(other)} other calls were rejected before reaching the third party and are not counted.` : "",
+  );
+  const width = Math.max(280, figure.clientWidth || 600);
+  const height = 230;
+  const pad = { left: 44, right: 12, top: 46, bottom: 28 };
+  const svg = s("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": n ? `Share of successful payments: ${percent(share)} of ${n} attempts` : "No payment attempts yet" });
+  const plotW = width - pad.left - pad.right;
+  // The stacked bar: successes and declines.
+  const barW = plotW * share;
+  svg.append(
+    s("rect", { x: pad.left, y: 8, width: plotW, height: 22, class: n ? "declined" : "empty-bar", rx: 3 }),
+    n ? s("rect", { x: pad.left, y: 8, width: barW, height: 22, class: "succeeded", rx: 3 }) : null,
+    n && barW >= 120 ? s("text", { x: pad.left + 6, y: 23, class: "on-bar" }, `${percent(share)} succeeded`) : null,
+    n && plotW - barW >= 110 ? s("text", { x: width - pad.right - 6, y: 23, class: "on-bar", "text-anchor": "end" }, `${percent(1 - share)} declined`) : null,
+  );
+  // The running share of successes, attempt after attempt.
+  const top = pad.top;
+  const plotH = height - pad.top - pad.bottom;
+  const y = (v) => top + plotH * (1 - v);
+  for (const v of [0, 0.5, 1]) {
+    svg.append(
+      s("line", { x1: pad.left, x2: width - pad.right, y1: y(v), y2: y(v), class: "grid" }),
+      s("text", { x: pad.left - 6, y: y(v) + 4, "text-anchor": "end", class: "axis" }, `${v * 100}%`),
+    );
+  }
+  if (expected !== null) {
+    svg.append(
+      s("line", { x1: pad.left, x2: width - pad.right, y1: y(expected), y2: y(expected), class: "expected" }),
+      s("text", { x: width - pad.right, y: y(expected) - 5, "text-anchor": "end", class: "axis expected-label" }, `expected ${Math.round(expected * 100)}%`),
+    );
+  }
+  if (n) {
+    const points = [];
+    const step = Math.max(1, Math.floor(n / 400));
+    let sum = 0;
+    for (let i = 0; i < n; i++) {
+      sum += outcomes[i];
+      if (i % step === 0 || i === n - 1) {
+        const x = pad.left + (n === 1 ? plotW : (plotW * i) / (n - 1));
+        points.push(`${x.toFixed(1)},${y(sum / (i + 1)).toFixed(1)}`);
+      }
+    }
+    svg.append(
+      s("polyline", { points: points.join(" "), class: "running" }),
+      s("text", { x: pad.left, y: height - 8, class: "axis" }, "attempt 1"),
+      s("text", { x: width - pad.right, y: height - 8, class: "axis", "text-anchor": "end" }, plotW > 400 ? `attempt ${number(n)}: running share of successes` : `attempt ${number(n)}`),
+    );
+  }
+  figure.replaceChildren(svg, caption);
+}
+
+function drawDurations(figure, records) {
+  const classes = ["order", "payment"];
+  const counts = BINS.map(() => ({ order: 0, payment: 0 }));
+  const all = [];
+  for (const r of records) {
+    if (r.stage !== "response" || typeof r.duration !== "number" || !classes.includes(r.event_class)) continue;
+    const bin = BINS.findIndex((edge) => r.duration < edge);
+    counts[bin][r.event_class]++;
+    all.push(r.duration);
+  }
+  all.sort((a, b) => a - b);
+  const q = (p) => all[Math.min(all.length - 1, Math.floor(p * all.length))];
+  figure.dataset.requests = String(all.length);
+  const caption = h("figcaption", null,
+    h("strong", null, "Durations"), " ",
+    all.length
+      ? `of ${number(all.length)} order and payment requests in the log (simulated ms): median ${q(0.5)}, 95th percentile ${q(0.95)}, longest ${all.at(-1)}. Orders take a few ms; payments wait 60–240 ms for the third party, with a slow tail.`
+      : "of requests: none in the log yet.",
+    " Test-data requests are left out: each one lasts as long as all the orders it made.",
+  );
+  const width = Math.max(280, figure.clientWidth || 600);
+  const height = 220;
+  const pad = { left: 44, right: 8, top: 26, bottom: 40 };
+  const plotW = width - pad.left - pad.right;
+  const plotH = height - pad.top - pad.bottom;
+  const max = Math.max(1, ...counts.map((c) => c.order + c.payment));
+  const svg = s("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `Histogram of request durations, ${all.length} requests` });
+  const slot = plotW / BINS.length;
+  const yOf = (v) => pad.top + plotH * (1 - v / max);
+  svg.append(
+    s("line", { x1: pad.left, x2: width - pad.right, y1: yOf(0), y2: yOf(0), class: "grid" }),
+    s("line", { x1: pad.left, x2: width - pad.right, y1: yOf(max), y2: yOf(max), class: "grid" }),
+    s("text", { x: pad.left - 6, y: yOf(max) + 4, "text-anchor": "end", class: "axis" }, number(max)),
+    s("text", { x: pad.left - 6, y: yOf(0) + 4, "text-anchor": "end", class: "axis" }, "0"),
+    s("rect", { x: pad.left, y: 4, width: 10, height: 10, class: "order" }),
+    s("text", { x: pad.left + 14, y: 13, class: "axis" }, "order"),
+    s("rect", { x: pad.left + 64, y: 4, width: 10, height: 10, class: "payment" }),
+    s("text", { x: pad.left + 78, y: 13, class: "axis" }, "payment"),
+  );
+  const narrow = slot < 30;
+  counts.forEach((c, i) => {
+    const x = pad.left + i * slot + 2;
+    const w = Math.max(1, slot - 4);
+    let base = 0;
+    for (const cls of classes) {
+      if (!c[cls]) continue;
+      const y0 = yOf(base), y1 = yOf(base + c[cls]);
+      svg.append(s("rect", { x, y: y1, width: w, height: Math.max(1, y0 - y1), class: cls },
+        s("title", null, `${binName(i)}: ${c[cls]} ${cls} requests`)));
+      base += c[cls];
+    }
+    if (!narrow || i % 2 === 0) {
+      const edge = pad.left + i * slot;
+      svg.append(
+        s("line", { x1: edge, x2: edge, y1: yOf(0), y2: yOf(0) + 4, class: "grid" }),
+        s("text", { x: edge, y: height - pad.bottom + 16, "text-anchor": "middle", class: "axis" }, EDGE_LABELS[i]),
+      );
+    }
+  });
+  svg.append(s("text", { x: pad.left + plotW / 2, y: height - 6, "text-anchor": "middle", class: "axis" }, "simulated duration, ms"));
+  figure.replaceChildren(svg, caption);
+}

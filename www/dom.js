@@ -1,0 +1,100 @@
+// Small DOM helpers. Text goes in as text nodes only: nothing on this page
+// ever parses a string as markup, so what a user typed cannot run.
+
+/** An element with attributes, listeners (`onclick`...) and text or element children. */
+export function h(tag, props, ...children) {
+  const el = document.createElement(tag);
+  setProps(el, props);
+  el.append(...nodes(children));
+  return el;
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/** The same for SVG elements. */
+export function s(tag, props, ...children) {
+  const el = document.createElementNS(SVG, tag);
+  setProps(el, props);
+  el.append(...nodes(children));
+  return el;
+}
+
+function setProps(el, props) {
+  for (const [key, value] of Object.entries(props ?? {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") el.setAttribute("class", value);
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+}
+
+function nodes(children) {
+  return children.flat(Infinity)
+    .filter((c) => c !== null && c !== undefined && c !== false)
+    .map((c) => (c instanceof Node ? c : document.createTextNode(String(c))));
+}
+
+export const $ = (selector, root = document) => root.querySelector(selector);
+
+/** JSON, two-space indented, with long arrays shortened for display. */
+export function pretty(value, maxItems = 20) {
+  let shortened = false;
+  const text = JSON.stringify(value, (_key, v) => {
+    if (Array.isArray(v) && v.length > maxItems) {
+      shortened = true;
+      return [...v.slice(0, maxItems), `… and ${v.length - maxItems} more`];
+    }
+    return v;
+  }, 2);
+  return { text: text ?? String(value), shortened };
+}
+
+export const number = (n) => Number(n).toLocaleString("en-US");
+
+export function percent(share) {
+  return `${(share * 100).toFixed(1)}%`;
+}
+
+export function clock(ms) {
+  const d = new Date(ms);
+  const pad = (n, w = 2) => String(n).padStart(w, "0");
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
+}
+
+export function bytes(n) {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(0)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** Waits for the next frame (so the page paints), or 50 ms in a hidden tab. */
+export function nextFrame() {
+  return new Promise((resolve) => {
+    requestAnimationFrame(() => setTimeout(resolve, 0));
+    setTimeout(resolve, 50);
+  });
+}
+
+/** Runs `fn` at most once a frame, however often it is asked for. */
+export function throttled(fn) {
+  let queued = false;
+  return () => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => {
+      queued = false;
+      fn();
+    });
+  };
+}
+
+/** Offers `content` as a file download named `name`. */
+export function download(name, type, content) {
+  const url = URL.createObjectURL(new Blob([content], { type }));
+  const a = h("a", { href: url, download: name, hidden: true });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

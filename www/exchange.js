@@ -1,0 +1,49 @@
+// One request and its answer, drawn the same way in the flow and the
+// console: the request as sent, then the HTTP status, the envelope with
+// code 0 and the rest told apart at a glance, the time, and the trace.
+import { h, pretty } from "./dom.js";
+
+/** What a reply's code means, in words and a colour class. */
+export function verdict(status, code) {
+  if (code === 0) return { cls: "ok", text: "code 0 · success" };
+  if (status !== 200) return { cls: "bad", text: `code ${code} · HTTP ${status}: the request was turned away` };
+  return { cls: "warn", text: `code ${code} · business error` };
+}
+
+/** The request as an HTTP client would send it. */
+export function requestView({ method, path, headers, body }) {
+  const lines = [`${method} ${path}`];
+  for (const [name, value] of Object.entries(headers ?? {})) lines.push(`${name}: ${value}`);
+  const text = body === null || body === undefined || body === "" ? lines.join("\n") : `${lines.join("\n")}\n\n${body}`;
+  return h("pre", { class: "request", "aria-label": "request" }, text);
+}
+
+/**
+ * The answer: `reply` is what Store.request returned. `store` is asked to
+ * show the trace when its id is clicked.
+ */
+export function responseView(reply, store, { expected = false } = {}) {
+  const { status, headers, body, ms, record } = reply;
+  const v = verdict(status, body.code);
+  const traceId = headers["x-b3-traceid"];
+  const { text, shortened } = pretty(body);
+  const facts = h("p", { class: "facts" },
+    h("span", { class: `badge status ${status === 200 ? "ok" : "bad"}` }, `HTTP ${status}`), " ",
+    h("span", { class: `badge code ${v.cls}${expected ? " expected" : ""}`, dataset: { code: String(body.code) } },
+      expected && body.code !== 0 ? `${v.text} (expected)` : v.text), " ",
+    h("span", { class: "time", title: "time this call took in this tab" }, `${ms < 0.1 ? "< 0.1" : ms.toFixed(1)} ms in this tab`),
+    record && typeof record.duration === "number"
+      ? [" ", h("span", { class: "time", title: "the duration its log record gives" }, `· ${record.duration} ms simulated`)]
+      : null,
+  );
+  const extraHeaders = Object.entries(headers).filter(([name]) => name !== "x-b3-traceid" && name !== "content-type");
+  return h("div", { class: "response", "aria-label": "response" },
+    facts,
+    body.code !== 0 ? h("p", { class: "msg" }, body.msg) : null,
+    traceId ? h("p", { class: "trace-line" }, "trace ",
+      h("button", { type: "button", class: "trace link", title: "show this request's log records", "aria-label": `show the log records of trace ${traceId}`, onclick: () => store.showTrace(traceId) }, traceId)) : null,
+    extraHeaders.length ? h("p", { class: "headers" }, extraHeaders.map(([n, val]) => `${n}: ${val}`).join("\n")) : null,
+    h("pre", { class: `envelope ${v.cls}` }, text),
+    shortened ? h("p", { class: "note" }, "Long lists are shortened here; the service returned them whole.") : null,
+  );
+}

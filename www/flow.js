@@ -1,0 +1,91 @@
+// The typical flow of the spec's part 4 as one button: seven requests in
+// order, each shown with its request and answer. A declined payment stops
+// the flow and offers another attempt, as a real checkout would.
+import { $, h } from "./dom.js";
+import { requestView, responseView } from "./exchange.js";
+
+const JSON_HEADERS = { "Content-Type": "application/json", "X-User-Id": "u-1" };
+
+export function mountFlow(store) {
+  const button = $("#run-flow");
+  const list = $("#steps");
+  const summary = $("#flow-summary");
+  let abandon = null;
+
+  function step(n, title, expect, method, path, body = null, { expected = false } = {}) {
+    const headers = body === null ? { "X-User-Id": "u-1" } : JSON_HEADERS;
+    const text = body === null ? null : JSON.stringify(body, null, 2);
+    const reply = store.request(method, path, text, headers);
+    const ok = reply.body.code === 0;
+    const li = h("li", { class: `step ${ok ? "ok" : expected ? "expected" : "fail"}`, dataset: { step: String(n), code: String(reply.body.code) } },
+      h("h3", null, h("span", { class: "n" }, String(n)), title),
+      h("p", { class: "expect" }, expect),
+      h("div", { class: "exchange" }, requestView({ method, path, headers, body: text }), responseView(reply, store, { expected })),
+    );
+    list.append(li);
+    return { reply, li };
+  }
+
+  /** Shows what a declined payment means and waits for "try again" or "stop". */
+  function offerRetry(li, reply) {
+    const declined = reply.body.msg === "Third party payment failed";
+    return new Promise((resolve) => {
+      abandon = () => resolve("abandon");
+      const done = (choice) => { actions.remove(); abandon = null; resolve(choice); };
+      const retry = h("button", { type: "button", id: "flow-retry", onclick: () => done("retry") }, "Try the payment again");
+      const actions = h("div", { class: "retry", role: "group", "aria-label": "payment declined" },
+        h("p", null, declined
+          ? "The simulated third party declined this attempt, as it does about 3 times in 10 (the failure rate in Settings). No payment was stored and the order is still CREATED, so it can be paid again: each retry is a new attempt."
+          : `The payment did not go through: ${reply.body.msg}.`),
+        retry, " ",
+        h("button", { type: "button", class: "secondary", id: "flow-stop", onclick: () => done("stop") }, "Stop the flow here"),
+      );
+      li.append(actions);
+      retry.focus();
+    });
+  }
+
+  async function run() {
+    abandon?.();
+    list.replaceChildren();
+    summary.textContent = "";
+    const before = store.records.length ? store.records.at(-1).seq : 0;
+
+    const order = { userId: "u-1", price: 25.5, description: "two coffees" };
+    const created = step(1, "Create an order", "Expected: code 0 and the new order, status CREATED.",
+      "POST", "/api/order/create", order).reply;
+    if (created.body.code !== 0) return finish(`Creating the order failed: ${created.body.msg}`);
+    const orderId = created.body.data.orderId;
+
+    step(2, "Read the order", "Expected: the same order back.", "GET", `/api/order/${orderId}`);
+
+    let paid;
+    for (let attempt = 1; ; attempt++) {
+      const { reply, li } = step(3, attempt === 1 ? "Pay for the order" : `Pay for the order, attempt ${attempt}`,
+        "Expected: code 0 and a payment with status SUCCESS, or, about 3 times in 10, code -1 Third party payment failed.",
+        "POST", "/api/payment/pay", { orderId, amount: order.price, paymentMethod: "CARD" });
+      if (reply.body.code === 0) { paid = reply; break; }
+      const choice = await offerRetry(li, reply);
+      if (choice === "abandon") return;
+      if (choice === "stop") return finish(`Stopped after ${attempt} declined payment attempt${attempt > 1 ? "s" : ""}: order ${orderId} stays CREATED and unpaid.`);
+    }
+    const paymentId = paid.body.data.paymentId;
+
+    step(4, "Mark the order paid", "Expected: code 0. The order is now PAID.", "POST", `/api/order/${orderId}/pay`);
+    step(5, "Delete the paid order", "Expected to fail: code -1, Paid order cannot be deleted.",
+      "POST", `/api/order/delete/${orderId}`, null, { expected: true });
+    step(6, "Read the payment", "Expected: the payment, status SUCCESS.", "GET", `/api/payment/${paymentId}`);
+    step(7, "Refund the payment", "Expected: code 0. The payment is now REFUNDED.", "POST", `/api/payment/refund/${paymentId}`);
+    const written = store.records.filter((r) => r.seq > before).length;
+    finish(`Done: order ${orderId} was created, paid with ${paymentId}, marked paid, refused deletion, and refunded. The flow wrote ${written} log records, three per request: see them in the log below.`);
+  }
+
+  function finish(text) {
+    summary.textContent = text;
+  }
+
+  // Another click while a declined payment waits for an answer starts over.
+  button.addEventListener("click", () => {
+    run().catch((e) => finish(`The flow broke: ${e.message}`));
+  });
+}

@@ -1,0 +1,176 @@
+// The log viewer: the journal's records, newest first, with the fields of
+// the spec's part 6; filters; and a trace's records side by side when a
+// record or a trace id is clicked. Records the page does not know (fields
+// added by a later version of the service) are shown as they are.
+import { $, clock, h, number, throttled } from "./dom.js";
+
+const PAGE = 100;
+const FILTERS = ["traceId", "uri_group", "event_class", "status", "stage"];
+const KNOWN_VALUES = {
+  uri_group: ["/order/*", "/payment/*", "/test/*"],
+  event_class: ["order", "payment", "test"],
+  status: ["success", "server_error", "client_error"],
+  stage: ["gateway", "service", "response"],
+};
+/** The order fields are listed in; any others follow, alphabetically. */
+const FIELD_ORDER = ["seq", "stage", "timestamp", "traceId", "spanId", "parentSpanId", "method", "uri", "uri_group",
+  "event_class", "duration", "status", "outcome", "httpStatus", "code", "msg", "userId"];
+
+export function mountLogs(store) {
+  const tbody = $("#logs");
+  const count = $("#log-count");
+  const more = $("#logs-more");
+  const detail = $("#trace-detail");
+  const controls = Object.fromEntries(FILTERS.map((f) => [f, $(`#filter-${f}`)]));
+  let limit = PAGE;
+  let shown = null; // { traceId, seq } of the trace detail
+
+  for (const [name, values] of Object.entries(KNOWN_VALUES)) {
+    controls[name].append(...values.map((v) => h("option", { value: v }, v)));
+  }
+
+  /** Values of a field seen in the records that the selects do not offer yet. */
+  function learnValues() {
+    for (const name of Object.keys(KNOWN_VALUES)) {
+      const select = controls[name];
+      const offered = new Set([...select.options].map((o) => o.value));
+      for (const r of store.records) {
+        const v = r[name];
+        if (typeof v === "string" && !offered.has(v)) {
+          offered.add(v);
+          select.append(h("option", { value: v }, v));
+        }
+      }
+    }
+  }
+
+  function matches(r) {
+    const trace = controls.traceId.value.trim().toLowerCase();
+    if (trace && !String(r.traceId ?? "").toLowerCase().includes(trace)) return false;
+    for (const name of Object.keys(KNOWN_VALUES)) {
+      const want = controls[name].value;
+      if (!want) continue;
+      const have = r[name];
+      if (want === "(none)" ? have !== null && have !== undefined : have !== want) return false;
+    }
+    return true;
+  }
+
+  function render() {
+    learnValues();
+    const rows = [];
+    let matching = 0;
+    for (let i = store.records.length - 1; i >= 0; i--) {
+      const r = store.records[i];
+      if (!matches(r)) continue;
+      matching++;
+      if (rows.length < limit) rows.push(row(r));
+    }
+    tbody.replaceChildren(...rows);
+    const dropped = store.droppedLogs;
+    const filtered = FILTERS.some((f) => controls[f].value.trim());
+    count.textContent = `${filtered ? `${number(matching)} matching of ` : ""}${number(store.records.length)} records in the log` +
+      (dropped ? `, ${number(dropped)} older ones dropped to stay within the log capacity` : "") +
+      (matching > rows.length ? `; showing the newest ${number(rows.length)}` : "") + ".";
+    count.dataset.matching = String(matching);
+    more.hidden = matching <= rows.length;
+    if (!store.records.length) tbody.append(h("tr", null, h("td", { colspan: 10, class: "empty" }, "No records yet: send a request or run the flow.")));
+    if (shown) renderTrace();
+  }
+
+  function row(r) {
+    const open = () => store.showTrace(r.traceId, r.seq);
+    const result = r.stage === "response" ? `${r.httpStatus} · ${r.code} ${r.msg}` : "";
+    return h("tr", { dataset: { seq: String(r.seq), stage: String(r.stage), trace: String(r.traceId) }, class: shown?.traceId === r.traceId ? "in-trace" : null, onclick: (e) => { if (!e.target.closest("button")) open(); } },
+      h("td", { class: "num" }, r.seq),
+      h("td", { class: "mono" }, typeof r.timestamp === "number" ? clock(r.timestamp) : ""),
+      h("td", null, h("span", { class: `stage ${r.stage}` }, r.stage)),
+      h("td", null, h("button", { type: "button", class: "trace link", title: r.traceId, "aria-label": `show the records of trace ${r.traceId}`, onclick: open }, short(r.traceId))),
+      h("td", { class: "mono" }, [r.method, r.uri].filter(Boolean).join(" ")),
+      h("td", { class: "mono" }, r.uri_group ?? ""),
+      h("td", null, r.event_class ?? ""),
+      h("td", { class: "num" }, r.duration ?? ""),
+      h("td", null, r.status ? h("span", { class: `status ${r.status}` }, r.status) : ""),
+      h("td", { class: "result" }, result),
+    );
+  }
+
+  /** The records of a trace, split into requests (each starts at its gateway record). */
+  function renderTrace() {
+    const { traceId, seq } = shown;
+    const records = store.records.filter((r) => r.traceId === traceId);
+    const requests = [];
+    for (const r of records) {
+      if (r.stage === "gateway" || !requests.length) requests.push([]);
+      requests.at(-1).push(r);
+    }
+    const focus = requests.find((group) => group.some((r) => r.seq === seq)) ?? requests[0];
+    const list = requests.slice(-30).map((group) => h("li", { class: group === focus ? "request focused" : "request" },
+      h("p", { class: "request-title" }, requestTitle(group)),
+      h("ol", { class: "records" }, group.map(recordCard)),
+    ));
+    detail.hidden = false;
+    detail.replaceChildren(...[
+      h("div", { class: "detail-head" },
+        h("h3", { id: "trace-title", tabindex: "-1" }, "Trace ", h("span", { class: "mono" }, traceId)),
+        h("button", { type: "button", class: "secondary", onclick: () => { controls.traceId.value = traceId; limit = PAGE; render(); } }, "Filter the table by this trace"),
+        h("button", { type: "button", class: "secondary", id: "trace-close", onclick: close }, "Close"),
+      ),
+      h("p", null, records.length
+        ? `${records.length} record${records.length === 1 ? "" : "s"} from ${requests.length} request${requests.length === 1 ? "" : "s"}: each request leaves a gateway, a service and a response record (no service record when the gateway turned it away).`
+        : "None of this trace's records are in the log any more."),
+      requests.length > 30 ? h("p", { class: "note" }, `Showing the last 30 of ${requests.length} requests.`) : null,
+      h("ol", { class: "requests" }, list),
+    ].filter(Boolean));
+  }
+
+  function requestTitle(group) {
+    const g = group.find((r) => r.stage === "gateway") ?? group[0];
+    const res = group.find((r) => r.stage === "response");
+    return [`${g.method ?? ""} ${g.uri ?? ""}`.trim(), res ? `→ HTTP ${res.httpStatus}, code ${res.code}, ${res.msg}` : ""].join(" ");
+  }
+
+  function close() {
+    shown = null;
+    detail.hidden = true;
+    detail.replaceChildren();
+    render();
+  }
+
+  const later = throttled(render);
+  store.addEventListener("change", (e) => {
+    if (e.detail.reset) { shown = null; detail.hidden = true; }
+    later();
+  });
+  store.addEventListener("show-trace", (e) => {
+    shown = e.detail;
+    render();
+    detail.scrollIntoView({ block: "start" });
+    $("#trace-title").focus({ preventScroll: true });
+  });
+  for (const f of FILTERS) controls[f].addEventListener("input", () => { limit = PAGE; render(); });
+  $("#filters").addEventListener("reset", () => setTimeout(() => { limit = PAGE; render(); }));
+  more.addEventListener("click", () => { limit += PAGE; render(); });
+  $("#clear-logs").addEventListener("click", () => store.clearLogs());
+  render();
+}
+
+const short = (id) => (typeof id === "string" && id.length > 12 ? `${id.slice(0, 12)}…` : String(id ?? ""));
+
+/** One record as a card: every field, the known ones first, then any others as they came. */
+export function recordCard(r) {
+  const keys = Object.keys(r);
+  const known = FIELD_ORDER.filter((k) => keys.includes(k));
+  const extra = keys.filter((k) => !FIELD_ORDER.includes(k)).sort();
+  const value = (k) => {
+    const v = r[k];
+    if (k === "timestamp" && typeof v === "number") return `${v} (${clock(v)})`;
+    return v === null ? "null" : typeof v === "object" ? JSON.stringify(v) : String(v);
+  };
+  return h("li", { class: `record ${r.stage}`, dataset: { seq: String(r.seq), stage: String(r.stage) } },
+    h("dl", null, [...known, ...extra].map((k) => [
+      h("dt", { class: extra.includes(k) ? "extra" : null, title: extra.includes(k) ? "a field this page does not know yet" : null }, k),
+      h("dd", null, value(k)),
+    ])),
+  );
+}

@@ -1,0 +1,102 @@
+// Settings (seed, failure rate, log capacity), the resets, and the state
+// as files: the snapshot to export and import, the log as NDJSON.
+import { $, bytes, clock, download } from "./dom.js";
+import { DEFAULTS } from "./store.js";
+
+export function mountSettings(store) {
+  const form = $("#settings-form");
+  const seed = $("#seed");
+  const rate = $("#failure-rate");
+  const capacity = $("#log-capacity");
+  const message = $("#settings-message");
+  const current = $("#settings-current");
+
+  function say(text, kind = "info") {
+    message.dataset.kind = kind;
+    message.textContent = text;
+  }
+
+  function show() {
+    const { seed: s, failureRate, logCapacity } = store.settings;
+    seed.value = String(s);
+    rate.value = failureRate ?? "";
+    capacity.value = logCapacity ?? "";
+    current.textContent = `In use: seed ${s}, failure rate ${failureRate ?? "as in the imported state"}, log capacity ${logCapacity ?? "as in the imported state"}.`;
+  }
+
+  function options() {
+    const opts = {};
+    // The values go to the service as typed numbers; it checks them and names what is wrong.
+    if (seed.value.trim() !== "") opts.seed = Number(seed.value.trim());
+    if (rate.value.trim() !== "") opts.failureRate = Number(rate.value.trim());
+    if (capacity.value.trim() !== "") opts.logCapacity = Number(capacity.value.trim());
+    return opts;
+  }
+
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    try {
+      store.fresh(options());
+      say("Started a fresh service with these settings: no orders, no payments, an empty log.");
+    } catch (e) {
+      say(`Not applied: ${e.message}`, "error");
+    }
+  });
+
+  $("#reset").addEventListener("click", () => {
+    store.forget();
+    store.fresh({});
+    say(`Reset to the defaults: a new random seed, failure rate ${DEFAULTS.failureRate}, log capacity ${DEFAULTS.logCapacity}, and nothing in it.`);
+  });
+
+  const stamp = () => new Date().toISOString().replace(/[:]/g, "-").replace(/\..*/, "");
+
+  $("#export-state").addEventListener("click", () => {
+    const text = store.service.snapshot();
+    download(`orderpay-state-${stamp()}.json`, "application/json", text);
+    say(`Exported the state (${bytes(text.length)}): Service.restore(text) takes it back, here or in Node.`);
+  });
+
+  $("#export-logs").addEventListener("click", () => {
+    const service = store.service;
+    const count = service.logs().length;
+    // The package writes NDJSON itself; older builds without exportNdjson get the same from logs().
+    const text = typeof service.exportNdjson === "function"
+      ? service.exportNdjson()
+      : service.logs().map((r) => JSON.stringify(r) + "\n").join("");
+    download(`orderpay-logs-${stamp()}.ndjson`, "application/x-ndjson", text);
+    say(`Exported ${count} log records as NDJSON, one a line, oldest first.`);
+  });
+
+  const file = $("#import-state");
+  file.addEventListener("change", async () => {
+    const chosen = file.files?.[0];
+    if (!chosen) return;
+    try {
+      store.restore(await chosen.text());
+      say(`Imported the state from ${chosen.name}.`);
+    } catch (e) {
+      say(`Could not import ${chosen.name}: ${e.message}`, "error");
+    } finally {
+      file.value = "";
+    }
+  });
+
+  const status = $("#state-status");
+  function showStatus() {
+    const { state, at, size, compressed } = store.saved;
+    const saved = state === "saved" ? `saved in this browser at ${clock(at).slice(0, 8)} (${bytes(size)}${compressed ? ", compressed" : ""})`
+      : state === "saving" ? "saving (compressing a large state)…"
+        : state === "too big" ? "too big to save in this browser: export it to keep it"
+          : "not saved yet";
+    status.dataset.saved = state;
+    status.textContent = `Seed ${store.settings.seed} · ${store.records.length.toLocaleString("en-US")} log records · state ${saved}.`;
+  }
+
+  store.addEventListener("change", (e) => { if (e.detail.reset) show(); showStatus(); });
+  store.addEventListener("saved", showStatus);
+  addEventListener("pagehide", () => store.flush());
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "hidden") store.flush(); });
+  show();
+  showStatus();
+}

@@ -1,0 +1,237 @@
+// The one service instance of the page, the log records it has written
+// (mirrored here so the viewer and the charts need not ask for all of them
+// each time), the ids worth offering for the next call, and the saved copy
+// in this browser. Everything else listens to its "change" event.
+import init, { Service } from "./pkg/orderpay.js";
+
+const KEY = "orderpay-playground/snapshot";
+const KEEP_IDS = 50;
+export const DEFAULTS = Object.freeze({ failureRate: 0.3, logCapacity: 10000 });
+
+export class Store extends EventTarget {
+  service = null;
+  /** The journal's records, oldest first, as `service.logs()` would return them. */
+  records = [];
+  settings = { seed: 0, ...DEFAULTS };
+  /** Recent ids, newest first, and the price of each order the page has seen. */
+  ids = { orders: [], payments: [], prices: new Map() };
+  saved = { state: "not yet", at: 0, size: 0, compressed: false };
+  #lastSeq = 0;
+  #lastDropped = 0;
+  #saveTimer = 0;
+  #saveGeneration = 0;
+
+  /** Loads the package and the state saved in this browser, if any. Returns a notice or "". */
+  async start() {
+    await init();
+    let notice = "";
+    try {
+      const text = await loadSaved();
+      if (text !== null) {
+        this.#adopt(Service.restore(text), text);
+        return "Restored the state saved in this browser.";
+      }
+    } catch (e) {
+      notice = `The state saved in this browser could not be restored (${e.message}); starting fresh.`;
+    }
+    this.fresh({});
+    return notice;
+  }
+
+  /** A new, empty service. Throws the service's own TypeError or RangeError for a bad option. */
+  fresh(options) {
+    const service = new Service(options);
+    this.#replace(service, {
+      seed: service.seed,
+      failureRate: options.failureRate ?? DEFAULTS.failureRate,
+      logCapacity: options.logCapacity ?? DEFAULTS.logCapacity,
+    });
+    this.ids = { orders: [], payments: [], prices: new Map() };
+    this.changed({ reset: true });
+  }
+
+  /** Replaces the state with a snapshot's (an imported file). Throws when it is not one. */
+  restore(text) {
+    this.#adopt(Service.restore(text), text);
+    this.changed({ reset: true });
+  }
+
+  #adopt(service, text) {
+    // The snapshot's inner layout is the service's business; read what the
+    // page can use from it, and carry on without it if that ever changes.
+    let state = {};
+    try { state = JSON.parse(text) ?? {}; } catch { /* restore() accepted it, so this does not happen */ }
+    const settings = state.settings ?? {};
+    this.#replace(service, {
+      seed: service.seed,
+      failureRate: typeof settings.failureRate === "number" ? settings.failureRate : null,
+      logCapacity: typeof settings.logCapacity === "number" ? settings.logCapacity : null,
+    });
+    this.ids = { orders: [], payments: [], prices: new Map() };
+    const orders = Object.values(state.orders?.live ?? {}).filter((o) => typeof o?.orderId === "string");
+    orders.sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0));
+    for (const o of orders.slice(0, KEEP_IDS)) {
+      this.ids.orders.push(o.orderId);
+      this.ids.prices.set(o.orderId, o.price);
+    }
+    const payments = Object.values(state.payments?.by_id ?? {}).filter((p) => typeof p?.paymentId === "string");
+    payments.sort((a, b) => (b.paidAt ?? 0) - (a.paidAt ?? 0));
+    this.ids.payments = payments.slice(0, KEEP_IDS).map((p) => p.paymentId);
+  }
+
+  #replace(service, settings) {
+    this.service?.free();
+    this.service = service;
+    this.settings = settings;
+    this.records = service.logs();
+    this.#lastSeq = this.records.at(-1)?.seq ?? 0;
+    this.#lastDropped = service.droppedLogs;
+  }
+
+  /**
+   * Sends one request. Returns `{status, headers, body, ms, record}`: what
+   * the service answered, the milliseconds the call took in this tab, and
+   * the response log record it wrote (with its simulated duration).
+   */
+  request(method, path, body, headers) {
+    const started = performance.now();
+    const reply = this.service.request(method, path, body, headers);
+    const ms = performance.now() - started;
+    this.#learn(method, path, body, reply.body);
+    this.#pull();
+    const traceId = reply.headers["x-b3-traceid"];
+    const record = this.records.findLast((r) => r.stage === "response" && r.traceId === traceId) ?? null;
+    this.changed({ request: true });
+    return { ...reply, ms, record };
+  }
+
+  clearLogs() {
+    this.service.clearLogs();
+    this.records = [];
+    this.#lastDropped = this.service.droppedLogs;
+    this.changed({ cleared: true });
+  }
+
+  get droppedLogs() {
+    return this.service.droppedLogs;
+  }
+
+  /** New records since the last look, and the dropped ones let go. */
+  #pull() {
+    const fresh = this.service.logs(this.#lastSeq);
+    const dropped = this.service.droppedLogs;
+    if (fresh.length && fresh[0].seq > this.#lastSeq + 1) {
+      // Records newer than all we held were dropped already: nothing we held is left.
+      this.records = fresh;
+    } else {
+      this.records.push(...fresh);
+      this.records.splice(0, Math.max(0, dropped - this.#lastDropped));
+    }
+    if (fresh.length) this.#lastSeq = fresh.at(-1).seq;
+    this.#lastDropped = dropped;
+  }
+
+  #learn(method, path, body, envelope) {
+    if (envelope?.code !== 0) return;
+    const data = envelope.data;
+    const remember = (list, id) => {
+      const at = list.indexOf(id);
+      if (at >= 0) list.splice(at, 1);
+      list.unshift(id);
+      if (list.length > KEEP_IDS) list.length = KEEP_IDS;
+    };
+    if (typeof data?.orderId === "string" && /\/api\/order\//.test(path)) {
+      remember(this.ids.orders, data.orderId);
+      this.ids.prices.set(data.orderId, data.price);
+    }
+    if (typeof data?.paymentId === "string") remember(this.ids.payments, data.paymentId);
+    if (Array.isArray(data?.orderIds)) {
+      for (const id of data.orderIds.slice(-5)) remember(this.ids.orders, id);
+    }
+    const deleted = /^\/api\/order\/delete\/([^/?]+)/.exec(path);
+    if (deleted && method.toUpperCase() === "POST") {
+      this.ids.orders = this.ids.orders.filter((id) => id !== deleted[1]);
+    }
+  }
+
+  changed(detail = {}) {
+    this.dispatchEvent(new CustomEvent("change", { detail }));
+    this.scheduleSave();
+  }
+
+  /** Asks the log viewer to show a trace (and the record `seq` in it). */
+  showTrace(traceId, seq = null) {
+    this.dispatchEvent(new CustomEvent("show-trace", { detail: { traceId, seq } }));
+  }
+
+  scheduleSave() {
+    clearTimeout(this.#saveTimer);
+    this.#saveTimer = setTimeout(() => this.save(), 300);
+  }
+
+  /** Saves now if a save is waiting (the page is going away). */
+  flush() {
+    if (!this.#saveTimer) return;
+    this.save();
+  }
+
+  /**
+   * Saves the snapshot in localStorage: as it is when it fits (at once, so
+   * a reload right after finds it), gzip-compressed when it does not (a
+   * journal of 10,000 records and as many orders is about 5 MB of JSON,
+   * the size of the whole localStorage of an origin).
+   */
+  save() {
+    clearTimeout(this.#saveTimer);
+    this.#saveTimer = 0;
+    const generation = ++this.#saveGeneration;
+    const text = this.service.snapshot();
+    try {
+      localStorage.setItem(KEY, text);
+      this.#saved("saved", text.length, false);
+      return;
+    } catch { /* too big: compress */ }
+    this.#saved("saving", text.length, true);
+    gzip(text).then((packed) => {
+      if (generation !== this.#saveGeneration) return;
+      try {
+        localStorage.setItem(KEY, "gz:" + packed);
+        this.#saved("saved", packed.length, true);
+      } catch {
+        this.#saved("too big", text.length, true);
+      }
+    }, () => this.#saved("too big", text.length, true));
+  }
+
+  #saved(state, size, compressed) {
+    this.saved = { state, at: Date.now(), size, compressed };
+    this.dispatchEvent(new CustomEvent("saved", { detail: this.saved }));
+  }
+
+  /** Forgets the saved copy (a reset to defaults). */
+  forget() {
+    localStorage.removeItem(KEY);
+  }
+}
+
+async function loadSaved() {
+  const text = localStorage.getItem(KEY);
+  if (text === null || !text.startsWith("gz:")) return text;
+  return gunzip(text.slice(3));
+}
+
+async function gzip(text) {
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"));
+  const packed = new Uint8Array(await new Response(stream).arrayBuffer());
+  let binary = "";
+  for (let i = 0; i < packed.length; i += 0x8000) {
+    binary += String.fromCharCode(...packed.subarray(i, i + 0x8000));
+  }
+  return btoa(binary);
+}
+
+async function gunzip(base64) {
+  const packed = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  const stream = new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Response(stream).text();
+}
