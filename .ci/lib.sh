@@ -39,6 +39,14 @@ setup() {
     echo "setup: Rust (cargo and rustup) is needed: see https://rustup.rs" >&2
     exit 1
   fi
+  local components
+  components=$(rustup component list --installed)
+  for component in clippy rustfmt; do
+    if ! grep -q "^$component" <<<"$components"; then
+      say "adding the $component component"
+      quiet rustup component add "$component"
+    fi
+  done
   if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
     say "adding the wasm32-unknown-unknown target"
     quiet rustup target add wasm32-unknown-unknown

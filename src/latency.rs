@@ -94,9 +94,11 @@ impl LatencyModel {
                 "payment" => &mut self.payment,
                 "thirdParty" => &mut self.third_party,
                 "test" => &mut self.test,
-                other => return Err(format!(
+                other => {
+                    return Err(format!(
                     "latency: unknown step {other:?}; known are order, payment, thirdParty, test"
-                )),
+                ))
+                }
             };
             let fields = fields
                 .as_object()
