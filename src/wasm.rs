@@ -202,6 +202,13 @@ export interface LatencyProfile {
   tailMs?: number;
 }
 
+export interface ServiceSettings {
+  seed: number;
+  failureRate: number;
+  logCapacity: number;
+  latency: { order: Required<LatencyProfile>; payment: Required<LatencyProfile>; thirdParty: Required<LatencyProfile>; test: Required<LatencyProfile> };
+}
+
 export interface ServiceOptions {
   /** Same seed and same calls: same ids, outcomes and log records. A whole number from 0 to 2^53 - 1; random when absent. */
   seed?: number;
@@ -244,6 +251,8 @@ export class Service {
   static restore(snapshot: string): Service;
   /** The next `count` payment attempts (default 1) succeed or fail whatever the draw; count 0 clears. An X-Sim-Outcome header still decides its own request. */
   forceNext(outcome: "success" | "failure", count?: number): void;
+  /** The settings in force (options as given, defaults filled in). */
+  readonly settings: ServiceSettings;
   /** What forceNext still has to do, or null. */
   readonly forced: { outcome: "success" | "failure"; remaining: number } | null;
   /** The spans of the requests, oldest first (bounded like the log). */
@@ -388,6 +397,14 @@ impl Service {
             core.force_next(outcome, u32::try_from(count).unwrap_or(u32::MAX));
         }
         Ok(())
+    }
+
+    #[wasm_bindgen(getter, skip_typescript)]
+    pub fn settings(&self) -> JsValue {
+        self.core
+            .try_borrow()
+            .map(|c| to_js(c.settings()))
+            .unwrap_or(JsValue::NULL)
     }
 
     #[wasm_bindgen(getter, skip_typescript)]
