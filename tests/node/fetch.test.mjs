@@ -1,9 +1,9 @@
 // orderpay/fetch in Node, installed from the package's tarball and imported
 // by name, with Node's own fetch, Request and Response.
 import assert from "node:assert/strict";
-import { before, test } from "node:test";
+import { after, before, test } from "node:test";
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 import { makeConsumer, readmeExamples, root, withoutComments } from "./consumer.mjs";
@@ -11,6 +11,9 @@ import { makeConsumer, readmeExamples, root, withoutComments } from "./consumer.
 let app;
 before(() => {
   app = makeConsumer();
+});
+after(() => {
+  if (app) rmSync(app.dir, { recursive: true, force: true });
 });
 
 /** Runs a module that prints one JSON value last, and parses it. */

@@ -1,9 +1,9 @@
 // orderpay/msw with Mock Service Worker's setupServer, in an app that has
 // msw installed; and the package without it, for whom msw is no concern.
 import assert from "node:assert/strict";
-import { before, test } from "node:test";
+import { after, before, test } from "node:test";
 import { execFileSync } from "node:child_process";
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 import { makeConsumer, readmeExamples, root, withoutComments } from "./consumer.mjs";
@@ -13,6 +13,9 @@ let bare;
 before(() => {
   app = makeConsumer({ link: ["msw"] });
   bare = makeConsumer();
+});
+after(() => {
+  for (const made of [app, bare]) if (made) rmSync(made.dir, { recursive: true, force: true });
 });
 
 function json(file, source) {
