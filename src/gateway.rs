@@ -170,7 +170,10 @@ pub(crate) fn exchange(svc: &mut Service, raw: RawRequest) -> Exchange {
             parent: incoming.parent_span_id.as_deref(),
             started,
         };
-        let name = format!("{method} {}", route_template(&method, &uri));
+        // Named by the route template (low cardinality, as OpenTelemetry
+        // asks), or by the method alone when no route matched.
+        let route = route::template_of(&method, &uri);
+        let name = route.map_or_else(|| method.clone(), |template| format!("{method} {template}"));
         let mut attributes = vec![
             (
                 "http.request.method".to_owned(),
@@ -181,6 +184,9 @@ pub(crate) fn exchange(svc: &mut Service, raw: RawRequest) -> Exchange {
             ("orderpay.code".to_owned(), Value::from(body.code)),
             ("orderpay.msg".to_owned(), Value::from(body.msg.as_str())),
         ];
+        if let Some(template) = route {
+            attributes.push(("http.route".to_owned(), Value::from(template)));
+        }
         if let Some(user) = &user_id {
             attributes.push(("enduser.id".to_owned(), Value::from(user.as_str())));
         }
@@ -281,12 +287,6 @@ pub(crate) fn exchange(svc: &mut Service, raw: RawRequest) -> Exchange {
         },
         duration,
     }
-}
-
-/// The documented route a path matched, for span names that group well
-/// (`GET /api/order/{orderId}`, not one name per order).
-fn route_template(method: &str, path: &str) -> String {
-    route::template_of(method, path).unwrap_or(path).to_owned()
 }
 
 /// Records the spans of one request, timed from its arrival.

@@ -23,23 +23,26 @@ impl Incoming {
     /// single `b3` header, then W3C `traceparent`. Invalid values are
     /// ignored rather than refused: tracing must never break a request.
     pub fn read(header: impl Fn(&str) -> Option<String>) -> Incoming {
+        // A B3 sampling decision may travel alone (`X-B3-Sampled: 0`), and
+        // then still decides, whatever else carries the trace id.
+        let b3_decision = header("x-b3-flags")
+            .filter(|f| f == "1")
+            .map(|_| true)
+            .or_else(|| header("x-b3-sampled").as_deref().and_then(parse_sampled));
         if let Some(trace_id) = header("x-b3-traceid").as_deref().and_then(parse_b3) {
             return Incoming {
                 trace_id: Some(trace_id),
                 parent_span_id: header("x-b3-spanid").as_deref().and_then(parse_span_id),
-                sampled: header("x-b3-flags")
-                    .filter(|f| f == "1")
-                    .map(|_| true)
-                    .or_else(|| header("x-b3-sampled").as_deref().and_then(parse_sampled)),
+                sampled: b3_decision,
             };
         }
-        if let Some(single) = header("b3").as_deref().and_then(parse_b3_single) {
-            return single;
-        }
-        header("traceparent")
+        let mut found = header("b3")
             .as_deref()
-            .and_then(parse_traceparent)
-            .unwrap_or_default()
+            .and_then(parse_b3_single)
+            .or_else(|| header("traceparent").as_deref().and_then(parse_traceparent))
+            .unwrap_or_default();
+        found.sampled = b3_decision.or(found.sampled);
+        found
     }
 }
 
@@ -89,9 +92,11 @@ fn parse_traceparent(text: &str) -> Option<Incoming> {
         && trace.len() == 32
         && flags.len() == 2;
     let flags = u8::from_str_radix(flags, 16).ok()?;
+    // An invalid parent id voids the whole header (W3C Trace Context).
+    let parent = parse_span_id(parent)?;
     (valid && is_hex(trace)).then(|| Incoming {
         trace_id: Some((*trace).to_owned()),
-        parent_span_id: parse_span_id(parent),
+        parent_span_id: Some(parent),
         sampled: Some(flags & 1 == 1),
     })
 }
