@@ -1,7 +1,7 @@
 import type { Service } from "./orderpay.js";
 import type { GatewayOptions } from "./fetch.js";
 
-export interface WorkerOptions extends GatewayOptions {
+export interface WorkerOptions extends Omit<GatewayOptions, "delay"> {
   /** Where your server serves the package's `worker.js`, e.g. `"/orderpay-worker.js"`. */
   url: string | URL;
   /**

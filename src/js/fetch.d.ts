@@ -24,6 +24,14 @@ export interface GatewayOptions {
    * nothing, a function receives the line. The log records show it anyway.
    */
   warn?: boolean | ((message: string) => void);
+  /**
+   * Wait out each request's simulated latency (its `x-sim-duration-ms`) in
+   * real time before answering, so a UI shows its loading states: `true`
+   * waits as long as simulated, a number scales it (`0.5`: half as long).
+   * Default `false`: answers at once. An abort during the wait rejects as
+   * fetch does. Not for the Service Worker, whose page answers at once.
+   */
+  delay?: boolean | number;
 }
 
 export interface FetchOptions extends GatewayOptions {

@@ -4,7 +4,7 @@
 import { Service } from "./orderpay.js";
 import { checkOptions, engine, kind, relativeBase } from "./gateway.js";
 
-const OPTIONS = ["service", "baseUrl", "passthrough", "warn"];
+const OPTIONS = ["service", "baseUrl", "passthrough", "warn", "delay"];
 
 function passthroughFor(option, network, where) {
   if (typeof option === "function") return option;

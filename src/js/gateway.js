@@ -122,6 +122,29 @@ function warner(option, who) {
   throw new TypeError(`${who}: warn: expected true, false or a function, got ${kind(option)}`);
 }
 
+/** How much real time to wait per simulated ms: 0 (the default) waits not at all. */
+function delayScale(option, who) {
+  if (option === undefined || option === false) return 0;
+  if (option === true) return 1;
+  if (typeof option === "number" && Number.isFinite(option) && option >= 0) return option;
+  throw new TypeError(`${who}: delay: expected true, false or a factor such as 0.5, got ${kind(option)}`);
+}
+
+/** Resolves after `ms`, or rejects as fetch does when the signal aborts first. */
+function sleep(ms, signal) {
+  return new Promise((resolve, reject) => {
+    const abort = () => {
+      clearTimeout(timer);
+      reject(signal.reason ?? new DOMException("This operation was aborted", "AbortError"));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", abort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", abort, { once: true });
+  });
+}
+
 /**
  * The service behind one adapter, made as soon as the WebAssembly module is
  * loaded: at once in Node or when given a Service, else after loading.
@@ -133,6 +156,7 @@ export function engine(options, who) {
     throw new TypeError(`${who}: service: expected a Service or its options such as { seed: 42 }, got ${kind(given)}`);
   }
   const warn = warner(options.warn, who);
+  const scale = delayScale(options.delay, who);
   let service = given instanceof Service ? given : null;
   const make = () => (service ??= new Service(given));
   let ready;
@@ -191,6 +215,10 @@ export function engine(options, who) {
         headers: request.headers,
         body: bytes.length ? bytes : null,
       });
+      // The simulated time the request took, waited out in real time when
+      // asked, so a UI shows its loading states as against a real backend.
+      const simulated = Number(reply.headers.find(([name]) => name === "x-sim-duration-ms")?.[1] ?? 0);
+      if (scale > 0 && simulated > 0) await sleep(simulated * scale, signal);
       const response = new Response(reply.body, {
         status: reply.status,
         statusText: reply.statusText,

@@ -5,7 +5,7 @@ import { http } from "msw";
 import { Service } from "./orderpay.js";
 import { checkOptions, engine } from "./gateway.js";
 
-const OPTIONS = ["service", "baseUrl", "warn"];
+const OPTIONS = ["service", "baseUrl", "warn", "delay"];
 
 /**
  * One handler for every method on the gateway's URLs. URLs outside the

@@ -341,6 +341,45 @@ test("an aborted signal rejects as fetch does, and the request never reaches the
   assert.deepEqual(out, { error: "AbortError", invalid: "TypeError", logs: 0, ready: true });
 });
 
+test("delay waits out the simulated latency in real time, scaled, and an abort cuts it short", () => {
+  const out = json(
+    "delay.mjs",
+    `
+    import { Service } from "orderpay";
+    import { createFetch } from "orderpay/fetch";
+    const latency = { order: { baseMs: 300, spreadMs: 0, tailChance: 0 } };
+    const body = JSON.stringify({ userId: "u", price: 1 });
+    const init = { method: "POST", headers: { "content-type": "application/json" }, body };
+    async function timed(options, signal) {
+      const f = createFetch({ service: new Service({ seed: 1, latency }), warn: false, ...options });
+      const start = performance.now();
+      try {
+        const r = await f("/api/order/create", { ...init, signal });
+        return { ms: performance.now() - start, simulated: Number(r.headers.get("x-sim-duration-ms")) };
+      } catch (e) {
+        return { ms: performance.now() - start, error: e.name };
+      }
+    }
+    let badOption;
+    try { createFetch({ delay: "slow" }); } catch (e) { badOption = e.message; }
+    console.log(JSON.stringify({
+      none: await timed({}),
+      full: await timed({ delay: true }),
+      half: await timed({ delay: 0.5 }),
+      aborted: await timed({ delay: true }, AbortSignal.timeout(50)),
+      badOption,
+    }));
+    `,
+  );
+  assert.equal(out.none.simulated, 300);
+  assert.ok(out.none.ms < 150, `no delay asked: ${out.none.ms} ms`);
+  assert.ok(out.full.ms >= 295, `delay: true waits the simulated 300 ms: ${out.full.ms}`);
+  assert.ok(out.half.ms >= 145 && out.half.ms < out.full.ms, `delay: 0.5 waits about 150 ms: ${out.half.ms}`);
+  assert.equal(out.aborted.error, "TimeoutError");
+  assert.ok(out.aborted.ms < 250, `the abort ends the wait: ${out.aborted.ms}`);
+  assert.match(out.badOption, /^createFetch: delay: expected true, false or a factor/);
+});
+
 test("orderpay/fetch and orderpay/browser types: strict TypeScript, a fetch where fetch goes, no any", () => {
   for (const file of ["fetch.d.ts", "browser.d.ts"]) {
     const types = readFileSync(join(app.dir, "node_modules/orderpay", file), "utf8");
