@@ -274,6 +274,19 @@ export function logs(after?: number): LogRecord[];
 export function clearLogs(): void;
 "#;
 
+// Object.keys, Object.entries and Array.from run the caller's code (a
+// Proxy's traps, an iterator): these bindings catch what it throws, so that
+// no exception ever unwinds through the module.
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = Object, js_name = keys, catch)]
+    fn object_keys(value: &JsValue) -> Result<Array, JsValue>;
+    #[wasm_bindgen(js_namespace = Object, js_name = entries, catch)]
+    fn object_entries(value: &JsValue) -> Result<Array, JsValue>;
+    #[wasm_bindgen(js_namespace = Array, js_name = from, catch)]
+    fn array_from(value: &JsValue) -> Result<Array, JsValue>;
+}
+
 #[wasm_bindgen(start)]
 fn start() {
     console_error_panic_hook::set_once();
@@ -554,7 +567,7 @@ fn core_from_options(options: &JsValue) -> Result<Core, JsValue> {
         "virtualTime",
         "latency",
     ];
-    for key in Object::keys(options.unchecked_ref::<Object>()).iter() {
+    for key in object_keys(options)?.iter() {
         let key = key.as_string().unwrap_or_default();
         if !known.contains(&key.as_str()) {
             return Err(type_error(&format!(
@@ -722,13 +735,14 @@ fn read_headers(headers: &JsValue) -> Result<Vec<(String, String)>, String> {
     let mut list = Vec::new();
     let pairs: Vec<JsValue> = match js_sys::try_iter(headers) {
         Ok(Some(iter)) => iter.collect::<Result<_, _>>().map_err(|e| error_text(&e))?,
-        Ok(None) => Object::entries(headers.unchecked_ref::<Object>())
+        Ok(None) => object_entries(headers)
+            .map_err(|e| error_text(&e))?
             .iter()
             .collect(),
         Err(e) => return Err(error_text(&e)),
     };
     for pair in pairs {
-        let pair = Array::from(&pair);
+        let pair = array_from(&pair).map_err(|e| error_text(&e))?;
         let name = pair
             .get(0)
             .as_string()

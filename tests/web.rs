@@ -177,7 +177,31 @@ fn request_gives_status_headers_and_echoes_the_trace_id() {
 #[wasm_bindgen_test]
 fn no_input_throws_every_bad_one_is_an_envelope() {
     let s = service("{seed: 3}");
-    let cases: [(JsValue, JsValue, JsValue, JsValue, f64, &str); 9] = [
+    let cases: [(JsValue, JsValue, JsValue, JsValue, f64, &str); 12] = [
+        (
+            "POST".into(),
+            "/api/order/create".into(),
+            js("{userId: 'u', price: 1}"),
+            js("new Proxy({}, {ownKeys() { throw new Error('no keys'); }})"),
+            400.0,
+            "headers: no keys",
+        ),
+        (
+            "POST".into(),
+            "/api/order/create".into(),
+            js("{userId: 'u', price: 1}"),
+            js("{[Symbol.iterator]() { throw new Error('no iterator'); }}"),
+            400.0,
+            "headers: no iterator",
+        ),
+        (
+            "POST".into(),
+            "/api/order/create".into(),
+            js("{get userId() { throw new Error('no getter'); }}"),
+            JsValue::NULL,
+            400.0,
+            "body: cannot be turned into JSON: no getter",
+        ),
         (
             js("42"),
             "/api/order/create".into(),
