@@ -1,7 +1,6 @@
 // Settings (seed, failure rate, log capacity), the resets, and the state
 // as files: the snapshot to export and import, the log as NDJSON.
 import { $, bytes, clock, download } from "./dom.js";
-import { DEFAULTS } from "./store.js";
 
 export function mountSettings(store) {
   const form = $("#settings-form");
@@ -17,11 +16,12 @@ export function mountSettings(store) {
   }
 
   function show() {
+    // service.settings: the options the service was given, defaults filled in.
     const { seed: s, failureRate, logCapacity } = store.settings;
     seed.value = String(s);
-    rate.value = failureRate ?? "";
-    capacity.value = logCapacity ?? "";
-    current.textContent = `In use: seed ${s}, failure rate ${failureRate ?? "as in the imported state"}, log capacity ${logCapacity ?? "as in the imported state"}.`;
+    rate.value = String(failureRate);
+    capacity.value = String(logCapacity);
+    current.textContent = `In use: seed ${s}, failure rate ${failureRate}, log capacity ${logCapacity}.`;
   }
 
   function options() {
@@ -46,7 +46,8 @@ export function mountSettings(store) {
   $("#reset").addEventListener("click", () => {
     store.forget();
     store.fresh({});
-    say(`Reset to the defaults: a new random seed, failure rate ${DEFAULTS.failureRate}, log capacity ${DEFAULTS.logCapacity}, and nothing in it.`);
+    const { seed: s, failureRate, logCapacity } = store.settings;
+    say(`Reset to the defaults: a new random seed (${s}), failure rate ${failureRate}, log capacity ${logCapacity}, and nothing in it.`);
   });
 
   const stamp = () => new Date().toISOString().replace(/[:]/g, "-").replace(/\..*/, "");

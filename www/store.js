@@ -12,7 +12,8 @@ export class Store extends EventTarget {
   service = null;
   /** The journal's records, oldest first, as `service.logs()` would return them. */
   records = [];
-  settings = { seed: 0, ...DEFAULTS };
+  /** `service.settings`: seed, failureRate, logCapacity, latency. */
+  settings = { seed: 0, ...DEFAULTS, latency: {} };
   /** Recent ids, newest first, and the price of each order the page has seen. */
   ids = { orders: [], payments: [], prices: new Map() };
   saved = { state: "not yet", at: 0, size: 0, compressed: false };
@@ -40,12 +41,7 @@ export class Store extends EventTarget {
 
   /** A new, empty service. Throws the service's own TypeError or RangeError for a bad option. */
   fresh(options) {
-    const service = new Service(options);
-    this.#replace(service, {
-      seed: service.seed,
-      failureRate: options.failureRate ?? DEFAULTS.failureRate,
-      logCapacity: options.logCapacity ?? DEFAULTS.logCapacity,
-    });
+    this.#replace(new Service(options));
     this.ids = { orders: [], payments: [], prices: new Map() };
     this.changed({ reset: true });
   }
@@ -57,16 +53,12 @@ export class Store extends EventTarget {
   }
 
   #adopt(service, text) {
-    // The snapshot's inner layout is the service's business; read what the
-    // page can use from it, and carry on without it if that ever changes.
+    this.#replace(service);
+    // The settings come from the service itself. The snapshot's inner layout
+    // is the service's business: the page reads only the recent ids to offer
+    // from it, and carries on without them if that ever changes.
     let state = {};
     try { state = JSON.parse(text) ?? {}; } catch { /* restore() accepted it, so this does not happen */ }
-    const settings = state.settings ?? {};
-    this.#replace(service, {
-      seed: service.seed,
-      failureRate: typeof settings.failureRate === "number" ? settings.failureRate : null,
-      logCapacity: typeof settings.logCapacity === "number" ? settings.logCapacity : null,
-    });
     this.ids = { orders: [], payments: [], prices: new Map() };
     const orders = Object.values(state.orders?.live ?? {}).filter((o) => typeof o?.orderId === "string");
     orders.sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0));
@@ -79,10 +71,11 @@ export class Store extends EventTarget {
     this.ids.payments = payments.slice(0, KEEP_IDS).map((p) => p.paymentId);
   }
 
-  #replace(service, settings) {
+  #replace(service) {
     this.service?.free();
     this.service = service;
-    this.settings = settings;
+    // Fixed for the service's life: read once (the getter builds a new object each time).
+    this.settings = service.settings;
     this.records = service.logs();
     this.#lastSeq = this.records.at(-1)?.seq ?? 0;
     this.#lastDropped = service.droppedLogs;
