@@ -8,6 +8,7 @@ import { mountTestData } from "./testdata.js";
 import { mountLogs } from "./logs.js";
 import { mountCharts } from "./charts.js";
 import { mountSettings } from "./settings.js";
+import { mountSimulation } from "./simulation.js";
 
 const store = new Store();
 try {
@@ -16,6 +17,7 @@ try {
   mountSettings(store);
   mountFlow(store);
   mountConsole(store);
+  mountSimulation(store);
   mountTestData(store);
   mountLogs(store);
   mountCharts(store);

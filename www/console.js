@@ -4,6 +4,7 @@
 import { $, h } from "./dom.js";
 import { responseView } from "./exchange.js";
 import { PARAMS, ROUTES, fill, paramsOf } from "./routes.js";
+import { attempts } from "./simulation.js";
 
 export function mountConsole(store) {
   const form = $("#console-form");
@@ -20,6 +21,9 @@ export function mountConsole(store) {
   const userId = $("#h-user");
   const traceId = $("#h-trace");
   const contentType = $("#h-ctype");
+  const simField = $("#sim-field");
+  const sim = $("#h-sim");
+  const simPending = $("#sim-pending");
 
   // The route picker, grouped as the spec groups them.
   const groups = new Map();
@@ -51,6 +55,7 @@ export function mountConsole(store) {
     }
     custom.hidden = route.id !== "custom";
     bodyBox.hidden = !route.body;
+    simField.hidden = route.id !== "payment-pay";
     if (route.id === "custom" && !path.value) path.value = "/api/ordr/create";
     refill();
   }
@@ -80,7 +85,16 @@ export function mountConsole(store) {
     if (withBody && contentType.value.trim()) headers["Content-Type"] = contentType.value.trim();
     if (userId.value.trim()) headers["X-User-Id"] = userId.value.trim();
     if (traceId.value.trim()) headers["X-B3-TraceId"] = traceId.value.trim();
+    if (!simField.hidden && sim.value) headers["X-Sim-Outcome"] = sim.value;
     return { method: m, path: p, headers, body: withBody ? body.value : null };
+  }
+
+  /** Without the header, the draw decides, or a pending forceNext. */
+  function showPending() {
+    const forced = store.forced;
+    simPending.textContent = forced
+      ? `Not sent: forceNext decides, ${attempts(forced.remaining, forced.outcome)}.`
+      : "Not sent: the seeded draw against the failure rate decides.";
   }
 
   function update() {
@@ -104,7 +118,7 @@ export function mountConsole(store) {
   body.addEventListener("keydown", (e) => {
     if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) form.requestSubmit();
   });
-  for (const input of [method, path, userId, traceId, contentType]) input.addEventListener("input", update);
+  for (const input of [method, path, userId, traceId, contentType, sim]) input.addEventListener("input", update);
   $("#reset-fields").addEventListener("click", () => { edited.clear(); refill(); });
   $("#new-trace").addEventListener("click", () => {
     const bytes = crypto.getRandomValues(new Uint8Array(8));
@@ -114,8 +128,10 @@ export function mountConsole(store) {
   form.addEventListener("submit", send);
   store.addEventListener("change", (e) => {
     if (e.detail.reset) out.replaceChildren();
-    refill();
+    showPending();
+    if (!e.detail.forced) refill();
   });
 
+  showPending();
   chooseRoute();
 }

@@ -2,6 +2,7 @@
 // console: the request as sent, then the HTTP status, the envelope with
 // code 0 and the rest told apart at a glance, the time, and the trace.
 import { h, pretty } from "./dom.js";
+import { outcomeView } from "./outcome.js";
 
 /** What a reply's code means, in words and a colour class. */
 export function verdict(status, code) {
@@ -20,10 +21,11 @@ export function requestView({ method, path, headers, body }) {
 
 /**
  * The answer: `reply` is what Store.request returned. `store` is asked to
- * show the trace when its id is clicked.
+ * show the trace when its id is clicked. A payment attempt's answer says
+ * why it ended as it did (the `outcome` of its service record).
  */
 export function responseView(reply, store, { expected = false } = {}) {
-  const { status, headers, body, ms, record } = reply;
+  const { status, headers, body, ms, record, service } = reply;
   const v = verdict(status, body.code);
   const traceId = headers["x-b3-traceid"];
   const { text, shortened } = pretty(body);
@@ -40,6 +42,7 @@ export function responseView(reply, store, { expected = false } = {}) {
   return h("div", { class: "response", "aria-label": "response" },
     facts,
     body.code !== 0 ? h("p", { class: "msg" }, body.msg) : null,
+    outcomeView(service?.outcome),
     traceId ? h("p", { class: "trace-line" }, "trace ",
       h("button", { type: "button", class: "trace link", title: "show this request's log records", "aria-label": `show the log records of trace ${traceId}`, onclick: () => store.showTrace(traceId) }, traceId)) : null,
     extraHeaders.length ? h("p", { class: "headers" }, extraHeaders.map(([n, val]) => `${n}: ${val}`).join("\n")) : null,

@@ -3,6 +3,7 @@
 // the flow and offers another attempt, as a real checkout would.
 import { $, h } from "./dom.js";
 import { requestView, responseView } from "./exchange.js";
+import { attempts } from "./simulation.js";
 
 const JSON_HEADERS = { "Content-Type": "application/json", "X-User-Id": "u-1" };
 
@@ -29,13 +30,20 @@ export function mountFlow(store) {
   /** Shows what a declined payment means and waits for "try again" or "stop". */
   function offerRetry(li, reply) {
     const declined = reply.body.msg === "Third party payment failed";
+    const rule = reply.service?.outcome?.rule;
+    const pending = store.forced;
+    const why = rule === "forced-next"
+      ? `The simulated third party declined this attempt because forceNext in the Simulation panel said so (${pending ? `still pending: ${attempts(pending.remaining, pending.outcome)}` : "nothing more is forced"}).`
+      : rule === "header"
+        ? "The simulated third party declined this attempt because the X-Sim-Outcome header said so."
+        : `The simulated third party declined this attempt: its seeded draw fell below the failure rate (${odds(store.settings.failureRate)}; see Settings).`;
     return new Promise((resolve) => {
       abandon = () => resolve("abandon");
       const done = (choice) => { actions.remove(); abandon = null; resolve(choice); };
       const retry = h("button", { type: "button", id: "flow-retry", onclick: () => done("retry") }, "Try the payment again");
       const actions = h("div", { class: "retry", role: "group", "aria-label": "payment declined" },
         h("p", null, declined
-          ? "The simulated third party declined this attempt, as it does about 3 times in 10 (the failure rate in Settings). No payment was stored and the order is still CREATED, so it can be paid again: each retry is a new attempt."
+          ? `${why} No payment was stored and the order is still CREATED, so it can be paid again: each retry is a new attempt.`
           : `The payment did not go through: ${reply.body.msg}.`),
         retry, " ",
         h("button", { type: "button", class: "secondary", id: "flow-stop", onclick: () => done("stop") }, "Stop the flow here"),
@@ -62,7 +70,7 @@ export function mountFlow(store) {
     let paid;
     for (let attempt = 1; ; attempt++) {
       const { reply, li } = step(3, attempt === 1 ? "Pay for the order" : `Pay for the order, attempt ${attempt}`,
-        "Expected: code 0 and a payment with status SUCCESS, or, about 3 times in 10, code -1 Third party payment failed.",
+        `Expected: code 0 and a payment with status SUCCESS, or code -1 Third party payment failed: ${odds(store.settings.failureRate)}${store.forced ? ", unless forceNext decides it" : ""}.`,
         "POST", "/api/payment/pay", { orderId, amount: order.price, paymentMethod: "CARD" });
       if (reply.body.code === 0) { paid = reply; break; }
       const choice = await offerRetry(li, reply);
@@ -88,4 +96,11 @@ export function mountFlow(store) {
   button.addEventListener("click", () => {
     run().catch((e) => finish(`The flow broke: ${e.message}`));
   });
+}
+
+/** What a failure rate means for the attempts. */
+function odds(rate) {
+  if (rate <= 0) return "with failure rate 0 no attempt fails";
+  if (rate >= 1) return "with failure rate 1 every attempt fails";
+  return `with failure rate ${rate} about ${Number((rate * 10).toFixed(1))} attempts in 10 fail`;
 }

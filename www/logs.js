@@ -3,6 +3,7 @@
 // record or a trace id is clicked. Records the page does not know (fields
 // added by a later version of the service) are shown as they are.
 import { $, clock, h, number, throttled } from "./dom.js";
+import { outcomeView } from "./outcome.js";
 
 const PAGE = 100;
 const FILTERS = ["traceId", "uri_group", "event_class", "status", "stage"];
@@ -107,6 +108,7 @@ export function mountLogs(store) {
     const focus = requests.find((group) => group.some((r) => r.seq === seq)) ?? requests[0];
     const list = requests.slice(-30).map((group) => h("li", { class: group === focus ? "request focused" : "request" },
       h("p", { class: "request-title" }, requestTitle(group)),
+      outcomeView(group.find((r) => r.stage === "service")?.outcome),
       h("ol", { class: "records" }, group.map(recordCard)),
     ));
     detail.hidden = false;

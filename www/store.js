@@ -82,20 +82,39 @@ export class Store extends EventTarget {
   }
 
   /**
-   * Sends one request. Returns `{status, headers, body, ms, record}`: what
-   * the service answered, the milliseconds the call took in this tab, and
-   * the response log record it wrote (with its simulated duration).
+   * Sends one request. Returns `{status, headers, body, ms, record, service}`:
+   * what the service answered, the milliseconds the call took in this tab,
+   * the response log record it wrote (with its simulated duration), and its
+   * service record (with the `outcome` of a payment attempt), or null.
    */
   request(method, path, body, headers) {
+    const before = this.#lastSeq;
     const started = performance.now();
     const reply = this.service.request(method, path, body, headers);
     const ms = performance.now() - started;
     this.#learn(method, path, body, reply.body);
     this.#pull();
-    const traceId = reply.headers["x-b3-traceid"];
-    const record = this.records.findLast((r) => r.stage === "response" && r.traceId === traceId) ?? null;
+    // The records this request wrote are the ones after `before`.
+    let record = null;
+    let service = null;
+    for (let i = this.records.length - 1; i >= 0 && this.records[i].seq > before; i--) {
+      const r = this.records[i];
+      if (r.stage === "response") record ??= r;
+      else if (r.stage === "service") service ??= r;
+    }
     this.changed({ request: true });
-    return { ...reply, ms, record };
+    return { ...reply, ms, record, service };
+  }
+
+  /** The next `count` payment attempts succeed or fail; 0 clears. Throws the service's TypeError or RangeError. */
+  forceNext(outcome, count) {
+    this.service.forceNext(outcome, count);
+    this.changed({ forced: true });
+  }
+
+  /** What forceNext still has to do, or null. */
+  get forced() {
+    return this.service.forced;
   }
 
   clearLogs() {

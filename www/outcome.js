@@ -1,0 +1,58 @@
+// Why a payment attempt ended as it did: the `outcome` the service writes
+// in the service record of every payment pay, in words and as a small
+// gauge of the seeded draw against the failure rate. Shown with the
+// answer in the flow and the console, and in the trace view.
+import { h } from "./dom.js";
+
+const RULES = {
+  draw: "the seeded draw against the failure rate",
+  header: "the X-Sim-Outcome request header",
+  "forced-next": "forceNext in the Simulation panel",
+};
+
+const fixed = (n) => (typeof n === "number" ? String(Number(n.toFixed(4))) : String(n ?? "?"));
+
+/** The outcome as a sentence: "declined by the X-Sim-Outcome request header, attempt 2". */
+export function outcomeSummary(outcome) {
+  const verdict = outcome.approved ? "approved" : "declined";
+  return `${verdict} by ${RULES[outcome.rule] ?? `rule ${outcome.rule}`}, attempt ${outcome.attempt}`;
+}
+
+/** The explanation of one payment attempt, or null when the record has none. */
+export function outcomeView(outcome) {
+  if (!outcome || typeof outcome !== "object") return null;
+  const approved = outcome.approved === true;
+  const { draw, threshold } = outcome;
+  const known = typeof draw === "number" && typeof threshold === "number";
+  const wouldDecline = known && draw < threshold;
+  const drawLine = known
+    ? `${draw.toFixed(4)} ${wouldDecline ? "<" : "≥"} ${fixed(threshold)}: on its own the draw ${wouldDecline ? "declines" : "approves"}`
+    : "not given";
+  return h("div", { class: `outcome ${approved ? "approved" : "declined"}`, dataset: { rule: String(outcome.rule), approved: String(approved) } },
+    h("p", { class: "outcome-head" },
+      h("span", { class: `badge ${approved ? "ok" : "bad"}` }, approved ? "approved" : "declined"), " ",
+      h("span", { class: "label" }, "Why: "),
+      h("span", { class: "reason" }, String(outcome.reason ?? "")),
+    ),
+    h("dl", { class: "outcome-facts" },
+      h("dt", null, "rule"), h("dd", null, `${outcome.rule} (${RULES[outcome.rule] ?? "a rule this page does not know"})`),
+      h("dt", null, "attempt"), h("dd", null, `${outcome.attempt}${outcome.attempt === 1 ? " (the first on this order)" : " on this order"}`),
+      h("dt", null, "draw vs threshold"), h("dd", null, drawLine),
+    ),
+    known ? gauge(draw, threshold, outcome.rule !== "draw") : null,
+  );
+}
+
+/** 0 to 1: red below the threshold (declines), green above (approves); the tick is the draw. */
+function gauge(draw, threshold, overruled) {
+  const at = (v) => `${(Math.min(1, Math.max(0, v)) * 100).toFixed(2)}%`;
+  const marker = h("span", { class: `gauge-draw${overruled ? " overruled" : ""}` });
+  marker.style.left = at(draw);
+  const declines = h("span", { class: "gauge-declines" });
+  declines.style.width = at(threshold);
+  return h("div", { class: "gauge", "aria-hidden": "true", title: `draw ${draw.toFixed(4)} against threshold ${fixed(threshold)}${overruled ? " (overruled)" : ""}` },
+    h("span", { class: "gauge-end" }, "0"),
+    h("span", { class: "gauge-track" }, declines, marker),
+    h("span", { class: "gauge-end" }, "1"),
+  );
+}
