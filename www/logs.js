@@ -4,6 +4,7 @@
 // added by a later version of the service) are shown as they are.
 import { $, clock, h, number, throttled } from "./dom.js";
 import { outcomeView } from "./outcome.js";
+import { waterfall } from "./trace.js";
 
 const PAGE = 100;
 const FILTERS = ["traceId", "uri_group", "event_class", "status", "stage"];
@@ -96,7 +97,7 @@ export function mountLogs(store) {
     );
   }
 
-  /** The records of a trace, split into requests (each starts at its gateway record). */
+  /** The trace: its spans as a waterfall, then its records split into requests (each starts at its gateway record). */
   function renderTrace() {
     const { traceId, seq } = shown;
     const records = store.records.filter((r) => r.traceId === traceId);
@@ -111,6 +112,8 @@ export function mountLogs(store) {
       outcomeView(group.find((r) => r.stage === "service")?.outcome),
       h("ol", { class: "records" }, group.map(recordCard)),
     ));
+    const gateway = focus?.find((r) => r.stage === "gateway");
+    const refocus = focusKeeper(detail);
     detail.hidden = false;
     detail.replaceChildren(...[
       h("div", { class: "detail-head" },
@@ -121,9 +124,12 @@ export function mountLogs(store) {
       h("p", null, records.length
         ? `${records.length} record${records.length === 1 ? "" : "s"} from ${requests.length} request${requests.length === 1 ? "" : "s"}: each request leaves a gateway, a service and a response record (no service record when the gateway turned it away).`
         : "None of this trace's records are in the log any more."),
+      waterfall(store.spansOf(traceId), { focus: gateway?.spanId ?? null }),
+      h("h4", { class: "records-title" }, "Log records, by request"),
       requests.length > 30 ? h("p", { class: "note" }, `Showing the last 30 of ${requests.length} requests.`) : null,
       h("ol", { class: "requests" }, list),
     ].filter(Boolean));
+    refocus();
   }
 
   function requestTitle(group) {
@@ -155,6 +161,24 @@ export function mountLogs(store) {
   more.addEventListener("click", () => { limit += PAGE; render(); });
   $("#clear-logs").addEventListener("click", () => store.clearLogs());
   render();
+}
+
+/**
+ * The trace view is drawn anew when the log changes: the control that had
+ * the focus in it gets it back (the same span's name, or the same button).
+ */
+function focusKeeper(root) {
+  const active = document.activeElement;
+  if (!active || active === root || !root.contains(active)) return () => {};
+  const spanId = active.closest(".wf-row")?.dataset.spanId;
+  const { id } = active;
+  const text = active.textContent;
+  return () => {
+    const candidates = [...root.querySelectorAll("button, [tabindex]")];
+    const again = candidates.find((el) => (spanId ? el.classList.contains("wf-name") && el.closest(".wf-row")?.dataset.spanId === spanId
+      : id ? el.id === id : el.textContent === text));
+    again?.focus({ preventScroll: true });
+  };
 }
 
 const short = (id) => (typeof id === "string" && id.length > 12 ? `${id.slice(0, 12)}…` : String(id ?? ""));

@@ -1,6 +1,6 @@
 // Settings (seed, failure rate, log capacity), the resets, and the state
 // as files: the snapshot to export and import, the log as NDJSON.
-import { $, bytes, clock, download } from "./dom.js";
+import { $, bytes, clock, download, nextFrame } from "./dom.js";
 
 export function mountSettings(store) {
   const form = $("#settings-form");
@@ -67,6 +67,25 @@ export function mountSettings(store) {
       : service.logs().map((r) => JSON.stringify(r) + "\n").join("");
     download(`orderpay-logs-${stamp()}.ndjson`, "application/x-ndjson", text);
     say(`Exported ${count} log records as NDJSON, one a line, oldest first.`);
+  });
+
+  let exporting = false;
+  $("#export-otlp").addEventListener("click", async () => {
+    // Not disabled while busy: that would take the keyboard focus away.
+    if (exporting) return;
+    exporting = true;
+    say("Preparing the OTLP/JSON export…");
+    await nextFrame(); // a full span buffer takes a moment: let the page say so first
+    try {
+      const otlp = store.service.exportOtlp();
+      const spans = otlp.resourceSpans.reduce((n, r) => n + r.scopeSpans.reduce((m, s) => m + s.spans.length, 0), 0);
+      download(`orderpay-traces-${stamp()}.otlp.json`, "application/json", JSON.stringify(otlp));
+      say(`Exported ${spans} spans as OTLP/JSON, one resource per component: POST the file to an OpenTelemetry collector's /v1/traces.`);
+    } catch (e) {
+      say(`Could not export the spans: ${e.message}`, "error");
+    } finally {
+      exporting = false;
+    }
   });
 
   const file = $("#import-state");

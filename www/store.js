@@ -21,6 +21,7 @@ export class Store extends EventTarget {
   #lastDropped = 0;
   #saveTimer = 0;
   #saveGeneration = 0;
+  #spans = { key: "", spans: [] };
 
   /** Loads the package and the state saved in this browser, if any. Returns a notice or "". */
   async start() {
@@ -76,6 +77,7 @@ export class Store extends EventTarget {
     this.service = service;
     // Fixed for the service's life: read once (the getter builds a new object each time).
     this.settings = service.settings;
+    this.#spans = { key: "", spans: [] };
     this.records = service.logs();
     this.#lastSeq = this.records.at(-1)?.seq ?? 0;
     this.#lastDropped = service.droppedLogs;
@@ -115,6 +117,19 @@ export class Store extends EventTarget {
   /** What forceNext still has to do, or null. */
   get forced() {
     return this.service.forced;
+  }
+
+  /**
+   * The spans of a trace, oldest first. `service.spans()` copies every span
+   * the service holds, so the answer is kept until the trace's records change.
+   */
+  spansOf(traceId) {
+    const mine = this.records.filter((r) => r.traceId === traceId);
+    const key = `${traceId}|${mine.length}|${mine[0]?.seq}|${mine.at(-1)?.seq}`;
+    if (this.#spans.key !== key) {
+      this.#spans = { key, spans: this.service.spans().filter((s) => s.traceId === traceId) };
+    }
+    return this.#spans.spans;
   }
 
   clearLogs() {

@@ -1,0 +1,178 @@
+// A trace's spans as a waterfall, the way tracing tools draw them: one row
+// per span, indented under its parent, a bar from its start to its end on a
+// time axis that starts at the trace's first span, coloured by component,
+// with its duration. Plain DOM, positioned in percent so it fits any width.
+// A span's name opens its ids, times and attributes.
+import { h } from "./dom.js";
+
+export const COMPONENTS = ["gateway", "order-service", "payment-service", "third-party", "test-data"];
+const MAX_REQUESTS = 30;
+
+let serial = 0;
+/** Spans whose details are open, kept when the view is drawn again. */
+const openSpans = new Set();
+
+/**
+ * `spans`: the trace's spans from `service.spans()`. `focus`: the span id of
+ * a request's gateway span, whose rows are marked when the trace has more
+ * than one request.
+ */
+export function waterfall(spans, { focus = null } = {}) {
+  const id = `wf-${++serial}`;
+  const figure = h("figure", { class: "waterfall", "aria-labelledby": `${id}-title` });
+  const title = h("h4", { id: `${id}-title`, class: "wf-title" }, "Spans on a time axis");
+  if (!spans.length) {
+    figure.append(title, h("p", { class: "note" }, "No spans for this trace: its requests were sent with sampling off (X-B3-Sampled: 0), or the service no longer holds them (it keeps as many as the log)."));
+    return figure;
+  }
+
+  const { rows, requests, shownRequests } = layout(spans);
+  const t0 = Math.min(...rows.map((r) => r.span.start));
+  const t1 = Math.max(...rows.map((r) => r.span.end));
+  const total = Math.max(t1 - t0, 1);
+  const step = niceStep(total / 5);
+  const frac = (t) => (t - t0) / total;
+  const pct = (f) => `${(f * 100).toFixed(3)}%`;
+  const focusRoots = requests > 1 && focus ? new Set([focus]) : new Set();
+
+  // The axis: tick labels over the bars' column; the grid lines are each track's background.
+  const ticks = [];
+  for (let t = 0; t <= total + 1e-9; t += step) ticks.push(t);
+  const axis = h("div", { class: "wf-axis", "aria-hidden": "true" },
+    h("span", { class: "wf-axis-label" }, "ms from the first start"),
+    h("div", { class: "wf-ticks" }, ticks.map((t) => {
+      const f = t / total;
+      const tick = h("span", { class: `wf-tick${f === 0 ? " first" : f > 0.9 ? " last" : ""}` }, `${ms(t)}${f === 0 ? " ms" : ""}`);
+      tick.style.left = pct(f);
+      return tick;
+    })),
+  );
+  const grid = `${((step / total) * 100).toFixed(4)}% 100%`;
+
+  const list = h("ol", { class: "wf-rows" }, rows.map(({ span, depth, root }, i) => {
+    const start = frac(span.start);
+    const end = frac(span.end);
+    const duration = span.end - span.start;
+    const error = span.status === "server_error";
+    const component = COMPONENTS.includes(span.component) ? span.component : "other";
+
+    const bar = h("span", { class: "wf-bar", title: `${span.component} · ${span.name}: +${ms(span.start - t0)} to +${ms(span.end - t0)} ms (${ms(duration)} ms), ${span.status}` });
+    bar.style.left = pct(start);
+    bar.style.width = pct(end - start);
+    const label = h("span", { class: "wf-dur" }, `${ms(duration)} ms`);
+    if (end <= 0.75) {
+      label.style.left = `calc(${pct(end)} + 4px)`;
+    } else if (start >= 0.25) {
+      label.style.right = `calc(${pct(1 - start)} + 4px)`;
+    } else {
+      label.classList.add("inside");
+      label.style.right = `calc(${pct(1 - end)} + 4px)`;
+    }
+    const track = h("div", { class: "wf-track" }, bar, label,
+      h("span", { class: "visually-hidden" }, `, from +${ms(span.start - t0)} ms`));
+    track.style.backgroundSize = grid;
+
+    const detailsId = `${id}-span-${i}`;
+    const isOpen = openSpans.has(span.spanId);
+    const details = h("dl", { class: "wf-details", id: detailsId, hidden: !isOpen }, spanFacts(span, t0));
+    const toggle = h("button", {
+      type: "button", class: "wf-name", "aria-expanded": String(isOpen), "aria-controls": detailsId,
+      title: "show this span's ids, times and attributes",
+      onclick: () => {
+        const open = details.hidden;
+        details.hidden = !open;
+        toggle.setAttribute("aria-expanded", String(open));
+        if (open) openSpans.add(span.spanId); else openSpans.delete(span.spanId);
+      },
+    }, span.name);
+
+    const row = h("li", {
+      class: `wf-row c-${component}${error ? " error" : ""}${focusRoots.has(root) ? " focused" : ""}`,
+      dataset: {
+        spanId: span.spanId, parentSpanId: span.parentSpanId ?? "", component: span.component, depth: String(depth),
+        status: span.status, start: String(span.start - t0), end: String(span.end - t0),
+      },
+    },
+    h("div", { class: "wf-label" },
+      h("span", { class: "wf-swatch", "aria-hidden": "true" }),
+      h("span", { class: "wf-text" },
+        toggle,
+        h("span", { class: "wf-comp" }, span.component, error ? h("span", { class: "wf-error" }, " · server_error") : null),
+      ),
+    ),
+    track,
+    details,
+    );
+    row.style.setProperty("--depth", String(depth));
+    return row;
+  }));
+
+  const legend = h("ul", { class: "wf-legend", "aria-label": "colours of the components" },
+    COMPONENTS.map((c) => h("li", { class: `c-${c}` }, h("span", { class: "wf-swatch", "aria-hidden": "true" }), c)),
+    h("li", { class: "error" }, h("span", { class: "wf-swatch", "aria-hidden": "true" }), "server_error (striped, red edge)"),
+  );
+
+  figure.append(...[
+    title,
+    h("p", { class: "wf-summary" },
+      `${rows.length} span${rows.length === 1 ? "" : "s"} from ${shownRequests} request${shownRequests === 1 ? "" : "s"}, ${ms(t1 - t0)} ms from the first start to the last end. Each child is indented under its parent; a name shows the span's details.`),
+    requests > shownRequests ? h("p", { class: "note" }, `Showing the spans of the last ${shownRequests} of ${requests} requests.`) : null,
+    legend,
+    h("div", { class: "wf-chart" }, axis, list),
+  ].filter(Boolean));
+  return figure;
+}
+
+/** Rows in tree order (each span after its parent, siblings by start), the last requests only. */
+function layout(spans) {
+  const byId = new Map();
+  for (const s of spans) if (!byId.has(s.spanId)) byId.set(s.spanId, s);
+  const children = new Map();
+  const roots = [];
+  for (const s of spans) {
+    const parent = s.parentSpanId && s.parentSpanId !== s.spanId ? byId.get(s.parentSpanId) : null;
+    if (parent) {
+      if (!children.has(parent.spanId)) children.set(parent.spanId, []);
+      children.get(parent.spanId).push(s);
+    } else {
+      roots.push(s); // a request's gateway span, or a span whose parent is not in this trace
+    }
+  }
+  const byStart = (a, b) => a.start - b.start; // stable: recording order breaks ties
+  roots.sort(byStart);
+  const shown = roots.slice(-MAX_REQUESTS);
+  const rows = [];
+  const seen = new Set();
+  const visit = (span, depth, root) => {
+    if (seen.has(span)) return;
+    seen.add(span);
+    rows.push({ span, depth, root: root.spanId });
+    for (const child of (children.get(span.spanId) ?? []).sort(byStart)) visit(child, depth + 1, root);
+  };
+  for (const r of shown) visit(r, 0, r);
+  return { rows, requests: roots.length, shownRequests: shown.length };
+}
+
+function spanFacts(span, t0) {
+  const facts = [
+    ["spanId", span.spanId],
+    ["parentSpanId", span.parentSpanId ?? "null"],
+    ["component", span.component],
+    ["start", `+${ms(span.start - t0)} ms (${span.start})`],
+    ["end", `+${ms(span.end - t0)} ms (${span.end})`],
+    ["duration", `${ms(span.end - span.start)} ms`],
+    ["status", span.status],
+    ...(Array.isArray(span.attributes) ? span.attributes : []).map(([k, v]) => [String(k), String(v)]),
+  ];
+  return facts.flatMap(([k, v]) => [h("dt", null, k), h("dd", null, v)]);
+}
+
+/** 1, 2 or 5 times a power of ten, at least `raw`. */
+function niceStep(raw) {
+  if (!(raw > 0)) return 1;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  for (const m of [1, 2, 5, 10]) if (m * power >= raw) return Math.max(m * power, 0.001);
+  return 10 * power;
+}
+
+const ms = (n) => String(Number(n.toFixed(Number.isInteger(n) ? 0 : 1)));
