@@ -70,7 +70,7 @@ setup() {
   # npm ci when node_modules is missing or older than the lock file.
   if [ ! -f "$ROOT/tests/node_modules/.package-lock.json" ] ||
     [ "$ROOT/tests/package-lock.json" -nt "$ROOT/tests/node_modules/.package-lock.json" ]; then
-    say "installing the JS tooling (binaryen, playwright-core, typescript)"
+    say "installing the JS tooling of tests/package.json (wasm-opt, Playwright, TypeScript, msw, OpenTelemetry)"
     quiet npm ci --prefix "$ROOT/tests" --no-audit --no-fund
   fi
 }
