@@ -209,7 +209,7 @@ pub(crate) fn exchange(svc: &mut Service, raw: RawRequest) -> Exchange {
             };
             let attributes = vec![(
                 "orderpay.event_class".to_owned(),
-                Value::from(format!("{class:?}").to_lowercase()),
+                Value::from(class.as_str()),
             )];
             spans.record(
                 svc,

@@ -81,6 +81,17 @@ pub enum EventClass {
     Test,
 }
 
+impl EventClass {
+    /// The name the log records use.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventClass::Order => "order",
+            EventClass::Payment => "payment",
+            EventClass::Test => "test",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LogStatus {

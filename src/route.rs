@@ -55,11 +55,6 @@ const ROUTES: [(&str, &str, Kind); 8] = [
     ("GET", "/api/test/order/batch", Kind::Batch),
 ];
 
-/// Every documented route as `METHOD /template`, for hints and docs.
-pub fn documented() -> impl Iterator<Item = String> {
-    ROUTES.iter().map(|(m, t, _)| format!("{m} {t}"))
-}
-
 /// The log's `uri_group`, by the path's prefix, known route or not.
 pub fn uri_group(path: &str) -> Option<&'static str> {
     [
@@ -75,13 +70,10 @@ pub fn uri_group(path: &str) -> Option<&'static str> {
 /// The path's event class when it names a documented path, whatever the
 /// method: a 405 on an order path is still about orders.
 pub fn event_class_of_path(path: &str) -> Option<EventClass> {
-    best_matches(path).first().map(|(_, _, kind)| match kind {
-        Kind::CreateOrder | Kind::GetOrder | Kind::MarkOrderPaid | Kind::DeleteOrder => {
-            EventClass::Order
-        }
-        Kind::Pay | Kind::GetPayment | Kind::Refund => EventClass::Payment,
-        Kind::Batch => EventClass::Test,
-    })
+    best_matches(path)
+        .into_iter()
+        .next()
+        .map(|(_, param, kind)| build(kind, param).event_class())
 }
 
 /// The documented template of a path, `/api/order/{orderId}` for

@@ -344,7 +344,7 @@ impl Service {
     #[wasm_bindgen(skip_typescript)]
     pub fn logs(&self, after: JsValue) -> JsValue {
         match self.core.try_borrow() {
-            Ok(core) => to_js(&core.logs(after.as_f64().map(|n| n.max(0.0) as u64))),
+            Ok(core) => to_js(&core.logs(seq_after(&after))),
             Err(_) => Array::new().into(),
         }
     }
@@ -507,7 +507,7 @@ pub fn request(method: JsValue, path: JsValue, body: JsValue, headers: JsValue) 
 pub fn logs(after: JsValue) -> JsValue {
     DEFAULT.with(
         |cell| match cell.try_borrow().ok().as_deref().and_then(Option::as_ref) {
-            Some(core) => to_js(&core.logs(after.as_f64().map(|n| n.max(0.0) as u64))),
+            Some(core) => to_js(&core.logs(seq_after(&after))),
             None => Array::new().into(),
         },
     )
@@ -539,6 +539,11 @@ fn with_core(
         Ok(mut core) => out(&core.handle(raw)),
         Err(_) => out(&internal_error("the service is busy with another request")),
     }
+}
+
+/// The `after` of `logs(after?)`: a seq, or none for every record.
+fn seq_after(after: &JsValue) -> Option<u64> {
+    after.as_f64().map(|n| n.max(0.0) as u64)
 }
 
 fn internal_error(what: &str) -> Response {
