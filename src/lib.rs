@@ -29,6 +29,7 @@ pub mod id;
 pub mod journal;
 pub mod latency;
 pub mod money;
+pub mod openapi;
 pub mod order;
 pub mod otlp;
 pub mod payment;

@@ -31,8 +31,9 @@ impl Route {
     }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
+/// Which of the eight a route is, without its parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
     CreateOrder,
     GetOrder,
     MarkOrderPaid,
@@ -44,7 +45,7 @@ enum Kind {
 }
 
 /// The routes as the spec documents them; `{…}` is a path parameter.
-const ROUTES: [(&str, &str, Kind); 8] = [
+pub(crate) const ROUTES: [(&str, &str, Kind); 8] = [
     ("POST", "/api/order/create", Kind::CreateOrder),
     ("GET", "/api/order/{orderId}", Kind::GetOrder),
     ("POST", "/api/order/{orderId}/pay", Kind::MarkOrderPaid),
