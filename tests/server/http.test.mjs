@@ -234,3 +234,23 @@ test("--max-orders is passed to the service, or noted as ignored by one without 
     await stop(capped);
   }
 });
+
+test("a burst of thousands of keep-alive requests leaves the server up (V8 once crashed on a hot header spread)", async () => {
+  const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+  const one = () =>
+    new Promise((resolve, reject) => {
+      const req = httpRequest(`${server.url}/api/order/ORD-NOPE0000`, { agent }, (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+  const statuses = new Map();
+  for (let round = 0; round < 1000; round++) {
+    for (const status of await Promise.all([one(), one(), one(), one(), one()])) statuses.set(status, (statuses.get(status) ?? 0) + 1);
+  }
+  agent.destroy();
+  assert.deepEqual([...statuses], [[200, 5000]]);
+  assert.equal(server.proc.exitCode, null);
+});

@@ -4,7 +4,7 @@
 // everything (UTF-8, JSON, sizes, routes), so the server adds no rules of
 // its own beyond stopping a body at 1 MiB as it streams in.
 import { readBody, TOO_LARGE } from "./body.js";
-import { CORS_HEADERS } from "./cors.js";
+import { addCors } from "./cors.js";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -31,10 +31,8 @@ export async function answerGateway(req, res, ctx, path, query) {
   const text = JSON.stringify(reply.body);
   const wait = ctx.latency * Number(reply.headers["x-sim-duration-ms"] ?? 0);
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-  res.writeHead(reply.status, {
-    ...reply.headers,
-    ...CORS_HEADERS,
-    "content-length": Buffer.byteLength(text),
-  });
+  const headers = addCors(reply.headers);
+  headers["content-length"] = Buffer.byteLength(text);
+  res.writeHead(reply.status, headers);
   res.end(text);
 }

@@ -92,14 +92,14 @@ const CHECK = {
   requestTimeout: (f, t) => wholeNumber(f, t, 100, 3_600_000),
 };
 
-export const DEFAULTS = Object.freeze({
+export const DEFAULTS = {
   port: 4010,
   host: "127.0.0.1",
   base: "",
   latency: 0,
   headersTimeout: 10_000,
   requestTimeout: 30_000,
-});
+};
 
 /**
  * `serve` and its options, as `--name value` or `--name=value`. Returns
