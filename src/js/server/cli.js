@@ -2,6 +2,7 @@
 // `orderpay serve`: the service over HTTP. Exit codes: 0 after a graceful
 // stop, 1 when the state file cannot be used, 2 for a command-line
 // mistake, 3 when the address is taken or not available.
+import "./engine.js";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
