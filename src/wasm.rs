@@ -10,12 +10,12 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::clock::{Clock, VirtualClock};
-use crate::envelope::{Envelope, Response};
-use crate::error::ApiError;
-use crate::processor::Forced;
-use crate::request::{RawRequest, Text, MAX_BODY_BYTES, MAX_PATH_BYTES};
-use crate::service::{Service as Core, Settings, DEFAULT_LOG_CAPACITY};
+use crate::gateway::request::{RawRequest, Text, MAX_BODY_BYTES, MAX_PATH_BYTES};
+use crate::gateway::{ApiError, Envelope, Response};
+use crate::service::Service as Core;
+use crate::sim::clock::{Clock, VirtualClock};
+use crate::sim::settings::{Settings, DEFAULT_LOG_CAPACITY};
+use crate::sim::third_party::Forced;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
