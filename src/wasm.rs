@@ -546,11 +546,19 @@ fn seq_after(after: &JsValue) -> Option<u64> {
     after.as_f64().map(|n| n.max(0.0) as u64)
 }
 
+fn orderpay_headers() -> crate::gateway::envelope::Headers {
+    crate::gateway::envelope::Headers::with_capacity(16)
+}
+
 fn internal_error(what: &str) -> Response {
     let error = ApiError::Internal(what.to_owned());
     Response {
         status: error.http_status(),
-        headers: vec![("content-type".to_owned(), "application/json".to_owned())],
+        headers: {
+            let mut headers = orderpay_headers();
+            headers.add("content-type", |t| t.push_str("application/json"));
+            headers
+        },
         body: Envelope::failure(&error),
     }
 }
@@ -812,11 +820,7 @@ struct HttpResponse<'a> {
 }
 
 fn response_to_js(response: &Response) -> JsValue {
-    let headers = response
-        .headers
-        .iter()
-        .map(|(n, v)| (n.as_str(), v.as_str()))
-        .collect();
+    let headers = response.headers.iter().collect();
     to_js(&HttpResponse {
         status: response.status,
         headers,

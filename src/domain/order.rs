@@ -30,6 +30,15 @@ pub enum OrderStatus {
     Paid,
 }
 
+impl OrderStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OrderStatus::Created => "CREATED",
+            OrderStatus::Paid => "PAID",
+        }
+    }
+}
+
 /// A create-order request that parsed: only valid values inside.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewOrder {

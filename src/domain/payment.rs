@@ -29,6 +29,15 @@ pub enum PaymentStatus {
     Refunded,
 }
 
+impl PaymentStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PaymentStatus::Success => "SUCCESS",
+            PaymentStatus::Refunded => "REFUNDED",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum PaymentMethod {
     #[serde(rename = "CARD")]
