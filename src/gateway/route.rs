@@ -80,24 +80,33 @@ pub struct Matches<'p> {
     best: usize,
 }
 
-/// How a path fits a template: the number of literal segments that
-/// matched, and the path parameter; `None` when it does not fit.
+/// How a path fits a template, byte by byte: the number of literal
+/// segments (the template's own, since all of them must match) and the
+/// path parameter; `None` when it does not fit.
 fn fits<'p>(template: &str, path: &'p str) -> Option<(usize, &'p str)> {
-    let (mut parts, mut segments) = (template.split('/'), path.split('/'));
-    let (mut literals, mut param) = (0, "");
-    loop {
-        match (parts.next(), segments.next()) {
-            (None, None) => return Some((literals + 1, param)),
-            (Some(part), Some(segment)) if part.starts_with('{') => {
-                if segment.is_empty() {
-                    return None;
-                }
-                param = segment;
+    let (t, p) = (template.as_bytes(), path.as_bytes());
+    let (mut i, mut j, mut param) = (0, 0, "");
+    while i < t.len() {
+        if t[i] == b'{' {
+            let end = p[j..]
+                .iter()
+                .position(|&b| b == b'/')
+                .map_or(p.len(), |n| j + n);
+            if end == j {
+                return None;
             }
-            (Some(part), Some(segment)) if part == segment => literals += 1,
-            _ => return None,
+            param = path.get(j..end)?;
+            j = end;
+            i += t[i..].iter().position(|&b| b == b'}')? + 1;
+        } else if p.get(j) == Some(&t[i]) {
+            i += 1;
+            j += 1;
+        } else {
+            return None;
         }
     }
+    let segments = t.iter().filter(|&&b| b == b'/').count() + 1;
+    (j == p.len()).then_some((segments - usize::from(!param.is_empty()), param))
 }
 
 impl<'p> Matches<'p> {

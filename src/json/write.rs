@@ -182,9 +182,7 @@ pub fn push_uint(out: &mut String, mut value: u64) {
             break;
         }
     }
-    for &d in &digits[at..] {
-        out.push(char::from(d));
-    }
+    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
 }
 
 pub fn push_int(out: &mut String, value: i64) {
@@ -195,9 +193,11 @@ pub fn push_int(out: &mut String, value: i64) {
 }
 
 pub fn push_hex64(out: &mut String, value: u64) {
-    for shift in (0..16).rev() {
-        out.push(char::from(HEX[((value >> (shift * 4)) & 15) as usize]));
+    let mut digits = [0u8; 16];
+    for (i, d) in digits.iter_mut().enumerate() {
+        *d = HEX[((value >> ((15 - i) * 4)) & 15) as usize];
     }
+    out.push_str(std::str::from_utf8(&digits).unwrap_or_default());
 }
 
 /// The shortest text that reads back as the same double, as JavaScript
