@@ -376,6 +376,10 @@ fn dispatch(
     match route {
         Route::CreateOrder => {
             let new = parse::new_order(&JsonBody::parse(req.body.as_ref(), &req.headers)?)?;
+            let limit = svc.settings.max_orders;
+            if svc.orders.len() >= limit {
+                return Err(ApiError::InsufficientStorage { limit });
+            }
             enter(svc, work, class);
             let now = svc.clock.now_ms();
             let order = svc.orders.create(new?, svc.settings.seed, now);
