@@ -7,6 +7,9 @@ use std::time::Instant;
 use orderpay::sim::clock::VirtualClock;
 use orderpay::{RawRequest, Service, Settings};
 
+/// A read to time, by name; it returns the size of what it made.
+type Read<'a> = (&'static str, Box<dyn Fn() -> usize + 'a>);
+
 fn best_ms(mut run: impl FnMut() -> usize) -> (f64, usize) {
     let mut best = f64::MAX;
     let mut size = 0;
@@ -44,7 +47,7 @@ fn main() {
         let service = full(records);
         let half = service.journal().next_seq() - records as u64 / 2;
         let snapshot = service.snapshot();
-        let reads: [(&str, Box<dyn Fn() -> usize>); 7] = [
+        let reads: [Read; 7] = [
             ("logs()", Box::new(|| service.logs_json(None).len())),
             (
                 "logs(after)",
