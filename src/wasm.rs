@@ -549,19 +549,11 @@ fn seq_after(after: &JsValue) -> Option<u64> {
     after.as_f64().map(|n| n.max(0.0) as u64)
 }
 
-fn orderpay_headers() -> crate::gateway::envelope::Headers {
-    crate::gateway::envelope::Headers::with_capacity(16)
-}
-
 fn internal_error(what: &str) -> Response {
     let error = ApiError::Internal(what.to_owned());
     Response {
         status: error.http_status(),
-        headers: {
-            let mut headers = orderpay_headers();
-            headers.add("content-type", |t| t.push_str("application/json"));
-            headers
-        },
+        headers: crate::gateway::envelope::Headers::default(),
         body: Envelope::failure(&error),
     }
 }

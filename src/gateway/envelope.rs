@@ -2,13 +2,17 @@
 //! around it for callers that want the status and headers too; and both
 //! as JSON text, written by hand, for callers that pass text on.
 
+use std::cell::OnceCell;
+
 use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
 use crate::domain::BatchReport;
 use crate::domain::Order;
 use crate::domain::Payment;
+use crate::json::write::{push_hex64, push_uint};
 use crate::json::Out;
+use crate::observe::{SpanId, TraceId};
 
 /// `{code, msg, data}`: code 0 and msg `success` on success.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -119,24 +123,37 @@ fn batch(out: &mut Out, b: &BatchReport) {
     out.end_object();
 }
 
-/// Response headers, lower-case names, their values in one buffer.
-#[derive(Clone, PartialEq, Default)]
+/// What the response headers say: the trace context going out (B3 and
+/// W3C), the simulated duration and, on a 405, the methods allowed. Kept
+/// as these facts; written as text only when a header is read.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HeaderFacts {
+    pub trace: TraceId,
+    pub span: SpanId,
+    pub parent: Option<SpanId>,
+    pub sampled: bool,
+    pub duration: u64,
+    pub allow: Option<&'static str>,
+}
+
+/// Response headers, lower-case names. A bare set (for an answer made
+/// outside the gateway) has only `content-type`.
+#[derive(Clone, Default)]
 pub struct Headers {
+    facts: Option<HeaderFacts>,
+    written: OnceCell<Written>,
+}
+
+/// The headers as text: values in one buffer, and where each one is.
+#[derive(Clone, Default)]
+struct Written {
     text: String,
     fields: [(&'static str, u32, u32); 8],
     len: usize,
 }
 
-impl Headers {
-    pub fn with_capacity(bytes: usize) -> Headers {
-        Headers {
-            text: String::with_capacity(bytes),
-            ..Headers::default()
-        }
-    }
-
-    /// Adds a header whose value `write` appends to the buffer.
-    pub fn add(&mut self, name: &'static str, write: impl FnOnce(&mut String)) {
+impl Written {
+    fn add(&mut self, name: &'static str, write: impl FnOnce(&mut String)) {
         if self.len == self.fields.len() {
             return;
         }
@@ -145,14 +162,63 @@ impl Headers {
         self.fields[self.len] = (name, start as u32, self.text.len() as u32);
         self.len += 1;
     }
+}
+
+impl PartialEq for Headers {
+    fn eq(&self, other: &Headers) -> bool {
+        self.facts == other.facts
+    }
+}
+
+impl Headers {
+    pub fn of(facts: HeaderFacts) -> Headers {
+        Headers {
+            facts: Some(facts),
+            written: OnceCell::new(),
+        }
+    }
+
+    pub fn facts(&self) -> Option<&HeaderFacts> {
+        self.facts.as_ref()
+    }
+
+    fn written(&self) -> &Written {
+        self.written.get_or_init(|| {
+            let mut w = Written {
+                text: String::with_capacity(160),
+                ..Written::default()
+            };
+            w.add("content-type", |t| t.push_str("application/json"));
+            if let Some(f) = &self.facts {
+                let sampled = if f.sampled { "1" } else { "0" };
+                w.add("x-b3-traceid", |t| f.trace.push_hex(t));
+                w.add("x-b3-spanid", |t| push_hex64(t, f.span.0));
+                w.add("x-b3-sampled", |t| t.push_str(sampled));
+                w.add("traceparent", |t| {
+                    t.push_str("00-");
+                    f.trace.push_hex_128(t);
+                    t.push('-');
+                    push_hex64(t, f.span.0);
+                    t.push_str("-0");
+                    t.push_str(sampled);
+                });
+                w.add("x-sim-duration-ms", |t| push_uint(t, f.duration));
+                if let Some(parent) = f.parent {
+                    w.add("x-b3-parentspanid", |t| push_hex64(t, parent.0));
+                }
+                if let Some(allow) = f.allow {
+                    w.add("allow", |t| t.push_str(allow));
+                }
+            }
+            w
+        })
+    }
 
     pub fn iter(&self) -> impl Iterator<Item = (&'static str, &str)> + '_ {
-        self.fields[..self.len].iter().map(|&(name, from, to)| {
-            (
-                name,
-                self.text.get(from as usize..to as usize).unwrap_or(""),
-            )
-        })
+        let w = self.written();
+        w.fields[..w.len]
+            .iter()
+            .map(|&(name, from, to)| (name, w.text.get(from as usize..to as usize).unwrap_or("")))
     }
 }
 

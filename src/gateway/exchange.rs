@@ -9,13 +9,12 @@ use std::borrow::Cow;
 use std::rc::Rc;
 
 use super::backend::Backend;
-use super::envelope::{Data, Envelope, Headers as ResponseHeaders, Response};
+use super::envelope::{Data, Envelope, HeaderFacts, Headers as ResponseHeaders, Response};
 use super::error::ApiError;
 use super::parse;
 use super::request::{quote, Headers, JsonBody, RawRequest, Target, Text};
 use super::route::{self, Matches, Route};
 use crate::domain::{BatchReport, Rejection};
-use crate::json::write::{push_hex64, push_uint};
 use crate::observe::call::{method_word, Call};
 use crate::observe::trace::Incoming;
 use crate::observe::{
@@ -320,36 +319,20 @@ fn record_spans(
     }
 }
 
-/// The trace context going out (B3 and W3C), the simulated duration and,
-/// on a 405, the methods allowed.
+/// What the response headers will say, kept as facts until read.
 fn response_headers(
     context: &Context,
     duration: Option<u64>,
     allow: Option<&'static str>,
 ) -> ResponseHeaders {
-    let at = &context.at;
-    let sampled = if context.sampled { "1" } else { "0" };
-    let mut headers = ResponseHeaders::with_capacity(160);
-    headers.add("content-type", |t| t.push_str("application/json"));
-    headers.add("x-b3-traceid", |t| at.trace.push_hex(t));
-    headers.add("x-b3-spanid", |t| push_hex64(t, at.span.0));
-    headers.add("x-b3-sampled", |t| t.push_str(sampled));
-    headers.add("traceparent", |t| {
-        t.push_str("00-");
-        at.trace.push_hex_128(t);
-        t.push('-');
-        push_hex64(t, at.span.0);
-        t.push_str("-0");
-        t.push_str(sampled);
-    });
-    headers.add("x-sim-duration-ms", |t| push_uint(t, duration.unwrap_or(0)));
-    if let Some(parent) = at.parent {
-        headers.add("x-b3-parentspanid", |t| push_hex64(t, parent.0));
-    }
-    if let Some(allow) = allow {
-        headers.add("allow", |t| t.push_str(allow));
-    }
-    headers
+    ResponseHeaders::of(HeaderFacts {
+        trace: context.at.trace,
+        span: context.at.span,
+        parent: context.at.parent,
+        sampled: context.sampled,
+        duration: duration.unwrap_or(0),
+        allow,
+    })
 }
 
 /// A method is a token of letters; anything else is malformed, not merely

@@ -112,9 +112,16 @@ fn fits<'p>(template: &str, path: &'p str) -> Option<(usize, &'p str)> {
 impl<'p> Matches<'p> {
     pub fn of(path: &'p str) -> Matches<'p> {
         let mut found = [(0, ""); 8];
+        // Every template starts with one of these literal prefixes, so
+        // only the templates of the path's own prefix can fit.
+        let prefix = ["/api/order/", "/api/payment/", "/api/test/"]
+            .into_iter()
+            .find(|p| path.starts_with(p));
         for (slot, (_, template, _)) in found.iter_mut().zip(ROUTES) {
-            if let Some(fit) = fits(template, path) {
-                *slot = fit;
+            if prefix.is_some_and(|p| template.starts_with(p)) {
+                if let Some(fit) = fits(template, path) {
+                    *slot = fit;
+                }
             }
         }
         let best = found.iter().map(|f| f.0).max().unwrap_or(0);
