@@ -76,66 +76,119 @@ pub fn uri_group(path: &str) -> Option<&'static str> {
 /// once per request, with no allocation; every question about the path
 /// (its route, its template, its event class) is answered from it.
 pub struct Matches<'p> {
-    found: [(usize, &'p str); 8],
-    best: usize,
+    /// The most literal fits: index into `ROUTES` and parameter, in
+    /// documented order.
+    hits: [(usize, &'p str); 8],
+    len: usize,
 }
 
-/// How a path fits a template, byte by byte: the number of literal
-/// segments (the template's own, since all of them must match) and the
-/// path parameter; `None` when it does not fit.
-fn fits<'p>(template: &str, path: &'p str) -> Option<(usize, &'p str)> {
-    let (t, p) = (template.as_bytes(), path.as_bytes());
-    let (mut i, mut j, mut param) = (0, 0, "");
-    while i < t.len() {
-        if t[i] == b'{' {
-            let end = p[j..]
-                .iter()
-                .position(|&b| b == b'/')
-                .map_or(p.len(), |n| j + n);
-            if end == j {
-                return None;
-            }
-            param = path.get(j..end)?;
-            j = end;
-            i += t[i..].iter().position(|&b| b == b'}')? + 1;
-        } else if p.get(j) == Some(&t[i]) {
-            i += 1;
-            j += 1;
-        } else {
-            return None;
+/// The number of literal segments of a template (the empty one before
+/// the first `/` included, as every path has it): a fit matches all of
+/// them, so the most literal fit wins.
+const fn literals(template: &str) -> usize {
+    let bytes = template.as_bytes();
+    let (mut i, mut segments, mut params) = (0, 1, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'/' => segments += 1,
+            b'{' => params += 1,
+            _ => {}
         }
+        i += 1;
     }
-    let segments = t.iter().filter(|&&b| b == b'/').count() + 1;
-    (j == p.len()).then_some((segments - usize::from(!param.is_empty()), param))
+    segments - params
+}
+
+/// Where a template's parameter starts (`{`) and where its literal tail
+/// starts (after `}`); the template's length twice when it has none.
+const fn braces(template: &str) -> (usize, usize) {
+    let bytes = template.as_bytes();
+    let (mut i, mut open) = (0, bytes.len());
+    while i < bytes.len() {
+        if bytes[i] == b'{' {
+            open = i;
+        }
+        if bytes[i] == b'}' {
+            return (open, i + 1);
+        }
+        i += 1;
+    }
+    (open, open)
+}
+
+/// Each route's literal count and the places of its parameter, worked out
+/// once, at compile time.
+const SHAPES: [(usize, usize, usize); 8] = {
+    let mut out = [(0, 0, 0); 8];
+    let mut i = 0;
+    while i < 8 {
+        let (open, close) = braces(ROUTES[i].1);
+        out[i] = (literals(ROUTES[i].1), open, close);
+        i += 1;
+    }
+    out
+};
+
+/// How a path fits a template: its literal head and tail compared whole,
+/// the parameter between them a non-empty segment. Returns the literal
+/// count and the parameter; `None` when it does not fit.
+fn fits<'p>(
+    template: &str,
+    (literals, open, close): (usize, usize, usize),
+    path: &'p str,
+) -> Option<(usize, &'p str)> {
+    let (t, p) = (template.as_bytes(), path.as_bytes());
+    if open == t.len() {
+        return (t == p).then_some((literals, ""));
+    }
+    let (head, tail) = (&t[..open], &t[close..]);
+    if p.len() <= head.len() + tail.len() || !p.starts_with(head) || !p.ends_with(tail) {
+        return None;
+    }
+    let param = path.get(open..p.len() - tail.len())?;
+    (!param.as_bytes().contains(&b'/')).then_some((literals, param))
 }
 
 impl<'p> Matches<'p> {
     pub fn of(path: &'p str) -> Matches<'p> {
-        let mut found = [(0, ""); 8];
+        let mut found = Matches {
+            hits: [(0, ""); 8],
+            len: 0,
+        };
         // Every template starts with one of these literal prefixes, so
         // only the templates of the path's own prefix can fit.
-        let prefix = ["/api/order/", "/api/payment/", "/api/test/"]
+        let Some(prefix) = ["/api/order/", "/api/payment/", "/api/test/"]
             .into_iter()
-            .find(|p| path.starts_with(p));
-        for (slot, (_, template, _)) in found.iter_mut().zip(ROUTES) {
-            if prefix.is_some_and(|p| template.starts_with(p)) {
-                if let Some(fit) = fits(template, path) {
-                    *slot = fit;
-                }
+            .find(|p| path.starts_with(p))
+        else {
+            return found;
+        };
+        let mut most = 0;
+        for (i, ((_, template, _), shape)) in ROUTES.iter().zip(SHAPES).enumerate() {
+            if !template.starts_with(prefix) {
+                continue;
+            }
+            let Some((literals, param)) = fits(template, shape, path) else {
+                continue;
+            };
+            if literals > most {
+                (most, found.len) = (literals, 0);
+            }
+            if literals == most {
+                found.hits[found.len] = (i, param);
+                found.len += 1;
             }
         }
-        let best = found.iter().map(|f| f.0).max().unwrap_or(0);
-        Matches { found, best }
+        found
     }
 
     /// The best-fitting routes, in documented order: method, template,
     /// parameter, kind.
     fn best(&self) -> impl Iterator<Item = (&'static str, &'static str, &'p str, Kind)> + '_ {
-        self.found
-            .iter()
-            .zip(ROUTES)
-            .filter(|((literals, _), _)| self.best > 0 && *literals == self.best)
-            .map(|((_, param), (method, template, kind))| (method, template, *param, kind))
+        self.hits[..self.len].iter().map(|&(i, param)| {
+            let (method, template, kind) = ROUTES[i];
+            (method, template, param, kind)
+        })
     }
 
     /// The documented template of the path, the one of the method when
