@@ -1,12 +1,12 @@
 //! The OpenAPI 3.1 document of the eight endpoints, rendered from the route
-//! table itself: every route of [`route::ROUTES`] becomes an operation, and
+//! table itself: every route of [`ROUTES`] becomes an operation, and
 //! the match on its kind is exhaustive, so a route cannot be added without
 //! being documented, nor documented without existing.
 
 use serde_json::{json, Map, Value};
 
-use crate::request::{MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_PATH_BYTES};
-use crate::route::{Kind, ROUTES};
+use super::request::{MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_PATH_BYTES};
+use super::route::{Kind, ROUTES};
 
 /// What the document says about one kind of route beyond its method and path.
 struct Operation {

@@ -1,36 +1,8 @@
 //! Every way a request can fail, and the one place that decides what each
 //! failure looks like: HTTP status, envelope code and msg, and log status.
 
-use crate::journal::LogStatus;
-
-/// A documented business outcome: HTTP 200, code -1, and the exact msg of
-/// the spec (or of the README's behaviour table where the spec is silent).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Rejection {
-    PriceNotPositive,
-    AmountNotPositive,
-    PaidOrderCannotBeDeleted,
-    OrderAlreadyPaid,
-    ThirdPartyFailed,
-    OnlySuccessCanBeRefunded,
-    OrderNotFound,
-    PaymentNotFound,
-}
-
-impl Rejection {
-    pub fn msg(self) -> &'static str {
-        match self {
-            Rejection::PriceNotPositive => "price must be > 0",
-            Rejection::AmountNotPositive => "amount must be > 0",
-            Rejection::PaidOrderCannotBeDeleted => "Paid order cannot be deleted",
-            Rejection::OrderAlreadyPaid => "Order already paid",
-            Rejection::ThirdPartyFailed => "Third party payment failed",
-            Rejection::OnlySuccessCanBeRefunded => "Only success payment can be refunded",
-            Rejection::OrderNotFound => "Order not found",
-            Rejection::PaymentNotFound => "Payment not found",
-        }
-    }
-}
+use crate::domain::Rejection;
+use crate::observe::LogStatus;
 
 /// Why a request did not succeed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,6 +40,11 @@ pub enum ApiError {
     UnsupportedMediaType {
         content_type: String,
     },
+    /// The service keeps as many orders as `maxOrders` allows: 507, and
+    /// nothing is evicted to make room.
+    InsufficientStorage {
+        limit: usize,
+    },
     /// Something broke inside: 500, never the caller's fault.
     Internal(String),
 }
@@ -91,6 +68,7 @@ impl ApiError {
             ApiError::UnsupportedMediaType { .. } => 415,
             ApiError::HeadersTooLarge { .. } => 431,
             ApiError::Internal(_) => 500,
+            ApiError::InsufficientStorage { .. } => 507,
         }
     }
 
@@ -139,6 +117,10 @@ impl ApiError {
                 format!("Content-Type: {content_type:?} is not supported; send application/json")
             }
             ApiError::Internal(what) => format!("internal error: {what}"),
+            ApiError::InsufficientStorage { limit } => format!(
+                "maxOrders: the service already keeps {limit} orders, its maxOrders; \
+                 delete orders (POST /api/order/delete/{{orderId}}) or reset the service to make room"
+            ),
         }
     }
 
@@ -148,7 +130,7 @@ impl ApiError {
         match self {
             ApiError::Rejected(Rejection::ThirdPartyFailed) => LogStatus::ServerError,
             ApiError::Rejected(_) => LogStatus::Success,
-            ApiError::Internal(_) => LogStatus::ServerError,
+            ApiError::Internal(_) | ApiError::InsufficientStorage { .. } => LogStatus::ServerError,
             _ => LogStatus::ClientError,
         }
     }

@@ -1,0 +1,224 @@
+//! The log records of the spec's part 6, kept in a bounded ring: three per
+//! request (gateway, service, response), joined by the trace id; and the
+//! spans of each request, for tracing tools. Both are kept compact and
+//! written out as JSON text only when read.
+
+use std::collections::VecDeque;
+
+use super::entry::{At, Entry, Kept};
+use super::render;
+use super::span_entry::SpanEntry;
+use crate::json::Out;
+
+/// A bounded journal: at most `capacity` records, the oldest dropped first,
+/// and a count of how many were dropped so nobody mistakes it for complete.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Journal {
+    pub(crate) capacity: usize,
+    pub(crate) records: VecDeque<Entry>,
+    pub(crate) dropped: u64,
+    pub(crate) next_seq: u64,
+    /// Spans, under the same bound as the records.
+    pub(crate) spans: VecDeque<SpanEntry>,
+}
+
+impl Journal {
+    pub fn with_capacity(capacity: usize) -> Self {
+        Journal {
+            capacity,
+            records: VecDeque::new(),
+            dropped: 0,
+            next_seq: 1,
+            spans: VecDeque::new(),
+        }
+    }
+
+    pub fn write(&mut self, timestamp: i64, at: At, stage: Kept) {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        if self.capacity == 0 {
+            self.dropped += 1;
+            return;
+        }
+        while self.records.len() >= self.capacity {
+            self.records.pop_front();
+            self.dropped += 1;
+        }
+        self.records.push_back(Entry {
+            seq,
+            timestamp,
+            trace: at.trace,
+            span: at.span,
+            parent: at.parent,
+            stage,
+        });
+    }
+
+    pub fn record_span(&mut self, span: SpanEntry) {
+        if self.capacity == 0 {
+            return;
+        }
+        while self.spans.len() >= self.capacity {
+            self.spans.pop_front();
+        }
+        self.spans.push_back(span);
+    }
+
+    /// The records, oldest first; with `after`, only those with a larger
+    /// `seq` (what a viewer has not seen yet), found by binary search.
+    pub fn entries(&self, after: Option<u64>) -> std::collections::vec_deque::Iter<'_, Entry> {
+        let after = after.unwrap_or(0);
+        let skip = self.records.partition_point(|r| r.seq <= after);
+        self.records.range(skip..)
+    }
+
+    /// The records as a JSON array, the form `logs()` returns.
+    pub fn records_json(&self, after: Option<u64>) -> String {
+        let entries = self.entries(after);
+        let count = entries.len();
+        render::records(entries, count)
+    }
+
+    /// The records as NDJSON, one JSON object a line, as log shippers
+    /// (Vector, Fluent Bit, Loki's promtail) read them.
+    pub fn ndjson(&self) -> String {
+        render::ndjson(self.records.iter(), self.records.len())
+    }
+
+    /// The spans, oldest first.
+    pub fn span_entries(&self) -> std::collections::vec_deque::Iter<'_, SpanEntry> {
+        self.spans.iter()
+    }
+
+    /// The spans as a JSON array, the form `spans()` returns.
+    pub fn spans_json(&self) -> String {
+        render::spans(self.spans.iter(), self.spans.len())
+    }
+
+    /// The spans as an OTLP/JSON `ExportTraceServiceRequest`.
+    pub fn otlp_json(&self) -> String {
+        super::otlp::export(self.spans.iter(), self.spans.len())
+    }
+
+    /// The journal as a snapshot holds it.
+    pub fn write_snapshot(&self, out: &mut Out) {
+        out.begin_object();
+        out.key("capacity");
+        out.uint(self.capacity as u64);
+        out.key("records");
+        out.begin_array();
+        for r in &self.records {
+            render::record(out, r);
+        }
+        out.end_array();
+        out.key("dropped");
+        out.uint(self.dropped);
+        out.key("next_seq");
+        out.uint(self.next_seq);
+        out.key("spans");
+        out.begin_array();
+        for s in &self.spans {
+            render::span(out, s);
+        }
+        out.end_array();
+        out.end_object();
+    }
+
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    pub fn dropped(&self) -> u64 {
+        self.dropped
+    }
+
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    pub fn next_seq(&self) -> u64 {
+        self.next_seq
+    }
+
+    /// Empties the journal and its dropped count; `seq` keeps counting so a
+    /// viewer polling with `after` is never confused by a reused number.
+    pub fn clear(&mut self) {
+        self.records.clear();
+        self.spans.clear();
+        self.dropped = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::observe::ids::{SpanId, TraceId};
+    use crate::observe::{EventClass, LogStatus};
+
+    fn at() -> At {
+        At {
+            trace: TraceId::parse("463ac35c9f6413ad").unwrap_or_else(|| unreachable!()),
+            span: SpanId(0x00f0_67aa_0ba9_02b7),
+            parent: None,
+        }
+    }
+
+    fn service_stage() -> Kept {
+        Kept::Service {
+            event_class: EventClass::Order,
+            duration: 3,
+            status: LogStatus::Success,
+            outcome: None,
+        }
+    }
+
+    fn seqs(j: &Journal, after: Option<u64>) -> Vec<u64> {
+        j.entries(after).map(|r| r.seq).collect()
+    }
+
+    #[test]
+    fn keeps_at_most_capacity_drops_oldest_and_counts() {
+        let mut j = Journal::with_capacity(3);
+        for t in 0..5 {
+            j.write(t, at(), service_stage());
+        }
+        assert_eq!(seqs(&j, None), vec![3, 4, 5]);
+        assert_eq!(j.dropped(), 2);
+        assert_eq!(j.len(), 3);
+    }
+
+    #[test]
+    fn records_after_a_seq_are_only_the_newer_ones() {
+        let mut j = Journal::with_capacity(10);
+        for t in 0..4 {
+            j.write(t, at(), service_stage());
+        }
+        assert_eq!(seqs(&j, Some(2)), vec![3, 4]);
+        assert_eq!(j.entries(Some(99)).count(), 0);
+    }
+
+    #[test]
+    fn clear_empties_but_seq_keeps_counting() {
+        let mut j = Journal::with_capacity(1);
+        j.write(0, at(), service_stage());
+        j.write(0, at(), service_stage());
+        j.clear();
+        assert!(j.is_empty());
+        assert_eq!(j.dropped(), 0);
+        j.write(0, at(), service_stage());
+        assert_eq!(seqs(&j, None), vec![3]);
+    }
+
+    #[test]
+    fn a_record_is_written_with_the_spec_field_names() {
+        let mut j = Journal::with_capacity(2);
+        j.write(5, at(), service_stage());
+        let expected = r#"{"seq":1,"timestamp":5,"traceId":"463ac35c9f6413ad","spanId":"00f067aa0ba902b7","parentSpanId":null,"stage":"service","event_class":"order","duration":3,"status":"success"}"#;
+        assert_eq!(j.records_json(None), format!("[{expected}]"));
+        assert_eq!(j.ndjson(), format!("{expected}\n"));
+    }
+}
