@@ -5,10 +5,13 @@
 # Usage: bash tests/server/schemathesis.sh [max examples, default 10]
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-log=$(mktemp)
+# schemathesis keeps a cache in its working directory: a scratch one.
+work=$(mktemp -d)
+log="$work/server.log"
 node "$ROOT/pkg/server/cli.js" serve --port 0 >"$log" 2>&1 &
 server=$!
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -f "$log"' EXIT
+trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
+cd "$work"
 for _ in $(seq 50); do
   grep -q "serving on" "$log" && break
   sleep 0.1
