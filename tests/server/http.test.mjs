@@ -229,7 +229,11 @@ test("--max-orders is passed to the service, or noted as ignored by one without 
       return;
     }
     const codes = [];
-    for (let i = 0; i < 3; i++) codes.push((await call(`${capped.url}/api/order/create`, "POST", { userId: "u" + i, price: 1 })).body.code);
+    for (let i = 0; i < 3; i++) {
+      const reply = await call(`${capped.url}/api/order/create`, "POST", { userId: "u" + i, price: 1 });
+      checker.check("POST", "/api/order/create", reply);
+      codes.push(reply.body.code);
+    }
     assert.deepEqual(codes.slice(0, 2), [0, 0]);
     assert.notEqual(codes[2], 0);
   } finally {
