@@ -69,42 +69,46 @@ class Utf8Decoder {
       if (this.fatal) throw new TypeError("The encoded data was not valid for encoding utf-8");
       units.push(0xfffd);
     };
-    while (i < bytes.length) {
-      const b = bytes[i];
-      let need = 0;
-      let code = 0;
-      let min = 0;
-      if (b < 0x80) {
-        units.push(b);
-        i++;
+    // The Encoding Standard's UTF-8 decoder: the bounds of the next byte
+    // rule out overlong forms, surrogates and code points past U+10FFFF; a
+    // byte out of bounds ends the sequence and is read again on its own.
+    let needed = 0;
+    let seen = 0;
+    let code = 0;
+    let lower = 0x80;
+    let upper = 0xbf;
+    for (; i < bytes.length; i++) {
+      const byte = bytes[i];
+      if (needed === 0) {
+        if (byte <= 0x7f) units.push(byte);
+        else if (byte >= 0xc2 && byte <= 0xdf) [needed, code] = [1, byte & 0x1f];
+        else if (byte >= 0xe0 && byte <= 0xef) {
+          if (byte === 0xe0) lower = 0xa0;
+          if (byte === 0xed) upper = 0x9f;
+          [needed, code] = [2, byte & 0x0f];
+        } else if (byte >= 0xf0 && byte <= 0xf4) {
+          if (byte === 0xf0) lower = 0x90;
+          if (byte === 0xf4) upper = 0x8f;
+          [needed, code] = [3, byte & 0x07];
+        } else bad();
+      } else if (byte < lower || byte > upper) {
+        [needed, seen, code, lower, upper] = [0, 0, 0, 0x80, 0xbf];
+        bad();
+        i--;
       } else {
-        if (b >= 0xc2 && b <= 0xdf) [need, code, min] = [1, b & 0x1f, 0x80];
-        else if (b >= 0xe0 && b <= 0xef) [need, code, min] = [2, b & 0x0f, 0x800];
-        else if (b >= 0xf0 && b <= 0xf4) [need, code, min] = [3, b & 0x07, 0x10000];
-        else {
-          bad();
-          i++;
-          continue;
+        [lower, upper] = [0x80, 0xbf];
+        code = (code << 6) | (byte & 0x3f);
+        if (++seen === needed) {
+          if (code >= 0x10000) {
+            code -= 0x10000;
+            units.push(0xd800 + (code >> 10), 0xdc00 + (code & 0x3ff));
+          } else units.push(code);
+          [needed, seen, code] = [0, 0, 0];
         }
-        let j = 1;
-        for (; j <= need; j++) {
-          const c = bytes[i + j];
-          if (c === undefined || (c & 0xc0) !== 0x80) break;
-          code = (code << 6) | (c & 0x3f);
-        }
-        if (j <= need || code < min || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) {
-          bad();
-          i += Math.max(1, j);
-          continue;
-        }
-        i += need + 1;
-        if (code >= 0x10000) {
-          code -= 0x10000;
-          units.push(0xd800 + (code >> 10), 0xdc00 + (code & 0x3ff));
-        } else units.push(code);
       }
       if (units.length >= 8192) text += String.fromCharCode(...units.splice(0));
     }
+    if (needed) bad();
     return text + String.fromCharCode(...units);
   }
 }
