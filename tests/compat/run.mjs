@@ -176,9 +176,10 @@ async function theBrowser() {
 
 /**
  * Opens a fixture page and waits for its #out: "ok" with no console
- * error, no uncaught exception, no failed request and no 4xx/5xx answer.
+ * error, no uncaught exception, no failed request, no 4xx/5xx answer and
+ * no .wasm fetched.
  */
-async function openPage(url) {
+async function openPage(url, { wasmFile = false } = {}) {
   const context = await (await theBrowser()).newContext();
   const page = await context.newPage();
   const problems = [];
@@ -186,11 +187,16 @@ async function openPage(url) {
   page.on("pageerror", (error) => problems.push(`uncaught: ${error.message}`));
   page.on("requestfailed", (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`));
   page.on("response", (response) => response.status() >= 400 && problems.push(`HTTP ${response.status()}: ${response.url()}`));
+  // The default entry has the module inline: a .wasm fetched means it did not.
+  const wasmFetched = [];
+  page.on("request", (request) => /\.wasm(\?|$)/.test(request.url()) && wasmFetched.push(request.url()));
   try {
     await page.goto(url);
     await page.waitForFunction(() => document.querySelector("#out")?.textContent, null, { timeout: 90_000 });
     const text = await page.textContent("#out");
     if (!text.startsWith("ok")) problems.unshift(`the page says: ${text}`);
+    if (wasmFile && wasmFetched.length !== 1) problems.push(`expected the .wasm fetched once, got ${wasmFetched.length}`);
+    if (!wasmFile && wasmFetched.length) problems.push(`the module is inline, yet ${wasmFetched.join(", ")} was fetched`);
   } finally {
     await context.close();
   }
@@ -213,10 +219,10 @@ async function devServer(viteBin, dir) {
 }
 
 /** A production build, served statically and opened in Chromium. */
-async function built(dir, distDir, page = "/") {
+async function built(dir, distDir, page = "/", options = {}) {
   const server = await serve(distDir);
   try {
-    await openPage(server.url + page);
+    await openPage(server.url + page, options);
   } finally {
     await server.close();
   }
@@ -255,6 +261,15 @@ const FIXTURES = [
     run: async (dir) => {
       await run("node", [bin.vite8, "build"], { cwd: dir });
       await built(dir, join(dir, "dist"));
+    },
+  },
+  {
+    // orderpay/slim: Vite emits the .wasm and the page fetches it.
+    name: "vite8-slim-build",
+    from: ["vite", "browser-app", "slim-app"],
+    run: async (dir) => {
+      await run("node", [bin.vite8, "build"], { cwd: dir });
+      await built(dir, join(dir, "dist"), "/", { wasmFile: true });
     },
   },
   {
