@@ -51,11 +51,11 @@ pub struct NewOrder {
 /// is never issued twice.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Orders {
-    live: BTreeMap<String, Order>,
-    deleted: BTreeSet<String>,
+    pub(crate) live: BTreeMap<String, Order>,
+    pub(crate) deleted: BTreeSet<String>,
     /// For each order content (by hash), how many ids it has had: the
     /// next identical order starts there instead of re-trying them all.
-    made: BTreeMap<u64, u64>,
+    pub(crate) made: BTreeMap<u64, u64>,
 }
 
 impl Orders {

@@ -81,8 +81,8 @@ pub struct NewPayment {
 /// (the attempt number is part of what the third party decides on).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Payments {
-    by_id: BTreeMap<String, Payment>,
-    attempts: BTreeMap<String, u32>,
+    pub(crate) by_id: BTreeMap<String, Payment>,
+    pub(crate) attempts: BTreeMap<String, u32>,
 }
 
 impl Payments {

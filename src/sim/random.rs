@@ -10,7 +10,7 @@ const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 /// state is one `u64`, which makes snapshots trivial.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rng {
-    state: u64,
+    pub(crate) state: u64,
 }
 
 impl Rng {

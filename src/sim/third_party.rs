@@ -24,6 +24,13 @@ impl Forced {
         }
     }
 
+    /// `success` or `failure` exactly, as snapshots write them.
+    pub fn parse_exact(text: &str) -> Option<Forced> {
+        [Forced::Success, Forced::Failure]
+            .into_iter()
+            .find(|f| f.as_str() == text)
+    }
+
     /// `success` or `failure`, in any letter case.
     pub fn parse(text: &str) -> Option<Forced> {
         match text.trim().to_ascii_lowercase().as_str() {
