@@ -3,8 +3,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::{Deserialize, Serialize};
-
 use super::id;
 use super::money::Money;
 use super::rejection::Rejection;
@@ -12,8 +10,9 @@ use super::rejection::Rejection;
 pub const MAX_USER_ID_CHARS: usize = 64;
 pub const MAX_DESCRIPTION_CHARS: usize = 1000;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct Order {
     pub order_id: String,
     pub user_id: String,
@@ -23,8 +22,9 @@ pub struct Order {
     pub created_at: i64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "SCREAMING_SNAKE_CASE"))]
 pub enum OrderStatus {
     Created,
     Paid,
@@ -49,7 +49,8 @@ pub struct NewOrder {
 
 /// Every order of one service. Deleted ids are remembered so that an id
 /// is never issued twice.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Orders {
     pub(crate) live: BTreeMap<String, Order>,
     pub(crate) deleted: BTreeSet<String>,

@@ -4,15 +4,14 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
-
 use super::id;
 use super::money::Money;
 use super::rejection::Rejection;
 use crate::sim::random::Rng;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct Payment {
     pub payment_id: String,
     pub order_id: String,
@@ -22,8 +21,9 @@ pub struct Payment {
     pub paid_at: i64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "SCREAMING_SNAKE_CASE"))]
 pub enum PaymentStatus {
     Success,
     Refunded,
@@ -38,13 +38,14 @@ impl PaymentStatus {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum PaymentMethod {
-    #[serde(rename = "CARD")]
+    #[cfg_attr(feature = "serde", serde(rename = "CARD"))]
     Card,
-    #[serde(rename = "WALLET_A")]
+    #[cfg_attr(feature = "serde", serde(rename = "WALLET_A"))]
     WalletA,
-    #[serde(rename = "WALLET_B")]
+    #[cfg_attr(feature = "serde", serde(rename = "WALLET_B"))]
     WalletB,
 }
 
@@ -79,7 +80,8 @@ pub struct NewPayment {
 
 /// Every payment of one service, and how many attempts each order has had
 /// (the attempt number is part of what the third party decides on).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Payments {
     pub(crate) by_id: BTreeMap<String, Payment>,
     pub(crate) attempts: BTreeMap<String, u32>,

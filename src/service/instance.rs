@@ -6,7 +6,9 @@ use super::{snapshot, testdata};
 use crate::domain::{Orders, Payments};
 use crate::gateway::{exchange, Backend, RawRequest, Response};
 use crate::json::Out;
-use crate::observe::{Journal, LogRecord, Span};
+use crate::observe::Journal;
+#[cfg(feature = "serde")]
+use crate::observe::{LogRecord, Span};
 use crate::sim::clock::{Clock, VirtualClock};
 use crate::sim::third_party::Forced;
 use crate::sim::Settings;
@@ -70,6 +72,7 @@ impl Service {
         self.backend.forced_next
     }
 
+    #[cfg(feature = "serde")]
     /// The spans of the requests, oldest first, in their readable form.
     pub fn spans(&self) -> Vec<Span> {
         serde_json::from_str(&self.spans_json()).unwrap_or_default()
@@ -80,6 +83,7 @@ impl Service {
         self.backend.journal.spans_json()
     }
 
+    #[cfg(feature = "serde")]
     /// The spans as an OTLP/JSON `ExportTraceServiceRequest`.
     pub fn export_otlp(&self) -> serde_json::Value {
         serde_json::from_str(&self.export_otlp_json()).unwrap_or_default()
@@ -111,6 +115,7 @@ impl Service {
         exchange::exchange(&mut self.backend, request, testdata::run).response
     }
 
+    #[cfg(feature = "serde")]
     /// Log records, oldest first; with `after`, only those newer than it.
     pub fn logs(&self, after: Option<u64>) -> Vec<LogRecord> {
         serde_json::from_str(&self.logs_json(after)).unwrap_or_default()
