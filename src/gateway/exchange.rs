@@ -426,7 +426,7 @@ fn dispatch(
         }
         Route::GetOrder(order_id) => {
             enter(svc, work, class);
-            Ok(Some(Data::Order(svc.orders.get(order_id)?.clone())))
+            Ok(Some(Data::Order(svc.orders.get(order_id)?)))
         }
         Route::MarkOrderPaid(order_id) => {
             enter(svc, work, class);
@@ -436,12 +436,13 @@ fn dispatch(
         Route::DeleteOrder(order_id) => {
             enter(svc, work, class);
             svc.orders.delete(order_id)?;
+            svc.payments.forget_attempts(order_id);
             Ok(None)
         }
         Route::Pay => pay(svc, req, work, class),
         Route::GetPayment(payment_id) => {
             enter(svc, work, class);
-            Ok(Some(Data::Payment(svc.payments.get(payment_id)?.clone())))
+            Ok(Some(Data::Payment(svc.payments.get(payment_id)?)))
         }
         Route::Refund(payment_id) => {
             enter(svc, work, class);
@@ -506,7 +507,9 @@ fn settle(
 ) -> Result<Option<Data>, ApiError> {
     enter(svc, work, class);
     let new = new?;
-    svc.orders.get(&new.order_id)?;
+    if !svc.orders.exists(&new.order_id) {
+        return Err(Rejection::OrderNotFound.into());
+    }
     let attempt = svc.payments.next_attempt(&new.order_id);
     let forced = match by_header {
         Some(outcome) => Some((outcome, Rule::Header)),

@@ -4,11 +4,11 @@
 //! snapshots have always had (format 1); `maxOrders`, added later, is
 //! optional and defaults as a new service's would.
 
-use std::collections::{BTreeMap, BTreeSet};
-
+use crate::domain::code::Code;
 use crate::domain::money::Money;
-use crate::domain::payment::PaymentStatus;
-use crate::domain::{Order, OrderStatus, Orders, Payment, PaymentMethod, Payments};
+use crate::domain::order::{Row as OrderRow, PREFIX as ORDER};
+use crate::domain::payment::{PaymentStatus, Row as PaymentRow, PREFIX as PAYMENT};
+use crate::domain::{OrderStatus, Orders, PaymentMethod, Payments};
 use crate::gateway::envelope::{order as write_order, payment as write_payment};
 use crate::gateway::Backend;
 use crate::json::{self, Json, Out};
@@ -97,25 +97,32 @@ fn orders(out: &mut Out, o: &Orders) {
     out.begin_object();
     out.key("live");
     out.begin_object();
-    for (id, order) in &o.live {
-        out.key_text(id);
-        write_order(out, order);
+    let mut id = String::new();
+    for row in o.sorted() {
+        id.clear();
+        row.code.push(ORDER, &mut id);
+        out.key_text(&id);
+        write_order(out, &row.order());
     }
     out.end_object();
     out.key("deleted");
     out.begin_array();
-    for id in &o.deleted {
-        out.str(id);
+    let mut deleted: Vec<Code> = o.deleted.iter().copied().collect();
+    deleted.sort_unstable();
+    for code in deleted {
+        out.str(&code.text(ORDER));
     }
     out.end_array();
     out.key("made");
     out.begin_object();
+    let mut made: Vec<(u64, u64)> = o.made.iter().map(|(h, n)| (*h, *n)).collect();
+    made.sort_unstable();
     let mut key = String::new();
-    for (hash, n) in &o.made {
+    for (hash, n) in made {
         key.clear();
-        json::write::push_uint(&mut key, *hash);
+        json::write::push_uint(&mut key, hash);
         out.key(&key);
-        out.uint(*n);
+        out.uint(n);
     }
     out.end_object();
     out.end_object();
@@ -125,16 +132,21 @@ fn payments(out: &mut Out, p: &Payments) {
     out.begin_object();
     out.key("by_id");
     out.begin_object();
-    for (id, payment) in &p.by_id {
-        out.key_text(id);
-        write_payment(out, payment);
+    let mut id = String::new();
+    for row in p.sorted() {
+        id.clear();
+        row.code.push(PAYMENT, &mut id);
+        out.key_text(&id);
+        write_payment(out, &row.payment());
     }
     out.end_object();
     out.key("attempts");
     out.begin_object();
-    for (id, n) in &p.attempts {
-        out.key_text(id);
-        out.uint(u64::from(*n));
+    let mut attempts: Vec<(Code, u32)> = p.attempts.iter().map(|(c, n)| (*c, *n)).collect();
+    attempts.sort_unstable();
+    for (code, n) in attempts {
+        out.key_text(&code.text(ORDER));
+        out.uint(u64::from(n));
     }
     out.end_object();
     out.end_object();
@@ -263,95 +275,78 @@ fn read_streams(o: &Json) -> Read<Streams> {
     })
 }
 
-fn read_order(o: &Json) -> Read<Order> {
-    Ok(Order {
-        order_id: text(o, "orderId")?.to_owned(),
-        user_id: text(o, "userId")?.to_owned(),
-        price: money(o, "price")?,
-        status: match text(o, "status")? {
-            "CREATED" => OrderStatus::Created,
-            "PAID" => OrderStatus::Paid,
-            other => return Err(format!("`status`: unknown {other:?}")),
-        },
-        description: text(o, "description")?.to_owned(),
-        created_at: int(o, "createdAt")?,
-    })
+fn code(prefix: &str, id: &str) -> Read<Code> {
+    Code::parse(prefix, id).ok_or_else(|| format!("{id:?} is not an id of this service"))
 }
 
 fn read_orders(o: &Json) -> Read<Orders> {
-    let live = members(o, "live")?
-        .iter()
-        .map(|(id, order)| {
-            Ok((
-                id.to_string(),
-                read_order(order).map_err(|e| format!("order {id}: {e}"))?,
-            ))
-        })
-        .collect::<Read<BTreeMap<_, _>>>()?;
-    let deleted = field(o, "deleted")?
+    let mut orders = Orders::default();
+    for (id, order) in members(o, "live")? {
+        let at = |e: String| format!("order {id}: {e}");
+        if text(order, "orderId").map_err(at)? != id {
+            return Err(at("`orderId` differs from its key".to_owned()));
+        }
+        let row = OrderRow {
+            code: code(ORDER, id).map_err(at)?,
+            user_id: orders.texts.share(text(order, "userId").map_err(at)?),
+            description: orders.texts.share(text(order, "description").map_err(at)?),
+            price: money(order, "price").map_err(at)?,
+            created_at: int(order, "createdAt").map_err(at)?,
+            status: match text(order, "status").map_err(at)? {
+                "CREATED" => OrderStatus::Created,
+                "PAID" => OrderStatus::Paid,
+                other => return Err(at(format!("`status`: unknown {other:?}"))),
+            },
+        };
+        orders.keep(row);
+    }
+    for id in field(o, "deleted")?
         .as_array()
         .ok_or("`deleted`: expected an array")?
-        .iter()
-        .map(|id| {
-            id.as_str()
-                .map(str::to_owned)
-                .ok_or_else(|| "`deleted`: expected strings".to_owned())
-        })
-        .collect::<Read<BTreeSet<_>>>()?;
-    let made = members(o, "made")?
-        .iter()
-        .map(|(hash, n)| {
-            let hash = hash
-                .parse::<u64>()
-                .map_err(|_| format!("`made`: {hash:?} is not a hash"))?;
-            let n = n.as_u64().ok_or("`made`: expected whole numbers")?;
-            Ok((hash, n))
-        })
-        .collect::<Read<BTreeMap<_, _>>>()?;
-    Ok(Orders {
-        live,
-        deleted,
-        made,
-    })
-}
-
-fn read_payment(o: &Json) -> Read<Payment> {
-    Ok(Payment {
-        payment_id: text(o, "paymentId")?.to_owned(),
-        order_id: text(o, "orderId")?.to_owned(),
-        amount: money(o, "amount")?,
-        status: match text(o, "status")? {
-            "SUCCESS" => PaymentStatus::Success,
-            "REFUNDED" => PaymentStatus::Refunded,
-            other => return Err(format!("`status`: unknown {other:?}")),
-        },
-        payment_method: PaymentMethod::parse(text(o, "paymentMethod")?)
-            .ok_or("`paymentMethod`: unknown")?,
-        paid_at: int(o, "paidAt")?,
-    })
+    {
+        let id = id.as_str().ok_or("`deleted`: expected strings")?;
+        orders.deleted.insert(code(ORDER, id)?);
+    }
+    for (hash, n) in members(o, "made")? {
+        let hash = hash
+            .parse::<u64>()
+            .map_err(|_| format!("`made`: {hash:?} is not a hash"))?;
+        let n = n.as_u64().ok_or("`made`: expected whole numbers")?;
+        orders.made.insert(hash, n);
+    }
+    Ok(orders)
 }
 
 fn read_payments(o: &Json) -> Read<Payments> {
-    let by_id = members(o, "by_id")?
-        .iter()
-        .map(|(id, p)| {
-            Ok((
-                id.to_string(),
-                read_payment(p).map_err(|e| format!("payment {id}: {e}"))?,
-            ))
-        })
-        .collect::<Read<BTreeMap<_, _>>>()?;
-    let attempts = members(o, "attempts")?
-        .iter()
-        .map(|(id, n)| {
-            let n = n
-                .as_u64()
-                .and_then(|n| u32::try_from(n).ok())
-                .ok_or("`attempts`: expected whole numbers")?;
-            Ok((id.to_string(), n))
-        })
-        .collect::<Read<BTreeMap<_, _>>>()?;
-    Ok(Payments { by_id, attempts })
+    let mut payments = Payments::default();
+    for (id, p) in members(o, "by_id")? {
+        let at = |e: String| format!("payment {id}: {e}");
+        if text(p, "paymentId").map_err(at)? != id {
+            return Err(at("`paymentId` differs from its key".to_owned()));
+        }
+        let row = PaymentRow {
+            code: code(PAYMENT, id).map_err(at)?,
+            order: code(ORDER, text(p, "orderId").map_err(at)?).map_err(at)?,
+            amount: money(p, "amount").map_err(at)?,
+            paid_at: int(p, "paidAt").map_err(at)?,
+            method: PaymentMethod::parse(text(p, "paymentMethod").map_err(at)?)
+                .ok_or_else(|| at("`paymentMethod`: unknown".to_owned()))?,
+            status: match text(p, "status").map_err(at)? {
+                "SUCCESS" => PaymentStatus::Success,
+                "REFUNDED" => PaymentStatus::Refunded,
+                other => return Err(at(format!("`status`: unknown {other:?}"))),
+            },
+        };
+        payments.keep(row);
+    }
+    for (id, n) in members(o, "attempts")? {
+        let n = n
+            .as_u64()
+            .and_then(|n| u32::try_from(n).ok())
+            .ok_or("`attempts`: expected whole numbers")?;
+        payments.attempts.insert(code(ORDER, id)?, n);
+    }
+    Ok(payments)
 }
 
 fn read_forced(o: &Json) -> Read<Option<(Forced, u32)>> {
