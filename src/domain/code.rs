@@ -1,11 +1,6 @@
 //! An id's eight characters as one number: `ORD-7K2Q9XWA` is kept as the
 //! `u64` of its code, so an order or a payment costs 8 bytes of id and
-//! lookups hash one word. Big-endian, so codes sort as their text does.
-
-use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
-
-use crate::sim::random::mix;
+//! lookups compare one word. Big-endian, so codes sort as their text does.
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Code(pub u64);
@@ -43,32 +38,6 @@ impl Code {
         out
     }
 }
-
-/// A hasher for keys that are already well-mixed numbers' worth of bits:
-/// one SplitMix64 round per word, far cheaper than SipHash. Ids come from
-/// the service's own generator, so there is no flood to defend against.
-#[derive(Default, Clone, Copy)]
-pub struct MixHasher(u64);
-
-impl Hasher for MixHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = mix(self.0 ^ u64::from(b));
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = mix(self.0 ^ n);
-    }
-}
-
-pub type Fast = BuildHasherDefault<MixHasher>;
-pub type CodeMap<V> = HashMap<Code, V, Fast>;
-pub type CodeSet = HashSet<Code, Fast>;
 
 #[cfg(test)]
 mod tests {

@@ -3,6 +3,7 @@
 //! from its seeded randomness), below everything that talks HTTP.
 
 pub mod batch_report;
+pub mod chunks;
 pub mod code;
 pub mod id;
 pub mod money;

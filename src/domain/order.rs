@@ -1,10 +1,11 @@
 //! The order service: create, read, mark paid, delete, and the state
 //! machine of the spec's part 3 (CREATED, then PAID; deleted only unpaid).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::rc::Rc;
 
-use super::code::{Code, CodeMap, CodeSet, Fast};
+use super::chunks::Chunks;
+use super::code::Code;
 use super::id;
 use super::money::Money;
 use super::rejection::Rejection;
@@ -104,12 +105,12 @@ impl Texts {
 /// issued twice.
 #[derive(Debug, Clone, Default)]
 pub struct Orders {
-    pub(crate) rows: Vec<Row>,
-    pub(crate) index: CodeMap<u32>,
-    pub(crate) deleted: CodeSet,
+    pub(crate) rows: Chunks<Row>,
+    pub(crate) index: BTreeMap<Code, u32>,
+    pub(crate) deleted: BTreeSet<Code>,
     /// For each order content (by hash), how many ids it has had: the
     /// next identical order starts there instead of re-trying them all.
-    pub(crate) made: HashMap<u64, u64, Fast>,
+    pub(crate) made: BTreeMap<u64, u64>,
     pub(crate) texts: Texts,
 }
 
@@ -214,7 +215,9 @@ impl Orders {
             None => Err(Rejection::OrderNotFound),
             Some(OrderStatus::Paid) => Err(Rejection::PaidOrderCannotBeDeleted),
             Some(OrderStatus::Created) => {
-                let row = self.rows.swap_remove(i);
+                let Some(row) = self.rows.swap_remove(i) else {
+                    return Err(Rejection::OrderNotFound);
+                };
                 self.index.remove(&row.code);
                 if let Some(moved) = self.rows.get(i) {
                     self.index.insert(moved.code, i as u32);
@@ -229,9 +232,11 @@ impl Orders {
 
     /// The orders, sorted by id, as snapshots list them.
     pub(crate) fn sorted(&self) -> Vec<&Row> {
-        let mut rows: Vec<&Row> = self.rows.iter().collect();
-        rows.sort_unstable_by_key(|r| r.code);
-        rows
+        // The index is ordered by code, and codes sort as ids do.
+        self.index
+            .values()
+            .filter_map(|&i| self.rows.get(i as usize))
+            .collect()
     }
 
     pub fn len(&self) -> usize {

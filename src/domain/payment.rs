@@ -2,7 +2,10 @@
 //! refund, and the state machine of the spec's part 3 (SUCCESS, then
 //! REFUNDED). Paying does not touch the order; the order pay endpoint does.
 
-use super::code::{Code, CodeMap};
+use std::collections::BTreeMap;
+
+use super::chunks::Chunks;
+use super::code::Code;
 use super::id;
 use super::money::Money;
 use super::rejection::Rejection;
@@ -108,9 +111,9 @@ impl Row {
 /// number is part of what the third party decides on).
 #[derive(Debug, Clone, Default)]
 pub struct Payments {
-    pub(crate) rows: Vec<Row>,
-    pub(crate) index: CodeMap<u32>,
-    pub(crate) attempts: CodeMap<u32>,
+    pub(crate) rows: Chunks<Row>,
+    pub(crate) index: BTreeMap<Code, u32>,
+    pub(crate) attempts: BTreeMap<Code, u32>,
 }
 
 impl PartialEq for Payments {
@@ -204,9 +207,11 @@ impl Payments {
 
     /// The payments, sorted by id, as snapshots list them.
     pub(crate) fn sorted(&self) -> Vec<&Row> {
-        let mut rows: Vec<&Row> = self.rows.iter().collect();
-        rows.sort_unstable_by_key(|r| r.code);
-        rows
+        // The index is ordered by code, and codes sort as ids do.
+        self.index
+            .values()
+            .filter_map(|&i| self.rows.get(i as usize))
+            .collect()
     }
 
     pub fn len(&self) -> usize {

@@ -107,22 +107,18 @@ fn orders(out: &mut Out, o: &Orders) {
     out.end_object();
     out.key("deleted");
     out.begin_array();
-    let mut deleted: Vec<Code> = o.deleted.iter().copied().collect();
-    deleted.sort_unstable();
-    for code in deleted {
+    for code in &o.deleted {
         out.str(&code.text(ORDER));
     }
     out.end_array();
     out.key("made");
     out.begin_object();
-    let mut made: Vec<(u64, u64)> = o.made.iter().map(|(h, n)| (*h, *n)).collect();
-    made.sort_unstable();
     let mut key = String::new();
-    for (hash, n) in made {
+    for (hash, n) in &o.made {
         key.clear();
-        json::write::push_uint(&mut key, hash);
+        json::write::push_uint(&mut key, *hash);
         out.key(&key);
-        out.uint(n);
+        out.uint(*n);
     }
     out.end_object();
     out.end_object();
@@ -142,11 +138,9 @@ fn payments(out: &mut Out, p: &Payments) {
     out.end_object();
     out.key("attempts");
     out.begin_object();
-    let mut attempts: Vec<(Code, u32)> = p.attempts.iter().map(|(c, n)| (*c, *n)).collect();
-    attempts.sort_unstable();
-    for (code, n) in attempts {
+    for (code, n) in &p.attempts {
         out.key_text(&code.text(ORDER));
-        out.uint(u64::from(n));
+        out.uint(u64::from(*n));
     }
     out.end_object();
     out.end_object();
