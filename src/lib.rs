@@ -30,6 +30,7 @@ pub mod sim;
 pub mod wasm;
 
 pub use gateway::{Data, Envelope, RawRequest, Response};
+#[cfg(feature = "serde")]
 pub use observe::LogRecord;
 pub use service::Service;
 pub use sim::Settings;

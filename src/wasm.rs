@@ -3,10 +3,8 @@
 //! trap (a trap would poison the module for the whole page).
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 
 use js_sys::{Array, JsString, Object, Reflect, Uint8Array};
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -329,7 +327,7 @@ impl Service {
         headers: JsValue,
     ) -> JsValue {
         let raw = raw_request(&method, &path, &body, &headers);
-        with_core(&self.core, raw, |r| to_js(&r.body))
+        with_core(&self.core, raw, |r| from_json(&r.body.to_json()))
     }
 
     #[wasm_bindgen(skip_typescript)]
@@ -347,7 +345,7 @@ impl Service {
     #[wasm_bindgen(skip_typescript)]
     pub fn logs(&self, after: JsValue) -> JsValue {
         match self.core.try_borrow() {
-            Ok(core) => to_js(&core.logs(seq_after(&after))),
+            Ok(core) => from_json(&core.logs_json(seq_after(&after))),
             Err(_) => Array::new().into(),
         }
     }
@@ -419,26 +417,27 @@ impl Service {
     pub fn settings(&self) -> JsValue {
         self.core
             .try_borrow()
-            .map(|c| to_js(c.settings()))
+            .map(|c| from_json(&c.settings_json()))
             .unwrap_or(JsValue::NULL)
     }
 
     #[wasm_bindgen(getter, skip_typescript)]
     pub fn forced(&self) -> JsValue {
-        #[derive(Serialize)]
-        struct Pending {
-            outcome: Forced,
-            remaining: u32,
-        }
         let pending = self.core.try_borrow().ok().and_then(|c| c.forced_next());
-        to_js(&pending.map(|(outcome, remaining)| Pending { outcome, remaining }))
+        match pending {
+            Some((outcome, remaining)) => from_json(&format!(
+                r#"{{"outcome":"{}","remaining":{remaining}}}"#,
+                outcome.as_str()
+            )),
+            None => JsValue::NULL,
+        }
     }
 
     #[wasm_bindgen(skip_typescript)]
     pub fn spans(&self) -> JsValue {
         self.core
             .try_borrow()
-            .map(|c| to_js(&c.spans()))
+            .map(|c| from_json(&c.spans_json()))
             .unwrap_or_else(|_| Array::new().into())
     }
 
@@ -446,7 +445,7 @@ impl Service {
     pub fn export_otlp(&self) -> JsValue {
         self.core
             .try_borrow()
-            .map(|c| to_js(&c.export_otlp()))
+            .map(|c| from_json(&c.export_otlp_json()))
             .unwrap_or(JsValue::NULL)
     }
 
@@ -503,7 +502,7 @@ pub fn openapi() -> String {
 #[wasm_bindgen(skip_typescript)]
 pub fn handle(method: JsValue, path: JsValue, body: JsValue, headers: JsValue) -> JsValue {
     on_default(raw_request(&method, &path, &body, &headers), |r| {
-        to_js(&r.body)
+        from_json(&r.body.to_json())
     })
 }
 
@@ -516,7 +515,7 @@ pub fn request(method: JsValue, path: JsValue, body: JsValue, headers: JsValue) 
 pub fn logs(after: JsValue) -> JsValue {
     DEFAULT.with(
         |cell| match cell.try_borrow().ok().as_deref().and_then(Option::as_ref) {
-            Some(core) => to_js(&core.logs(seq_after(&after))),
+            Some(core) => from_json(&core.logs_json(seq_after(&after))),
             None => Array::new().into(),
         },
     )
@@ -804,11 +803,11 @@ fn error_text(error: &JsValue) -> String {
         .unwrap_or_else(|| "unknown error".to_owned())
 }
 
-/// The one serializer: plain objects, never `Map`, and `null` for absent.
-fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
-    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
-    value.serialize(&serializer).unwrap_or_else(|e| {
-        let failure = Envelope::failure(&ApiError::Internal(e.to_string()));
+/// The one way out: the core writes JSON text, and `JSON.parse` makes
+/// plain objects of it, `null` for absent.
+fn from_json(text: &str) -> JsValue {
+    js_sys::JSON::parse(text).unwrap_or_else(|e| {
+        let failure = Envelope::failure(&ApiError::Internal(error_text(&e)));
         let object = Object::new();
         let _ = Reflect::set(&object, &"code".into(), &JsValue::from(failure.code));
         let _ = Reflect::set(&object, &"msg".into(), &JsValue::from_str(&failure.msg));
@@ -817,18 +816,6 @@ fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
     })
 }
 
-#[derive(Serialize)]
-struct HttpResponse<'a> {
-    status: u16,
-    headers: BTreeMap<&'a str, &'a str>,
-    body: &'a Envelope,
-}
-
 fn response_to_js(response: &Response) -> JsValue {
-    let headers = response.headers.iter().collect();
-    to_js(&HttpResponse {
-        status: response.status,
-        headers,
-        body: &response.body,
-    })
+    from_json(&response.to_json())
 }

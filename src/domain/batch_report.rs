@@ -1,10 +1,9 @@
 //! What a test-data run made: how many orders, how their payments went,
 //! and the ids of the orders, for the test-data endpoint's answer.
 
-use serde::{Deserialize, Serialize};
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct BatchReport {
     pub count: u32,
     pub succeeded: u32,

@@ -3,6 +3,8 @@
 //! from its seeded randomness), below everything that talks HTTP.
 
 pub mod batch_report;
+pub mod chunks;
+pub mod code;
 pub mod id;
 pub mod money;
 pub mod order;

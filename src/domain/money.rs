@@ -1,10 +1,9 @@
 //! A positive, finite amount of money. Prices and payment amounts are only
 //! ever held as `Money`, so no handler can see a price that is not > 0.
 
-use serde::{Deserialize, Serialize};
-
-#[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Serialize, Deserialize)]
-#[serde(try_from = "f64", into = "f64")]
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "f64", into = "f64"))]
 pub struct Money(f64);
 
 impl Money {
@@ -45,6 +44,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "serde")]
     fn money_cannot_be_deserialized_from_a_non_positive_number() {
         assert!(serde_json::from_str::<Money>("-5").is_err());
         assert_eq!(

@@ -1,10 +1,11 @@
 //! The order service: create, read, mark paid, delete, and the state
 //! machine of the spec's part 3 (CREATED, then PAID; deleted only unpaid).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::rc::Rc;
 
-use serde::{Deserialize, Serialize};
-
+use super::chunks::Chunks;
+use super::code::Code;
 use super::id;
 use super::money::Money;
 use super::rejection::Rejection;
@@ -12,8 +13,9 @@ use super::rejection::Rejection;
 pub const MAX_USER_ID_CHARS: usize = 64;
 pub const MAX_DESCRIPTION_CHARS: usize = 1000;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct Order {
     pub order_id: String,
     pub user_id: String,
@@ -23,8 +25,9 @@ pub struct Order {
     pub created_at: i64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "SCREAMING_SNAKE_CASE"))]
 pub enum OrderStatus {
     Created,
     Paid,
@@ -47,18 +50,97 @@ pub struct NewOrder {
     pub description: String,
 }
 
-/// Every order of one service. Deleted ids are remembered so that an id
-/// is never issued twice.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+/// One kept order, compact: its id as a code, its texts shared with
+/// every other order that has the same ones.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Row {
+    pub code: Code,
+    pub user_id: Rc<str>,
+    pub description: Rc<str>,
+    pub price: Money,
+    pub created_at: i64,
+    pub status: OrderStatus,
+}
+
+impl Row {
+    pub fn order(&self) -> Order {
+        Order {
+            order_id: self.code.text(PREFIX),
+            user_id: self.user_id.to_string(),
+            price: self.price,
+            status: self.status,
+            description: self.description.to_string(),
+            created_at: self.created_at,
+        }
+    }
+}
+
+pub const PREFIX: &str = "ORD";
+
+/// Texts kept once however many orders carry them, and let go when the
+/// last of those orders is deleted.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Texts(HashSet<Rc<str>>);
+
+impl Texts {
+    pub fn share(&mut self, text: &str) -> Rc<str> {
+        if let Some(kept) = self.0.get(text) {
+            return Rc::clone(kept);
+        }
+        let kept: Rc<str> = Rc::from(text);
+        self.0.insert(Rc::clone(&kept));
+        kept
+    }
+
+    /// Forgets a text no order holds any more (its last holder is `text`).
+    pub fn release(&mut self, text: Rc<str>) {
+        if Rc::strong_count(&text) == 2 {
+            self.0.remove(&*text);
+        }
+    }
+}
+
+/// Every order of one service: rows in a vector, found by code through an
+/// index. Deleted ids are remembered (as codes) so that an id is never
+/// issued twice.
+#[derive(Debug, Clone, Default)]
 pub struct Orders {
-    live: BTreeMap<String, Order>,
-    deleted: BTreeSet<String>,
+    pub(crate) rows: Chunks<Row>,
+    pub(crate) index: BTreeMap<Code, u32>,
+    pub(crate) deleted: BTreeSet<Code>,
     /// For each order content (by hash), how many ids it has had: the
     /// next identical order starts there instead of re-trying them all.
-    made: BTreeMap<u64, u64>,
+    pub(crate) made: BTreeMap<u64, u64>,
+    pub(crate) texts: Texts,
+}
+
+impl PartialEq for Orders {
+    fn eq(&self, other: &Orders) -> bool {
+        self.rows.len() == other.rows.len()
+            && self.deleted == other.deleted
+            && self.made == other.made
+            && self.rows.iter().all(|r| other.row(r.code) == Some(r))
+    }
 }
 
 impl Orders {
+    fn row(&self, code: Code) -> Option<&Row> {
+        self.index
+            .get(&code)
+            .and_then(|&i| self.rows.get(i as usize))
+    }
+
+    fn find(&self, order_id: &str) -> Option<usize> {
+        let code = Code::parse(PREFIX, order_id)?;
+        self.index.get(&code).map(|&i| i as usize)
+    }
+
+    /// Keeps a row (a new order, or one read from a snapshot).
+    pub(crate) fn keep(&mut self, row: Row) {
+        self.index.insert(row.code, self.rows.len() as u32);
+        self.rows.push(row);
+    }
+
     /// The id comes from the seed and the order's content, so a failure
     /// seen on an order replays in a fresh service with the same seed by
     /// creating the same order: its id, and so its payment outcomes, match.
@@ -70,41 +152,57 @@ impl Orders {
         key.push('\u{0}');
         key.push_str(&new.description);
         let hash = crate::sim::random::fnv1a(key.as_bytes());
-        let taken = |id: &str| self.live.contains_key(id) || self.deleted.contains(id);
+        let taken = |id: &str| {
+            Code::parse(PREFIX, id)
+                .is_none_or(|c| self.index.contains_key(&c) || self.deleted.contains(&c))
+        };
         let (order_id, next) = id::keyed(
-            "ORD",
+            PREFIX,
             seed,
             &key,
             self.made.get(&hash).copied().unwrap_or(0),
             taken,
         );
         self.made.insert(hash, next);
+        let row = Row {
+            code: Code::parse(PREFIX, &order_id).unwrap_or(Code(0)),
+            user_id: self.texts.share(&new.user_id),
+            description: self.texts.share(&new.description),
+            price: new.price,
+            created_at: now,
+            status: OrderStatus::Created,
+        };
         let order = Order {
-            order_id: order_id.clone(),
+            order_id,
             user_id: new.user_id,
             price: new.price,
             status: OrderStatus::Created,
             description: new.description,
             created_at: now,
         };
-        self.live.insert(order_id, order.clone());
+        self.keep(row);
         order
     }
 
-    pub fn get(&self, order_id: &str) -> Result<&Order, Rejection> {
-        self.live.get(order_id).ok_or(Rejection::OrderNotFound)
+    pub fn get(&self, order_id: &str) -> Result<Order, Rejection> {
+        self.find(order_id)
+            .and_then(|i| self.rows.get(i))
+            .map(Row::order)
+            .ok_or(Rejection::OrderNotFound)
+    }
+
+    pub fn exists(&self, order_id: &str) -> bool {
+        self.find(order_id).is_some()
     }
 
     /// CREATED to PAID. Marking a PAID order again is refused, so that a
     /// client that pays twice sees it rather than a silent success.
     pub fn mark_paid(&mut self, order_id: &str) -> Result<(), Rejection> {
-        let order = self
-            .live
-            .get_mut(order_id)
-            .ok_or(Rejection::OrderNotFound)?;
-        match order.status {
+        let i = self.find(order_id).ok_or(Rejection::OrderNotFound)?;
+        let row = self.rows.get_mut(i).ok_or(Rejection::OrderNotFound)?;
+        match row.status {
             OrderStatus::Created => {
-                order.status = OrderStatus::Paid;
+                row.status = OrderStatus::Paid;
                 Ok(())
             }
             OrderStatus::Paid => Err(Rejection::OrderAlreadyPaid),
@@ -112,22 +210,41 @@ impl Orders {
     }
 
     pub fn delete(&mut self, order_id: &str) -> Result<(), Rejection> {
-        match self.get(order_id)?.status {
-            OrderStatus::Paid => Err(Rejection::PaidOrderCannotBeDeleted),
-            OrderStatus::Created => {
-                self.live.remove(order_id);
-                self.deleted.insert(order_id.to_owned());
+        let i = self.find(order_id).ok_or(Rejection::OrderNotFound)?;
+        match self.rows.get(i).map(|r| r.status) {
+            None => Err(Rejection::OrderNotFound),
+            Some(OrderStatus::Paid) => Err(Rejection::PaidOrderCannotBeDeleted),
+            Some(OrderStatus::Created) => {
+                let Some(row) = self.rows.swap_remove(i) else {
+                    return Err(Rejection::OrderNotFound);
+                };
+                self.index.remove(&row.code);
+                if let Some(moved) = self.rows.get(i) {
+                    self.index.insert(moved.code, i as u32);
+                }
+                self.deleted.insert(row.code);
+                self.texts.release(row.user_id);
+                self.texts.release(row.description);
                 Ok(())
             }
         }
     }
 
+    /// The orders, sorted by id, as snapshots list them.
+    pub(crate) fn sorted(&self) -> Vec<&Row> {
+        // The index is ordered by code, and codes sort as ids do.
+        self.index
+            .values()
+            .filter_map(|&i| self.rows.get(i as usize))
+            .collect()
+    }
+
     pub fn len(&self) -> usize {
-        self.live.len()
+        self.rows.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.live.is_empty()
+        self.rows.is_empty()
     }
 }
 
@@ -210,6 +327,7 @@ mod tests {
             Err(Rejection::PaidOrderCannotBeDeleted)
         );
         assert!(orders.get(&order.order_id).is_ok());
+        assert_eq!(orders.texts.0.len(), 2);
     }
 
     #[test]
@@ -228,6 +346,10 @@ mod tests {
         assert_eq!(
             orders.mark_paid(&order.order_id),
             Err(Rejection::OrderNotFound)
+        );
+        assert!(
+            orders.texts.0.is_empty(),
+            "texts let go with their last order"
         );
         // The same seed and content would make the same id; the deleted one is skipped.
         let again = orders.create(new_order(), 1, 0);

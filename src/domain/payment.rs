@@ -4,15 +4,16 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
-
+use super::chunks::Chunks;
+use super::code::Code;
 use super::id;
 use super::money::Money;
 use super::rejection::Rejection;
 use crate::sim::random::Rng;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct Payment {
     pub payment_id: String,
     pub order_id: String,
@@ -22,8 +23,9 @@ pub struct Payment {
     pub paid_at: i64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "SCREAMING_SNAKE_CASE"))]
 pub enum PaymentStatus {
     Success,
     Refunded,
@@ -38,13 +40,14 @@ impl PaymentStatus {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum PaymentMethod {
-    #[serde(rename = "CARD")]
+    #[cfg_attr(feature = "serde", serde(rename = "CARD"))]
     Card,
-    #[serde(rename = "WALLET_A")]
+    #[cfg_attr(feature = "serde", serde(rename = "WALLET_A"))]
     WalletA,
-    #[serde(rename = "WALLET_B")]
+    #[cfg_attr(feature = "serde", serde(rename = "WALLET_B"))]
     WalletB,
 }
 
@@ -77,65 +80,146 @@ pub struct NewPayment {
     pub method: PaymentMethod,
 }
 
-/// Every payment of one service, and how many attempts each order has had
-/// (the attempt number is part of what the third party decides on).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+/// One kept payment, compact: its id and its order's as codes.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Row {
+    pub code: Code,
+    pub order: Code,
+    pub amount: Money,
+    pub paid_at: i64,
+    pub method: PaymentMethod,
+    pub status: PaymentStatus,
+}
+
+pub const PREFIX: &str = "PAY";
+
+impl Row {
+    pub fn payment(&self) -> Payment {
+        Payment {
+            payment_id: self.code.text(PREFIX),
+            order_id: self.order.text(super::order::PREFIX),
+            amount: self.amount,
+            status: self.status,
+            payment_method: self.method,
+            paid_at: self.paid_at,
+        }
+    }
+}
+
+/// Every payment of one service (rows in a vector, found by code through
+/// an index), and how many attempts each order has had (the attempt
+/// number is part of what the third party decides on).
+#[derive(Debug, Clone, Default)]
 pub struct Payments {
-    by_id: BTreeMap<String, Payment>,
-    attempts: BTreeMap<String, u32>,
+    pub(crate) rows: Chunks<Row>,
+    pub(crate) index: BTreeMap<Code, u32>,
+    pub(crate) attempts: BTreeMap<Code, u32>,
+}
+
+impl PartialEq for Payments {
+    fn eq(&self, other: &Payments) -> bool {
+        self.rows.len() == other.rows.len()
+            && self.attempts == other.attempts
+            && self.rows.iter().all(|r| {
+                other
+                    .index
+                    .get(&r.code)
+                    .and_then(|&i| other.rows.get(i as usize))
+                    == Some(r)
+            })
+    }
 }
 
 impl Payments {
-    /// Counts an attempt on the order and returns its number, from 1.
+    fn find(&self, payment_id: &str) -> Option<usize> {
+        let code = Code::parse(PREFIX, payment_id)?;
+        self.index.get(&code).map(|&i| i as usize)
+    }
+
+    /// Keeps a row (a new payment, or one read from a snapshot).
+    pub(crate) fn keep(&mut self, row: Row) {
+        self.index.insert(row.code, self.rows.len() as u32);
+        self.rows.push(row);
+    }
+
+    /// Counts an attempt on the order and returns its number, from 1. Only
+    /// orders the service has are counted; any other id counts as 1.
     pub fn next_attempt(&mut self, order_id: &str) -> u32 {
-        if let Some(n) = self.attempts.get_mut(order_id) {
-            *n = n.saturating_add(1);
-            return *n;
+        let Some(code) = Code::parse(super::order::PREFIX, order_id) else {
+            return 1;
+        };
+        let n = self.attempts.entry(code).or_insert(0);
+        *n = n.saturating_add(1);
+        *n
+    }
+
+    /// Forgets the attempts of a deleted order: its id is never issued
+    /// again, and paying it is refused before attempts are counted.
+    pub fn forget_attempts(&mut self, order_id: &str) {
+        if let Some(code) = Code::parse(super::order::PREFIX, order_id) {
+            self.attempts.remove(&code);
         }
-        self.attempts.insert(order_id.to_owned(), 1);
-        1
     }
 
     /// Records an approved payment. A declined one leaves no record: the
     /// spec shows no payment for it.
     pub fn record(&mut self, new: NewPayment, ids: &mut Rng, now: i64) -> Payment {
-        let payment_id = id::fresh("PAY", ids, |id| self.by_id.contains_key(id));
-        let payment = Payment {
-            payment_id: payment_id.clone(),
+        let payment_id = id::fresh(PREFIX, ids, |id| {
+            Code::parse(PREFIX, id).is_none_or(|c| self.index.contains_key(&c))
+        });
+        let row = Row {
+            code: Code::parse(PREFIX, &payment_id).unwrap_or(Code(0)),
+            order: Code::parse(super::order::PREFIX, &new.order_id).unwrap_or(Code(0)),
+            amount: new.amount,
+            paid_at: now,
+            method: new.method,
+            status: PaymentStatus::Success,
+        };
+        self.keep(row);
+        Payment {
+            payment_id,
             order_id: new.order_id,
             amount: new.amount,
             status: PaymentStatus::Success,
             payment_method: new.method,
             paid_at: now,
-        };
-        self.by_id.insert(payment_id, payment.clone());
-        payment
+        }
     }
 
-    pub fn get(&self, payment_id: &str) -> Result<&Payment, Rejection> {
-        self.by_id.get(payment_id).ok_or(Rejection::PaymentNotFound)
+    pub fn get(&self, payment_id: &str) -> Result<Payment, Rejection> {
+        self.find(payment_id)
+            .and_then(|i| self.rows.get(i))
+            .map(Row::payment)
+            .ok_or(Rejection::PaymentNotFound)
     }
 
     pub fn refund(&mut self, payment_id: &str) -> Result<(), Rejection> {
-        let payment = self
-            .by_id
-            .get_mut(payment_id)
-            .ok_or(Rejection::PaymentNotFound)?;
-        match payment.status {
+        let i = self.find(payment_id).ok_or(Rejection::PaymentNotFound)?;
+        let row = self.rows.get_mut(i).ok_or(Rejection::PaymentNotFound)?;
+        match row.status {
             PaymentStatus::Success => {
-                payment.status = PaymentStatus::Refunded;
+                row.status = PaymentStatus::Refunded;
                 Ok(())
             }
             PaymentStatus::Refunded => Err(Rejection::OnlySuccessCanBeRefunded),
         }
     }
 
+    /// The payments, sorted by id, as snapshots list them.
+    pub(crate) fn sorted(&self) -> Vec<&Row> {
+        // The index is ordered by code, and codes sort as ids do.
+        self.index
+            .values()
+            .filter_map(|&i| self.rows.get(i as usize))
+            .collect()
+    }
+
     pub fn len(&self) -> usize {
-        self.by_id.len()
+        self.rows.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.by_id.is_empty()
+        self.rows.is_empty()
     }
 }
 
@@ -157,7 +241,7 @@ mod tests {
     fn success_then_refunded_then_not_refundable_again() {
         let mut payments = Payments::default();
         let new = NewPayment {
-            order_id: "ORD-1".into(),
+            order_id: "ORD-00000001".into(),
             amount: Money::positive(5.0).unwrap(),
             method: PaymentMethod::Card,
         };
@@ -181,8 +265,8 @@ mod tests {
     #[test]
     fn attempts_count_per_order() {
         let mut payments = Payments::default();
-        assert_eq!(payments.next_attempt("A"), 1);
-        assert_eq!(payments.next_attempt("A"), 2);
-        assert_eq!(payments.next_attempt("B"), 1);
+        assert_eq!(payments.next_attempt("ORD-0000000A"), 1);
+        assert_eq!(payments.next_attempt("ORD-0000000A"), 2);
+        assert_eq!(payments.next_attempt("ORD-0000000B"), 1);
     }
 }

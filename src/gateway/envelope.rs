@@ -4,8 +4,6 @@
 
 use std::cell::OnceCell;
 
-use serde::{Deserialize, Serialize};
-
 use super::error::ApiError;
 use crate::domain::BatchReport;
 use crate::domain::Order;
@@ -15,7 +13,8 @@ use crate::json::Out;
 use crate::observe::{SpanId, TraceId};
 
 /// `{code, msg, data}`: code 0 and msg `success` on success.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Envelope {
     pub code: i32,
     pub msg: String,
@@ -23,8 +22,9 @@ pub struct Envelope {
 }
 
 /// The business payload of a successful answer.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(untagged))]
 pub enum Data {
     Order(Order),
     Payment(Payment),
@@ -228,7 +228,8 @@ impl std::fmt::Debug for Headers {
     }
 }
 
-impl Serialize for Headers {
+#[cfg(feature = "serde")]
+impl serde::Serialize for Headers {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_seq(self.iter())
     }
@@ -236,7 +237,8 @@ impl Serialize for Headers {
 
 /// What an HTTP server would send: status, headers (lower-case names) and
 /// the envelope as the body.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Response {
     pub status: u16,
     pub headers: Headers,

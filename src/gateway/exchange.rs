@@ -14,7 +14,7 @@ use super::error::ApiError;
 use super::parse;
 use super::request::{quote, Headers, JsonBody, RawRequest, Target, Text};
 use super::route::{self, Matches, Route};
-use crate::domain::{BatchReport, Rejection};
+use crate::domain::{BatchReport, NewOrder, NewPayment, Rejection};
 use crate::observe::call::{method_word, Call};
 use crate::observe::trace::Incoming;
 use crate::observe::{
@@ -58,6 +58,69 @@ struct Context {
     at: At,
     sampled: bool,
     started: i64,
+}
+
+/// A request made inside the service, by the test-data runner: already
+/// read and routed, with its trace and user given. Only the work and the
+/// records remain, written exactly as for a request from outside.
+pub enum Inner {
+    Create(NewOrder),
+    Pay(NewPayment),
+    MarkPaid(String),
+}
+
+/// Serves an inner request as part of the trace `trace`; returns the
+/// envelope's code, the data, and the simulated time it took.
+pub fn exchange_inner(
+    svc: &mut Backend,
+    inner: Inner,
+    trace: TraceId,
+    user_id: &Rc<str>,
+) -> (i32, Option<Data>, u64) {
+    let started = svc.clock.now_ms();
+    let at = At {
+        trace,
+        span: SpanId::fresh(&mut svc.streams.traces),
+        parent: None,
+    };
+    let context = Context {
+        at,
+        sampled: true,
+        started,
+    };
+    let (uri, template): (Box<str>, _) = match &inner {
+        Inner::Create(_) => ("/api/order/create".into(), "/api/order/create"),
+        Inner::Pay(_) => ("/api/payment/pay".into(), "/api/payment/pay"),
+        Inner::MarkPaid(id) => (
+            format!("/api/order/{id}/pay").into(),
+            "/api/order/{orderId}/pay",
+        ),
+    };
+    let call = Call {
+        method: Cow::Borrowed("POST"),
+        uri,
+        template: Some(template),
+        user_id: Some(Box::from(&**user_id)),
+    }
+    .shared();
+    svc.journal
+        .write(started, context.at, Kept::Gateway(Rc::clone(&call)));
+    let mut work = Work::default();
+    let result = match inner {
+        Inner::Create(new) => create(svc, Ok(new), &mut work),
+        Inner::Pay(new) => settle(svc, Ok(new), None, &mut work, EventClass::Payment),
+        Inner::MarkPaid(id) => {
+            enter(svc, &mut work, EventClass::Order);
+            svc.orders
+                .mark_paid(&id)
+                .map(|()| None)
+                .map_err(ApiError::from)
+        }
+    };
+    let class = work.served_by;
+    let done = finish(svc, &context, call, result, work, class);
+    let body = done.response.body;
+    (body.code, body.data, done.duration.unwrap_or(0))
 }
 
 pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) -> Exchange {
@@ -359,18 +422,11 @@ fn dispatch(
     match route {
         Route::CreateOrder => {
             let new = parse::new_order(&JsonBody::parse(req.body.as_ref(), &req.headers)?)?;
-            let limit = svc.settings.max_orders;
-            if svc.orders.len() >= limit {
-                return Err(ApiError::InsufficientStorage { limit });
-            }
-            enter(svc, work, class);
-            let now = svc.clock.now_ms();
-            let order = svc.orders.create(new?, svc.settings.seed, now);
-            Ok(Some(Data::Order(order)))
+            create(svc, new, work)
         }
         Route::GetOrder(order_id) => {
             enter(svc, work, class);
-            Ok(Some(Data::Order(svc.orders.get(order_id)?.clone())))
+            Ok(Some(Data::Order(svc.orders.get(order_id)?)))
         }
         Route::MarkOrderPaid(order_id) => {
             enter(svc, work, class);
@@ -380,12 +436,13 @@ fn dispatch(
         Route::DeleteOrder(order_id) => {
             enter(svc, work, class);
             svc.orders.delete(order_id)?;
+            svc.payments.forget_attempts(order_id);
             Ok(None)
         }
         Route::Pay => pay(svc, req, work, class),
         Route::GetPayment(payment_id) => {
             enter(svc, work, class);
-            Ok(Some(Data::Payment(svc.payments.get(payment_id)?.clone())))
+            Ok(Some(Data::Payment(svc.payments.get(payment_id)?)))
         }
         Route::Refund(payment_id) => {
             enter(svc, work, class);
@@ -420,9 +477,39 @@ fn pay(
             )
         })?),
     };
+    settle(svc, new, by_header, work, class)
+}
+
+/// Order create, once the body is read: refused past `maxOrders`.
+fn create(
+    svc: &mut Backend,
+    new: Result<NewOrder, Rejection>,
+    work: &mut Work,
+) -> Result<Option<Data>, ApiError> {
+    let limit = svc.settings.max_orders;
+    if svc.orders.len() >= limit {
+        return Err(ApiError::InsufficientStorage { limit });
+    }
+    enter(svc, work, EventClass::Order);
+    let now = svc.clock.now_ms();
+    let order = svc.orders.create(new?, svc.settings.seed, now);
+    Ok(Some(Data::Order(order)))
+}
+
+/// Payment pay, once the body and the forcing header are read: the order,
+/// then the third party's verdict, then the payment.
+fn settle(
+    svc: &mut Backend,
+    new: Result<NewPayment, Rejection>,
+    by_header: Option<Forced>,
+    work: &mut Work,
+    class: EventClass,
+) -> Result<Option<Data>, ApiError> {
     enter(svc, work, class);
     let new = new?;
-    svc.orders.get(&new.order_id)?;
+    if !svc.orders.exists(&new.order_id) {
+        return Err(Rejection::OrderNotFound.into());
+    }
     let attempt = svc.payments.next_attempt(&new.order_id);
     let forced = match by_header {
         Some(outcome) => Some((outcome, Rule::Header)),

@@ -73,6 +73,14 @@ impl Out {
         self.open = false;
     }
 
+    /// A key that is data (an id from a snapshot), escaped.
+    pub fn key_text(&mut self, key: &str) {
+        self.comma();
+        escape_into(&mut self.text, key);
+        self.text.push(':');
+        self.open = false;
+    }
+
     pub fn str(&mut self, value: &str) {
         self.comma();
         escape_into(&mut self.text, value);

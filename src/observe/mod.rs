@@ -10,6 +10,7 @@ pub mod event_class;
 pub mod ids;
 pub mod journal;
 pub mod otlp;
+#[cfg(feature = "serde")]
 pub mod record;
 pub mod render;
 pub mod restore;
@@ -23,7 +24,10 @@ pub use entry::{Answer, At, Entry, Kept};
 pub use event_class::EventClass;
 pub use ids::{SpanId, TraceId};
 pub use journal::Journal;
+#[cfg(feature = "serde")]
 pub use record::{LogRecord, Stage};
-pub use span::{Component, Span};
+pub use span::Component;
+#[cfg(feature = "serde")]
+pub use span::Span;
 pub use span_entry::{Part, SpanEntry, Why};
 pub use status::LogStatus;

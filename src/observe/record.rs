@@ -1,8 +1,6 @@
 //! One log record of the spec's part 6, and the stage of the request that
 //! wrote it.
 
-use serde::{Deserialize, Serialize};
-
 use super::event_class::EventClass;
 use super::status::LogStatus;
 use crate::sim::third_party::Decision;
@@ -10,27 +8,29 @@ use crate::sim::third_party::Decision;
 /// One log record, in the form `logs()` hands out (the journal keeps a
 /// compact `Entry`). The field names are the spec's own, snake and camel
 /// case mixed as it writes them.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LogRecord {
     /// Position in the journal, counting from 1; gaps show dropped records.
     pub seq: u64,
     /// Unix time in milliseconds.
     pub timestamp: i64,
-    #[serde(rename = "traceId")]
+    #[cfg_attr(feature = "serde", serde(rename = "traceId"))]
     pub trace_id: String,
     /// The span this record belongs to: the gateway's for the gateway and
     /// response records, the service's for the service record.
-    #[serde(rename = "spanId")]
+    #[cfg_attr(feature = "serde", serde(rename = "spanId"))]
     pub span_id: String,
-    #[serde(rename = "parentSpanId")]
+    #[cfg_attr(feature = "serde", serde(rename = "parentSpanId"))]
     pub parent_span_id: Option<String>,
-    #[serde(flatten)]
+    #[cfg_attr(feature = "serde", serde(flatten))]
     pub stage: Stage,
 }
 
 /// What the record is about, by the stage of the request that wrote it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "stage", rename_all = "lowercase")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "stage", rename_all = "lowercase"))]
 pub enum Stage {
     /// The gateway received the request.
     Gateway {
@@ -44,7 +44,10 @@ pub enum Stage {
         duration: u64,
         status: LogStatus,
         /// For payment pay: what the third party decided, and why.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(
+            feature = "serde",
+            serde(default, skip_serializing_if = "Option::is_none")
+        )]
         outcome: Option<Decision>,
     },
     /// The answer went out: the whole logging context.
@@ -55,11 +58,11 @@ pub enum Stage {
         event_class: Option<EventClass>,
         duration: Option<u64>,
         status: LogStatus,
-        #[serde(rename = "httpStatus")]
+        #[cfg_attr(feature = "serde", serde(rename = "httpStatus"))]
         http_status: u16,
         code: i32,
         msg: String,
-        #[serde(rename = "userId")]
+        #[cfg_attr(feature = "serde", serde(rename = "userId"))]
         user_id: Option<String>,
     },
 }

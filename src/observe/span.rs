@@ -1,14 +1,14 @@
 //! One timed piece of a request's work, and who did it, as tracing tools
 //! draw it.
 
-use serde::{Deserialize, Serialize};
-
 use super::event_class::EventClass;
+#[cfg(feature = "serde")]
 use super::status::LogStatus;
 
 /// Who did the work a span covers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
 pub enum Component {
     Gateway,
     OrderService,
@@ -38,10 +38,12 @@ impl Component {
     }
 }
 
+#[cfg(feature = "serde")]
 /// One timed piece of a request's work, as tracing tools draw it: the
 /// form `spans()` hands out (the journal keeps a compact `SpanEntry`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct Span {
     pub trace_id: String,
     pub span_id: String,

@@ -2,43 +2,16 @@
 //! the two services' state and the journal. Instances share nothing, so
 //! parallel tests never see each other's orders.
 
-use serde::{Deserialize, Serialize};
-
-use super::testdata;
+use super::{snapshot, testdata};
 use crate::domain::{Orders, Payments};
 use crate::gateway::{exchange, Backend, RawRequest, Response};
-use crate::json::{self, Out};
-use crate::observe::{restore, Journal, LogRecord, Span};
+use crate::json::Out;
+use crate::observe::Journal;
+#[cfg(feature = "serde")]
+use crate::observe::{LogRecord, Span};
 use crate::sim::clock::{Clock, VirtualClock};
-use crate::sim::streams::Streams;
 use crate::sim::third_party::Forced;
 use crate::sim::Settings;
-
-/// The borrowed twin of `State` without its journal, so that taking a
-/// snapshot copies nothing; the journal writes itself.
-#[derive(Serialize)]
-struct StateRef<'a> {
-    format: u32,
-    settings: &'a Settings,
-    streams: &'a Streams,
-    orders: &'a Orders,
-    payments: &'a Payments,
-}
-
-/// Everything a service is but its journal, as one serializable value.
-#[derive(Deserialize)]
-struct State {
-    format: u32,
-    settings: Settings,
-    streams: Streams,
-    orders: Orders,
-    payments: Payments,
-    forced_next: Option<(Forced, u32)>,
-    /// The virtual clock's time; absent for a wall clock.
-    clock: Option<i64>,
-}
-
-const SNAPSHOT_FORMAT: u32 = 1;
 
 /// One service: the backend the gateway serves, and the calls a caller
 /// makes around requests (snapshots, forcing, the clock, the log).
@@ -55,72 +28,36 @@ impl Service {
     /// and settings) as compact JSON. Restoring it continues exactly as this
     /// service would have: the same next ids and outcomes.
     pub fn snapshot(&self) -> String {
-        let b = &self.backend;
-        let state = StateRef {
-            format: SNAPSHOT_FORMAT,
-            settings: &b.settings,
-            streams: &b.streams,
-            orders: &b.orders,
-            payments: &b.payments,
-        };
-        let head = serde_json::to_string(&state).unwrap_or_default();
-        let mut out = Out::with_capacity(head.len() + b.journal.len() * 300 + 64);
-        out.text.push_str(head.strip_suffix('}').unwrap_or(&head));
-        out.text.push(',');
-        out.key("journal");
-        b.journal.write_snapshot(&mut out);
-        out.key("forced_next");
-        match b.forced_next {
-            Some((outcome, count)) => {
-                out.begin_array();
-                out.plain(outcome.as_str());
-                out.uint(u64::from(count));
-                out.end_array();
-            }
-            None => out.null(),
-        }
-        out.key("clock");
-        match b.clock.saved() {
-            Some(now) => out.int(now),
-            None => out.null(),
-        }
-        out.text.push('}');
-        out.text
+        snapshot::write(&self.backend)
     }
 
     /// A service from a snapshot. A snapshot taken under a virtual clock
     /// brings its clock along; otherwise `wall` tells the time.
-    pub fn restore(snapshot: &str, wall: Box<dyn Clock>) -> Result<Service, String> {
-        let refuse = |e: String| format!("snapshot: not a snapshot of this service: {e}");
-        let state: State = serde_json::from_str(snapshot).map_err(|e| refuse(e.to_string()))?;
-        if state.format != SNAPSHOT_FORMAT {
-            return Err(format!(
-                "snapshot: format {} is not the supported {SNAPSHOT_FORMAT}",
-                state.format
-            ));
-        }
-        state.settings.check()?;
-        let tree = json::parse(snapshot).map_err(|e| refuse(e.to_string()))?;
-        let journal = tree
-            .get("journal")
-            .ok_or_else(|| "missing field `journal`".to_owned())
-            .and_then(restore::journal)
-            .map_err(|e| refuse(format!("journal: {e}")))?;
-        let clock: Box<dyn Clock> = match state.clock {
+    pub fn restore(text: &str, wall: Box<dyn Clock>) -> Result<Service, String> {
+        let parts = snapshot::read(text)?;
+        parts.settings.check()?;
+        let clock: Box<dyn Clock> = match parts.clock {
             Some(now) => Box::new(VirtualClock::starting_at(now)),
             None => wall,
         };
         Ok(Service {
             backend: Backend {
-                settings: state.settings,
+                settings: parts.settings,
                 clock,
-                streams: state.streams,
-                orders: state.orders,
-                payments: state.payments,
-                journal,
-                forced_next: state.forced_next,
+                streams: parts.streams,
+                orders: parts.orders,
+                payments: parts.payments,
+                journal: parts.journal,
+                forced_next: parts.forced_next,
             },
         })
+    }
+
+    /// The settings as JSON text, the form the `settings` getter shows.
+    pub fn settings_json(&self) -> String {
+        let mut out = Out::with_capacity(400);
+        snapshot::settings(&mut out, &self.backend.settings);
+        out.text
     }
 
     /// The next `count` payment attempts get `outcome`, whatever the draw
@@ -135,6 +72,7 @@ impl Service {
         self.backend.forced_next
     }
 
+    #[cfg(feature = "serde")]
     /// The spans of the requests, oldest first, in their readable form.
     pub fn spans(&self) -> Vec<Span> {
         serde_json::from_str(&self.spans_json()).unwrap_or_default()
@@ -145,6 +83,7 @@ impl Service {
         self.backend.journal.spans_json()
     }
 
+    #[cfg(feature = "serde")]
     /// The spans as an OTLP/JSON `ExportTraceServiceRequest`.
     pub fn export_otlp(&self) -> serde_json::Value {
         serde_json::from_str(&self.export_otlp_json()).unwrap_or_default()
@@ -176,6 +115,7 @@ impl Service {
         exchange::exchange(&mut self.backend, request, testdata::run).response
     }
 
+    #[cfg(feature = "serde")]
     /// Log records, oldest first; with `after`, only those newer than it.
     pub fn logs(&self, after: Option<u64>) -> Vec<LogRecord> {
         serde_json::from_str(&self.logs_json(after)).unwrap_or_default()

@@ -3,6 +3,7 @@
 //! handler of one of its routes.
 
 pub mod instance;
+pub mod snapshot;
 pub mod testdata;
 
 pub use instance::Service;

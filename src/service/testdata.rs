@@ -1,20 +1,20 @@
 //! The test-data endpoint: generates orders that each go the way a client's
-//! would (create, pay, and mark paid when the payment went through), through
-//! the gateway, with a trace id of their own and their own log records.
+//! would (create, pay, and mark paid when the payment went through), each
+//! with a trace id of its own and its own log records and spans. The
+//! requests are made already read (no JSON text, no headers to parse) and
+//! served by the gateway's own steps, so their records are the same as a
+//! client's would be.
 
-use crate::domain::{BatchReport, PaymentMethod};
-use crate::gateway::exchange::exchange;
-use crate::gateway::{Backend, Data, RawRequest, Response};
-use crate::json::Out;
+use std::rc::Rc;
+
+use crate::domain::money::Money;
+use crate::domain::{BatchReport, NewOrder, NewPayment, PaymentMethod};
+use crate::gateway::exchange::{exchange_inner, Inner};
+use crate::gateway::{Backend, Data};
 use crate::observe::TraceId;
 
-fn body(members: impl FnOnce(&mut Out)) -> String {
-    let mut out = Out::with_capacity(128);
-    out.begin_object();
-    members(&mut out);
-    out.end_object();
-    out.text
-}
+/// The users the generated orders belong to.
+const USERS: usize = 20;
 
 /// Runs `count` simulated clients. Returns the report and the simulated
 /// time their requests took together.
@@ -23,61 +23,47 @@ pub fn run(svc: &mut Backend, count: u32) -> (BatchReport, u64) {
         count,
         succeeded: 0,
         failed: 0,
-        order_ids: Vec::new(),
+        order_ids: Vec::with_capacity(count as usize),
     };
+    let users: Vec<Rc<str>> = (1..=USERS)
+        .map(|n| Rc::from(format!("batch-user-{n}")))
+        .collect();
     let mut spent = 0;
     for _ in 0..count {
-        let trace_id = TraceId::fresh(&mut svc.streams.traces).hex();
+        let trace = TraceId::fresh(&mut svc.streams.traces);
         let rng = &mut svc.streams.batch;
-        let user = format!("batch-user-{}", 1 + rng.below(20));
-        let price = (100 + rng.below(49_901)) as f64 / 100.0;
-        let method = PaymentMethod::ALL[rng.below(3) as usize].as_str();
-        let call = |method: &str, path: &str| {
-            RawRequest::new(method, path)
-                .with_header("X-B3-TraceId", &trace_id)
-                .with_header("X-User-Id", &user)
-        };
-
-        let create = call("POST", "/api/order/create").with_body(&body(|out| {
-            out.key("userId");
-            out.str(&user);
-            out.key("price");
-            out.num(price);
-            out.key("description");
-            out.plain("generated test order");
-        }));
-        let (created, ms) = send(svc, create);
-        spent += ms;
-        let Some(Data::Order(order)) = created.body.data else {
+        let user = &users[rng.below(USERS as u64) as usize];
+        let cents = 100 + rng.below(49_901);
+        let method = PaymentMethod::ALL[rng.below(3) as usize];
+        let Some(price) = Money::positive(cents as f64 / 100.0) else {
             continue;
         };
-        report.order_ids.push(order.order_id.clone());
-
-        let pay = call("POST", "/api/payment/pay").with_body(&body(|out| {
-            out.key("orderId");
-            out.str(&order.order_id);
-            out.key("amount");
-            out.num(price);
-            out.key("paymentMethod");
-            out.plain(method);
-        }));
-        let (paid, ms) = send(svc, pay);
+        let new = NewOrder {
+            user_id: user.to_string(),
+            price,
+            description: "generated test order".to_owned(),
+        };
+        let (_, created, ms) = exchange_inner(svc, Inner::Create(new), trace, user);
         spent += ms;
-        if paid.body.code != 0 {
+        let Some(Data::Order(order)) = created else {
+            continue;
+        };
+        let pay = NewPayment {
+            order_id: order.order_id.clone(),
+            amount: price,
+            method,
+        };
+        let (code, _, ms) = exchange_inner(svc, Inner::Pay(pay), trace, user);
+        spent += ms;
+        if code != 0 {
             report.failed += 1;
+            report.order_ids.push(order.order_id);
             continue;
         }
         report.succeeded += 1;
-        let (_, ms) = send(
-            svc,
-            call("POST", &format!("/api/order/{}/pay", order.order_id)),
-        );
+        let (_, _, ms) = exchange_inner(svc, Inner::MarkPaid(order.order_id.clone()), trace, user);
         spent += ms;
+        report.order_ids.push(order.order_id);
     }
     (report, spent)
-}
-
-fn send(svc: &mut Backend, request: RawRequest) -> (Response, u64) {
-    let exchange = exchange(svc, request, run);
-    (exchange.response, exchange.duration.unwrap_or(0))
 }

@@ -2,14 +2,13 @@
 //! simulation says a step took, drawn from a seeded model, so it is both
 //! realistic-looking and reproducible.
 
-use serde::{Deserialize, Serialize};
-
 use super::random::Rng;
 
 /// One step's latency: `base` plus a uniform `spread`, and now and then a
 /// slow tail, as real services have.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct Profile {
     pub base_ms: u64,
     pub spread_ms: u64,
@@ -34,8 +33,9 @@ impl Profile {
 
 /// Latency of each step: the two services, the third-party call inside
 /// payment pay, and the test-data endpoint's own work.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct LatencyModel {
     pub order: Profile,
     pub payment: Profile,
@@ -83,13 +83,13 @@ impl LatencyModel {
     /// optional, and the rest keep their values. Unknown names and wrong
     /// values are refused with a message naming them.
     pub fn with_overrides(mut self, json: &str) -> Result<LatencyModel, String> {
-        let value: serde_json::Value =
-            serde_json::from_str(json).map_err(|e| format!("latency: not valid JSON: {e}"))?;
+        let value =
+            crate::json::parse(json).map_err(|e| format!("latency: not valid JSON: {e}"))?;
         let steps = value
             .as_object()
             .ok_or("latency: expected an object such as { thirdParty: { baseMs: 500 } }")?;
         for (step, fields) in steps {
-            let profile = match step.as_str() {
+            let profile = match step.as_ref() {
                 "order" => &mut self.order,
                 "payment" => &mut self.payment,
                 "thirdParty" => &mut self.third_party,
@@ -113,7 +113,7 @@ impl LatencyModel {
                             format!("{at}: must be a whole number of ms from 0 to {MAX_STEP_MS}")
                         })
                 };
-                match name.as_str() {
+                match name.as_ref() {
                     "baseMs" => profile.base_ms = whole()?,
                     "spreadMs" => profile.spread_ms = whole()?,
                     "tailMs" => profile.tail_ms = whole()?,

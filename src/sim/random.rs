@@ -2,15 +2,14 @@
 //! comes from here, so one seed and one sequence of calls give the same ids,
 //! outcomes and log records on every machine.
 
-use serde::{Deserialize, Serialize};
-
 const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// SplitMix64: tiny, fast, statistically sound for simulation, and its whole
 /// state is one `u64`, which makes snapshots trivial.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Rng {
-    state: u64,
+    pub(crate) state: u64,
 }
 
 impl Rng {

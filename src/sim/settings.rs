@@ -1,8 +1,6 @@
 //! What a caller may choose about a service: the seed, the failure rate,
 //! the log capacity and the latency model.
 
-use serde::{Deserialize, Serialize};
-
 use super::latency::LatencyModel;
 
 pub const DEFAULT_FAILURE_RATE: f64 = 0.3;
@@ -12,13 +10,15 @@ pub const MAX_LOG_CAPACITY: usize = 1_000_000;
 /// memory never shrinks), well above any test's needs.
 pub const DEFAULT_MAX_ORDERS: usize = 1_000_000;
 
+#[cfg(feature = "serde")]
 fn default_max_orders() -> usize {
     DEFAULT_MAX_ORDERS
 }
 
 /// What a caller may choose about a service.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct Settings {
     pub seed: u64,
     /// The share of payment attempts the third party declines, 0 to 1.
@@ -28,7 +28,7 @@ pub struct Settings {
     pub latency: LatencyModel,
     /// The most orders kept at once; creating one more is refused (507)
     /// until orders are deleted. Snapshots from before it have the default.
-    #[serde(default = "default_max_orders")]
+    #[cfg_attr(feature = "serde", serde(default = "default_max_orders"))]
     pub max_orders: usize,
 }
 

@@ -1,12 +1,11 @@
 //! The service's randomness, split by purpose.
 
-use serde::{Deserialize, Serialize};
-
 use super::random::Rng;
 
 /// One random stream per purpose, so that, say, reading an order (which
 /// draws a trace id) never changes the id of the next order created.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Streams {
     pub ids: Rng,
     pub traces: Rng,

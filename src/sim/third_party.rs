@@ -4,13 +4,12 @@
 //! and it can be forced, per request or for the next N payments, to test a
 //! failure on demand. Every decision says why it was made.
 
-use serde::{Deserialize, Serialize};
-
 use super::random::keyed_unit;
 
 /// What a forcing rule asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Forced {
     Success,
     Failure,
@@ -24,6 +23,13 @@ impl Forced {
         }
     }
 
+    /// `success` or `failure` exactly, as snapshots write them.
+    pub fn parse_exact(text: &str) -> Option<Forced> {
+        [Forced::Success, Forced::Failure]
+            .into_iter()
+            .find(|f| f.as_str() == text)
+    }
+
     /// `success` or `failure`, in any letter case.
     pub fn parse(text: &str) -> Option<Forced> {
         match text.trim().to_ascii_lowercase().as_str() {
@@ -35,8 +41,9 @@ impl Forced {
 }
 
 /// Which rule decided an attempt.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
 pub enum Rule {
     /// The seeded random draw against the failure rate.
     Draw,
@@ -64,8 +71,9 @@ impl Rule {
 
 /// What the third party said, and why: the service record of the payment
 /// carries it, so a reader of the log sees the reason for each outcome.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct Decision {
     pub approved: bool,
     pub rule: Rule,
