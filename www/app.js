@@ -9,17 +9,21 @@ import { mountLogs } from "./logs.js";
 import { mountCharts } from "./charts.js";
 import { mountSettings } from "./settings.js";
 import { mountSimulation } from "./simulation.js";
+import { mountUndo } from "./undo.js";
+import { mountTabBar } from "./tabbar.js";
 
 const store = new Store();
 try {
   const notice = await store.start();
   if (notice) $("#notice").textContent = notice;
-  mountSettings(store);
+  const undoable = mountUndo(store);
+  mountTabBar(store);
+  mountSettings(store, undoable);
   mountFlow(store);
   mountConsole(store);
   mountSimulation(store);
   mountTestData(store);
-  mountLogs(store);
+  mountLogs(store, undoable);
   mountCharts(store);
   store.scheduleSave();
   document.body.dataset.ready = "true";

@@ -18,7 +18,7 @@ const KNOWN_VALUES = {
 const FIELD_ORDER = ["seq", "stage", "timestamp", "traceId", "spanId", "parentSpanId", "method", "uri", "uri_group",
   "event_class", "duration", "status", "outcome", "httpStatus", "code", "msg", "userId"];
 
-export function mountLogs(store) {
+export function mountLogs(store, undoable) {
   const tbody = $("#logs");
   const count = $("#log-count");
   const more = $("#logs-more");
@@ -159,7 +159,10 @@ export function mountLogs(store) {
   for (const f of FILTERS) controls[f].addEventListener("input", () => { limit = PAGE; render(); });
   $("#filters").addEventListener("reset", () => setTimeout(() => { limit = PAGE; render(); }));
   more.addEventListener("click", () => { limit += PAGE; render(); });
-  $("#clear-logs").addEventListener("click", () => store.clearLogs());
+  $("#clear-logs").addEventListener("click", () => {
+    const n = store.records.length;
+    undoable(`Emptied the log (${number(n)} record${n === 1 ? "" : "s"}).`, () => store.clearLogs());
+  });
   render();
 }
 

@@ -2,7 +2,7 @@
 // as files: the snapshot to export and import, the log as NDJSON.
 import { $, bytes, clock, download, nextFrame } from "./dom.js";
 
-export function mountSettings(store) {
+export function mountSettings(store, undoable) {
   const form = $("#settings-form");
   const seed = $("#seed");
   const rate = $("#failure-rate");
@@ -36,7 +36,10 @@ export function mountSettings(store) {
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     try {
-      store.fresh(options());
+      const opts = options();
+      // A bad option throws before anything changes: then there is nothing to undo.
+      const service = store.probe(opts);
+      undoable("Started a fresh service.", () => store.fresh(opts, service));
       say("Started a fresh service with these settings: no orders, no payments, an empty log.");
     } catch (e) {
       say(`Not applied: ${e.message}`, "error");
@@ -44,8 +47,7 @@ export function mountSettings(store) {
   });
 
   $("#reset").addEventListener("click", () => {
-    store.forget();
-    store.fresh({});
+    undoable("Reset to the defaults.", () => store.fresh({}));
     const { seed: s, failureRate, logCapacity } = store.settings;
     say(`Reset to the defaults: a new random seed (${s}), failure rate ${failureRate}, log capacity ${logCapacity}, and nothing in it.`);
   });
@@ -93,7 +95,9 @@ export function mountSettings(store) {
     const chosen = file.files?.[0];
     if (!chosen) return;
     try {
-      store.restore(await chosen.text());
+      const text = await chosen.text();
+      const service = store.probe(text);
+      undoable(`Imported ${chosen.name}.`, () => store.restore(text, service));
       say(`Imported the state from ${chosen.name}.`);
     } catch (e) {
       say(`Could not import ${chosen.name}: ${e.message}`, "error");
@@ -105,16 +109,22 @@ export function mountSettings(store) {
   const status = $("#state-status");
   function showStatus() {
     const { state, at, size, compressed } = store.saved;
-    const saved = state === "saved" ? `saved in this browser at ${clock(at).slice(0, 8)} (${bytes(size)}${compressed ? ", compressed" : ""})`
-      : state === "saving" ? "saving (compressing a large state)…"
-        : state === "too big" ? "too big to save in this browser: export it to keep it"
-          : "not saved yet";
+    const role = store.tabs.role;
+    const saved = role === "separate" || state === "elsewhere" ? "not saved: this tab is a separate service (see above)"
+      : role === "follower" ? `as another tab saved it${at ? ` at ${clock(at).slice(0, 8)}` : ""}`
+        : state === "saved" ? `saved in this browser at ${clock(at).slice(0, 8)} (${bytes(size)}${compressed ? ", compressed" : ""})`
+          : state === "saving" ? "saving (compressing a large state)…"
+            : state === "unsaved" ? "changed, saving…"
+              : state === "too big" ? "too big to save in this browser: export it to keep it"
+                : "not saved yet";
     status.dataset.saved = state;
     status.textContent = `Seed ${store.settings.seed} · ${store.records.length.toLocaleString("en-US")} log records · state ${saved}.`;
   }
 
   store.addEventListener("change", (e) => { if (e.detail.reset) show(); showStatus(); });
   store.addEventListener("saved", showStatus);
+  store.tabs.addEventListener("role", showStatus);
+  store.addEventListener("undone", (e) => say(`Undone (${e.detail.message.replace(/\.$/, "")}): the state is back as it was before.`));
   addEventListener("pagehide", () => store.flush());
   document.addEventListener("visibilitychange", () => { if (document.visibilityState === "hidden") store.flush(); });
   show();
