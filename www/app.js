@@ -12,6 +12,9 @@ import { mountSimulation } from "./simulation.js";
 import { mountUndo } from "./undo.js";
 import { mountTabBar } from "./tabbar.js";
 
+// On a phone the primer starts closed, so the flow's button is in sight at once.
+if (matchMedia("(max-width: 600px)").matches) $(".primer").open = false;
+
 const store = new Store();
 try {
   const notice = await store.start();

@@ -110,7 +110,7 @@ export function mountSettings(store, undoable) {
   function showStatus() {
     const { state, at, size, compressed } = store.saved;
     const role = store.tabs.role;
-    const saved = role === "separate" || state === "elsewhere" ? "not saved: this tab is a separate service (see above)"
+    const saved = role === "separate" || state === "elsewhere" ? "not saved: this tab is a separate service"
       : role === "follower" ? `as another tab saved it${at ? ` at ${clock(at).slice(0, 8)}` : ""}`
         : state === "saved" ? `saved in this browser at ${clock(at).slice(0, 8)} (${bytes(size)}${compressed ? ", compressed" : ""})`
           : state === "saving" ? "saving (compressing a large state)…"

@@ -4,7 +4,7 @@
 // in this browser, which only the tab that owns it writes (tabs.js).
 // Everything else listens to its "change" and "saved" events.
 import init, { Service } from "./pkg/orderpay.js";
-import { forgetSaved, gzip, readSaved, writePacked, writePlain } from "./persist.js";
+import { KEY, forgetSaved, gzip, readSaved, writePacked, writePlain } from "./persist.js";
 import { Tabs } from "./tabs.js";
 
 const KEEP_IDS = 50;
@@ -30,6 +30,7 @@ export class Store extends EventTarget {
   #saveGeneration = 0;
   #changes = 0;
   #following = null;
+  #stamp = "";
   #spans = { key: "", spans: [] };
 
   /**
@@ -39,7 +40,11 @@ export class Store extends EventTarget {
   async start() {
     await init();
     await this.tabs.join();
+    // The owner's message can come before this tab's localStorage has the new
+    // entry (each renderer holds its own copy, updated a moment later), so the
+    // storage event, which comes once it has, triggers a look too.
     this.tabs.addEventListener("saved-elsewhere", () => { if (this.tabs.role === "follower") this.#follow(); });
+    addEventListener("storage", (e) => { if (e.key === KEY && this.tabs.role === "follower") this.#follow(); });
     this.tabs.addEventListener("role", (e) => this.#roleChanged(e.detail));
     let notice = "";
     try {
@@ -47,6 +52,7 @@ export class Store extends EventTarget {
       if (saved !== null) {
         this.#adopt(Service.restore(saved.text), saved.text);
         this.run = saved.header.run ?? null;
+        this.#stamp = saved.header.stamp ?? "";
         this.#markSaved(saved.header.savedAt ?? 0, saved.text.length, false);
         return "Restored the state saved in this browser." + interrupted(this.run);
       }
@@ -67,6 +73,8 @@ export class Store extends EventTarget {
         job.again = false;
         const saved = await readSaved();
         if (saved === null || this.tabs.role !== "follower") break;
+        if (saved.header.stamp && saved.header.stamp === this.#stamp) continue; // seen already
+        this.#stamp = saved.header.stamp;
         this.#adopt(Service.restore(saved.text), saved.text);
         this.run = saved.header.run ?? null;
         this.#markSaved(saved.header.savedAt ?? 0, saved.text.length, false);
@@ -300,7 +308,7 @@ export class Store extends EventTarget {
     if (this.tabs.role !== "owner") return Promise.resolve(false);
     const generation = ++this.#saveGeneration;
     const changes = this.#changes;
-    const header = { savedAt: Date.now(), run: this.run };
+    const header = { savedAt: Date.now(), stamp: `${this.tabs.id}-${generation}`, run: this.run };
     const text = this.service.snapshot();
     try {
       const size = writePlain(header, text);
