@@ -6,6 +6,7 @@ import { mountFlow } from "./flow.js";
 import { mountConsole } from "./console.js";
 import { mountTestData } from "./testdata.js";
 import { mountLogs } from "./logs.js";
+import { mountRequests } from "./requests.js";
 import { mountCharts } from "./charts.js";
 import { mountSettings } from "./settings.js";
 import { mountSimulation } from "./simulation.js";
@@ -26,6 +27,7 @@ try {
   mountConsole(store);
   mountSimulation(store);
   mountTestData(store);
+  mountRequests(store);
   mountLogs(store, undoable);
   mountCharts(store);
   store.scheduleSave();

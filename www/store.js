@@ -6,8 +6,13 @@
 import init, { Service } from "./pkg/orderpay.js";
 import { KEY, forgetSaved, gzip, readSaved, writePacked, writePlain } from "./persist.js";
 import { Tabs } from "./tabs.js";
+import { RequestIndex, keyOf } from "./requests-index.js";
 
 const KEEP_IDS = 50;
+/** Requests sent from this page whose headers and body are kept (the log has neither), and how many of them are saved. */
+const KEEP_EXCHANGES = 500;
+const SAVE_EXCHANGES = 100;
+const SAVE_BODY = 4000;
 export const DEFAULTS = Object.freeze({ failureRate: 0.3, logCapacity: 10000 });
 
 export class Store extends EventTarget {
@@ -20,6 +25,10 @@ export class Store extends EventTarget {
   ids = { orders: [], payments: [], prices: new Map() };
   /** What the saved copy holds: "not yet", "unsaved", "saving", "saved", "too big", or "elsewhere" (another tab saves). */
   saved = { state: "not yet", at: 0, size: 0, compressed: false };
+  /** The records joined into requests (requests-index.js). */
+  requests = new RequestIndex();
+  /** What this page sent and got back, by request key: {method, path, headers, body, status, responseHeaders, envelope, ms}. */
+  exchanges = new Map();
   /** Which tab writes the saved copy, and this tab's part in it. */
   tabs = new Tabs();
   /** The test-data run in progress or last made, saved with the snapshot: {target, made, succeeded, failed, requests, state}. */
@@ -53,6 +62,7 @@ export class Store extends EventTarget {
         this.#adopt(Service.restore(saved.text), saved.text);
         this.run = saved.header.run ?? null;
         this.#stamp = saved.header.stamp ?? "";
+        this.#takeExchanges(saved.header);
         this.#markSaved(saved.header.savedAt ?? 0, saved.text.length, false);
         return "Restored the state saved in this browser." + interrupted(this.run);
       }
@@ -76,6 +86,7 @@ export class Store extends EventTarget {
         if (saved.header.stamp && saved.header.stamp === this.#stamp) continue; // seen already
         this.#stamp = saved.header.stamp;
         this.#adopt(Service.restore(saved.text), saved.text);
+        this.#takeExchanges(saved.header);
         this.run = saved.header.run ?? null;
         this.#markSaved(saved.header.savedAt ?? 0, saved.text.length, false);
         this.changed({ reset: true, followed: true });
@@ -96,6 +107,7 @@ export class Store extends EventTarget {
     const saved = await readSaved().catch(() => null);
     if (saved === null) return;
     this.#adopt(Service.restore(saved.text), saved.text);
+    this.#takeExchanges(saved.header);
     this.run = saved.header.run ?? null;
     this.#markSaved(saved.header.savedAt ?? 0, saved.text.length, false);
     this.changed({ reset: true, followed: true });
@@ -114,6 +126,7 @@ export class Store extends EventTarget {
     this.#replace(made ?? new Service(options));
     this.ids = { orders: [], payments: [], prices: new Map() };
     this.run = null;
+    this.exchanges = new Map();
     this.changed({ reset: true });
   }
 
@@ -151,6 +164,8 @@ export class Store extends EventTarget {
     this.#spans = { key: "", spans: [] };
     this.records = service.logs();
     this.#lastSeq = this.records.at(-1)?.seq ?? 0;
+    this.requests.clear();
+    this.requests.update(this.records);
     this.#lastDropped = service.droppedLogs;
   }
 
@@ -175,7 +190,15 @@ export class Store extends EventTarget {
       if (r.stage === "response") record ??= r;
       else if (r.stage === "service") service ??= r;
     }
-    this.changed({ request: true });
+    if (record) {
+      this.exchanges.delete(keyOf(record.traceId, record.spanId));
+      this.exchanges.set(keyOf(record.traceId, record.spanId), {
+        method: String(method).toUpperCase(), path: String(path), headers: { ...(headers ?? {}) }, body: body ?? null,
+        status: reply.status, responseHeaders: reply.headers, envelope: reply.body, ms,
+      });
+      if (this.exchanges.size > KEEP_EXCHANGES) this.exchanges.delete(this.exchanges.keys().next().value);
+    }
+    this.changed({ request: true, key: record ? keyOf(record.traceId, record.spanId) : null });
     return { ...reply, ms, record, service };
   }
 
@@ -206,6 +229,7 @@ export class Store extends EventTarget {
   clearLogs() {
     this.service.clearLogs();
     this.records = [];
+    this.requests.clear();
     this.#lastDropped = this.service.droppedLogs;
     this.changed({ cleared: true });
   }
@@ -227,6 +251,7 @@ export class Store extends EventTarget {
     }
     if (fresh.length) this.#lastSeq = fresh.at(-1).seq;
     this.#lastDropped = dropped;
+    this.requests.update(this.records);
   }
 
   #learn(method, path, body, envelope) {
@@ -266,7 +291,7 @@ export class Store extends EventTarget {
 
   /** A copy of the whole state, for undoing a destructive action. */
   checkpoint() {
-    return { text: this.service.snapshot(), ids: this.ids, run: this.run };
+    return { text: this.service.snapshot(), ids: this.ids, run: this.run, exchanges: this.exchanges };
   }
 
   /** Puts a checkpoint back. */
@@ -274,6 +299,7 @@ export class Store extends EventTarget {
     this.#adopt(Service.restore(checkpoint.text), checkpoint.text);
     this.ids = checkpoint.ids;
     this.run = checkpoint.run;
+    this.exchanges = checkpoint.exchanges;
     this.changed({ reset: true, undone: true });
   }
 
@@ -308,7 +334,7 @@ export class Store extends EventTarget {
     if (this.tabs.role !== "owner") return Promise.resolve(false);
     const generation = ++this.#saveGeneration;
     const changes = this.#changes;
-    const header = { savedAt: Date.now(), stamp: `${this.tabs.id}-${generation}`, run: this.run };
+    const header = { savedAt: Date.now(), stamp: `${this.tabs.id}-${generation}`, run: this.run, exchanges: this.#savedExchanges() };
     const text = this.service.snapshot();
     try {
       const size = writePlain(header, text);
@@ -330,6 +356,16 @@ export class Store extends EventTarget {
       this.#status("too big", text.length, true);
       return false;
     });
+  }
+
+  /** The latest exchanges, long bodies cut, for the saved header. */
+  #savedExchanges() {
+    const cut = (v) => (typeof v === "string" && v.length > SAVE_BODY ? `${v.slice(0, SAVE_BODY)}…` : v);
+    return [...this.exchanges].slice(-SAVE_EXCHANGES).map(([key, x]) => [key, { ...x, body: cut(x.body), envelope: JSON.stringify(x.envelope).length > SAVE_BODY ? { code: x.envelope?.code, msg: x.envelope?.msg, data: "(too long to keep)" } : x.envelope }]);
+  }
+
+  #takeExchanges(header) {
+    this.exchanges = new Map(Array.isArray(header.exchanges) ? header.exchanges.filter((e) => Array.isArray(e) && typeof e[0] === "string" && e[1] && typeof e[1] === "object") : []);
   }
 
   /** "saved" only when nothing changed since the snapshot was taken; otherwise the next save is on its way. */

@@ -1,0 +1,127 @@
+// The request list, like the Network panel of a browser's DevTools: one row
+// per request (method, path, HTTP status, code, msg, simulated duration and
+// a bar for it), newest first, with a search over every field. A business
+// error (HTTP 200, code -1) and a payment the third party declined each
+// look different from a success and from a request the gateway turned away.
+// Selecting a row opens the side panel (request-panel.js) beside the list,
+// which stays where it was.
+import { $, clock, h, number, throttled } from "./dom.js";
+import { FIELDS, Search, prepare } from "./query.js";
+import { KIND_TEXT } from "./requests-index.js";
+import { mountRequestPanel } from "./request-panel.js";
+
+const PAGE = 100;
+
+export function mountRequests(store) {
+  const list = $("#req-rows");
+  const count = $("#req-count");
+  const more = $("#req-more");
+  const search = $("#req-search");
+  const problems = $("#req-search-problems");
+  const net = $("#net");
+  const searcher = new Search();
+  let limit = PAGE;
+  let selected = null; // key of the open request
+  let results = [];
+
+  const panel = mountRequestPanel(store, {
+    close() {
+      const key = selected;
+      selected = null;
+      net.classList.remove("with-panel");
+      draw();
+      list.querySelector(`[data-key="${CSS.escape(key ?? "")}"] .req-row`)?.focus({ preventScroll: true });
+    },
+    select(key) { open(key); },
+  });
+
+  function filter() {
+    const all = store.requests.list;
+    for (const r of all) prepare(r, store.exchanges.get(r.key));
+    const out = searcher.run(all, search.value, store.requests.version);
+    results = out.results;
+    problems.textContent = out.errors.join("; ");
+    search.setAttribute("aria-invalid", String(out.errors.length > 0));
+    net.dataset.incremental = String(out.incremental);
+  }
+
+  function draw() {
+    const rows = [];
+    const max = Math.max(1, ...results.slice(-limit).map((r) => r.duration ?? 0));
+    for (let i = results.length - 1; i >= 0 && rows.length < limit; i--) rows.push(row(results[i], max));
+    list.replaceChildren(...rows);
+    const total = store.requests.list.length;
+    const filtered = search.value.trim() !== "";
+    count.textContent = (filtered ? `${number(results.length)} matching of ` : "") + `${number(total)} request${total === 1 ? "" : "s"}` +
+      (results.length > rows.length ? `; showing the newest ${number(rows.length)}` : "") + "." +
+      (store.droppedLogs ? ` The log dropped ${number(store.droppedLogs)} older records, and their requests with them.` : "");
+    count.dataset.matching = String(results.length);
+    more.hidden = results.length <= rows.length;
+    if (!total) list.append(h("li", { class: "empty" }, "No requests yet: run the flow, or send one from the console."));
+    else if (!results.length) list.append(h("li", { class: "empty" }, "No request matches the search."));
+  }
+
+  function row(r, max) {
+    const bar = h("span", { class: "req-bar" });
+    bar.style.width = `${Math.max(1, ((r.duration ?? 0) / max) * 100).toFixed(2)}%`;
+    const kind = r.kind ?? "pending";
+    return h("li", { class: `req kind-${kind}${r.key === selected ? " selected" : ""}`, dataset: { key: r.key, kind, seq: String(r.seq) } },
+      h("button", {
+        type: "button", class: "req-row", "aria-pressed": String(r.key === selected),
+        "aria-label": `${r.method} ${r.fullPath ?? r.uri}: HTTP ${r.httpStatus ?? "?"}, code ${r.code ?? "?"}, ${r.msg ?? ""}, ${KIND_TEXT[kind]}`,
+        onclick: () => open(r.key),
+        onkeydown: (e) => move(e, r.key),
+      },
+      h("span", { class: "req-method" }, r.method),
+      h("span", { class: "req-path", title: r.fullPath ?? r.uri }, r.fullPath ?? r.uri),
+      h("span", { class: `req-status s${String(r.httpStatus ?? "")[0] ?? ""}` }, r.httpStatus ?? "–"),
+      h("span", { class: "req-code" }, r.code ?? "–"),
+      h("span", { class: "req-msg" }, kind === "declined" ? `${r.msg} (declined)` : r.msg ?? ""),
+      h("span", { class: "req-dur" }, typeof r.duration === "number" ? `${r.duration} ms` : ""),
+      h("span", { class: "req-timing", "aria-hidden": "true", title: typeof r.timestamp === "number" ? `at ${clock(r.timestamp)}, ${r.duration} ms simulated` : "" }, bar),
+      ),
+    );
+  }
+
+  /** Up and down move between rows, as in a list. */
+  function move(e, key) {
+    if (e.key !== "ArrowDown" && e.key !== "ArrowUp") return;
+    e.preventDefault();
+    const li = list.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    const next = e.key === "ArrowDown" ? li?.nextElementSibling : li?.previousElementSibling;
+    next?.querySelector(".req-row")?.focus();
+    if (selected && next?.dataset.key) open(next.dataset.key, { focus: false });
+  }
+
+  function open(key, { focus = true } = {}) {
+    if (!store.requests.byKey.has(key)) return;
+    selected = key;
+    net.classList.add("with-panel");
+    for (const li of list.children) {
+      const on = li.dataset.key === key;
+      li.classList.toggle("selected", on);
+      li.querySelector(".req-row")?.setAttribute("aria-pressed", String(on));
+    }
+    panel.show(key, { focus });
+  }
+
+  function refresh() {
+    filter();
+    draw();
+    if (selected) {
+      if (store.requests.byKey.has(selected)) panel.show(selected, { focus: false, quiet: true });
+      else panel.hide();
+    }
+  }
+
+  const later = throttled(refresh);
+  store.addEventListener("change", (e) => {
+    if (e.detail.reset) { searcher.reset(); if (selected) { selected = null; net.classList.remove("with-panel"); panel.hide(); } }
+    later();
+  });
+  search.addEventListener("input", () => { limit = PAGE; filter(); draw(); });
+  more.addEventListener("click", () => { limit += PAGE; draw(); });
+  $("#req-search-help").textContent = `Fields: ${FIELDS.join(", ")}.`;
+  refresh();
+  return { open };
+}
