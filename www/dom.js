@@ -50,7 +50,9 @@ export function pretty(value, maxItems = 20) {
   return { text: text ?? String(value), shortened };
 }
 
-export const number = (n) => Number(n).toLocaleString("en-US");
+// One formatter for the page: toLocaleString builds a new one on every call, which shows with 100,000 records.
+const thousands = new Intl.NumberFormat("en-US");
+export const number = (n) => thousands.format(Number(n));
 
 export function percent(share) {
   return `${(share * 100).toFixed(1)}%`;

@@ -10,6 +10,7 @@
 // keystroke only compares; a query that only narrows the last one (a word
 // typed further) filters the last results instead of everything.
 
+/** Each text field's value, read once per request by `prepare` and kept in lower case. */
 const TEXT_FIELDS = {
   method: (r) => r.method,
   path: (r) => r.fullPath ?? r.uri,
@@ -23,6 +24,7 @@ const TEXT_FIELDS = {
   group: (r) => r.uri_group,
   outcome: (r) => r.service?.outcome?.rule,
 };
+const lower = (v) => (v === null || v === undefined ? null : String(v).toLowerCase());
 const NUMBER_FIELDS = {
   status: (r) => r.httpStatus,
   code: (r) => r.code,
@@ -65,7 +67,7 @@ export function parse(text) {
       if (!test) { errors.push(`time: "${t.value}" is not a time of day (12:30, 12:30:05), a comparison (>12:30) or a range (12:00..12:30)`); continue; }
       terms.push({ ...t, narrows: false, test: (r) => typeof r.timestamp === "number" && test(r.timestamp) });
     } else {
-      terms.push(textTerm(t, t.field ? TEXT_FIELDS[t.field] : null, t.value));
+      terms.push(textTerm(t, t.field, t.value));
     }
   }
   for (const term of terms) {
@@ -78,9 +80,9 @@ export function parse(text) {
   return { terms, errors };
 }
 
-function textTerm(t, get, value) {
-  const test = get
-    ? (r) => { const v = get(r); return v !== null && v !== undefined && String(v).toLowerCase().includes(value); }
+function textTerm(t, field, value) {
+  const test = field
+    ? (r) => { const v = r.lc[field]; return v !== null && v.includes(value); }
     : (r) => r.text.includes(value);
   return { ...t, value, narrows: true, test };
 }
@@ -141,31 +143,63 @@ export function prepare(r, exchange) {
     if (data && typeof data === "object") { found(data.orderId); found(data.paymentId); }
   }
   r.ids = [...ids].join(" ");
+  r.lc = {};
+  for (const [field, get] of Object.entries(TEXT_FIELDS)) r.lc[field] = lower(get(r));
   r.text = [r.method, r.fullPath ?? r.uri, r.httpStatus, r.code, r.msg, r.userId, r.traceId, r.ids, r.kind, r.event_class]
     .filter((v) => v !== null && v !== undefined).join(" ").toLowerCase();
   r.textFor = r.response;
 }
 
 /**
- * A filter that remembers its last query and results: when the new query
- * only narrows it (same terms, the last text term typed further), it
- * filters the last results rather than every request.
+ * Runs queries over the requests, newest first, in slices of a few
+ * milliseconds: the first slice finds the newest matches to draw, the rest
+ * go on between frames, so no keystroke holds the page, however many
+ * requests there are. A new query cancels the one under way. When the new
+ * query only narrows the last finished one (the same terms, the last word
+ * typed further, or a term added), it filters the last results rather than
+ * everything.
  */
 export class Search {
-  #last = null; // { source, terms, results }
+  #last = null; // { source, version, terms, results (newest first), done }
+  #job = 0;
 
-  /** `all`: requests oldest first; `version` changes whenever `all` does. Returns `{results, errors, incremental}`. */
-  run(all, query, version) {
+  /**
+   * `all`: requests oldest first; `version` changes whenever `all` does.
+   * `onProgress({results, done, errors, incremental})` is called after each
+   * slice, with the matches so far, newest first.
+   */
+  start(all, query, version, onProgress, budgetMs = 6) {
+    const job = ++this.#job;
     const { terms, errors } = parse(query);
     const last = this.#last;
-    const incremental = last !== null && last.source === all && last.version === version && narrows(last.terms, terms);
+    const incremental = last !== null && last.done && last.source === all && last.version === version && narrows(last.terms, terms);
     const from = incremental ? last.results : all;
-    const results = terms.length ? from.filter((r) => terms.every((t) => t.test(r))) : from.slice();
-    this.#last = { source: all, version, terms, results };
-    return { results, errors, incremental };
+    const n = from.length;
+    const at = incremental ? (i) => from[i] : (i) => from[n - 1 - i];
+    const results = [];
+    const state = { source: all, version, terms, results, done: false };
+    this.#last = state;
+    let i = 0;
+    const slice = () => {
+      if (job !== this.#job) return;
+      const until = performance.now() + budgetMs;
+      while (i < n) {
+        const r = at(i++);
+        let ok = true;
+        for (const t of terms) if (!t.test(r)) { ok = false; break; }
+        if (ok) results.push(r);
+        if ((i & 511) === 0 && performance.now() > until) break;
+      }
+      state.done = i >= n;
+      onProgress({ results, done: state.done, errors, incremental });
+      if (!state.done) setTimeout(slice, 0);
+    };
+    slice();
   }
 
+  /** Forgets the last results (the requests were replaced). */
   reset() {
+    this.#job++;
     this.#last = null;
   }
 }

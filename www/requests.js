@@ -10,7 +10,7 @@ import { FIELDS, Search, prepare } from "./query.js";
 import { KIND_TEXT } from "./requests-index.js";
 import { mountRequestPanel } from "./request-panel.js";
 
-const PAGE = 100;
+const PAGE = 50;
 
 export function mountRequests(store) {
   const list = $("#req-rows");
@@ -22,7 +22,9 @@ export function mountRequests(store) {
   const searcher = new Search();
   let limit = PAGE;
   let selected = null; // key of the open request
-  let results = [];
+  let results = []; // newest first
+  let searching = false;
+  let prepared = -1; // the index version whose requests have their search text
 
   const panel = mountRequestPanel(store, {
     close() {
@@ -35,30 +37,46 @@ export function mountRequests(store) {
     select(key) { open(key); },
   });
 
+  /** Starts the search; rows are drawn as soon as the newest matches are found, the count once it is done. */
   function filter() {
     const all = store.requests.list;
-    for (const r of all) prepare(r, store.exchanges.get(r.key));
-    const out = searcher.run(all, search.value, store.requests.version);
-    results = out.results;
-    problems.textContent = out.errors.join("; ");
-    search.setAttribute("aria-invalid", String(out.errors.length > 0));
-    net.dataset.incremental = String(out.incremental);
+    if (prepared !== store.requests.version) {
+      for (const r of all) prepare(r, store.exchanges.get(r.key));
+      prepared = store.requests.version;
+    }
+    let drawn = false;
+    searcher.start(all, search.value, store.requests.version, (out) => {
+      results = out.results;
+      searching = !out.done;
+      problems.textContent = out.errors.join("; ");
+      search.setAttribute("aria-invalid", String(out.errors.length > 0));
+      net.dataset.incremental = String(out.incremental);
+      net.dataset.searching = String(searching);
+      // Draw when the first page of rows is found (or the search is over), then only the count.
+      if (!drawn && (out.done || results.length >= limit)) { drawn = true; draw(); }
+      else if (out.done) count.textContent = countText(results.length, list.querySelectorAll("li[data-key]").length);
+      if (out.done) count.dataset.matching = String(results.length);
+    });
+  }
+
+  function countText(matching, shown) {
+    const total = store.requests.list.length;
+    const filtered = search.value.trim() !== "";
+    return (filtered ? `${number(matching)}${searching ? "+ so far" : ""} matching of ` : "") + `${number(total)} request${total === 1 ? "" : "s"}` +
+      (matching > shown ? `; showing the newest ${number(shown)}` : "") + "." +
+      (store.droppedLogs ? ` The log dropped ${number(store.droppedLogs)} older records, and their requests with them.` : "");
   }
 
   function draw() {
     const rows = [];
-    const max = Math.max(1, ...results.slice(-limit).map((r) => r.duration ?? 0));
-    for (let i = results.length - 1; i >= 0 && rows.length < limit; i--) rows.push(row(results[i], max));
+    const page = results.slice(0, limit);
+    const max = Math.max(1, ...page.map((r) => r.duration ?? 0));
+    for (const r of page) rows.push(row(r, max));
     list.replaceChildren(...rows);
-    const total = store.requests.list.length;
-    const filtered = search.value.trim() !== "";
-    count.textContent = (filtered ? `${number(results.length)} matching of ` : "") + `${number(total)} request${total === 1 ? "" : "s"}` +
-      (results.length > rows.length ? `; showing the newest ${number(rows.length)}` : "") + "." +
-      (store.droppedLogs ? ` The log dropped ${number(store.droppedLogs)} older records, and their requests with them.` : "");
-    count.dataset.matching = String(results.length);
+    count.textContent = countText(results.length, rows.length);
     more.hidden = results.length <= rows.length;
-    if (!total) list.append(h("li", { class: "empty" }, "No requests yet: run the flow, or send one from the console."));
-    else if (!results.length) list.append(h("li", { class: "empty" }, "No request matches the search."));
+    if (!store.requests.list.length) list.append(h("li", { class: "empty" }, "No requests yet: run the flow, or send one from the console."));
+    else if (!results.length && !searching) list.append(h("li", { class: "empty" }, "No request matches the search."));
   }
 
   function row(r, max) {
@@ -107,7 +125,6 @@ export function mountRequests(store) {
 
   function refresh() {
     filter();
-    draw();
     if (selected) {
       if (store.requests.byKey.has(selected)) panel.show(selected, { focus: false, quiet: true });
       else panel.hide();
@@ -119,7 +136,7 @@ export function mountRequests(store) {
     if (e.detail.reset) { searcher.reset(); if (selected) { selected = null; net.classList.remove("with-panel"); panel.hide(); } }
     later();
   });
-  search.addEventListener("input", () => { limit = PAGE; filter(); draw(); });
+  search.addEventListener("input", () => { limit = PAGE; filter(); });
   more.addEventListener("click", () => { limit += PAGE; draw(); });
   $("#req-search-help").textContent = `Fields: ${FIELDS.join(", ")}.`;
   refresh();
