@@ -206,6 +206,7 @@ export interface ServiceSettings {
   seed: number;
   failureRate: number;
   logCapacity: number;
+  maxOrders: number;
   latency: { order: Required<LatencyProfile>; payment: Required<LatencyProfile>; thirdParty: Required<LatencyProfile>; test: Required<LatencyProfile> };
 }
 
@@ -216,6 +217,8 @@ export interface ServiceOptions {
   failureRate?: number;
   /** Most log records kept; the oldest are dropped first. Default 10000, at most 1000000. */
   logCapacity?: number;
+  /** Most orders kept at once; creating one more answers HTTP 507 until orders are deleted. Default 1000000. */
+  maxOrders?: number;
   /**
    * Start a virtual clock at this Unix time (ms): timestamps then move only by
    * simulated latency and `advance(ms)`, so a whole session replays to the byte.
@@ -550,7 +553,7 @@ fn internal_error(what: &str) -> Response {
     let error = ApiError::Internal(what.to_owned());
     Response {
         status: error.http_status(),
-        headers: vec![("content-type".to_owned(), "application/json".to_owned())],
+        headers: crate::gateway::envelope::Headers::default(),
         body: Envelope::failure(&error),
     }
 }
@@ -569,6 +572,7 @@ fn core_from_options(options: &JsValue) -> Result<Core, JsValue> {
         "seed",
         "failureRate",
         "logCapacity",
+        "maxOrders",
         "virtualTime",
         "latency",
     ];
@@ -596,6 +600,9 @@ fn core_from_options(options: &JsValue) -> Result<Core, JsValue> {
         settings.log_capacity = usize::try_from(capacity).unwrap_or(usize::MAX);
     } else {
         settings.log_capacity = DEFAULT_LOG_CAPACITY;
+    }
+    if let Some(max) = whole_number(&get("maxOrders"), "maxOrders", MAX_SAFE_INTEGER)? {
+        settings.max_orders = usize::try_from(max).unwrap_or(usize::MAX);
     }
     let latency = get("latency");
     if !latency.is_undefined() {
@@ -812,11 +819,7 @@ struct HttpResponse<'a> {
 }
 
 fn response_to_js(response: &Response) -> JsValue {
-    let headers = response
-        .headers
-        .iter()
-        .map(|(n, v)| (n.as_str(), v.as_str()))
-        .collect();
+    let headers = response.headers.iter().collect();
     to_js(&HttpResponse {
         status: response.status,
         headers,
