@@ -3,7 +3,8 @@
 // service over HTTP (the package's server mode, `npx orderpay serve`, on
 // port 4010 by default), so the answer there is the one seen here.
 
-export const DEFAULT_BASE = "http://127.0.0.1:4010";
+/** The server mode on this machine, reached with the page's own scheme. */
+export const DEFAULT_BASE = `${globalThis.location?.protocol === "https:" ? "https:" : "http:"}//127.0.0.1:4010`;
 
 /** A base URL without a trailing slash, or null when `text` is not an http(s) URL. */
 export function baseUrl(text) {

@@ -68,7 +68,7 @@ export function mountRequestPanel(store, { close, select }) {
       const b = baseUrl(baseInput.value);
       if (!b) {
         copyNote.dataset.kind = "error";
-        copyNote.textContent = "server: give an http:// or https:// URL, such as http://127.0.0.1:4010";
+        copyNote.textContent = `server: give an http or https URL, such as ${DEFAULT_BASE}`;
         baseInput.focus();
         return;
       }

@@ -159,7 +159,7 @@ test("copy as curl and copy as fetch run against the same service over HTTP", as
   await page.click("#req-rows li:first-child .req-row");
   await page.fill("#req-base", "not a url");
   await page.click("#copy-curl");
-  assert.match(await page.textContent("#req-copy-note"), /^server: give an http:\/\/ or https:\/\/ URL/);
+  assert.match(await page.textContent("#req-copy-note"), /^server: give an http or https URL, such as http:\/\/127\.0\.0\.1:4010$/);
   await page.fill("#req-base", serverUrl());
   await page.click("#copy-curl");
   const curl = await page.textContent("#req-copied");
