@@ -30,7 +30,7 @@ export function mountRequests(store) {
     close() {
       const key = selected;
       selected = null;
-      net.classList.remove("with-panel");
+      setOpen(false);
       draw();
       list.querySelector(`[data-key="${CSS.escape(key ?? "")}"] .req-row`)?.focus({ preventScroll: true });
     },
@@ -38,6 +38,12 @@ export function mountRequests(store) {
   });
 
   /** Starts the search; rows are drawn as soon as the newest matches are found, the count once it is done. */
+  /** With the panel open, the section is drawn whole: skipping it off screen would also pin the phone's full-screen panel inside it. */
+  function setOpen(on) {
+    net.classList.toggle("with-panel", on);
+    $("#requests").classList.toggle("panel-open", on);
+  }
+
   function filter() {
     const all = store.requests.list;
     if (prepared !== store.requests.version) {
@@ -114,7 +120,7 @@ export function mountRequests(store) {
   function open(key, { focus = true } = {}) {
     if (!store.requests.byKey.has(key)) return;
     selected = key;
-    net.classList.add("with-panel");
+    setOpen(true);
     for (const li of list.children) {
       const on = li.dataset.key === key;
       li.classList.toggle("selected", on);
@@ -133,7 +139,7 @@ export function mountRequests(store) {
 
   const later = throttled(refresh);
   store.addEventListener("change", (e) => {
-    if (e.detail.reset) { searcher.reset(); if (selected) { selected = null; net.classList.remove("with-panel"); panel.hide(); } }
+    if (e.detail.reset) { searcher.reset(); if (selected) { selected = null; setOpen(false); panel.hide(); } }
     later();
   });
   search.addEventListener("input", () => { limit = PAGE; filter(); });

@@ -105,7 +105,7 @@ test("clicking a trace id, or a record, shows the three records of its request t
   const create = all.find((r) => r.stage === "service" && r.event_class === "order");
   await page.click(`#logs tr[data-seq="${create.seq}"] td:first-child`);
   await page.waitForFunction((t) => document.querySelector("#trace-detail h3").textContent.includes(t), create.trace);
-  await page.waitForFunction(() => /POST \/api\/order\/create/.test(document.querySelector("#trace-detail li.request.focused .request-title").textContent));
+  await page.waitForSelector(`#trace-detail li.request.focused li.record[data-seq="${create.seq}"]`);
   assert.equal(await detail.locator("li.request.focused li.record").count(), 3);
   // Rows of the shown trace (the whole flow) are marked in the table.
   assert.equal(await page.locator("#logs tr.in-trace").count(), 21);

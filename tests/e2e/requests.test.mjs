@@ -120,7 +120,7 @@ for (const width of [1280, 390]) {
     assert.match(await panel.locator(".why .outcome").textContent(), /declined/);
     // The request as sent (body included), the response with its headers.
     const sent = await page.textContent("#req-sent");
-    assert.match(sent, /^POST \/api\/payment\/pay\nContent-Type: application\/json\nX-User-Id: u-1\n\n\{/);
+    assert.match(sent, /^POST \/api\/payment\/pay\nContent-Type: application\/json\nX-User-Id: u-1\nX-B3-TraceId: [0-9a-f]{32}\n\n\{/);
     assert.match(sent, /"paymentMethod": "CARD"/);
     assert.equal(JSON.parse(await page.textContent("#req-envelope")).msg, "Third party payment failed");
     assert.match(await panel.locator(".response-headers").textContent(), /^HTTP 200\n[\s\S]*x-b3-traceid: [0-9a-f]{32}/);
