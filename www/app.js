@@ -12,6 +12,7 @@ import { mountSettings } from "./settings.js";
 import { mountSimulation } from "./simulation.js";
 import { mountUndo } from "./undo.js";
 import { mountTabBar } from "./tabbar.js";
+import { mountIdHighlight } from "./ids.js";
 
 // On a phone the primer starts closed, so the flow's button is in sight at once.
 if (matchMedia("(max-width: 600px)").matches) $(".primer").open = false;
@@ -28,6 +29,7 @@ try {
   mountSimulation(store);
   mountTestData(store);
   mountRequests(store);
+  mountIdHighlight();
   mountLogs(store, undoable);
   mountCharts(store);
   store.scheduleSave();

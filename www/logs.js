@@ -5,6 +5,7 @@
 import { $, clock, h, number, throttled } from "./dom.js";
 import { outcomeView } from "./outcome.js";
 import { waterfall } from "./trace.js";
+import { idMark } from "./ids.js";
 
 const PAGE = 100;
 const FILTERS = ["traceId", "uri_group", "event_class", "status", "stage"];
@@ -87,7 +88,7 @@ export function mountLogs(store, undoable) {
       h("td", { class: "num" }, r.seq),
       h("td", { class: "mono" }, typeof r.timestamp === "number" ? clock(r.timestamp) : ""),
       h("td", null, h("span", { class: `stage ${r.stage}` }, r.stage)),
-      h("td", null, h("button", { type: "button", class: "trace link", title: r.traceId, "aria-label": `show the records of trace ${r.traceId}`, onclick: open }, short(r.traceId))),
+      h("td", null, h("button", { type: "button", class: "trace link", title: r.traceId, dataset: { idv: String(r.traceId) }, "aria-label": `show the records of trace ${r.traceId}`, onclick: open }, short(r.traceId))),
       h("td", { class: "mono" }, [r.method, r.uri].filter(Boolean).join(" ")),
       h("td", { class: "mono" }, r.uri_group ?? ""),
       h("td", null, r.event_class ?? ""),
@@ -199,7 +200,7 @@ export function recordCard(r) {
   return h("li", { class: `record ${r.stage}`, dataset: { seq: String(r.seq), stage: String(r.stage) } },
     h("dl", null, [...known, ...extra].map((k) => [
       h("dt", { class: extra.includes(k) ? "extra" : null, title: extra.includes(k) ? "a field this page does not know yet" : null }, k),
-      h("dd", null, value(k)),
+      ["traceId", "spanId", "parentSpanId"].includes(k) ? idMark(h("dd", null, value(k)), r[k]) : h("dd", null, value(k)),
     ])),
   );
 }

@@ -8,6 +8,7 @@ import { KIND_TEXT } from "./requests-index.js";
 import { outcomeView } from "./outcome.js";
 import { recordCard } from "./logs.js";
 import { waterfall } from "./trace.js";
+import { idsExplained } from "./ids.js";
 
 const BASE_KEY = "orderpay-playground/server";
 const METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"];
@@ -108,7 +109,8 @@ export function mountRequestPanel(store, { close, select }) {
       h("pre", { class: "request", id: "req-sent" }, requestText(s)),
       s.known ? null : h("p", { class: "note" }, "Sent before this page loaded, by another tab, or dropped from the page's memory: the log keeps the method, the path, X-User-Id and the trace id, not the body or the other headers."),
       h("h4", null, "Response"),
-      x ? h("pre", { class: "response-headers" }, [`HTTP ${x.status}`, ...Object.entries(x.responseHeaders ?? {}).map(([n, v]) => `${n}: ${v}`)].join("\n")) : null,
+      x ? h("pre", { class: "response-headers" }, `HTTP ${x.status}`, Object.entries(x.responseHeaders ?? {}).map(([n, v]) => ["\n", `${n}: `,
+        n === "x-b3-traceid" || n === "x-b3-spanid" ? h("span", { dataset: { idv: v } }, v) : v])) : null,
       x ? h("pre", { class: `envelope ${req.kind === "ok" ? "ok" : req.kind === "rejected" ? "bad" : "warn"}`, id: "req-envelope" }, pretty(x.envelope).text)
         : h("pre", { class: "envelope", id: "req-envelope" }, pretty({ code: req.code, msg: req.msg, data: "(not kept: the log has code and msg only)" }).text),
       h("h4", null, "Run it elsewhere"),
@@ -123,8 +125,10 @@ export function mountRequestPanel(store, { close, select }) {
       copied,
       resendForm(s),
       h("h4", null, "Its log records"),
+      idsExplained(),
       h("ol", { class: "records" }, records.map(recordCard)),
       waterfall(store.spansOf(req.traceId), { focus: req.spanId }),
+      elsewhere(req),
     ].filter(Boolean));
     if (focus) $("#req-panel-title").focus({ preventScroll: true });
   }
@@ -179,6 +183,19 @@ export function mountRequestPanel(store, { close, select }) {
       h("div", { class: "field" }, h("label", { for: "resend-body" }, "body ", h("span", { class: "hint" }, "(sent as typed; empty: none)")), body),
       message,
       h("div", { class: "actions" }, h("button", { type: "submit", id: "resend" }, "Send")),
+    );
+  }
+
+  /** The same request as a log store and a tracing tool would show it. */
+  function elsewhere(req) {
+    const doc = req.response ? { "@timestamp": new Date(req.response.timestamp).toISOString(), ...req.response } : null;
+    return h("section", { class: "elsewhere", "aria-label": "in Kibana and in Jaeger" },
+      h("h4", null, "In Kibana, in Jaeger"),
+      h("p", null, "Find every log record of this trace in Kibana (KQL): ", h("code", { id: "kibana-query" }, `traceId:"${req.traceId}"`),
+        ". In Jaeger, search for the trace id ", h("code", { dataset: { idv: req.traceId } }, req.traceId), ": it draws the waterfall above."),
+      doc ? [h("p", { class: "hint" }, "Its response record as a log store would index it (a document with @timestamp):"),
+        h("pre", { class: "log-doc", id: "log-doc" }, JSON.stringify(doc, null, 2))] : null,
+      h("p", { class: "hint" }, "Where the exports go: \"Export log (.ndjson)\" is one record a line, what a log shipper (Filebeat, Fluent Bit) sends on to Elasticsearch for Kibana; \"Export OTLP\" is what an OpenTelemetry collector takes at /v1/traces and passes on to Jaeger."),
     );
   }
 
