@@ -1,6 +1,8 @@
 // Settings (seed, failure rate, log capacity), the resets, and the state
 // as files: the snapshot to export and import, the log as NDJSON.
-import { $, bytes, clock, download, nextFrame } from "./dom.js";
+import { $, bytes, clock, download, nextFrame, number } from "./dom.js";
+import { toHar } from "./har.js";
+import { DEFAULT_BASE } from "./copy-as.js";
 
 export function mountSettings(store, undoable) {
   const form = $("#settings-form");
@@ -87,6 +89,22 @@ export function mountSettings(store, undoable) {
       say(`Could not export the spans: ${e.message}`, "error");
     } finally {
       exporting = false;
+    }
+  });
+
+  let harBusy = false;
+  $("#export-har").addEventListener("click", async () => {
+    if (harBusy) return;
+    harBusy = true;
+    const requests = store.requests.list.slice();
+    try {
+      const text = await toHar(requests, store.exchanges, DEFAULT_BASE, (done, total) => say(`Preparing the HAR: ${number(done)} of ${number(total)} requests…`));
+      download(`orderpay-requests-${stamp()}.har`, "application/json", text);
+      say(`Exported ${number(requests.length)} requests as HAR: open it in the Network panel of DevTools (import), or any HAR viewer.`);
+    } catch (e) {
+      say(`Could not export the HAR: ${e.message}`, "error");
+    } finally {
+      harBusy = false;
     }
   });
 
