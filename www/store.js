@@ -7,6 +7,7 @@ import init, { Service } from "./pkg/orderpay.js";
 import { KEY, forgetSaved, gzip, readSaved, writePacked, writePlain } from "./persist.js";
 import { Tabs } from "./tabs.js";
 import { RequestIndex, keyOf } from "./requests-index.js";
+import { Counters } from "./counters.js";
 
 const KEEP_IDS = 50;
 /** Requests sent from this page whose headers and body are kept (the log has neither), and how many of them are saved. */
@@ -25,6 +26,8 @@ export class Store extends EventTarget {
   ids = { orders: [], payments: [], prices: new Map() };
   /** What the saved copy holds: "not yet", "unsaved", "saving", "saved", "too big", or "elsewhere" (another tab saves). */
   saved = { state: "not yet", at: 0, size: 0, compressed: false };
+  /** What the charts count, over every record the page has seen (counters.js). */
+  counters = new Counters();
   /** The records joined into requests (requests-index.js). */
   requests = new RequestIndex();
   /** What this page sent and got back, by request key: {method, path, headers, body, status, responseHeaders, envelope, ms}. */
@@ -166,6 +169,7 @@ export class Store extends EventTarget {
     this.#lastSeq = this.records.at(-1)?.seq ?? 0;
     this.requests.clear();
     this.requests.update(this.records);
+    this.counters = Counters.of(this.records, service.droppedLogs);
     this.#lastDropped = service.droppedLogs;
   }
 
@@ -251,6 +255,7 @@ export class Store extends EventTarget {
     }
     if (fresh.length) this.#lastSeq = fresh.at(-1).seq;
     this.#lastDropped = dropped;
+    this.counters.add(fresh);
     this.requests.update(this.records);
   }
 
@@ -291,7 +296,7 @@ export class Store extends EventTarget {
 
   /** A copy of the whole state, for undoing a destructive action. */
   checkpoint() {
-    return { text: this.service.snapshot(), ids: this.ids, run: this.run, exchanges: this.exchanges };
+    return { text: this.service.snapshot(), ids: this.ids, run: this.run, exchanges: this.exchanges, counters: JSON.parse(JSON.stringify(this.counters)) };
   }
 
   /** Puts a checkpoint back. */
@@ -300,6 +305,7 @@ export class Store extends EventTarget {
     this.ids = checkpoint.ids;
     this.run = checkpoint.run;
     this.exchanges = checkpoint.exchanges;
+    this.counters = Counters.from(checkpoint.counters, this.records) ?? this.counters;
     this.changed({ reset: true, undone: true });
   }
 
@@ -334,7 +340,7 @@ export class Store extends EventTarget {
     if (this.tabs.role !== "owner") return Promise.resolve(false);
     const generation = ++this.#saveGeneration;
     const changes = this.#changes;
-    const header = { savedAt: Date.now(), stamp: `${this.tabs.id}-${generation}`, run: this.run, exchanges: this.#savedExchanges() };
+    const header = { savedAt: Date.now(), stamp: `${this.tabs.id}-${generation}`, run: this.run, exchanges: this.#savedExchanges(), counters: this.counters };
     const text = this.service.snapshot();
     try {
       const size = writePlain(header, text);
@@ -365,6 +371,7 @@ export class Store extends EventTarget {
   }
 
   #takeExchanges(header) {
+    this.counters = Counters.from(header.counters, this.records) ?? this.counters;
     this.exchanges = new Map(Array.isArray(header.exchanges) ? header.exchanges.filter((e) => Array.isArray(e) && typeof e[0] === "string" && e[1] && typeof e[1] === "object") : []);
   }
 
