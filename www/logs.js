@@ -27,6 +27,7 @@ export function mountLogs(store, undoable) {
   const controls = Object.fromEntries(FILTERS.map((f) => [f, $(`#filter-${f}`)]));
   let limit = PAGE;
   let shown = null; // { traceId, seq } of the trace detail
+  let origin = null; // the control that asked for the trace, to go back to
 
   for (const [name, values] of Object.entries(KNOWN_VALUES)) {
     controls[name].append(...values.map((v) => h("option", { value: v }, v)));
@@ -120,6 +121,8 @@ export function mountLogs(store, undoable) {
       h("div", { class: "detail-head" },
         h("h3", { id: "trace-title", tabindex: "-1" }, "Trace ", h("span", { class: "mono" }, traceId)),
         h("button", { type: "button", class: "secondary", onclick: () => { controls.traceId.value = traceId; limit = PAGE; render(); } }, "Filter the table by this trace"),
+        origin && !detail.contains(origin) && document.contains(origin)
+          ? h("button", { type: "button", class: "secondary", id: "trace-back", onclick: back }, "Back to where you were") : null,
         h("button", { type: "button", class: "secondary", id: "trace-close", onclick: close }, "Close"),
       ),
       h("p", null, records.length
@@ -139,6 +142,16 @@ export function mountLogs(store, undoable) {
     return [`${g.method ?? ""} ${g.uri ?? ""}`.trim(), res ? `→ HTTP ${res.httpStatus}, code ${res.code}, ${res.msg}` : ""].join(" ");
   }
 
+  /** Goes back to the control (a step's trace id, a request's) that opened the trace. */
+  function back() {
+    const to = origin;
+    origin = null;
+    if (!to || !document.contains(to)) return;
+    to.scrollIntoView({ block: "center" });
+    to.focus({ preventScroll: true });
+    renderTrace();
+  }
+
   function close() {
     shown = null;
     detail.hidden = true;
@@ -153,6 +166,8 @@ export function mountLogs(store, undoable) {
   });
   store.addEventListener("show-trace", (e) => {
     shown = e.detail;
+    const from = document.activeElement;
+    origin = from && from !== document.body && !$("#log").contains(from) ? from : null;
     render();
     detail.scrollIntoView({ block: "start" });
     $("#trace-title").focus({ preventScroll: true });

@@ -7,6 +7,11 @@
 //   v2 <header JSON>\n<snapshot JSON>         when it fits as it is
 //   v2 <header JSON>\ngz:<base64 of gzip>     when it does not
 //
+//   v2 <header JSON with "where":"idb">\n   when even that is too big: the
+//                                             header and the snapshot are in
+//                                             IndexedDB, written before this
+//                                             marker, as one record
+//
 // Entries written before the header existed (the bare snapshot, or
 // "gz:" and the compressed one) still load.
 
@@ -25,8 +30,65 @@ export async function readSaved() {
     try { header = JSON.parse(raw.slice(V2.length, end)) ?? {}; } catch { header = {}; }
     body = raw.slice(end + 1);
   }
+  if (header.where === "idb") {
+    const record = await idbGet();
+    if (!record || typeof record.text !== "string") throw new Error("the saved state is missing from IndexedDB");
+    return { header: record.header ?? {}, text: record.text };
+  }
   const text = body.startsWith("gz:") ? await gunzip(body.slice(3)) : body;
   return { header, text };
+}
+
+/**
+ * Writes a state too big for localStorage even compressed: the header and
+ * the snapshot as one IndexedDB record (no size limit to speak of), then a
+ * marker in localStorage, which tells other tabs (the storage event) and
+ * the next load where to look. Resolves with the size, or rejects.
+ */
+export async function writeBig(header, text) {
+  await idbPut({ header, text });
+  localStorage.setItem(KEY, `${V2}${JSON.stringify({ ...header, where: "idb", exchanges: undefined, counters: undefined })}\n`);
+  return text.length;
+}
+
+const DB = "orderpay-playground";
+const STORE = "saved";
+
+function idb() {
+  return new Promise((resolve, reject) => {
+    const open = indexedDB.open(DB, 1);
+    open.onupgradeneeded = () => open.result.createObjectStore(STORE);
+    open.onsuccess = () => resolve(open.result);
+    open.onerror = () => reject(open.error);
+  });
+}
+
+async function idbPut(value) {
+  const db = await idb();
+  try {
+    await new Promise((resolve, reject) => {
+      const tx = db.transaction(STORE, "readwrite");
+      tx.objectStore(STORE).put(value, "state");
+      tx.oncomplete = resolve;
+      tx.onerror = () => reject(tx.error);
+      tx.onabort = () => reject(tx.error ?? new Error("IndexedDB: the write was aborted"));
+    });
+  } finally {
+    db.close();
+  }
+}
+
+async function idbGet() {
+  const db = await idb();
+  try {
+    return await new Promise((resolve, reject) => {
+      const get = db.transaction(STORE, "readonly").objectStore(STORE).get("state");
+      get.onsuccess = () => resolve(get.result);
+      get.onerror = () => reject(get.error);
+    });
+  } finally {
+    db.close();
+  }
 }
 
 /** Only the header of the saved entry (cheap: the snapshot is not decoded), or null. */

@@ -127,10 +127,11 @@ export function mountSettings(store, undoable) {
   const status = $("#state-status");
   function showStatus() {
     const { state, at, size, compressed } = store.saved;
+    status.dataset.where = store.saved.where ?? "";
     const role = store.tabs.role;
     const saved = role === "separate" || state === "elsewhere" ? "not saved: this tab is a separate service"
       : role === "follower" ? `as another tab saved it${at ? ` at ${clock(at).slice(0, 8)}` : ""}`
-        : state === "saved" ? `saved in this browser at ${clock(at).slice(0, 8)} (${bytes(size)}${compressed ? ", compressed" : ""})`
+        : state === "saved" ? `saved in this browser at ${clock(at).slice(0, 8)} (${bytes(size)}${compressed ? ", compressed" : ""}${store.saved.where === "IndexedDB" ? ", in IndexedDB" : ""})`
           : state === "saving" ? "saving (compressing a large state)…"
             : state === "unsaved" ? "changed, saving…"
               : state === "too big" ? "too big to save in this browser: export it to keep it"

@@ -4,7 +4,7 @@
 // in this browser, which only the tab that owns it writes (tabs.js).
 // Everything else listens to its "change" and "saved" events.
 import init, { Service } from "./pkg/orderpay.js";
-import { KEY, forgetSaved, gzip, readSaved, writePacked, writePlain } from "./persist.js";
+import { KEY, forgetSaved, gzip, readSaved, writeBig, writePacked, writePlain } from "./persist.js";
 import { Tabs } from "./tabs.js";
 import { RequestIndex, keyOf } from "./requests-index.js";
 import { Counters } from "./counters.js";
@@ -355,8 +355,15 @@ export class Store extends EventTarget {
         this.#written(changes, header, size, true);
         return true;
       } catch {
-        this.#status("too big", text.length, true);
-        return false;
+        // Too big even compressed: IndexedDB, which holds hundreds of MB.
+        return writeBig(header, text).then((size) => {
+          if (generation !== this.#saveGeneration) return false;
+          this.#written(changes, header, size, false, "IndexedDB");
+          return true;
+        }, () => {
+          this.#status("too big", text.length, true);
+          return false;
+        });
       }
     }, () => {
       this.#status("too big", text.length, true);
@@ -376,14 +383,14 @@ export class Store extends EventTarget {
   }
 
   /** "saved" only when nothing changed since the snapshot was taken; otherwise the next save is on its way. */
-  #written(changes, header, size, compressed) {
+  #written(changes, header, size, compressed, where = "localStorage") {
     this.tabs.saved(header);
-    if (changes === this.#changes) this.#markSaved(header.savedAt, size, compressed);
+    if (changes === this.#changes) this.#markSaved(header.savedAt, size, compressed, where);
     else this.#status("unsaved");
   }
 
-  #markSaved(at, size, compressed) {
-    this.saved = { state: this.tabs.role === "separate" ? "elsewhere" : "saved", at, size, compressed };
+  #markSaved(at, size, compressed, where = "localStorage") {
+    this.saved = { state: this.tabs.role === "separate" ? "elsewhere" : "saved", at, size, compressed, where };
     this.dispatchEvent(new CustomEvent("saved", { detail: this.saved }));
   }
 

@@ -57,6 +57,15 @@ for (const width of [1280, 390]) {
 
     await whole.scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${artifacts}playground-flow-trace-${width}.png` });
+
+    // A step's trace id opens the trace in the log, and a button there comes back to the step.
+    await page.click("#steps > li:nth-child(3) button.trace");
+    await page.waitForSelector("#trace-detail:not([hidden])");
+    assert.equal(await page.evaluate(() => document.activeElement.id), "trace-title");
+    await page.click("#trace-back");
+    assert.equal(await page.evaluate(() => document.activeElement.closest("#steps > li")?.dataset.step), "3");
+    const box = await page.locator("#steps > li:nth-child(3) button.trace").boundingBox();
+    assert.ok(box.y >= 0 && box.y + box.height <= 900, `back in view: ${box.y}`);
     assert.deepEqual(errors, []);
     assert.deepEqual(external, []);
   });

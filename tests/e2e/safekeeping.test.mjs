@@ -210,3 +210,33 @@ test("emptying the log, starting fresh, resetting and importing can each be undo
   assert.equal(await page.isHidden("#undo"), true);
   assert.deepEqual(errors, []);
 });
+
+test("a state too big for localStorage even compressed is saved in IndexedDB and comes back", async () => {
+  const { page, errors } = await open(env);
+  await applySettings(page, { seed: 19 });
+  await page.waitForFunction(() => document.querySelector("#state-status").dataset.saved === "saved");
+  // Other data of this origin leaves the page almost no room in localStorage.
+  await page.evaluate(() => {
+    for (const size of [262144, 16384, 1024]) {
+      for (let i = 0; ; i++) {
+        try { localStorage.setItem(`other-${size}-${i}`, "x".repeat(size)); } catch { break; }
+      }
+    }
+  });
+  await page.fill("#batch-count", "1000");
+  await page.click("#batch-run");
+  await page.waitForSelector("#batch-summary[data-state=done]", { timeout: 60_000 });
+  await page.waitForFunction(() => {
+    const s = document.querySelector("#state-status");
+    return s.dataset.saved === "saved" && s.dataset.where === "IndexedDB";
+  }, null, { timeout: 60_000 });
+  assert.match(await page.textContent("#state-status"), /state saved in this browser at [\d:]+ \([\d.]+ (KB|MB), in IndexedDB\)\.$/);
+  const count = await page.textContent("#log-count");
+  const top = (await logRows(page))[0];
+  await page.reload();
+  await page.waitForSelector("body[data-ready=true]");
+  assert.equal(await page.textContent("#notice"), "Restored the state saved in this browser.");
+  assert.equal(await page.textContent("#log-count"), count);
+  assert.deepEqual((await logRows(page))[0], top);
+  assert.deepEqual(errors, []);
+});
