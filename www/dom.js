@@ -100,3 +100,16 @@ export function download(name, type, content) {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
+
+/**
+ * Shows `message` beside the field with id `id` (its "<id>-error" element),
+ * or clears it: an error is read where it is fixed.
+ */
+export function fieldError(id, message) {
+  const input = document.getElementById(id);
+  const out = document.getElementById(`${id}-error`);
+  if (!input || !out) return;
+  out.textContent = message;
+  if (message) input.setAttribute("aria-invalid", "true");
+  else input.removeAttribute("aria-invalid");
+}

@@ -1,6 +1,6 @@
 // Settings (seed, failure rate, log capacity), the resets, and the state
 // as files: the snapshot to export and import, the log as NDJSON.
-import { $, bytes, clock, download, nextFrame, number } from "./dom.js";
+import { $, bytes, clock, download, fieldError, nextFrame, number } from "./dom.js";
 import { toHar } from "./har.js";
 import { DEFAULT_BASE } from "./copy-as.js";
 
@@ -37,6 +37,7 @@ export function mountSettings(store, undoable) {
 
   form.addEventListener("submit", (event) => {
     event.preventDefault();
+    for (const id of ["seed", "failure-rate", "log-capacity"]) fieldError(id, "");
     try {
       const opts = options();
       // A bad option throws before anything changes: then there is nothing to undo.
@@ -45,6 +46,12 @@ export function mountSettings(store, undoable) {
       say("Started a fresh service with these settings: no orders, no payments, an empty log.");
     } catch (e) {
       say(`Not applied: ${e.message}`, "error");
+      // The service names the option first ("failureRate: must be …"): say it beside that field too.
+      const field = { seed: "seed", failureRate: "failure-rate", logCapacity: "log-capacity" }[/^(\w+):/.exec(e.message)?.[1]];
+      if (field) {
+        fieldError(field, e.message);
+        $(`#${field}`).focus();
+      }
     }
   });
 
