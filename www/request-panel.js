@@ -9,6 +9,8 @@ import { outcomeView } from "./outcome.js";
 import { recordCard } from "./logs.js";
 import { waterfall } from "./trace.js";
 import { idsExplained } from "./ids.js";
+import { objectView } from "./object-page.js";
+import { prepare } from "./query.js";
 
 const BASE_KEY = "orderpay-playground/server";
 const METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"];
@@ -54,6 +56,7 @@ export function mountRequestPanel(store, { close, select }) {
   function show(key, { focus = true, quiet = false } = {}) {
     const req = store.requests.byKey.get(key);
     if (!req) return hide();
+    if (quiet && current?.startsWith("object:")) return; // an object page stays until the user leaves it
     const same = current === key;
     if (quiet && same && panel.dataset.seq === String(req.response?.seq ?? "")) return; // nothing new to draw
     if (!same) draft = null;
@@ -105,6 +108,7 @@ export function mountRequestPanel(store, { close, select }) {
         x ? h("span", { class: "time" }, ` · ${x.ms < 0.1 ? "< 0.1" : x.ms.toFixed(1)} ms in this tab`) : null,
       ),
       why(req),
+      objectsLine(req),
       h("h4", null, "Request"),
       h("pre", { class: "request", id: "req-sent" }, requestText(s)),
       s.known ? null : h("p", { class: "note" }, "Sent before this page loaded, by another tab, or dropped from the page's memory: the log keeps the method, the path, X-User-Id and the trace id, not the body or the other headers."),
@@ -184,6 +188,30 @@ export function mountRequestPanel(store, { close, select }) {
       message,
       h("div", { class: "actions" }, h("button", { type: "submit", id: "resend" }, "Send")),
     );
+  }
+
+  /** The orders and payments this request touched, each a link to its own page. */
+  function objectsLine(req) {
+    prepare(req, store.exchanges.get(req.key));
+    const ids = req.ids ? req.ids.split(" ") : [];
+    if (!ids.length) return null;
+    return h("p", { class: "objects" }, "Touches ", ids.map((id, i) => [i ? ", " : "",
+      h("button", { type: "button", class: "link object-link", dataset: { object: id }, onclick: () => showObject(id) }, id)]), ".");
+  }
+
+  /** An order's or a payment's page, in the panel. */
+  function showObject(id) {
+    current = `object:${id}`;
+    draft = null;
+    panel.hidden = false;
+    panel.dataset.key = current;
+    panel.dataset.seq = "";
+    panel.replaceChildren(
+      h("div", { class: "panel-head" }, h("span", { class: "hint" }, "Object page"),
+        h("button", { type: "button", class: "secondary", id: "req-close", onclick: () => { hide(); close(); } }, "Close")),
+      objectView(store, id, (key) => select(key)),
+    );
+    document.getElementById("object-title")?.focus({ preventScroll: true });
   }
 
   /** The same request as a log store and a tracing tool would show it. */

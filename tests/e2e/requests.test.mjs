@@ -227,3 +227,31 @@ test("a request is sent again with the method, path, headers and body edited, an
   assert.match(response, /userIdu-7/);
   assert.deepEqual(errors, []);
 });
+
+test("an order's page: its timeline of every request that touched it, declined attempts explained, each a link", async () => {
+  const { page, errors } = await open(env);
+  await flowWithDecline(page);
+  await page.click("#req-rows li:last-child .req-row"); // the oldest: create
+  const orderId = await page.getAttribute("#req-panel .object-link", "data-object");
+  assert.match(orderId, /^ORD-[A-Z0-9]{8}$/);
+  await page.click("#req-panel .object-link");
+  await page.waitForSelector("#object-page");
+  assert.equal(await page.textContent("#object-title"), `Order ${orderId}`);
+  const timeline = await page.$$eval("#object-timeline li", (items) => items.map((li) => ({ kind: li.dataset.kind, text: li.textContent })));
+  assert.match(timeline[0].text, /POST \/api\/order\/create.*created: done/);
+  assert.match(timeline[1].text, /GET \/api\/order\/ORD-.*read: done/);
+  assert.equal(timeline[2].kind, "declined");
+  assert.match(timeline[2].text, /POST \/api\/payment\/pay.*payment attempt: declined by the third party, Third party payment failed.*declined by the seeded draw against the failure rate, attempt 1/);
+  assert.match(timeline[3].text, /payment attempt: done.*approved by the seeded draw against the failure rate, attempt 2/);
+  assert.match(timeline[4].text, /marked paid: done/);
+  assert.equal(timeline[5].kind, "business");
+  assert.match(timeline[5].text, /deletion: business error, Paid order cannot be deleted/);
+  // Its state as the latest answer about it said.
+  assert.equal(JSON.parse(await page.textContent("#object-page .object-state")).status, "PAID");
+  // A timeline entry opens that request.
+  await page.click("#object-timeline li:nth-child(3) .tl-open");
+  await page.waitForSelector("#req-panel[data-kind=declined]");
+  assert.equal(await page.textContent("#req-panel-title"), "POST /api/payment/pay");
+  await page.screenshot({ path: `${artifacts}playground-request-declined.png` });
+  assert.deepEqual(errors, []);
+});
