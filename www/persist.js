@@ -91,14 +91,6 @@ async function idbGet() {
   }
 }
 
-/** Only the header of the saved entry (cheap: the snapshot is not decoded), or null. */
-export function readHeader() {
-  const raw = localStorage.getItem(KEY);
-  if (raw === null || !raw.startsWith(V2)) return null;
-  const end = raw.indexOf("\n");
-  try { return JSON.parse(raw.slice(V2.length, end)); } catch { return null; }
-}
-
 /**
  * Writes the snapshot as it is. Returns its size, or throws when
  * localStorage has no room for it (the caller compresses then).
