@@ -28,7 +28,7 @@ export class Counters {
     let bits = "";
     for (const r of records) {
       if (r.seq <= this.lastSeq) continue;
-      if (this.lastSeq && r.seq > this.lastSeq + 1) this.missed += r.seq - this.lastSeq - 1;
+      if (r.seq > this.lastSeq + 1) this.missed += r.seq - this.lastSeq - 1;
       this.lastSeq = r.seq;
       if (r.stage === "service" && r.outcome && typeof r.outcome === "object") {
         const rule = String(r.outcome.rule);
@@ -49,12 +49,17 @@ export class Counters {
     if (bits) this.outcomes += bits;
   }
 
-  /** Counts for a service whose log the page reads whole: what it dropped already is missed. */
+  /** Counts for a service whose log the page reads whole: what it no longer holds is missed. */
   static of(records, dropped) {
     const c = new Counters();
-    c.missed = dropped;
-    c.add(records);
-    if (records.length) c.lastSeq = records.at(-1).seq;
+    // Everything before the first record held was dropped (or emptied) before the page could count it.
+    if (records.length) {
+      c.lastSeq = records[0].seq - 1;
+      c.missed = c.lastSeq;
+      c.add(records);
+    } else {
+      c.missed = dropped;
+    }
     return c;
   }
 

@@ -20,11 +20,24 @@ export function timelineOf(store, id) {
   return out;
 }
 
-/** What the latest answer about `id` said it was (an order or a payment object), or null. */
+/**
+ * What the latest answer that showed `id` whole said it was, with what the
+ * successful requests after it changed (marking paid and refunding answer
+ * with no data), or null.
+ */
 function latest(store, requests, id) {
   for (let i = requests.length - 1; i >= 0; i--) {
     const data = store.exchanges.get(requests[i].key)?.envelope?.data;
-    if (data && (data.orderId === id && !data.paymentId && id.startsWith("ORD-") || data.paymentId === id)) return data;
+    if (!data || !((id.startsWith("ORD-") && data.orderId === id && !data.paymentId) || data.paymentId === id)) continue;
+    const state = { ...data };
+    for (const later of requests.slice(i + 1)) {
+      if (later.code !== 0) continue;
+      const path = later.fullPath ?? later.uri ?? "";
+      if (/\/order\/[^/]+\/pay$/.test(path)) state.status = "PAID";
+      else if (/\/order\/delete\//.test(path)) state.status = "DELETED";
+      else if (/\/payment\/refund\//.test(path) && state.paymentId === id) state.status = "REFUNDED";
+    }
+    return state;
   }
   return null;
 }
@@ -36,7 +49,7 @@ export function objectView(store, id, open) {
   const state = latest(store, requests, id);
   return h("section", { class: "object-page", id: "object-page", dataset: { id }, "aria-labelledby": "object-title" },
     h("h3", { id: "object-title", tabindex: "-1" }, `${kind === "order" ? "Order" : "Payment"} `, h("span", { class: "mono" }, id)),
-    state ? [h("p", { class: "hint" }, "As the latest answer about it said:"), h("pre", { class: "object-state" }, pretty(state).text)]
+    state ? [h("p", { class: "hint" }, "As the latest answer that showed it whole said, with what the requests since changed:"), h("pre", { class: "object-state" }, pretty(state).text)]
       : h("p", { class: "note" }, "No answer the page kept shows it whole: the requests below come from the log."),
     h("h4", null, `Timeline: ${requests.length} request${requests.length === 1 ? "" : "s"}`),
     h("ol", { class: "timeline", id: "object-timeline" }, requests.map((r) => h("li", { class: `kind-${r.kind ?? "pending"}`, dataset: { key: r.key, kind: r.kind ?? "pending" } },
