@@ -160,7 +160,7 @@ export function prepare(r, exchange) {
  * everything.
  */
 export class Search {
-  #last = null; // { source, version, terms, results (newest first), done }
+  #last = null; // the last search to finish: { source, version, terms, results (newest first) }
   #job = 0;
 
   /**
@@ -171,14 +171,15 @@ export class Search {
   start(all, query, version, onProgress, budgetMs = 6) {
     const job = ++this.#job;
     const { terms, errors } = parse(query);
+    // Narrowing is measured against the last search that finished: one cut short by
+    // this keystroke (the machine was busy) is no base, its predecessor still is.
     const last = this.#last;
-    const incremental = last !== null && last.done && last.source === all && last.version === version && narrows(last.terms, terms);
+    const incremental = last !== null && last.source === all && last.version === version && narrows(last.terms, terms);
     const from = incremental ? last.results : all;
     const n = from.length;
     const at = incremental ? (i) => from[i] : (i) => from[n - 1 - i];
     const results = [];
-    const state = { source: all, version, terms, results, done: false };
-    this.#last = state;
+    const state = { source: all, version, terms, results };
     let i = 0;
     const slice = () => {
       if (job !== this.#job) return;
@@ -190,9 +191,10 @@ export class Search {
         if (ok) results.push(r);
         if ((i & 511) === 0 && performance.now() > until) break;
       }
-      state.done = i >= n;
-      onProgress({ results, done: state.done, errors, incremental });
-      if (!state.done) setTimeout(slice, 0);
+      const done = i >= n;
+      if (done) this.#last = state;
+      onProgress({ results, done, errors, incremental });
+      if (!done) setTimeout(slice, 0);
     };
     slice();
   }
