@@ -113,8 +113,9 @@ for (const width of [1280, 390]) {
     const before = (await declined.boundingBox()).y;
     await declined.click();
     await page.waitForSelector("#req-panel:not([hidden])");
-    // The narrower list may re-flow a little; the row stays within half a row of where it was.
-    assert.ok(Math.abs((await declined.boundingBox()).y - before) <= 16, "the list did not move");
+    // On a desktop the list stays in view beside the panel: the narrower list may re-flow a
+    // little, and the row stays within half a row of where it was. (On a phone the panel covers it.)
+    if (width !== 390) assert.ok(Math.abs((await declined.boundingBox()).y - before) <= 16, "the list did not move");
     const panel = page.locator("#req-panel");
     assert.equal(await panel.getAttribute("data-kind"), "declined");
     assert.equal(await page.textContent("#req-panel-title"), "POST /api/payment/pay");
@@ -144,7 +145,9 @@ for (const width of [1280, 390]) {
     // The arrow keys move along the list with the panel following (desktop), Close goes back to the row.
     await page.click("#req-close");
     assert.equal(await panel.isHidden(), true);
-    assert.ok(Math.abs((await declined.boundingBox()).y - before) <= 16, "back where it was");
+    const back = await declined.boundingBox();
+    if (width !== 390) assert.ok(Math.abs(back.y - before) <= 16, "back where it was");
+    else assert.ok(back.y >= 0 && back.y + back.height <= 900, `the row in view again: ${back.y}`);
     assert.equal(await page.evaluate(() => document.activeElement.closest("li")?.dataset.kind), "declined");
     await page.keyboard.press("ArrowUp");
     assert.equal(await page.evaluate(() => document.activeElement.closest("li")?.dataset.kind), "ok");
