@@ -142,7 +142,8 @@ export function mountSettings(store, undoable) {
           : state === "saving" ? "saving (compressing a large state)…"
             : state === "unsaved" ? "changed, saving…"
               : state === "too big" ? "too big to save in this browser: export it to keep it"
-                : "not saved yet";
+                : state === "on the server" ? "kept by the server this page comes from"
+                  : "not saved yet";
     status.dataset.saved = state;
     status.textContent = `Seed ${store.settings.seed} · ${store.records.length.toLocaleString("en-US")} log records · state ${saved}.`;
   }

@@ -8,6 +8,7 @@ import { KEY, forgetSaved, gzip, readSaved, writeBig, writePacked, writePlain } 
 import { Tabs } from "./tabs.js";
 import { RequestIndex, keyOf } from "./requests-index.js";
 import { Counters } from "./counters.js";
+import { findServer } from "./remote.js";
 
 const KEEP_IDS = 50;
 /** Requests sent from this page whose headers and body are kept (the log has neither), and how many of them are saved. */
@@ -18,6 +19,8 @@ export const DEFAULTS = Object.freeze({ failureRate: 0.3, logCapacity: 10000 });
 
 export class Store extends EventTarget {
   service = null;
+  /** The server's service when the page comes from `orderpay serve` (remote.js), else null. */
+  remote = null;
   /** The journal's records, oldest first, as `service.logs()` would return them. */
   records = [];
   /** `service.settings`: seed, failureRate, logCapacity, latency. */
@@ -51,6 +54,9 @@ export class Store extends EventTarget {
    */
   async start() {
     await init();
+    // Live (the page comes from `orderpay serve`): the server's service, nothing saved here.
+    const remote = await findServer();
+    if (remote) return this.#goLive(remote);
     await this.tabs.join();
     // The owner's message can come before this tab's localStorage has the new
     // entry (each renderer holds its own copy, updated a moment later), so the
@@ -127,6 +133,24 @@ export class Store extends EventTarget {
   /** A new, empty service (`made`: one `probe` already built). Throws the service's own TypeError or RangeError for a bad option. */
   fresh(options, made = null) {
     this.#replace(made ?? new Service(options));
+  /** Shows the server's service, and follows its log. */
+  #goLive(remote) {
+    this.remote = remote;
+    this.#replace(remote);
+    remote.watch(
+      () => this.#lastSeq,
+      () => {
+        this.#pull();
+        this.changed({ request: true });
+      },
+      () => {
+        this.#replace(remote);
+        this.changed({ reset: true });
+      },
+    );
+    return `Live: this page shows the service of the server at ${remote.address}. Requests sent to it from anywhere (curl, an app) appear here, and the buttons act on it.`;
+  }
+
     this.ids = { orders: [], payments: [], prices: new Map() };
     this.run = null;
     this.exchanges = new Map();
