@@ -122,17 +122,6 @@ export class Store extends EventTarget {
     this.changed({ reset: true, followed: true });
   }
 
-  /**
-   * A service from options or a snapshot's text, not yet in use: throws the
-   * service's own error when they are wrong, before anything changes.
-   */
-  probe(source) {
-    return typeof source === "string" ? Service.restore(source) : new Service(source);
-  }
-
-  /** A new, empty service (`made`: one `probe` already built). Throws the service's own TypeError or RangeError for a bad option. */
-  fresh(options, made = null) {
-    this.#replace(made ?? new Service(options));
   /** Shows the server's service, and follows its log. */
   #goLive(remote) {
     this.remote = remote;
@@ -151,6 +140,19 @@ export class Store extends EventTarget {
     return `Live: this page shows the service of the server at ${remote.address}. Requests sent to it from anywhere (curl, an app) appear here, and the buttons act on it.`;
   }
 
+  /**
+   * A service from options or a snapshot's text, not yet in use: throws the
+   * service's own error when they are wrong, before anything changes.
+   */
+  probe(source) {
+    return typeof source === "string" ? Service.restore(source) : new Service(source);
+  }
+
+  /** A new, empty service (`made`: one `probe` already built). Throws the service's own TypeError or RangeError for a bad option. */
+  fresh(options, made = null) {
+    // Live, the server starts afresh; `made` (a probe) only checked the options.
+    if (this.remote) made?.free();
+    this.#replace(this.remote ? this.remote.reset(options) : made ?? new Service(options));
     this.ids = { orders: [], payments: [], prices: new Map() };
     this.run = null;
     this.exchanges = new Map();
@@ -159,7 +161,8 @@ export class Store extends EventTarget {
 
   /** Replaces the state with a snapshot's (an imported file). Throws when it is not one. */
   restore(text, made = null) {
-    this.#adopt(made ?? Service.restore(text), text);
+    if (this.remote) made?.free();
+    this.#adopt(this.remote ? this.remote.restore(text) : made ?? Service.restore(text), text);
     this.run = null;
     this.changed({ reset: true });
   }
@@ -361,6 +364,11 @@ export class Store extends EventTarget {
   save() {
     clearTimeout(this.#saveTimer);
     this.#saveTimer = 0;
+    // Live, the state is the server's (kept with its --state FILE), not this browser's.
+    if (this.remote) {
+      this.#status("on the server", 0, false);
+      return Promise.resolve(false);
+    }
     if (this.tabs.role !== "owner") return Promise.resolve(false);
     const generation = ++this.#saveGeneration;
     const changes = this.#changes;
