@@ -73,14 +73,19 @@ export function mountRequests(store) {
       (store.droppedLogs ? ` The log dropped ${number(store.droppedLogs)} older records, and their requests with them.` : "");
   }
 
+  let drawn = ""; // the rows on screen: their keys, responses and the selection
   function draw() {
-    const rows = [];
     const page = results.slice(0, limit);
+    count.textContent = countText(results.length, page.length);
+    more.hidden = results.length <= page.length;
+    // Typing often leaves the newest matches as they were: then the rows stay, untouched.
+    const signature = `${selected}|${store.requests.list.length}|${page.map((r) => `${r.key}:${r.response?.seq ?? ""}`).join(",")}`;
+    if (signature === drawn) return;
+    drawn = signature;
+    const rows = [];
     const max = Math.max(1, ...page.map((r) => r.duration ?? 0));
     for (const r of page) rows.push(row(r, max));
     list.replaceChildren(...rows);
-    count.textContent = countText(results.length, rows.length);
-    more.hidden = results.length <= rows.length;
     if (!store.requests.list.length) list.append(h("li", { class: "empty" }, "No requests yet: run the flow, or send one from the console."));
     else if (!results.length && !searching) list.append(h("li", { class: "empty" }, "No request matches the search."));
   }
