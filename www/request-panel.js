@@ -195,8 +195,11 @@ export function mountRequestPanel(store, { close, select }) {
     prepare(req, store.exchanges.get(req.key));
     const ids = req.ids ? req.ids.split(" ") : [];
     if (!ids.length) return null;
-    return h("p", { class: "objects" }, "Touches ", ids.map((id, i) => [i ? ", " : "",
-      h("button", { type: "button", class: "link object-link", dataset: { object: id }, onclick: () => showObject(id) }, id)]), ".");
+    const shown = ids.slice(0, 12);
+    return h("p", { class: "objects" }, req.uri_group === "/test/*" ? `Made ${ids.length} order${ids.length === 1 ? "" : "s"}: ` : "Touches ",
+      shown.map((id, i) => [i ? ", " : "",
+        h("button", { type: "button", class: "link object-link", dataset: { object: id }, onclick: () => showObject(id) }, id)]),
+      ids.length > shown.length ? ` and ${ids.length - shown.length} more (search id:ORD-… to find one)` : "", ".");
   }
 
   /** An order's or a payment's page, in the panel. */

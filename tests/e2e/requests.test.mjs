@@ -261,3 +261,22 @@ test("an order's page: its timeline of every request that touched it, declined a
   await page.screenshot({ path: `${artifacts}playground-request-declined.png` });
   assert.deepEqual(errors, []);
 });
+
+test("a test-data request links to the orders it made, and each order's page leads back to it", async () => {
+  const { page, errors } = await open(env);
+  await applySettings(page, { seed: 8, failureRate: 0 });
+  await page.selectOption("#route", "test-batch");
+  await page.fill("#param-count", "3");
+  await page.click("#send");
+  const made = JSON.parse(await page.textContent("#response pre.envelope")).data.orderIds;
+  assert.equal(made.length, 3);
+  await page.locator("#req-rows .req-row", { hasText: "/api/test/order/batch?count=3" }).click();
+  assert.match(await page.textContent("#req-panel .objects"), /^Made 3 orders: /);
+  assert.deepEqual(await page.$$eval("#req-panel .object-link", (els) => els.map((el) => el.dataset.object)), made);
+  await page.click(`#req-panel .object-link[data-object="${made[1]}"]`);
+  await page.waitForSelector("#object-page");
+  const timeline = await page.$$eval("#object-timeline li", (items) => items.map((li) => li.textContent));
+  assert.ok(timeline.some((t) => /GET \/api\/test\/order\/batch\?count=3/.test(t)), timeline.join("\n"));
+  assert.ok(timeline.some((t) => new RegExp(`POST /api/order/${made[1]}/pay.*marked paid: done`).test(t)), timeline.join("\n"));
+  assert.deepEqual(errors, []);
+});
