@@ -6,20 +6,31 @@ import { mountFlow } from "./flow.js";
 import { mountConsole } from "./console.js";
 import { mountTestData } from "./testdata.js";
 import { mountLogs } from "./logs.js";
+import { mountRequests } from "./requests.js";
 import { mountCharts } from "./charts.js";
 import { mountSettings } from "./settings.js";
 import { mountSimulation } from "./simulation.js";
+import { mountUndo } from "./undo.js";
+import { mountTabBar } from "./tabbar.js";
+import { mountIdHighlight } from "./ids.js";
+
+// On a phone the primer starts closed, so the flow's button is in sight at once.
+if (matchMedia("(max-width: 600px)").matches) $(".primer").open = false;
 
 const store = new Store();
 try {
   const notice = await store.start();
   if (notice) $("#notice").textContent = notice;
-  mountSettings(store);
+  const undoable = mountUndo(store);
+  mountTabBar(store);
+  mountSettings(store, undoable);
   mountFlow(store);
   mountConsole(store);
   mountSimulation(store);
   mountTestData(store);
-  mountLogs(store);
+  mountRequests(store);
+  mountIdHighlight();
+  mountLogs(store, undoable);
   mountCharts(store);
   store.scheduleSave();
   document.body.dataset.ready = "true";

@@ -1,24 +1,13 @@
-// Two pictures drawn from the journal, in SVG: how payment attempts came
-// out (the running share of successes, which settles near 1 - failure
-// rate), and how long requests took (the simulated durations).
+// Two pictures in SVG: how payment attempts came out (the running share of
+// successes, which settles near 1 - failure rate), and how long requests
+// took (the simulated durations). Drawn from the counts the page keeps over
+// every record it has seen (counters.js), not from the part of the log
+// still held, so they agree with the totals however small the log.
 import { $, h, number, percent, s, throttled } from "./dom.js";
 
 const BINS = [5, 10, 25, 50, 100, 150, 200, 300, 500, 1000, Infinity];
 const EDGE_LABELS = ["0", "5", "10", "25", "50", "100", "150", "200", "300", "500", "1k", ""];
 const binName = (i) => (i === BINS.length - 1 ? `${EDGE_LABELS[i]} ms and more` : `${EDGE_LABELS[i]}–${EDGE_LABELS[i + 1]} ms`);
-
-/** Payment attempts in the log: the response records of POST /api/payment/pay. */
-export function paymentOutcomes(records) {
-  const outcomes = [];
-  let other = 0;
-  for (const r of records) {
-    if (r.stage !== "response" || r.uri !== "/api/payment/pay") continue;
-    if (r.code === 0) outcomes.push(1);
-    else if (r.status === "server_error") outcomes.push(0);
-    else other++;
-  }
-  return { outcomes, other };
-}
 
 export function mountCharts(store) {
   const payments = $("#chart-payments");
@@ -26,7 +15,7 @@ export function mountCharts(store) {
 
   function render() {
     drawPayments(payments, store);
-    drawDurations(durations, store.records);
+    drawDurations(durations, store.counters);
   }
   const later = throttled(render);
   store.addEventListener("change", later);
@@ -39,21 +28,23 @@ export function mountCharts(store) {
 }
 
 function drawPayments(figure, store) {
-  const { outcomes, other } = paymentOutcomes(store.records);
-  const n = outcomes.length;
-  const succeeded = outcomes.reduce((a, b) => a + b, 0);
-  const declined = n - succeeded;
+  const c = store.counters;
+  const n = c.attempts;
+  const succeeded = c.succeeded;
+  const declined = c.declined;
+  const other = c.other;
   const share = n ? succeeded / n : 0;
   const rate = store.settings.failureRate;
   const expected = typeof rate === "number" ? 1 - rate : null;
   Object.assign(figure.dataset, { attempts: n, succeeded, declined, share: share.toFixed(4) });
   const caption = h("figcaption", null,
     h("strong", null, "Payment attempts"), " ",
-    n ? `in the log: ${number(n)}, of which ${number(succeeded)} succeeded (${percent(share)}) and ${number(declined)} were declined by the simulated third party (${percent(1 - share)}).`
-      : "in the log: none yet. Run the flow or generate test data.",
+    n ? `since the service started: ${number(n)}, of which ${number(succeeded)} succeeded (${percent(share)}) and ${number(declined)} were declined by the simulated third party (${percent(1 - share)}).`
+      : "none yet. Run the flow or generate test data.",
     n ? " The line is the share of successes so far, attempt after attempt." : "",
-    expected !== null ? ` Expected with failure rate ${rate}: ${Math.round(expected * 100)}/${Math.round((1 - expected) * 100)}.` : "",
-    store.droppedLogs ? " The log has dropped its oldest records (see the log capacity), and their attempts with them." : "",
+    expected !== null ? ` Expected with failure rate ${rate}: ${Math.round(expected * 100)}/${Math.round((1 - expected) * 100)} (the dashed line).` : "",
+    rulesText(c.rules),
+    missedText(c, store),
     other ? ` ${number(other)} other calls were rejected before reaching the third party and are not counted.` : "",
   );
   const width = Math.max(280, figure.clientWidth || 600);
@@ -74,6 +65,7 @@ function drawPayments(figure, store) {
   const plotH = height - pad.top - pad.bottom;
   const y = (v) => top + plotH * (1 - v);
   for (const v of [0, 0.5, 1]) {
+    if (expected !== null && Math.abs(y(v) - y(expected)) < 12) continue;
     svg.append(
       s("line", { x1: pad.left, x2: width - pad.right, y1: y(v), y2: y(v), class: "grid" }),
       s("text", { x: pad.left - 6, y: y(v) + 4, "text-anchor": "end", class: "axis" }, `${v * 100}%`),
@@ -82,7 +74,8 @@ function drawPayments(figure, store) {
   if (expected !== null) {
     svg.append(
       s("line", { x1: pad.left, x2: width - pad.right, y1: y(expected), y2: y(expected), class: "expected" }),
-      s("text", { x: width - pad.right, y: y(expected) - 5, "text-anchor": "end", class: "axis expected-label" }, `expected ${Math.round(expected * 100)}%`),
+      // In the left margin, beside the axis labels, where the running line never goes.
+      s("text", { x: pad.left - 6, y: y(expected) + 4, "text-anchor": "end", class: "axis expected-label" }, `${Math.round(expected * 100)}%`),
     );
   }
   if (n) {
@@ -90,7 +83,7 @@ function drawPayments(figure, store) {
     const step = Math.max(1, Math.floor(n / 400));
     let sum = 0;
     for (let i = 0; i < n; i++) {
-      sum += outcomes[i];
+      sum += c.outcomes.charCodeAt(i) === 49 ? 1 : 0;
       if (i % step === 0 || i === n - 1) {
         const x = pad.left + (n === 1 ? plotW : (plotW * i) / (n - 1));
         points.push(`${x.toFixed(1)},${y(sum / (i + 1)).toFixed(1)}`);
@@ -105,24 +98,22 @@ function drawPayments(figure, store) {
   figure.replaceChildren(svg, caption);
 }
 
-function drawDurations(figure, records) {
+function drawDurations(figure, c) {
   const classes = ["order", "payment"];
   const counts = BINS.map(() => ({ order: 0, payment: 0 }));
-  const all = [];
-  for (const r of records) {
-    if (r.stage !== "response" || typeof r.duration !== "number" || !classes.includes(r.event_class)) continue;
-    const bin = BINS.findIndex((edge) => r.duration < edge);
-    counts[bin][r.event_class]++;
-    all.push(r.duration);
+  for (const cls of classes) {
+    for (const [ms, k] of Object.entries(c.durations[cls] ?? {})) {
+      counts[BINS.findIndex((edge) => Number(ms) < edge)][cls] += k;
+    }
   }
-  all.sort((a, b) => a - b);
-  const q = (p) => all[Math.min(all.length - 1, Math.floor(p * all.length))];
-  figure.dataset.requests = String(all.length);
+  const total = c.requests;
+  const q = (p) => c.quantile(p);
+  figure.dataset.requests = String(total);
   const caption = h("figcaption", null,
     h("strong", null, "Durations"), " ",
-    all.length
-      ? `of ${number(all.length)} order and payment requests in the log (simulated ms): median ${q(0.5)}, 95th percentile ${q(0.95)}, longest ${all.at(-1)}. Orders take a few ms; payments wait 60–240 ms for the third party, with a slow tail.`
-      : "of requests: none in the log yet.",
+    total
+      ? `of ${number(total)} order and payment requests (simulated ms): median ${q(0.5)}, 95th percentile ${q(0.95)}, longest ${q(1)}. Orders take a few ms; payments wait 60–240 ms for the third party, with a slow tail.`
+      : "of requests: none yet.",
     " Test-data requests are left out: each one lasts as long as all the orders it made.",
   );
   const width = Math.max(280, figure.clientWidth || 600);
@@ -131,7 +122,7 @@ function drawDurations(figure, records) {
   const plotW = width - pad.left - pad.right;
   const plotH = height - pad.top - pad.bottom;
   const max = Math.max(1, ...counts.map((c) => c.order + c.payment));
-  const svg = s("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `Histogram of request durations, ${all.length} requests` });
+  const svg = s("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `Histogram of request durations, ${total} requests` });
   const slot = plotW / BINS.length;
   const yOf = (v) => pad.top + plotH * (1 - v / max);
   svg.append(
@@ -166,4 +157,19 @@ function drawDurations(figure, records) {
   });
   svg.append(s("text", { x: pad.left + plotW / 2, y: height - 6, "text-anchor": "middle", class: "axis" }, "simulated duration, ms"));
   figure.replaceChildren(svg, caption);
+}
+
+/** How the attempts were decided, when anything but the draw decided some. */
+function rulesText(rules) {
+  const names = { draw: "the draw", header: "X-Sim-Outcome", "forced-next": "forceNext" };
+  const entries = Object.entries(rules);
+  if (!entries.some(([rule]) => rule !== "draw")) return "";
+  return ` Decided by: ${entries.map(([rule, { approved, declined }]) => `${names[rule] ?? rule} ${number(approved)} approved, ${number(declined)} declined`).join("; ")}.`;
+}
+
+/** Where the counts and the log part ways. */
+function missedText(c, store) {
+  if (c.missed) return ` The log dropped ${number(c.missed)} records before this page could count them (a request wrote more than the log capacity, or the state was loaded with records already dropped): their attempts are not counted.`;
+  if (store.droppedLogs) return ` The log now holds only its newest ${number(store.records.length)} records (${number(store.droppedLogs)} dropped), but every attempt was counted as it arrived.`;
+  return "";
 }

@@ -5,6 +5,7 @@ import { $, h } from "./dom.js";
 import { responseView } from "./exchange.js";
 import { PARAMS, ROUTES, fill, paramsOf } from "./routes.js";
 import { attempts } from "./simulation.js";
+import { b3Problem, decidingHeader, spanIdProblem, traceIdProblem, traceparentProblem } from "./trace-context.js";
 
 export function mountConsole(store) {
   const form = $("#console-form");
@@ -24,6 +25,13 @@ export function mountConsole(store) {
   const simField = $("#sim-field");
   const sim = $("#h-sim");
   const simPending = $("#sim-pending");
+  const context = {
+    traceparent: { input: $("#h-traceparent"), check: $("#h-traceparent-check"), problem: traceparentProblem },
+    b3: { input: $("#h-b3"), check: $("#h-b3-check"), problem: b3Problem },
+    "X-B3-SpanId": { input: $("#h-spanid"), check: $("#h-spanid-check"), problem: spanIdProblem },
+  };
+  const sampled = $("#h-sampled");
+  const traceCheck = $("#h-trace-check");
 
   // The route picker, grouped as the spec groups them.
   const groups = new Map();
@@ -85,6 +93,8 @@ export function mountConsole(store) {
     if (withBody && contentType.value.trim()) headers["Content-Type"] = contentType.value.trim();
     if (userId.value.trim()) headers["X-User-Id"] = userId.value.trim();
     if (traceId.value.trim()) headers["X-B3-TraceId"] = traceId.value.trim();
+    for (const [name, { input }] of Object.entries(context)) if (input.value.trim()) headers[name] = input.value.trim();
+    if (sampled.value) headers["X-B3-Sampled"] = sampled.value;
     if (!simField.hidden && sim.value) headers["X-Sim-Outcome"] = sim.value;
     return { method: m, path: p, headers, body: withBody ? body.value : null };
   }
@@ -97,7 +107,28 @@ export function mountConsole(store) {
       : "Not sent: the seeded draw against the failure rate decides.";
   }
 
+  /** Says before sending which trace headers the service will ignore, and why. */
+  function checkContext() {
+    const id = traceId.value.trim();
+    const problem = traceIdProblem(id);
+    traceCheck.dataset.kind = problem ? "warn" : "ok";
+    traceCheck.textContent = !id ? ""
+      : problem ? `The service will ignore this id (${problem}) and make a fresh one.`
+        : id.length === 16 ? "Used as it is: a 64-bit id. In traceparent and OTLP it becomes 32 digits, padded with 16 zeros on the left."
+          : "Used as it is.";
+    for (const { input, check, problem: why } of Object.values(context)) {
+      const text = input.value.trim();
+      const p = why(text);
+      check.dataset.kind = p ? "warn" : "ok";
+      check.textContent = !text ? "" : p ? `Ignored by the service: ${p}.` : "";
+    }
+    const req = current();
+    const decides = decidingHeader(req.headers);
+    if (decides && decides !== "X-B3-TraceId" && id) traceCheck.textContent += ` ${decides} is not read: X-B3-TraceId comes first.`;
+  }
+
   function update() {
+    checkContext();
     const req = current();
     const lines = [`${req.method} ${req.path}`, ...Object.entries(req.headers).map(([n, v]) => `${n}: ${v}`)];
     preview.textContent = req.body === null ? lines.join("\n") : `${lines.join("\n")}\n\n${req.body}`;
@@ -109,8 +140,24 @@ export function mountConsole(store) {
     const reply = store.request(req.method, req.path, req.body, req.headers);
     out.replaceChildren(
       h("h3", { class: "visually-hidden" }, "Response"),
+      contextVerdict(req.headers, reply),
       responseView(reply, store),
     );
+  }
+
+  /** After sending: whether the trace id sent was the one used, and the caller's span as the parent. */
+  function contextVerdict(headers, reply) {
+    const used = reply.headers["x-b3-traceid"];
+    const decides = decidingHeader(headers);
+    const sent = decides === "X-B3-TraceId" ? headers["X-B3-TraceId"]
+      : decides === "b3" ? headers.b3.split("-")[0] : decides === "traceparent" ? headers.traceparent.split("-")[1] : null;
+    const tried = ["X-B3-TraceId", "b3", "traceparent"].filter((n) => headers[n]);
+    if (!tried.length) return null;
+    const parent = reply.record ? store.spansOf(reply.record.traceId).find((s) => s.spanId === reply.record.spanId)?.parentSpanId : null;
+    return h("p", { class: `context-verdict ${sent && used === sent ? "ok" : "warn"}`, id: "context-verdict", dataset: { used: String(Boolean(sent && used === sent)) } },
+      sent && used === sent
+        ? `The trace id from ${decides} was used: ${used}.${parent ? ` The gateway span is a child of the caller's span ${parent}.` : ""}`
+        : `The service ignored the trace id sent in ${tried.join(", ")} and made a fresh one: ${used}.`);
   }
 
   select.addEventListener("change", chooseRoute);
@@ -118,7 +165,16 @@ export function mountConsole(store) {
   body.addEventListener("keydown", (e) => {
     if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) form.requestSubmit();
   });
-  for (const input of [method, path, userId, traceId, contentType, sim]) input.addEventListener("input", update);
+  for (const input of [method, path, userId, traceId, contentType, sim, sampled, ...Object.values(context).map((c) => c.input)]) input.addEventListener("input", update);
+  $("#pretend-caller").addEventListener("click", () => {
+    // A caller's own span in a trace it started: the gateway span will hang under it.
+    const random = (n) => [...crypto.getRandomValues(new Uint8Array(n))].map((b) => b.toString(16).padStart(2, "0")).join("");
+    traceId.value = "";
+    context.b3.input.value = "";
+    context["X-B3-SpanId"].input.value = "";
+    context.traceparent.input.value = `00-${random(16)}-${random(8)}-01`;
+    update();
+  });
   $("#reset-fields").addEventListener("click", () => { edited.clear(); refill(); });
   $("#new-trace").addEventListener("click", () => {
     const bytes = crypto.getRandomValues(new Uint8Array(8));

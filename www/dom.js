@@ -50,7 +50,9 @@ export function pretty(value, maxItems = 20) {
   return { text: text ?? String(value), shortened };
 }
 
-export const number = (n) => Number(n).toLocaleString("en-US");
+// One formatter for the page: toLocaleString builds a new one on every call, which shows with 100,000 records.
+const thousands = new Intl.NumberFormat("en-US");
+export const number = (n) => thousands.format(Number(n));
 
 export function percent(share) {
   return `${(share * 100).toFixed(1)}%`;
@@ -97,4 +99,17 @@ export function download(name, type, content) {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/**
+ * Shows `message` beside the field with id `id` (its "<id>-error" element),
+ * or clears it: an error is read where it is fixed.
+ */
+export function fieldError(id, message) {
+  const input = document.getElementById(id);
+  const out = document.getElementById(`${id}-error`);
+  if (!input || !out) return;
+  out.textContent = message;
+  if (message) input.setAttribute("aria-invalid", "true");
+  else input.removeAttribute("aria-invalid");
 }

@@ -44,8 +44,9 @@ export function responseView(reply, store, { expected = false } = {}) {
     body.code !== 0 ? h("p", { class: "msg" }, body.msg) : null,
     outcomeView(service?.outcome),
     traceId ? h("p", { class: "trace-line" }, "trace ",
-      h("button", { type: "button", class: "trace link", title: "show this request's log records", "aria-label": `show the log records of trace ${traceId}`, onclick: () => store.showTrace(traceId) }, traceId)) : null,
-    extraHeaders.length ? h("p", { class: "headers" }, extraHeaders.map(([n, val]) => `${n}: ${val}`).join("\n")) : null,
+      h("button", { type: "button", class: "trace link", dataset: { idv: traceId }, title: "show this request's log records", "aria-label": `show the log records of trace ${traceId}`, onclick: () => store.showTrace(traceId) }, traceId)) : null,
+    extraHeaders.length ? h("p", { class: "headers" }, extraHeaders.map(([n, val], i) => [i ? "\n" : "", `${n}: `,
+      n === "x-b3-spanid" ? h("span", { dataset: { idv: val } }, val) : val])) : null,
     h("pre", { class: `envelope ${v.cls}` }, text),
     shortened ? h("p", { class: "note" }, "Long lists are shortened here; the service returned them whole.") : null,
   );

@@ -1,26 +1,88 @@
 // The typical flow of the spec's part 4 as one button: seven requests in
 // order, each shown with its request and answer. A declined payment stops
-// the flow and offers another attempt, as a real checkout would.
+// the flow and offers another attempt, as a real checkout would. The whole
+// flow goes under one trace id (sent as X-B3-TraceId, as a client that
+// traces its checkout would), so one waterfall shows all of it; each step
+// names the components its request went through, with a small waterfall
+// of its own spans.
 import { $, h } from "./dom.js";
 import { requestView, responseView } from "./exchange.js";
 import { attempts } from "./simulation.js";
+import { waterfall } from "./trace.js";
 
 const JSON_HEADERS = { "Content-Type": "application/json", "X-User-Id": "u-1" };
+const NAMES = { gateway: "gateway", "order-service": "order service", "payment-service": "payment service", "third-party": "third party", "test-data": "test data" };
+
+/** A fresh 32-digit trace id, as a tracing client would make. */
+export function newTraceId() {
+  return [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The spans of one request (its gateway span and everything under it), in tree order. */
+export function requestSpans(spans, rootId) {
+  const out = [];
+  const visit = (id, depth) => {
+    for (const s of spans) {
+      if ((id === null ? s.spanId === rootId : s.parentSpanId === id && s.spanId !== id)) {
+        out.push({ span: s, depth });
+        visit(s.spanId, depth + 1);
+      }
+    }
+  };
+  visit(null, 0);
+  return out;
+}
+
+/** "gateway → payment service → third party": the deepest path through a request's spans. */
+export function pathOf(rows) {
+  let best = [];
+  const stack = [];
+  for (const { span, depth } of rows) {
+    stack.length = depth;
+    stack.push(NAMES[span.component] ?? span.component);
+    if (stack.length > best.length) best = [...stack];
+  }
+  return best.join(" → ");
+}
+
+/** A small waterfall of one request's spans: a bar each, on the request's own time axis. */
+function miniWaterfall(rows) {
+  if (!rows.length) return null;
+  const t0 = rows[0].span.start;
+  const total = Math.max(1, ...rows.map((r) => r.span.end - t0));
+  return h("ol", { class: "mini-wf", "aria-label": "this request's spans" }, rows.map(({ span, depth }) => {
+    const bar = h("span", { class: "mini-bar" });
+    bar.style.left = `${(((span.start - t0) / total) * 100).toFixed(2)}%`;
+    bar.style.width = `${Math.max(0.5, ((span.end - span.start) / total) * 100).toFixed(2)}%`;
+    const li = h("li", { class: `c-${span.component}${span.status === "server_error" ? " error" : ""}`, dataset: { component: span.component } },
+      h("span", { class: "mini-name" }, NAMES[span.component] ?? span.component),
+      h("span", { class: "mini-track" }, bar),
+      h("span", { class: "mini-ms" }, `${span.end - span.start} ms`));
+    li.style.setProperty("--depth", String(depth));
+    return li;
+  }));
+}
 
 export function mountFlow(store) {
   const button = $("#run-flow");
   const list = $("#steps");
   const summary = $("#flow-summary");
+  const whole = $("#flow-trace");
   let abandon = null;
 
+  let traceId = "";
+
   function step(n, title, expect, method, path, body = null, { expected = false } = {}) {
-    const headers = body === null ? { "X-User-Id": "u-1" } : JSON_HEADERS;
+    const headers = { ...(body === null ? { "X-User-Id": "u-1" } : JSON_HEADERS), "X-B3-TraceId": traceId };
     const text = body === null ? null : JSON.stringify(body, null, 2);
     const reply = store.request(method, path, text, headers);
     const ok = reply.body.code === 0;
+    const rows = reply.record ? requestSpans(store.spansOf(traceId), reply.record.spanId) : [];
     const li = h("li", { class: `step ${ok ? "ok" : expected ? "expected" : "fail"}`, dataset: { step: String(n), code: String(reply.body.code) } },
       h("h3", null, h("span", { class: "n" }, String(n)), title),
       h("p", { class: "expect" }, expect),
+      rows.length ? h("p", { class: "step-path" }, h("span", { class: "label" }, "Path: "), pathOf(rows)) : null,
+      miniWaterfall(rows),
       h("div", { class: "exchange" }, requestView({ method, path, headers, body: text }), responseView(reply, store, { expected })),
     );
     list.append(li);
@@ -57,6 +119,9 @@ export function mountFlow(store) {
     abandon?.();
     list.replaceChildren();
     summary.textContent = "";
+    traceId = newTraceId();
+    whole.replaceChildren();
+    whole.hidden = true;
     const before = store.records.length ? store.records.at(-1).seq : 0;
 
     const order = { userId: "u-1", price: 25.5, description: "two coffees" };
@@ -90,6 +155,16 @@ export function mountFlow(store) {
 
   function finish(text) {
     summary.textContent = text;
+    // The whole flow under its one trace id: every step's spans on one time axis.
+    whole.hidden = false;
+    whole.dataset.trace = traceId;
+    whole.replaceChildren(
+      h("h3", null, "The whole flow as one trace"),
+      h("p", null, "Every step was sent with the same X-B3-TraceId, ",
+        h("code", { class: "mono" }, traceId),
+        ", so a tracing tool puts them all in one trace: one row per span (a gateway span per request, the service it called under it, the third party under the payment service)."),
+      waterfall(store.spansOf(traceId)),
+    );
   }
 
   // Another click while a declined payment waits for an answer starts over.

@@ -5,6 +5,7 @@
 import { $, clock, h, number, throttled } from "./dom.js";
 import { outcomeView } from "./outcome.js";
 import { waterfall } from "./trace.js";
+import { idMark } from "./ids.js";
 
 const PAGE = 100;
 const FILTERS = ["traceId", "uri_group", "event_class", "status", "stage"];
@@ -18,7 +19,7 @@ const KNOWN_VALUES = {
 const FIELD_ORDER = ["seq", "stage", "timestamp", "traceId", "spanId", "parentSpanId", "method", "uri", "uri_group",
   "event_class", "duration", "status", "outcome", "httpStatus", "code", "msg", "userId"];
 
-export function mountLogs(store) {
+export function mountLogs(store, undoable) {
   const tbody = $("#logs");
   const count = $("#log-count");
   const more = $("#logs-more");
@@ -26,6 +27,7 @@ export function mountLogs(store) {
   const controls = Object.fromEntries(FILTERS.map((f) => [f, $(`#filter-${f}`)]));
   let limit = PAGE;
   let shown = null; // { traceId, seq } of the trace detail
+  let origin = null; // the control that asked for the trace, to go back to
 
   for (const [name, values] of Object.entries(KNOWN_VALUES)) {
     controls[name].append(...values.map((v) => h("option", { value: v }, v)));
@@ -87,7 +89,7 @@ export function mountLogs(store) {
       h("td", { class: "num" }, r.seq),
       h("td", { class: "mono" }, typeof r.timestamp === "number" ? clock(r.timestamp) : ""),
       h("td", null, h("span", { class: `stage ${r.stage}` }, r.stage)),
-      h("td", null, h("button", { type: "button", class: "trace link", title: r.traceId, "aria-label": `show the records of trace ${r.traceId}`, onclick: open }, short(r.traceId))),
+      h("td", null, h("button", { type: "button", class: "trace link", title: r.traceId, dataset: { idv: String(r.traceId) }, "aria-label": `show the records of trace ${r.traceId}`, onclick: open }, short(r.traceId))),
       h("td", { class: "mono" }, [r.method, r.uri].filter(Boolean).join(" ")),
       h("td", { class: "mono" }, r.uri_group ?? ""),
       h("td", null, r.event_class ?? ""),
@@ -119,6 +121,8 @@ export function mountLogs(store) {
       h("div", { class: "detail-head" },
         h("h3", { id: "trace-title", tabindex: "-1" }, "Trace ", h("span", { class: "mono" }, traceId)),
         h("button", { type: "button", class: "secondary", onclick: () => { controls.traceId.value = traceId; limit = PAGE; render(); } }, "Filter the table by this trace"),
+        origin && !detail.contains(origin) && document.contains(origin)
+          ? h("button", { type: "button", class: "secondary", id: "trace-back", onclick: back }, "Back to where you were") : null,
         h("button", { type: "button", class: "secondary", id: "trace-close", onclick: close }, "Close"),
       ),
       h("p", null, records.length
@@ -138,6 +142,16 @@ export function mountLogs(store) {
     return [`${g.method ?? ""} ${g.uri ?? ""}`.trim(), res ? `→ HTTP ${res.httpStatus}, code ${res.code}, ${res.msg}` : ""].join(" ");
   }
 
+  /** Goes back to the control (a step's trace id, a request's) that opened the trace. */
+  function back() {
+    const to = origin;
+    origin = null;
+    if (!to || !document.contains(to)) return;
+    to.scrollIntoView({ block: "center" });
+    to.focus({ preventScroll: true });
+    renderTrace();
+  }
+
   function close() {
     shown = null;
     detail.hidden = true;
@@ -152,6 +166,8 @@ export function mountLogs(store) {
   });
   store.addEventListener("show-trace", (e) => {
     shown = e.detail;
+    const from = document.activeElement;
+    origin = from && from !== document.body && !$("#log").contains(from) ? from : null;
     render();
     detail.scrollIntoView({ block: "start" });
     $("#trace-title").focus({ preventScroll: true });
@@ -159,7 +175,10 @@ export function mountLogs(store) {
   for (const f of FILTERS) controls[f].addEventListener("input", () => { limit = PAGE; render(); });
   $("#filters").addEventListener("reset", () => setTimeout(() => { limit = PAGE; render(); }));
   more.addEventListener("click", () => { limit += PAGE; render(); });
-  $("#clear-logs").addEventListener("click", () => store.clearLogs());
+  $("#clear-logs").addEventListener("click", () => {
+    const n = store.records.length;
+    undoable(`Emptied the log (${number(n)} record${n === 1 ? "" : "s"}).`, () => store.clearLogs());
+  });
   render();
 }
 
@@ -196,7 +215,7 @@ export function recordCard(r) {
   return h("li", { class: `record ${r.stage}`, dataset: { seq: String(r.seq), stage: String(r.stage) } },
     h("dl", null, [...known, ...extra].map((k) => [
       h("dt", { class: extra.includes(k) ? "extra" : null, title: extra.includes(k) ? "a field this page does not know yet" : null }, k),
-      h("dd", null, value(k)),
+      ["traceId", "spanId", "parentSpanId"].includes(k) ? idMark(h("dd", null, value(k)), r[k]) : h("dd", null, value(k)),
     ])),
   );
 }

@@ -1,8 +1,10 @@
 // Settings (seed, failure rate, log capacity), the resets, and the state
 // as files: the snapshot to export and import, the log as NDJSON.
-import { $, bytes, clock, download, nextFrame } from "./dom.js";
+import { $, bytes, clock, download, fieldError, nextFrame, number } from "./dom.js";
+import { toHar } from "./har.js";
+import { DEFAULT_BASE } from "./copy-as.js";
 
-export function mountSettings(store) {
+export function mountSettings(store, undoable) {
   const form = $("#settings-form");
   const seed = $("#seed");
   const rate = $("#failure-rate");
@@ -35,17 +37,26 @@ export function mountSettings(store) {
 
   form.addEventListener("submit", (event) => {
     event.preventDefault();
+    for (const id of ["seed", "failure-rate", "log-capacity"]) fieldError(id, "");
     try {
-      store.fresh(options());
+      const opts = options();
+      // A bad option throws before anything changes: then there is nothing to undo.
+      const service = store.probe(opts);
+      undoable("Started a fresh service.", () => store.fresh(opts, service));
       say("Started a fresh service with these settings: no orders, no payments, an empty log.");
     } catch (e) {
       say(`Not applied: ${e.message}`, "error");
+      // The service names the option first ("failureRate: must be …"): say it beside that field too.
+      const field = { seed: "seed", failureRate: "failure-rate", logCapacity: "log-capacity" }[/^(\w+):/.exec(e.message)?.[1]];
+      if (field) {
+        fieldError(field, e.message);
+        $(`#${field}`).focus();
+      }
     }
   });
 
   $("#reset").addEventListener("click", () => {
-    store.forget();
-    store.fresh({});
+    undoable("Reset to the defaults.", () => store.fresh({}));
     const { seed: s, failureRate, logCapacity } = store.settings;
     say(`Reset to the defaults: a new random seed (${s}), failure rate ${failureRate}, log capacity ${logCapacity}, and nothing in it.`);
   });
@@ -88,12 +99,30 @@ export function mountSettings(store) {
     }
   });
 
+  let harBusy = false;
+  $("#export-har").addEventListener("click", async () => {
+    if (harBusy) return;
+    harBusy = true;
+    const requests = store.requests.list.slice();
+    try {
+      const text = await toHar(requests, store.exchanges, DEFAULT_BASE, (done, total) => say(`Preparing the HAR: ${number(done)} of ${number(total)} requests…`));
+      download(`orderpay-requests-${stamp()}.har`, "application/json", text);
+      say(`Exported ${number(requests.length)} requests as HAR: open it in the Network panel of DevTools (import), or any HAR viewer.`);
+    } catch (e) {
+      say(`Could not export the HAR: ${e.message}`, "error");
+    } finally {
+      harBusy = false;
+    }
+  });
+
   const file = $("#import-state");
   file.addEventListener("change", async () => {
     const chosen = file.files?.[0];
     if (!chosen) return;
     try {
-      store.restore(await chosen.text());
+      const text = await chosen.text();
+      const service = store.probe(text);
+      undoable(`Imported ${chosen.name}.`, () => store.restore(text, service));
       say(`Imported the state from ${chosen.name}.`);
     } catch (e) {
       say(`Could not import ${chosen.name}: ${e.message}`, "error");
@@ -105,17 +134,24 @@ export function mountSettings(store) {
   const status = $("#state-status");
   function showStatus() {
     const { state, at, size, compressed } = store.saved;
-    const saved = state === "saved" ? `saved in this browser at ${clock(at).slice(0, 8)} (${bytes(size)}${compressed ? ", compressed" : ""})`
-      : state === "saving" ? "saving (compressing a large state)…"
-        : state === "too big" ? "too big to save in this browser: export it to keep it"
-          : state === "on the server" ? "kept by the server this page comes from"
-            : "not saved yet";
+    status.dataset.where = store.saved.where ?? "";
+    const role = store.tabs.role;
+    const saved = role === "separate" || state === "elsewhere" ? "not saved: this tab is a separate service"
+      : role === "follower" ? `as another tab saved it${at ? ` at ${clock(at).slice(0, 8)}` : ""}`
+        : state === "saved" ? `saved in this browser at ${clock(at).slice(0, 8)} (${bytes(size)}${compressed ? ", compressed" : ""}${store.saved.where === "IndexedDB" ? ", in IndexedDB" : ""})`
+          : state === "saving" ? "saving (compressing a large state)…"
+            : state === "unsaved" ? "changed, saving…"
+              : state === "too big" ? "too big to save in this browser: export it to keep it"
+                : state === "on the server" ? "kept by the server this page comes from"
+                  : "not saved yet";
     status.dataset.saved = state;
     status.textContent = `Seed ${store.settings.seed} · ${store.records.length.toLocaleString("en-US")} log records · state ${saved}.`;
   }
 
   store.addEventListener("change", (e) => { if (e.detail.reset) show(); showStatus(); });
   store.addEventListener("saved", showStatus);
+  store.tabs.addEventListener("role", showStatus);
+  store.addEventListener("undone", (e) => say(`Undone (${e.detail.message.replace(/\.$/, "")}): the state is back as it was before.`));
   addEventListener("pagehide", () => store.flush());
   document.addEventListener("visibilitychange", () => { if (document.visibilityState === "hidden") store.flush(); });
   show();

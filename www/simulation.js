@@ -2,7 +2,10 @@
 // (the service's forceNext), see what is still pending (its `forced`), clear
 // it, and read the model in use (`service.settings`). A pending forceNext is
 // part of the snapshot, so it survives a reload with the rest of the state.
-import { $, h } from "./dom.js";
+import { $, fieldError, h } from "./dom.js";
+
+/** More forced attempts than anyone will make by hand: a typo (1e9) is refused here. */
+const MAX_FORCED = 10000;
 
 const STEPS = [
   ["order", "order service"],
@@ -51,11 +54,19 @@ export function mountSimulation(store) {
     const text = count.value.trim();
     // The count goes to the service as a number; it checks it and names what is wrong.
     const n = text === "" ? 1 : Number(text);
+    fieldError("force-count", "");
+    if (n > MAX_FORCED) {
+      const why = `count: at most ${MAX_FORCED.toLocaleString("en-US")} forced attempts, got ${text}`;
+      fieldError("force-count", why);
+      say(`Not forced: ${why}`, "error");
+      return;
+    }
     try {
       store.forceNext(outcome.value, n);
       say(n === 0 ? "Cleared: nothing is forced." : `Forced: ${attempts(n, outcome.value)}. Pay from the flow or the request console.`);
     } catch (e) {
       say(`Not forced: ${e.message}`, "error");
+      fieldError("force-count", e.message);
     }
   });
 

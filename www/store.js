@@ -1,12 +1,20 @@
 // The one service instance of the page, the log records it has written
 // (mirrored here so the viewer and the charts need not ask for all of them
 // each time), the ids worth offering for the next call, and the saved copy
-// in this browser. Everything else listens to its "change" event.
+// in this browser, which only the tab that owns it writes (tabs.js).
+// Everything else listens to its "change" and "saved" events.
 import init, { Service } from "./pkg/orderpay.js";
+import { KEY, forgetSaved, gzip, readSaved, writeBig, writePacked, writePlain } from "./persist.js";
+import { Tabs } from "./tabs.js";
+import { RequestIndex, keyOf } from "./requests-index.js";
+import { Counters } from "./counters.js";
 import { findServer } from "./remote.js";
 
-const KEY = "orderpay-playground/snapshot";
 const KEEP_IDS = 50;
+/** Requests sent from this page whose headers and body are kept (the log has neither), and how many of them are saved. */
+const KEEP_EXCHANGES = 500;
+const SAVE_EXCHANGES = 100;
+const SAVE_BODY = 4000;
 export const DEFAULTS = Object.freeze({ failureRate: 0.3, logCapacity: 10000 });
 
 export class Store extends EventTarget {
@@ -19,30 +27,99 @@ export class Store extends EventTarget {
   settings = { seed: 0, ...DEFAULTS, latency: {} };
   /** Recent ids, newest first, and the price of each order the page has seen. */
   ids = { orders: [], payments: [], prices: new Map() };
+  /** What the saved copy holds: "not yet", "unsaved", "saving", "saved", "too big", or "elsewhere" (another tab saves). */
   saved = { state: "not yet", at: 0, size: 0, compressed: false };
+  /** What the charts count, over every record the page has seen (counters.js). */
+  counters = new Counters();
+  /** The records joined into requests (requests-index.js). */
+  requests = new RequestIndex();
+  /** What this page sent and got back, by request key: {method, path, headers, body, status, responseHeaders, envelope, ms}. */
+  exchanges = new Map();
+  /** Which tab writes the saved copy, and this tab's part in it. */
+  tabs = new Tabs();
+  /** The test-data run in progress or last made, saved with the snapshot: {target, made, succeeded, failed, requests, state}. */
+  run = null;
   #lastSeq = 0;
   #lastDropped = 0;
   #saveTimer = 0;
   #saveGeneration = 0;
+  #changes = 0;
+  #following = null;
+  #stamp = "";
   #spans = { key: "", spans: [] };
 
-  /** Loads the package and the state saved in this browser, if any. Returns a notice or "". */
+  /**
+   * Loads the package, settles which tab saves, and loads the state saved in
+   * this browser, if any. Returns a notice or "".
+   */
   async start() {
     await init();
+    // Live (the page comes from `orderpay serve`): the server's service, nothing saved here.
     const remote = await findServer();
     if (remote) return this.#goLive(remote);
+    await this.tabs.join();
+    // The owner's message can come before this tab's localStorage has the new
+    // entry (each renderer holds its own copy, updated a moment later), so the
+    // storage event, which comes once it has, triggers a look too.
+    this.tabs.addEventListener("saved-elsewhere", () => { if (this.tabs.role === "follower") this.#follow(); });
+    addEventListener("storage", (e) => { if (e.key === KEY && this.tabs.role === "follower") this.#follow(); });
+    this.tabs.addEventListener("role", (e) => this.#roleChanged(e.detail));
     let notice = "";
     try {
-      const text = await loadSaved();
-      if (text !== null) {
-        this.#adopt(Service.restore(text), text);
-        return "Restored the state saved in this browser.";
+      const saved = await readSaved();
+      if (saved !== null) {
+        this.#adopt(Service.restore(saved.text), saved.text);
+        this.run = saved.header.run ?? null;
+        this.#stamp = saved.header.stamp ?? "";
+        this.#takeExchanges(saved.header);
+        this.#markSaved(saved.header.savedAt ?? 0, saved.text.length, false);
+        return "Restored the state saved in this browser." + interrupted(this.run);
       }
     } catch (e) {
       notice = `The state saved in this browser could not be restored (${e.message}); starting fresh.`;
     }
     this.fresh({});
     return notice;
+  }
+
+  /** A follower shows what the owning tab saved; several saves in a row load once, the latest. */
+  #follow() {
+    if (this.#following) { this.#following.again = true; return; }
+    const job = { again: true };
+    this.#following = job;
+    (async () => {
+      while (job.again && this.tabs.role === "follower") {
+        job.again = false;
+        const saved = await readSaved();
+        if (saved === null || this.tabs.role !== "follower") break;
+        if (saved.header.stamp && saved.header.stamp === this.#stamp) continue; // seen already
+        this.#stamp = saved.header.stamp;
+        this.#adopt(Service.restore(saved.text), saved.text);
+        this.#takeExchanges(saved.header);
+        this.run = saved.header.run ?? null;
+        this.#markSaved(saved.header.savedAt ?? 0, saved.text.length, false);
+        this.changed({ reset: true, followed: true });
+      }
+    })().catch(() => {}).finally(() => { this.#following = null; });
+  }
+
+  #roleChanged({ role, reason }) {
+    if (role === "owner" && reason === "took-over") this.save();
+    else if (role === "owner" || role === "follower") {
+      // Handed over by a tab that closed, or following again: what is saved is the state.
+      this.tabs.role === "follower" ? this.#follow() : this.#reloadOwned();
+    }
+    this.#status(role === "separate" ? "elsewhere" : this.saved.state === "elsewhere" ? "unsaved" : this.saved.state);
+  }
+
+  async #reloadOwned() {
+    const saved = await readSaved().catch(() => null);
+    if (saved === null) return;
+    this.#adopt(Service.restore(saved.text), saved.text);
+    this.#takeExchanges(saved.header);
+    this.run = saved.header.run ?? null;
+    this.#markSaved(saved.header.savedAt ?? 0, saved.text.length, false);
+    this.changed({ reset: true, followed: true });
   }
 
   /** Shows the server's service, and follows its log. */
@@ -63,16 +140,30 @@ export class Store extends EventTarget {
     return `Live: this page shows the service of the server at ${remote.address}. Requests sent to it from anywhere (curl, an app) appear here, and the buttons act on it.`;
   }
 
-  /** A new, empty service. Throws the service's own TypeError or RangeError for a bad option. */
-  fresh(options) {
-    this.#replace(this.remote ? this.remote.reset(options) : new Service(options));
+  /**
+   * A service from options or a snapshot's text, not yet in use: throws the
+   * service's own error when they are wrong, before anything changes.
+   */
+  probe(source) {
+    return typeof source === "string" ? Service.restore(source) : new Service(source);
+  }
+
+  /** A new, empty service (`made`: one `probe` already built). Throws the service's own TypeError or RangeError for a bad option. */
+  fresh(options, made = null) {
+    // Live, the server starts afresh; `made` (a probe) only checked the options.
+    if (this.remote) made?.free();
+    this.#replace(this.remote ? this.remote.reset(options) : made ?? new Service(options));
     this.ids = { orders: [], payments: [], prices: new Map() };
+    this.run = null;
+    this.exchanges = new Map();
     this.changed({ reset: true });
   }
 
   /** Replaces the state with a snapshot's (an imported file). Throws when it is not one. */
-  restore(text) {
-    this.#adopt(this.remote ? this.remote.restore(text) : Service.restore(text), text);
+  restore(text, made = null) {
+    if (this.remote) made?.free();
+    this.#adopt(this.remote ? this.remote.restore(text) : made ?? Service.restore(text), text);
+    this.run = null;
     this.changed({ reset: true });
   }
 
@@ -103,6 +194,9 @@ export class Store extends EventTarget {
     this.#spans = { key: "", spans: [] };
     this.records = service.logs();
     this.#lastSeq = this.records.at(-1)?.seq ?? 0;
+    this.requests.clear();
+    this.requests.update(this.records);
+    this.counters = Counters.of(this.records, service.droppedLogs);
     this.#lastDropped = service.droppedLogs;
   }
 
@@ -127,7 +221,15 @@ export class Store extends EventTarget {
       if (r.stage === "response") record ??= r;
       else if (r.stage === "service") service ??= r;
     }
-    this.changed({ request: true });
+    if (record) {
+      this.exchanges.delete(keyOf(record.traceId, record.spanId));
+      this.exchanges.set(keyOf(record.traceId, record.spanId), {
+        method: String(method).toUpperCase(), path: String(path), headers: { ...(headers ?? {}) }, body: body ?? null,
+        status: reply.status, responseHeaders: reply.headers, envelope: reply.body, ms,
+      });
+      if (this.exchanges.size > KEEP_EXCHANGES) this.exchanges.delete(this.exchanges.keys().next().value);
+    }
+    this.changed({ request: true, key: record ? keyOf(record.traceId, record.spanId) : null });
     return { ...reply, ms, record, service };
   }
 
@@ -158,6 +260,7 @@ export class Store extends EventTarget {
   clearLogs() {
     this.service.clearLogs();
     this.records = [];
+    this.requests.clear();
     this.#lastDropped = this.service.droppedLogs;
     this.changed({ cleared: true });
   }
@@ -179,6 +282,8 @@ export class Store extends EventTarget {
     }
     if (fresh.length) this.#lastSeq = fresh.at(-1).seq;
     this.#lastDropped = dropped;
+    this.counters.add(fresh);
+    this.requests.update(this.records);
   }
 
   #learn(method, path, body, envelope) {
@@ -204,9 +309,31 @@ export class Store extends EventTarget {
     }
   }
 
+  /**
+   * Something changed the state. In a tab that follows another, a change made
+   * here (not one followed from there) turns it into a separate service.
+   */
   changed(detail = {}) {
+    if (this.tabs.role === "follower" && !detail.followed) this.tabs.separate();
+    this.#changes++;
+    if (this.tabs.role === "owner" && !detail.followed && this.saved.state !== "unsaved") this.#status("unsaved");
     this.dispatchEvent(new CustomEvent("change", { detail }));
-    this.scheduleSave();
+    if (!detail.followed) this.scheduleSave();
+  }
+
+  /** A copy of the whole state, for undoing a destructive action. */
+  checkpoint() {
+    return { text: this.service.snapshot(), ids: this.ids, run: this.run, exchanges: this.exchanges, counters: JSON.parse(JSON.stringify(this.counters)) };
+  }
+
+  /** Puts a checkpoint back. */
+  undo(checkpoint) {
+    this.#adopt(Service.restore(checkpoint.text), checkpoint.text);
+    this.ids = checkpoint.ids;
+    this.run = checkpoint.run;
+    this.exchanges = checkpoint.exchanges;
+    this.counters = Counters.from(checkpoint.counters, this.records) ?? this.counters;
+    this.changed({ reset: true, undone: true });
   }
 
   /** Asks the log viewer to show a trace (and the record `seq` in it). */
@@ -216,7 +343,7 @@ export class Store extends EventTarget {
 
   scheduleSave() {
     clearTimeout(this.#saveTimer);
-    this.#saveTimer = setTimeout(() => this.save(), 300);
+    this.#saveTimer = this.tabs.role === "owner" ? setTimeout(() => this.save(), 300) : 0;
   }
 
   /** Saves now if a save is waiting (the page is going away). */
@@ -226,64 +353,93 @@ export class Store extends EventTarget {
   }
 
   /**
-   * Saves the snapshot in localStorage: as it is when it fits (at once, so
-   * a reload right after finds it), gzip-compressed when it does not (a
-   * journal of 10,000 records and as many orders is about 5 MB of JSON,
-   * the size of the whole localStorage of an origin).
+   * Saves the snapshot in localStorage, with the header (when, and how far a
+   * test-data run got) in the same entry. As it is when it fits (at once, so
+   * a reload right after finds it); gzip-compressed when it does not (a
+   * journal of 10,000 records and as many orders is several MB of JSON, more
+   * than the whole localStorage of an origin). Only the owning tab saves.
+   * Resolves true once written, false when not (a newer save overtook it,
+   * another tab owns the copy, or it is too big).
    */
   save() {
     clearTimeout(this.#saveTimer);
     this.#saveTimer = 0;
     // Live, the state is the server's (kept with its --state FILE), not this browser's.
-    if (this.remote) return this.#saved("on the server", 0, false);
+    if (this.remote) {
+      this.#status("on the server", 0, false);
+      return Promise.resolve(false);
+    }
+    if (this.tabs.role !== "owner") return Promise.resolve(false);
     const generation = ++this.#saveGeneration;
+    const changes = this.#changes;
+    const header = { savedAt: Date.now(), stamp: `${this.tabs.id}-${generation}`, run: this.run, exchanges: this.#savedExchanges(), counters: this.counters };
     const text = this.service.snapshot();
     try {
-      localStorage.setItem(KEY, text);
-      this.#saved("saved", text.length, false);
-      return;
+      const size = writePlain(header, text);
+      this.#written(changes, header, size, false);
+      return Promise.resolve(true);
     } catch { /* too big: compress */ }
-    this.#saved("saving", text.length, true);
-    gzip(text).then((packed) => {
-      if (generation !== this.#saveGeneration) return;
+    this.#status("saving");
+    return gzip(text).then((packed) => {
+      if (generation !== this.#saveGeneration || this.tabs.role !== "owner") return false;
       try {
-        localStorage.setItem(KEY, "gz:" + packed);
-        this.#saved("saved", packed.length, true);
+        const size = writePacked(header, packed);
+        this.#written(changes, header, size, true);
+        return true;
       } catch {
-        this.#saved("too big", text.length, true);
+        // Too big even compressed: IndexedDB, which holds hundreds of MB.
+        return writeBig(header, text).then((size) => {
+          if (generation !== this.#saveGeneration) return false;
+          this.#written(changes, header, size, false, "IndexedDB");
+          return true;
+        }, () => {
+          this.#status("too big", text.length, true);
+          return false;
+        });
       }
-    }, () => this.#saved("too big", text.length, true));
+    }, () => {
+      this.#status("too big", text.length, true);
+      return false;
+    });
   }
 
-  #saved(state, size, compressed) {
-    this.saved = { state, at: Date.now(), size, compressed };
+  /** The latest exchanges, long bodies cut, for the saved header. */
+  #savedExchanges() {
+    const cut = (v) => (typeof v === "string" && v.length > SAVE_BODY ? `${v.slice(0, SAVE_BODY)}…` : v);
+    return [...this.exchanges].slice(-SAVE_EXCHANGES).map(([key, x]) => [key, { ...x, body: cut(x.body), envelope: JSON.stringify(x.envelope).length > SAVE_BODY ? { code: x.envelope?.code, msg: x.envelope?.msg, data: "(too long to keep)" } : x.envelope }]);
+  }
+
+  #takeExchanges(header) {
+    this.counters = Counters.from(header.counters, this.records) ?? this.counters;
+    this.exchanges = new Map(Array.isArray(header.exchanges) ? header.exchanges.filter((e) => Array.isArray(e) && typeof e[0] === "string" && e[1] && typeof e[1] === "object") : []);
+  }
+
+  /** "saved" only when nothing changed since the snapshot was taken; otherwise the next save is on its way. */
+  #written(changes, header, size, compressed, where = "localStorage") {
+    this.tabs.saved(header);
+    if (changes === this.#changes) this.#markSaved(header.savedAt, size, compressed, where);
+    else this.#status("unsaved");
+  }
+
+  #markSaved(at, size, compressed, where = "localStorage") {
+    this.saved = { state: this.tabs.role === "separate" ? "elsewhere" : "saved", at, size, compressed, where };
+    this.dispatchEvent(new CustomEvent("saved", { detail: this.saved }));
+  }
+
+  #status(state, size = this.saved.size, compressed = this.saved.compressed) {
+    this.saved = { ...this.saved, state, size, compressed };
     this.dispatchEvent(new CustomEvent("saved", { detail: this.saved }));
   }
 
   /** Forgets the saved copy (a reset to defaults). */
   forget() {
-    localStorage.removeItem(KEY);
+    if (this.tabs.role === "owner") forgetSaved();
   }
 }
 
-async function loadSaved() {
-  const text = localStorage.getItem(KEY);
-  if (text === null || !text.startsWith("gz:")) return text;
-  return gunzip(text.slice(3));
-}
-
-async function gzip(text) {
-  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"));
-  const packed = new Uint8Array(await new Response(stream).arrayBuffer());
-  let binary = "";
-  for (let i = 0; i < packed.length; i += 0x8000) {
-    binary += String.fromCharCode(...packed.subarray(i, i + 0x8000));
-  }
-  return btoa(binary);
-}
-
-async function gunzip(base64) {
-  const packed = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-  const stream = new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return new Response(stream).text();
+/** What the notice adds when the saved state is that of a test-data run a reload cut short. */
+function interrupted(run) {
+  if (!run || run.state !== "running" || !(run.made < run.target)) return "";
+  const n = (v) => Number(v).toLocaleString("en-US");
+  return ` A test-data run was cut short at ${n(run.made)} of ${n(run.target)} orders: those ${n(run.made)} are kept (the run saves after every chunk).`;
 }

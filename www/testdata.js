@@ -12,7 +12,8 @@ const MAX = 10000;
 export function mountTestData(store) {
   const form = $("#batch-form");
   const input = $("#batch-count");
-  const run = $("#batch-run");
+  const runButton = $("#batch-run");
+  const resume = $("#batch-resume");
   const cancel = $("#batch-cancel");
   const progress = $("#batch-progress");
   const status = $("#batch-status");
@@ -26,49 +27,96 @@ export function mountTestData(store) {
     if (!(count >= 1 && count <= MAX)) {
       // Out of the service's bounds: let the service say why, in one request.
       const reply = store.request("GET", `/api/test/order/batch?count=${encodeURIComponent(raw)}`, null, {});
+      progress.hidden = true;
+      status.textContent = "";
       summary.dataset.state = "error";
       summary.textContent = `HTTP ${reply.status}, code ${reply.body.code}: ${reply.body.msg}`;
       return;
     }
+    await runChunks({ target: count, made: 0, succeeded: 0, failed: 0, requests: 0, state: "running" });
+  }
+
+  /**
+   * Sends chunks until `run.made` reaches `run.target`. After each chunk the
+   * state is saved with the run's progress in the same entry, unless the
+   * previous save is still being compressed (then the next chunk saves): a
+   * reload at any moment finds the chunks of the last save written, and the
+   * header beside them says exactly how many those were. Waiting for every
+   * save instead would make a large run several times slower.
+   */
+  async function runChunks(run) {
     cancelled = false;
-    run.disabled = true;
+    run.state = "running";
+    store.run = run;
+    runButton.disabled = true;
     cancel.disabled = false;
-    progress.max = count;
-    progress.value = 0;
+    resume.hidden = true;
+    progress.max = run.target;
+    progress.value = run.made;
     progress.hidden = false;
     summary.textContent = "";
     summary.dataset.state = "running";
-    const total = { count: 0, succeeded: 0, failed: 0, requests: 0 };
     const started = performance.now();
     let problem = "";
+    let saving = null;
     try {
-      while (total.count < count && !cancelled) {
-        const size = Math.min(CHUNK, count - total.count);
+      while (run.made < run.target && !cancelled) {
+        const size = Math.min(CHUNK, run.target - run.made);
         const reply = store.request("GET", `/api/test/order/batch?count=${size}`, null, {});
-        total.requests++;
+        run.requests++;
         if (reply.body.code !== 0) {
           problem = `a chunk failed: HTTP ${reply.status}, ${reply.body.msg}`;
           break;
         }
-        total.count += reply.body.data.count;
-        total.succeeded += reply.body.data.succeeded;
-        total.failed += reply.body.data.failed;
-        progress.value = total.count;
-        status.textContent = `${number(total.count)} of ${number(count)} orders…`;
+        run.made += reply.body.data.count;
+        run.succeeded += reply.body.data.succeeded;
+        run.failed += reply.body.data.failed;
+        progress.value = run.made;
+        status.textContent = `${number(run.made)} of ${number(run.target)} orders…`;
+        saving ??= store.save().finally(() => { saving = null; });
         await nextFrame();
       }
     } finally {
-      run.disabled = false;
+      runButton.disabled = false;
       cancel.disabled = true;
     }
+    await saving;
+    run.state = cancelled ? "cancelled" : problem ? "stopped" : "done";
+    store.changed({ run: true });
+    store.save();
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    const share = total.count ? total.succeeded / total.count : 0;
-    status.textContent = cancelled ? `Cancelled at ${number(total.count)} of ${number(count)}.` : problem ? "Stopped." : `${number(total.count)} of ${number(count)} orders.`;
+    const share = run.made ? run.succeeded / run.made : 0;
+    status.textContent = cancelled ? `Cancelled at ${number(run.made)} of ${number(run.target)}.` : problem ? "Stopped." : `${number(run.made)} of ${number(run.target)} orders.`;
     summary.dataset.state = problem ? "error" : "done";
-    Object.assign(summary.dataset, { count: total.count, succeeded: total.succeeded, failed: total.failed });
-    summary.textContent = `${number(total.count)} orders generated in ${total.requests} request${total.requests === 1 ? "" : "s"} (${seconds} s): ` +
-      `${number(total.succeeded)} paid, ${number(total.failed)} declined (${percent(share)} paid).` + (problem ? ` Stopped: ${problem}` : "");
+    Object.assign(summary.dataset, { count: run.made, succeeded: run.succeeded, failed: run.failed });
+    summary.textContent = `${number(run.made)} orders generated in ${run.requests} request${run.requests === 1 ? "" : "s"} (${seconds} s): ` +
+      `${number(run.succeeded)} paid, ${number(run.failed)} declined (${percent(share)} paid).` + (problem ? ` Stopped: ${problem}` : "");
   }
+
+  /** A run that a reload cut short: say how far it got, and offer the rest. */
+  function showInterrupted() {
+    const run = store.run;
+    if (!run || run.state !== "running" || !(run.made < run.target) || store.tabs.role !== "owner") {
+      resume.hidden = true;
+      return;
+    }
+    progress.max = run.target;
+    progress.value = run.made;
+    progress.hidden = false;
+    status.textContent = `Cut short by a reload at ${number(run.made)} of ${number(run.target)} orders.`;
+    summary.dataset.state = "interrupted";
+    Object.assign(summary.dataset, { count: run.made, succeeded: run.succeeded, failed: run.failed });
+    summary.textContent = `The ${number(run.made)} orders made before the reload are kept (${number(run.succeeded)} paid, ${number(run.failed)} declined); ${number(run.target - run.made)} were not made.`;
+    resume.textContent = `Make the other ${number(run.target - run.made)}`;
+    resume.hidden = false;
+  }
+
+  resume.addEventListener("click", () => {
+    const run = store.run;
+    if (run?.state === "running" && run.made < run.target) runChunks({ ...run });
+  });
+  store.addEventListener("change", (e) => { if (e.detail.reset) showInterrupted(); });
+  showInterrupted();
 
   form.addEventListener("submit", generate);
   cancel.addEventListener("click", () => { cancelled = true; });

@@ -4,6 +4,7 @@
 // with its duration. Plain DOM, positioned in percent so it fits any width.
 // A span's name opens its ids, times and attributes.
 import { h } from "./dom.js";
+import { idMark, idsExplained } from "./ids.js";
 
 export const COMPONENTS = ["gateway", "order-service", "payment-service", "third-party", "test-data"];
 const MAX_REQUESTS = 30;
@@ -76,7 +77,7 @@ export function waterfall(spans, { focus = null } = {}) {
     const isOpen = openSpans.has(span.spanId);
     const details = h("dl", { class: "wf-details", id: detailsId, hidden: !isOpen }, spanFacts(span, t0));
     const toggle = h("button", {
-      type: "button", class: "wf-name", "aria-expanded": String(isOpen), "aria-controls": detailsId,
+      type: "button", class: "wf-name", dataset: { idv: span.spanId }, "aria-expanded": String(isOpen), "aria-controls": detailsId,
       title: "show this span's ids, times and attributes",
       onclick: () => {
         const open = details.hidden;
@@ -116,6 +117,7 @@ export function waterfall(spans, { focus = null } = {}) {
     title,
     h("p", { class: "wf-summary" },
       `${rows.length} span${rows.length === 1 ? "" : "s"} from ${shownRequests} request${shownRequests === 1 ? "" : "s"}, ${ms(t1 - t0)} ms from the first start to the last end. Each child is indented under its parent; a name shows the span's details.`),
+    idsExplained(),
     requests > shownRequests ? h("p", { class: "note" }, `Showing the spans of the last ${shownRequests} of ${requests} requests.`) : null,
     legend,
     h("div", { class: "wf-chart" }, axis, list),
@@ -164,7 +166,7 @@ function spanFacts(span, t0) {
     ["status", span.status],
     ...(Array.isArray(span.attributes) ? span.attributes : []).map(([k, v]) => [String(k), String(v)]),
   ];
-  return facts.flatMap(([k, v]) => [h("dt", null, k), h("dd", null, v)]);
+  return facts.flatMap(([k, v]) => [h("dt", null, k), k === "spanId" || k === "parentSpanId" ? idMark(h("dd", null, v), v) : h("dd", null, v)]);
 }
 
 /** 1, 2 or 5 times a power of ten, at least `raw`. */

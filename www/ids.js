@@ -1,0 +1,36 @@
+// The ids that join records, spans and headers, explained where they
+// appear, and the same id lit up everywhere on the page while the pointer
+// (or the keyboard focus) is on one of them: a trace id in the records, the
+// spans and the x-b3-traceid header; a span id as one record's spanId and
+// another's parentSpanId.
+import { h } from "./dom.js";
+
+/** One line each: what a trace, a span and a parent are. */
+export function idsExplained() {
+  return h("p", { class: "ids-explained" },
+    h("strong", null, "traceId"), " is the whole journey: every request and span of one flow shares it. ",
+    h("strong", null, "spanId"), " is one hop's work: the gateway's, a service's, the third party's. ",
+    h("strong", null, "parentSpanId"), " is the span that called this one (none for the first). Point at an id to see it everywhere on the page.");
+}
+
+/** Marks an element as showing `id`, for the highlight. */
+export function idMark(el, id) {
+  if (typeof id === "string" && id) el.dataset.idv = id;
+  return el;
+}
+
+export function mountIdHighlight() {
+  let lit = [];
+  let current = null;
+  const light = (value) => {
+    if (value === current) return;
+    for (const el of lit) el.classList.remove("same-id");
+    current = value;
+    lit = value ? [...document.querySelectorAll(`[data-idv="${CSS.escape(value)}"]`)] : [];
+    for (const el of lit) el.classList.add("same-id");
+  };
+  const at = (e) => light(e.target.closest?.("[data-idv]")?.dataset.idv ?? null);
+  document.addEventListener("mouseover", at);
+  document.addEventListener("focusin", at);
+  document.addEventListener("focusout", () => light(null));
+}

@@ -1,0 +1,246 @@
+// The side panel of one request: what was sent and what came back, why a
+// code -1 came with HTTP 200, its three log records, its trace's waterfall,
+// copy as curl or fetch, and a form to send it again with anything changed
+// (method, path, free header rows, body).
+import { $, h, pretty } from "./dom.js";
+import { DEFAULT_BASE, asCurl, asFetch, baseUrl } from "./copy-as.js";
+import { KIND_TEXT } from "./requests-index.js";
+import { outcomeView } from "./outcome.js";
+import { recordCard } from "./logs.js";
+import { waterfall } from "./trace.js";
+import { idsExplained } from "./ids.js";
+import { objectView } from "./object-page.js";
+import { prepare } from "./query.js";
+
+const BASE_KEY = "orderpay-playground/server";
+const METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"];
+
+export function mountRequestPanel(store, { close, select }) {
+  const panel = $("#req-panel");
+  let current = null;
+  let draft = null; // the resend form's fields, kept while the same request is open
+
+  function savedBase() {
+    try { return baseUrl(localStorage.getItem(BASE_KEY) ?? "") ?? DEFAULT_BASE; } catch { return DEFAULT_BASE; }
+  }
+
+  /** What was sent: the page's own record of it, or what the log keeps (no body, few headers). */
+  function sent(req) {
+    const x = store.exchanges.get(req.key);
+    if (x) return { method: x.method, path: x.path, headers: x.headers, body: x.body, known: true };
+    const headers = {};
+    if (req.userId) headers["X-User-Id"] = req.userId;
+    headers["X-B3-TraceId"] = req.traceId;
+    return { method: req.method, path: req.uri, headers, body: null, known: false };
+  }
+
+  function why(req) {
+    if (req.kind === "declined") {
+      return h("div", { class: "why declined" },
+        h("p", null, h("strong", null, "HTTP 200, code -1, and status server_error in the log. "),
+          "The simulated third party declined the payment. The service handled the request and answered normally (200) with a business error (-1) for the client to read; the log marks it server_error because a dependency failed, not the client."),
+        outcomeView(req.service?.outcome));
+    }
+    if (req.kind === "business") {
+      return h("p", { class: "why business" }, h("strong", null, "HTTP 200 with code -1: "),
+        `a business error. The request was well formed and handled; the service said no (${req.msg}). Clients must read code, not the HTTP status.`);
+    }
+    if (req.kind === "rejected") {
+      return h("p", { class: "why rejected" }, h("strong", null, `HTTP ${req.httpStatus}: `),
+        "the gateway turned the request away before any service saw it, so it has no service record; code repeats the status.");
+    }
+    if (req.service?.outcome) return outcomeView(req.service.outcome);
+    return null;
+  }
+
+  function show(key, { focus = true, quiet = false } = {}) {
+    const req = store.requests.byKey.get(key);
+    if (!req) return hide();
+    if (quiet && current?.startsWith("object:")) return; // an object page stays until the user leaves it
+    const same = current === key;
+    if (quiet && same && panel.dataset.seq === String(req.response?.seq ?? "")) return; // nothing new to draw
+    if (!same) draft = null;
+    current = key;
+    const x = store.exchanges.get(key);
+    const s = sent(req);
+    const base = savedBase();
+    const copied = h("pre", { class: "copied", id: "req-copied", hidden: true });
+    const copyNote = h("p", { class: "hint", id: "req-copy-note", role: "status" });
+    const baseInput = h("input", { id: "req-base", value: base, autocomplete: "off", spellcheck: "false", "aria-describedby": "req-base-hint" });
+
+    async function copy(kind) {
+      const b = baseUrl(baseInput.value);
+      if (!b) {
+        copyNote.dataset.kind = "error";
+        copyNote.textContent = `server: give an http or https URL, such as ${DEFAULT_BASE}`;
+        baseInput.focus();
+        return;
+      }
+      try { localStorage.setItem(BASE_KEY, b); } catch { /* not kept: fine */ }
+      const text = kind === "curl" ? asCurl(s, b) : asFetch(s, b);
+      copied.textContent = text;
+      copied.hidden = false;
+      copied.dataset.kind = kind;
+      copyNote.dataset.kind = "info";
+      try {
+        await navigator.clipboard.writeText(text);
+        copyNote.textContent = `Copied as ${kind}${s.known ? "" : " (from the log: the body and most headers were not kept)"}.`;
+      } catch {
+        copyNote.textContent = "The browser did not allow copying: select the text below and copy it.";
+      }
+    }
+
+    const records = [req.gateway, req.service, req.response].filter(Boolean);
+    const title = `${req.method} ${s.path}`;
+    panel.hidden = false;
+    panel.dataset.key = key;
+    panel.dataset.kind = req.kind ?? "pending";
+    panel.dataset.seq = String(req.response?.seq ?? "");
+    panel.replaceChildren(...[
+      h("div", { class: "panel-head" },
+        h("h3", { id: "req-panel-title", tabindex: "-1" }, title),
+        h("button", { type: "button", class: "secondary", id: "req-close", onclick: () => { hide(); close(); } }, "Close"),
+      ),
+      h("p", { class: "facts" },
+        h("span", { class: `badge ${req.httpStatus === 200 ? "ok" : "bad"}` }, `HTTP ${req.httpStatus ?? "?"}`), " ",
+        h("span", { class: `badge ${req.kind === "ok" ? "ok" : req.kind === "rejected" ? "bad" : "warn"}` }, `code ${req.code ?? "?"} · ${KIND_TEXT[req.kind ?? "pending"]}`), " ",
+        typeof req.duration === "number" ? h("span", { class: "time" }, `${req.duration} ms simulated`) : null,
+        x ? h("span", { class: "time" }, ` · ${x.ms < 0.1 ? "< 0.1" : x.ms.toFixed(1)} ms in this tab`) : null,
+      ),
+      why(req),
+      objectsLine(req),
+      h("h4", null, "Request"),
+      h("pre", { class: "request", id: "req-sent" }, requestText(s)),
+      s.known ? null : h("p", { class: "note" }, "Sent before this page loaded, by another tab, or dropped from the page's memory: the log keeps the method, the path, X-User-Id and the trace id, not the body or the other headers."),
+      h("h4", null, "Response"),
+      x ? h("pre", { class: "response-headers" }, `HTTP ${x.status}`, Object.entries(x.responseHeaders ?? {}).map(([n, v]) => ["\n", `${n}: `,
+        n === "x-b3-traceid" || n === "x-b3-spanid" ? h("span", { dataset: { idv: v } }, v) : v])) : null,
+      x ? h("pre", { class: `envelope ${req.kind === "ok" ? "ok" : req.kind === "rejected" ? "bad" : "warn"}`, id: "req-envelope" }, pretty(x.envelope).text)
+        : h("pre", { class: "envelope", id: "req-envelope" }, pretty({ code: req.code, msg: req.msg, data: "(not kept: the log has code and msg only)" }).text),
+      h("h4", null, "Run it elsewhere"),
+      h("div", { class: "field" },
+        h("label", { for: "req-base" }, "server ", h("span", { class: "hint", id: "req-base-hint" }, "(this service over HTTP: npx orderpay serve listens on port 4010)")),
+        baseInput),
+      h("div", { class: "actions" },
+        h("button", { type: "button", class: "secondary", id: "copy-curl", onclick: () => copy("curl") }, "Copy as curl"),
+        h("button", { type: "button", class: "secondary", id: "copy-fetch", onclick: () => copy("fetch") }, "Copy as fetch"),
+      ),
+      copyNote,
+      copied,
+      resendForm(s),
+      h("h4", null, "Its log records"),
+      idsExplained(),
+      h("ol", { class: "records" }, records.map(recordCard)),
+      waterfall(store.spansOf(req.traceId), { focus: req.spanId }),
+      elsewhere(req),
+    ].filter(Boolean));
+    if (focus) $("#req-panel-title").focus({ preventScroll: true });
+  }
+
+  /** The resend form: the request as sent, every part editable, headers as free rows. */
+  function resendForm(s) {
+    draft ??= { method: s.method, path: s.path, headers: Object.entries(s.headers ?? {}), body: s.body ?? "" };
+    const rows = h("div", { class: "header-rows", id: "resend-headers" });
+    const message = h("p", { class: "field-error", id: "resend-error", role: "alert" });
+    const method = h("select", { id: "resend-method", onchange: () => { draft.method = method.value; } },
+      [...new Set([...METHODS, draft.method])].map((m) => h("option", { value: m, selected: m === draft.method }, m)));
+    const path = h("input", { id: "resend-path", value: draft.path, autocomplete: "off", spellcheck: "false", oninput: () => { draft.path = path.value; } });
+    const body = h("textarea", { id: "resend-body", rows: 5, spellcheck: "false", oninput: () => { draft.body = body.value; } });
+    body.value = draft.body;
+
+    function drawRows() {
+      rows.replaceChildren(...draft.headers.map((pair, i) => {
+        const name = h("input", { class: "header-name", value: pair[0], "aria-label": `header ${i + 1} name`, autocomplete: "off", spellcheck: "false", oninput: () => { pair[0] = name.value; } });
+        const value = h("input", { class: "header-value", value: pair[1], "aria-label": `header ${i + 1} value`, autocomplete: "off", spellcheck: "false", oninput: () => { pair[1] = value.value; } });
+        return h("div", { class: "header-row" }, name, value,
+          h("button", { type: "button", class: "secondary", "aria-label": `remove header ${i + 1}`, onclick: () => { draft.headers.splice(i, 1); drawRows(); } }, "×"));
+      }));
+    }
+    drawRows();
+
+    function send(event) {
+      event.preventDefault();
+      message.textContent = "";
+      const p = draft.path.trim();
+      if (!p.startsWith("/")) { message.textContent = "path: must start with /, such as /api/order/ORD-12345678"; path.focus(); return; }
+      const headers = {};
+      for (const [n, v] of draft.headers) {
+        const name = n.trim();
+        if (!name && !v.trim()) continue;
+        if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) { message.textContent = `header name "${name}": letters, digits and - only, not empty`; return; }
+        headers[name] = v;
+      }
+      const reply = store.request(draft.method, p, draft.body === "" ? null : draft.body, headers);
+      const key = reply.record ? `${reply.record.traceId}/${reply.record.spanId}` : null;
+      draft = null;
+      if (key) select(key);
+    }
+
+    return h("form", { class: "resend", id: "resend-form", novalidate: true, onsubmit: send },
+      h("h4", null, "Send it again, changed as you like"),
+      h("div", { class: "row" },
+        h("div", { class: "field narrow" }, h("label", { for: "resend-method" }, "method"), method),
+        h("div", { class: "field grow" }, h("label", { for: "resend-path" }, "path"), path),
+      ),
+      h("fieldset", null, h("legend", null, "headers"), rows,
+        h("button", { type: "button", class: "secondary", id: "resend-add-header", onclick: () => { draft.headers.push(["", ""]); drawRows(); rows.lastElementChild?.querySelector("input")?.focus(); } }, "Add a header")),
+      h("div", { class: "field" }, h("label", { for: "resend-body" }, "body ", h("span", { class: "hint" }, "(sent as typed; empty: none)")), body),
+      message,
+      h("div", { class: "actions" }, h("button", { type: "submit", id: "resend" }, "Send")),
+    );
+  }
+
+  /** The orders and payments this request touched, each a link to its own page. */
+  function objectsLine(req) {
+    prepare(req, store.exchanges.get(req.key));
+    const ids = req.ids ? req.ids.split(" ") : [];
+    if (!ids.length) return null;
+    const shown = ids.slice(0, 12);
+    return h("p", { class: "objects" }, req.uri_group === "/test/*" ? `Made ${ids.length} order${ids.length === 1 ? "" : "s"}: ` : "Touches ",
+      shown.map((id, i) => [i ? ", " : "",
+        h("button", { type: "button", class: "link object-link", dataset: { object: id }, onclick: () => showObject(id) }, id)]),
+      ids.length > shown.length ? ` and ${ids.length - shown.length} more (search id:ORD-… to find one)` : "", ".");
+  }
+
+  /** An order's or a payment's page, in the panel. */
+  function showObject(id) {
+    current = `object:${id}`;
+    draft = null;
+    panel.hidden = false;
+    panel.dataset.key = current;
+    panel.dataset.seq = "";
+    panel.replaceChildren(
+      h("div", { class: "panel-head" }, h("span", { class: "hint" }, "Object page"),
+        h("button", { type: "button", class: "secondary", id: "req-close", onclick: () => { hide(); close(); } }, "Close")),
+      objectView(store, id, (key) => select(key)),
+    );
+    document.getElementById("object-title")?.focus({ preventScroll: true });
+  }
+
+  /** The same request as a log store and a tracing tool would show it. */
+  function elsewhere(req) {
+    const doc = req.response ? { "@timestamp": new Date(req.response.timestamp).toISOString(), ...req.response } : null;
+    return h("section", { class: "elsewhere", "aria-label": "in Kibana and in Jaeger" },
+      h("h4", null, "In Kibana, in Jaeger"),
+      h("p", null, "Find every log record of this trace in Kibana (KQL): ", h("code", { id: "kibana-query" }, `traceId:"${req.traceId}"`),
+        ". In Jaeger, search for the trace id ", h("code", { dataset: { idv: req.traceId } }, req.traceId), ": it draws the waterfall above."),
+      doc ? [h("p", { class: "hint" }, "Its response record as a log store would index it (a document with @timestamp):"),
+        h("pre", { class: "log-doc", id: "log-doc" }, JSON.stringify(doc, null, 2))] : null,
+      h("p", { class: "hint" }, "Where the exports go: \"Export log (.ndjson)\" is one record a line, what a log shipper (Filebeat, Fluent Bit) sends on to Elasticsearch for Kibana; \"Export OTLP\" is what an OpenTelemetry collector takes at /v1/traces and passes on to Jaeger."),
+    );
+  }
+
+  function hide() {
+    current = null;
+    draft = null;
+    panel.hidden = true;
+    panel.replaceChildren();
+  }
+
+  return { show, hide };
+}
+
+function requestText({ method, path, headers, body }) {
+  const lines = [`${method} ${path}`, ...Object.entries(headers ?? {}).map(([n, v]) => `${n}: ${v}`)];
+  return body === null || body === undefined || body === "" ? lines.join("\n") : `${lines.join("\n")}\n\n${body}`;
+}

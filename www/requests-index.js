@@ -1,0 +1,97 @@
+// The log's records joined back into requests, the way a Network panel
+// lists them: one entry per request with its gateway, service and response
+// records. A request's records share its trace id, and the gateway and
+// response records its gateway span id (the service record names that span
+// as its parent), so `traceId/spanId` is the request's key. Kept up to date
+// as records arrive (only the new ones are read) and as the log drops its
+// oldest ones.
+
+export const keyOf = (traceId, spanId) => `${traceId}/${spanId}`;
+
+export class RequestIndex {
+  /** Requests, oldest first. */
+  list = [];
+  /** key → request */
+  byKey = new Map();
+  /** Changes whenever the list does. */
+  version = 0;
+  #lastSeq = 0;
+
+  /** Reads the records newer than the last look; `records` is the store's, oldest first. */
+  update(records) {
+    if (!records.length) {
+      this.clear();
+      return;
+    }
+    // The log was emptied or replaced: start again.
+    if (records.at(-1).seq < this.#lastSeq) this.clear();
+    // The oldest requests' records were dropped: let those requests go.
+    const first = records[0].seq;
+    let drop = 0;
+    while (drop < this.list.length && this.list[drop].seq < first) this.byKey.delete(this.list[drop++].key);
+    if (drop) this.list.splice(0, drop);
+
+    let i = records.length;
+    while (i > 0 && records[i - 1].seq > this.#lastSeq) i--;
+    if (drop || i < records.length) this.version++;
+    for (; i < records.length; i++) this.#add(records[i]);
+    this.#lastSeq = records.at(-1).seq;
+  }
+
+  clear() {
+    this.version++;
+    this.list = [];
+    this.byKey = new Map();
+    this.#lastSeq = 0;
+  }
+
+  #add(r) {
+    const spanId = r.stage === "service" ? r.parentSpanId : r.spanId;
+    const key = keyOf(r.traceId, spanId);
+    let req = this.byKey.get(key);
+    if (!req) {
+      req = {
+        key, traceId: r.traceId, spanId, seq: r.seq, gateway: null, service: null, response: null,
+        method: r.method ?? "", uri: r.uri ?? "", timestamp: r.timestamp,
+      };
+      this.byKey.set(key, req);
+      this.list.push(req);
+    }
+    req[r.stage] = r;
+    if (r.stage === "response") {
+      req.method = r.method ?? req.method;
+      req.uri = r.uri ?? req.uri;
+      req.httpStatus = r.httpStatus;
+      req.code = r.code;
+      req.msg = r.msg;
+      req.duration = r.duration;
+      req.status = r.status;
+      req.userId = r.userId;
+      req.event_class = r.event_class;
+      req.uri_group = r.uri_group;
+      req.end = r.timestamp;
+      req.kind = kindOf(r);
+    }
+  }
+}
+
+/**
+ * What an answer was, in four kinds that look different: "ok" (code 0),
+ * "declined" (the simulated third party said no: HTTP 200, code -1,
+ * status server_error), "business" (another documented rejection: HTTP 200,
+ * code -1) and "rejected" (the gateway turned it away: 4xx or 5xx).
+ */
+export function kindOf(response) {
+  if (!response) return "pending";
+  if (response.httpStatus !== 200) return "rejected";
+  if (response.code === 0) return "ok";
+  return response.status === "server_error" ? "declined" : "business";
+}
+
+export const KIND_TEXT = {
+  ok: "success",
+  business: "business error",
+  declined: "declined by the third party",
+  rejected: "turned away",
+  pending: "no response record",
+};
