@@ -14,7 +14,7 @@ use crate::latency::LatencyModel;
 use crate::order::NewOrder;
 use crate::payment::NewPayment;
 use crate::processor::{self, Decision, Forced, Rule};
-use crate::request::{quote, Headers, JsonBody, RawRequest, Target, Text};
+use crate::request::{check_body_size, quote, Headers, JsonBody, RawRequest, Target, Text};
 use crate::route::{self, Route};
 use crate::service::Service;
 use crate::trace::{self, Component, Incoming, Span};
@@ -53,7 +53,7 @@ pub(crate) fn exchange(svc: &mut Service, raw: RawRequest) -> Exchange {
         .take(32)
         .collect::<String>()
         .to_ascii_uppercase();
-    let headers = Headers::parse(raw.headers);
+    let headers = Headers::parse_measured(raw.headers, raw.headers_measured);
     let header = |name: &str| {
         headers
             .as_ref()
@@ -85,7 +85,7 @@ pub(crate) fn exchange(svc: &mut Service, raw: RawRequest) -> Exchange {
             .chars()
             .take(256)
             .collect(),
-        (Err(_), Text::TooLarge { .. }) => String::new(),
+        (Err(_), _) => String::new(),
     };
     let uri_group = route::uri_group(&uri).map(str::to_owned);
     let gateway_stage = Stage::Gateway {
@@ -104,6 +104,7 @@ pub(crate) fn exchange(svc: &mut Service, raw: RawRequest) -> Exchange {
         check_method(&method)?;
         let target = target?;
         let route = route::resolve(&method, &target.path)?;
+        check_body_size(raw.body.as_ref())?;
         dispatch(
             svc,
             route,
