@@ -4,10 +4,8 @@
 // `await init()` still works, for code shared with the browser.
 import { readFileSync } from "node:fs";
 import { initSync } from "./orderpay.js";
-import { markLoaded } from "./ready.js";
 
 const exports = initSync({ module: readFileSync(new URL("./orderpay_bg.wasm", import.meta.url)) });
-markLoaded();
 
 export * from "./orderpay.js";
 

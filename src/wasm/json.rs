@@ -1,0 +1,84 @@
+//! Every value that leaves the module, as JSON text for `JSON.parse`: one
+//! function per value, so a faster writer can replace any one of them.
+//! Text crosses as one copy, and V8's `JSON.parse` builds the objects
+//! (measured against field-by-field building: `tests/bench/boundary.mjs`).
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::envelope::{Envelope, Response};
+use crate::error::ApiError;
+use crate::journal::LogRecord;
+use crate::processor::Forced;
+use crate::service::Settings;
+use crate::trace::Span;
+
+/// `{code, msg, data}`.
+pub fn envelope(envelope: &Envelope) -> String {
+    serde_json::to_string(envelope).unwrap_or_else(|e| internal_envelope(&e.to_string()))
+}
+
+/// `{status, headers}`, a newline, then the envelope: JSON text never
+/// holds a raw newline, so the JS layer splits there, and the adapters
+/// send the envelope's text as it is, with no parse and stringify.
+pub fn response(response: &Response) -> String {
+    #[derive(Serialize)]
+    struct Head<'a> {
+        status: u16,
+        headers: BTreeMap<&'a str, &'a str>,
+    }
+    let headers = response
+        .headers
+        .iter()
+        .map(|(n, v)| (n.as_str(), v.as_str()))
+        .collect();
+    let head = Head {
+        status: response.status,
+        headers,
+    };
+    let mut text = serde_json::to_string(&head).unwrap_or_else(|_| {
+        r#"{"status":500,"headers":{"content-type":"application/json"}}"#.to_owned()
+    });
+    text.push('\n');
+    text.push_str(&envelope(&response.body));
+    text
+}
+
+/// The log records, as an array.
+pub fn records(records: &[&LogRecord]) -> String {
+    serde_json::to_string(records).unwrap_or_else(|_| "[]".to_owned())
+}
+
+/// The spans, as an array.
+pub fn spans(spans: &[&Span]) -> String {
+    serde_json::to_string(spans).unwrap_or_else(|_| "[]".to_owned())
+}
+
+/// An OTLP/JSON export request.
+pub fn otlp(export: &serde_json::Value) -> String {
+    serde_json::to_string(export).unwrap_or_else(|_| "null".to_owned())
+}
+
+/// The settings in force.
+pub fn settings(settings: &Settings) -> String {
+    serde_json::to_string(settings).unwrap_or_else(|_| "null".to_owned())
+}
+
+/// What `forceNext` still has to do, or `null`.
+pub fn forced(pending: Option<(Forced, u32)>) -> String {
+    #[derive(Serialize)]
+    struct Pending {
+        outcome: Forced,
+        remaining: u32,
+    }
+    let pending = pending.map(|(outcome, remaining)| Pending { outcome, remaining });
+    serde_json::to_string(&pending).unwrap_or_else(|_| "null".to_owned())
+}
+
+/// A 500 envelope, written by hand so that it cannot fail itself.
+pub fn internal_envelope(what: &str) -> String {
+    let failure = Envelope::failure(&ApiError::Internal(what.to_owned()));
+    let msg = serde_json::to_string(&failure.msg).unwrap_or_else(|_| "\"internal error\"".into());
+    format!(r#"{{"code":{},"msg":{msg},"data":null}}"#, failure.code)
+}
