@@ -19,11 +19,11 @@ const r = gen.random(seed);
 
 /** Fields a 4xx msg may name (a body key is quoted when it is not one of them). */
 const FIELD = /^(method|path|body|headers|userId|price|amount|description|orderId|paymentMethod|count|Content-Type|X-Sim-Outcome|"[^"]+"|[A-Za-z][\w.-]*): \S/;
-const SAMPLE_EVERY = 97;
-const RENEW_EVERY = 3000;
+const SAMPLE_EVERY = 101;
+const RENEW_EVERY = 1000;
 
 function fresh(n) {
-  return new Service({ seed: seed * 31 + n, virtualTime: 1_700_000_000_000, logCapacity: 2000 });
+  return new Service({ seed: seed * 31 + n, virtualTime: 1_700_000_000_000, logCapacity: 100 });
 }
 
 const pool = [fresh(0), fresh(1), fresh(2)];
