@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use orderpay::request::{Text, MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_HEADER_COUNT};
+use orderpay::gateway::request::{Text, MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_HEADER_COUNT};
 use orderpay::RawRequest;
 
 fn status_code_msg(svc: &mut orderpay::Service, req: RawRequest) -> (u16, i32, String) {

@@ -12,10 +12,9 @@ use std::cell::RefCell;
 
 use wasm_bindgen::prelude::*;
 
-use crate::envelope::{Envelope, Response};
-use crate::error::ApiError;
-use crate::processor::Forced;
+use crate::gateway::{ApiError, Envelope, Response};
 use crate::service::Service as Core;
+use crate::sim::third_party::Forced;
 
 use super::host::JsClock;
 use super::json;

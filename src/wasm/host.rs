@@ -1,6 +1,6 @@
 //! What the JS host provides the core: the wall clock and a random seed.
 
-use crate::clock::Clock;
+use crate::sim::clock::Clock;
 
 /// The largest whole number a JS `number` holds exactly.
 pub const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;

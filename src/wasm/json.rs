@@ -7,12 +7,10 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::envelope::{Envelope, Response};
-use crate::error::ApiError;
-use crate::journal::LogRecord;
-use crate::processor::Forced;
-use crate::service::Settings;
-use crate::trace::Span;
+use crate::gateway::{ApiError, Envelope, Response};
+use crate::observe::{LogRecord, Span};
+use crate::sim::third_party::Forced;
+use crate::sim::Settings;
 
 /// `{code, msg, data}`.
 pub fn envelope(envelope: &Envelope) -> String {

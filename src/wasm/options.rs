@@ -4,8 +4,9 @@
 
 use wasm_bindgen::JsValue;
 
-use crate::clock::{Clock, VirtualClock};
-use crate::service::{Service as Core, Settings};
+use crate::service::Service as Core;
+use crate::sim::clock::{Clock, VirtualClock};
+use crate::sim::Settings;
 
 use super::host::{random_seed, JsClock, MAX_SAFE_INTEGER};
 

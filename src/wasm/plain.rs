@@ -5,7 +5,7 @@
 
 use serde::Deserialize;
 
-use crate::request::{RawRequest, Text};
+use crate::gateway::request::{RawRequest, Text};
 
 /// What the JS layer left behind, as JSON text; absent when it left
 /// nothing. Sizes are UTF-16 code units, which UTF-8 never undercuts, as
