@@ -9,6 +9,7 @@
 // after). Prints a JSON summary; exits 1 on any finding.
 //
 //   node tests/fuzz/fuzz.mjs [calls, default 300000] [seed, default 1]
+// FUZZ_SAMPLE_EVERY=n checks the state on every n-th call (default 101).
 // Run after building the package (pkg/).
 import { Service } from "../../pkg/node.js";
 import * as gen from "./values.mjs";
@@ -19,7 +20,9 @@ const r = gen.random(seed);
 
 /** Fields a 4xx msg may name (a body key is quoted when it is not one of them). */
 const FIELD = /^(method|path|body|headers|userId|price|amount|description|orderId|paymentMethod|count|Content-Type|X-Sim-Outcome|"[^"]+"|[A-Za-z][\w.-]*): \S/;
-const SAMPLE_EVERY = 101;
+const SAMPLE_EVERY = Number(process.env.FUZZ_SAMPLE_EVERY ?? 101);
+/** A progress line every this many calls, for long runs. */
+const REPORT_EVERY = 1_000_000;
 const RENEW_EVERY = 1000;
 
 function fresh(n) {
@@ -78,6 +81,10 @@ function remember(envelope) {
 
 const started = performance.now();
 for (let i = 0; i < calls; i++) {
+  if (i > 0 && i % REPORT_EVERY === 0) {
+    const seconds = ((performance.now() - started) / 1000).toFixed(0);
+    console.log(JSON.stringify({ progress: i, seconds: +seconds, findings: findingCount }));
+  }
   if (i > 0 && i % RENEW_EVERY === 0) {
     const k = r.int(pool.length);
     pool[k].free();
