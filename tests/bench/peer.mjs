@@ -8,6 +8,7 @@
 //      JS mock of tests/bench/mock.mjs (validation, state machines, three
 //      log records a request) behind one MSW handler.
 // Run after building the package: node tests/bench/peer.mjs [clients]
+// Prints the best of three rounds of each.
 // It installs the package into a throwaway app, as a user would, and runs
 // the body of this file there.
 import { readFileSync } from "node:fs";
@@ -92,12 +93,21 @@ async function underMsw(handlers) {
   }
 }
 
-const results = {
-  "orderpay createFetch": await workload(createFetch({ service: new Service({ seed: 1, failureRate: 0 }), warn: false })),
-  "orderpay handlers in MSW": await underMsw(createHandlers({ service: new Service({ seed: 1, failureRate: 0 }), warn: false })),
-  "hand-written MSW handlers": await underMsw(handWritten()),
-  "hand-written MSW handlers doing the same work": await underMsw(sameWork()),
+// Rounds take turns, and each way keeps its best, so that load on a
+// shared machine hits all four alike.
+const ways = {
+  "orderpay createFetch": () => workload(createFetch({ service: new Service({ seed: 1, failureRate: 0 }), warn: false })),
+  "orderpay handlers in MSW": () => underMsw(createHandlers({ service: new Service({ seed: 1, failureRate: 0 }), warn: false })),
+  "hand-written MSW handlers": () => underMsw(handWritten()),
+  "hand-written MSW handlers doing the same work": () => underMsw(sameWork()),
 };
+const results = {};
+for (let round = 0; round < 3; round++) {
+  for (const [name, run] of Object.entries(ways)) {
+    const r = await run();
+    if (!results[name] || r.requestsPerSecond > results[name].requestsPerSecond) results[name] = r;
+  }
+}
 for (const [name, r] of Object.entries(results)) console.log(JSON.stringify({ name, ...r }));
 for (const peer of ["hand-written MSW handlers", "hand-written MSW handlers doing the same work"]) {
   const base = results[peer].requestsPerSecond;
