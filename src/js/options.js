@@ -4,19 +4,27 @@
 // naming the option). Internal: the package does not export it.
 import { errorText, kind } from "./plain.js";
 
-const KNOWN = ["seed", "failureRate", "logCapacity", "virtualTime", "latency"];
+const KNOWN = ["seed", "failureRate", "logCapacity", "maxOrders", "virtualTime", "latency"];
 
 /** What a wrong option is expected to be, for its TypeError. */
 const EXPECTED = {
   seed: "a whole number",
   failureRate: "a number from 0 to 1",
   logCapacity: "a whole number",
+  maxOrders: "a whole number",
   virtualTime: "a Unix time in milliseconds",
 };
 
 /** The options as plain values: numbers or undefined, and latency as JSON text. */
 export function readOptions(options) {
-  const read = { seed: undefined, failureRate: undefined, logCapacity: undefined, virtualTime: undefined, latency: undefined };
+  const read = {
+    seed: undefined,
+    failureRate: undefined,
+    logCapacity: undefined,
+    maxOrders: undefined,
+    virtualTime: undefined,
+    latency: undefined,
+  };
   if (options === undefined || options === null) return read;
   if (typeof options !== "object" || kind(options) === "an array") {
     throw new TypeError("options: expected an object such as { seed: 42 }");

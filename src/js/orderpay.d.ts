@@ -188,6 +188,7 @@ export interface ServiceSettings {
   seed: number;
   failureRate: number;
   logCapacity: number;
+  maxOrders: number;
   latency: { order: Required<LatencyProfile>; payment: Required<LatencyProfile>; thirdParty: Required<LatencyProfile>; test: Required<LatencyProfile> };
 }
 
@@ -198,6 +199,8 @@ export interface ServiceOptions {
   failureRate?: number;
   /** Most log records kept; the oldest are dropped first. Default 10000, at most 1000000. */
   logCapacity?: number;
+  /** Most orders kept at once; creating one more answers HTTP 507 until orders are deleted. Default 1000000. */
+  maxOrders?: number;
   /**
    * Start a virtual clock at this Unix time (ms): timestamps then move only by
    * simulated latency and `advance(ms)`, so a whole session replays to the byte.
@@ -260,6 +263,8 @@ export function request(method: string, path: string, body?: RequestBody, header
 export function logs(after?: number): LogRecord[];
 /** `clearLogs` of the module's default instance. */
 export function clearLogs(): void;
+/** The OpenAPI 3.1 document of the eight endpoints, as JSON text. */
+export function openapi(): string;
 
 export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
 export type SyncInitInput = BufferSource | WebAssembly.Module;

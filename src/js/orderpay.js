@@ -6,6 +6,8 @@ import { markLoaded } from "./ready.js";
 import { Service } from "./service.js";
 
 export { Service };
+/** The OpenAPI 3.1 document of the eight endpoints, as JSON text. */
+export { openapi } from "./binding.js";
 
 /** Loads the WebAssembly module (by default orderpay_bg.wasm, beside this file). */
 export default async function init(moduleOrPath) {

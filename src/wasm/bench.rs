@@ -43,7 +43,7 @@ impl Service {
     #[wasm_bindgen(js_name = logsObject)]
     pub fn logs_object(&self) -> JsValue {
         match self.core().try_borrow() {
-            Ok(core) => to_js(&core.journal().records(None).collect::<Vec<_>>()),
+            Ok(core) => to_js(&core.logs(None)),
             Err(_) => JsValue::NULL,
         }
     }

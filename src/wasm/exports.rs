@@ -40,6 +40,7 @@ impl Service {
         seed: Option<f64>,
         failure_rate: Option<f64>,
         log_capacity: Option<f64>,
+        max_orders: Option<f64>,
         virtual_time: Option<f64>,
         latency: Option<String>,
     ) -> Result<Service, JsValue> {
@@ -47,6 +48,7 @@ impl Service {
             seed,
             failure_rate,
             log_capacity,
+            max_orders,
             virtual_time,
             latency,
         })?;
@@ -107,7 +109,7 @@ impl Service {
     pub fn logs(&self, after: Option<f64>) -> String {
         let after = after.map(|n| if n > 0.0 { n as u64 } else { 0 });
         match self.core.try_borrow() {
-            Ok(core) => json::records(&core.journal().records(after).collect::<Vec<_>>()),
+            Ok(core) => json::records(&core, after),
             Err(_) => "[]".to_owned(),
         }
     }
@@ -184,7 +186,7 @@ impl Service {
     pub fn spans(&self) -> String {
         self.core
             .try_borrow()
-            .map(|c| json::spans(&c.journal().spans().collect::<Vec<_>>()))
+            .map(|c| json::spans(&c))
             .unwrap_or_else(|_| "[]".to_owned())
     }
 
@@ -192,7 +194,7 @@ impl Service {
     pub fn export_otlp(&self) -> String {
         self.core
             .try_borrow()
-            .map(|c| json::otlp(&c.export_otlp()))
+            .map(|c| json::otlp(&c))
             .unwrap_or_else(|_| "null".to_owned())
     }
 
@@ -220,13 +222,19 @@ impl Service {
     }
 }
 
+/// The OpenAPI 3.1 document of the eight endpoints, as JSON text.
+#[wasm_bindgen]
+pub fn openapi() -> String {
+    crate::gateway::openapi::document()
+}
+
 const BUSY: &str = "the service is busy with another request";
 
 fn busy() -> Response {
     let error = ApiError::Internal(BUSY.to_owned());
     Response {
         status: error.http_status(),
-        headers: vec![("content-type".to_owned(), "application/json".to_owned())],
+        headers: crate::gateway::envelope::Headers::default(),
         body: Envelope::failure(&error),
     }
 }

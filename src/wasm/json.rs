@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::gateway::{ApiError, Envelope, Response};
-use crate::observe::{LogRecord, Span};
+use crate::service::Service as Core;
 use crate::sim::third_party::Forced;
 use crate::sim::Settings;
 
@@ -26,11 +26,7 @@ pub fn response(response: &Response) -> String {
         status: u16,
         headers: BTreeMap<&'a str, &'a str>,
     }
-    let headers = response
-        .headers
-        .iter()
-        .map(|(n, v)| (n.as_str(), v.as_str()))
-        .collect();
+    let headers = response.headers.iter().collect();
     let head = Head {
         status: response.status,
         headers,
@@ -43,19 +39,20 @@ pub fn response(response: &Response) -> String {
     text
 }
 
-/// The log records, as an array.
-pub fn records(records: &[&LogRecord]) -> String {
-    serde_json::to_string(records).unwrap_or_else(|_| "[]".to_owned())
+/// The log records after `after` (all when none), as an array: the
+/// core writes them straight from its compact journal.
+pub fn records(core: &Core, after: Option<u64>) -> String {
+    core.logs_json(after)
 }
 
 /// The spans, as an array.
-pub fn spans(spans: &[&Span]) -> String {
-    serde_json::to_string(spans).unwrap_or_else(|_| "[]".to_owned())
+pub fn spans(core: &Core) -> String {
+    core.spans_json()
 }
 
-/// An OTLP/JSON export request.
-pub fn otlp(export: &serde_json::Value) -> String {
-    serde_json::to_string(export).unwrap_or_else(|_| "null".to_owned())
+/// The spans as an OTLP/JSON export request.
+pub fn otlp(core: &Core) -> String {
+    core.export_otlp_json()
 }
 
 /// The settings in force.

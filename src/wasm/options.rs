@@ -16,6 +16,7 @@ pub struct Options {
     pub seed: Option<f64>,
     pub failure_rate: Option<f64>,
     pub log_capacity: Option<f64>,
+    pub max_orders: Option<f64>,
     pub virtual_time: Option<f64>,
     pub latency: Option<String>,
 }
@@ -30,6 +31,9 @@ pub fn core_from(options: Options) -> Result<Core, JsValue> {
     }
     if let Some(capacity) = whole_number(options.log_capacity, "logCapacity", MAX_SAFE_INTEGER)? {
         settings.log_capacity = usize::try_from(capacity).unwrap_or(usize::MAX);
+    }
+    if let Some(max) = whole_number(options.max_orders, "maxOrders", MAX_SAFE_INTEGER)? {
+        settings.max_orders = usize::try_from(max).unwrap_or(usize::MAX);
     }
     if let Some(json) = options.latency {
         settings.latency = settings

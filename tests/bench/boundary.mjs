@@ -38,7 +38,7 @@ async function measure({ glue, calls }) {
     }
     return Object.fromEntries(Object.entries(top).map(([k, v]) => [k, Math.round(v)]));
   };
-  const s = new RawService(1, 0, undefined, 0, undefined);
+  const s = new RawService(1, 0, undefined, undefined, 0, undefined);
   const body = JSON.stringify({ userId: "u-1", price: 25.5, description: "two coffees" });
   const created = JSON.parse(s.handle("POST", "/api/order/create", body, undefined, [], undefined));
   const path = `/api/order/${created.data.orderId}`;
@@ -48,7 +48,7 @@ async function measure({ glue, calls }) {
     "JSON.parse": () => { sink += JSON.parse(s.handle("GET", path, undefined, undefined, [], undefined)).code; },
     text: () => { sink += s.handle("GET", path, undefined, undefined, [], undefined).length; },
   }, calls / 10, 10);
-  const journal = new RawService(2, 0, 10000, 0, undefined);
+  const journal = new RawService(2, 0, 10000, undefined, 0, undefined);
   for (let i = 0; i < 4000; i++) journal.handle("POST", "/api/order/create", body, undefined, [], undefined);
   const logs = race({
     object: () => { sink += journal.logsObject().length; },
