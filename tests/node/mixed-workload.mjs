@@ -40,7 +40,7 @@ export async function flows({ Service, createFetch, base, direct = 22000, viaFet
 
 if (process.argv[1] === new URL(import.meta.url).pathname) {
   const { Service } = await import("../../pkg/node.js");
-  const { createFetch } = await import("../../pkg/fetch.node.js");
+  const { createFetch } = await import("../../pkg/fetch.inline.js");
   const direct = Number(process.argv[2] ?? 22000);
   const viaFetch = Number(process.argv[3] ?? 1100);
   const requests = await flows({ Service, createFetch, base: "http://localhost", direct, viaFetch });
