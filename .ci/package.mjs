@@ -1,13 +1,36 @@
 // Turns wasm-pack's output in pkg/ into the published package: one package
 // for browsers (ES module with its init) and Node (loads itself), its
 // extra entry points from src/js/, and types with no `any` in them.
-import { copyFileSync, cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+//
+// wasm-bindgen's glue (orderpay.js) becomes binding.js: the package's own
+// orderpay.js (src/js/) is the public module, a JS layer that hands the
+// WebAssembly module plain data only.
+import { copyFileSync, cpSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { commonJs, inlineWasm, typeRoutes } from "./inline.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const pkg = join(root, "pkg");
 const js = join(root, "src", "js");
+
+renameSync(join(pkg, "orderpay.js"), join(pkg, "binding.js"));
+renameSync(join(pkg, "orderpay.d.ts"), join(pkg, "binding.d.ts"));
+
+// Garbage collection frees a RawService through wasm-bindgen's
+// FinalizationRegistry. If the module had ever trapped, that free would
+// throw inside the registry's callback, where nobody can catch it, and
+// Node would exit: the callback swallows the error instead (the memory of
+// a broken module is lost anyway).
+const binding = join(pkg, "binding.js");
+const glue = readFileSync(binding, "utf8");
+const cleanup = /new FinalizationRegistry\(ptr => (wasm\.__wbg_rawservice_free\(ptr(?: >>> 0)?, 1\))\)/;
+if (!cleanup.test(glue)) throw new Error("package.mjs: the RawService FinalizationRegistry was not found in the glue");
+writeFileSync(
+  binding,
+  glue
+    .replace(cleanup, (_, free) => `new FinalizationRegistry(ptr => { try { ${free}; } catch { /* a broken module */ } })`)
+    .replace('@ts-self-types="./orderpay.d.ts"', '@ts-self-types="./binding.d.ts"'),
+);
 
 const extra = readdirSync(js).filter((f) => f.endsWith(".js") || f.endsWith(".d.ts"));
 for (const file of extra) copyFileSync(join(js, file), join(pkg, file));
@@ -18,7 +41,7 @@ cpSync(join(js, "server"), join(pkg, "server"), { recursive: true });
 cpSync(join(root, "www"), join(pkg, "playground"), { recursive: true });
 
 const manifest = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8"));
-manifest.files = [...new Set([...manifest.files, ...extra, "server/", "playground/", "openapi.json", "README.md"])];
+manifest.files = [...new Set([...manifest.files, "binding.js", "binding.d.ts", ...extra, "server/", "playground/", "openapi.json", "README.md"])];
 manifest.bin = { orderpay: "./server/cli.js" };
 // Every entry loads the WebAssembly module on import, from bytes inlined
 // as base64 (inline.mjs), in every environment alike: no `node`/`browser`
@@ -71,12 +94,12 @@ manifest.keywords = ["mock", "api", "payments", "wasm", "testing", "tracing"];
 writeFileSync(join(pkg, "package.json"), JSON.stringify(manifest, null, 2) + "\n");
 copyFileSync(join(root, "README.md"), join(pkg, "README.md"));
 
-// wasm-bindgen describes the raw wasm exports with `any`; nobody should
-// call them, so the public type keeps only the memory.
-const dts = join(pkg, "orderpay.d.ts");
+// wasm-bindgen describes the raw wasm exports in the glue's types; nobody
+// should call them, so those types keep only the memory.
+const dts = join(pkg, "binding.d.ts");
 const types = readFileSync(dts, "utf8");
 const raw = /export interface InitOutput \{[\s\S]*?\n\}/;
-if (!raw.test(types)) throw new Error("package.mjs: InitOutput not found in orderpay.d.ts");
+if (!raw.test(types)) throw new Error("package.mjs: InitOutput not found in binding.d.ts");
 writeFileSync(
   dts,
   types.replace(raw, "export interface InitOutput {\n    readonly memory: WebAssembly.Memory;\n}"),

@@ -37,6 +37,10 @@ pub enum ApiError {
         bytes: usize,
         limit: usize,
     },
+    TooManyHeaders {
+        count: usize,
+        limit: usize,
+    },
     UnsupportedMediaType {
         content_type: String,
     },
@@ -66,7 +70,7 @@ impl ApiError {
             ApiError::PayloadTooLarge { .. } => 413,
             ApiError::UriTooLong { .. } => 414,
             ApiError::UnsupportedMediaType { .. } => 415,
-            ApiError::HeadersTooLarge { .. } => 431,
+            ApiError::HeadersTooLarge { .. } | ApiError::TooManyHeaders { .. } => 431,
             ApiError::Internal(_) => 500,
             ApiError::InsufficientStorage { .. } => 507,
         }
@@ -112,6 +116,9 @@ impl ApiError {
             }
             ApiError::HeadersTooLarge { bytes, limit } => {
                 format!("headers: {bytes} bytes is over the limit of {limit} bytes")
+            }
+            ApiError::TooManyHeaders { count, limit } => {
+                format!("headers: {count} headers is over the limit of {limit} headers")
             }
             ApiError::UnsupportedMediaType { content_type } => {
                 format!("Content-Type: {content_type:?} is not supported; send application/json")

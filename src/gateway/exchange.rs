@@ -12,7 +12,7 @@ use super::backend::Backend;
 use super::envelope::{Data, Envelope, HeaderFacts, Headers as ResponseHeaders, Response};
 use super::error::ApiError;
 use super::parse;
-use super::request::{quote, Headers, JsonBody, RawRequest, Target, Text};
+use super::request::{check_body_size, quote, Headers, JsonBody, RawRequest, Target, Text};
 use super::route::{self, Matches, Route};
 use crate::domain::{BatchReport, NewOrder, NewPayment, Rejection};
 use crate::observe::call::{method_word, Call};
@@ -126,7 +126,7 @@ pub fn exchange_inner(
 pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) -> Exchange {
     let started = svc.clock.now_ms();
     let method = method_of(&raw.method);
-    let headers = Headers::parse(raw.headers);
+    let headers = Headers::parse_measured(raw.headers, raw.headers_measured);
     let (context, user_id) = arrive(svc, headers.as_ref().ok(), started);
     let target = Target::parse(&raw.path);
     let matches = target.as_ref().ok().map(|t| Matches::of(&t.path));
@@ -145,6 +145,7 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
             Some(m) => m.resolve(&call.method, &target.path)?,
             None => route::resolve(&call.method, &target.path)?,
         };
+        check_body_size(raw.body.as_ref())?;
         let request = Request {
             target,
             headers,
@@ -221,7 +222,7 @@ fn request_line(
             let path = p.split(['?', '#']).next().unwrap_or_default();
             path.chars().take(256).collect::<String>().into_boxed_str()
         }
-        (Err(_), Text::TooLarge { .. }) => "".into(),
+        (Err(_), _) => "".into(),
     };
     let template = match matches {
         Some(m) => m.template(&method),

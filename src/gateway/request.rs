@@ -12,6 +12,8 @@ pub const MAX_BODY_BYTES: usize = 1024 * 1024;
 pub const MAX_PATH_BYTES: usize = 8 * 1024;
 /// All header names and values together, over this size: 431.
 pub const MAX_HEADER_BYTES: usize = 64 * 1024;
+/// More headers than this: 431 too, however short each one is.
+pub const MAX_HEADER_COUNT: usize = 1000;
 
 /// A request as it arrives, before anything is checked.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -24,6 +26,10 @@ pub struct RawRequest {
     /// no JSON form, a header value that is an object): the field and the
     /// problem. The gateway answers it with a 400 like any other.
     pub unreadable: Option<(String, String)>,
+    /// Headers a binding measured but did not bring in, being over a
+    /// limit: how many there were, and their size in bytes (`headers` is
+    /// then empty).
+    pub headers_measured: Option<(usize, usize)>,
 }
 
 /// Text from outside, or just its size when it was too large to bring in
@@ -31,7 +37,13 @@ pub struct RawRequest {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Text {
     Given(String),
-    TooLarge { bytes: usize },
+    TooLarge {
+        bytes: usize,
+    },
+    /// Bytes that are not UTF-8: refused only where the text is read.
+    NotUtf8 {
+        bytes: usize,
+    },
 }
 
 impl Default for Text {
@@ -79,7 +91,23 @@ pub struct Headers(Vec<(String, String)>);
 
 impl Headers {
     pub fn parse(raw: Vec<(String, String)>) -> Result<Headers, ApiError> {
-        let bytes: usize = raw.iter().map(|(n, v)| n.len() + v.len()).sum();
+        Headers::parse_measured(raw, None)
+    }
+
+    /// Checks count and size; `measured` is what a binding found when it
+    /// left headers over a limit behind.
+    pub fn parse_measured(
+        raw: Vec<(String, String)>,
+        measured: Option<(usize, usize)>,
+    ) -> Result<Headers, ApiError> {
+        let (count, bytes) = measured
+            .unwrap_or_else(|| (raw.len(), raw.iter().map(|(n, v)| n.len() + v.len()).sum()));
+        if count > MAX_HEADER_COUNT {
+            return Err(ApiError::TooManyHeaders {
+                count,
+                limit: MAX_HEADER_COUNT,
+            });
+        }
         if bytes > MAX_HEADER_BYTES {
             return Err(ApiError::HeadersTooLarge {
                 bytes,
@@ -119,6 +147,7 @@ impl Target {
                     limit: MAX_PATH_BYTES,
                 })
             }
+            Text::NotUtf8 { .. } => return Err(ApiError::bad("path", "not valid UTF-8 text")),
             Text::Given(t) => t,
         };
         let without_fragment = text.split('#').next().unwrap_or_default();
@@ -155,6 +184,24 @@ impl Target {
     }
 }
 
+/// The body limit, for every request: a server refuses an oversized body
+/// before it knows whether the endpoint would read it.
+pub fn check_body_size(body: Option<&Text>) -> Result<(), ApiError> {
+    let bytes = match body {
+        Some(Text::TooLarge { bytes }) => *bytes,
+        Some(Text::Given(t)) => t.len(),
+        Some(Text::NotUtf8 { bytes }) => *bytes,
+        None => 0,
+    };
+    if bytes > MAX_BODY_BYTES {
+        return Err(ApiError::PayloadTooLarge {
+            bytes,
+            limit: MAX_BODY_BYTES,
+        });
+    }
+    Ok(())
+}
+
 /// A request body that parsed as a JSON object: its members, borrowed
 /// from the body's text wherever they need no unescaping.
 #[derive(Debug, Clone, PartialEq)]
@@ -164,18 +211,10 @@ impl<'a> JsonBody<'a> {
     /// Checks size, media type and syntax, in that order, and that the
     /// body is an object: everything short of the fields themselves.
     pub fn parse(body: Option<&'a Text>, headers: &Headers) -> Result<JsonBody<'a>, ApiError> {
+        check_body_size(body)?;
         let text = match body {
-            Some(Text::TooLarge { bytes }) => {
-                return Err(ApiError::PayloadTooLarge {
-                    bytes: *bytes,
-                    limit: MAX_BODY_BYTES,
-                })
-            }
-            Some(Text::Given(t)) if t.len() > MAX_BODY_BYTES => {
-                return Err(ApiError::PayloadTooLarge {
-                    bytes: t.len(),
-                    limit: MAX_BODY_BYTES,
-                })
+            Some(Text::NotUtf8 { .. }) => {
+                return Err(ApiError::bad("body", "not valid UTF-8 text"));
             }
             Some(Text::Given(t)) if !t.trim().is_empty() => t,
             _ => {

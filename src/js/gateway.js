@@ -2,7 +2,7 @@
 // share: which URLs belong to the gateway, how a request becomes a call to
 // the service, and how the service's answer becomes a Response. Internal:
 // the package does not export this file.
-import { Service } from "./orderpay.js";
+import { Service, exchange } from "./service.js";
 import { load, loaded } from "./ready.js";
 
 const STATUS_TEXT = {
@@ -174,17 +174,18 @@ export function engine(options, who, { anyOrigin = false } = {}) {
   function answer({ method, url, headers, body }) {
     const path = gw.pathOf(url);
     if (path === null) throw new Error(`${who}: ${url} is not under the gateway (${gw.where})`);
-    const reply = service.request(method, path, body, headers);
-    const text = JSON.stringify(reply.body);
+    // The envelope's JSON text goes out as it came from the service.
+    const reply = exchange(service, method, path, body, headers);
     if (reply.status >= 400) {
       const trace = reply.headers["x-b3-traceid"];
-      warn(`orderpay: ${reply.status} for ${method} ${url}: ${reply.body.msg}${trace ? ` (trace ${trace})` : ""}`);
+      const { msg } = JSON.parse(reply.text);
+      warn(`orderpay: ${reply.status} for ${method} ${url}: ${msg}${trace ? ` (trace ${trace})` : ""}`);
     }
     return {
       status: reply.status,
       statusText: STATUS_TEXT[reply.status] ?? "",
       headers: Object.entries(reply.headers),
-      body: String(method).toUpperCase() === "HEAD" ? null : text,
+      body: String(method).toUpperCase() === "HEAD" ? null : reply.text,
     };
   }
 

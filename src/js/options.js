@@ -1,0 +1,71 @@
+// The options of `new Service(options)`, read in JS: their JS types are
+// checked here (a TypeError naming the option), and only numbers and JSON
+// text reach the WebAssembly module, which checks ranges (a RangeError
+// naming the option). Internal: the package does not export it.
+import { errorText, kind } from "./plain.js";
+
+const KNOWN = ["seed", "failureRate", "logCapacity", "maxOrders", "virtualTime", "latency"];
+
+/** What a wrong option is expected to be, for its TypeError. */
+const EXPECTED = {
+  seed: "a whole number",
+  failureRate: "a number from 0 to 1",
+  logCapacity: "a whole number",
+  maxOrders: "a whole number",
+  virtualTime: "a Unix time in milliseconds",
+};
+
+/** The options as plain values: numbers or undefined, and latency as JSON text. */
+export function readOptions(options) {
+  const read = {
+    seed: undefined,
+    failureRate: undefined,
+    logCapacity: undefined,
+    maxOrders: undefined,
+    virtualTime: undefined,
+    latency: undefined,
+  };
+  if (options === undefined || options === null) return read;
+  if (typeof options !== "object" || kind(options) === "an array") {
+    throw new TypeError("options: expected an object such as { seed: 42 }");
+  }
+  let keys;
+  try {
+    keys = Object.keys(options);
+  } catch (error) {
+    throw new TypeError(`options: cannot be read: ${errorText(error)}`);
+  }
+  for (const key of keys) {
+    if (!KNOWN.includes(key)) {
+      throw new TypeError(`options: unknown option ${JSON.stringify(key)}; known are ${KNOWN.join(", ")}`);
+    }
+  }
+  for (const name of Object.keys(EXPECTED)) {
+    const value = get(options, name);
+    if (value === undefined) continue;
+    if (typeof value !== "number") throw new TypeError(`${name}: expected ${EXPECTED[name]}, got ${kind(value)}`);
+    read[name] = value;
+  }
+  const latency = get(options, "latency");
+  if (latency !== undefined) {
+    let json;
+    try {
+      json = JSON.stringify(latency);
+    } catch {
+      // Reported below, as for a value with no JSON form.
+    }
+    if (typeof json !== "string") {
+      throw new TypeError("latency: expected an object such as { thirdParty: { baseMs: 500 } }");
+    }
+    read.latency = json;
+  }
+  return read;
+}
+
+function get(options, name) {
+  try {
+    return options[name];
+  } catch (error) {
+    throw new TypeError(`${name}: cannot be read: ${errorText(error)}`);
+  }
+}

@@ -1,0 +1,285 @@
+// The public types of the package's main module (orderpay.js), written by
+// hand: the WebAssembly module's own exports take plain data only, and
+// nobody calls them but the package's JS layer.
+/** An order, as create-order and get-order return it. */
+export interface Order {
+  /** `ORD-` and 8 upper-case letters or digits. */
+  orderId: string;
+  userId: string;
+  price: number;
+  status: "CREATED" | "PAID";
+  description: string;
+  /** Unix time in milliseconds. */
+  createdAt: number;
+}
+
+export type PaymentMethod = "CARD" | "WALLET_A" | "WALLET_B";
+
+/** A payment, as payment pay and get-payment return it. */
+export interface Payment {
+  /** `PAY-` and 8 upper-case letters or digits. */
+  paymentId: string;
+  orderId: string;
+  amount: number;
+  status: "SUCCESS" | "REFUNDED";
+  paymentMethod: PaymentMethod;
+  /** Unix time in milliseconds. */
+  paidAt: number;
+}
+
+/** What GET /api/test/order/batch?count=N returns. */
+export interface BatchReport {
+  count: number;
+  succeeded: number;
+  failed: number;
+  orderIds: string[];
+}
+
+/** Every response body: code 0 and msg "success" on success. */
+export interface Envelope<T = Order | Payment | BatchReport> {
+  /** 0: success. -1: a business error. 400, 404, 405, 413...: the HTTP status of a malformed request. */
+  code: number;
+  msg: string;
+  data: T | null;
+}
+
+/** JSON text, or a value taken as its JSON, or bytes of UTF-8 JSON text. */
+export type RequestBody = string | Uint8Array | object | number | boolean | null | undefined;
+
+/** Header names are matched without regard to case. */
+export type RequestHeaders =
+  | Headers
+  | Record<string, string | number | boolean>
+  | Iterable<readonly [string, string]>
+  | null
+  | undefined;
+
+/**
+ * What an HTTP server would send. Header names are lower case: content-type,
+ * x-b3-traceid, x-b3-spanid, x-b3-sampled, x-b3-parentspanid (when the caller
+ * sent a span), traceparent, x-sim-duration-ms (the simulated time the request
+ * took), and allow on a 405.
+ */
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Envelope;
+}
+
+export type UriGroup = "/order/*" | "/payment/*" | "/test/*";
+export type EventClass = "order" | "payment" | "test";
+export type LogStatus = "success" | "server_error" | "client_error";
+
+interface LogRecordBase {
+  /** Position in the journal, from 1; gaps show dropped records. */
+  seq: number;
+  /** Unix time in milliseconds. */
+  timestamp: number;
+  traceId: string;
+  /** The gateway's span for gateway and response records, the service's for service records. */
+  spanId: string;
+  /** The caller's span (from B3 or traceparent) for gateway and response records; the gateway's span for service records. */
+  parentSpanId: string | null;
+}
+
+/** Why a payment attempt ended as it did. */
+export interface PaymentOutcome {
+  approved: boolean;
+  /** "draw": the seeded draw against the failure rate; "header": X-Sim-Outcome; "forced-next": forceNext(). */
+  rule: "draw" | "header" | "forced-next";
+  /** 1 for the first attempt on the order, 2 for the first retry... */
+  attempt: number;
+  /** The seeded draw in [0, 1); below the threshold fails. */
+  draw: number;
+  threshold: number;
+  reason: string;
+}
+
+/** Written when the gateway receives a request. */
+export interface GatewayRecord extends LogRecordBase {
+  stage: "gateway";
+  method: string;
+  uri: string;
+  uri_group: UriGroup | null;
+}
+
+/** Written when a service handled the request. */
+export interface ServiceRecord extends LogRecordBase {
+  stage: "service";
+  event_class: EventClass;
+  /** Simulated milliseconds. */
+  duration: number;
+  status: LogStatus;
+  /** Payment pay only: what the simulated third party decided, and why. */
+  outcome?: PaymentOutcome;
+}
+
+/** Written when the response goes out: the whole logging context. */
+export interface ResponseRecord extends LogRecordBase {
+  stage: "response";
+  method: string;
+  uri: string;
+  uri_group: UriGroup | null;
+  event_class: EventClass | null;
+  duration: number | null;
+  status: LogStatus;
+  httpStatus: number;
+  code: number;
+  msg: string;
+  userId: string | null;
+}
+
+export type LogRecord = GatewayRecord | ServiceRecord | ResponseRecord;
+
+export type SpanComponent = "gateway" | "order-service" | "payment-service" | "third-party" | "test-data";
+
+/** One timed piece of a request's work. Times are Unix ms, simulated from the request's arrival. */
+export interface Span {
+  traceId: string;
+  spanId: string;
+  parentSpanId: string | null;
+  name: string;
+  component: SpanComponent;
+  start: number;
+  end: number;
+  status: LogStatus;
+  /** [key, value] pairs, OpenTelemetry semantic-convention names. */
+  attributes: [string, string | number | boolean][];
+}
+
+export interface OtlpAnyValue {
+  stringValue?: string;
+  /** int64, as a decimal string */
+  intValue?: string;
+  doubleValue?: number;
+  boolValue?: boolean;
+}
+export interface OtlpKeyValue { key: string; value: OtlpAnyValue; }
+export interface OtlpSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  /** 2: SERVER, 3: CLIENT */
+  kind: number;
+  startTimeUnixNano: string;
+  endTimeUnixNano: string;
+  attributes: OtlpKeyValue[];
+  /** code 2: ERROR; empty: unset */
+  status: { code?: number; message?: string };
+}
+/** An OTLP/JSON ExportTraceServiceRequest, as POST /v1/traces takes it. */
+export interface OtlpTraces {
+  resourceSpans: {
+    resource: { attributes: OtlpKeyValue[] };
+    scopeSpans: { scope: { name: string; version: string }; spans: OtlpSpan[] }[];
+  }[];
+}
+
+/** One step's simulated latency: baseMs + uniform(0..spreadMs), plus uniform(0..tailMs) with chance tailChance. */
+export interface LatencyProfile {
+  baseMs?: number;
+  spreadMs?: number;
+  tailChance?: number;
+  tailMs?: number;
+}
+
+export interface ServiceSettings {
+  seed: number;
+  failureRate: number;
+  logCapacity: number;
+  maxOrders: number;
+  latency: { order: Required<LatencyProfile>; payment: Required<LatencyProfile>; thirdParty: Required<LatencyProfile>; test: Required<LatencyProfile> };
+}
+
+export interface ServiceOptions {
+  /** Same seed and same calls: same ids, outcomes and log records. A whole number from 0 to 2^53 - 1; random when absent. */
+  seed?: number;
+  /** Share of payment attempts the simulated third party declines, 0 to 1. Default 0.3. */
+  failureRate?: number;
+  /** Most log records kept; the oldest are dropped first. Default 10000, at most 1000000. */
+  logCapacity?: number;
+  /** Most orders kept at once; creating one more answers HTTP 507 until orders are deleted. Default 1000000. */
+  maxOrders?: number;
+  /**
+   * Start a virtual clock at this Unix time (ms): timestamps then move only by
+   * simulated latency and `advance(ms)`, so a whole session replays to the byte.
+   * Absent: the wall clock.
+   */
+  virtualTime?: number;
+  /** Overrides of the simulated latency model; unnamed fields keep their defaults. */
+  latency?: { order?: LatencyProfile; payment?: LatencyProfile; thirdParty?: LatencyProfile; test?: LatencyProfile };
+}
+
+/** An isolated instance of the service, with its own orders, payments and log. */
+export class Service {
+  /** Throws a TypeError or RangeError naming the option when an option is wrong. */
+  constructor(options?: ServiceOptions);
+  /** Answers a request with its envelope. Never throws; after free(), a 503 envelope. */
+  handle(method: string, path: string, body?: RequestBody, headers?: RequestHeaders): Envelope;
+  /** Answers a request with status, headers and envelope. Never throws; after free(), status 503. */
+  request(method: string, path: string, body?: RequestBody, headers?: RequestHeaders): HttpResponse;
+  /** Log records, oldest first; with `after`, only those with a larger seq. */
+  logs(after?: number): LogRecord[];
+  clearLogs(): void;
+  /** How many records the log has dropped to stay within logCapacity. */
+  readonly droppedLogs: number;
+  /** The seed in use: pass it to a new Service to replay this one. */
+  readonly seed: number;
+  /** The service's current time, Unix ms. */
+  readonly now: number;
+  /** Moves a virtual clock on by `ms`; the wall clock ignores it. */
+  advance(ms: number): void;
+  /** The whole state (orders, payments, log, random state, clock, settings) as compact JSON text. */
+  snapshot(): string;
+  /** A service that continues exactly where the snapshot's left off. Throws a TypeError for text that is not a snapshot. */
+  static restore(snapshot: string): Service;
+  /** The next `count` payment attempts (default 1) succeed or fail whatever the draw; count 0 clears. An X-Sim-Outcome header still decides its own request. */
+  forceNext(outcome: "success" | "failure", count?: number): void;
+  /** The settings in force (options as given, defaults filled in). */
+  readonly settings: ServiceSettings;
+  /** What forceNext still has to do, or null. */
+  readonly forced: { outcome: "success" | "failure"; remaining: number } | null;
+  /** The spans of the requests, oldest first (bounded like the log). */
+  spans(): Span[];
+  /** The spans as OTLP/JSON, ready to POST to a collector's /v1/traces. */
+  exportOtlp(): OtlpTraces;
+  /** The log records as NDJSON: one JSON object a line. */
+  exportNdjson(): string;
+  /**
+   * Releases the instance's memory now, rather than when it is garbage
+   * collected. Afterwards handle and request answer a 503 envelope, and the
+   * other methods and getters throw a TypeError saying it was freed. A
+   * second call does nothing.
+   */
+  free(): void;
+}
+
+/** `handle` on the module's default instance. */
+export function handle(method: string, path: string, body?: RequestBody, headers?: RequestHeaders): Envelope;
+/** `request` on the module's default instance. */
+export function request(method: string, path: string, body?: RequestBody, headers?: RequestHeaders): HttpResponse;
+/** `logs` of the module's default instance. */
+export function logs(after?: number): LogRecord[];
+/** `clearLogs` of the module's default instance. */
+export function clearLogs(): void;
+/** The OpenAPI 3.1 document of the eight endpoints, as JSON text. */
+export function openapi(): string;
+
+export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
+export type SyncInitInput = BufferSource | WebAssembly.Module;
+
+/** What init resolves with. */
+export interface InitOutput {
+  readonly memory: WebAssembly.Memory;
+}
+
+/**
+ * Loads the WebAssembly module: by default `orderpay_bg.wasm` beside this
+ * file; or give its URL, a Response, its bytes or a compiled module. Await
+ * it once in a browser before making a Service; in Node it is done on import.
+ */
+export default function init(module_or_path?: { module_or_path: InitInput | Promise<InitInput> } | InitInput | Promise<InitInput>): Promise<InitOutput>;
+
+/** Loads the WebAssembly module from its bytes or a compiled module, at once. */
+export function initSync(module: { module: SyncInitInput } | SyncInitInput): InitOutput;

@@ -1,0 +1,169 @@
+// The public Service: the WebAssembly module's RawService behind a JS
+// layer that reads the caller's values into plain data (plain.js,
+// options.js) and parses the JSON text that comes back. Internal module:
+// the package exports Service from orderpay.js.
+import { RawService } from "./binding.js";
+import { readOptions } from "./options.js";
+import { errorText, plain } from "./plain.js";
+import { loaded } from "./ready.js";
+
+const FREED = "service: this Service was freed by free(); make a new one";
+const JSON_HEADERS = { "content-type": "application/json" };
+
+/** A 503 envelope for handle and request after free(): they never throw. */
+function freed() {
+  return { code: 503, msg: FREED, data: null };
+}
+
+/**
+ * Never expected: the module failed inside (a trap). The caller still gets
+ * an envelope, as documented, rather than an exception.
+ */
+function broken(error) {
+  return { code: 500, msg: `internal error: ${errorText(error)}`, data: null };
+}
+
+/** Passed by restore() to the constructor, which then adopts `adopting`. */
+const ADOPT = {};
+let adopting = null;
+
+/** A Service's RawService (null once freed), for exchange() below. */
+let rawOf;
+
+/** An isolated instance of the service, with its own orders, payments and log. */
+export class Service {
+  #raw;
+
+  static {
+    rawOf = (service) => service.#raw;
+  }
+
+  constructor(options) {
+    if (options === ADOPT) {
+      this.#raw = adopting;
+      return;
+    }
+    const o = readOptions(options);
+    if (!loaded()) {
+      throw new Error("orderpay: the WebAssembly module is not loaded yet: await init() first");
+    }
+    this.#raw = new RawService(o.seed, o.failureRate, o.logCapacity, o.maxOrders, o.virtualTime, o.latency);
+  }
+
+  /** A service that continues exactly where the snapshot's left off. */
+  static restore(snapshot) {
+    if (typeof snapshot !== "string") {
+      throw new TypeError("snapshot: expected the text snapshot() returned");
+    }
+    adopting = RawService.restore(snapshot);
+    try {
+      return new Service(ADOPT);
+    } finally {
+      adopting = null;
+    }
+  }
+
+  /** The RawService, or a TypeError once freed. */
+  #live() {
+    const raw = this.#raw;
+    if (raw === null) throw new TypeError(`orderpay: ${FREED}`);
+    return raw;
+  }
+
+  handle(method, path, body, headers) {
+    const raw = this.#raw;
+    if (raw === null) return freed();
+    const p = plain(method, path, body, headers);
+    try {
+      return JSON.parse(raw.handle(p.method, p.path, p.body, p.bytes, p.headers, p.left));
+    } catch (error) {
+      return broken(error);
+    }
+  }
+
+  request(method, path, body, headers) {
+    const { status, headers: out, text } = exchange(this, method, path, body, headers);
+    return { status, headers: out, body: JSON.parse(text) };
+  }
+
+  logs(after) {
+    return JSON.parse(this.#live().logs(typeof after === "number" ? after : undefined));
+  }
+
+  clearLogs() {
+    this.#live().clearLogs();
+  }
+
+  get droppedLogs() {
+    return this.#live().droppedLogs();
+  }
+
+  get seed() {
+    return this.#live().seed();
+  }
+
+  get now() {
+    return this.#live().now();
+  }
+
+  advance(ms) {
+    this.#live().advance(typeof ms === "number" ? ms : 0);
+  }
+
+  snapshot() {
+    return this.#live().snapshot();
+  }
+
+  forceNext(outcome, count) {
+    const raw = this.#live();
+    if (typeof outcome !== "string") throw new TypeError('outcome: expected "success" or "failure"');
+    if (count !== undefined && typeof count !== "number") throw new TypeError("count: expected a whole number");
+    raw.forceNext(outcome, count);
+  }
+
+  get settings() {
+    return JSON.parse(this.#live().settings());
+  }
+
+  get forced() {
+    return JSON.parse(this.#live().forced());
+  }
+
+  spans() {
+    return JSON.parse(this.#live().spans());
+  }
+
+  exportOtlp() {
+    return JSON.parse(this.#live().exportOtlp());
+  }
+
+  exportNdjson() {
+    return this.#live().exportNdjson();
+  }
+
+  /** Releases the instance's memory now rather than at garbage collection. A second call does nothing. */
+  free() {
+    const raw = this.#raw;
+    this.#raw = null;
+    if (raw) raw.free();
+  }
+}
+
+/**
+ * A request's status and headers, and its envelope as JSON text: the
+ * adapters send that text as it is. Never throws, as request() does not.
+ */
+export function exchange(service, method, path, body, headers) {
+  const raw = rawOf(service);
+  if (raw === null) return { status: 503, headers: { ...JSON_HEADERS }, text: JSON.stringify(freed()) };
+  const p = plain(method, path, body, headers);
+  let reply;
+  try {
+    reply = raw.request(p.method, p.path, p.body, p.bytes, p.headers, p.left);
+  } catch (error) {
+    return { status: 500, headers: { ...JSON_HEADERS }, text: JSON.stringify(broken(error)) };
+  }
+  const split = reply.indexOf("\n");
+  const head = JSON.parse(reply.slice(0, split));
+  return { status: head.status, headers: head.headers, text: reply.slice(split + 1) };
+}

@@ -1,0 +1,50 @@
+//! Only with the `boundary-bench` feature: the same answers built as JS
+//! objects field by field (serde-wasm-bindgen), the way this binding used
+//! to answer, so `tests/bench/boundary.mjs` can measure both ways in one
+//! build. The package never contains these exports.
+
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use super::exports::Service;
+use super::plain::Parts;
+
+fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
+    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
+    value.serialize(&serializer).unwrap_or(JsValue::NULL)
+}
+
+#[wasm_bindgen(js_class = RawService)]
+impl Service {
+    /// `handle`, answering with a JS object built field by field.
+    #[wasm_bindgen(js_name = handleObject)]
+    pub fn handle_object(
+        &self,
+        method: String,
+        path: Option<String>,
+        body: Option<String>,
+        headers: Vec<String>,
+    ) -> JsValue {
+        let parts = Parts {
+            method,
+            path,
+            body,
+            bytes: None,
+            headers,
+            left: None,
+        };
+        match self.core().try_borrow_mut() {
+            Ok(mut core) => to_js(&core.handle(parts.into_raw()).body),
+            Err(_) => JsValue::NULL,
+        }
+    }
+
+    /// `logs`, answering with JS objects built field by field.
+    #[wasm_bindgen(js_name = logsObject)]
+    pub fn logs_object(&self) -> JsValue {
+        match self.core().try_borrow() {
+            Ok(core) => to_js(&core.logs(None)),
+            Err(_) => JsValue::NULL,
+        }
+    }
+}

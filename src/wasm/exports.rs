@@ -1,0 +1,240 @@
+//! The one exported class. Every method takes strings, bytes and numbers
+//! and returns a number, a string or JSON text: no JS object crosses, in
+//! either direction. The JS layer wraps it as the public `Service`.
+//!
+//! Returning a JS object reference from an export is what crashed Node
+//! (V8 11.3, `Deoptimizer::DoComputeBuiltinContinuation`): V8 inlines a
+//! hot JS-to-wasm call into the optimized caller, and when the caller is
+//! deoptimized while the call runs, V8 cannot rebuild a frame whose wasm
+//! call returns a reference, and aborts the process.
+
+use std::cell::RefCell;
+
+use wasm_bindgen::prelude::*;
+
+use crate::gateway::{ApiError, Envelope, Response};
+use crate::service::Service as Core;
+use crate::sim::third_party::Forced;
+
+use super::host::JsClock;
+use super::json;
+use super::options::{self, type_error, Options};
+use super::plain::Parts;
+
+#[wasm_bindgen(start)]
+fn start() {
+    console_error_panic_hook::set_once();
+}
+
+/// A service behind plain data. Only the package's JS layer calls it.
+#[wasm_bindgen(js_name = RawService)]
+pub struct Service {
+    core: RefCell<Core>,
+}
+
+#[wasm_bindgen(js_class = RawService)]
+impl Service {
+    /// Throws a `RangeError` naming an option out of range.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        seed: Option<f64>,
+        failure_rate: Option<f64>,
+        log_capacity: Option<f64>,
+        max_orders: Option<f64>,
+        virtual_time: Option<f64>,
+        latency: Option<String>,
+    ) -> Result<Service, JsValue> {
+        let core = options::core_from(Options {
+            seed,
+            failure_rate,
+            log_capacity,
+            max_orders,
+            virtual_time,
+            latency,
+        })?;
+        Ok(Service {
+            core: RefCell::new(core),
+        })
+    }
+
+    /// The envelope of one request, as JSON text.
+    pub fn handle(
+        &self,
+        method: String,
+        path: Option<String>,
+        body: Option<String>,
+        bytes: Option<Vec<u8>>,
+        headers: Vec<String>,
+        left: Option<String>,
+    ) -> String {
+        let parts = Parts {
+            method,
+            path,
+            body,
+            bytes,
+            headers,
+            left,
+        };
+        match self.core.try_borrow_mut() {
+            Ok(mut core) => json::envelope(&core.handle(parts.into_raw()).body),
+            Err(_) => json::internal_envelope(BUSY),
+        }
+    }
+
+    /// Status and headers, a newline, and the envelope, as JSON text.
+    pub fn request(
+        &self,
+        method: String,
+        path: Option<String>,
+        body: Option<String>,
+        bytes: Option<Vec<u8>>,
+        headers: Vec<String>,
+        left: Option<String>,
+    ) -> String {
+        let parts = Parts {
+            method,
+            path,
+            body,
+            bytes,
+            headers,
+            left,
+        };
+        match self.core.try_borrow_mut() {
+            Ok(mut core) => json::response(&core.handle(parts.into_raw())),
+            Err(_) => json::response(&busy()),
+        }
+    }
+
+    /// The log records (those after `after`, when given) as a JSON array.
+    pub fn logs(&self, after: Option<f64>) -> String {
+        let after = after.map(|n| if n > 0.0 { n as u64 } else { 0 });
+        match self.core.try_borrow() {
+            Ok(core) => json::records(&core, after),
+            Err(_) => "[]".to_owned(),
+        }
+    }
+
+    #[wasm_bindgen(js_name = clearLogs)]
+    pub fn clear_logs(&self) {
+        if let Ok(mut core) = self.core.try_borrow_mut() {
+            core.clear_logs();
+        }
+    }
+
+    #[wasm_bindgen(js_name = droppedLogs)]
+    pub fn dropped_logs(&self) -> f64 {
+        self.core
+            .try_borrow()
+            .map(|c| c.journal().dropped() as f64)
+            .unwrap_or(0.0)
+    }
+
+    pub fn seed(&self) -> f64 {
+        self.core
+            .try_borrow()
+            .map(|c| c.settings().seed as f64)
+            .unwrap_or(0.0)
+    }
+
+    pub fn now(&self) -> f64 {
+        self.core
+            .try_borrow_mut()
+            .map(|mut c| c.now() as f64)
+            .unwrap_or_else(|_| js_sys::Date::now())
+    }
+
+    /// Moves a virtual clock on; what is not a positive finite number of
+    /// ms moves nothing.
+    pub fn advance(&self, ms: f64) {
+        let ms = if ms.is_finite() && ms > 0.0 { ms } else { 0.0 };
+        if let Ok(mut core) = self.core.try_borrow_mut() {
+            core.advance(ms as u64);
+        }
+    }
+
+    pub fn snapshot(&self) -> String {
+        self.core
+            .try_borrow()
+            .map(|c| c.snapshot())
+            .unwrap_or_default()
+    }
+
+    /// Throws a `TypeError` for an outcome other than "success" or
+    /// "failure", a `RangeError` for a count that is not a whole number.
+    #[wasm_bindgen(js_name = forceNext)]
+    pub fn force_next(&self, outcome: &str, count: Option<f64>) -> Result<(), JsValue> {
+        let outcome = Forced::parse(outcome)
+            .ok_or_else(|| type_error("outcome: expected \"success\" or \"failure\""))?;
+        let count = options::whole_number(count, "count", f64::from(u32::MAX))?.unwrap_or(1);
+        if let Ok(mut core) = self.core.try_borrow_mut() {
+            core.force_next(outcome, u32::try_from(count).unwrap_or(u32::MAX));
+        }
+        Ok(())
+    }
+
+    pub fn settings(&self) -> String {
+        self.core
+            .try_borrow()
+            .map(|c| json::settings(c.settings()))
+            .unwrap_or_else(|_| "null".to_owned())
+    }
+
+    pub fn forced(&self) -> String {
+        json::forced(self.core.try_borrow().ok().and_then(|c| c.forced_next()))
+    }
+
+    pub fn spans(&self) -> String {
+        self.core
+            .try_borrow()
+            .map(|c| json::spans(&c))
+            .unwrap_or_else(|_| "[]".to_owned())
+    }
+
+    #[wasm_bindgen(js_name = exportOtlp)]
+    pub fn export_otlp(&self) -> String {
+        self.core
+            .try_borrow()
+            .map(|c| json::otlp(&c))
+            .unwrap_or_else(|_| "null".to_owned())
+    }
+
+    #[wasm_bindgen(js_name = exportNdjson)]
+    pub fn export_ndjson(&self) -> String {
+        self.core
+            .try_borrow()
+            .map(|c| c.export_ndjson())
+            .unwrap_or_default()
+    }
+
+    /// Throws a `TypeError` naming what is wrong with the text.
+    pub fn restore(snapshot: &str) -> Result<Service, JsValue> {
+        let core = Core::restore(snapshot, Box::new(JsClock)).map_err(|e| type_error(&e))?;
+        Ok(Service {
+            core: RefCell::new(core),
+        })
+    }
+}
+
+impl Service {
+    #[cfg(feature = "boundary-bench")]
+    pub(super) fn core(&self) -> &RefCell<Core> {
+        &self.core
+    }
+}
+
+/// The OpenAPI 3.1 document of the eight endpoints, as JSON text.
+#[wasm_bindgen]
+pub fn openapi() -> String {
+    crate::gateway::openapi::document()
+}
+
+const BUSY: &str = "the service is busy with another request";
+
+fn busy() -> Response {
+    let error = ApiError::Internal(BUSY.to_owned());
+    Response {
+        status: error.http_status(),
+        headers: crate::gateway::envelope::Headers::default(),
+        body: Envelope::failure(&error),
+    }
+}

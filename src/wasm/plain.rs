@@ -1,0 +1,79 @@
+//! A request from plain parts: method, path, body text or bytes, headers
+//! as a flat list of names and values. The JS layer never copies a part
+//! over its limit into this module; it passes its measure instead, in
+//! `left`, with any argument it could not read at all.
+
+use serde::Deserialize;
+
+use crate::gateway::request::{RawRequest, Text};
+
+/// What the JS layer left behind, as JSON text; absent when it left
+/// nothing. Sizes are UTF-16 code units, which UTF-8 never undercuts, as
+/// JS numbers: they may exceed a 32-bit `usize`, and saturate to it.
+#[derive(Deserialize, Default)]
+struct Left {
+    path: Option<f64>,
+    body: Option<f64>,
+    /// How many headers, and their size.
+    headers: Option<(f64, f64)>,
+    /// An argument that could not be read: its name and the problem.
+    unreadable: Option<(String, String)>,
+}
+
+/// The plain parts of one request, as the exports receive them.
+pub struct Parts {
+    pub method: String,
+    pub path: Option<String>,
+    pub body: Option<String>,
+    pub bytes: Option<Vec<u8>>,
+    pub headers: Vec<String>,
+    pub left: Option<String>,
+}
+
+impl Parts {
+    pub fn into_raw(self) -> RawRequest {
+        let left: Left = match self.left.as_deref().map(serde_json::from_str) {
+            None => Left::default(),
+            Some(Ok(left)) => left,
+            Some(Err(e)) => Left {
+                unreadable: Some(("request".to_owned(), format!("not understood: {e}"))),
+                ..Left::default()
+            },
+        };
+        let path = match (left.path, self.path) {
+            (Some(bytes), _) => Text::TooLarge {
+                bytes: bytes as usize,
+            },
+            (None, Some(path)) => Text::Given(path),
+            (None, None) => Text::default(),
+        };
+        let body = match (left.body, self.body, self.bytes) {
+            (Some(bytes), _, _) => Some(Text::TooLarge {
+                bytes: bytes as usize,
+            }),
+            (None, Some(text), _) => Some(Text::Given(text)),
+            (None, None, Some(bytes)) => Some(from_utf8(bytes)),
+            (None, None, None) => None,
+        };
+        let mut names_and_values = self.headers.into_iter();
+        let mut headers = Vec::with_capacity(names_and_values.len() / 2);
+        while let (Some(name), Some(value)) = (names_and_values.next(), names_and_values.next()) {
+            headers.push((name, value));
+        }
+        RawRequest {
+            method: self.method,
+            path,
+            body,
+            headers,
+            unreadable: left.unreadable,
+            headers_measured: left.headers.map(|(n, b)| (n as usize, b as usize)),
+        }
+    }
+}
+
+/// Bytes as text; bytes that are not UTF-8 are refused only by endpoints
+/// that read a body.
+fn from_utf8(bytes: Vec<u8>) -> Text {
+    let len = bytes.len();
+    String::from_utf8(bytes).map_or(Text::NotUtf8 { bytes: len }, Text::Given)
+}
