@@ -175,7 +175,7 @@ impl Service {
     pub fn settings(&self) -> String {
         self.core
             .try_borrow()
-            .map(|c| json::settings(c.settings()))
+            .map(|c| json::settings(&c))
             .unwrap_or_else(|_| "null".to_owned())
     }
 

@@ -3,14 +3,13 @@
 //! over its limit into this module; it passes its measure instead, in
 //! `left`, with any argument it could not read at all.
 
-use serde::Deserialize;
-
 use crate::gateway::request::{RawRequest, Text};
+use crate::json::read::{self, Json};
 
 /// What the JS layer left behind, as JSON text; absent when it left
 /// nothing. Sizes are UTF-16 code units, which UTF-8 never undercuts, as
 /// JS numbers: they may exceed a 32-bit `usize`, and saturate to it.
-#[derive(Deserialize, Default)]
+#[derive(Default)]
 struct Left {
     path: Option<f64>,
     body: Option<f64>,
@@ -18,6 +17,35 @@ struct Left {
     headers: Option<(f64, f64)>,
     /// An argument that could not be read: its name and the problem.
     unreadable: Option<(String, String)>,
+}
+
+impl Left {
+    /// `{path?, body?, headers?: [count, size], unreadable?: [name, problem]}`,
+    /// written by the package's own JS layer; anything else is reported as
+    /// a request the module did not understand.
+    fn read(text: &str) -> Left {
+        let not_understood = |problem: String| Left {
+            unreadable: Some(("request".to_owned(), format!("not understood: {problem}"))),
+            ..Left::default()
+        };
+        let json = match read::parse(text) {
+            Ok(json) => json,
+            Err(e) => return not_understood(e.to_string()),
+        };
+        let pair = |name: &str| -> Option<(&Json, &Json)> {
+            match json.get(name)?.as_array()? {
+                [a, b] => Some((a, b)),
+                _ => None,
+            }
+        };
+        Left {
+            path: json.get("path").and_then(Json::as_f64),
+            body: json.get("body").and_then(Json::as_f64),
+            headers: pair("headers").and_then(|(n, b)| Some((n.as_f64()?, b.as_f64()?))),
+            unreadable: pair("unreadable")
+                .and_then(|(n, p)| Some((n.as_str()?.to_owned(), p.as_str()?.to_owned()))),
+        }
+    }
 }
 
 /// The plain parts of one request, as the exports receive them.
@@ -32,14 +60,7 @@ pub struct Parts {
 
 impl Parts {
     pub fn into_raw(self) -> RawRequest {
-        let left: Left = match self.left.as_deref().map(serde_json::from_str) {
-            None => Left::default(),
-            Some(Ok(left)) => left,
-            Some(Err(e)) => Left {
-                unreadable: Some(("request".to_owned(), format!("not understood: {e}"))),
-                ..Left::default()
-            },
-        };
+        let left = self.left.as_deref().map_or_else(Left::default, Left::read);
         let path = match (left.path, self.path) {
             (Some(bytes), _) => Text::TooLarge {
                 bytes: bytes as usize,
