@@ -1,7 +1,7 @@
 // Turns wasm-pack's output in pkg/ into the published package: one package
 // for browsers (ES module with its init) and Node (loads itself), its
 // extra entry points from src/js/, and types with no `any` in them.
-import { copyFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { commonJs, inlineWasm, typeRoutes } from "./inline.mjs";
 
@@ -12,8 +12,14 @@ const js = join(root, "src", "js");
 const extra = readdirSync(js).filter((f) => f.endsWith(".js") || f.endsWith(".d.ts"));
 for (const file of extra) copyFileSync(join(js, file), join(pkg, file));
 
+// The HTTP server (`npx orderpay serve`) and the playground it serves.
+for (const dir of ["server", "playground"]) rmSync(join(pkg, dir), { recursive: true, force: true });
+cpSync(join(js, "server"), join(pkg, "server"), { recursive: true });
+cpSync(join(root, "www"), join(pkg, "playground"), { recursive: true });
+
 const manifest = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8"));
-manifest.files = [...new Set([...manifest.files, ...extra, "README.md"])];
+manifest.files = [...new Set([...manifest.files, ...extra, "server/", "playground/", "openapi.json", "README.md"])];
+manifest.bin = { orderpay: "./server/cli.js" };
 // Every entry loads the WebAssembly module on import, from bytes inlined
 // as base64 (inline.mjs), in every environment alike: no `node`/`browser`
 // conditions, so a runner that picks either (Jest's jsdom, Vitest) gets
@@ -41,6 +47,7 @@ manifest.exports = {
   "./slim/browser": { types: "./browser.d.ts", default: "./browser.js" },
   "./worker.js": "./worker.js",
   "./orderpay_bg.wasm": "./orderpay_bg.wasm",
+  "./openapi.json": "./openapi.json",
   "./package.json": "./package.json",
 };
 // The entries that load the module must be kept whole: a bundler that
@@ -74,3 +81,7 @@ writeFileSync(
   dts,
   types.replace(raw, "export interface InitOutput {\n    readonly memory: WebAssembly.Memory;\n}"),
 );
+
+// The OpenAPI document, rendered by the module from its own route table.
+const { openapi } = await import(join(pkg, "node.js"));
+writeFileSync(join(pkg, "openapi.json"), openapi() + "\n");

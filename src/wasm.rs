@@ -494,6 +494,12 @@ fn on_default(raw: RawRequest, out: impl FnOnce(&Response) -> JsValue) -> JsValu
     })
 }
 
+/// The OpenAPI 3.1 document of the eight endpoints, as JSON text.
+#[wasm_bindgen(js_name = openapi)]
+pub fn openapi() -> String {
+    crate::gateway::openapi::document()
+}
+
 #[wasm_bindgen(skip_typescript)]
 pub fn handle(method: JsValue, path: JsValue, body: JsValue, headers: JsValue) -> JsValue {
     on_default(raw_request(&method, &path, &body, &headers), |r| {

@@ -32,8 +32,9 @@ impl Route<'_> {
     }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
+/// Which of the eight a route is, without its parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
     CreateOrder,
     GetOrder,
     MarkOrderPaid,
@@ -45,7 +46,7 @@ enum Kind {
 }
 
 /// The routes as the spec documents them; `{…}` is a path parameter.
-const ROUTES: [(&str, &str, Kind); 8] = [
+pub(crate) const ROUTES: [(&str, &str, Kind); 8] = [
     ("POST", "/api/order/create", Kind::CreateOrder),
     ("GET", "/api/order/{orderId}", Kind::GetOrder),
     ("POST", "/api/order/{orderId}/pay", Kind::MarkOrderPaid),
