@@ -151,6 +151,15 @@ async function serve(dir) {
   };
 }
 
+/** A port nothing listens on now, on 127.0.0.1, for a server we start. */
+async function freePort() {
+  const probe = createServer();
+  await new Promise((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
 async function waitForHttp(url, timeout = 60_000) {
   const end = Date.now() + timeout;
   while (Date.now() < end) {
@@ -205,7 +214,7 @@ async function openPage(url, { wasmFile = false } = {}) {
 
 /** A dev server, opened in Chromium. */
 async function devServer(viteBin, dir) {
-  const port = 5100 + Math.floor(Math.random() * 800);
+  const port = await freePort();
   const server = start("node", [viteBin, "--host", "127.0.0.1", "--port", String(port), "--strictPort"], { cwd: dir });
   try {
     await waitForHttp(`http://127.0.0.1:${port}/`);
@@ -289,9 +298,9 @@ const FIXTURES = [
   {
     name: "playwright",
     from: ["playwright"],
-    run: (dir) => {
+    run: async (dir) => {
       cpSync(join(root, "www", "sw-demo", "app.js"), join(dir, "public", "app.js"));
-      const port = String(4200 + Math.floor(Math.random() * 700));
+      const port = String(await freePort());
       return run("node", [bin.playwright, "test", "--workers=1"], { cwd: dir, env: { PORT: port } });
     },
   },
