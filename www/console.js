@@ -1,7 +1,7 @@
 // The request console: any route, its path parameters, headers and body in
 // fields pre-filled with sensible values (the ids the last calls returned
 // among them), sent to the service, with the answer shown as it came.
-import { $, h } from "./dom.js";
+import { $, h, setText } from "./dom.js";
 import { responseView } from "./exchange.js";
 import { PARAMS, ROUTES, fill, paramsOf } from "./routes.js";
 import { attempts } from "./simulation.js";
@@ -131,7 +131,7 @@ export function mountConsole(store) {
     checkContext();
     const req = current();
     const lines = [`${req.method} ${req.path}`, ...Object.entries(req.headers).map(([n, v]) => `${n}: ${v}`)];
-    preview.textContent = req.body === null ? lines.join("\n") : `${lines.join("\n")}\n\n${req.body}`;
+    setText(preview, req.body === null ? lines.join("\n") : `${lines.join("\n")}\n\n${req.body}`);
   }
 
   function send(event) {

@@ -1,11 +1,14 @@
 // Small DOM helpers. Text goes in as text nodes only: nothing on this page
-// ever parses a string as markup, so what a user typed cannot run.
+// ever parses a string as markup, so what a user typed cannot run. And
+// what would not show (a right-to-left override, a zero width space, a
+// control character) shows as a badge in its place: see visible-text.js.
+import { visibleNodes } from "./visible-text.js";
 
 /** An element with attributes, listeners (`onclick`...) and text or element children. */
 export function h(tag, props, ...children) {
   const el = document.createElement(tag);
   setProps(el, props);
-  el.append(...nodes(children));
+  el.append(...nodes(children, true));
   return el;
 }
 
@@ -29,10 +32,16 @@ function setProps(el, props) {
   }
 }
 
-function nodes(children) {
+/** Children as nodes; with `badges`, strings show their hidden characters (SVG text has no room for badges). */
+function nodes(children, badges = false) {
   return children.flat(Infinity)
     .filter((c) => c !== null && c !== undefined && c !== false)
-    .map((c) => (c instanceof Node ? c : document.createTextNode(String(c))));
+    .flatMap((c) => (c instanceof Node ? [c] : badges ? visibleNodes(String(c)) : [document.createTextNode(String(c))]));
+}
+
+/** Sets an element's text, hidden characters shown as badges. */
+export function setText(el, text) {
+  el.replaceChildren(...visibleNodes(String(text)));
 }
 
 export const $ = (selector, root = document) => root.querySelector(selector);

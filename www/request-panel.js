@@ -2,7 +2,7 @@
 // code -1 came with HTTP 200, its three log records, its trace's waterfall,
 // copy as curl or fetch, and a form to send it again with anything changed
 // (method, path, free header rows, body).
-import { $, h, pretty } from "./dom.js";
+import { $, h, pretty, setText } from "./dom.js";
 import { DEFAULT_BASE, asCurl, asFetch, baseUrl } from "./copy-as.js";
 import { KIND_TEXT } from "./requests-index.js";
 import { outcomeView } from "./outcome.js";
@@ -78,7 +78,7 @@ export function mountRequestPanel(store, { close, select }) {
       }
       try { localStorage.setItem(BASE_KEY, b); } catch { /* not kept: fine */ }
       const text = kind === "curl" ? asCurl(s, b) : asFetch(s, b);
-      copied.textContent = text;
+      setText(copied, text);
       copied.hidden = false;
       copied.dataset.kind = kind;
       copyNote.dataset.kind = "info";
