@@ -1,10 +1,13 @@
 // The request console: any route, its path parameters, headers and body in
 // fields pre-filled with sensible values (the ids the last calls returned
 // among them), sent to the service, with the answer shown as it came.
+// Requests the user groups go under one trace id, drawn as one waterfall.
 import { $, h, setText } from "./dom.js";
 import { responseView } from "./exchange.js";
 import { PARAMS, ROUTES, fill, paramsOf } from "./routes.js";
 import { attempts } from "./simulation.js";
+import { newTraceId } from "./flow.js";
+import { waterfall } from "./trace.js";
 import { b3Problem, decidingHeader, spanIdProblem, traceIdProblem, traceparentProblem } from "./trace-context.js";
 
 export function mountConsole(store) {
@@ -32,6 +35,10 @@ export function mountConsole(store) {
   };
   const sampled = $("#h-sampled");
   const traceCheck = $("#h-trace-check");
+  const groupToggle = $("#group-trace");
+  const groupNote = $("#group-trace-note");
+  /** The group the next requests join while the toggle is on: its trace id and how many were sent in it. */
+  let group = null;
 
   // The route picker, grouped as the spec groups them.
   const groups = new Map();
@@ -94,9 +101,41 @@ export function mountConsole(store) {
     if (userId.value.trim()) headers["X-User-Id"] = userId.value.trim();
     if (traceId.value.trim()) headers["X-B3-TraceId"] = traceId.value.trim();
     for (const [name, { input }] of Object.entries(context)) if (input.value.trim()) headers[name] = input.value.trim();
+    // In a group, the group's trace id, unless the user set trace context of their own (theirs wins).
+    if (group && !ownContext(headers)) headers["X-B3-TraceId"] = group.traceId;
     if (sampled.value) headers["X-B3-Sampled"] = sampled.value;
     if (!simField.hidden && sim.value) headers["X-Sim-Outcome"] = sim.value;
     return { method: m, path: p, headers, body: withBody ? body.value : null };
+  }
+
+  /** Whether the user typed a trace id of their own, in any header the service reads one from. */
+  function ownContext(headers) {
+    return Boolean(headers["X-B3-TraceId"] || headers.b3 || headers.traceparent);
+  }
+
+  /** Says what the next request joins, or what the group came to. */
+  function showGroup() {
+    if (!group) return;
+    const own = [traceId, context.b3.input, context.traceparent.input].some((input) => input.value.trim() !== "");
+    groupNote.dataset.kind = own ? "warn" : "ok";
+    groupNote.textContent = own
+      ? `Not in the group: the trace id typed above is sent instead of the group's ${group.traceId}.`
+      : `The next request joins trace ${group.traceId} (${group.sent} sent in it so far).`;
+  }
+
+  function startGroup() {
+    group = groupToggle.checked ? { traceId: newTraceId(), sent: 0 } : null;
+  }
+
+  /** The group's requests so far as one waterfall, below the answer. */
+  function groupView() {
+    if (!group || !group.sent) return null;
+    return h("div", { class: "group-view", id: "group-view", dataset: { trace: group.traceId } },
+      h("h3", null, `${group.sent} request${group.sent === 1 ? "" : "s"} under one trace`),
+      h("p", null, "Sent with the same X-B3-TraceId, ", h("code", { class: "mono" }, group.traceId),
+        ", so a tracing tool draws them as one trace: a gateway span per request, with the services it called under it. ",
+        h("button", { type: "button", class: "link", onclick: () => store.showTrace(group.traceId) }, "Open it in the trace view")),
+      waterfall(store.spansOf(group.traceId)));
   }
 
   /** Without the header, the draw decides, or a pending forceNext. */
@@ -131,18 +170,23 @@ export function mountConsole(store) {
     checkContext();
     const req = current();
     const lines = [`${req.method} ${req.path}`, ...Object.entries(req.headers).map(([n, v]) => `${n}: ${v}`)];
+    showGroup();
     setText(preview, req.body === null ? lines.join("\n") : `${lines.join("\n")}\n\n${req.body}`);
   }
 
   function send(event) {
     event.preventDefault();
     const req = current();
+    const grouped = group && req.headers["X-B3-TraceId"] === group.traceId;
     const reply = store.request(req.method, req.path, req.body, req.headers);
+    if (grouped) group.sent += 1;
     out.replaceChildren(
       h("h3", { class: "visually-hidden" }, "Response"),
-      contextVerdict(req.headers, reply),
+      grouped ? null : contextVerdict(req.headers, reply),
       responseView(reply, store),
+      grouped ? groupView() : null,
     );
+    update();
   }
 
   /** After sending: whether the trace id sent was the one used, and the caller's span as the parent. */
@@ -181,9 +225,21 @@ export function mountConsole(store) {
     traceId.value = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
     update();
   });
+  groupToggle.addEventListener("change", () => {
+    const ended = group;
+    startGroup();
+    if (!group) {
+      groupNote.dataset.kind = "ok";
+      groupNote.textContent = ended?.sent ? `The group ended: ${ended.sent} request${ended.sent === 1 ? "" : "s"} under trace ${ended.traceId}. The next requests get a trace each.` : "";
+    }
+    update();
+  });
   form.addEventListener("submit", send);
   store.addEventListener("change", (e) => {
-    if (e.detail.reset) out.replaceChildren();
+    if (e.detail.reset) {
+      out.replaceChildren();
+      startGroup(); // a fresh service: the group's spans are gone with the old one
+    }
     showPending();
     if (!e.detail.forced) refill();
   });
