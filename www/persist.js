@@ -110,8 +110,72 @@ export function forgetSaved() {
   localStorage.removeItem(KEY);
 }
 
-/** gzip, then base64 (localStorage holds strings only). CompressionStream does the work off the main thread. */
-export async function gzip(text) {
+/**
+ * gzip, then base64 (localStorage holds strings only), in a Worker
+ * (save-worker.js): the encoding and the base64 of a large snapshot would
+ * hold the page. `onProgress(share)` hears how far it got. Where no Worker
+ * can be made, the same on this thread, the compression itself still off it.
+ */
+export function gzip(text, onProgress = () => {}) {
+  const worker = compressor();
+  if (!worker) return gzipHere(text);
+  const id = ++lastJob;
+  const done = new Promise((resolve, reject) => jobs.set(id, { text, resolve, reject, onProgress }));
+  handOver(worker, id, text);
+  return done;
+}
+
+const PIECE = 1 << 20;
+
+/**
+ * Posts `text` to the worker a piece at a time, a task each, so that no
+ * one copy holds the page. A piece never ends between the two halves of a
+ * surrogate pair: each piece is encoded on its own.
+ */
+async function handOver(to, id, text) {
+  for (let at = 0; at < text.length || at === 0;) {
+    let end = Math.min(text.length, at + PIECE);
+    if (end < text.length && /[\ud800-\udbff]/.test(text[end - 1])) end -= 1;
+    to.postMessage({ id, piece: text.slice(at, end), done: end, total: text.length, last: end >= text.length });
+    if (end >= text.length) return;
+    at = end;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+}
+
+let worker;
+let lastJob = 0;
+const jobs = new Map();
+
+/** The one compression Worker, made on first use; null where Workers are not to be had. */
+function compressor() {
+  if (worker !== undefined) return worker;
+  try {
+    worker = new Worker(new URL("./save-worker.js", import.meta.url), { type: "module" });
+  } catch {
+    worker = null;
+    return worker;
+  }
+  worker.addEventListener("message", ({ data }) => {
+    const job = jobs.get(data?.id);
+    if (!job) return;
+    if (typeof data.progress === "number") return job.onProgress(data.progress);
+    jobs.delete(data.id);
+    if (typeof data.packed === "string") job.resolve(data.packed);
+    else job.reject(new Error(data.error ?? "compression failed"));
+  });
+  worker.addEventListener("error", (e) => {
+    // A Worker that cannot start (a file missing, a policy): every waiting job is done here instead.
+    e.preventDefault?.();
+    worker = null;
+    const waiting = [...jobs.values()];
+    jobs.clear();
+    for (const job of waiting) job.resolve(gzipHere(job.text));
+  });
+  return worker;
+}
+
+async function gzipHere(text) {
   const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"));
   const packed = new Uint8Array(await new Response(stream).arrayBuffer());
   let binary = "";

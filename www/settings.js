@@ -139,12 +139,14 @@ export function mountSettings(store, undoable) {
     const saved = role === "separate" || state === "elsewhere" ? "not saved: this tab is a separate service"
       : role === "follower" ? `as another tab saved it${at ? ` at ${clock(at).slice(0, 8)}` : ""}`
         : state === "saved" ? `saved in this browser at ${clock(at).slice(0, 8)} (${bytes(size)}${compressed ? ", compressed" : ""}${store.saved.where === "IndexedDB" ? ", in IndexedDB" : ""})`
-          : state === "saving" ? "saving (compressing a large state)…"
+          : state === "saving" ? `saving (compressing a large state${typeof store.saved.progress === "number" ? `: ${Math.round(store.saved.progress * 100)}%` : ""})…`
             : state === "unsaved" ? "changed, saving…"
               : state === "too big" ? "too big to save in this browser: export it to keep it"
                 : state === "on the server" ? "kept by the server this page comes from"
                   : "not saved yet";
     status.dataset.saved = state;
+    if (typeof store.saved.progress === "number") status.dataset.progress = String(store.saved.progress);
+    else delete status.dataset.progress;
     status.textContent = `Seed ${store.settings.seed} · ${store.records.length.toLocaleString("en-US")} log records · state ${saved}.`;
   }
 

@@ -43,6 +43,8 @@ export class Store extends EventTarget {
   #lastDropped = 0;
   #saveTimer = 0;
   #saveGeneration = 0;
+  /** The smallest snapshot localStorage refused to hold as it is, in characters. */
+  #plainRefused = Infinity;
   #changes = 0;
   #following = null;
   #stamp = "";
@@ -370,17 +372,36 @@ export class Store extends EventTarget {
       return Promise.resolve(false);
     }
     if (this.tabs.role !== "owner") return Promise.resolve(false);
+    const began = performance.now();
+    try {
+      return this.#save();
+    } finally {
+      // The synchronous part of a save, snapshot() included: what a save holds the page for.
+      performance.measure("orderpay save", { start: began, end: performance.now() });
+    }
+  }
+
+  #save() {
     const generation = ++this.#saveGeneration;
     const changes = this.#changes;
     const header = { savedAt: Date.now(), stamp: `${this.tabs.id}-${generation}`, run: this.run, exchanges: this.#savedExchanges(), counters: this.counters };
+    // The service's own part of a save, measured so that its share of a long task can be told apart.
+    const started = performance.now();
     const text = this.service.snapshot();
-    try {
-      const size = writePlain(header, text);
-      this.#written(changes, header, size, false);
-      return Promise.resolve(true);
-    } catch { /* too big: compress */ }
+    performance.measure("orderpay snapshot", { start: started, end: performance.now() });
+    // A size localStorage refused once is not tried again as it is: the refused write costs as much as a good one.
+    if (text.length < this.#plainRefused) {
+      try {
+        const size = writePlain(header, text);
+        this.#written(changes, header, size, false);
+        return Promise.resolve(true);
+      } catch {
+        this.#plainRefused = text.length; // too big: compress
+      }
+    }
     this.#status("saving");
-    return gzip(text).then((packed) => {
+    this.saved.since = performance.now();
+    return gzip(text, (share) => { if (generation === this.#saveGeneration) this.#progress(share); }).then((packed) => {
       if (generation !== this.#saveGeneration || this.tabs.role !== "owner") return false;
       try {
         const size = writePacked(header, packed);
@@ -426,8 +447,17 @@ export class Store extends EventTarget {
     this.dispatchEvent(new CustomEvent("saved", { detail: this.saved }));
   }
 
+  /** How far the compression of a save got (0..1): told once it has taken half a second, and not more than every tenth. */
+  #progress(share) {
+    if (this.saved.state !== "saving" || performance.now() - (this.saved.since ?? 0) < 500) return;
+    const tenth = Math.floor(share * 10);
+    if (tenth === Math.floor((this.saved.progress ?? -1) * 10)) return;
+    this.saved = { ...this.saved, progress: share };
+    this.dispatchEvent(new CustomEvent("saved", { detail: this.saved }));
+  }
+
   #status(state, size = this.saved.size, compressed = this.saved.compressed) {
-    this.saved = { ...this.saved, state, size, compressed };
+    this.saved = { ...this.saved, state, size, compressed, progress: undefined };
     this.dispatchEvent(new CustomEvent("saved", { detail: this.saved }));
   }
 
