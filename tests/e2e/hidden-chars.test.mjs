@@ -12,7 +12,7 @@ let env;
 before(async () => { env = await start(); });
 after(async () => { await env?.close(); });
 
-// "invoice‮fdp.exe" reads as "invoiceexe.pdf" when the override is left to act.
+// "invoice", U+202E, "fdp.exe" reads as "invoiceexe.pdf" when the override is left to act.
 const DESCRIPTION = "invoice\u202Efdp.exe \u2066iso\u2069 zero\u200Bwidth \uFEFFbom bell\u0007";
 const USER = "u\u202E-1";
 const PATH = "/api/order/ORD-\u200B\u2067X\u2068\u0001";
