@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Where the bytes of the release .wasm go, grouped by what the code does.
-# Builds the release module, runs wasm-bindgen and wasm-opt -Oz as the
+# Builds the release module, runs wasm-bindgen and wasm-opt as the
 # package build does but keeping the function names (-g), and sums
 # `twiggy top` by name. The names section is left out of the total, so the
 # total is close to the package's orderpay_bg.wasm. Also prints that file's
@@ -14,7 +14,7 @@ cargo build --quiet --release --lib --target wasm32-unknown-unknown
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 wasm-bindgen target/wasm32-unknown-unknown/release/orderpay.wasm --out-dir "$work" --target web
-wasm-opt -Oz -g --enable-bulk-memory --enable-nontrapping-float-to-int \
+wasm-opt -Oz --low-memory-unused --converge -g --enable-bulk-memory --enable-nontrapping-float-to-int \
   "$work/orderpay_bg.wasm" -o "$work/named.wasm"
 twiggy top -n 100000 --format csv "$work/named.wasm" | node -e '
 const groups = [
