@@ -2,8 +2,11 @@
 //! table itself: every route of [`ROUTES`] becomes an operation, and
 //! the match on its kind is exhaustive, so a route cannot be added without
 //! being documented, nor documented without existing.
+//!
+//! It is written with the core's own JSON writer ([`Out`]), straight into
+//! text, so the WebAssembly build carries no JSON library for it.
 
-use serde_json::{json, Map, Value};
+use crate::json::write::Out;
 
 use super::request::{MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_PATH_BYTES};
 use super::route::{Kind, ROUTES};
@@ -102,302 +105,635 @@ fn operation(kind: Kind) -> Operation {
     }
 }
 
-/// The document as JSON text.
+/// The document as JSON text, indented as people read it.
 pub fn document() -> String {
-    serde_json::to_string_pretty(&document_value()).unwrap_or_default()
+    let mut out = Out::with_capacity(24 * 1024);
+    write_document(&mut out);
+    indent(&out.text)
 }
 
-fn document_value() -> Value {
-    let mut paths = Map::new();
-    for (method, template, kind) in ROUTES {
-        let entry = paths
-            .entry(template.to_owned())
-            .or_insert_with(|| json!({}));
-        if let Value::Object(item) = entry {
-            item.insert(method.to_ascii_lowercase(), operation_value(template, kind));
-        }
+fn write_document(out: &mut Out) {
+    out.begin_object();
+    out.key("openapi");
+    out.plain("3.1.0");
+    out.key("info");
+    out.begin_object();
+    out.key("title");
+    out.plain("orderpay");
+    out.key("version");
+    out.plain(env!("CARGO_PKG_VERSION"));
+    out.key("description");
+    out.str(
+        "The order and payment service: eight endpoints behind one gateway, \
+        every answer in the {code, msg, data} envelope. Code 0 is success, -1 a business \
+        rejection (HTTP 200), and a malformed request gets its HTTP status as the code.",
+    );
+    out.end_object();
+    out.key("servers");
+    out.begin_array();
+    out.begin_object();
+    out.key("url");
+    out.plain("http://127.0.0.1:4010");
+    out.end_object();
+    out.end_array();
+    out.key("tags");
+    out.begin_array();
+    for name in ["order", "payment"] {
+        out.begin_object();
+        out.key("name");
+        out.plain(name);
+        out.end_object();
     }
-    json!({
-        "openapi": "3.1.0",
-        "info": {
-            "title": "orderpay",
-            "version": env!("CARGO_PKG_VERSION"),
-            "description": "The order and payment service: eight endpoints behind one gateway, \
-                every answer in the {code, msg, data} envelope. Code 0 is success, -1 a business \
-                rejection (HTTP 200), and a malformed request gets its HTTP status as the code.",
-        },
-        "servers": [{ "url": "http://127.0.0.1:4010" }],
-        "tags": [
-            { "name": "order" },
-            { "name": "payment" },
-            { "name": "test", "description": "Test data" },
-        ],
-        "paths": paths,
-        "components": components(),
-    })
+    out.begin_object();
+    out.key("name");
+    out.plain("test");
+    out.key("description");
+    out.plain("Test data");
+    out.end_object();
+    out.end_array();
+    out.key("paths");
+    out.begin_object();
+    for (i, (_, template, _)) in ROUTES.iter().enumerate() {
+        if ROUTES[..i].iter().any(|(_, t, _)| t == template) {
+            continue;
+        }
+        out.key(template);
+        out.begin_object();
+        for (method, _, kind) in ROUTES.iter().filter(|(_, t, _)| t == template) {
+            out.key(&method.to_ascii_lowercase());
+            write_operation(out, template, *kind);
+        }
+        out.end_object();
+    }
+    out.end_object();
+    out.key("components");
+    write_components(out);
+    out.end_object();
 }
 
-fn operation_value(template: &str, kind: Kind) -> Value {
+/// `{"$ref": "#/components/<section>/<name>"}`.
+fn reference(out: &mut Out, section: &str, name: &str) {
+    out.begin_object();
+    out.key("$ref");
+    out.comma_then_quote();
+    for part in ["#/components/", section, "/", name, "\""] {
+        out.text.push_str(part);
+    }
+    out.end_object();
+}
+
+/// `{"type": "<name>"}`.
+fn typed(out: &mut Out, name: &str) {
+    out.begin_object();
+    out.key("type");
+    out.plain(name);
+    out.end_object();
+}
+
+/// An array of plain words.
+fn words(out: &mut Out, items: &[&str]) {
+    out.begin_array();
+    for item in items {
+        out.plain(item);
+    }
+    out.end_array();
+}
+
+/// `{"application/json": {"schema": …}}`, the schema written by `schema`.
+fn json_content(out: &mut Out, schema: impl FnOnce(&mut Out)) {
+    out.begin_object();
+    out.key("application/json");
+    out.begin_object();
+    out.key("schema");
+    schema(out);
+    out.end_object();
+    out.end_object();
+}
+
+fn write_operation(out: &mut Out, template: &str, kind: Kind) {
     let op = operation(kind);
-    let mut parameters: Vec<Value> = template
+    out.begin_object();
+    out.key("operationId");
+    out.plain(op.id);
+    out.key("summary");
+    out.str(op.summary);
+    out.key("tags");
+    words(out, &[op.tag]);
+    out.key("parameters");
+    write_parameters(out, template, kind);
+    out.key("responses");
+    write_responses(out, &op, kind);
+    if let Some(schema) = op.body {
+        out.key("requestBody");
+        out.begin_object();
+        out.key("required");
+        out.bool(true);
+        out.key("content");
+        json_content(out, |out| reference(out, "schemas", schema));
+        out.end_object();
+    }
+    out.end_object();
+}
+
+fn write_parameters(out: &mut Out, template: &str, kind: Kind) {
+    out.begin_array();
+    for name in template
         .split('/')
         .filter_map(|s| s.strip_prefix('{').and_then(|s| s.strip_suffix('}')))
-        .map(|name| {
-            json!({
-                "name": name,
-                "in": "path",
-                "required": true,
-                "schema": { "type": "string", "minLength": 1 },
-            })
-        })
-        .collect();
+    {
+        out.begin_object();
+        out.key("name");
+        out.str(name);
+        out.key("in");
+        out.plain("path");
+        out.key("required");
+        out.bool(true);
+        out.key("schema");
+        out.begin_object();
+        out.key("type");
+        out.plain("string");
+        out.key("minLength");
+        out.uint(1);
+        out.end_object();
+        out.end_object();
+    }
     if kind == Kind::Batch {
-        parameters.push(json!({
-            "name": "count",
-            "in": "query",
-            "required": true,
-            "description": "How many orders, digits only.",
-            "schema": { "type": "integer", "minimum": 1, "maximum": 10000 },
-        }));
+        out.begin_object();
+        out.key("name");
+        out.plain("count");
+        out.key("in");
+        out.plain("query");
+        out.key("required");
+        out.bool(true);
+        out.key("description");
+        out.plain("How many orders, digits only.");
+        out.key("schema");
+        out.begin_object();
+        out.key("type");
+        out.plain("integer");
+        out.key("minimum");
+        out.uint(1);
+        out.key("maximum");
+        out.uint(10000);
+        out.end_object();
+        out.end_object();
     }
-    for name in [
-        "X-User-Id",
-        "X-B3-TraceId",
-        "X-B3-SpanId",
-        "X-B3-ParentSpanId",
-        "X-B3-Sampled",
-        "X-B3-Flags",
-        "b3",
-        "traceparent",
-    ] {
-        parameters.push(json!({ "$ref": format!("#/components/parameters/{name}") }));
+    for (name, ..) in HEADER_PARAMETERS {
+        if name != "X-Sim-Outcome" || kind == Kind::Pay {
+            reference(out, "parameters", name);
+        }
     }
-    if kind == Kind::Pay {
-        parameters.push(json!({ "$ref": "#/components/parameters/X-Sim-Outcome" }));
-    }
+    out.end_array();
+}
 
-    let data = match op.data {
-        Some(schema) => json!({ "anyOf": [
-            { "$ref": format!("#/components/schemas/{schema}") },
-            { "type": "null" },
-        ] }),
-        None => json!({ "type": "null" }),
-    };
-    let mut description = String::from(
-        "Code 0 and msg `success`; or code -1 with data null for a business rejection",
-    );
+fn write_responses(out: &mut Out, op: &Operation, kind: Kind) {
+    out.begin_object();
+    out.key("200");
+    out.begin_object();
+    out.key("description");
     if op.rejections.is_empty() {
-        description = String::from("Code 0 and msg `success`");
+        out.plain("Code 0 and msg `success`");
     } else {
-        let quoted: Vec<String> = op.rejections.iter().map(|r| format!("`{r}`")).collect();
-        description.push_str(&format!(": {}", quoted.join(", ")));
-    }
-    let mut responses = Map::new();
-    responses.insert(
-        "200".to_owned(),
-        json!({
-            "description": description,
-            "headers": response_headers(),
-            "content": { "application/json": { "schema": {
-                "type": "object",
-                "required": ["code", "msg", "data"],
-                "properties": {
-                    "code": { "type": "integer", "enum": [0, -1] },
-                    "msg": { "type": "string" },
-                    "data": data,
-                },
-            } } },
-        }),
-    );
-    let mut errors = vec![400, 404, 405, 414, 431, 500];
-    if op.body.is_some() {
-        errors.extend([413, 415]);
-    }
-    if matches!(kind, Kind::CreateOrder | Kind::Batch) {
-        // The service keeps as many orders as its maxOrders allows.
-        errors.push(507);
-    }
-    errors.sort_unstable();
-    for status in errors {
-        responses.insert(
-            status.to_string(),
-            json!({ "$ref": format!("#/components/responses/Error{status}") }),
+        let mut description = String::from(
+            "Code 0 and msg `success`; or code -1 with data null for a business rejection: ",
         );
+        for (i, rejection) in op.rejections.iter().enumerate() {
+            if i > 0 {
+                description.push_str(", ");
+            }
+            description.push('`');
+            description.push_str(rejection);
+            description.push('`');
+        }
+        out.str(&description);
     }
-    let mut value = json!({
-        "operationId": op.id,
-        "summary": op.summary,
-        "tags": [op.tag],
-        "parameters": parameters,
-        "responses": responses,
+    out.key("headers");
+    write_response_headers(out, false);
+    out.key("content");
+    json_content(out, |out| {
+        out.begin_object();
+        out.key("type");
+        out.plain("object");
+        out.key("required");
+        words(out, &["code", "msg", "data"]);
+        out.key("properties");
+        out.begin_object();
+        out.key("code");
+        out.begin_object();
+        out.key("type");
+        out.plain("integer");
+        out.key("enum");
+        out.raw("[0,-1]");
+        out.end_object();
+        out.key("msg");
+        typed(out, "string");
+        out.key("data");
+        match op.data {
+            Some(schema) => {
+                out.begin_object();
+                out.key("anyOf");
+                out.begin_array();
+                reference(out, "schemas", schema);
+                typed(out, "null");
+                out.end_array();
+                out.end_object();
+            }
+            None => typed(out, "null"),
+        }
+        out.end_object();
+        out.end_object();
     });
-    if let (Some(schema), Value::Object(map)) = (op.body, &mut value) {
-        map.insert(
-            "requestBody".to_owned(),
-            json!({
-                "required": true,
-                "content": { "application/json": { "schema": {
-                    "$ref": format!("#/components/schemas/{schema}")
-                } } },
-            }),
-        );
+    out.end_object();
+    for (status, _) in ERRORS {
+        let takes = match status {
+            // Only a route that reads a body can get one too big or not JSON.
+            "413" | "415" => op.body.is_some(),
+            // The service keeps as many orders as its maxOrders allows.
+            "507" => matches!(kind, Kind::CreateOrder | Kind::Batch),
+            _ => true,
+        };
+        if takes {
+            out.key(status);
+            let mut name = String::from("Error");
+            name.push_str(status);
+            reference(out, "responses", &name);
+        }
     }
-    value
+    out.end_object();
 }
 
-/// Response headers of every answer.
-fn response_headers() -> Value {
-    let header = |description: &str, pattern: Option<&str>| {
-        let mut schema = json!({ "type": "string" });
-        if let (Some(p), Value::Object(map)) = (pattern, &mut schema) {
-            map.insert("pattern".to_owned(), json!(p));
+/// Response headers of every answer: name, description, pattern.
+const RESPONSE_HEADERS: [(&str, &str, &str); 6] = [
+    (
+        "x-b3-traceid",
+        "The request's trace id: the caller's X-B3-TraceId when valid, else a new one.",
+        "^[0-9a-f]{16}([0-9a-f]{16})?$",
+    ),
+    ("x-b3-spanid", "The gateway's span.", "^[0-9a-f]{16}$"),
+    (
+        "x-b3-parentspanid",
+        "The caller's span, when one came in.",
+        "^[0-9a-f]{16}$",
+    ),
+    (
+        "x-b3-sampled",
+        "1 when spans were recorded, 0 when the caller turned sampling off.",
+        "^[01]$",
+    ),
+    (
+        "traceparent",
+        "The same trace context in W3C form.",
+        "^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$",
+    ),
+    (
+        "x-sim-duration-ms",
+        "The simulated time the request took, in ms.",
+        "^[0-9]+$",
+    ),
+];
+
+/// The response headers; a 405 adds `allow`.
+fn write_response_headers(out: &mut Out, allow: bool) {
+    out.begin_object();
+    for (name, description, pattern) in RESPONSE_HEADERS {
+        out.key(name);
+        out.begin_object();
+        out.key("description");
+        out.str(description);
+        out.key("schema");
+        out.begin_object();
+        out.key("type");
+        out.plain("string");
+        out.key("pattern");
+        out.str(pattern);
+        out.end_object();
+        out.end_object();
+    }
+    if allow {
+        out.key("allow");
+        out.begin_object();
+        out.key("description");
+        out.plain("The method the path takes.");
+        out.key("schema");
+        typed(out, "string");
+        out.end_object();
+    }
+    out.end_object();
+}
+
+/// The error answers, in order of status, with what each means.
+const ERRORS: [(&str, &str); 9] = [
+    (
+        "400",
+        "Malformed request: msg names the field and the problem",
+    ),
+    ("404", "No such route; msg offers the nearest one"),
+    ("405", "Known path, other method; the allow header names it"),
+    ("413", "Body over 1 MiB"),
+    ("414", "Path and query over 8 KiB"),
+    ("415", "A body that is not application/json"),
+    ("431", "Headers over 64 KiB together"),
+    ("500", "Something broke inside the service"),
+    (
+        "507",
+        "The service keeps its maxOrders already; delete orders or reset it",
+    ),
+];
+
+/// The request headers the service reads, in the order operations list
+/// them: name, description, and the values it takes (any string when
+/// empty). `X-Sim-Outcome` is payment pay's alone.
+const HEADER_PARAMETERS: [(&str, &str, &[&str]); 9] = [
+    (
+        "X-User-Id",
+        "The caller's user: the log records' userId.",
+        &[],
+    ),
+    (
+        "X-B3-TraceId",
+        "The trace id, 16 or 32 lower-case hex digits; anything else gets a fresh one.",
+        &[],
+    ),
+    (
+        "X-B3-SpanId",
+        "The caller's span: the gateway's span becomes its child.",
+        &[],
+    ),
+    ("X-B3-ParentSpanId", "The caller's parent span.", &[]),
+    (
+        "X-B3-Sampled",
+        "0: log the request but record no spans.",
+        &[],
+    ),
+    ("X-B3-Flags", "1: debug, which implies sampled.", &[]),
+    (
+        "b3",
+        "Single-header B3 context, after X-B3-* in precedence.",
+        &[],
+    ),
+    (
+        "traceparent",
+        "W3C trace context, after the B3 headers in precedence.",
+        &[],
+    ),
+    (
+        "X-Sim-Outcome",
+        "Decides this payment attempt instead of the seeded draw.",
+        &["success", "failure"],
+    ),
+];
+
+fn write_components(out: &mut Out) {
+    out.begin_object();
+    out.key("schemas");
+    write_schemas(out);
+    out.key("parameters");
+    out.begin_object();
+    for (name, description, values) in HEADER_PARAMETERS {
+        out.key(name);
+        out.begin_object();
+        out.key("name");
+        out.plain(name);
+        out.key("in");
+        out.plain("header");
+        out.key("required");
+        out.bool(false);
+        out.key("description");
+        out.str(description);
+        out.key("schema");
+        out.begin_object();
+        out.key("type");
+        out.plain("string");
+        if !values.is_empty() {
+            out.key("enum");
+            words(out, values);
         }
-        json!({ "description": description, "schema": schema })
+        out.end_object();
+        out.end_object();
+    }
+    out.end_object();
+    out.key("responses");
+    out.begin_object();
+    for (status, description) in ERRORS {
+        let mut name = String::from("Error");
+        name.push_str(status);
+        out.key(&name);
+        out.begin_object();
+        out.key("description");
+        out.str(description);
+        out.key("headers");
+        write_response_headers(out, status == "405");
+        out.key("content");
+        json_content(out, |out| reference(out, "schemas", "ErrorEnvelope"));
+        out.end_object();
+    }
+    out.end_object();
+    out.key("x-limits");
+    out.begin_object();
+    out.key("bodyBytes");
+    out.uint(MAX_BODY_BYTES as u64);
+    out.key("pathBytes");
+    out.uint(MAX_PATH_BYTES as u64);
+    out.key("headerBytes");
+    out.uint(MAX_HEADER_BYTES as u64);
+    out.end_object();
+    out.end_object();
+}
+
+/// One property of a schema: its name, then its schema as JSON text.
+type Property = (&'static str, &'static str);
+
+const ORDER_ID: &str = r#"{"type":"string","pattern":"^ORD-[A-Z0-9]{8}$"}"#;
+const PAYMENT_ID: &str = r#"{"type":"string","pattern":"^PAY-[A-Z0-9]{8}$"}"#;
+const STRING: &str = r#"{"type":"string"}"#;
+const POSITIVE: &str = r#"{"type":"number","exclusiveMinimum":0}"#;
+const TIME: &str = r#"{"type":"integer","description":"Unix time in ms"}"#;
+const PAYMENT_METHOD: &str = r##"{"$ref":"#/components/schemas/PaymentMethod"}"##;
+
+/// The object schemas: name, required properties, properties.
+const SCHEMAS: [(&str, &[&str], &[Property]); 6] = [
+    (
+        "NewOrder",
+        &["userId", "price"],
+        &[
+            (
+                "userId",
+                r#"{"type":"string","minLength":1,"maxLength":64,"pattern":"\\S"}"#,
+            ),
+            (
+                "price",
+                r#"{"type":"number","description":"Not above 0: code -1, price must be > 0"}"#,
+            ),
+            (
+                "description",
+                r#"{"type":["string","null"],"maxLength":1000}"#,
+            ),
+        ],
+    ),
+    (
+        "NewPayment",
+        &["orderId", "amount", "paymentMethod"],
+        &[
+            ("orderId", STRING),
+            (
+                "amount",
+                r#"{"type":"number","description":"Not above 0: code -1, amount must be > 0"}"#,
+            ),
+            ("paymentMethod", PAYMENT_METHOD),
+        ],
+    ),
+    (
+        "Order",
+        &[
+            "orderId",
+            "userId",
+            "price",
+            "status",
+            "description",
+            "createdAt",
+        ],
+        &[
+            ("orderId", ORDER_ID),
+            ("userId", STRING),
+            ("price", POSITIVE),
+            ("status", r#"{"type":"string","enum":["CREATED","PAID"]}"#),
+            ("description", STRING),
+            ("createdAt", TIME),
+        ],
+    ),
+    (
+        "Payment",
+        &[
+            "paymentId",
+            "orderId",
+            "amount",
+            "status",
+            "paymentMethod",
+            "paidAt",
+        ],
+        &[
+            ("paymentId", PAYMENT_ID),
+            ("orderId", STRING),
+            ("amount", POSITIVE),
+            (
+                "status",
+                r#"{"type":"string","enum":["SUCCESS","REFUNDED"]}"#,
+            ),
+            ("paymentMethod", PAYMENT_METHOD),
+            ("paidAt", TIME),
+        ],
+    ),
+    (
+        "BatchReport",
+        &["count", "succeeded", "failed", "orderIds"],
+        &[
+            ("count", r#"{"type":"integer","minimum":1}"#),
+            ("succeeded", r#"{"type":"integer","minimum":0}"#),
+            ("failed", r#"{"type":"integer","minimum":0}"#),
+            (
+                "orderIds",
+                r#"{"type":"array","items":{"type":"string","pattern":"^ORD-[A-Z0-9]{8}$"}}"#,
+            ),
+        ],
+    ),
+    (
+        "ErrorEnvelope",
+        &["code", "msg", "data"],
+        &[
+            (
+                "code",
+                r#"{"type":"integer","description":"The HTTP status"}"#,
+            ),
+            ("msg", STRING),
+            ("data", r#"{"type":"null"}"#),
+        ],
+    ),
+];
+
+fn write_schemas(out: &mut Out) {
+    out.begin_object();
+    for (name, required, properties) in SCHEMAS {
+        out.key(name);
+        out.begin_object();
+        out.key("type");
+        out.plain("object");
+        out.key("required");
+        words(out, required);
+        out.key("properties");
+        out.begin_object();
+        for (property, schema) in properties {
+            out.key(property);
+            out.raw(schema);
+        }
+        out.end_object();
+        out.end_object();
+    }
+    out.key("PaymentMethod");
+    out.raw(r#"{"type":"string","enum":["CARD","WALLET_A","WALLET_B"]}"#);
+    out.end_object();
+}
+
+/// Compact JSON text re-indented by two spaces a level, with `": "`
+/// between keys and values and empty containers kept as `{}` and `[]`.
+fn indent(compact: &str) -> String {
+    let mut text = String::with_capacity(compact.len() * 2);
+    let mut depth = 0usize;
+    let (mut in_string, mut escaped) = (false, false);
+    let bytes = compact.as_bytes();
+    let newline = |text: &mut String, depth: usize| {
+        text.push('\n');
+        for _ in 0..depth {
+            text.push_str("  ");
+        }
     };
-    json!({
-        "x-b3-traceid": header("The request's trace id: the caller's X-B3-TraceId when valid, else a new one.", Some("^[0-9a-f]{16}([0-9a-f]{16})?$")),
-        "x-b3-spanid": header("The gateway's span.", Some("^[0-9a-f]{16}$")),
-        "x-b3-parentspanid": header("The caller's span, when one came in.", Some("^[0-9a-f]{16}$")),
-        "x-b3-sampled": header("1 when spans were recorded, 0 when the caller turned sampling off.", Some("^[01]$")),
-        "traceparent": header("The same trace context in W3C form.", Some("^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$")),
-        "x-sim-duration-ms": header("The simulated time the request took, in ms.", Some("^[0-9]+$")),
-    })
-}
-
-fn components() -> Value {
-    let mut responses = Map::new();
-    for (status, description) in [
-        (
-            400,
-            "Malformed request: msg names the field and the problem",
-        ),
-        (404, "No such route; msg offers the nearest one"),
-        (405, "Known path, other method; the allow header names it"),
-        (413, "Body over 1 MiB"),
-        (414, "Path and query over 8 KiB"),
-        (415, "A body that is not application/json"),
-        (431, "Headers over 64 KiB together"),
-        (500, "Something broke inside the service"),
-        (
-            507,
-            "The service keeps its maxOrders already; delete orders or reset it",
-        ),
-    ] {
-        let mut headers = response_headers();
-        if let (405, Value::Object(map)) = (status, &mut headers) {
-            map.insert(
-                "allow".to_owned(),
-                json!({ "description": "The method the path takes.", "schema": { "type": "string" } }),
-            );
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
         }
-        responses.insert(
-            format!("Error{status}"),
-            json!({
-                "description": description,
-                "headers": headers,
-                "content": { "application/json": { "schema": {
-                    "$ref": "#/components/schemas/ErrorEnvelope"
-                } } },
-            }),
-        );
+        let after = match b {
+            b'"' => {
+                in_string = true;
+                continue;
+            }
+            b'{' | b'[' if matches!(bytes.get(i + 1), Some(b'}' | b']')) => continue,
+            b'{' | b'[' => {
+                depth += 1;
+                Some(depth)
+            }
+            b',' => Some(depth),
+            b':' => None,
+            b'}' | b']' if i > 0 && matches!(bytes[i - 1], b'{' | b'[') => continue,
+            b'}' | b']' => {
+                depth = depth.saturating_sub(1);
+                text.push_str(&compact[start..i]);
+                newline(&mut text, depth);
+                start = i;
+                continue;
+            }
+            _ => continue,
+        };
+        text.push_str(&compact[start..=i]);
+        start = i + 1;
+        match after {
+            Some(depth) => newline(&mut text, depth),
+            None => text.push(' '),
+        }
     }
-
-    let header_param = |name: &str, description: &str, schema: Value| json!({ "name": name, "in": "header", "required": false, "description": description, "schema": schema });
-    let string = json!({ "type": "string" });
-    let parameters = json!({
-        "X-User-Id": header_param("X-User-Id", "The caller's user: the log records' userId.", string.clone()),
-        "X-B3-TraceId": header_param("X-B3-TraceId", "The trace id, 16 or 32 lower-case hex digits; anything else gets a fresh one.", string.clone()),
-        "X-B3-SpanId": header_param("X-B3-SpanId", "The caller's span: the gateway's span becomes its child.", string.clone()),
-        "X-B3-ParentSpanId": header_param("X-B3-ParentSpanId", "The caller's parent span.", string.clone()),
-        "X-B3-Sampled": header_param("X-B3-Sampled", "0: log the request but record no spans.", string.clone()),
-        "X-B3-Flags": header_param("X-B3-Flags", "1: debug, which implies sampled.", string.clone()),
-        "b3": header_param("b3", "Single-header B3 context, after X-B3-* in precedence.", string.clone()),
-        "traceparent": header_param("traceparent", "W3C trace context, after the B3 headers in precedence.", string),
-        "X-Sim-Outcome": header_param("X-Sim-Outcome", "Decides this payment attempt instead of the seeded draw.", json!({ "type": "string", "enum": ["success", "failure"] })),
-    });
-
-    let id =
-        |prefix: &str| json!({ "type": "string", "pattern": format!("^{prefix}-[A-Z0-9]{{8}}$") });
-    let positive = json!({ "type": "number", "exclusiveMinimum": 0 });
-    let time = json!({ "type": "integer", "description": "Unix time in ms" });
-    json!({
-        "schemas": {
-            "NewOrder": {
-                "type": "object",
-                "required": ["userId", "price"],
-                "properties": {
-                    "userId": { "type": "string", "minLength": 1, "maxLength": 64, "pattern": "\\S" },
-                    "price": { "type": "number", "description": "Not above 0: code -1, price must be > 0" },
-                    "description": { "type": ["string", "null"], "maxLength": 1000 },
-                },
-            },
-            "NewPayment": {
-                "type": "object",
-                "required": ["orderId", "amount", "paymentMethod"],
-                "properties": {
-                    "orderId": { "type": "string" },
-                    "amount": { "type": "number", "description": "Not above 0: code -1, amount must be > 0" },
-                    "paymentMethod": { "$ref": "#/components/schemas/PaymentMethod" },
-                },
-            },
-            "PaymentMethod": { "type": "string", "enum": ["CARD", "WALLET_A", "WALLET_B"] },
-            "Order": {
-                "type": "object",
-                "required": ["orderId", "userId", "price", "status", "description", "createdAt"],
-                "properties": {
-                    "orderId": id("ORD"),
-                    "userId": { "type": "string" },
-                    "price": positive.clone(),
-                    "status": { "type": "string", "enum": ["CREATED", "PAID"] },
-                    "description": { "type": "string" },
-                    "createdAt": time.clone(),
-                },
-            },
-            "Payment": {
-                "type": "object",
-                "required": ["paymentId", "orderId", "amount", "status", "paymentMethod", "paidAt"],
-                "properties": {
-                    "paymentId": id("PAY"),
-                    "orderId": { "type": "string" },
-                    "amount": positive,
-                    "status": { "type": "string", "enum": ["SUCCESS", "REFUNDED"] },
-                    "paymentMethod": { "$ref": "#/components/schemas/PaymentMethod" },
-                    "paidAt": time,
-                },
-            },
-            "BatchReport": {
-                "type": "object",
-                "required": ["count", "succeeded", "failed", "orderIds"],
-                "properties": {
-                    "count": { "type": "integer", "minimum": 1 },
-                    "succeeded": { "type": "integer", "minimum": 0 },
-                    "failed": { "type": "integer", "minimum": 0 },
-                    "orderIds": { "type": "array", "items": id("ORD") },
-                },
-            },
-            "ErrorEnvelope": {
-                "type": "object",
-                "required": ["code", "msg", "data"],
-                "properties": {
-                    "code": { "type": "integer", "description": "The HTTP status" },
-                    "msg": { "type": "string" },
-                    "data": { "type": "null" },
-                },
-            },
-        },
-        "parameters": parameters,
-        "responses": responses,
-        "x-limits": {
-            "bodyBytes": MAX_BODY_BYTES,
-            "pathBytes": MAX_PATH_BYTES,
-            "headerBytes": MAX_HEADER_BYTES,
-        },
-    })
+    text.push_str(&compact[start..]);
+    text
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
 
     fn doc() -> Value {
         serde_json::from_str(&document()).unwrap_or(Value::Null)
@@ -492,5 +828,35 @@ mod tests {
             count += 1;
         }
         assert!(count > 20);
+    }
+
+    #[test]
+    fn indenting_keeps_the_value_and_lays_it_out_as_serde_json_does() {
+        let compact = r#"{"a":[1,{"b":"x,{[\"]:"},[],{}],"c":{"d":null}}"#;
+        let pretty = indent(compact);
+        assert_eq!(
+            serde_json::from_str::<Value>(&pretty).ok(),
+            serde_json::from_str::<Value>(compact).ok()
+        );
+        let value: Value = serde_json::from_str(compact).unwrap_or(Value::Null);
+        assert_eq!(
+            pretty,
+            serde_json::to_string_pretty(&value).unwrap_or_default()
+        );
+    }
+
+    #[test]
+    fn the_document_is_valid_json_with_its_sections() {
+        let doc = doc();
+        assert_eq!(doc["openapi"], "3.1.0");
+        assert_eq!(doc["paths"].as_object().map(|p| p.len()), Some(8));
+        assert_eq!(
+            doc["components"]["schemas"]["NewOrder"]["properties"]["userId"]["pattern"],
+            "\\S"
+        );
+        assert_eq!(
+            doc["components"]["x-limits"]["bodyBytes"],
+            MAX_BODY_BYTES as u64
+        );
     }
 }
