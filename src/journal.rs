@@ -197,6 +197,11 @@ impl Journal {
         self.capacity
     }
 
+    /// The `seq` the next record gets.
+    pub fn next_seq(&self) -> u64 {
+        self.next_seq
+    }
+
     /// Empties the journal and its dropped count; `seq` keeps counting so a
     /// viewer polling with `after` is never confused by a reused number.
     pub fn clear(&mut self) {

@@ -26,7 +26,9 @@ pub mod envelope;
 pub mod error;
 pub mod gateway;
 pub mod id;
+pub mod invalid;
 pub mod journal;
+pub mod json_path;
 pub mod latency;
 pub mod money;
 pub mod order;
@@ -37,6 +39,8 @@ pub mod random;
 pub mod request;
 pub mod route;
 pub mod service;
+pub mod snapshot_check;
+pub mod time_limits;
 pub mod trace;
 
 #[cfg(target_arch = "wasm32")]

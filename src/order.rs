@@ -139,7 +139,19 @@ impl Orders {
     pub fn is_empty(&self) -> bool {
         self.live.is_empty()
     }
+
+    /// The live orders by id, the deleted ids, and the ids made per content
+    /// hash: what a restored snapshot is checked against.
+    pub(crate) fn parts(&self) -> OrderParts<'_> {
+        (&self.live, &self.deleted, &self.made)
+    }
 }
+
+pub(crate) type OrderParts<'a> = (
+    &'a BTreeMap<String, Order>,
+    &'a BTreeSet<String>,
+    &'a BTreeMap<u64, u64>,
+);
 
 #[cfg(test)]
 mod tests {

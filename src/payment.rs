@@ -151,6 +151,12 @@ impl Payments {
     pub fn is_empty(&self) -> bool {
         self.by_id.is_empty()
     }
+
+    /// The payments by id and the attempts per order id: what a restored
+    /// snapshot is checked against.
+    pub(crate) fn parts(&self) -> (&BTreeMap<String, Payment>, &BTreeMap<String, u32>) {
+        (&self.by_id, &self.attempts)
+    }
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::clock::{Clock, VirtualClock};
 use crate::envelope::Response;
 use crate::gateway;
+use crate::invalid::Invalid;
 use crate::journal::{Journal, LogRecord};
 use crate::latency::{LatencyModel, Profile};
 use crate::order::Orders;
@@ -14,6 +15,8 @@ use crate::payment::Payments;
 use crate::processor::Forced;
 use crate::random::Rng;
 use crate::request::RawRequest;
+use crate::snapshot_check::{self, SNAPSHOT_FORMAT};
+use crate::time_limits::{self, Bounded};
 
 pub const DEFAULT_FAILURE_RATE: f64 = 0.3;
 pub const DEFAULT_LOG_CAPACITY: usize = 10_000;
@@ -108,8 +111,6 @@ struct State {
     clock: Option<i64>,
 }
 
-const SNAPSHOT_FORMAT: u32 = 1;
-
 pub struct Service {
     pub(crate) settings: Settings,
     pub(crate) clock: Box<dyn Clock>,
@@ -130,7 +131,7 @@ impl Service {
             orders: Orders::default(),
             payments: Payments::default(),
             forced_next: None,
-            clock,
+            clock: Box::new(Bounded(clock)),
             settings,
         })
     }
@@ -153,24 +154,28 @@ impl Service {
     }
 
     /// A service from a snapshot. A snapshot taken under a virtual clock
-    /// brings its clock along; otherwise `wall` tells the time.
-    pub fn restore(snapshot: &str, wall: Box<dyn Clock>) -> Result<Service, String> {
+    /// brings its clock along; otherwise `wall` tells the time. Damaged
+    /// text is refused with the first bad field named (see
+    /// `snapshot_check`), never turned into a service that cannot answer.
+    pub fn restore(snapshot: &str, wall: Box<dyn Clock>) -> Result<Service, Invalid> {
         let state: State = serde_json::from_str(snapshot)
-            .map_err(|e| format!("snapshot: not a snapshot of this service: {e}"))?;
-        if state.format != SNAPSHOT_FORMAT {
-            return Err(format!(
-                "snapshot: format {} is not the supported {SNAPSHOT_FORMAT}",
-                state.format
-            ));
-        }
-        state.settings.check()?;
+            .map_err(|e| snapshot_check::parse_error(snapshot, &e))?;
+        snapshot_check::check(&snapshot_check::Parts {
+            format: state.format,
+            settings: &state.settings,
+            orders: &state.orders,
+            payments: &state.payments,
+            journal: &state.journal,
+            forced_next: state.forced_next,
+            clock: state.clock,
+        })?;
         let clock: Box<dyn Clock> = match state.clock {
             Some(now) => Box::new(VirtualClock::starting_at(now)),
             None => wall,
         };
         Ok(Service {
             settings: state.settings,
-            clock,
+            clock: Box::new(Bounded(clock)),
             streams: state.streams,
             orders: state.orders,
             payments: state.payments,
@@ -215,6 +220,15 @@ impl Service {
     /// Moves the clock on by `ms` (a virtual clock; a wall clock ignores it).
     pub fn advance(&mut self, ms: u64) {
         self.clock.advance(ms);
+    }
+
+    /// `advance` for a caller's number: a whole number of ms, 0 or more,
+    /// that keeps the clock within the times a JS `Date` holds; anything
+    /// else is refused and the clock stays where it was.
+    pub fn try_advance(&mut self, ms: f64) -> Result<(), Invalid> {
+        let step = time_limits::advance_by(self.clock.saved(), ms)?;
+        self.clock.advance(step);
+        Ok(())
     }
 
     /// The service's current time, Unix ms.

@@ -13,6 +13,7 @@ use wasm_bindgen::JsCast;
 use crate::clock::{Clock, VirtualClock};
 use crate::envelope::{Envelope, Response};
 use crate::error::ApiError;
+use crate::invalid::{Invalid, InvalidKind};
 use crate::processor::Forced;
 use crate::request::{RawRequest, Text, MAX_BODY_BYTES, MAX_PATH_BYTES};
 use crate::service::{Service as Core, Settings, DEFAULT_LOG_CAPACITY};
@@ -381,14 +382,14 @@ impl Service {
     }
 
     #[wasm_bindgen(skip_typescript)]
-    pub fn advance(&self, ms: JsValue) {
+    pub fn advance(&self, ms: JsValue) -> Result<(), JsValue> {
         let ms = ms
             .as_f64()
-            .filter(|n| n.is_finite() && *n > 0.0)
-            .unwrap_or(0.0);
+            .ok_or_else(|| type_error("ms: expected a whole number of milliseconds"))?;
         if let Ok(mut core) = self.core.try_borrow_mut() {
-            core.advance(ms as u64);
+            core.try_advance(ms).map_err(invalid_to_js)?;
         }
+        Ok(())
     }
 
     #[wasm_bindgen(skip_typescript)]
@@ -460,7 +461,7 @@ impl Service {
         let text = snapshot
             .as_string()
             .ok_or_else(|| type_error("snapshot: expected the text snapshot() returned"))?;
-        let core = Core::restore(&text, Box::new(JsClock)).map_err(|e| type_error(&e))?;
+        let core = Core::restore(&text, Box::new(JsClock)).map_err(invalid_to_js)?;
         Ok(Service {
             core: RefCell::new(core),
         })
@@ -617,12 +618,8 @@ fn core_from_options(options: &JsValue) -> Result<Core, JsValue> {
         let ms = start
             .as_f64()
             .ok_or_else(|| type_error("virtualTime: expected a Unix time in milliseconds"))?;
-        if !(ms.is_finite() && ms.fract() == 0.0 && ms.abs() <= MAX_SAFE_INTEGER) {
-            return Err(range_error(format!(
-                "virtualTime: must be a whole number of milliseconds, got {ms}"
-            )));
-        }
-        Box::new(VirtualClock::starting_at(ms as i64))
+        let ms = crate::time_limits::start_time("virtualTime", ms).map_err(invalid_to_js)?;
+        Box::new(VirtualClock::starting_at(ms))
     };
     Core::new(settings, clock).map_err(range_error)
 }
@@ -651,6 +648,14 @@ fn random_seed() -> u64 {
             .to_le_bytes();
     }
     u64::from_le_bytes(bytes) & (MAX_SAFE_INTEGER as u64)
+}
+
+/// A refusal of the core as the JS error of its kind.
+fn invalid_to_js(invalid: Invalid) -> JsValue {
+    match invalid.kind {
+        InvalidKind::WrongType => type_error(&invalid.msg),
+        InvalidKind::OutOfRange => range_error(invalid.msg),
+    }
 }
 
 fn type_error(msg: &str) -> JsValue {

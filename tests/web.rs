@@ -395,7 +395,7 @@ fn a_virtual_clock_and_a_snapshot_replay_a_session_to_the_byte() {
         for _ in 0..3 {
             create(s);
         }
-        s.advance(JsValue::from(60_000.0));
+        s.advance(JsValue::from(60_000.0)).unwrap();
         JSON::stringify(&s.logs(JsValue::UNDEFINED))
             .unwrap()
             .as_string()
