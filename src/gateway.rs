@@ -309,9 +309,11 @@ impl Spans<'_> {
         status: LogStatus,
         attributes: Vec<(String, Value)>,
     ) {
+        // A span ends where the clock stopped, if it stopped at its end.
         let at = |offset: u64| {
             self.started
                 .saturating_add(i64::try_from(offset).unwrap_or(i64::MAX))
+                .min(crate::time_limits::MAX_TIME_MS)
         };
         svc.journal.record_span(Span {
             trace_id: self.trace_id.to_owned(),
