@@ -1,52 +1,34 @@
 //! orderpay: the order and payment service of the spec, as a library.
 //!
-//! The tree reads from the outside in:
+//! The tree is laid out by layer, each importing only the layers below it:
 //!
-//! - [`service`] is the whole service one caller owns: state, settings,
-//!   clock and randomness, behind one `handle` call.
-//! - [`gateway`] is the single entry point of the spec: it parses the raw
-//!   request once, routes it, writes the log records and shapes the reply.
-//! - [`route`] knows the eight documented routes, and what to say about
-//!   a path that is none of them.
-//! - [`order`] and [`payment`] are the two services and their state machines;
-//!   [`processor`] is the simulated third party that fails about 30% of payments.
-//! - [`batch`] is the test-data endpoint, which drives the other two.
-//! - [`journal`] keeps the log records; [`trace`] makes and checks trace ids.
-//! - [`request`] and [`error`] are the edges: raw text parsed into valid
-//!   values, and every failure mapped to a status and an envelope.
-//! - [`clock`] and [`random`] are handed in, never reached for, so the core
-//!   is deterministic and native tests are exact.
+//! 1. [`sim`]: the simulated world, deterministic: clock, seeded
+//!    randomness, latency, the third party that declines about 30% of
+//!    payments, and the settings of all of it. Time and randomness are
+//!    handed in, never reached for, so native tests are exact.
+//! 2. [`domain`]: orders and payments, their state machines, money, ids
+//!    and the documented business rejections.
+//! 3. [`observe`]: the log records, the spans and their exports.
+//! 4. [`gateway`]: the single entry point of the spec: the raw request
+//!    parsed once at the edge, routed, answered as an envelope, every
+//!    failure mapped to a status in one place, and the records written.
+//! 5. [`service`]: a whole service one caller owns, with snapshots and the
+//!    test-data runner (a client of the gateway, handed to it for its
+//!    route).
 //!
 //! Nothing here knows about WebAssembly or JavaScript; the `wasm` module
 //! (built only for `wasm32`) is the thin binding that does.
 
-pub mod batch;
-pub mod clock;
-pub mod envelope;
-pub mod error;
+pub mod domain;
 pub mod gateway;
-pub mod id;
-pub mod invalid;
-pub mod journal;
-pub mod json_path;
-pub mod latency;
-pub mod money;
-pub mod order;
-pub mod otlp;
-pub mod payment;
-pub mod processor;
-pub mod random;
-pub mod request;
-pub mod route;
+pub mod observe;
 pub mod service;
-pub mod snapshot_check;
-pub mod time_limits;
-pub mod trace;
+pub mod sim;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
-pub use envelope::{Data, Envelope, Response};
-pub use journal::LogRecord;
-pub use request::RawRequest;
-pub use service::{Service, Settings};
+pub use gateway::{Data, Envelope, RawRequest, Response};
+pub use observe::LogRecord;
+pub use service::Service;
+pub use sim::Settings;

@@ -10,13 +10,13 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::clock::{Clock, VirtualClock};
-use crate::envelope::{Envelope, Response};
-use crate::error::ApiError;
-use crate::invalid::{Invalid, InvalidKind};
-use crate::processor::Forced;
-use crate::request::{RawRequest, Text, MAX_BODY_BYTES, MAX_PATH_BYTES};
-use crate::service::{Service as Core, Settings, DEFAULT_LOG_CAPACITY};
+use crate::gateway::request::{RawRequest, Text, MAX_BODY_BYTES, MAX_PATH_BYTES};
+use crate::gateway::{ApiError, Envelope, Response};
+use crate::service::Service as Core;
+use crate::sim::clock::{Clock, VirtualClock};
+use crate::sim::invalid::{Invalid, InvalidKind};
+use crate::sim::settings::{Settings, DEFAULT_LOG_CAPACITY};
+use crate::sim::third_party::Forced;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
@@ -618,7 +618,7 @@ fn core_from_options(options: &JsValue) -> Result<Core, JsValue> {
         let ms = start
             .as_f64()
             .ok_or_else(|| type_error("virtualTime: expected a Unix time in milliseconds"))?;
-        let ms = crate::time_limits::start_time("virtualTime", ms).map_err(invalid_to_js)?;
+        let ms = crate::sim::time_limits::start_time("virtualTime", ms).map_err(invalid_to_js)?;
         Box::new(VirtualClock::starting_at(ms))
     };
     Core::new(settings, clock).map_err(range_error)

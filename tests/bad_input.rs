@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use orderpay::request::Text;
+use orderpay::gateway::request::Text;
 use orderpay::{RawRequest, Response, Service};
 use serde_json::{json, Value};
 

@@ -5,7 +5,7 @@ mod common;
 use std::collections::BTreeSet;
 
 use common::*;
-use orderpay::journal::{LogRecord, Stage};
+use orderpay::observe::{LogRecord, Stage};
 use orderpay::{Service, Settings};
 use serde_json::{json, Value};
 

@@ -96,7 +96,7 @@ fn a_failure_rate_outside_zero_to_one_is_refused_by_the_settings() {
         settings.failure_rate = rate;
         let result = orderpay::Service::new(
             settings,
-            Box::new(orderpay::clock::VirtualClock::starting_at(T0)),
+            Box::new(orderpay::sim::clock::VirtualClock::starting_at(T0)),
         );
         let err = result
             .err()

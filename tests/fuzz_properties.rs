@@ -7,8 +7,8 @@ mod properties;
 #[path = "properties/session.rs"]
 mod session;
 
-use orderpay::clock::VirtualClock;
-use orderpay::random::Rng;
+use orderpay::sim::clock::VirtualClock;
+use orderpay::sim::random::Rng;
 use orderpay::Service;
 
 fn cases(default: u64) -> u64 {

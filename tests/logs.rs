@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use orderpay::journal::{EventClass, LogStatus, Stage};
+use orderpay::observe::{EventClass, LogStatus, Stage};
 use orderpay::{RawRequest, Service, Settings};
 use serde_json::{json, Value};
 

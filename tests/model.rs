@@ -12,10 +12,10 @@ mod properties;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use orderpay::clock::VirtualClock;
-use orderpay::order::OrderStatus;
-use orderpay::payment::PaymentStatus;
-use orderpay::random::Rng;
+use orderpay::domain::payment::PaymentStatus;
+use orderpay::domain::OrderStatus;
+use orderpay::sim::clock::VirtualClock;
+use orderpay::sim::random::Rng;
 use orderpay::{RawRequest, Service, Settings};
 use serde_json::{json, Value};
 

@@ -6,10 +6,10 @@
 
 mod properties;
 
-use orderpay::clock::VirtualClock;
-use orderpay::invalid::{Invalid, InvalidKind};
-use orderpay::processor::Forced;
-use orderpay::time_limits::{MAX_TIME_MS, MIN_TIME_MS};
+use orderpay::sim::clock::VirtualClock;
+use orderpay::sim::invalid::{Invalid, InvalidKind};
+use orderpay::sim::third_party::Forced;
+use orderpay::sim::time_limits::{MAX_TIME_MS, MIN_TIME_MS};
 use orderpay::{RawRequest, Service, Settings};
 use serde_json::{json, Value};
 
@@ -307,7 +307,7 @@ fn the_first_bad_field_is_named_with_its_path_and_kind() {
         assert!(e.msg.starts_with(msg), "{from} -> {to}: {}", e.msg);
         assert_eq!(e.kind, kind, "{}", e.msg);
     }
-    let missing = refusal(&snapshot, "\"logCapacity\":30,", "");
+    let missing = refusal(&snapshot, "\"logCapacity\":12,", "");
     assert_eq!(
         (missing.msg.as_str(), missing.kind),
         (
@@ -383,7 +383,7 @@ fn a_clock_a_js_date_cannot_hold_never_gets_in() {
 
 #[test]
 fn virtual_time_is_checked_where_it_comes_in() {
-    use orderpay::time_limits::start_time;
+    use orderpay::sim::time_limits::start_time;
     assert_eq!(start_time("virtualTime", 0.0), Ok(0));
     let e = start_time("virtualTime", 9_007_199_254_740_991.0)
         .err()

@@ -5,12 +5,12 @@
 mod common;
 
 use common::*;
-use orderpay::clock::VirtualClock;
-use orderpay::journal::{LogRecord, LogStatus, Stage};
-use orderpay::latency::{LatencyModel, Profile};
-use orderpay::processor::{Decision, Forced, Rule};
-use orderpay::random::keyed_unit;
-use orderpay::trace::{Component, Span};
+use orderpay::observe::{Component, Span};
+use orderpay::observe::{LogRecord, LogStatus, Stage};
+use orderpay::sim::clock::VirtualClock;
+use orderpay::sim::latency::{LatencyModel, Profile};
+use orderpay::sim::random::keyed_unit;
+use orderpay::sim::third_party::{Decision, Forced, Rule};
 use orderpay::{RawRequest, Response, Service, Settings};
 use serde_json::{json, Value};
 

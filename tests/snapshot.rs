@@ -1,7 +1,7 @@
 //! Snapshots: a service restored from one continues exactly as the
 //! original would have.
 
-use orderpay::clock::VirtualClock;
+use orderpay::sim::clock::VirtualClock;
 use orderpay::{RawRequest, Service, Settings};
 
 fn service(seed: u64) -> Service {

@@ -5,8 +5,8 @@
 mod common;
 
 use common::*;
-use orderpay::journal::{LogRecord, LogStatus};
-use orderpay::trace::{Component, Span};
+use orderpay::observe::{Component, Span};
+use orderpay::observe::{LogRecord, LogStatus};
 use orderpay::{RawRequest, Response, Service};
 use serde_json::{json, Value};
 

@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use orderpay::clock::VirtualClock;
+use orderpay::sim::clock::VirtualClock;
 use orderpay::{RawRequest, Service, Settings};
 
 /// One simulated client: create, read, pay (retrying a decline), mark paid.

@@ -2,9 +2,9 @@
 //! requests, reading envelopes and log records.
 #![allow(dead_code)]
 
-use orderpay::clock::VirtualClock;
-use orderpay::journal::{LogRecord, Stage};
-use orderpay::latency::{LatencyModel, Profile};
+use orderpay::observe::{LogRecord, Stage};
+use orderpay::sim::clock::VirtualClock;
+use orderpay::sim::latency::{LatencyModel, Profile};
 use orderpay::{RawRequest, Response, Service, Settings};
 use serde_json::{json, Value};
 

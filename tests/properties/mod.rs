@@ -5,10 +5,10 @@
 //! number holds exactly, and a restored service answers every route.
 #![allow(dead_code)]
 
-use orderpay::journal::LogRecord;
-use orderpay::order::Orders;
-use orderpay::payment::Payments;
-use orderpay::processor::Forced;
+use orderpay::domain::Orders;
+use orderpay::domain::Payments;
+use orderpay::observe::LogRecord;
+use orderpay::sim::third_party::Forced;
 use orderpay::{RawRequest, Response, Service, Settings};
 use serde_json::{json, Value};
 
@@ -173,7 +173,7 @@ pub fn answers_every_route(svc: &mut Service) -> Result<(), String> {
     let _ = svc.export_ndjson();
     Service::restore(
         &svc.snapshot(),
-        Box::new(orderpay::clock::VirtualClock::starting_at(0)),
+        Box::new(orderpay::sim::clock::VirtualClock::starting_at(0)),
     )
     .map_err(|e| format!("its own snapshot is refused: {e}"))?;
 

@@ -5,7 +5,7 @@
 //! route on an id an earlier answer gave, with now and then a clock move
 //! or a snapshot round trip. Every answer goes through `properties::step`.
 
-use orderpay::clock::VirtualClock;
+use orderpay::sim::clock::VirtualClock;
 use orderpay::{RawRequest, Service, Settings};
 use serde_json::{json, Value};
 

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use orderpay::clock::VirtualClock;
+use orderpay::sim::clock::VirtualClock;
 use orderpay::Service;
 
 #[path = "../../properties/mod.rs"]

@@ -3,10 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::batch::BatchReport;
-use crate::error::ApiError;
-use crate::order::Order;
-use crate::payment::Payment;
+use super::error::ApiError;
+use crate::domain::BatchReport;
+use crate::domain::Order;
+use crate::domain::Payment;
 
 /// `{code, msg, data}`: code 0 and msg `success` on success.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

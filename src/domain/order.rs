@@ -5,10 +5,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{ApiError, Rejection};
-use crate::id;
-use crate::money::Money;
-use crate::request::{bounded_text, JsonBody};
+use super::id;
+use super::money::Money;
+use super::rejection::Rejection;
 
 pub const MAX_USER_ID_CHARS: usize = 64;
 pub const MAX_DESCRIPTION_CHARS: usize = 1000;
@@ -39,24 +38,6 @@ pub struct NewOrder {
     pub description: String,
 }
 
-impl NewOrder {
-    /// Outer error: the body is malformed (400). Inner: the body is well
-    /// formed but the spec's business rule refuses it (`price must be > 0`).
-    pub fn parse(body: &JsonBody) -> Result<Result<NewOrder, Rejection>, ApiError> {
-        let user_id = bounded_text("userId", body.string("userId")?, MAX_USER_ID_CHARS, true)?;
-        let price = body.number("price")?;
-        let description = body.optional_string("description")?.unwrap_or_default();
-        let description = bounded_text("description", description, MAX_DESCRIPTION_CHARS, false)?;
-        Ok(Money::positive(price)
-            .map(|price| NewOrder {
-                user_id,
-                price,
-                description,
-            })
-            .ok_or(Rejection::PriceNotPositive))
-    }
-}
-
 /// Every order of one service. Deleted ids are remembered so that an id
 /// is never issued twice.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -79,7 +60,7 @@ impl Orders {
             new.price.get(),
             new.description
         );
-        let hash = crate::random::fnv1a(key.as_bytes());
+        let hash = crate::sim::random::fnv1a(key.as_bytes());
         let taken = |id: &str| self.live.contains_key(id) || self.deleted.contains(id);
         let (order_id, next) = id::keyed(
             "ORD",
@@ -156,12 +137,6 @@ pub(crate) type OrderParts<'a> = (
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::request::{Headers, Text};
-
-    fn parse(text: &str) -> Result<Result<NewOrder, Rejection>, ApiError> {
-        let body = JsonBody::parse(Some(&Text::from(text)), &Headers::default())?;
-        NewOrder::parse(&body)
-    }
 
     fn new_order() -> NewOrder {
         NewOrder {
@@ -169,54 +144,6 @@ mod tests {
             price: Money::positive(10.0).unwrap(),
             description: String::new(),
         }
-    }
-
-    #[test]
-    fn a_valid_body_parses_into_a_new_order() {
-        let parsed = parse(r#"{"userId":"u1","price":12.5,"description":"tea"}"#);
-        let order = parsed.ok().and_then(Result::ok);
-        assert_eq!(order.as_ref().map(|o| o.price.get()), Some(12.5));
-        assert_eq!(
-            order.map(|o| (o.user_id, o.description)),
-            Some(("u1".into(), "tea".into()))
-        );
-    }
-
-    #[test]
-    fn description_is_optional() {
-        let parsed = parse(r#"{"userId":"u1","price":1}"#)
-            .ok()
-            .and_then(Result::ok);
-        assert_eq!(parsed.map(|o| o.description), Some(String::new()));
-    }
-
-    #[test]
-    fn a_price_not_above_zero_is_the_business_rejection_not_a_400() {
-        for price in ["0", "-1", "-0.0"] {
-            let parsed = parse(&format!(r#"{{"userId":"u1","price":{price}}}"#));
-            assert_eq!(parsed, Ok(Err(Rejection::PriceNotPositive)), "{price}");
-        }
-    }
-
-    #[test]
-    fn malformed_fields_are_400s_naming_the_field() {
-        let msg = |body: &str| parse(body).err().map(|e| e.msg()).unwrap_or_default();
-        assert_eq!(msg(r#"{"price":1}"#), "userId: required field is missing");
-        assert_eq!(
-            msg(r#"{"userId":7,"price":1}"#),
-            "userId: expected a string, got number 7"
-        );
-        assert_eq!(
-            msg(r#"{"userId":"u","price":"1"}"#),
-            "price: expected a number, got string \"1\""
-        );
-        assert_eq!(msg(r#"{"userId":"u"}"#), "price: required field is missing");
-        assert_eq!(
-            msg(r#"{"userId":"u","price":1,"description":[]}"#),
-            "description: expected a string, got an array"
-        );
-        let long = format!(r#"{{"userId":"{}","price":1}}"#, "u".repeat(65));
-        assert_eq!(msg(&long), "userId: must be at most 64 characters, got 65");
     }
 
     #[test]

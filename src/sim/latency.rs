@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::random::Rng;
+use super::random::Rng;
 
 /// One step's latency: `base` plus a uniform `spread`, and now and then a
 /// slow tail, as real services have.

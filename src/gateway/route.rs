@@ -2,8 +2,8 @@
 //! matches none gets 404 with the nearest route as a hint; a known path with
 //! the wrong method gets 405 and the method to use.
 
-use crate::error::ApiError;
-use crate::journal::EventClass;
+use super::error::ApiError;
+use crate::observe::EventClass;
 
 /// A matched route, with its path parameter where it has one.
 #[derive(Debug, Clone, PartialEq, Eq)]

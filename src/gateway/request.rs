@@ -6,7 +6,7 @@ use std::fmt;
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::{Map, Value};
 
-use crate::error::ApiError;
+use super::error::ApiError;
 
 /// Bodies over this size are refused with 413 before any parsing.
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;

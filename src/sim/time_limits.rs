@@ -4,8 +4,8 @@
 //! where they come in (`virtualTime`, `advance`, a snapshot's clock), and a
 //! clock that simulated latency would push past it stops at the end.
 
-use crate::clock::Clock;
-use crate::invalid::Invalid;
+use crate::sim::clock::Clock;
+use crate::sim::invalid::Invalid;
 
 /// The last millisecond a JS `Date` can hold: 275760-09-13T00:00:00Z.
 pub const MAX_TIME_MS: i64 = 8_640_000_000_000_000;
@@ -88,7 +88,7 @@ impl Clock for Bounded {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clock::VirtualClock;
+    use crate::sim::clock::VirtualClock;
 
     #[test]
     fn the_range_is_js_dates_and_inside_safe_integers() {

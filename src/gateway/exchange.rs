@@ -6,22 +6,21 @@
 
 use serde_json::Value;
 
-use crate::batch;
-use crate::envelope::{Data, Envelope, Response};
-use crate::error::{ApiError, Rejection};
-use crate::journal::{EventClass, LogStatus, Place, Stage};
-use crate::latency::LatencyModel;
-use crate::order::NewOrder;
-use crate::payment::NewPayment;
-use crate::processor::{self, Decision, Forced, Rule};
-use crate::request::{quote, Headers, JsonBody, RawRequest, Target, Text};
-use crate::route::{self, Route};
-use crate::service::Service;
-use crate::trace::{self, Component, Incoming, Span};
+use super::backend::Backend;
+use super::envelope::{Data, Envelope, Response};
+use super::error::ApiError;
+use super::parse;
+use super::request::{quote, Headers, JsonBody, RawRequest, Target, Text};
+use super::route::{self, Route};
+use crate::domain::{BatchReport, Rejection};
+use crate::observe::trace::{self, Incoming};
+use crate::observe::{Component, EventClass, LogStatus, Place, Span, Stage};
+use crate::sim::latency::LatencyModel;
+use crate::sim::third_party::{self, Decision, Forced, Rule};
 
 /// A response, and the simulated time the service spent on it (none when
 /// the gateway turned the request away).
-pub(crate) struct Exchange {
+pub struct Exchange {
     pub response: Response,
     pub duration: Option<u64>,
 }
@@ -44,7 +43,12 @@ struct Request {
     body: Option<Text>,
 }
 
-pub(crate) fn exchange(svc: &mut Service, raw: RawRequest) -> Exchange {
+/// Serves the test-data route. The service layer hands it in: the runner
+/// sends its own requests through this gateway, so the gateway cannot
+/// import it without a cycle.
+pub type TestDataRunner = fn(&mut Backend, u32) -> (BatchReport, u64);
+
+pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) -> Exchange {
     let started = svc.clock.now_ms();
     let method: String = raw
         .method
@@ -106,6 +110,7 @@ pub(crate) fn exchange(svc: &mut Service, raw: RawRequest) -> Exchange {
         let route = route::resolve(&method, &target.path)?;
         dispatch(
             svc,
+            testdata,
             route,
             Request {
                 target,
@@ -300,7 +305,7 @@ impl Spans<'_> {
     #[allow(clippy::too_many_arguments)]
     fn record(
         &self,
-        svc: &mut Service,
+        svc: &mut Backend,
         span_id: &str,
         parent: Option<&str>,
         component: Component,
@@ -313,7 +318,7 @@ impl Spans<'_> {
         let at = |offset: u64| {
             self.started
                 .saturating_add(i64::try_from(offset).unwrap_or(i64::MAX))
-                .min(crate::time_limits::MAX_TIME_MS)
+                .min(crate::sim::time_limits::MAX_TIME_MS)
         };
         svc.journal.record_span(Span {
             trace_id: self.trace_id.to_owned(),
@@ -343,7 +348,8 @@ fn check_method(method: &str) -> Result<(), ApiError> {
 }
 
 fn dispatch(
-    svc: &mut Service,
+    svc: &mut Backend,
+    testdata: TestDataRunner,
     route: Route,
     req: Request,
     work: &mut Work,
@@ -351,7 +357,7 @@ fn dispatch(
     let class = route.event_class();
     match route {
         Route::CreateOrder => {
-            let new = NewOrder::parse(&JsonBody::parse(req.body.as_ref(), &req.headers)?)?;
+            let new = parse::new_order(&JsonBody::parse(req.body.as_ref(), &req.headers)?)?;
             enter(svc, work, class);
             let now = svc.clock.now_ms();
             Ok(Some(Data::Order(svc.orders.create(
@@ -375,7 +381,7 @@ fn dispatch(
             Ok(None)
         }
         Route::Pay => {
-            let new = NewPayment::parse(&JsonBody::parse(req.body.as_ref(), &req.headers)?)?;
+            let new = parse::new_payment(&JsonBody::parse(req.body.as_ref(), &req.headers)?)?;
             let by_header = match req.headers.get("x-sim-outcome") {
                 None => None,
                 Some(text) => Some(Forced::parse(text).ok_or_else(|| {
@@ -398,7 +404,7 @@ fn dispatch(
             let offset = work.duration;
             let took = svc.spend(|m: &LatencyModel| m.third_party);
             work.duration += took;
-            let decision = processor::decide(
+            let decision = third_party::decide(
                 svc.settings.seed,
                 &new.order_id,
                 attempt,
@@ -427,9 +433,9 @@ fn dispatch(
             Ok(None)
         }
         Route::Batch => {
-            let count = batch::parse_count(&req.target)?;
+            let count = parse::count(&req.target)?;
             enter(svc, work, class);
-            let (report, spent) = batch::run(svc, count);
+            let (report, spent) = testdata(svc, count);
             work.duration += spent;
             Ok(Some(Data::Batch(report)))
         }
@@ -438,7 +444,7 @@ fn dispatch(
 
 /// The request reached a service: from here on it is that service's
 /// answer, and it takes that service's simulated time.
-fn enter(svc: &mut Service, work: &mut Work, class: EventClass) {
+fn enter(svc: &mut Backend, work: &mut Work, class: EventClass) {
     let step = match class {
         EventClass::Order => |m: &LatencyModel| m.order,
         EventClass::Payment => |m: &LatencyModel| m.payment,

@@ -1,7 +1,7 @@
 //! Order and payment ids: a prefix and 8 upper-case letters or digits,
 //! drawn from the seeded stream and never issued twice in one service.
 
-use crate::random::{fnv1a, mix, Rng};
+use crate::sim::random::{fnv1a, mix, Rng};
 
 const ALPHABET: &[u8; 36] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 const CODE_LEN: usize = 8;

@@ -3,10 +3,7 @@
 //! the spans each request records so it can be followed across the
 //! gateway, the services and the third party.
 
-use serde::{Deserialize, Serialize};
-
-use crate::journal::LogStatus;
-use crate::random::Rng;
+use crate::sim::random::Rng;
 
 /// What the caller said about the trace, before the service adds its own
 /// spans. Any part may be missing; a missing trace id is made fresh.
@@ -120,46 +117,6 @@ pub fn fresh_span_id(rng: &mut Rng) -> String {
 /// id is padded on the left with zeros, as B3 says to.
 pub fn trace_id_128(trace_id: &str) -> String {
     format!("{trace_id:0>32}")
-}
-
-/// Who did the work a span covers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Component {
-    Gateway,
-    OrderService,
-    PaymentService,
-    ThirdParty,
-    TestData,
-}
-
-impl Component {
-    pub fn name(self) -> &'static str {
-        match self {
-            Component::Gateway => "gateway",
-            Component::OrderService => "order-service",
-            Component::PaymentService => "payment-service",
-            Component::ThirdParty => "third-party",
-            Component::TestData => "test-data",
-        }
-    }
-}
-
-/// One timed piece of a request's work, as tracing tools draw it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Span {
-    pub trace_id: String,
-    pub span_id: String,
-    pub parent_span_id: Option<String>,
-    pub name: String,
-    pub component: Component,
-    /// Unix ms; simulated time measured from the request's arrival.
-    pub start: i64,
-    pub end: i64,
-    pub status: LogStatus,
-    /// Key and value pairs, OpenTelemetry semantic-convention names.
-    pub attributes: Vec<(String, serde_json::Value)>,
 }
 
 /// A B3 trace id is 16 or 32 lower-case hex digits, and not all zeros.

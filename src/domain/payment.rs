@@ -6,11 +6,10 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{ApiError, Rejection};
-use crate::id;
-use crate::money::Money;
-use crate::random::Rng;
-use crate::request::{quote, JsonBody};
+use super::id;
+use super::money::Money;
+use super::rejection::Rejection;
+use crate::sim::random::Rng;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -67,31 +66,6 @@ pub struct NewPayment {
     pub order_id: String,
     pub amount: Money,
     pub method: PaymentMethod,
-}
-
-impl NewPayment {
-    /// Outer error: malformed (400). Inner: `amount must be > 0`.
-    pub fn parse(body: &JsonBody) -> Result<Result<NewPayment, Rejection>, ApiError> {
-        let order_id = body.string("orderId")?.to_owned();
-        let amount = body.number("amount")?;
-        let method_text = body.string("paymentMethod")?;
-        let method = PaymentMethod::parse(method_text).ok_or_else(|| {
-            ApiError::bad(
-                "paymentMethod",
-                format!(
-                    "must be one of CARD, WALLET_A, WALLET_B, got {}",
-                    quote(method_text)
-                ),
-            )
-        })?;
-        Ok(Money::positive(amount)
-            .map(|amount| NewPayment {
-                order_id,
-                amount,
-                method,
-            })
-            .ok_or(Rejection::AmountNotPositive))
-    }
 }
 
 /// Every payment of one service, and how many attempts each order has had
@@ -162,14 +136,6 @@ impl Payments {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::request::{Headers, Text};
-
-    fn parse(text: &str) -> Result<Result<NewPayment, Rejection>, ApiError> {
-        NewPayment::parse(&JsonBody::parse(
-            Some(&Text::from(text)),
-            &Headers::default(),
-        )?)
-    }
 
     #[test]
     fn every_documented_method_parses_and_nothing_else() {
@@ -179,34 +145,6 @@ mod tests {
         for bad in ["card", "Card", "WALLET_C", "", " CARD"] {
             assert_eq!(PaymentMethod::parse(bad), None, "{bad:?}");
         }
-    }
-
-    #[test]
-    fn pay_bodies_parse_or_name_the_field() {
-        let ok = parse(r#"{"orderId":"ORD-1","amount":9.5,"paymentMethod":"WALLET_B"}"#);
-        assert_eq!(
-            ok.ok()
-                .and_then(Result::ok)
-                .map(|p| (p.amount.get(), p.method)),
-            Some((9.5, PaymentMethod::WalletB))
-        );
-        let msg = |body: &str| parse(body).err().map(|e| e.msg()).unwrap_or_default();
-        assert_eq!(
-            msg(r#"{"orderId":"ORD-1","amount":1,"paymentMethod":"card"}"#),
-            "paymentMethod: must be one of CARD, WALLET_A, WALLET_B, got \"card\""
-        );
-        assert_eq!(
-            msg(r#"{"amount":1,"paymentMethod":"CARD"}"#),
-            "orderId: required field is missing"
-        );
-        assert_eq!(
-            msg(r#"{"orderId":"o","amount":true,"paymentMethod":"CARD"}"#),
-            "amount: expected a number, got boolean true"
-        );
-        assert_eq!(
-            parse(r#"{"orderId":"o","amount":0,"paymentMethod":"CARD"}"#),
-            Ok(Err(Rejection::AmountNotPositive))
-        );
     }
 
     #[test]

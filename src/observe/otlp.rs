@@ -4,8 +4,9 @@
 
 use serde_json::{json, Value};
 
-use crate::journal::LogStatus;
-use crate::trace::{trace_id_128, Component, Span};
+use super::span::{Component, Span};
+use super::status::LogStatus;
+use super::trace::trace_id_128;
 
 const COMPONENTS: [Component; 5] = [
     Component::Gateway,

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::random::keyed_unit;
+use super::random::keyed_unit;
 
 /// What a forcing rule asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -9,15 +9,14 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::invalid::Invalid;
-use crate::journal::{Journal, LogRecord, Stage};
-use crate::latency::{Profile, MAX_STEP_MS};
-use crate::order::{Order, Orders, MAX_DESCRIPTION_CHARS, MAX_USER_ID_CHARS};
-use crate::payment::{Payment, Payments};
-use crate::processor::{Decision, Forced};
-use crate::service::Settings;
-use crate::time_limits::{check_time, MAX_SAFE_INTEGER};
-use crate::trace::Span;
+use crate::domain::order::{MAX_DESCRIPTION_CHARS, MAX_USER_ID_CHARS};
+use crate::domain::{Order, Orders, Payment, Payments};
+use crate::observe::{Journal, LogRecord, Span, Stage};
+use crate::sim::invalid::{Invalid, InvalidKind};
+use crate::sim::latency::{Profile, MAX_STEP_MS};
+use crate::sim::third_party::{Decision, Forced};
+use crate::sim::time_limits::{check_time, MAX_SAFE_INTEGER};
+use crate::sim::Settings;
 
 /// The snapshot format this build reads and writes.
 pub const SNAPSHOT_FORMAT: u32 = 1;
@@ -80,8 +79,8 @@ pub(crate) fn parse_error(text: &str, e: &serde_json::Error) -> Invalid {
             ),
         );
     }
-    let offset = crate::json_path::offset_of(text, e.line(), e.column());
-    let field = crate::json_path::path_at(text, offset, "snapshot");
+    let offset = super::json_path::offset_of(text, e.line(), e.column());
+    let field = super::json_path::path_at(text, offset, "snapshot");
     if problem.starts_with("invalid type") || problem.starts_with("missing field") {
         Invalid::wrong_type(&field, problem)
     } else {
@@ -100,7 +99,7 @@ fn settings(s: &Settings) -> Checked {
         ));
     }
     s.check().map_err(|msg| Invalid {
-        kind: crate::invalid::InvalidKind::OutOfRange,
+        kind: InvalidKind::OutOfRange,
         msg: format!("snapshot.settings.{msg}"),
     })?;
     let latency = &s.latency;
@@ -417,7 +416,7 @@ fn decision(at: &str, d: &Decision) -> Checked {
 }
 
 fn ids(at: &dyn Fn(&str) -> String, trace: &str, span: &str, parent: Option<&str>) -> Checked {
-    if crate::trace::parse_b3(trace).is_none() {
+    if crate::observe::trace::parse_b3(trace).is_none() {
         return Err(Invalid::out_of_range(
             &at("traceId"),
             format!(
@@ -428,7 +427,7 @@ fn ids(at: &dyn Fn(&str) -> String, trace: &str, span: &str, parent: Option<&str
     }
     for (field, id) in [("spanId", Some(span)), ("parentSpanId", parent)] {
         if let Some(id) = id {
-            if crate::trace::parse_span_id(id).is_none() {
+            if crate::observe::trace::parse_span_id(id).is_none() {
                 return Err(Invalid::out_of_range(
                     &at(field),
                     format!(
@@ -468,10 +467,10 @@ fn safe_count(at: &str, n: u64) -> Checked {
 /// The rules of `userId` and `description` on create, so a restored order
 /// is one the service could have made.
 fn text(at: &str, value: &str, max_chars: usize, identifier: bool) -> Checked {
-    crate::request::bounded_text(at, value, max_chars, identifier)
+    crate::gateway::request::bounded_text(at, value, max_chars, identifier)
         .map(|_| ())
         .map_err(|e| Invalid {
-            kind: crate::invalid::InvalidKind::OutOfRange,
+            kind: InvalidKind::OutOfRange,
             msg: e.msg(),
         })
 }

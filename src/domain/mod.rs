@@ -1,0 +1,15 @@
+//! The order and payment services of the spec: their records, their state
+//! machines and their business answers. Above the simulation (ids come
+//! from its seeded randomness), below everything that talks HTTP.
+
+pub mod batch_report;
+pub mod id;
+pub mod money;
+pub mod order;
+pub mod payment;
+pub mod rejection;
+
+pub use batch_report::BatchReport;
+pub use order::{NewOrder, Order, OrderStatus, Orders};
+pub use payment::{NewPayment, Payment, PaymentMethod, Payments};
+pub use rejection::Rejection;

@@ -1,0 +1,52 @@
+//! The state the gateway serves: the two services' records, the journal,
+//! the clock, the randomness and the settings. The service layer above
+//! owns one and hands it to the gateway for each request.
+
+use crate::domain::{Orders, Payments};
+use crate::observe::Journal;
+use crate::sim::clock::Clock;
+use crate::sim::latency::{LatencyModel, Profile};
+use crate::sim::streams::Streams;
+use crate::sim::third_party::Forced;
+use crate::sim::Settings;
+
+pub struct Backend {
+    pub(crate) settings: Settings,
+    pub(crate) clock: Box<dyn Clock>,
+    pub(crate) streams: Streams,
+    pub(crate) orders: Orders,
+    pub(crate) payments: Payments,
+    pub(crate) journal: Journal,
+    /// The outcome to force on the next payment attempts, and how many.
+    pub(crate) forced_next: Option<(Forced, u32)>,
+}
+
+impl Backend {
+    pub fn new(settings: Settings, clock: Box<dyn Clock>) -> Result<Backend, String> {
+        settings.check()?;
+        Ok(Backend {
+            streams: Streams::new(settings.seed),
+            journal: Journal::with_capacity(settings.log_capacity),
+            orders: Orders::default(),
+            payments: Payments::default(),
+            forced_next: None,
+            clock,
+            settings,
+        })
+    }
+
+    /// Uses up one forced outcome, if any is pending.
+    pub(crate) fn take_forced_next(&mut self) -> Option<Forced> {
+        let (outcome, left) = self.forced_next?;
+        self.forced_next = (left > 1).then_some((outcome, left - 1));
+        Some(outcome)
+    }
+
+    /// Spends one step's simulated time: draws it, moves the clock (a
+    /// virtual one moves, a wall clock ignores it) and returns it.
+    pub(crate) fn spend(&mut self, step: fn(&LatencyModel) -> Profile) -> u64 {
+        let ms = step(&self.settings.latency).draw(&mut self.streams.latency);
+        self.clock.advance(ms);
+        ms
+    }
+}

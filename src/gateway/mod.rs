@@ -1,0 +1,23 @@
+//! The one way in: raw requests parsed once at the edge, routed to a
+//! service, answered as an envelope, and written to the journal.
+//!
+//! - [`request`]: the raw request and its parsed parts;
+//! - [`parse`]: request bodies and queries into domain values;
+//! - [`route`]: the eight documented routes, and hints for the rest;
+//! - [`error`]: every failure, mapped to status and envelope in one place;
+//! - [`envelope`]: `{code, msg, data}` and the HTTP response around it;
+//! - [`backend`]: the state the gateway serves;
+//! - [`exchange`]: one request from arrival to answer.
+
+pub mod backend;
+pub mod envelope;
+pub mod error;
+pub mod exchange;
+pub mod parse;
+pub mod request;
+pub mod route;
+
+pub use backend::Backend;
+pub use envelope::{Data, Envelope, Response};
+pub use error::ApiError;
+pub use request::RawRequest;

@@ -1,0 +1,193 @@
+//! The parsing edge: request bodies and queries turned into the domain's
+//! values, once. A malformed field is a 400 naming it (the outer error); a
+//! well-formed body the business rules refuse is a documented rejection
+//! (the inner one).
+
+use super::error::ApiError;
+use super::request::{bounded_text, quote, JsonBody, Target};
+use crate::domain::money::Money;
+use crate::domain::order::{MAX_DESCRIPTION_CHARS, MAX_USER_ID_CHARS};
+use crate::domain::{NewOrder, NewPayment, PaymentMethod, Rejection};
+
+/// The most orders one test-data request may generate.
+pub const MAX_COUNT: u32 = 10_000;
+
+/// Outer error: the body is malformed (400). Inner: the body is well
+/// formed but the spec's business rule refuses it (`price must be > 0`).
+pub fn new_order(body: &JsonBody) -> Result<Result<NewOrder, Rejection>, ApiError> {
+    let user_id = bounded_text("userId", body.string("userId")?, MAX_USER_ID_CHARS, true)?;
+    let price = body.number("price")?;
+    let description = body.optional_string("description")?.unwrap_or_default();
+    let description = bounded_text("description", description, MAX_DESCRIPTION_CHARS, false)?;
+    Ok(Money::positive(price)
+        .map(|price| NewOrder {
+            user_id,
+            price,
+            description,
+        })
+        .ok_or(Rejection::PriceNotPositive))
+}
+
+/// Outer error: malformed (400). Inner: `amount must be > 0`.
+pub fn new_payment(body: &JsonBody) -> Result<Result<NewPayment, Rejection>, ApiError> {
+    let order_id = body.string("orderId")?.to_owned();
+    let amount = body.number("amount")?;
+    let method_text = body.string("paymentMethod")?;
+    let method = PaymentMethod::parse(method_text).ok_or_else(|| {
+        ApiError::bad(
+            "paymentMethod",
+            format!(
+                "must be one of CARD, WALLET_A, WALLET_B, got {}",
+                quote(method_text)
+            ),
+        )
+    })?;
+    Ok(Money::positive(amount)
+        .map(|amount| NewPayment {
+            order_id,
+            amount,
+            method,
+        })
+        .ok_or(Rejection::AmountNotPositive))
+}
+
+/// `count`: a whole number from 1 to 10000, digits only.
+pub fn count(target: &Target) -> Result<u32, ApiError> {
+    let problem = |got: String| {
+        ApiError::bad(
+            "count",
+            format!("must be a whole number from 1 to {MAX_COUNT}, got {got}"),
+        )
+    };
+    let text = target
+        .param("count")
+        .ok_or_else(|| problem("nothing".to_owned()))?;
+    let valid = !text.is_empty() && text.len() <= 6 && text.bytes().all(|b| b.is_ascii_digit());
+    match text.parse::<u32>() {
+        Ok(n) if valid && (1..=MAX_COUNT).contains(&n) => Ok(n),
+        _ => Err(problem(quote(text))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gateway::request::{Headers, Text};
+
+    fn order(text: &str) -> Result<Result<NewOrder, Rejection>, ApiError> {
+        let body = JsonBody::parse(Some(&Text::from(text)), &Headers::default())?;
+        new_order(&body)
+    }
+
+    fn payment(text: &str) -> Result<Result<NewPayment, Rejection>, ApiError> {
+        new_payment(&JsonBody::parse(
+            Some(&Text::from(text)),
+            &Headers::default(),
+        )?)
+    }
+
+    #[test]
+    fn a_valid_body_parses_into_a_new_order() {
+        let parsed = order(r#"{"userId":"u1","price":12.5,"description":"tea"}"#);
+        let order = parsed.ok().and_then(Result::ok);
+        assert_eq!(order.as_ref().map(|o| o.price.get()), Some(12.5));
+        assert_eq!(
+            order.map(|o| (o.user_id, o.description)),
+            Some(("u1".into(), "tea".into()))
+        );
+    }
+
+    #[test]
+    fn description_is_optional() {
+        let parsed = order(r#"{"userId":"u1","price":1}"#)
+            .ok()
+            .and_then(Result::ok);
+        assert_eq!(parsed.map(|o| o.description), Some(String::new()));
+    }
+
+    #[test]
+    fn a_price_not_above_zero_is_the_business_rejection_not_a_400() {
+        for price in ["0", "-1", "-0.0"] {
+            let parsed = order(&format!(r#"{{"userId":"u1","price":{price}}}"#));
+            assert_eq!(parsed, Ok(Err(Rejection::PriceNotPositive)), "{price}");
+        }
+    }
+
+    #[test]
+    fn malformed_fields_are_400s_naming_the_field() {
+        let msg = |body: &str| order(body).err().map(|e| e.msg()).unwrap_or_default();
+        assert_eq!(msg(r#"{"price":1}"#), "userId: required field is missing");
+        assert_eq!(
+            msg(r#"{"userId":7,"price":1}"#),
+            "userId: expected a string, got number 7"
+        );
+        assert_eq!(
+            msg(r#"{"userId":"u","price":"1"}"#),
+            "price: expected a number, got string \"1\""
+        );
+        assert_eq!(msg(r#"{"userId":"u"}"#), "price: required field is missing");
+        assert_eq!(
+            msg(r#"{"userId":"u","price":1,"description":[]}"#),
+            "description: expected a string, got an array"
+        );
+        let long = format!(r#"{{"userId":"{}","price":1}}"#, "u".repeat(65));
+        assert_eq!(msg(&long), "userId: must be at most 64 characters, got 65");
+    }
+
+    #[test]
+    fn pay_bodies_parse_or_name_the_field() {
+        let ok = payment(r#"{"orderId":"ORD-1","amount":9.5,"paymentMethod":"WALLET_B"}"#);
+        assert_eq!(
+            ok.ok()
+                .and_then(Result::ok)
+                .map(|p| (p.amount.get(), p.method)),
+            Some((9.5, PaymentMethod::WalletB))
+        );
+        let msg = |body: &str| payment(body).err().map(|e| e.msg()).unwrap_or_default();
+        assert_eq!(
+            msg(r#"{"orderId":"ORD-1","amount":1,"paymentMethod":"card"}"#),
+            "paymentMethod: must be one of CARD, WALLET_A, WALLET_B, got \"card\""
+        );
+        assert_eq!(
+            msg(r#"{"amount":1,"paymentMethod":"CARD"}"#),
+            "orderId: required field is missing"
+        );
+        assert_eq!(
+            msg(r#"{"orderId":"o","amount":true,"paymentMethod":"CARD"}"#),
+            "amount: expected a number, got boolean true"
+        );
+        assert_eq!(
+            payment(r#"{"orderId":"o","amount":0,"paymentMethod":"CARD"}"#),
+            Ok(Err(Rejection::AmountNotPositive))
+        );
+    }
+
+    fn count_of(query: &str) -> Result<u32, ApiError> {
+        let target = Target::parse(&format!("/api/test/order/batch{query}").into())?;
+        count(&target)
+    }
+
+    #[test]
+    fn count_is_a_whole_number_from_1_to_10000() {
+        assert_eq!(count_of("?count=1"), Ok(1));
+        assert_eq!(count_of("?count=10000"), Ok(10_000));
+        assert_eq!(count_of("?count=007"), Ok(7));
+        for bad in [
+            "",
+            "?count=",
+            "?count=0",
+            "?count=10001",
+            "?count=-1",
+            "?count=1.5",
+            "?count=abc",
+            "?count=+5",
+            "?count=99999999999",
+        ] {
+            let msg = count_of(bad).err().map(|e| e.msg()).unwrap_or_default();
+            assert!(
+                msg.starts_with("count: must be a whole number from 1 to 10000, got "),
+                "{bad}: {msg}"
+            );
+        }
+    }
+}

@@ -1,0 +1,72 @@
+//! One log record of the spec's part 6, and the stage of the request that
+//! wrote it.
+
+use serde::{Deserialize, Serialize};
+
+use super::event_class::EventClass;
+use super::status::LogStatus;
+use crate::sim::third_party::Decision;
+
+/// One log record. The field names are the spec's own, snake and camel
+/// case mixed as it writes them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LogRecord {
+    /// Position in the journal, counting from 1; gaps show dropped records.
+    pub seq: u64,
+    /// Unix time in milliseconds.
+    pub timestamp: i64,
+    #[serde(rename = "traceId")]
+    pub trace_id: String,
+    /// The span this record belongs to: the gateway's for the gateway and
+    /// response records, the service's for the service record.
+    #[serde(rename = "spanId")]
+    pub span_id: String,
+    #[serde(rename = "parentSpanId")]
+    pub parent_span_id: Option<String>,
+    #[serde(flatten)]
+    pub stage: Stage,
+}
+
+/// Where in a trace a record is written.
+#[derive(Debug, Clone, Copy)]
+pub struct Place<'a> {
+    pub trace_id: &'a str,
+    pub span_id: &'a str,
+    pub parent_span_id: Option<&'a str>,
+}
+
+/// What the record is about, by the stage of the request that wrote it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "stage", rename_all = "lowercase")]
+pub enum Stage {
+    /// The gateway received the request.
+    Gateway {
+        method: String,
+        uri: String,
+        uri_group: Option<String>,
+    },
+    /// A service handled it.
+    Service {
+        event_class: EventClass,
+        duration: u64,
+        status: LogStatus,
+        /// For payment pay: what the third party decided, and why.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        outcome: Option<Decision>,
+    },
+    /// The answer went out: the whole logging context.
+    Response {
+        method: String,
+        uri: String,
+        uri_group: Option<String>,
+        event_class: Option<EventClass>,
+        duration: Option<u64>,
+        status: LogStatus,
+        #[serde(rename = "httpStatus")]
+        http_status: u16,
+        code: i32,
+        msg: String,
+        #[serde(rename = "userId")]
+        user_id: Option<String>,
+    },
+}

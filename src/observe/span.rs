@@ -1,0 +1,46 @@
+//! One timed piece of a request's work, and who did it, as tracing tools
+//! draw it.
+
+use serde::{Deserialize, Serialize};
+
+use super::status::LogStatus;
+
+/// Who did the work a span covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Component {
+    Gateway,
+    OrderService,
+    PaymentService,
+    ThirdParty,
+    TestData,
+}
+
+impl Component {
+    pub fn name(self) -> &'static str {
+        match self {
+            Component::Gateway => "gateway",
+            Component::OrderService => "order-service",
+            Component::PaymentService => "payment-service",
+            Component::ThirdParty => "third-party",
+            Component::TestData => "test-data",
+        }
+    }
+}
+
+/// One timed piece of a request's work, as tracing tools draw it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Span {
+    pub trace_id: String,
+    pub span_id: String,
+    pub parent_span_id: Option<String>,
+    pub name: String,
+    pub component: Component,
+    /// Unix ms; simulated time measured from the request's arrival.
+    pub start: i64,
+    pub end: i64,
+    pub status: LogStatus,
+    /// Key and value pairs, OpenTelemetry semantic-convention names.
+    pub attributes: Vec<(String, serde_json::Value)>,
+}

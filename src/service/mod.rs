@@ -1,0 +1,10 @@
+//! The top of the core: a whole service one caller owns, and the
+//! test-data runner, which is a client of the gateway as well as the
+//! handler of one of its routes.
+
+pub mod instance;
+pub mod json_path;
+pub mod snapshot_check;
+pub mod testdata;
+
+pub use instance::Service;

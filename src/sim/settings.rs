@@ -1,0 +1,51 @@
+//! What a caller may choose about a service: the seed, the failure rate,
+//! the log capacity and the latency model.
+
+use serde::{Deserialize, Serialize};
+
+use super::latency::LatencyModel;
+
+pub const DEFAULT_FAILURE_RATE: f64 = 0.3;
+pub const DEFAULT_LOG_CAPACITY: usize = 10_000;
+pub const MAX_LOG_CAPACITY: usize = 1_000_000;
+
+/// What a caller may choose about a service.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Settings {
+    pub seed: u64,
+    /// The share of payment attempts the third party declines, 0 to 1.
+    pub failure_rate: f64,
+    /// The most log records kept; older ones are dropped and counted.
+    pub log_capacity: usize,
+    pub latency: LatencyModel,
+}
+
+impl Settings {
+    pub fn with_seed(seed: u64) -> Settings {
+        Settings {
+            seed,
+            failure_rate: DEFAULT_FAILURE_RATE,
+            log_capacity: DEFAULT_LOG_CAPACITY,
+            latency: LatencyModel::default(),
+        }
+    }
+
+    /// Settings come from the caller's code, not from requests: a bad one
+    /// is a programming error, reported as a message naming the option.
+    pub fn check(&self) -> Result<(), String> {
+        if !(0.0..=1.0).contains(&self.failure_rate) {
+            return Err(format!(
+                "failureRate: must be a number from 0 to 1, got {}",
+                self.failure_rate
+            ));
+        }
+        if self.log_capacity > MAX_LOG_CAPACITY {
+            return Err(format!(
+                "logCapacity: must be at most {MAX_LOG_CAPACITY}, got {}",
+                self.log_capacity
+            ));
+        }
+        Ok(())
+    }
+}
