@@ -1,0 +1,30 @@
+//! The README's contract, claim by claim: where it quotes a message, a
+//! limit, a default or a range, the value is read out of README.md and
+//! checked against the code (its constants, or the service's answer), so
+//! the two cannot drift apart. The decisions on edge cases the README
+//! states are tested here too.
+
+mod common;
+
+use common::*;
+use orderpay::RawRequest;
+
+#[test]
+fn traceparent_flags_must_be_two_hex_digits() {
+    let mut svc = service(1);
+    let parent = "00f067aa0ba902b7";
+    let trace = "4bf92f3577b34da6a3ce929d0e0e4736";
+    for (flags, honoured) in [
+        ("01", true),
+        ("00", true),
+        ("+1", false),
+        ("0x", false),
+        ("1", false),
+        ("0A", false),
+    ] {
+        let header = format!("00-{trace}-{parent}-{flags}");
+        let response =
+            svc.handle(get("/api/order/ORD-NOPE0000").with_header("traceparent", &header));
+        assert_eq!(trace_of(&response) == trace, honoured, "flags {flags:?}");
+    }
+}
