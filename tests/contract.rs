@@ -28,3 +28,23 @@ fn traceparent_flags_must_be_two_hex_digits() {
         assert_eq!(trace_of(&response) == trace, honoured, "flags {flags:?}");
     }
 }
+
+#[test]
+fn a_duplicate_key_that_is_not_a_plain_word_is_quoted_in_the_msg() {
+    let mut svc = service(1);
+    let msg = |svc: &mut orderpay::Service, body: &str| {
+        svc.handle(post_text("/api/order/create", body)).body.msg
+    };
+    assert_eq!(
+        msg(&mut svc, r#"{"":1,"":2,"userId":"u","price":1}"#),
+        r#""": given more than once in the body"#
+    );
+    assert_eq!(
+        msg(&mut svc, r#"{"a: b":1,"a: b":2}"#),
+        r#""a: b": given more than once in the body"#
+    );
+    assert_eq!(
+        msg(&mut svc, r#"{"userId":"u","userId":"v","price":1}"#),
+        "userId: given more than once in the body"
+    );
+}

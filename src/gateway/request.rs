@@ -204,7 +204,16 @@ impl JsonBody {
         let checked: CheckedObject = serde_json::from_str(text)
             .map_err(|e| ApiError::bad("body", format!("not valid JSON: {e}")))?;
         match checked.duplicate {
-            Some(key) => Err(ApiError::bad(key, "given more than once in the body")),
+            Some(key) => {
+                // A key that is not a plain word (`""`, `a b`, `x: y`) is
+                // quoted, so the msg still reads as field, then problem.
+                let plain = !key.is_empty()
+                    && key
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '$'));
+                let field = if plain { key } else { quote(&key) };
+                Err(ApiError::bad(field, "given more than once in the body"))
+            }
             None => Ok(JsonBody(checked.map)),
         }
     }
