@@ -48,3 +48,24 @@ fn a_duplicate_key_that_is_not_a_plain_word_is_quoted_in_the_msg() {
         "userId: given more than once in the body"
     );
 }
+
+#[test]
+fn a_method_that_is_not_letters_only_is_a_400_even_with_only_spaces_around() {
+    let mut svc = service(1);
+    for method in [" GET", "GET ", "POST\n", "\tGET", "G ET", "GET1", ""] {
+        let response = svc.handle(RawRequest::new(method, "/api/order/ORD-NOPE0000"));
+        assert_eq!(response.status, 400, "{method:?}");
+        assert!(
+            response
+                .body
+                .msg
+                .starts_with("method: must be an HTTP method such as GET or POST, got "),
+            "{method:?}: {}",
+            response.body.msg
+        );
+    }
+    for method in ["get", "Get", "GET"] {
+        let response = svc.handle(RawRequest::new(method, "/api/order/ORD-NOPE0000"));
+        assert_eq!(response.body.msg, "Order not found", "{method:?}");
+    }
+}
