@@ -14,6 +14,9 @@ pub const MAX_BODY_BYTES: usize = 1024 * 1024;
 pub const MAX_PATH_BYTES: usize = 8 * 1024;
 /// All header names and values together, over this size: 431.
 pub const MAX_HEADER_BYTES: usize = 64 * 1024;
+/// The deepest body accepted, in levels of nesting, the body object being
+/// the first: the JSON parser's recursion limit refuses a 128th.
+pub const MAX_NESTING: usize = 127;
 
 /// A request as it arrives, before anything is checked.
 #[derive(Debug, Clone, Default, PartialEq)]
