@@ -339,9 +339,11 @@ impl Spans<'_> {
 /// not allowed.
 fn check_method(method: &str) -> Result<(), ApiError> {
     if method.is_empty() || !method.bytes().all(|b| b.is_ascii_alphabetic()) {
+        // Blank is shown as empty; anything else as given, spaces included.
+        let shown = if method.trim().is_empty() { "" } else { method };
         let problem = format!(
             "must be an HTTP method such as GET or POST, got {}",
-            quote(method)
+            quote(shown)
         );
         return Err(ApiError::bad("method", problem));
     }
