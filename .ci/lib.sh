@@ -70,8 +70,30 @@ setup() {
   # npm ci when node_modules is missing or older than the lock file.
   if [ ! -f "$ROOT/tests/node_modules/.package-lock.json" ] ||
     [ "$ROOT/tests/package-lock.json" -nt "$ROOT/tests/node_modules/.package-lock.json" ]; then
-    say "installing the JS tooling of tests/package.json (wasm-opt, Playwright, TypeScript, msw, OpenTelemetry)"
+    say "installing the JS tooling of tests/package.json (wasm-opt, esbuild, Playwright, TypeScript, msw, OpenTelemetry)"
     quiet npm ci --prefix "$ROOT/tests" --no-audit --no-fund
+  fi
+  if [ ! -f "$ROOT/tests/server/node_modules/.package-lock.json" ] ||
+    [ "$ROOT/tests/server/package-lock.json" -nt "$ROOT/tests/server/node_modules/.package-lock.json" ]; then
+    say "installing the server's test and benchmark tooling of tests/server/package.json (OpenAPI validator, ajv, autocannon, Prism, json-server, WireMock)"
+    quiet npm ci --prefix "$ROOT/tests/server" --no-audit --no-fund
+  fi
+  local venv="$ROOT/tests/server/.venv"
+  if ! command -v python3 >/dev/null || ! python3 -c "import ensurepip, venv" 2>/dev/null; then
+    say "installing Python 3 with venv"
+    apt_install python3 python3-venv
+  fi
+  if [ ! -x "$venv/bin/schemathesis" ] ||
+    [ "$ROOT/tests/server/requirements.txt" -nt "$venv/bin/schemathesis" ]; then
+    say "installing schemathesis into tests/server/.venv (tests/server/requirements.txt)"
+    quiet python3 -m venv "$venv"
+    quiet "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$ROOT/tests/server/requirements.txt"
+    touch "$venv/bin/schemathesis"
+  fi
+  if [ ! -f "$ROOT/tests/compat/node_modules/.package-lock.json" ] ||
+    [ "$ROOT/tests/compat/package-lock.json" -nt "$ROOT/tests/compat/node_modules/.package-lock.json" ]; then
+    say "installing the tools of the compatibility fixtures, tests/compat/package.json (Jest, Vitest, Vite 7 and 8, webpack, Playwright Test, TypeScript)"
+    quiet npm ci --prefix "$ROOT/tests/compat" --no-audit --no-fund
   fi
 }
 

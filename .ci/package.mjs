@@ -1,8 +1,9 @@
 // Turns wasm-pack's output in pkg/ into the published package: one package
 // for browsers (ES module with its init) and Node (loads itself), its
 // extra entry points from src/js/, and types with no `any` in them.
-import { copyFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { commonJs, inlineWasm, typeRoutes } from "./inline.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const pkg = join(root, "pkg");
@@ -11,38 +12,60 @@ const js = join(root, "src", "js");
 const extra = readdirSync(js).filter((f) => f.endsWith(".js") || f.endsWith(".d.ts"));
 for (const file of extra) copyFileSync(join(js, file), join(pkg, file));
 
+// The HTTP server (`npx orderpay serve`) and the playground it serves.
+for (const dir of ["server", "playground"]) rmSync(join(pkg, dir), { recursive: true, force: true });
+cpSync(join(js, "server"), join(pkg, "server"), { recursive: true });
+cpSync(join(root, "www"), join(pkg, "playground"), { recursive: true });
+
 const manifest = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8"));
-manifest.files = [...new Set([...manifest.files, ...extra, "README.md"])];
-// In Node, each entry loads the WebAssembly module on import (node.js);
-// elsewhere, the module is fetched on first use or by `await init()`.
+manifest.files = [...new Set([...manifest.files, ...extra, "server/", "playground/", "openapi.json", "README.md"])];
+manifest.bin = { orderpay: "./server/cli.js" };
+// Every entry loads the WebAssembly module on import, from bytes inlined
+// as base64 (inline.mjs), in every environment alike: no `node`/`browser`
+// conditions, so a runner that picks either (Jest's jsdom, Vitest) gets
+// the same code. `import` gets ES modules, `require` their CommonJS copy in
+// cjs/. The slim entries leave the .wasm in its own file, loaded by
+// `await init()` (or on first use, by the adapters).
+typeRoutes(pkg);
+const added = [...inlineWasm(pkg), ...commonJs(pkg)];
+manifest.files = [...new Set([...manifest.files, ...added])];
+const entry = (types, file) => ({
+  import: { types: `./${types}`, default: `./${file}` },
+  require: { types: `./cjs/${types}`, default: `./cjs/${file}` },
+});
+manifest.main = "./cjs/index.js";
+manifest.module = "./index.js";
 manifest.exports = {
-  ".": {
-    types: "./orderpay.d.ts",
-    node: "./node.js",
-    default: "./orderpay.js",
-  },
-  "./fetch": {
-    types: "./fetch.d.ts",
-    node: "./fetch.node.js",
-    default: "./fetch.js",
-  },
-  "./msw": {
-    types: "./msw.d.ts",
-    node: "./msw.node.js",
-    default: "./msw.js",
-  },
-  "./browser": {
-    types: "./browser.d.ts",
-    default: "./browser.js",
-  },
+  ".": entry("orderpay.d.ts", "index.js"),
+  "./fetch": entry("fetch.d.ts", "fetch.inline.js"),
+  "./msw": entry("msw.d.ts", "msw.inline.js"),
+  "./playwright": entry("playwright.d.ts", "playwright.js"),
+  "./browser": { types: "./browser.d.ts", default: "./browser.inline.js" },
+  "./slim": { types: "./orderpay.d.ts", default: "./slim.js" },
+  "./slim/fetch": { types: "./fetch.d.ts", default: "./fetch.js" },
+  "./slim/msw": { types: "./msw.d.ts", default: "./msw.js" },
+  "./slim/browser": { types: "./browser.d.ts", default: "./browser.js" },
   "./worker.js": "./worker.js",
   "./orderpay_bg.wasm": "./orderpay_bg.wasm",
+  "./openapi.json": "./openapi.json",
   "./package.json": "./package.json",
 };
-manifest.sideEffects = ["./node.js", "./*.node.js", "./worker.js", "./snippets/*"];
+// The entries that load the module must be kept whole: a bundler that
+// took index.js for side-effect free would go straight to the modules it
+// re-exports and skip its `import "./inline.js"`.
+manifest.sideEffects = [
+  "./inline.js",
+  "./index.js",
+  "./node.js",
+  "./*.inline.js",
+  "./playwright.js",
+  "./cjs/*",
+  "./worker.js",
+  "./snippets/*",
+];
 // orderpay/msw imports the user's own msw; nothing of it is bundled, and
 // those who never import orderpay/msw need not have it.
-manifest.peerDependencies = { msw: "^2.0.0" };
+manifest.peerDependencies = { msw: "^2.0.0 || ^3.0.0" };
 manifest.peerDependenciesMeta = { msw: { optional: true } };
 manifest.keywords = ["mock", "api", "payments", "wasm", "testing", "tracing"];
 writeFileSync(join(pkg, "package.json"), JSON.stringify(manifest, null, 2) + "\n");
@@ -58,3 +81,7 @@ writeFileSync(
   dts,
   types.replace(raw, "export interface InitOutput {\n    readonly memory: WebAssembly.Memory;\n}"),
 );
+
+// The OpenAPI document, rendered by the module from its own route table.
+const { openapi } = await import(join(pkg, "node.js"));
+writeFileSync(join(pkg, "openapi.json"), openapi() + "\n");

@@ -21,6 +21,7 @@
 
 pub mod domain;
 pub mod gateway;
+pub mod json;
 pub mod observe;
 pub mod service;
 pub mod sim;

@@ -207,6 +207,7 @@ export interface ServiceSettings {
   seed: number;
   failureRate: number;
   logCapacity: number;
+  maxOrders: number;
   latency: { order: Required<LatencyProfile>; payment: Required<LatencyProfile>; thirdParty: Required<LatencyProfile>; test: Required<LatencyProfile> };
 }
 
@@ -217,6 +218,8 @@ export interface ServiceOptions {
   failureRate?: number;
   /** Most log records kept; the oldest are dropped first. Default 10000, at most 1000000. */
   logCapacity?: number;
+  /** Most orders kept at once; creating one more answers HTTP 507 until orders are deleted. Default 1000000. */
+  maxOrders?: number;
   /**
    * Start a virtual clock at this Unix time (ms): timestamps then move only by
    * simulated latency and `advance(ms)`, so a whole session replays to the byte.
@@ -492,6 +495,12 @@ fn on_default(raw: RawRequest, out: impl FnOnce(&Response) -> JsValue) -> JsValu
     })
 }
 
+/// The OpenAPI 3.1 document of the eight endpoints, as JSON text.
+#[wasm_bindgen(js_name = openapi)]
+pub fn openapi() -> String {
+    crate::gateway::openapi::document()
+}
+
 #[wasm_bindgen(skip_typescript)]
 pub fn handle(method: JsValue, path: JsValue, body: JsValue, headers: JsValue) -> JsValue {
     on_default(raw_request(&method, &path, &body, &headers), |r| {
@@ -551,7 +560,7 @@ fn internal_error(what: &str) -> Response {
     let error = ApiError::Internal(what.to_owned());
     Response {
         status: error.http_status(),
-        headers: vec![("content-type".to_owned(), "application/json".to_owned())],
+        headers: crate::gateway::envelope::Headers::default(),
         body: Envelope::failure(&error),
     }
 }
@@ -570,6 +579,7 @@ fn core_from_options(options: &JsValue) -> Result<Core, JsValue> {
         "seed",
         "failureRate",
         "logCapacity",
+        "maxOrders",
         "virtualTime",
         "latency",
     ];
@@ -597,6 +607,9 @@ fn core_from_options(options: &JsValue) -> Result<Core, JsValue> {
         settings.log_capacity = usize::try_from(capacity).unwrap_or(usize::MAX);
     } else {
         settings.log_capacity = DEFAULT_LOG_CAPACITY;
+    }
+    if let Some(max) = whole_number(&get("maxOrders"), "maxOrders", MAX_SAFE_INTEGER)? {
+        settings.max_orders = usize::try_from(max).unwrap_or(usize::MAX);
     }
     let latency = get("latency");
     if !latency.is_undefined() {
@@ -817,11 +830,7 @@ struct HttpResponse<'a> {
 }
 
 fn response_to_js(response: &Response) -> JsValue {
-    let headers = response
-        .headers
-        .iter()
-        .map(|(n, v)| (n.as_str(), v.as_str()))
-        .collect();
+    let headers = response.headers.iter().collect();
     to_js(&HttpResponse {
         status: response.status,
         headers,

@@ -74,7 +74,8 @@ fn a_method_that_is_not_letters_only_is_a_400_even_with_only_spaces_around() {
 
 use orderpay::domain::order::{MAX_DESCRIPTION_CHARS, MAX_USER_ID_CHARS};
 use orderpay::gateway::parse::MAX_COUNT;
-use orderpay::gateway::request::{MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_NESTING, MAX_PATH_BYTES};
+use orderpay::gateway::request::{MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_PATH_BYTES};
+use orderpay::json::read::MAX_DEPTH as MAX_NESTING;
 use orderpay::sim::latency::{LatencyModel, Profile, MAX_STEP_MS};
 use orderpay::sim::settings::{DEFAULT_FAILURE_RATE, DEFAULT_LOG_CAPACITY};
 use orderpay::sim::time_limits::{MAX_SAFE_INTEGER, MAX_TIME_MS, MIN_TIME_MS};

@@ -108,7 +108,8 @@ export function mountSettings(store) {
     const saved = state === "saved" ? `saved in this browser at ${clock(at).slice(0, 8)} (${bytes(size)}${compressed ? ", compressed" : ""})`
       : state === "saving" ? "saving (compressing a large state)…"
         : state === "too big" ? "too big to save in this browser: export it to keep it"
-          : "not saved yet";
+          : state === "on the server" ? "kept by the server this page comes from"
+            : "not saved yet";
     status.dataset.saved = state;
     status.textContent = `Seed ${store.settings.seed} · ${store.records.length.toLocaleString("en-US")} log records · state ${saved}.`;
   }

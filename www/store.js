@@ -3,6 +3,7 @@
 // each time), the ids worth offering for the next call, and the saved copy
 // in this browser. Everything else listens to its "change" event.
 import init, { Service } from "./pkg/orderpay.js";
+import { findServer } from "./remote.js";
 
 const KEY = "orderpay-playground/snapshot";
 const KEEP_IDS = 50;
@@ -10,6 +11,8 @@ export const DEFAULTS = Object.freeze({ failureRate: 0.3, logCapacity: 10000 });
 
 export class Store extends EventTarget {
   service = null;
+  /** The server's service when the page comes from `orderpay serve` (remote.js), else null. */
+  remote = null;
   /** The journal's records, oldest first, as `service.logs()` would return them. */
   records = [];
   /** `service.settings`: seed, failureRate, logCapacity, latency. */
@@ -26,6 +29,8 @@ export class Store extends EventTarget {
   /** Loads the package and the state saved in this browser, if any. Returns a notice or "". */
   async start() {
     await init();
+    const remote = await findServer();
+    if (remote) return this.#goLive(remote);
     let notice = "";
     try {
       const text = await loadSaved();
@@ -40,16 +45,34 @@ export class Store extends EventTarget {
     return notice;
   }
 
+  /** Shows the server's service, and follows its log. */
+  #goLive(remote) {
+    this.remote = remote;
+    this.#replace(remote);
+    remote.watch(
+      () => this.#lastSeq,
+      () => {
+        this.#pull();
+        this.changed({ request: true });
+      },
+      () => {
+        this.#replace(remote);
+        this.changed({ reset: true });
+      },
+    );
+    return `Live: this page shows the service of the server at ${remote.address}. Requests sent to it from anywhere (curl, an app) appear here, and the buttons act on it.`;
+  }
+
   /** A new, empty service. Throws the service's own TypeError or RangeError for a bad option. */
   fresh(options) {
-    this.#replace(new Service(options));
+    this.#replace(this.remote ? this.remote.reset(options) : new Service(options));
     this.ids = { orders: [], payments: [], prices: new Map() };
     this.changed({ reset: true });
   }
 
   /** Replaces the state with a snapshot's (an imported file). Throws when it is not one. */
   restore(text) {
-    this.#adopt(Service.restore(text), text);
+    this.#adopt(this.remote ? this.remote.restore(text) : Service.restore(text), text);
     this.changed({ reset: true });
   }
 
@@ -211,6 +234,8 @@ export class Store extends EventTarget {
   save() {
     clearTimeout(this.#saveTimer);
     this.#saveTimer = 0;
+    // Live, the state is the server's (kept with its --state FILE), not this browser's.
+    if (this.remote) return this.#saved("on the server", 0, false);
     const generation = ++this.#saveGeneration;
     const text = this.service.snapshot();
     try {

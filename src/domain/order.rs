@@ -30,6 +30,15 @@ pub enum OrderStatus {
     Paid,
 }
 
+impl OrderStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OrderStatus::Created => "CREATED",
+            OrderStatus::Paid => "PAID",
+        }
+    }
+}
+
 /// A create-order request that parsed: only valid values inside.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewOrder {
@@ -54,12 +63,12 @@ impl Orders {
     /// seen on an order replays in a fresh service with the same seed by
     /// creating the same order: its id, and so its payment outcomes, match.
     pub fn create(&mut self, new: NewOrder, seed: u64, now: i64) -> Order {
-        let key = format!(
-            "{}\u{0}{}\u{0}{}",
-            new.user_id,
-            new.price.get(),
-            new.description
-        );
+        let mut key = String::with_capacity(new.user_id.len() + new.description.len() + 24);
+        key.push_str(&new.user_id);
+        key.push('\u{0}');
+        push_display(&mut key, new.price.get());
+        key.push('\u{0}');
+        key.push_str(&new.description);
         let hash = crate::sim::random::fnv1a(key.as_bytes());
         let taken = |id: &str| self.live.contains_key(id) || self.deleted.contains(id);
         let (order_id, next) = id::keyed(
@@ -134,6 +143,29 @@ pub(crate) type OrderParts<'a> = (
     &'a BTreeMap<u64, u64>,
 );
 
+/// `value` as `{}` writes it (the shortest text that reads back, with no
+/// exponent), without the formatting machinery for the usual prices: a
+/// number of cents below 2^43 is written as its digits. Others go the
+/// long way. The order ids depend on this text, so it must not change.
+fn push_display(out: &mut String, value: f64) {
+    let cents = (value * 100.0).round();
+    if cents >= 0.0 && cents < (1u64 << 43) as f64 && cents / 100.0 == value {
+        let cents = cents as u64;
+        crate::json::write::push_uint(out, cents / 100);
+        let fraction = cents % 100;
+        if fraction != 0 {
+            out.push('.');
+            out.push(char::from(b'0' + (fraction / 10) as u8));
+            if fraction % 10 != 0 {
+                out.push(char::from(b'0' + (fraction % 10) as u8));
+            }
+        }
+    } else {
+        use std::fmt::Write as _;
+        let _ = write!(out, "{value}");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,6 +175,28 @@ mod tests {
             user_id: "u1".into(),
             price: Money::positive(10.0).unwrap(),
             description: String::new(),
+        }
+    }
+
+    #[test]
+    fn prices_are_written_as_display_writes_them() {
+        let mut rng = crate::sim::random::Rng::new(5);
+        let samples = (0..20_000).map(|_| (1 + rng.below(10_000_000)) as f64 / 100.0);
+        let odd = [
+            0.1,
+            0.3,
+            1e-7,
+            12.0,
+            1e300,
+            123456789.125,
+            0.07,
+            5e12,
+            9e12 + 0.01,
+        ];
+        for value in samples.chain(odd) {
+            let mut out = String::new();
+            push_display(&mut out, value);
+            assert_eq!(out, format!("{value}"));
         }
     }
 

@@ -29,6 +29,15 @@ pub enum PaymentStatus {
     Refunded,
 }
 
+impl PaymentStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PaymentStatus::Success => "SUCCESS",
+            PaymentStatus::Refunded => "REFUNDED",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum PaymentMethod {
     #[serde(rename = "CARD")]
@@ -79,9 +88,12 @@ pub struct Payments {
 impl Payments {
     /// Counts an attempt on the order and returns its number, from 1.
     pub fn next_attempt(&mut self, order_id: &str) -> u32 {
-        let n = self.attempts.entry(order_id.to_owned()).or_insert(0);
-        *n = n.saturating_add(1);
-        *n
+        if let Some(n) = self.attempts.get_mut(order_id) {
+            *n = n.saturating_add(1);
+            return *n;
+        }
+        self.attempts.insert(order_id.to_owned(), 1);
+        1
     }
 
     /// Records an approved payment. A declined one leaves no record: the

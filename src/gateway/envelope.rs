@@ -1,5 +1,8 @@
 //! The response envelope of the spec's part 2, and the HTTP response
-//! around it for callers that want the status and headers too.
+//! around it for callers that want the status and headers too; and both
+//! as JSON text, written by hand, for callers that pass text on.
+
+use std::cell::OnceCell;
 
 use serde::{Deserialize, Serialize};
 
@@ -7,6 +10,9 @@ use super::error::ApiError;
 use crate::domain::BatchReport;
 use crate::domain::Order;
 use crate::domain::Payment;
+use crate::json::write::{push_hex64, push_uint};
+use crate::json::Out;
+use crate::observe::{SpanId, TraceId};
 
 /// `{code, msg, data}`: code 0 and msg `success` on success.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -41,14 +47,199 @@ impl Envelope {
             data: None,
         }
     }
+
+    /// The envelope as JSON text, the body of the HTTP response.
+    pub fn to_json(&self) -> String {
+        let mut out = Out::with_capacity(160);
+        self.write(&mut out);
+        out.text
+    }
+
+    pub fn write(&self, out: &mut Out) {
+        out.begin_object();
+        out.key("code");
+        out.int(i64::from(self.code));
+        out.key("msg");
+        out.str(&self.msg);
+        out.key("data");
+        match &self.data {
+            None => out.null(),
+            Some(Data::Order(o)) => order(out, o),
+            Some(Data::Payment(p)) => payment(out, p),
+            Some(Data::Batch(b)) => batch(out, b),
+        }
+        out.end_object();
+    }
+}
+
+pub fn order(out: &mut Out, o: &Order) {
+    out.begin_object();
+    out.key("orderId");
+    out.str(&o.order_id);
+    out.key("userId");
+    out.str(&o.user_id);
+    out.key("price");
+    out.num(o.price.get());
+    out.key("status");
+    out.plain(o.status.as_str());
+    out.key("description");
+    out.str(&o.description);
+    out.key("createdAt");
+    out.int(o.created_at);
+    out.end_object();
+}
+
+pub fn payment(out: &mut Out, p: &Payment) {
+    out.begin_object();
+    out.key("paymentId");
+    out.str(&p.payment_id);
+    out.key("orderId");
+    out.str(&p.order_id);
+    out.key("amount");
+    out.num(p.amount.get());
+    out.key("status");
+    out.plain(p.status.as_str());
+    out.key("paymentMethod");
+    out.plain(p.payment_method.as_str());
+    out.key("paidAt");
+    out.int(p.paid_at);
+    out.end_object();
+}
+
+fn batch(out: &mut Out, b: &BatchReport) {
+    out.begin_object();
+    out.key("count");
+    out.uint(u64::from(b.count));
+    out.key("succeeded");
+    out.uint(u64::from(b.succeeded));
+    out.key("failed");
+    out.uint(u64::from(b.failed));
+    out.key("orderIds");
+    out.begin_array();
+    for id in &b.order_ids {
+        out.str(id);
+    }
+    out.end_array();
+    out.end_object();
+}
+
+/// What the response headers say: the trace context going out (B3 and
+/// W3C), the simulated duration and, on a 405, the methods allowed. Kept
+/// as these facts; written as text only when a header is read.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HeaderFacts {
+    pub trace: TraceId,
+    pub span: SpanId,
+    pub parent: Option<SpanId>,
+    pub sampled: bool,
+    pub duration: u64,
+    pub allow: Option<&'static str>,
+}
+
+/// Response headers, lower-case names. A bare set (for an answer made
+/// outside the gateway) has only `content-type`.
+#[derive(Clone, Default)]
+pub struct Headers {
+    facts: Option<HeaderFacts>,
+    written: OnceCell<Written>,
+}
+
+/// The headers as text: values in one buffer, and where each one is.
+#[derive(Clone, Default)]
+struct Written {
+    text: String,
+    fields: [(&'static str, u32, u32); 8],
+    len: usize,
+}
+
+impl Written {
+    fn add(&mut self, name: &'static str, write: impl FnOnce(&mut String)) {
+        if self.len == self.fields.len() {
+            return;
+        }
+        let start = self.text.len();
+        write(&mut self.text);
+        self.fields[self.len] = (name, start as u32, self.text.len() as u32);
+        self.len += 1;
+    }
+}
+
+impl PartialEq for Headers {
+    fn eq(&self, other: &Headers) -> bool {
+        self.facts == other.facts
+    }
+}
+
+impl Headers {
+    pub fn of(facts: HeaderFacts) -> Headers {
+        Headers {
+            facts: Some(facts),
+            written: OnceCell::new(),
+        }
+    }
+
+    pub fn facts(&self) -> Option<&HeaderFacts> {
+        self.facts.as_ref()
+    }
+
+    fn written(&self) -> &Written {
+        self.written.get_or_init(|| {
+            let mut w = Written {
+                text: String::with_capacity(160),
+                ..Written::default()
+            };
+            w.add("content-type", |t| t.push_str("application/json"));
+            if let Some(f) = &self.facts {
+                let sampled = if f.sampled { "1" } else { "0" };
+                w.add("x-b3-traceid", |t| f.trace.push_hex(t));
+                w.add("x-b3-spanid", |t| push_hex64(t, f.span.0));
+                w.add("x-b3-sampled", |t| t.push_str(sampled));
+                w.add("traceparent", |t| {
+                    t.push_str("00-");
+                    f.trace.push_hex_128(t);
+                    t.push('-');
+                    push_hex64(t, f.span.0);
+                    t.push_str("-0");
+                    t.push_str(sampled);
+                });
+                w.add("x-sim-duration-ms", |t| push_uint(t, f.duration));
+                if let Some(parent) = f.parent {
+                    w.add("x-b3-parentspanid", |t| push_hex64(t, parent.0));
+                }
+                if let Some(allow) = f.allow {
+                    w.add("allow", |t| t.push_str(allow));
+                }
+            }
+            w
+        })
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, &str)> + '_ {
+        let w = self.written();
+        w.fields[..w.len]
+            .iter()
+            .map(|&(name, from, to)| (name, w.text.get(from as usize..to as usize).unwrap_or("")))
+    }
+}
+
+impl std::fmt::Debug for Headers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl Serialize for Headers {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
 }
 
 /// What an HTTP server would send: status, headers (lower-case names) and
 /// the envelope as the body.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Response {
     pub status: u16,
-    pub headers: Vec<(String, String)>,
+    pub headers: Headers,
     pub body: Envelope,
 }
 
@@ -57,6 +248,25 @@ impl Response {
         self.headers
             .iter()
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+            .map(|(_, v)| v)
+    }
+
+    /// `{status, headers, body}` as JSON text: what `request()` returns.
+    pub fn to_json(&self) -> String {
+        let mut out = Out::with_capacity(400);
+        out.begin_object();
+        out.key("status");
+        out.uint(u64::from(self.status));
+        out.key("headers");
+        out.begin_object();
+        for (name, value) in self.headers.iter() {
+            out.key(name);
+            out.str(value);
+        }
+        out.end_object();
+        out.key("body");
+        self.body.write(&mut out);
+        out.end_object();
+        out.text
     }
 }

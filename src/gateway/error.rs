@@ -40,6 +40,11 @@ pub enum ApiError {
     UnsupportedMediaType {
         content_type: String,
     },
+    /// The service keeps as many orders as `maxOrders` allows: 507, and
+    /// nothing is evicted to make room.
+    InsufficientStorage {
+        limit: usize,
+    },
     /// Something broke inside: 500, never the caller's fault.
     Internal(String),
 }
@@ -63,6 +68,7 @@ impl ApiError {
             ApiError::UnsupportedMediaType { .. } => 415,
             ApiError::HeadersTooLarge { .. } => 431,
             ApiError::Internal(_) => 500,
+            ApiError::InsufficientStorage { .. } => 507,
         }
     }
 
@@ -111,6 +117,10 @@ impl ApiError {
                 format!("Content-Type: {content_type:?} is not supported; send application/json")
             }
             ApiError::Internal(what) => format!("internal error: {what}"),
+            ApiError::InsufficientStorage { limit } => format!(
+                "maxOrders: the service already keeps {limit} orders, its maxOrders; \
+                 delete orders (POST /api/order/delete/{{orderId}}) or reset the service to make room"
+            ),
         }
     }
 
@@ -120,7 +130,7 @@ impl ApiError {
         match self {
             ApiError::Rejected(Rejection::ThirdPartyFailed) => LogStatus::ServerError,
             ApiError::Rejected(_) => LogStatus::Success,
-            ApiError::Internal(_) => LogStatus::ServerError,
+            ApiError::Internal(_) | ApiError::InsufficientStorage { .. } => LogStatus::ServerError,
             _ => LogStatus::ClientError,
         }
     }

@@ -1,22 +1,27 @@
 //! The gateway: the one way in. It parses the raw request once, routes it
-//! to a service, and writes the three log records of the spec's part 6:
-//! `gateway` on arrival, `service` when a service handled it, `response`
-//! with the whole context on the way out; and the spans of the request
-//! (gateway, service, third party) for tracing tools.
+//! once, and writes the three log records of the spec's part 6: `gateway`
+//! on arrival, `service` when a service handled it, `response` with the
+//! whole context on the way out; and the spans of the request (gateway,
+//! service, third party) for tracing tools. Records and spans share one
+//! request line and keep numbers, not text.
 
-use serde_json::Value;
+use std::borrow::Cow;
+use std::rc::Rc;
 
 use super::backend::Backend;
-use super::envelope::{Data, Envelope, Response};
+use super::envelope::{Data, Envelope, HeaderFacts, Headers as ResponseHeaders, Response};
 use super::error::ApiError;
 use super::parse;
 use super::request::{quote, Headers, JsonBody, RawRequest, Target, Text};
-use super::route::{self, Route};
+use super::route::{self, Matches, Route};
 use crate::domain::{BatchReport, Rejection};
-use crate::observe::trace::{self, Incoming};
-use crate::observe::{Component, EventClass, LogStatus, Place, Span, Stage};
+use crate::observe::call::{method_word, Call};
+use crate::observe::trace::Incoming;
+use crate::observe::{
+    Answer, At, EventClass, Kept, LogStatus, Part, SpanEntry, SpanId, TraceId, Why,
+};
 use crate::sim::latency::LatencyModel;
-use crate::sim::third_party::{self, Decision, Forced, Rule};
+use crate::sim::third_party::{self, Forced, Rule, Verdict};
 
 /// A response, and the simulated time the service spent on it (none when
 /// the gateway turned the request away).
@@ -33,12 +38,12 @@ struct Work {
     duration: u64,
     /// The third-party call: when it started (ms after the request
     /// arrived), how long it took, and what it decided.
-    third_party: Option<(u64, u64, Decision)>,
+    third_party: Option<(u64, u64, Verdict)>,
 }
 
 /// The parts of a request the services read, all parsed.
-struct Request {
-    target: Target,
+struct Request<'r> {
+    target: &'r Target,
     headers: Headers,
     body: Option<Text>,
 }
@@ -48,291 +53,289 @@ struct Request {
 /// import it without a cycle.
 pub type TestDataRunner = fn(&mut Backend, u32) -> (BatchReport, u64);
 
+/// Where the request stands in its trace, and whether it is sampled.
+struct Context {
+    at: At,
+    sampled: bool,
+    started: i64,
+}
+
 pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) -> Exchange {
     let started = svc.clock.now_ms();
-    // Not trimmed: " GET" or "POST\n" is a caller's bug, refused below as
-    // a method that is not letters only.
-    let method: String = raw
-        .method
-        .chars()
-        .take(32)
-        .collect::<String>()
-        .to_ascii_uppercase();
+    let method = method_of(&raw.method);
     let headers = Headers::parse(raw.headers);
-    let header = |name: &str| {
-        headers
-            .as_ref()
-            .ok()
-            .and_then(|h| h.get(name))
-            .map(str::to_owned)
-    };
-    let incoming = Incoming::read(header);
-    let user_id: Option<String> = header("x-user-id")
-        .filter(|u| !u.is_empty())
-        .map(|u| u.chars().take(128).collect());
-    let trace_id = incoming
-        .trace_id
-        .clone()
-        .unwrap_or_else(|| trace::fresh(&mut svc.streams.traces));
-    let gateway_span = trace::fresh_span_id(&mut svc.streams.traces);
-    let at_gateway = Place {
-        trace_id: &trace_id,
-        span_id: &gateway_span,
-        parent_span_id: incoming.parent_span_id.as_deref(),
-    };
+    let (context, user_id) = arrive(svc, headers.as_ref().ok(), started);
     let target = Target::parse(&raw.path);
-    let uri = match (&target, &raw.path) {
-        (Ok(t), _) => t.path.clone(),
-        (Err(_), Text::Given(p)) => p
-            .split(['?', '#'])
-            .next()
-            .unwrap_or_default()
-            .chars()
-            .take(256)
-            .collect(),
-        (Err(_), Text::TooLarge { .. }) => String::new(),
-    };
-    let uri_group = route::uri_group(&uri).map(str::to_owned);
-    let gateway_stage = Stage::Gateway {
-        method: method.clone(),
-        uri: uri.clone(),
-        uri_group: uri_group.clone(),
-    };
-    svc.journal.write(started, at_gateway, gateway_stage);
+    let matches = target.as_ref().ok().map(|t| Matches::of(&t.path));
+    let call = request_line(method, &target, &raw.path, matches.as_ref(), user_id);
+    svc.journal
+        .write(started, context.at, Kept::Gateway(Rc::clone(&call)));
 
     let mut work = Work::default();
-    let unreadable = raw
-        .unreadable
-        .map(|(field, problem)| ApiError::bad(field, problem));
     let result = headers.and_then(|headers| {
-        unreadable.map_or(Ok(()), Err)?;
-        check_method(&method)?;
-        let target = target?;
-        let route = route::resolve(&method, &target.path)?;
-        dispatch(
-            svc,
-            testdata,
-            route,
-            Request {
-                target,
-                headers,
-                body: raw.body,
-            },
-            &mut work,
-        )
+        raw.unreadable.map_or(Ok(()), |(field, problem)| {
+            Err(ApiError::bad(field, problem))
+        })?;
+        check_method(&call.method)?;
+        let target = target.as_ref().map_err(Clone::clone)?;
+        let route = match &matches {
+            Some(m) => m.resolve(&call.method, &target.path)?,
+            None => route::resolve(&call.method, &target.path)?,
+        };
+        let request = Request {
+            target,
+            headers,
+            body: raw.body,
+        };
+        dispatch(svc, testdata, route, request, &mut work)
     });
+    let event_class = work.served_by.or_else(|| match &matches {
+        Some(m) => m.event_class(),
+        None => route::event_class_of_path(&call.uri),
+    });
+    finish(svc, &context, call, result, work, event_class)
+}
 
-    let log_status = result
+/// The method as the records keep it: trimmed, upper case, at most 32
+/// characters; the usual ones without a copy.
+fn method_of(raw: &str) -> Cow<'static, str> {
+    // Not trimmed: " GET" or "POST\n" is a caller's bug, refused as a
+    // method that is not letters only.
+    if raw.len() <= 7 && raw.bytes().all(|b| b.is_ascii_alphabetic()) {
+        let upper = raw.to_ascii_uppercase();
+        return method_word(&upper);
+    }
+    let cut: String = raw.chars().take(32).collect();
+    Cow::Owned(cut.to_ascii_uppercase())
+}
+
+/// Reads the trace context and the user from the headers, and gives the
+/// gateway its span.
+fn arrive(
+    svc: &mut Backend,
+    headers: Option<&Headers>,
+    started: i64,
+) -> (Context, Option<Box<str>>) {
+    let header = |name: &str| headers.and_then(|h| h.get(name)).map(str::to_owned);
+    let incoming = Incoming::read(header);
+    let user_id = headers
+        .and_then(|h| h.get("x-user-id"))
+        .filter(|u| !u.is_empty())
+        .map(|u| u.chars().take(128).collect::<String>().into_boxed_str());
+    let trace = incoming
+        .trace_id
+        .as_deref()
+        .and_then(TraceId::parse)
+        .unwrap_or_else(|| TraceId::fresh(&mut svc.streams.traces));
+    let at = At {
+        trace,
+        span: SpanId::fresh(&mut svc.streams.traces),
+        parent: incoming.parent_span_id.as_deref().and_then(SpanId::parse),
+    };
+    let sampled = incoming.sampled != Some(false);
+    (
+        Context {
+            at,
+            sampled,
+            started,
+        },
+        user_id,
+    )
+}
+
+/// The request line the records and spans share: the path without its
+/// query (or what can be made of a path that did not parse) and its
+/// documented template.
+fn request_line(
+    method: Cow<'static, str>,
+    target: &Result<Target, ApiError>,
+    raw_path: &Text,
+    matches: Option<&Matches>,
+    user_id: Option<Box<str>>,
+) -> Rc<Call> {
+    let uri: Box<str> = match (target, raw_path) {
+        (Ok(t), _) => t.path.as_str().into(),
+        (Err(_), Text::Given(p)) => {
+            let path = p.split(['?', '#']).next().unwrap_or_default();
+            path.chars().take(256).collect::<String>().into_boxed_str()
+        }
+        (Err(_), Text::TooLarge { .. }) => "".into(),
+    };
+    let template = match matches {
+        Some(m) => m.template(&method),
+        None => route::template_of(&method, &uri),
+    };
+    Call {
+        method,
+        uri,
+        template,
+        user_id,
+    }
+    .shared()
+}
+
+/// Writes the service and response records and the spans, and shapes
+/// the response.
+fn finish(
+    svc: &mut Backend,
+    context: &Context,
+    call: Rc<Call>,
+    result: Result<Option<Data>, ApiError>,
+    work: Work,
+    event_class: Option<EventClass>,
+) -> Exchange {
+    let status = result
         .as_ref()
         .map_or_else(ApiError::log_status, |_| LogStatus::Success);
-    let service_span = work
-        .served_by
-        .map(|_| trace::fresh_span_id(&mut svc.streams.traces));
-    let duration = work
-        .served_by
-        .zip(service_span.as_deref())
-        .map(|(event_class, span_id)| {
-            let now = svc.clock.now_ms();
-            let outcome = work
-                .third_party
-                .as_ref()
-                .map(|(_, _, decision)| decision.clone());
-            let stage = Stage::Service {
-                event_class,
-                duration: work.duration,
-                status: log_status,
-                outcome,
+    let service_span = record_service(svc, context, &work, status);
+    let duration = service_span.map(|_| work.duration);
+    let (http_status, body, allow) = match result {
+        Ok(data) => (200, Envelope::success(data), None),
+        Err(error) => {
+            let allow = match &error {
+                ApiError::MethodNotAllowed { allow, .. } => Some(*allow),
+                _ => None,
             };
-            let place = Place {
-                trace_id: &trace_id,
-                span_id,
-                parent_span_id: Some(&gateway_span),
-            };
-            svc.journal.write(now, place, stage);
-            work.duration
-        });
-    let (status, body) = match &result {
-        Ok(data) => (200, Envelope::success(data.clone())),
-        Err(error) => (error.http_status(), Envelope::failure(error)),
+            (error.http_status(), Envelope::failure(&error), allow)
+        }
     };
-    let now = svc.clock.now_ms();
-    let response_stage = Stage::Response {
-        event_class: work.served_by.or_else(|| route::event_class_of_path(&uri)),
-        method: method.clone(),
-        uri: uri.clone(),
-        uri_group,
+    let msg: Cow<'static, str> = match (body.code, &body.data) {
+        (0, _) => Cow::Borrowed("success"),
+        _ => Cow::Owned(body.msg.clone()),
+    };
+    let answer = Answer {
+        event_class,
         duration,
-        status: log_status,
-        http_status: status,
+        status,
+        http_status,
         code: body.code,
-        msg: body.msg.clone(),
-        user_id: user_id.clone(),
+        msg,
     };
-    svc.journal.write(now, at_gateway, response_stage);
-
-    if incoming.sampled != Some(false) {
-        let spans = Spans {
-            trace_id: &trace_id,
-            parent: incoming.parent_span_id.as_deref(),
-            started,
-        };
-        // Named by the route template (low cardinality, as OpenTelemetry
-        // asks), or by the method alone when no route matched.
-        let route = route::template_of(&method, &uri);
-        let name = route.map_or_else(|| method.clone(), |template| format!("{method} {template}"));
-        let mut attributes = vec![
-            (
-                "http.request.method".to_owned(),
-                Value::from(method.as_str()),
-            ),
-            ("url.path".to_owned(), Value::from(uri.as_str())),
-            ("http.response.status_code".to_owned(), Value::from(status)),
-            ("orderpay.code".to_owned(), Value::from(body.code)),
-            ("orderpay.msg".to_owned(), Value::from(body.msg.as_str())),
-        ];
-        if let Some(template) = route {
-            attributes.push(("http.route".to_owned(), Value::from(template)));
-        }
-        if let Some(user) = &user_id {
-            attributes.push(("enduser.id".to_owned(), Value::from(user.as_str())));
-        }
-        let total = duration.unwrap_or(0);
-        spans.record(
-            svc,
-            &gateway_span,
-            None,
-            Component::Gateway,
-            &name,
-            (0, total),
-            log_status,
-            attributes,
-        );
-        if let (Some(class), Some(span_id)) = (work.served_by, &service_span) {
-            let component = match class {
-                EventClass::Order => Component::OrderService,
-                EventClass::Payment => Component::PaymentService,
-                EventClass::Test => Component::TestData,
-            };
-            let attributes = vec![(
-                "orderpay.event_class".to_owned(),
-                Value::from(class.as_str()),
-            )];
-            spans.record(
-                svc,
-                span_id,
-                Some(&gateway_span),
-                component,
-                &name,
-                (0, total),
-                log_status,
-                attributes,
-            );
-            if let Some((offset, took, decision)) = work.third_party.take() {
-                let third_span = trace::fresh_span_id(&mut svc.streams.traces);
-                let status = if decision.approved {
-                    LogStatus::Success
-                } else {
-                    LogStatus::ServerError
-                };
-                let attributes = vec![
-                    (
-                        "orderpay.approved".to_owned(),
-                        Value::from(decision.approved),
-                    ),
-                    ("orderpay.attempt".to_owned(), Value::from(decision.attempt)),
-                    ("orderpay.reason".to_owned(), Value::from(decision.reason)),
-                ];
-                let window = (offset, offset + took);
-                spans.record(
-                    svc,
-                    &third_span,
-                    Some(span_id),
-                    Component::ThirdParty,
-                    "authorize payment",
-                    window,
-                    status,
-                    attributes,
-                );
-            }
-        }
+    if context.sampled {
+        record_spans(svc, context, &call, &answer, work, service_span);
     }
-
-    let sampled = if incoming.sampled == Some(false) {
-        "0"
-    } else {
-        "1"
-    };
-    let mut headers = vec![
-        ("content-type".to_owned(), "application/json".to_owned()),
-        ("x-b3-traceid".to_owned(), trace_id.clone()),
-        ("x-b3-spanid".to_owned(), gateway_span.clone()),
-        ("x-b3-sampled".to_owned(), sampled.to_owned()),
-        (
-            "traceparent".to_owned(),
-            format!(
-                "00-{}-{gateway_span}-0{sampled}",
-                trace::trace_id_128(&trace_id)
-            ),
-        ),
-        (
-            "x-sim-duration-ms".to_owned(),
-            duration.unwrap_or(0).to_string(),
-        ),
-    ];
-    if let Some(parent) = &incoming.parent_span_id {
-        headers.push(("x-b3-parentspanid".to_owned(), parent.clone()));
-    }
-    if let Err(ApiError::MethodNotAllowed { allow, .. }) = &result {
-        headers.push(("allow".to_owned(), (*allow).to_owned()));
-    }
+    let now = svc.clock.now_ms();
+    svc.journal
+        .write(now, context.at, Kept::Response(call, answer));
     Exchange {
         response: Response {
-            status,
-            headers,
+            status: http_status,
+            headers: response_headers(context, duration, allow),
             body,
         },
         duration,
     }
 }
 
-/// Records the spans of one request, timed from its arrival.
-struct Spans<'a> {
-    trace_id: &'a str,
-    parent: Option<&'a str>,
-    started: i64,
+/// The service record, when a service handled the request; returns the
+/// service's span.
+fn record_service(
+    svc: &mut Backend,
+    context: &Context,
+    work: &Work,
+    status: LogStatus,
+) -> Option<SpanId> {
+    let event_class = work.served_by?;
+    let span = SpanId::fresh(&mut svc.streams.traces);
+    let now = svc.clock.now_ms();
+    let at = At {
+        trace: context.at.trace,
+        span,
+        parent: Some(context.at.span),
+    };
+    let stage = Kept::Service {
+        event_class,
+        duration: work.duration,
+        status,
+        outcome: work.third_party.map(|(_, _, verdict)| verdict),
+    };
+    svc.journal.write(now, at, stage);
+    Some(span)
 }
 
-impl Spans<'_> {
-    #[allow(clippy::too_many_arguments)]
-    fn record(
-        &self,
-        svc: &mut Backend,
-        span_id: &str,
-        parent: Option<&str>,
-        component: Component,
-        name: &str,
-        (from, to): (u64, u64),
-        status: LogStatus,
-        attributes: Vec<(String, Value)>,
-    ) {
-        // A span ends where the clock stopped, if it stopped at its end.
-        let at = |offset: u64| {
-            self.started
-                .saturating_add(i64::try_from(offset).unwrap_or(i64::MAX))
-                .min(crate::sim::time_limits::MAX_TIME_MS)
+/// The spans: the gateway's (a child of the caller's), the service's and,
+/// for payment pay, the third party's.
+fn record_spans(
+    svc: &mut Backend,
+    context: &Context,
+    call: &Rc<Call>,
+    answer: &Answer,
+    work: Work,
+    service_span: Option<SpanId>,
+) {
+    // A span ends where the clock stopped, if it stopped at its end.
+    let at = |offset: u64| {
+        context
+            .started
+            .saturating_add(i64::try_from(offset).unwrap_or(i64::MAX))
+            .min(crate::sim::time_limits::MAX_TIME_MS)
+    };
+    let total = answer.duration.unwrap_or(0);
+    let span = |span, parent, (from, to), status, part| SpanEntry {
+        trace: context.at.trace,
+        span,
+        parent,
+        start: at(from),
+        end: at(to),
+        status,
+        part,
+    };
+    let gateway = Part::Gateway {
+        call: Rc::clone(call),
+        http_status: answer.http_status,
+        code: answer.code,
+        msg: answer.msg.clone(),
+    };
+    let window = (0, total);
+    svc.journal.record_span(span(
+        context.at.span,
+        context.at.parent,
+        window,
+        answer.status,
+        gateway,
+    ));
+    let (Some(class), Some(service_span)) = (work.served_by, service_span) else {
+        return;
+    };
+    let service = Part::Service {
+        call: Rc::clone(call),
+        class,
+    };
+    let parent = Some(context.at.span);
+    svc.journal
+        .record_span(span(service_span, parent, window, answer.status, service));
+    if let Some((offset, took, verdict)) = work.third_party {
+        let status = if verdict.approved {
+            LogStatus::Success
+        } else {
+            LogStatus::ServerError
         };
-        svc.journal.record_span(Span {
-            trace_id: self.trace_id.to_owned(),
-            span_id: span_id.to_owned(),
-            parent_span_id: parent.or(self.parent).map(str::to_owned),
-            name: name.to_owned(),
-            component,
-            start: at(from),
-            end: at(to),
-            status,
-            attributes,
-        });
+        let part = Part::ThirdParty {
+            approved: verdict.approved,
+            attempt: verdict.attempt,
+            why: Why::Verdict(verdict),
+        };
+        let third = SpanId::fresh(&mut svc.streams.traces);
+        let window = (offset, offset + took);
+        svc.journal
+            .record_span(span(third, Some(service_span), window, status, part));
     }
+}
+
+/// What the response headers will say, kept as facts until read.
+fn response_headers(
+    context: &Context,
+    duration: Option<u64>,
+    allow: Option<&'static str>,
+) -> ResponseHeaders {
+    ResponseHeaders::of(HeaderFacts {
+        trace: context.at.trace,
+        span: context.at.span,
+        parent: context.at.parent,
+        sampled: context.sampled,
+        duration: duration.unwrap_or(0),
+        allow,
+    })
 }
 
 /// A method is a token of letters; anything else is malformed, not merely
@@ -361,88 +364,95 @@ fn dispatch(
     match route {
         Route::CreateOrder => {
             let new = parse::new_order(&JsonBody::parse(req.body.as_ref(), &req.headers)?)?;
+            let limit = svc.settings.max_orders;
+            if svc.orders.len() >= limit {
+                return Err(ApiError::InsufficientStorage { limit });
+            }
             enter(svc, work, class);
             let now = svc.clock.now_ms();
-            Ok(Some(Data::Order(svc.orders.create(
-                new?,
-                svc.settings.seed,
-                now,
-            ))))
+            let order = svc.orders.create(new?, svc.settings.seed, now);
+            Ok(Some(Data::Order(order)))
         }
         Route::GetOrder(order_id) => {
             enter(svc, work, class);
-            Ok(Some(Data::Order(svc.orders.get(&order_id)?.clone())))
+            Ok(Some(Data::Order(svc.orders.get(order_id)?.clone())))
         }
         Route::MarkOrderPaid(order_id) => {
             enter(svc, work, class);
-            svc.orders.mark_paid(&order_id)?;
+            svc.orders.mark_paid(order_id)?;
             Ok(None)
         }
         Route::DeleteOrder(order_id) => {
             enter(svc, work, class);
-            svc.orders.delete(&order_id)?;
+            svc.orders.delete(order_id)?;
             Ok(None)
         }
-        Route::Pay => {
-            let new = parse::new_payment(&JsonBody::parse(req.body.as_ref(), &req.headers)?)?;
-            let by_header = match req.headers.get("x-sim-outcome") {
-                None => None,
-                Some(text) => Some(Forced::parse(text).ok_or_else(|| {
-                    ApiError::bad(
-                        "X-Sim-Outcome",
-                        format!("must be success or failure, got {}", quote(text)),
-                    )
-                })?),
-            };
-            enter(svc, work, class);
-            let new = new?;
-            svc.orders.get(&new.order_id)?;
-            let attempt = svc.payments.next_attempt(&new.order_id);
-            let forced = match by_header {
-                Some(outcome) => Some((outcome, Rule::Header)),
-                None => svc
-                    .take_forced_next()
-                    .map(|outcome| (outcome, Rule::ForcedNext)),
-            };
-            let offset = work.duration;
-            let took = svc.spend(|m: &LatencyModel| m.third_party);
-            work.duration += took;
-            let decision = third_party::decide(
-                svc.settings.seed,
-                &new.order_id,
-                attempt,
-                svc.settings.failure_rate,
-                forced,
-            );
-            let approved = decision.approved;
-            work.third_party = Some((offset, took, decision));
-            if !approved {
-                return Err(Rejection::ThirdPartyFailed.into());
-            }
-            let now = svc.clock.now_ms();
-            Ok(Some(Data::Payment(svc.payments.record(
-                new,
-                &mut svc.streams.ids,
-                now,
-            ))))
-        }
+        Route::Pay => pay(svc, req, work, class),
         Route::GetPayment(payment_id) => {
             enter(svc, work, class);
-            Ok(Some(Data::Payment(svc.payments.get(&payment_id)?.clone())))
+            Ok(Some(Data::Payment(svc.payments.get(payment_id)?.clone())))
         }
         Route::Refund(payment_id) => {
             enter(svc, work, class);
-            svc.payments.refund(&payment_id)?;
+            svc.payments.refund(payment_id)?;
             Ok(None)
         }
         Route::Batch => {
-            let count = parse::count(&req.target)?;
+            let count = parse::count(req.target)?;
             enter(svc, work, class);
             let (report, spent) = testdata(svc, count);
             work.duration += spent;
             Ok(Some(Data::Batch(report)))
         }
     }
+}
+
+/// Payment pay: the body, the forcing header, the order, then the third
+/// party's verdict, then the payment.
+fn pay(
+    svc: &mut Backend,
+    req: Request,
+    work: &mut Work,
+    class: EventClass,
+) -> Result<Option<Data>, ApiError> {
+    let new = parse::new_payment(&JsonBody::parse(req.body.as_ref(), &req.headers)?)?;
+    let by_header = match req.headers.get("x-sim-outcome") {
+        None => None,
+        Some(text) => Some(Forced::parse(text).ok_or_else(|| {
+            ApiError::bad(
+                "X-Sim-Outcome",
+                format!("must be success or failure, got {}", quote(text)),
+            )
+        })?),
+    };
+    enter(svc, work, class);
+    let new = new?;
+    svc.orders.get(&new.order_id)?;
+    let attempt = svc.payments.next_attempt(&new.order_id);
+    let forced = match by_header {
+        Some(outcome) => Some((outcome, Rule::Header)),
+        None => svc
+            .take_forced_next()
+            .map(|outcome| (outcome, Rule::ForcedNext)),
+    };
+    let offset = work.duration;
+    let took = svc.spend(|m: &LatencyModel| m.third_party);
+    work.duration += took;
+    let settings = &svc.settings;
+    let verdict = third_party::judge(
+        settings.seed,
+        &new.order_id,
+        attempt,
+        settings.failure_rate,
+        forced,
+    );
+    work.third_party = Some((offset, took, verdict));
+    if !verdict.approved {
+        return Err(Rejection::ThirdPartyFailed.into());
+    }
+    let now = svc.clock.now_ms();
+    let payment = svc.payments.record(new, &mut svc.streams.ids, now);
+    Ok(Some(Data::Payment(payment)))
 }
 
 /// The request reached a service: from here on it is that service's

@@ -7,12 +7,14 @@
 //! - [`error`]: every failure, mapped to status and envelope in one place;
 //! - [`envelope`]: `{code, msg, data}` and the HTTP response around it;
 //! - [`backend`]: the state the gateway serves;
+//! - [`openapi`]: the OpenAPI document, rendered from the route table;
 //! - [`exchange`]: one request from arrival to answer.
 
 pub mod backend;
 pub mod envelope;
 pub mod error;
 pub mod exchange;
+pub mod openapi;
 pub mod parse;
 pub mod request;
 pub mod route;

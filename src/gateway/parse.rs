@@ -75,15 +75,14 @@ mod tests {
     use crate::gateway::request::{Headers, Text};
 
     fn order(text: &str) -> Result<Result<NewOrder, Rejection>, ApiError> {
-        let body = JsonBody::parse(Some(&Text::from(text)), &Headers::default())?;
+        let text: &'static Text = Box::leak(Box::new(Text::from(text)));
+        let body = JsonBody::parse(Some(text), &Headers::default())?;
         new_order(&body)
     }
 
     fn payment(text: &str) -> Result<Result<NewPayment, Rejection>, ApiError> {
-        new_payment(&JsonBody::parse(
-            Some(&Text::from(text)),
-            &Headers::default(),
-        )?)
+        let text: &'static Text = Box::leak(Box::new(Text::from(text)));
+        new_payment(&JsonBody::parse(Some(text), &Headers::default())?)
     }
 
     #[test]

@@ -1,12 +1,10 @@
 //! The edge: a raw request as a caller hands it in, and the parsing that
 //! turns its text into checked values. Handlers never see raw text.
 
-use std::fmt;
-
-use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
-use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 use super::error::ApiError;
+use crate::json::{self, Json};
 
 /// Bodies over this size are refused with 413 before any parsing.
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
@@ -14,9 +12,6 @@ pub const MAX_BODY_BYTES: usize = 1024 * 1024;
 pub const MAX_PATH_BYTES: usize = 8 * 1024;
 /// All header names and values together, over this size: 431.
 pub const MAX_HEADER_BYTES: usize = 64 * 1024;
-/// The deepest body accepted, in levels of nesting, the body object being
-/// the first: the JSON parser's recursion limit refuses a 128th.
-pub const MAX_NESTING: usize = 127;
 
 /// A request as it arrives, before anything is checked.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -160,14 +155,15 @@ impl Target {
     }
 }
 
-/// A request body that parsed as a JSON object.
+/// A request body that parsed as a JSON object: its members, borrowed
+/// from the body's text wherever they need no unescaping.
 #[derive(Debug, Clone, PartialEq)]
-pub struct JsonBody(Map<String, Value>);
+pub struct JsonBody<'a>(Vec<(Cow<'a, str>, Json<'a>)>);
 
-impl JsonBody {
+impl<'a> JsonBody<'a> {
     /// Checks size, media type and syntax, in that order, and that the
     /// body is an object: everything short of the fields themselves.
-    pub fn parse(body: Option<&Text>, headers: &Headers) -> Result<JsonBody, ApiError> {
+    pub fn parse(body: Option<&'a Text>, headers: &Headers) -> Result<JsonBody<'a>, ApiError> {
         let text = match body {
             Some(Text::TooLarge { bytes }) => {
                 return Err(ApiError::PayloadTooLarge {
@@ -196,17 +192,17 @@ impl JsonBody {
                 });
             }
         }
-        let value: Value = serde_json::from_str(text)
-            .map_err(|e| ApiError::bad("body", format!("not valid JSON: {e}")))?;
-        if !value.is_object() {
-            let problem = format!("expected a JSON object, got {}", kind(&value));
-            return Err(ApiError::bad("body", problem));
-        }
-        // `Value` keeps the last of two equal keys; which one a server reads
-        // is a classic source of bugs, so the body is read again to refuse it.
-        let checked: CheckedObject = serde_json::from_str(text)
-            .map_err(|e| ApiError::bad("body", format!("not valid JSON: {e}")))?;
-        match checked.duplicate {
+        let members = match json::parse(text) {
+            Ok(Json::Obj(members)) => members,
+            Ok(other) => {
+                let problem = format!("expected a JSON object, got {}", kind(&other));
+                return Err(ApiError::bad("body", problem));
+            }
+            Err(e) => return Err(ApiError::bad("body", format!("not valid JSON: {e}"))),
+        };
+        // Which of two equal keys a server reads is a classic source of
+        // bugs, so a body that gives one twice is refused.
+        match first_repeated(&members) {
             Some(key) => {
                 // A key that is not a plain word (`""`, `a b`, `x: y`) is
                 // quoted, so the msg still reads as field, then problem.
@@ -214,15 +210,19 @@ impl JsonBody {
                     && key
                         .chars()
                         .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '$'));
-                let field = if plain { key } else { quote(&key) };
+                let field = if plain { key.to_owned() } else { quote(key) };
                 Err(ApiError::bad(field, "given more than once in the body"))
             }
-            None => Ok(JsonBody(checked.map)),
+            None => Ok(JsonBody(members)),
         }
     }
 
-    fn present(&self, field: &str) -> Option<&Value> {
-        self.0.get(field).filter(|v| !v.is_null())
+    fn present(&self, field: &str) -> Option<&Json<'a>> {
+        self.0
+            .iter()
+            .find(|(k, _)| k == field)
+            .map(|(_, v)| v)
+            .filter(|v| !v.is_null())
     }
 
     /// A required string field.
@@ -234,7 +234,7 @@ impl JsonBody {
     pub fn optional_string(&self, field: &str) -> Result<Option<&str>, ApiError> {
         match self.present(field) {
             None => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s)),
+            Some(Json::Str(s)) => Ok(Some(s)),
             Some(other) => Err(wrong_type(field, "a string", other)),
         }
     }
@@ -244,12 +244,32 @@ impl JsonBody {
     pub fn number(&self, field: &str) -> Result<f64, ApiError> {
         match self.present(field) {
             None => Err(missing(field)),
-            Some(Value::Number(n)) => n
+            Some(n @ Json::Num(_)) => n
                 .as_f64()
                 .ok_or_else(|| ApiError::bad(field, "not a finite number")),
             Some(other) => Err(wrong_type(field, "a number", other)),
         }
     }
+}
+
+/// The first key given a second time, in the order of the body: by
+/// pairs for the few keys of a real body, by sorting for a hostile one.
+fn first_repeated<'m>(members: &'m [(Cow<'_, str>, Json<'_>)]) -> Option<&'m str> {
+    if members.len() <= 16 {
+        return members
+            .iter()
+            .enumerate()
+            .find(|(i, (key, _))| members[..*i].iter().any(|(k, _)| k == key))
+            .map(|(_, (key, _))| key.as_ref());
+    }
+    let mut order: Vec<usize> = (0..members.len()).collect();
+    order.sort_by(|&a, &b| members[a].0.cmp(&members[b].0).then(a.cmp(&b)));
+    order
+        .windows(2)
+        .filter(|w| members[w[0]].0 == members[w[1]].0)
+        .map(|w| w[1])
+        .min()
+        .map(|i| members[i].0.as_ref())
 }
 
 /// Checks a free-text field's length in characters (not bytes, so that a
@@ -279,43 +299,6 @@ pub fn bounded_text(
     Ok(text.to_owned())
 }
 
-/// A JSON object read key by key, noting the first key that comes twice.
-struct CheckedObject {
-    map: Map<String, Value>,
-    duplicate: Option<String>,
-}
-
-impl<'de> Deserialize<'de> for CheckedObject {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Keys;
-        impl<'de> Visitor<'de> for Keys {
-            type Value = CheckedObject;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<A: MapAccess<'de>>(
-                self,
-                mut access: A,
-            ) -> Result<CheckedObject, A::Error> {
-                let mut object = CheckedObject {
-                    map: Map::new(),
-                    duplicate: None,
-                };
-                while let Some(key) = access.next_key::<String>()? {
-                    let value: Value = access.next_value()?;
-                    if object.map.contains_key(&key) {
-                        object.duplicate.get_or_insert(key);
-                    } else {
-                        object.map.insert(key, value);
-                    }
-                }
-                Ok(object)
-            }
-        }
-        deserializer.deserialize_map(Keys)
-    }
-}
-
 fn is_json_media_type(content_type: &str) -> bool {
     let media = content_type
         .split(';')
@@ -330,19 +313,30 @@ fn missing(field: &str) -> ApiError {
     ApiError::bad(field, "required field is missing")
 }
 
-fn wrong_type(field: &str, expected: &str, got: &Value) -> ApiError {
+fn wrong_type(field: &str, expected: &str, got: &Json) -> ApiError {
     ApiError::bad(field, format!("expected {expected}, got {}", kind(got)))
 }
 
 /// A value's JSON type, with a short sample so the caller sees what was sent.
-fn kind(value: &Value) -> String {
+fn kind(value: &Json) -> String {
     match value {
-        Value::Null => "null".to_owned(),
-        Value::Bool(b) => format!("boolean {b}"),
-        Value::Number(n) => format!("number {n}"),
-        Value::String(s) => format!("string {}", quote(s)),
-        Value::Array(_) => "an array".to_owned(),
-        Value::Object(_) => "an object".to_owned(),
+        Json::Null => "null".to_owned(),
+        Json::Bool(b) => format!("boolean {b}"),
+        Json::Num(text) => format!("number {}", number_text(text)),
+        Json::Str(s) => format!("string {}", quote(s)),
+        Json::Arr(_) => "an array".to_owned(),
+        Json::Obj(_) => "an object".to_owned(),
+    }
+}
+
+/// A number as it is shown back: a whole number as written, others as
+/// the double they read as (`1.50` shows as `1.5`).
+fn number_text(text: &str) -> String {
+    let whole = !text.contains(['.', 'e', 'E']);
+    match (whole, text.parse::<i64>(), text.parse::<u64>()) {
+        (true, Ok(n), _) => n.to_string(),
+        (true, _, Ok(n)) => n.to_string(),
+        _ => format!("{:?}", text.parse::<f64>().unwrap_or(f64::NAN)),
     }
 }
 
@@ -359,8 +353,13 @@ pub fn quote(text: &str) -> String {
 mod tests {
     use super::*;
 
-    fn body(text: &str) -> Result<JsonBody, ApiError> {
-        JsonBody::parse(Some(&Text::from(text)), &Headers::default())
+    /// Bodies borrow from their text; a test's text lives as long as it.
+    fn leak(text: &str) -> &'static Text {
+        Box::leak(Box::new(Text::from(text)))
+    }
+
+    fn body(text: &str) -> Result<JsonBody<'static>, ApiError> {
+        JsonBody::parse(Some(leak(text)), &Headers::default())
     }
 
     fn msg<T: std::fmt::Debug>(r: Result<T, ApiError>) -> String {
@@ -410,7 +409,7 @@ mod tests {
         let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
         assert!(msg(body(&deep)).contains("recursion limit exceeded"));
         let text_plain = Headers::parse(vec![("Content-Type".into(), "text/plain".into())]);
-        let r = JsonBody::parse(Some(&"{}".into()), &text_plain.unwrap_or_default());
+        let r = JsonBody::parse(Some(leak("{}")), &text_plain.unwrap_or_default());
         assert_eq!(r.err().map(|e| e.http_status()), Some(415));
         let json_utf8 = Headers::parse(vec![(
             "content-TYPE".into(),
@@ -426,7 +425,7 @@ mod tests {
             "a: given more than once in the body"
         );
         let b = body(r#"{"s":"x","n":2.5,"z":null,"w":"12"}"#);
-        let b = b.unwrap_or(JsonBody(Map::new()));
+        let b = b.unwrap_or(JsonBody(Vec::new()));
         assert_eq!(b.string("s").ok(), Some("x"));
         assert_eq!(b.number("n").ok(), Some(2.5));
         assert_eq!(msg(b.string("z")), "z: required field is missing");

@@ -5,20 +5,21 @@
 use super::error::ApiError;
 use crate::observe::EventClass;
 
-/// A matched route, with its path parameter where it has one.
+/// A matched route, with its path parameter (borrowed from the path)
+/// where it has one.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Route {
+pub enum Route<'p> {
     CreateOrder,
-    GetOrder(String),
-    MarkOrderPaid(String),
-    DeleteOrder(String),
+    GetOrder(&'p str),
+    MarkOrderPaid(&'p str),
+    DeleteOrder(&'p str),
     Pay,
-    GetPayment(String),
-    Refund(String),
+    GetPayment(&'p str),
+    Refund(&'p str),
     Batch,
 }
 
-impl Route {
+impl Route<'_> {
     pub fn event_class(&self) -> EventClass {
         match self {
             Route::CreateOrder
@@ -31,8 +32,9 @@ impl Route {
     }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
+/// Which of the eight a route is, without its parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
     CreateOrder,
     GetOrder,
     MarkOrderPaid,
@@ -44,7 +46,7 @@ enum Kind {
 }
 
 /// The routes as the spec documents them; `{…}` is a path parameter.
-const ROUTES: [(&str, &str, Kind); 8] = [
+pub(crate) const ROUTES: [(&str, &str, Kind); 8] = [
     ("POST", "/api/order/create", Kind::CreateOrder),
     ("GET", "/api/order/{orderId}", Kind::GetOrder),
     ("POST", "/api/order/{orderId}/pay", Kind::MarkOrderPaid),
@@ -57,98 +59,203 @@ const ROUTES: [(&str, &str, Kind); 8] = [
 
 /// The log's `uri_group`, by the path's prefix, known route or not.
 pub fn uri_group(path: &str) -> Option<&'static str> {
-    [
-        ("/api/order/", "/order/*"),
-        ("/api/payment/", "/payment/*"),
-        ("/api/test/", "/test/*"),
-    ]
-    .into_iter()
-    .find(|(prefix, _)| path.starts_with(prefix))
-    .map(|(_, group)| group)
+    let rest = path.strip_prefix("/api/")?;
+    if rest.starts_with("order/") {
+        Some("/order/*")
+    } else if rest.starts_with("payment/") {
+        Some("/payment/*")
+    } else if rest.starts_with("test/") {
+        Some("/test/*")
+    } else {
+        None
+    }
+}
+
+/// The routes whose template fits a path, keeping only the most literal
+/// ones: `/api/order/create` is the create route, not an order named
+/// "create", so GET on it is a 405 rather than an unknown order. Found
+/// once per request, with no allocation; every question about the path
+/// (its route, its template, its event class) is answered from it.
+pub struct Matches<'p> {
+    /// The most literal fits: index into `ROUTES` and parameter, in
+    /// documented order.
+    hits: [(usize, &'p str); 8],
+    len: usize,
+}
+
+/// The number of literal segments of a template (the empty one before
+/// the first `/` included, as every path has it): a fit matches all of
+/// them, so the most literal fit wins.
+const fn literals(template: &str) -> usize {
+    let bytes = template.as_bytes();
+    let (mut i, mut segments, mut params) = (0, 1, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'/' => segments += 1,
+            b'{' => params += 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    segments - params
+}
+
+/// Where a template's parameter starts (`{`) and where its literal tail
+/// starts (after `}`); the template's length twice when it has none.
+const fn braces(template: &str) -> (usize, usize) {
+    let bytes = template.as_bytes();
+    let (mut i, mut open) = (0, bytes.len());
+    while i < bytes.len() {
+        if bytes[i] == b'{' {
+            open = i;
+        }
+        if bytes[i] == b'}' {
+            return (open, i + 1);
+        }
+        i += 1;
+    }
+    (open, open)
+}
+
+/// Each route's literal count and the places of its parameter, worked out
+/// once, at compile time.
+const SHAPES: [(usize, usize, usize); 8] = {
+    let mut out = [(0, 0, 0); 8];
+    let mut i = 0;
+    while i < 8 {
+        let (open, close) = braces(ROUTES[i].1);
+        out[i] = (literals(ROUTES[i].1), open, close);
+        i += 1;
+    }
+    out
+};
+
+/// How a path fits a template: its literal head and tail compared whole,
+/// the parameter between them a non-empty segment. Returns the literal
+/// count and the parameter; `None` when it does not fit.
+fn fits<'p>(
+    template: &str,
+    (literals, open, close): (usize, usize, usize),
+    path: &'p str,
+) -> Option<(usize, &'p str)> {
+    let (t, p) = (template.as_bytes(), path.as_bytes());
+    if open == t.len() {
+        return (t == p).then_some((literals, ""));
+    }
+    let (head, tail) = (&t[..open], &t[close..]);
+    if p.len() <= head.len() + tail.len() || !p.starts_with(head) || !p.ends_with(tail) {
+        return None;
+    }
+    let param = path.get(open..p.len() - tail.len())?;
+    (!param.as_bytes().contains(&b'/')).then_some((literals, param))
+}
+
+impl<'p> Matches<'p> {
+    pub fn of(path: &'p str) -> Matches<'p> {
+        let mut found = Matches {
+            hits: [(0, ""); 8],
+            len: 0,
+        };
+        // Every template starts with one of these literal prefixes, so
+        // only the templates of the path's own prefix can fit.
+        let Some(prefix) = ["/api/order/", "/api/payment/", "/api/test/"]
+            .into_iter()
+            .find(|p| path.starts_with(p))
+        else {
+            return found;
+        };
+        let mut most = 0;
+        for (i, ((_, template, _), shape)) in ROUTES.iter().zip(SHAPES).enumerate() {
+            if !template.starts_with(prefix) {
+                continue;
+            }
+            let Some((literals, param)) = fits(template, shape, path) else {
+                continue;
+            };
+            if literals > most {
+                (most, found.len) = (literals, 0);
+            }
+            if literals == most {
+                found.hits[found.len] = (i, param);
+                found.len += 1;
+            }
+        }
+        found
+    }
+
+    /// The best-fitting routes, in documented order: method, template,
+    /// parameter, kind.
+    fn best(&self) -> impl Iterator<Item = (&'static str, &'static str, &'p str, Kind)> + '_ {
+        self.hits[..self.len].iter().map(|&(i, param)| {
+            let (method, template, kind) = ROUTES[i];
+            (method, template, param, kind)
+        })
+    }
+
+    /// The documented template of the path, the one of the method when
+    /// several fit, whichever method it was sent with.
+    pub fn template(&self, method: &str) -> Option<&'static str> {
+        self.best()
+            .find(|(m, ..)| *m == method)
+            .or_else(|| self.best().next())
+            .map(|(_, template, ..)| template)
+    }
+
+    /// The path's event class when it names a documented path, whatever
+    /// the method: a 405 on an order path is still about orders.
+    pub fn event_class(&self) -> Option<EventClass> {
+        self.best()
+            .next()
+            .map(|(_, _, param, kind)| build(kind, param).event_class())
+    }
+
+    /// The route of an upper-case method, or the 404 or 405 that says why
+    /// there is none.
+    pub fn resolve(&self, method: &str, path: &str) -> Result<Route<'p>, ApiError> {
+        if let Some((_, _, param, kind)) = self.best().find(|(m, ..)| *m == method) {
+            return Ok(build(kind, param));
+        }
+        match self.best().next() {
+            None => Err(ApiError::NotFound {
+                hint: nearest(path, method, false),
+                method: method.to_owned(),
+                path: path.to_owned(),
+            }),
+            Some((allow, ..)) => Err(ApiError::MethodNotAllowed {
+                allow,
+                hint: nearest(path, method, true),
+                method: method.to_owned(),
+                path: path.to_owned(),
+            }),
+        }
+    }
 }
 
 /// The path's event class when it names a documented path, whatever the
-/// method: a 405 on an order path is still about orders.
+/// method.
 pub fn event_class_of_path(path: &str) -> Option<EventClass> {
-    best_matches(path)
-        .into_iter()
-        .next()
-        .map(|(_, param, kind)| build(kind, param).event_class())
+    Matches::of(path).event_class()
 }
 
 /// The documented template of a path, `/api/order/{orderId}` for
-/// `/api/order/ORD-…`, whichever method it was sent with.
+/// `/api/order/ORD-…`, whichever method it was sent with. A template
+/// given as the path names itself.
 pub fn template_of(method: &str, path: &str) -> Option<&'static str> {
-    let method = method.to_ascii_uppercase();
-    let found = best_matches(path);
-    let kind = found
-        .iter()
-        .find(|(m, _, _)| *m == method)
-        .or(found.first())
-        .map(|(_, _, k)| *k)?;
-    ROUTES
-        .iter()
-        .find(|(_, _, k)| *k == kind)
-        .map(|(_, t, _)| *t)
+    Matches::of(path).template(&method.to_ascii_uppercase())
+}
+
+/// The template a snapshot's record or span names, by its method and uri
+/// (or template).
+pub fn template_named(method: &str, uri: &str) -> Option<&'static str> {
+    template_of(method, uri)
 }
 
 /// Matches method (any letter case) and path (exact case, as servers do).
-pub fn resolve(method: &str, path: &str) -> Result<Route, ApiError> {
-    let method_upper = method.to_ascii_uppercase();
-    let candidates = best_matches(path);
-    if candidates.is_empty() {
-        return Err(ApiError::NotFound {
-            hint: nearest(path, &method_upper, false),
-            method: method_upper,
-            path: path.to_owned(),
-        });
-    }
-    match candidates.iter().find(|(m, _, _)| *m == method_upper) {
-        Some((_, param, kind)) => Ok(build(*kind, param.clone())),
-        None => Err(ApiError::MethodNotAllowed {
-            allow: candidates[0].0,
-            hint: nearest(path, &method_upper, true),
-            method: method_upper,
-            path: path.to_owned(),
-        }),
-    }
+pub fn resolve<'p>(method: &str, path: &'p str) -> Result<Route<'p>, ApiError> {
+    Matches::of(path).resolve(&method.to_ascii_uppercase(), path)
 }
 
-/// The routes whose template fits the path, keeping only the most literal
-/// ones: `/api/order/create` is the create route, not an order named
-/// "create", so GET on it is a 405 rather than an unknown order.
-fn best_matches(path: &str) -> Vec<(&'static str, String, Kind)> {
-    let segments: Vec<&str> = path.split('/').collect();
-    let mut found: Vec<(usize, &'static str, String, Kind)> = Vec::new();
-    for (method, template, kind) in ROUTES {
-        let parts: Vec<&str> = template.split('/').collect();
-        if parts.len() != segments.len() {
-            continue;
-        }
-        let mut param = String::new();
-        let mut literals = 0;
-        let fits = parts.iter().zip(&segments).all(|(part, seg)| {
-            if part.starts_with('{') {
-                param = (*seg).to_owned();
-                !seg.is_empty()
-            } else {
-                literals += 1;
-                part == seg
-            }
-        });
-        if fits {
-            found.push((literals, method, param, kind));
-        }
-    }
-    let most = found.iter().map(|f| f.0).max().unwrap_or(0);
-    found
-        .into_iter()
-        .filter(|f| f.0 == most)
-        .map(|(_, m, p, k)| (m, p, k))
-        .collect()
-}
-
-fn build(kind: Kind, param: String) -> Route {
+fn build(kind: Kind, param: &str) -> Route<'_> {
     match kind {
         Kind::CreateOrder => Route::CreateOrder,
         Kind::GetOrder => Route::GetOrder(param),
@@ -216,6 +323,7 @@ mod tests {
     use super::*;
 
     #[test]
+    #[allow(clippy::useless_conversion)]
     fn every_documented_route_resolves() {
         let cases = [
             ("POST", "/api/order/create", Route::CreateOrder),

@@ -1,16 +1,4 @@
-// The package's entry point in Node: it loads the WebAssembly module
-// synchronously from the package's own folder, so that
-// `import { Service } from "orderpay"` works at once, with no init call.
-// `await init()` still works, for code shared with the browser.
-import { readFileSync } from "node:fs";
-import { initSync } from "./orderpay.js";
-import { markLoaded } from "./ready.js";
-
-const exports = initSync({ module: readFileSync(new URL("./orderpay_bg.wasm", import.meta.url)) });
-markLoaded();
-
-export * from "./orderpay.js";
-
-export default async function init() {
-  return exports;
-}
+// The path older code imports the Node entry by (`orderpay/node.js` in a
+// file URL): the default entry, which now loads itself everywhere.
+export * from "./index.js";
+export { default } from "./index.js";

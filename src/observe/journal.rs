@@ -1,24 +1,25 @@
 //! The log records of the spec's part 6, kept in a bounded ring: three per
 //! request (gateway, service, response), joined by the trace id; and the
-//! spans of each request, for tracing tools.
+//! spans of each request, for tracing tools. Both are kept compact and
+//! written out as JSON text only when read.
 
 use std::collections::VecDeque;
 
-use serde::{Deserialize, Serialize};
-
-use super::record::{LogRecord, Place, Stage};
-use super::span::Span;
+use super::entry::{At, Entry, Kept};
+use super::render;
+use super::span_entry::SpanEntry;
+use crate::json::Out;
 
 /// A bounded journal: at most `capacity` records, the oldest dropped first,
 /// and a count of how many were dropped so nobody mistakes it for complete.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Journal {
-    capacity: usize,
-    records: VecDeque<LogRecord>,
-    dropped: u64,
-    next_seq: u64,
+    pub(crate) capacity: usize,
+    pub(crate) records: VecDeque<Entry>,
+    pub(crate) dropped: u64,
+    pub(crate) next_seq: u64,
     /// Spans, under the same bound as the records.
-    spans: VecDeque<Span>,
+    pub(crate) spans: VecDeque<SpanEntry>,
 }
 
 impl Journal {
@@ -32,29 +33,28 @@ impl Journal {
         }
     }
 
-    pub fn write(&mut self, timestamp: i64, place: Place, stage: Stage) {
+    pub fn write(&mut self, timestamp: i64, at: At, stage: Kept) {
+        let seq = self.next_seq;
+        self.next_seq += 1;
         if self.capacity == 0 {
             self.dropped += 1;
-            self.next_seq += 1;
             return;
         }
         while self.records.len() >= self.capacity {
             self.records.pop_front();
             self.dropped += 1;
         }
-        let seq = self.next_seq;
-        self.next_seq += 1;
-        self.records.push_back(LogRecord {
+        self.records.push_back(Entry {
             seq,
             timestamp,
-            trace_id: place.trace_id.to_owned(),
-            span_id: place.span_id.to_owned(),
-            parent_span_id: place.parent_span_id.map(str::to_owned),
+            trace: at.trace,
+            span: at.span,
+            parent: at.parent,
             stage,
         });
     }
 
-    pub fn record_span(&mut self, span: Span) {
+    pub fn record_span(&mut self, span: SpanEntry) {
         if self.capacity == 0 {
             return;
         }
@@ -64,30 +64,64 @@ impl Journal {
         self.spans.push_back(span);
     }
 
-    /// The spans, oldest first.
-    pub fn spans(&self) -> impl Iterator<Item = &Span> + Clone {
-        self.spans.iter()
+    /// The records, oldest first; with `after`, only those with a larger
+    /// `seq` (what a viewer has not seen yet), found by binary search.
+    pub fn entries(&self, after: Option<u64>) -> std::collections::vec_deque::Iter<'_, Entry> {
+        let after = after.unwrap_or(0);
+        let skip = self.records.partition_point(|r| r.seq <= after);
+        self.records.range(skip..)
+    }
+
+    /// The records as a JSON array, the form `logs()` returns.
+    pub fn records_json(&self, after: Option<u64>) -> String {
+        let entries = self.entries(after);
+        let count = entries.len();
+        render::records(entries, count)
     }
 
     /// The records as NDJSON, one JSON object a line, as log shippers
     /// (Vector, Fluent Bit, Loki's promtail) read them.
     pub fn ndjson(&self) -> String {
-        self.records
-            .iter()
-            .filter_map(|r| serde_json::to_string(r).ok())
-            .fold(String::new(), |mut out, line| {
-                out.push_str(&line);
-                out.push('\n');
-                out
-            })
+        render::ndjson(self.records.iter(), self.records.len())
     }
 
-    /// The records, oldest first; with `after`, only those with a larger
-    /// `seq` (what a viewer has not seen yet).
-    pub fn records(&self, after: Option<u64>) -> impl Iterator<Item = &LogRecord> {
-        let after = after.unwrap_or(0);
-        let skip = self.records.partition_point(|r| r.seq <= after);
-        self.records.iter().skip(skip)
+    /// The spans, oldest first.
+    pub fn span_entries(&self) -> std::collections::vec_deque::Iter<'_, SpanEntry> {
+        self.spans.iter()
+    }
+
+    /// The spans as a JSON array, the form `spans()` returns.
+    pub fn spans_json(&self) -> String {
+        render::spans(self.spans.iter(), self.spans.len())
+    }
+
+    /// The spans as an OTLP/JSON `ExportTraceServiceRequest`.
+    pub fn otlp_json(&self) -> String {
+        super::otlp::export(self.spans.iter(), self.spans.len())
+    }
+
+    /// The journal as a snapshot holds it.
+    pub fn write_snapshot(&self, out: &mut Out) {
+        out.begin_object();
+        out.key("capacity");
+        out.uint(self.capacity as u64);
+        out.key("records");
+        out.begin_array();
+        for r in &self.records {
+            render::record(out, r);
+        }
+        out.end_array();
+        out.key("dropped");
+        out.uint(self.dropped);
+        out.key("next_seq");
+        out.uint(self.next_seq);
+        out.key("spans");
+        out.begin_array();
+        for s in &self.spans {
+            render::span(out, s);
+        }
+        out.end_array();
+        out.end_object();
     }
 
     pub fn len(&self) -> usize {
@@ -123,16 +157,19 @@ impl Journal {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::observe::ids::{SpanId, TraceId};
     use crate::observe::{EventClass, LogStatus};
 
-    const PLACE: Place = Place {
-        trace_id: "t",
-        span_id: "s",
-        parent_span_id: None,
-    };
+    fn at() -> At {
+        At {
+            trace: TraceId::parse("463ac35c9f6413ad").unwrap_or_else(|| unreachable!()),
+            span: SpanId(0x00f0_67aa_0ba9_02b7),
+            parent: None,
+        }
+    }
 
-    fn service_stage() -> Stage {
-        Stage::Service {
+    fn service_stage() -> Kept {
+        Kept::Service {
             event_class: EventClass::Order,
             duration: 3,
             status: LogStatus::Success,
@@ -140,14 +177,17 @@ mod tests {
         }
     }
 
+    fn seqs(j: &Journal, after: Option<u64>) -> Vec<u64> {
+        j.entries(after).map(|r| r.seq).collect()
+    }
+
     #[test]
     fn keeps_at_most_capacity_drops_oldest_and_counts() {
         let mut j = Journal::with_capacity(3);
         for t in 0..5 {
-            j.write(t, PLACE, service_stage());
+            j.write(t, at(), service_stage());
         }
-        let seqs: Vec<u64> = j.records(None).map(|r| r.seq).collect();
-        assert_eq!(seqs, vec![3, 4, 5]);
+        assert_eq!(seqs(&j, None), vec![3, 4, 5]);
         assert_eq!(j.dropped(), 2);
         assert_eq!(j.len(), 3);
     }
@@ -156,52 +196,30 @@ mod tests {
     fn records_after_a_seq_are_only_the_newer_ones() {
         let mut j = Journal::with_capacity(10);
         for t in 0..4 {
-            j.write(t, PLACE, service_stage());
+            j.write(t, at(), service_stage());
         }
-        let seqs: Vec<u64> = j.records(Some(2)).map(|r| r.seq).collect();
-        assert_eq!(seqs, vec![3, 4]);
-        assert_eq!(j.records(Some(99)).count(), 0);
+        assert_eq!(seqs(&j, Some(2)), vec![3, 4]);
+        assert_eq!(j.entries(Some(99)).count(), 0);
     }
 
     #[test]
     fn clear_empties_but_seq_keeps_counting() {
         let mut j = Journal::with_capacity(1);
-        j.write(0, PLACE, service_stage());
-        j.write(0, PLACE, service_stage());
+        j.write(0, at(), service_stage());
+        j.write(0, at(), service_stage());
         j.clear();
         assert!(j.is_empty());
         assert_eq!(j.dropped(), 0);
-        j.write(0, PLACE, service_stage());
-        assert_eq!(j.records(None).map(|r| r.seq).collect::<Vec<_>>(), vec![3]);
+        j.write(0, at(), service_stage());
+        assert_eq!(seqs(&j, None), vec![3]);
     }
 
     #[test]
-    fn a_record_serializes_with_the_spec_field_names() {
+    fn a_record_is_written_with_the_spec_field_names() {
         let mut j = Journal::with_capacity(2);
-        j.write(
-            5,
-            Place {
-                trace_id: "abc",
-                span_id: "00f067aa0ba902b7",
-                parent_span_id: None,
-            },
-            Stage::Gateway {
-                method: "GET".into(),
-                uri: "/api/order/X".into(),
-                uri_group: Some("/order/*".into()),
-            },
-        );
-        let json = serde_json::to_value(j.records(None).next()).unwrap_or_default();
-        assert_eq!(
-            json,
-            serde_json::json!({"seq":1,"timestamp":5,"traceId":"abc","spanId":"00f067aa0ba902b7",
-                "parentSpanId":null,"stage":"gateway","method":"GET","uri":"/api/order/X","uri_group":"/order/*"})
-        );
-        let ndjson = j.ndjson();
-        assert!(ndjson.ends_with('\n') && ndjson.lines().count() == 1);
-        assert_eq!(
-            serde_json::from_str::<serde_json::Value>(&ndjson).ok(),
-            Some(json)
-        );
+        j.write(5, at(), service_stage());
+        let expected = r#"{"seq":1,"timestamp":5,"traceId":"463ac35c9f6413ad","spanId":"00f067aa0ba902b7","parentSpanId":null,"stage":"service","event_class":"order","duration":3,"status":"success"}"#;
+        assert_eq!(j.records_json(None), format!("[{expected}]"));
+        assert_eq!(j.ndjson(), format!("{expected}\n"));
     }
 }

@@ -1,17 +1,29 @@
 //! What an operator sees: the log records of every request, its spans, and
 //! their exports (NDJSON, OTLP/JSON). Written by the gateway; reads only
-//! the layers below.
+//! the layers below. Records and spans are kept compact (`Entry`,
+//! `SpanEntry`) and written out as JSON text only when someone reads them
+//! (`render`, `otlp`); `LogRecord` and `Span` are their readable forms.
 
+pub mod call;
+pub mod entry;
 pub mod event_class;
+pub mod ids;
 pub mod journal;
 pub mod otlp;
 pub mod record;
+pub mod render;
+pub mod restore;
 pub mod span;
+pub mod span_entry;
 pub mod status;
 pub mod trace;
 
+pub use call::Call;
+pub use entry::{Answer, At, Entry, Kept};
 pub use event_class::EventClass;
+pub use ids::{SpanId, TraceId};
 pub use journal::Journal;
-pub use record::{LogRecord, Place, Stage};
+pub use record::{LogRecord, Stage};
 pub use span::{Component, Span};
+pub use span_entry::{Part, SpanEntry, Why};
 pub use status::LogStatus;

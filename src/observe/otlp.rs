@@ -1,12 +1,14 @@
 //! Spans as OTLP/JSON, the OpenTelemetry wire format in its JSON form, so
 //! a trace from this service can be sent to a collector, Jaeger or any
-//! tool that reads OpenTelemetry.
+//! tool that reads OpenTelemetry. Written as text in one pass per
+//! component, with no intermediate values.
 
-use serde_json::{json, Value};
-
-use super::span::{Component, Span};
+use super::render::{attributes, Attr};
+use super::span::Component;
+use super::span_entry::SpanEntry;
 use super::status::LogStatus;
-use super::trace::trace_id_128;
+use crate::json::write::push_int;
+use crate::json::Out;
 
 const COMPONENTS: [Component; 5] = [
     Component::Gateway,
@@ -18,118 +20,126 @@ const COMPONENTS: [Component; 5] = [
 
 /// An `ExportTraceServiceRequest`: one resource per component, so each
 /// shows as its own service in a tracing tool.
-pub fn export<'a>(spans: impl Iterator<Item = &'a Span> + Clone) -> Value {
-    let resource_spans: Vec<Value> = COMPONENTS
-        .iter()
-        .filter_map(|component| {
-            let spans: Vec<Value> = spans
-                .clone()
-                .filter(|s| s.component == *component)
-                .map(span)
-                .collect();
-            (!spans.is_empty()).then(|| {
-                json!({
-                    "resource": {"attributes": [
-                        attribute("service.name", &Value::from(component.name())),
-                        attribute("service.namespace", &Value::from("orderpay")),
-                    ]},
-                    "scopeSpans": [{
-                        "scope": {"name": "orderpay", "version": env!("CARGO_PKG_VERSION")},
-                        "spans": spans,
-                    }],
-                })
-            })
-        })
-        .collect();
-    json!({ "resourceSpans": resource_spans })
+pub fn export<'a>(spans: impl Iterator<Item = &'a SpanEntry> + Clone, count: usize) -> String {
+    let mut out = Out::with_capacity(count * 700 + 64);
+    out.begin_object();
+    out.key("resourceSpans");
+    out.begin_array();
+    for component in COMPONENTS {
+        let mut mine = spans
+            .clone()
+            .filter(|s| s.component() == component)
+            .peekable();
+        if mine.peek().is_none() {
+            continue;
+        }
+        out.begin_object();
+        out.key("resource");
+        out.begin_object();
+        out.key("attributes");
+        out.begin_array();
+        key_value(&mut out, "service.name", Attr::Str(component.name()));
+        key_value(&mut out, "service.namespace", Attr::Str("orderpay"));
+        out.end_array();
+        out.end_object();
+        out.key("scopeSpans");
+        out.begin_array();
+        out.begin_object();
+        out.key("scope");
+        out.begin_object();
+        out.key("name");
+        out.plain("orderpay");
+        out.key("version");
+        out.plain(env!("CARGO_PKG_VERSION"));
+        out.end_object();
+        out.key("spans");
+        out.begin_array();
+        for s in mine {
+            span(&mut out, s);
+        }
+        out.end_array();
+        out.end_object();
+        out.end_array();
+        out.end_object();
+    }
+    out.end_array();
+    out.end_object();
+    out.text
 }
 
-fn span(s: &Span) -> Value {
+fn span(out: &mut Out, s: &SpanEntry) {
+    out.begin_object();
+    out.key("traceId");
+    out.comma_then_quote();
+    s.trace.push_hex_128(&mut out.text);
+    out.text.push('"');
+    out.key("spanId");
+    out.hex64(s.span.0);
+    if let Some(parent) = s.parent {
+        out.key("parentSpanId");
+        out.hex64(parent.0);
+    }
+    out.key("name");
+    let mut name = String::with_capacity(48);
+    s.push_name(&mut name);
+    out.str(&name);
     // SpanKind: 2 is SERVER, 3 is CLIENT (the payment service calling out).
-    let kind = if s.component == Component::ThirdParty {
+    out.key("kind");
+    out.uint(if s.component() == Component::ThirdParty {
         3
     } else {
         2
-    };
-    let nanos = |ms: i64| (i128::from(ms) * 1_000_000).to_string();
-    let mut out = json!({
-        "traceId": trace_id_128(&s.trace_id),
-        "spanId": s.span_id,
-        "name": s.name,
-        "kind": kind,
-        "startTimeUnixNano": nanos(s.start),
-        "endTimeUnixNano": nanos(s.end),
-        "attributes": s.attributes.iter().map(|(k, v)| attribute(k, v)).collect::<Vec<_>>(),
-        "status": match s.status {
-            LogStatus::ServerError => json!({"code": 2, "message": "server_error"}),
-            _ => json!({}),
-        },
     });
-    if let (Some(parent), Some(map)) = (&s.parent_span_id, out.as_object_mut()) {
-        map.insert("parentSpanId".to_owned(), Value::from(parent.as_str()));
+    out.key("startTimeUnixNano");
+    nanos(out, s.start);
+    out.key("endTimeUnixNano");
+    nanos(out, s.end);
+    out.key("attributes");
+    out.begin_array();
+    attributes(s, |key, value| key_value(out, key, value));
+    out.end_array();
+    out.key("status");
+    if s.status == LogStatus::ServerError {
+        out.raw(r#"{"code":2,"message":"server_error"}"#);
+    } else {
+        out.raw("{}");
     }
-    out
+    out.end_object();
+}
+
+/// Unix ms as OTLP's nanoseconds, a decimal string (int64 in OTLP/JSON).
+fn nanos(out: &mut Out, ms: i64) {
+    out.comma_then_quote();
+    push_int(&mut out.text, ms);
+    if ms != 0 {
+        out.text.push_str("000000");
+    }
+    out.text.push('"');
 }
 
 /// An OTLP `KeyValue`; integers go as strings, as OTLP/JSON encodes int64.
-fn attribute(key: &str, value: &Value) -> Value {
-    let any = match value {
-        Value::Bool(b) => json!({"boolValue": b}),
-        Value::Number(n) if n.is_i64() || n.is_u64() => json!({"intValue": n.to_string()}),
-        Value::Number(n) => json!({"doubleValue": n.as_f64()}),
-        Value::String(s) => json!({"stringValue": s}),
-        other => json!({"stringValue": other.to_string()}),
-    };
-    json!({"key": key, "value": any})
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn sample(component: Component, parent: Option<&str>) -> Span {
-        Span {
-            trace_id: "463ac35c9f6413ad".into(),
-            span_id: "00f067aa0ba902b7".into(),
-            parent_span_id: parent.map(str::to_owned),
-            name: "POST /api/payment/pay".into(),
-            component,
-            start: 1_700_000_000_000,
-            end: 1_700_000_000_125,
-            status: LogStatus::ServerError,
-            attributes: vec![
-                ("http.response.status_code".into(), Value::from(200)),
-                ("retry".into(), Value::from(false)),
-            ],
+fn key_value(out: &mut Out, key: &str, value: Attr) {
+    out.begin_object();
+    out.key("key");
+    out.plain(key);
+    out.key("value");
+    out.begin_object();
+    match value {
+        Attr::Str(text) => {
+            out.key("stringValue");
+            out.str(text);
+        }
+        Attr::Int(n) => {
+            out.key("intValue");
+            out.comma_then_quote();
+            push_int(&mut out.text, n);
+            out.text.push('"');
+        }
+        Attr::Bool(b) => {
+            out.key("boolValue");
+            out.bool(b);
         }
     }
-
-    #[test]
-    fn spans_group_by_component_with_otlp_field_encodings() {
-        let spans = [
-            sample(Component::Gateway, None),
-            sample(Component::ThirdParty, Some("a2fb4a1d1a96d312")),
-        ];
-        let out = export(spans.iter());
-        let resources = out["resourceSpans"].as_array().cloned().unwrap_or_default();
-        assert_eq!(resources.len(), 2);
-        assert_eq!(
-            resources[0]["resource"]["attributes"][0]["value"]["stringValue"],
-            "gateway"
-        );
-        let gateway = &resources[0]["scopeSpans"][0]["spans"][0];
-        assert_eq!(gateway["traceId"], "0000000000000000463ac35c9f6413ad");
-        assert_eq!(gateway["startTimeUnixNano"], "1700000000000000000");
-        assert_eq!(gateway["endTimeUnixNano"], "1700000000125000000");
-        assert_eq!(gateway["kind"], 2);
-        assert!(gateway.get("parentSpanId").is_none());
-        assert_eq!(gateway["attributes"][0]["value"]["intValue"], "200");
-        assert_eq!(gateway["attributes"][1]["value"]["boolValue"], false);
-        assert_eq!(gateway["status"]["code"], 2);
-        let third = &resources[1]["scopeSpans"][0]["spans"][0];
-        assert_eq!(
-            (third["kind"].as_i64(), third["parentSpanId"].as_str()),
-            (Some(3), Some("a2fb4a1d1a96d312"))
-        );
-    }
+    out.end_object();
+    out.end_object();
 }

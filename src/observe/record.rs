@@ -7,7 +7,8 @@ use super::event_class::EventClass;
 use super::status::LogStatus;
 use crate::sim::third_party::Decision;
 
-/// One log record. The field names are the spec's own, snake and camel
+/// One log record, in the form `logs()` hands out (the journal keeps a
+/// compact `Entry`). The field names are the spec's own, snake and camel
 /// case mixed as it writes them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LogRecord {
@@ -25,14 +26,6 @@ pub struct LogRecord {
     pub parent_span_id: Option<String>,
     #[serde(flatten)]
     pub stage: Stage,
-}
-
-/// Where in a trace a record is written.
-#[derive(Debug, Clone, Copy)]
-pub struct Place<'a> {
-    pub trace_id: &'a str,
-    pub span_id: &'a str,
-    pub parent_span_id: Option<&'a str>,
 }
 
 /// What the record is about, by the stage of the request that wrote it.

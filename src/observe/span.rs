@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::event_class::EventClass;
 use super::status::LogStatus;
 
 /// Who did the work a span covers.
@@ -17,6 +18,15 @@ pub enum Component {
 }
 
 impl Component {
+    /// The service component that serves an event class.
+    pub fn of(class: EventClass) -> Component {
+        match class {
+            EventClass::Order => Component::OrderService,
+            EventClass::Payment => Component::PaymentService,
+            EventClass::Test => Component::TestData,
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Component::Gateway => "gateway",
@@ -28,7 +38,8 @@ impl Component {
     }
 }
 
-/// One timed piece of a request's work, as tracing tools draw it.
+/// One timed piece of a request's work, as tracing tools draw it: the
+/// form `spans()` hands out (the journal keeps a compact `SpanEntry`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Span {

@@ -8,7 +8,8 @@ use super::snapshot_check::{self, SNAPSHOT_FORMAT};
 use super::testdata;
 use crate::domain::{Orders, Payments};
 use crate::gateway::{exchange, Backend, RawRequest, Response};
-use crate::observe::{Journal, LogRecord, Span};
+use crate::json::{self, Out};
+use crate::observe::{restore, Journal, LogRecord, Span};
 use crate::sim::clock::{Clock, VirtualClock};
 use crate::sim::invalid::Invalid;
 use crate::sim::streams::Streams;
@@ -16,7 +17,8 @@ use crate::sim::third_party::Forced;
 use crate::sim::time_limits::{self, Bounded};
 use crate::sim::Settings;
 
-/// The borrowed twin of `State`, so that taking a snapshot copies nothing.
+/// The borrowed twin of `State` without its journal, so that taking a
+/// snapshot copies nothing; the journal writes itself.
 #[derive(Serialize)]
 struct StateRef<'a> {
     format: u32,
@@ -24,20 +26,16 @@ struct StateRef<'a> {
     streams: &'a Streams,
     orders: &'a Orders,
     payments: &'a Payments,
-    journal: &'a Journal,
-    forced_next: Option<(Forced, u32)>,
-    clock: Option<i64>,
 }
 
-/// Everything a service is, as one serializable value.
-#[derive(Serialize, Deserialize)]
+/// Everything a service is but its journal, as one serializable value.
+#[derive(Deserialize)]
 struct State {
     format: u32,
     settings: Settings,
     streams: Streams,
     orders: Orders,
     payments: Payments,
-    journal: Journal,
     forced_next: Option<(Forced, u32)>,
     /// The virtual clock's time; absent for a wall clock.
     clock: Option<i64>,
@@ -58,17 +56,37 @@ impl Service {
     /// and settings) as compact JSON. Restoring it continues exactly as this
     /// service would have: the same next ids and outcomes.
     pub fn snapshot(&self) -> String {
+        let b = &self.backend;
         let state = StateRef {
             format: SNAPSHOT_FORMAT,
-            settings: &self.backend.settings,
-            streams: &self.backend.streams,
-            orders: &self.backend.orders,
-            payments: &self.backend.payments,
-            journal: &self.backend.journal,
-            forced_next: self.backend.forced_next,
-            clock: self.backend.clock.saved(),
+            settings: &b.settings,
+            streams: &b.streams,
+            orders: &b.orders,
+            payments: &b.payments,
         };
-        serde_json::to_string(&state).unwrap_or_default()
+        let head = serde_json::to_string(&state).unwrap_or_default();
+        let mut out = Out::with_capacity(head.len() + b.journal.len() * 300 + 64);
+        out.text.push_str(head.strip_suffix('}').unwrap_or(&head));
+        out.text.push(',');
+        out.key("journal");
+        b.journal.write_snapshot(&mut out);
+        out.key("forced_next");
+        match b.forced_next {
+            Some((outcome, count)) => {
+                out.begin_array();
+                out.plain(outcome.as_str());
+                out.uint(u64::from(count));
+                out.end_array();
+            }
+            None => out.null(),
+        }
+        out.key("clock");
+        match b.clock.saved() {
+            Some(now) => out.int(now),
+            None => out.null(),
+        }
+        out.text.push('}');
+        out.text
     }
 
     /// A service from a snapshot. A snapshot taken under a virtual clock
@@ -78,12 +96,19 @@ impl Service {
     pub fn restore(snapshot: &str, wall: Box<dyn Clock>) -> Result<Service, Invalid> {
         let state: State = serde_json::from_str(snapshot)
             .map_err(|e| snapshot_check::parse_error(snapshot, &e))?;
+        let tree =
+            json::parse(snapshot).map_err(|e| snapshot_check::not_a_snapshot(&e.to_string()))?;
+        let journal = tree
+            .get("journal")
+            .ok_or_else(|| "missing field `journal`".to_owned())
+            .and_then(restore::journal)
+            .map_err(|e| snapshot_check::journal_error(&e))?;
         snapshot_check::check(&snapshot_check::Parts {
             format: state.format,
             settings: &state.settings,
             orders: &state.orders,
             payments: &state.payments,
-            journal: &state.journal,
+            journal: &journal,
             forced_next: state.forced_next,
             clock: state.clock,
         })?;
@@ -98,7 +123,7 @@ impl Service {
                 streams: state.streams,
                 orders: state.orders,
                 payments: state.payments,
-                journal: state.journal,
+                journal,
                 forced_next: state.forced_next,
             },
         })
@@ -116,14 +141,24 @@ impl Service {
         self.backend.forced_next
     }
 
-    /// The spans of the requests, oldest first.
+    /// The spans of the requests, oldest first, in their readable form.
     pub fn spans(&self) -> Vec<Span> {
-        self.backend.journal.spans().cloned().collect()
+        serde_json::from_str(&self.spans_json()).unwrap_or_default()
+    }
+
+    /// The spans as a JSON array.
+    pub fn spans_json(&self) -> String {
+        self.backend.journal.spans_json()
     }
 
     /// The spans as an OTLP/JSON `ExportTraceServiceRequest`.
     pub fn export_otlp(&self) -> serde_json::Value {
-        crate::observe::otlp::export(self.backend.journal.spans())
+        serde_json::from_str(&self.export_otlp_json()).unwrap_or_default()
+    }
+
+    /// The spans as OTLP/JSON text.
+    pub fn export_otlp_json(&self) -> String {
+        self.backend.journal.otlp_json()
     }
 
     /// The log records as NDJSON.
@@ -158,7 +193,12 @@ impl Service {
 
     /// Log records, oldest first; with `after`, only those newer than it.
     pub fn logs(&self, after: Option<u64>) -> Vec<LogRecord> {
-        self.backend.journal.records(after).cloned().collect()
+        serde_json::from_str(&self.logs_json(after)).unwrap_or_default()
+    }
+
+    /// The log records as a JSON array; with `after`, only newer ones.
+    pub fn logs_json(&self, after: Option<u64>) -> String {
+        self.backend.journal.records_json(after)
     }
 
     pub fn journal(&self) -> &Journal {

@@ -11,10 +11,12 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::domain::order::{MAX_DESCRIPTION_CHARS, MAX_USER_ID_CHARS};
 use crate::domain::{Order, Orders, Payment, Payments};
-use crate::observe::{Journal, LogRecord, Span, Stage};
+use crate::observe::entry::{Entry, Kept};
+use crate::observe::span_entry::{Part, SpanEntry, Why};
+use crate::observe::Journal;
 use crate::sim::invalid::{Invalid, InvalidKind};
 use crate::sim::latency::{Profile, MAX_STEP_MS};
-use crate::sim::third_party::{Decision, Forced};
+use crate::sim::third_party::{Forced, Verdict};
 use crate::sim::time_limits::{check_time, MAX_SAFE_INTEGER};
 use crate::sim::Settings;
 
@@ -47,6 +49,16 @@ pub(crate) fn check(parts: &Parts) -> Checked {
     }
     settings(parts.settings)?;
     let known_orders = orders(parts.orders)?;
+    let kept = parts.orders.len();
+    if kept > parts.settings.max_orders {
+        return Err(Invalid::out_of_range(
+            "snapshot.settings.maxOrders",
+            format!(
+                "must be at least the {kept} orders the snapshot keeps, got {}",
+                parts.settings.max_orders
+            ),
+        ));
+    }
     payments(parts.payments, &known_orders)?;
     journal(parts.journal, parts.settings.log_capacity)?;
     if let Some((_, 0)) = parts.forced_next {
@@ -59,6 +71,27 @@ pub(crate) fn check(parts: &Parts) -> Checked {
         check_time("snapshot.clock", now)?;
     }
     Ok(())
+}
+
+/// Text that is not JSON at all.
+pub(crate) fn not_a_snapshot(problem: &str) -> Invalid {
+    Invalid::wrong_type(
+        "snapshot",
+        format!("not a snapshot of this service (expected the text snapshot() returns): {problem}"),
+    )
+}
+
+/// The journal reader's refusal (`` `traceId`: not a trace id ``): a
+/// missing field or a value of the wrong type is a `WrongType`, a value it
+/// would never write an `OutOfRange`.
+pub(crate) fn journal_error(problem: &str) -> Invalid {
+    let wrong_type = problem.contains("missing field") || problem.contains("expected");
+    let field = "snapshot.journal";
+    if wrong_type {
+        Invalid::wrong_type(field, problem)
+    } else {
+        Invalid::out_of_range(field, problem)
+    }
 }
 
 /// A parser's refusal, with the field it stopped at named: a value of the
@@ -95,6 +128,15 @@ fn settings(s: &Settings) -> Checked {
             format!(
                 "must be a whole number from 0 to {MAX_SAFE_INTEGER}, got {}",
                 s.seed
+            ),
+        ));
+    }
+    if s.max_orders as u64 > MAX_SAFE_INTEGER {
+        return Err(Invalid::out_of_range(
+            "snapshot.settings.maxOrders",
+            format!(
+                "must be a whole number from 0 to {MAX_SAFE_INTEGER}, got {}",
+                s.max_orders
             ),
         ));
     }
@@ -285,7 +327,7 @@ fn journal(journal: &Journal, log_capacity: usize) -> Checked {
         ));
     }
     let mut last_seq = 0;
-    for (i, record) in journal.records(None).enumerate() {
+    for (i, record) in journal.entries(None).enumerate() {
         let at = |field: &str| format!("snapshot.journal.records[{i}].{field}");
         if record.seq <= last_seq || record.seq >= next_seq {
             return Err(Invalid::out_of_range(
@@ -297,19 +339,16 @@ fn journal(journal: &Journal, log_capacity: usize) -> Checked {
             ));
         }
         last_seq = record.seq;
-        log_record(record, &at)?;
+        entry(record, &at)?;
     }
-    let spans: Vec<&Span> = journal.spans().collect();
-    if spans.len() > capacity {
+    let spans = journal.span_entries().len();
+    if spans > capacity {
         return Err(Invalid::out_of_range(
             "snapshot.journal.spans",
-            format!(
-                "holds {} spans, more than the capacity {capacity}",
-                spans.len()
-            ),
+            format!("holds {spans} spans, more than the capacity {capacity}"),
         ));
     }
-    for (i, s) in spans.into_iter().enumerate() {
+    for (i, s) in journal.span_entries().enumerate() {
         span(s, &|field: &str| {
             format!("snapshot.journal.spans[{i}].{field}")
         })?;
@@ -317,53 +356,42 @@ fn journal(journal: &Journal, log_capacity: usize) -> Checked {
     Ok(())
 }
 
-fn log_record(record: &LogRecord, at: &dyn Fn(&str) -> String) -> Checked {
+fn entry(record: &Entry, at: &dyn Fn(&str) -> String) -> Checked {
     check_time(&at("timestamp"), record.timestamp)?;
-    ids(
-        at,
-        &record.trace_id,
-        &record.span_id,
-        record.parent_span_id.as_deref(),
-    )?;
     match &record.stage {
-        Stage::Gateway { uri_group, .. } => group(&at("uri_group"), uri_group.as_deref()),
-        Stage::Service {
+        Kept::Gateway(_) => Ok(()),
+        Kept::Service {
             duration, outcome, ..
         } => {
             safe_count(&at("duration"), *duration)?;
             outcome
                 .as_ref()
-                .map_or(Ok(()), |d| decision(&at("outcome"), d))
+                .map_or(Ok(()), |v| verdict(&at("outcome"), v))
         }
-        Stage::Response {
-            uri_group,
-            duration,
-            http_status,
-            code,
-            ..
-        } => {
-            group(&at("uri_group"), uri_group.as_deref())?;
-            safe_count(&at("duration"), duration.unwrap_or(0))?;
-            if !(100..=599).contains(http_status) {
-                return Err(Invalid::out_of_range(
-                    &at("httpStatus"),
-                    format!("must be an HTTP status from 100 to 599, got {http_status}"),
-                ));
-            }
-            let expected = [0, -1, i32::from(*http_status)];
-            if !expected.contains(code) {
-                return Err(Invalid::out_of_range(
-                    &at("code"),
-                    format!("must be 0, -1 or the HTTP status {http_status}, got {code}"),
-                ));
-            }
-            Ok(())
+        Kept::Response(_, answer) => {
+            safe_count(&at("duration"), answer.duration.unwrap_or(0))?;
+            status_and_code(at, answer.http_status, answer.code)
         }
     }
 }
 
-fn span(s: &Span, at: &dyn Fn(&str) -> String) -> Checked {
-    ids(at, &s.trace_id, &s.span_id, s.parent_span_id.as_deref())?;
+fn status_and_code(at: &dyn Fn(&str) -> String, http_status: u16, code: i32) -> Checked {
+    if !(100..=599).contains(&http_status) {
+        return Err(Invalid::out_of_range(
+            &at("httpStatus"),
+            format!("must be an HTTP status from 100 to 599, got {http_status}"),
+        ));
+    }
+    if ![0, -1, i32::from(http_status)].contains(&code) {
+        return Err(Invalid::out_of_range(
+            &at("code"),
+            format!("must be 0, -1 or the HTTP status {http_status}, got {code}"),
+        ));
+    }
+    Ok(())
+}
+
+fn span(s: &SpanEntry, at: &dyn Fn(&str) -> String) -> Checked {
     check_time(&at("start"), s.start)?;
     check_time(&at("end"), s.end)?;
     if s.end < s.start {
@@ -372,28 +400,32 @@ fn span(s: &Span, at: &dyn Fn(&str) -> String) -> Checked {
             format!("must not be before start {}, got {}", s.start, s.end),
         ));
     }
-    for (key, value) in &s.attributes {
-        let representable = match value {
-            serde_json::Value::Number(n) => {
-                n.as_f64().is_some_and(f64::is_finite)
-                    && n.as_u64().is_none_or(|u| u <= MAX_SAFE_INTEGER)
-                    && n.as_i64()
-                        .is_none_or(|i| i.unsigned_abs() <= MAX_SAFE_INTEGER)
+    match &s.part {
+        Part::Gateway {
+            http_status, code, ..
+        } => status_and_code(at, *http_status, *code),
+        Part::ThirdParty {
+            attempt,
+            why: Why::Verdict(v),
+            ..
+        } => {
+            if *attempt == 0 {
+                return Err(Invalid::out_of_range(
+                    &at("attributes.orderpay.attempt"),
+                    "must be at least 1, got 0",
+                ));
             }
-            serde_json::Value::String(_) | serde_json::Value::Bool(_) => true,
-            _ => false,
-        };
-        if !representable {
-            return Err(Invalid::out_of_range(
-                &format!("{}[{}]", at("attributes"), quoted(key)),
-                "must be a string, a boolean or a number a JS number holds exactly",
-            ));
+            verdict(&at("attributes"), v)
         }
+        Part::ThirdParty { attempt: 0, .. } => Err(Invalid::out_of_range(
+            &at("attributes.orderpay.attempt"),
+            "must be at least 1, got 0",
+        )),
+        _ => Ok(()),
     }
-    Ok(())
 }
 
-fn decision(at: &str, d: &Decision) -> Checked {
+fn verdict(at: &str, d: &Verdict) -> Checked {
     if d.attempt == 0 {
         return Err(Invalid::out_of_range(
             &format!("{at}.attempt"),
@@ -413,45 +445,6 @@ fn decision(at: &str, d: &Decision) -> Checked {
         ));
     }
     Ok(())
-}
-
-fn ids(at: &dyn Fn(&str) -> String, trace: &str, span: &str, parent: Option<&str>) -> Checked {
-    if crate::observe::trace::parse_b3(trace).is_none() {
-        return Err(Invalid::out_of_range(
-            &at("traceId"),
-            format!(
-                "must be 16 or 32 lower-case hex digits, not all zeros, got {}",
-                quoted(trace)
-            ),
-        ));
-    }
-    for (field, id) in [("spanId", Some(span)), ("parentSpanId", parent)] {
-        if let Some(id) = id {
-            if crate::observe::trace::parse_span_id(id).is_none() {
-                return Err(Invalid::out_of_range(
-                    &at(field),
-                    format!(
-                        "must be 16 lower-case hex digits, not all zeros, got {}",
-                        quoted(id)
-                    ),
-                ));
-            }
-        }
-    }
-    Ok(())
-}
-
-fn group(at: &str, uri_group: Option<&str>) -> Checked {
-    match uri_group {
-        None | Some("/order/*" | "/payment/*" | "/test/*") => Ok(()),
-        Some(other) => Err(Invalid::out_of_range(
-            at,
-            format!(
-                "must be /order/*, /payment/*, /test/* or null, got {}",
-                quoted(other)
-            ),
-        )),
-    }
 }
 
 fn safe_count(at: &str, n: u64) -> Checked {

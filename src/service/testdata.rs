@@ -5,7 +5,16 @@
 use crate::domain::{BatchReport, PaymentMethod};
 use crate::gateway::exchange::exchange;
 use crate::gateway::{Backend, Data, RawRequest, Response};
-use crate::observe::trace;
+use crate::json::Out;
+use crate::observe::TraceId;
+
+fn body(members: impl FnOnce(&mut Out)) -> String {
+    let mut out = Out::with_capacity(128);
+    out.begin_object();
+    members(&mut out);
+    out.end_object();
+    out.text
+}
 
 /// Runs `count` simulated clients. Returns the report and the simulated
 /// time their requests took together.
@@ -18,7 +27,7 @@ pub fn run(svc: &mut Backend, count: u32) -> (BatchReport, u64) {
     };
     let mut spent = 0;
     for _ in 0..count {
-        let trace_id = trace::fresh(&mut svc.streams.traces);
+        let trace_id = TraceId::fresh(&mut svc.streams.traces).hex();
         let rng = &mut svc.streams.batch;
         let user = format!("batch-user-{}", 1 + rng.below(20));
         let price = (100 + rng.below(49_901)) as f64 / 100.0;
@@ -29,9 +38,14 @@ pub fn run(svc: &mut Backend, count: u32) -> (BatchReport, u64) {
                 .with_header("X-User-Id", &user)
         };
 
-        let create = call("POST", "/api/order/create").with_body(
-            &serde_json::json!({"userId": user, "price": price, "description": "generated test order"}).to_string(),
-        );
+        let create = call("POST", "/api/order/create").with_body(&body(|out| {
+            out.key("userId");
+            out.str(&user);
+            out.key("price");
+            out.num(price);
+            out.key("description");
+            out.plain("generated test order");
+        }));
         let (created, ms) = send(svc, create);
         spent += ms;
         let Some(Data::Order(order)) = created.body.data else {
@@ -39,9 +53,14 @@ pub fn run(svc: &mut Backend, count: u32) -> (BatchReport, u64) {
         };
         report.order_ids.push(order.order_id.clone());
 
-        let pay = call("POST", "/api/payment/pay").with_body(
-            &serde_json::json!({"orderId": order.order_id, "amount": price, "paymentMethod": method}).to_string(),
-        );
+        let pay = call("POST", "/api/payment/pay").with_body(&body(|out| {
+            out.key("orderId");
+            out.str(&order.order_id);
+            out.key("amount");
+            out.num(price);
+            out.key("paymentMethod");
+            out.plain(method);
+        }));
         let (paid, ms) = send(svc, pay);
         spent += ms;
         if paid.body.code != 0 {

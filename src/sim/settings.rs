@@ -8,6 +8,13 @@ use super::latency::LatencyModel;
 pub const DEFAULT_FAILURE_RATE: f64 = 0.3;
 pub const DEFAULT_LOG_CAPACITY: usize = 10_000;
 pub const MAX_LOG_CAPACITY: usize = 1_000_000;
+/// The most orders kept by default: a bound on memory (a WebAssembly
+/// memory never shrinks), well above any test's needs.
+pub const DEFAULT_MAX_ORDERS: usize = 1_000_000;
+
+fn default_max_orders() -> usize {
+    DEFAULT_MAX_ORDERS
+}
 
 /// What a caller may choose about a service.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -19,6 +26,10 @@ pub struct Settings {
     /// The most log records kept; older ones are dropped and counted.
     pub log_capacity: usize,
     pub latency: LatencyModel,
+    /// The most orders kept at once; creating one more is refused (507)
+    /// until orders are deleted. Snapshots from before it have the default.
+    #[serde(default = "default_max_orders")]
+    pub max_orders: usize,
 }
 
 impl Settings {
@@ -28,6 +39,7 @@ impl Settings {
             failure_rate: DEFAULT_FAILURE_RATE,
             log_capacity: DEFAULT_LOG_CAPACITY,
             latency: LatencyModel::default(),
+            max_orders: DEFAULT_MAX_ORDERS,
         }
     }
 

@@ -17,6 +17,13 @@ pub enum Forced {
 }
 
 impl Forced {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Forced::Success => "success",
+            Forced::Failure => "failure",
+        }
+    }
+
     /// `success` or `failure`, in any letter case.
     pub fn parse(text: &str) -> Option<Forced> {
         match text.trim().to_ascii_lowercase().as_str() {
@@ -39,6 +46,22 @@ pub enum Rule {
     ForcedNext,
 }
 
+impl Rule {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Rule::Draw => "draw",
+            Rule::Header => "header",
+            Rule::ForcedNext => "forced-next",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Rule> {
+        [Rule::Draw, Rule::Header, Rule::ForcedNext]
+            .into_iter()
+            .find(|r| r.as_str() == text)
+    }
+}
+
 /// What the third party said, and why: the service record of the payment
 /// carries it, so a reader of the log sees the reason for each outcome.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -56,7 +79,81 @@ pub struct Decision {
     pub reason: String,
 }
 
+/// A decision without its words: what the hot path keeps. The reason is
+/// written only when someone reads it, and always reads the same.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Verdict {
+    pub approved: bool,
+    pub rule: Rule,
+    pub attempt: u32,
+    pub draw: f64,
+    pub threshold: f64,
+}
+
+impl Verdict {
+    /// Why, in words: `draw 0.2053 < failure rate 0.3: declined`.
+    pub fn reason(&self) -> String {
+        let by_draw = self.draw >= self.threshold;
+        let words = |approved: bool| if approved { "approved" } else { "declined" };
+        match self.rule {
+            Rule::Draw => format!(
+                "draw {:.4} {} failure rate {}: {}",
+                self.draw,
+                if by_draw { ">=" } else { "<" },
+                self.threshold,
+                words(by_draw)
+            ),
+            rule => format!(
+                "forced {} by the {} (the draw {:.4} would have {})",
+                words(self.approved),
+                if rule == Rule::Header {
+                    "X-Sim-Outcome header"
+                } else {
+                    "forceNext"
+                },
+                self.draw,
+                words(by_draw)
+            ),
+        }
+    }
+}
+
+impl From<Verdict> for Decision {
+    fn from(v: Verdict) -> Decision {
+        Decision {
+            approved: v.approved,
+            rule: v.rule,
+            attempt: v.attempt,
+            draw: v.draw,
+            threshold: v.threshold,
+            reason: v.reason(),
+        }
+    }
+}
+
 /// The seeded draw for this order and attempt, unless a rule forces it.
+pub fn judge(
+    seed: u64,
+    order_id: &str,
+    attempt: u32,
+    failure_rate: f64,
+    forced: Option<(Forced, Rule)>,
+) -> Verdict {
+    let draw = keyed_unit(seed, order_id, u64::from(attempt));
+    let (approved, rule) = match forced {
+        None => (draw >= failure_rate, Rule::Draw),
+        Some((outcome, rule)) => (outcome == Forced::Success, rule),
+    };
+    Verdict {
+        approved,
+        rule,
+        attempt,
+        draw,
+        threshold: failure_rate,
+    }
+}
+
+/// `judge`, with the reason written out.
 pub fn decide(
     seed: u64,
     order_id: &str,
@@ -64,46 +161,7 @@ pub fn decide(
     failure_rate: f64,
     forced: Option<(Forced, Rule)>,
 ) -> Decision {
-    let draw = keyed_unit(seed, order_id, u64::from(attempt));
-    let by_draw = draw >= failure_rate;
-    let (approved, rule, reason) = match forced {
-        None => {
-            let (sign, verdict) = if by_draw {
-                (">=", "approved")
-            } else {
-                ("<", "declined")
-            };
-            (
-                by_draw,
-                Rule::Draw,
-                format!("draw {draw:.4} {sign} failure rate {failure_rate}: {verdict}"),
-            )
-        }
-        Some((outcome, rule)) => {
-            let source = match rule {
-                Rule::Header => "X-Sim-Outcome header",
-                _ => "forceNext",
-            };
-            let approved = outcome == Forced::Success;
-            let verdict = if approved { "approved" } else { "declined" };
-            (
-                approved,
-                rule,
-                format!(
-                    "forced {verdict} by the {source} (the draw {draw:.4} would have {})",
-                    if by_draw { "approved" } else { "declined" }
-                ),
-            )
-        }
-    };
-    Decision {
-        approved,
-        rule,
-        attempt,
-        draw,
-        threshold: failure_rate,
-        reason,
-    }
+    judge(seed, order_id, attempt, failure_rate, forced).into()
 }
 
 #[cfg(test)]

@@ -1,6 +1,8 @@
 //! Native throughput of the core on the same workload as tests/bench/run.mjs
 //! runs in WebAssembly, so the two can be compared in one run. Prints one
 //! JSON line; run through `node tests/bench/run.mjs`, or `cargo bench`.
+//! Arguments: the number of clients (20000) and of rounds (3, the best
+//! counts); `tests/bench/instructions.sh` runs one round under callgrind.
 
 use std::time::Instant;
 
@@ -45,9 +47,13 @@ fn main() {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(20_000);
+    let rounds: u32 = std::env::args()
+        .nth(2)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(3);
     let mut best = f64::MAX;
     let mut requests = 0;
-    for _ in 0..3 {
+    for _ in 0..rounds {
         let mut service = Service::new(
             Settings::with_seed(1),
             Box::new(VirtualClock::starting_at(0)),

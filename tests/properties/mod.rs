@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 pub const MAX_SAFE: u64 = (1 << 53) - 1;
 
 /// The statuses the service answers with.
-const STATUSES: [u16; 8] = [200, 400, 404, 405, 413, 414, 415, 431];
+const STATUSES: [u16; 9] = [200, 400, 404, 405, 413, 414, 415, 431, 507];
 
 /// The first number in `value` that a JS number cannot hold exactly, by
 /// its path.
@@ -177,6 +177,26 @@ pub fn answers_every_route(svc: &mut Service) -> Result<(), String> {
     )
     .map_err(|e| format!("its own snapshot is refused: {e}"))?;
 
+    if svc.orders().len() >= svc.settings().max_orders {
+        // Full, by its own settings: creating is refused, nothing else.
+        let full = step(
+            svc,
+            post_json("/api/order/create", &json!({"userId": "u", "price": 1})),
+        )?;
+        if full.status != 507 || !full.body.msg.starts_with("maxOrders: ") {
+            return Err(format!(
+                "a full service answered a create with {:?}",
+                full.body
+            ));
+        }
+        expect(
+            svc,
+            RawRequest::new("GET", "/api/order/ORD-NOPE0000"),
+            -1,
+            "Order not found",
+        )?;
+        return Ok(());
+    }
     let order = expect(
         svc,
         post_json(

@@ -157,8 +157,23 @@ pub fn run(data: &[u8]) -> Result<(), String> {
                 let snapshot = svc.snapshot();
                 svc = Service::restore(&snapshot, Box::new(VirtualClock::starting_at(0)))
                     .map_err(|e| format!("a snapshot of the service is refused: {e}"))?;
-                if svc.snapshot() != snapshot {
-                    return Err("a restored service snapshots differently".into());
+                let again = svc.snapshot();
+                if again != snapshot {
+                    let at = again
+                        .bytes()
+                        .zip(snapshot.bytes())
+                        .position(|(a, b)| a != b)
+                        .unwrap_or(again.len().min(snapshot.len()));
+                    let around = |s: &str| {
+                        s.get(at.saturating_sub(80)..(at + 80).min(s.len()))
+                            .unwrap_or_default()
+                            .to_owned()
+                    };
+                    return Err(format!(
+                        "a restored service snapshots differently, at byte {at}: {} became {}",
+                        around(&snapshot),
+                        around(&again)
+                    ));
                 }
                 continue;
             }

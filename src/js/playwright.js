@@ -1,0 +1,82 @@
+// orderpay/playwright: the service behind a Playwright page or browser
+// context. Requests to the gateway are answered with `route.fulfill`,
+// outside the page: no Service Worker, nothing added to the app, and every
+// other request goes on as before (or to your own routes).
+import "./inline.js";
+import { checkOptions, engine } from "./gateway.js";
+import { Service } from "./orderpay.js";
+
+const OPTIONS = ["service", "baseUrl", "warn", "delay"];
+
+/** Headers a cross-origin page needs to read the answer (the gateway on another origin). */
+function corsHeaders(requestHeaders, url) {
+  const origin = requestHeaders.origin;
+  if (!origin || origin === new URL(url).origin) return {};
+  return {
+    "access-control-allow-origin": origin,
+    "access-control-allow-credentials": "true",
+    "access-control-expose-headers": "*",
+    vary: "Origin",
+  };
+}
+
+function isRoutable(target) {
+  return (
+    target !== null &&
+    typeof target === "object" &&
+    typeof target.route === "function" &&
+    typeof target.unroute === "function"
+  );
+}
+
+/**
+ * Answers the gateway's requests of `target` (a Page or a BrowserContext)
+ * with the service. Resolves once the route is in place, with `service`
+ * (logs, forcing, snapshots) and `unroute()`.
+ */
+export async function mockOrderpay(target, options) {
+  if (!isRoutable(target)) {
+    throw new TypeError("mockOrderpay: expected a Playwright Page or BrowserContext (something with route and unroute)");
+  }
+  const opts = options instanceof Service ? { service: options } : checkOptions(options, OPTIONS, "mockOrderpay");
+  // In the test's own process there is no page: a baseUrl that is a path
+  // matches on any origin.
+  const core = engine(opts, "mockOrderpay", { anyOrigin: true });
+  const scale = opts.delay === true ? 1 : typeof opts.delay === "number" ? opts.delay : 0;
+  const service = await core.ready;
+
+  const matches = (url) => core.gateway.pathOf(url.href) !== null;
+  async function handler(route) {
+    const request = route.request();
+    const url = request.url();
+    const headers = await request.allHeaders();
+    const cors = corsHeaders(headers, url);
+    // A CORS preflight is the browser's, not the app's: say yes to it.
+    if (request.method() === "OPTIONS" && headers["access-control-request-method"] && cors["access-control-allow-origin"]) {
+      await route.fulfill({
+        status: 204,
+        headers: {
+          ...cors,
+          "access-control-allow-methods": headers["access-control-request-method"],
+          "access-control-allow-headers": headers["access-control-request-headers"] ?? "*",
+          "access-control-max-age": "600",
+        },
+      });
+      return;
+    }
+    const raw = request.postDataBuffer();
+    const body = raw && raw.length ? new Uint8Array(raw.buffer, raw.byteOffset, raw.length) : null;
+    const reply = core.answer({ method: request.method(), url, headers, body });
+    const replyHeaders = Object.fromEntries(reply.headers);
+    const simulated = Number(replyHeaders["x-sim-duration-ms"] ?? 0);
+    if (scale > 0 && simulated > 0) await new Promise((resolve) => setTimeout(resolve, simulated * scale));
+    await route.fulfill({ status: reply.status, headers: { ...replyHeaders, ...cors }, body: reply.body ?? "" });
+  }
+  await target.route(matches, handler);
+
+  return {
+    service,
+    /** Stops answering: the gateway's requests go to the network again. */
+    unroute: () => target.unroute(matches, handler),
+  };
+}

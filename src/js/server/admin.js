@@ -1,0 +1,174 @@
+// The admin API under /__orderpay/: what the JS API offers beside requests
+// (logs, spans, exports, snapshots, forceNext, reset, the clock), over
+// HTTP for tests in any language. Answers are the {code, msg, data}
+// envelope, except the documents (NDJSON, OTLP/JSON, the snapshot, the
+// OpenAPI document), which come as themselves.
+import { readBody, TOO_LARGE, utf8 } from "./body.js";
+import { sendData, sendError, sendJson, sendText } from "./reply.js";
+
+export const PREFIX = "/__orderpay";
+const SMALL_BODY = 64 * 1024;
+const SNAPSHOT_BODY = 256 * 1024 * 1024;
+
+/** Reads a JSON object body; answers the 4xx itself and returns undefined when it cannot. */
+async function jsonBody(req, res, { limit = SMALL_BODY, optional = false } = {}) {
+  const raw = await readBody(req, limit);
+  if (raw === TOO_LARGE) {
+    res.setHeader("connection", "close");
+    return void sendError(res, 413, `body: over the ${limit} bytes this route takes`);
+  }
+  if (raw === null) return optional ? {} : void sendError(res, 400, "body: expected a JSON object, got nothing");
+  const text = utf8(raw);
+  if (text === null) return void sendError(res, 400, "body: not valid UTF-8 text");
+  if (!text.trim() && optional) return {};
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return void sendError(res, 400, `body: not JSON (${error.message})`);
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    return void sendError(res, 400, `body: expected a JSON object, got ${Array.isArray(value) ? "an array" : JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+function wholeQuery(res, params, name) {
+  const text = params.get(name);
+  if (text === null) return null;
+  if (!/^\d{1,15}$/.test(text)) return void sendError(res, 400, `${name}: expected a whole number, got ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
+/** The admin routes: [method, path, what it does, handler]. The README documents each. */
+export function adminRoutes(ctx) {
+  const svc = () => ctx.instance.service;
+  return [
+    ["GET", "/health", "liveness, version, where the gateway is, the log's position", (req, res) =>
+      sendData(res, {
+        status: "ok",
+        service: "orderpay",
+        version: ctx.version,
+        base: ctx.base || "/",
+        generation: ctx.instance.generation,
+        uptimeMs: Math.round(performance.now() - ctx.started),
+        adminToken: ctx.access.token !== null,
+      })],
+    ["GET", "/openapi.json", "the OpenAPI 3.1 document of the eight endpoints", (req, res) =>
+      sendText(res, "application/json", ctx.openapi)],
+    ["GET", "/logs", "the log records, oldest first; ?after=SEQ for the newer ones only", (req, res, params) => {
+      const after = wholeQuery(res, params, "after");
+      if (after === undefined) return;
+      const service = svc();
+      sendData(res, {
+        records: after === null ? service.logs() : service.logs(after),
+        droppedLogs: service.droppedLogs,
+        generation: ctx.instance.generation,
+      });
+    }],
+    ["GET", "/logs.ndjson", "the log records as NDJSON", (req, res) =>
+      sendText(res, "application/x-ndjson", svc().exportNdjson())],
+    ["POST", "/logs/clear", "empties the log", (req, res) => {
+      svc().clearLogs();
+      ctx.changed();
+      sendData(res, { droppedLogs: svc().droppedLogs });
+    }],
+    ["GET", "/spans", "the spans, oldest first; ?traceId=ID for one trace", (req, res, params) => {
+      const traceId = params.get("traceId");
+      if (traceId !== null && !/^[0-9a-f]{16}([0-9a-f]{16})?$/.test(traceId)) {
+        return sendError(res, 400, `traceId: expected 16 or 32 lower-case hex digits, got ${JSON.stringify(traceId)}`);
+      }
+      const spans = svc().spans();
+      sendData(res, traceId === null ? spans : spans.filter((s) => s.traceId === traceId));
+    }],
+    ["GET", "/otlp", "the spans as OTLP/JSON, for a collector's /v1/traces", (req, res) =>
+      sendJson(res, 200, svc().exportOtlp())],
+    ["GET", "/snapshot", "the whole state as snapshot text", (req, res) =>
+      sendText(res, "application/json", svc().snapshot())],
+    ["PUT", "/snapshot", "replaces the whole state with a snapshot's", async (req, res) => {
+      const raw = await readBody(req, SNAPSHOT_BODY);
+      if (raw === TOO_LARGE) {
+        res.setHeader("connection", "close");
+        return sendError(res, 413, `body: a snapshot of at most ${SNAPSHOT_BODY} bytes`);
+      }
+      const text = raw === null ? null : utf8(raw);
+      if (text === null) return sendError(res, 400, `body: expected the snapshot text, got ${raw === null ? "nothing" : "bytes that are not UTF-8"}`);
+      try {
+        ctx.instance.replace(text);
+      } catch (error) {
+        return sendError(res, 400, error.message.startsWith("snapshot") ? error.message : `snapshot: ${error.message}`);
+      }
+      ctx.changed();
+      sendData(res, { generation: ctx.instance.generation, settings: svc().settings });
+    }],
+    ["GET", "/settings", "the settings in force, the pending forceNext, the clock", (req, res) => {
+      const service = svc();
+      sendData(res, {
+        settings: service.settings,
+        forced: service.forced,
+        now: service.now,
+        droppedLogs: service.droppedLogs,
+        generation: ctx.instance.generation,
+        maxOrdersIgnored: ctx.instance.maxOrdersIgnored,
+      });
+    }],
+    ["POST", "/force-next", 'the next attempts fail or succeed: {"outcome":"failure","count":3}; count 0 clears', async (req, res) => {
+      const body = await jsonBody(req, res);
+      if (body === undefined) return;
+      if (body.outcome !== "success" && body.outcome !== "failure") {
+        return sendError(res, 400, `outcome: expected "success" or "failure", got ${JSON.stringify(body.outcome ?? null)}`);
+      }
+      try {
+        svc().forceNext(body.outcome, body.count ?? 1);
+      } catch (error) {
+        return sendError(res, 400, error.message);
+      }
+      ctx.changed();
+      sendData(res, { forced: svc().forced });
+    }],
+    ["POST", "/reset", "a fresh service: the start options, with those of the body over them", async (req, res) => {
+      const body = await jsonBody(req, res, { optional: true });
+      if (body === undefined) return;
+      try {
+        ctx.instance.reset(body);
+      } catch (error) {
+        return sendError(res, 400, error.message);
+      }
+      ctx.changed();
+      sendData(res, { generation: ctx.instance.generation, settings: svc().settings });
+    }],
+    ["POST", "/advance", 'moves a virtual clock on: {"ms":60000}', async (req, res) => {
+      const body = await jsonBody(req, res);
+      if (body === undefined) return;
+      if (!Number.isSafeInteger(body.ms) || body.ms < 0) {
+        return sendError(res, 400, `ms: expected a whole number of milliseconds from 0, got ${JSON.stringify(body.ms ?? null)}`);
+      }
+      svc().advance(body.ms);
+      ctx.changed();
+      sendData(res, { now: svc().now });
+    }],
+  ];
+}
+
+/** Answers a request under /__orderpay/. */
+export async function answerAdmin(req, res, ctx, path, params) {
+  const sub = path.slice(PREFIX.length) || "/";
+  const open = sub === "/health" || sub === "/openapi.json";
+  if (!open) {
+    const refused = ctx.access.check(req);
+    if (refused) return sendError(res, refused[0], refused[1], refused[2]);
+  }
+  const routes = ctx.adminRoutes;
+  const method = req.method === "HEAD" ? "GET" : req.method;
+  const same = routes.filter(([, p]) => p === sub);
+  if (!same.length) {
+    const list = [...new Set(routes.map(([, p]) => PREFIX + p))].join(", ");
+    return sendError(res, 404, `No admin route ${PREFIX}${sub}; the admin routes are ${list}`);
+  }
+  const route = same.find(([m]) => m === method);
+  if (!route) {
+    const allow = same.map(([m]) => m).join(", ");
+    return sendError(res, 405, `method: ${req.method} is not allowed on ${path}; use ${allow}`, { allow });
+  }
+  await route[3](req, res, params);
+}

@@ -1,0 +1,113 @@
+// The HTTP server: one node:http server that sends each request to the
+// gateway (`{base}/api/…`), the admin API (`/__orderpay/…`) or the static
+// files (the playground at /, the package at /pkg/), and that behaves like
+// a real server: keep-alive, timeouts for slow clients, JSON answers even
+// for requests Node itself could not parse, and a graceful stop.
+import { createServer } from "node:http";
+import { readFileSync } from "node:fs";
+
+import { openapi } from "../node.js";
+import { AdminAccess } from "./access.js";
+import { adminRoutes, answerAdmin, PREFIX } from "./admin.js";
+import { answerPreflight, isPreflight } from "./cors.js";
+import { StaticFiles } from "./files.js";
+import { answerGateway, gatewayPath } from "./gateway.js";
+import { Instance } from "./instance.js";
+import { rawError, sendError } from "./reply.js";
+import { StateFile } from "./state.js";
+
+const VERSION = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
+
+/** Node refuses headers over this; the service's own 431 covers up to 64 KiB. */
+const MAX_HEADER_SIZE = 80 * 1024;
+
+/**
+ * A server, not yet listening. `options`: those of the command line
+ * (options.js), plus `snapshot`, a saved state's text to start from, and
+ * `playground`, the directory served at /.
+ */
+export function createOrderpayServer(options, serviceOptions) {
+  const instance = new Instance(serviceOptions, options.snapshot ?? null);
+  const access = new AdminAccess(options.host, options.adminToken);
+  const files = new StaticFiles([
+    ["/", options.playground],
+    ["/pkg/", new URL("..", import.meta.url).pathname],
+  ]);
+  const document = JSON.parse(openapi());
+  const ctx = {
+    instance,
+    access,
+    base: options.base,
+    latency: options.latency,
+    version: VERSION,
+    started: performance.now(),
+    state: options.state ? new StateFile(options.state, () => instance.service.snapshot()) : null,
+    openapi: "",
+    changed: () => ctx.state?.touch(),
+  };
+  ctx.adminRoutes = adminRoutes(ctx);
+
+  const server = createServer(
+    {
+      maxHeaderSize: MAX_HEADER_SIZE,
+      headersTimeout: options.headersTimeout,
+      requestTimeout: options.requestTimeout,
+      connectionsCheckingInterval: Math.min(1000, options.headersTimeout),
+      keepAliveTimeout: 5000,
+    },
+    (req, res) => {
+      dispatch(req, res, ctx, files).catch((error) => {
+        if (!res.headersSent) sendError(res, 500, `server: ${error.message}`);
+        else res.destroy();
+      });
+    },
+  );
+  server.on("clientError", (error, socket) => {
+    if (!socket.writable || error.code === "ECONNRESET") return socket.destroy();
+    const [status, msg] =
+      error.code === "HPE_HEADER_OVERFLOW"
+        ? [431, `headers: over the ${MAX_HEADER_SIZE} bytes this server reads`]
+        : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+          ? [408, "request: not received in time; the connection is closed"]
+          : [400, `request: not valid HTTP (${error.code ?? error.message})`];
+    socket.end(rawError(status, msg));
+  });
+
+  /** Listens; resolves with the address the server is reachable at. */
+  server.start = () =>
+    new Promise((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port, options.host, () => {
+        server.off("error", reject);
+        const { port } = server.address();
+        const host = options.host.includes(":") ? `[${options.host}]` : options.host;
+        const url = `http://${host}:${port}`;
+        document.servers = [{ url: url + options.base }];
+        ctx.openapi = JSON.stringify(document, null, 2);
+        ctx.state?.touch();
+        resolve(url);
+      });
+    });
+  server.orderpay = ctx;
+  return server;
+}
+
+async function dispatch(req, res, ctx, files) {
+  const raw = req.url ?? "/";
+  const at = raw.indexOf("?");
+  const path = at < 0 ? raw : raw.slice(0, at);
+  const query = at < 0 ? "" : raw.slice(at);
+  if (path === PREFIX || path.startsWith(PREFIX + "/")) {
+    if (req.method === "OPTIONS") return sendError(res, 403, "Origin: the admin API answers no page of another origin");
+    return answerAdmin(req, res, ctx, path, new URLSearchParams(query));
+  }
+  const api = gatewayPath(ctx.base, path);
+  if (api !== null) {
+    if (isPreflight(req)) return answerPreflight(req, res);
+    return answerGateway(req, res, ctx, api, query);
+  }
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    return sendError(res, 404, `No route for ${req.method} ${path}; the gateway is under ${ctx.base}/api/`);
+  }
+  return files.serve(req, res, path);
+}

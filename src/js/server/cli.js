@@ -1,0 +1,110 @@
+#!/usr/bin/env node
+// `orderpay serve`: the service over HTTP. Exit codes: 0 after a graceful
+// stop, 1 when the state file cannot be used, 2 for a command-line
+// mistake, 3 when the address is taken or not available.
+import "./engine.js";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+import { createOrderpayServer } from "./app.js";
+import { flagOf, parseArgs, serviceOptions, USAGE, UsageError } from "./options.js";
+import { StateError, StateFile } from "./state.js";
+
+const STOP_GRACE_MS = 10_000;
+
+function fail(code, message) {
+  console.error(`orderpay: ${message}`);
+  process.exit(code);
+}
+
+let options;
+try {
+  options = parseArgs(process.argv.slice(2));
+} catch (error) {
+  if (error instanceof UsageError) fail(2, error.message);
+  throw error;
+}
+if (options.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+if (options.playground === undefined) {
+  const own = fileURLToPath(new URL("../playground/", import.meta.url));
+  if (existsSync(own)) options.playground = own;
+} else if (!existsSync(options.playground)) {
+  fail(2, `--playground: no directory ${options.playground}`);
+}
+
+if (options.state) {
+  try {
+    options.snapshot = StateFile.load(options.state);
+  } catch (error) {
+    if (error instanceof StateError) fail(1, error.message);
+    throw error;
+  }
+}
+
+let server;
+try {
+  server = createOrderpayServer(options, serviceOptions(options));
+} catch (error) {
+  // The service names the option it refused (failureRate: ...); say it as the flag.
+  const name = /^(\w+):/.exec(error.message)?.[1];
+  fail(2, name ? error.message.replace(name, flagOf(name)) : error.message);
+}
+
+let url;
+try {
+  url = await server.start();
+} catch (error) {
+  const where = `${options.host}:${options.port}`;
+  if (error.code === "EADDRINUSE") fail(3, `${where} is already in use; stop what runs there or pick another port with --port`);
+  if (error.code === "EADDRNOTAVAIL") fail(3, `${options.host} is not an address of this machine (--host)`);
+  if (error.code === "EACCES") fail(3, `not allowed to listen on ${where}; pick a port above 1023 with --port`);
+  fail(3, `cannot listen on ${where}: ${error.message}`);
+}
+
+const ctx = server.orderpay;
+const settings = ctx.instance.service.settings;
+const lines = [
+  `orderpay serving on ${url}${ctx.base}/api (seed ${settings.seed}, failure rate ${settings.failureRate})`,
+  `  try: curl -X POST ${url}${ctx.base}/api/order/create -H 'Content-Type: application/json' -d '{"userId":"u1","price":9.9}'`,
+  `  admin API: ${url}/__orderpay/health, OpenAPI at ${url}/__orderpay/openapi.json`,
+];
+if (options.playground) lines.push(`  playground: ${url}/${ctx.access.token ? `#token=${ctx.access.token}` : ""}`);
+if (ctx.access.token) {
+  lines.push(`  admin token${ctx.access.generated ? " (generated)" : ""}: ${ctx.access.token}  (Authorization: Bearer TOKEN)`);
+}
+if (options.state) lines.push(`  state: ${options.state}${options.snapshot ? " (restored)" : " (new)"}`);
+if (ctx.instance.maxOrdersIgnored) lines.push("  note: this service has no maxOrders option yet; --max-orders is ignored");
+console.log(lines.join("\n"));
+
+let stopping = false;
+async function stop(signal) {
+  if (stopping) {
+    console.error(`orderpay: ${signal} again; stopping now`);
+    process.exit(130);
+  }
+  stopping = true;
+  console.log(`orderpay: ${signal}: finishing the requests in flight...`);
+  const force = setTimeout(() => {
+    console.error(`orderpay: requests still running after ${STOP_GRACE_MS} ms; stopping anyway`);
+    server.closeAllConnections();
+  }, STOP_GRACE_MS);
+  force.unref();
+  await new Promise((resolve) => {
+    server.close(resolve);
+    server.closeIdleConnections();
+  });
+  try {
+    await ctx.state?.flush();
+    if (ctx.state) console.log(`orderpay: state saved to ${options.state}`);
+  } catch (error) {
+    console.error(`orderpay: could not save the state to ${options.state}: ${error.message}`);
+    process.exit(1);
+  }
+  console.log("orderpay: stopped");
+  process.exit(0);
+}
+process.on("SIGINT", () => stop("SIGINT"));
+process.on("SIGTERM", () => stop("SIGTERM"));

@@ -1,0 +1,38 @@
+// The eight endpoints over HTTP: the request as it came (method, path and
+// query, headers, body bytes) handed to `Service.request`, and its answer
+// sent as it is: status, headers and envelope. The service itself checks
+// everything (UTF-8, JSON, sizes, routes), so the server adds no rules of
+// its own beyond stopping a body at 1 MiB as it streams in.
+import { readBody, TOO_LARGE } from "./body.js";
+import { addCors } from "./cors.js";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Stands in for a body over the limit: the service answers 413 from its length alone. */
+let oversize = null;
+
+/** Whether `path` (no query) is under the gateway `{base}/api`, `api` in any letter case. */
+export function gatewayPath(base, path) {
+  if (base && !(path === base || path.startsWith(base + "/"))) return null;
+  const rest = path.slice(base.length);
+  return /^\/api(\/|$)/i.test(rest) ? rest : null;
+}
+
+/** Answers a gateway request; `path` has the base stripped, `query` its "?…" or "". */
+export async function answerGateway(req, res, ctx, path, query) {
+  const body = await readBody(req, MAX_BODY_BYTES);
+  if (body === TOO_LARGE) {
+    oversize ??= new Uint8Array(MAX_BODY_BYTES + 1);
+    // The rest of the body is never read: the connection closes after the answer.
+    res.setHeader("connection", "close");
+  }
+  const reply = ctx.instance.service.request(req.method, path + query, body === TOO_LARGE ? oversize : body, req.headers);
+  ctx.changed();
+  const text = JSON.stringify(reply.body);
+  const wait = ctx.latency * Number(reply.headers["x-sim-duration-ms"] ?? 0);
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  const headers = addCors(reply.headers);
+  headers["content-length"] = Buffer.byteLength(text);
+  res.writeHead(reply.status, headers);
+  res.end(text);
+}

@@ -1,0 +1,150 @@
+// The command line of `orderpay serve`: every option checked here, so that a
+// mistake is one clear line naming the option, never a stack trace.
+
+export const USAGE = `Usage: orderpay serve [options]
+
+Serves the order and payment service over HTTP, with its admin API under
+/__orderpay/ and the live playground at /.
+
+Options:
+  --port N              port to listen on (default 4010; 0 picks a free one)
+  --host HOST           address to listen on (default 127.0.0.1); beyond
+                        loopback, the admin API asks for a token
+  --seed N              seed of the simulation (default: random)
+  --failure-rate R      share of payment attempts declined, 0 to 1 (default 0.3)
+  --log-capacity N      log records kept (default 10000)
+  --max-orders N        orders kept at most
+  --base PATH           the {base_url} path the gateway lives under (default /)
+  --latency [FACTOR]    wait out each request's simulated latency (times FACTOR, default 1)
+  --state FILE          keep the whole state in FILE across restarts
+  --admin-token TOKEN   the admin API's token (beyond loopback: generated when absent)
+  --playground DIR      serve the playground from DIR (default: the package's own)
+  --headers-timeout MS  time a client has to send its headers (default 10000)
+  --request-timeout MS  time a client has to send its whole request (default 30000)
+  --help                this text`;
+
+/** A command-line mistake: the message names the option; exit code 2. */
+export class UsageError extends Error {}
+
+const FLAGS = {
+  "--port": "port",
+  "--host": "host",
+  "--seed": "seed",
+  "--failure-rate": "failureRate",
+  "--log-capacity": "logCapacity",
+  "--max-orders": "maxOrders",
+  "--base": "base",
+  "--latency": "latency",
+  "--state": "state",
+  "--admin-token": "adminToken",
+  "--playground": "playground",
+  "--headers-timeout": "headersTimeout",
+  "--request-timeout": "requestTimeout",
+};
+
+function wholeNumber(flag, text, min, max) {
+  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
+    throw new UsageError(`${flag}: expected a whole number from ${min} to ${max}, got ${JSON.stringify(text)}`);
+  }
+  return Number(text);
+}
+
+function number(flag, text, min, max) {
+  const n = Number(text);
+  if (text.trim() === "" || !Number.isFinite(n) || n < min || n > max) {
+    throw new UsageError(`${flag}: expected a number from ${min} to ${max}, got ${JSON.stringify(text)}`);
+  }
+  return n;
+}
+
+const CHECK = {
+  port: (f, t) => wholeNumber(f, t, 0, 65535),
+  host: (f, t) => {
+    if (!t || /[\s/]/.test(t)) throw new UsageError(`${f}: expected an address such as 127.0.0.1 or 0.0.0.0, got ${JSON.stringify(t)}`);
+    return t;
+  },
+  seed: (f, t) => wholeNumber(f, t, 0, Number.MAX_SAFE_INTEGER),
+  failureRate: (f, t) => number(f, t, 0, 1),
+  logCapacity: (f, t) => wholeNumber(f, t, 0, 1_000_000),
+  maxOrders: (f, t) => wholeNumber(f, t, 1, Number.MAX_SAFE_INTEGER),
+  base: (f, t) => {
+    if (!t.startsWith("/") || /[?#%\s]/.test(t) || t.split("/").some((s) => s === "." || s === "..")) {
+      throw new UsageError(`${f}: expected a path such as /shop, got ${JSON.stringify(t)}`);
+    }
+    return t.replace(/\/+$/, "");
+  },
+  latency: (f, t) => number(f, t, 0, 100),
+  state: (f, t) => {
+    if (!t) throw new UsageError(`${f}: expected a file name`);
+    return t;
+  },
+  adminToken: (f, t) => {
+    if (!/^[\x21-\x7e]{8,256}$/.test(t)) {
+      throw new UsageError(`${f}: expected 8 to 256 printable characters with no spaces`);
+    }
+    return t;
+  },
+  playground: (f, t) => {
+    if (!t) throw new UsageError(`${f}: expected a directory`);
+    return t;
+  },
+  headersTimeout: (f, t) => wholeNumber(f, t, 100, 3_600_000),
+  requestTimeout: (f, t) => wholeNumber(f, t, 100, 3_600_000),
+};
+
+export const DEFAULTS = {
+  port: 4010,
+  host: "127.0.0.1",
+  base: "",
+  latency: 0,
+  headersTimeout: 10_000,
+  requestTimeout: 30_000,
+};
+
+/**
+ * `serve` and its options, as `--name value` or `--name=value`. Returns
+ * `{ help: true }` for --help. Throws a UsageError naming the option.
+ */
+export function parseArgs(argv) {
+  const args = [...argv];
+  if (args[0] === "serve") args.shift();
+  else if (args[0] === undefined || args[0] === "--help" || args[0] === "-h" || args[0] === "help") return { help: true };
+  else throw new UsageError(`unknown command ${JSON.stringify(args[0])}; the command is: orderpay serve`);
+  const options = { ...DEFAULTS };
+  const seen = new Set();
+  while (args.length) {
+    const arg = args.shift();
+    if (arg === "--help" || arg === "-h") return { help: true };
+    const eq = arg.indexOf("=");
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    const name = FLAGS[flag];
+    if (!name) throw new UsageError(`unknown option ${JSON.stringify(arg)}; see orderpay serve --help`);
+    if (seen.has(name)) throw new UsageError(`${flag}: given twice`);
+    seen.add(name);
+    let value;
+    if (eq > 0) value = arg.slice(eq + 1);
+    else if (name === "latency") {
+      // A bare --latency waits the simulated time itself; a factor may follow.
+      value = args.length && /^\d*\.?\d+$/.test(args[0]) ? args.shift() : "1";
+    } else {
+      if (!args.length || args[0].startsWith("--")) throw new UsageError(`${flag}: needs a value`);
+      value = args.shift();
+    }
+    options[name] = CHECK[name](flag, value);
+  }
+  return options;
+}
+
+/** The options of `new Service` among the command line's. */
+export function serviceOptions(options) {
+  const picked = {};
+  for (const name of ["seed", "failureRate", "logCapacity", "maxOrders"]) {
+    if (options[name] !== undefined) picked[name] = options[name];
+  }
+  return picked;
+}
+
+/** The command-line flag of a Service option, to name it in a message. */
+export function flagOf(name) {
+  return Object.keys(FLAGS).find((flag) => FLAGS[flag] === name) ?? name;
+}

@@ -1,0 +1,109 @@
+// --state FILE: the whole state (the service's snapshot) kept on disk. A
+// change is written within SAVE_DELAY_MS, through a temporary file that is
+// flushed and then renamed over the old one, so a crash or kill -9 at any
+// moment leaves either the previous complete file or the new one.
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
+import { open, rename } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+
+import { Service } from "../node.js";
+
+/** At most this much work is lost to a crash. */
+export const SAVE_DELAY_MS = 500;
+
+/** A state file that cannot be used: the message names it; exit code 1. */
+export class StateError extends Error {}
+
+export class StateFile {
+  #dirty = false;
+  #timer = null;
+  #writing = null;
+
+  constructor(path, snapshot) {
+    this.path = path;
+    this.tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+    /** `snapshot()`: the text to write. */
+    this.snapshot = snapshot;
+  }
+
+  /**
+   * The saved snapshot's text, checked by restoring it, or null when the
+   * file does not exist yet. Throws a StateError naming the file.
+   */
+  static load(path) {
+    let text;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch (error) {
+      if (error.code === "ENOENT") return null;
+      throw new StateError(`--state ${path}: cannot read it (${error.code ?? error.message})`);
+    }
+    let format;
+    try {
+      format = JSON.parse(text)?.format;
+    } catch {
+      throw new StateError(`--state ${path}: not a saved state (not JSON); left as it is`);
+    }
+    const supported = JSON.parse(new Service({ seed: 0 }).snapshot()).format;
+    if (typeof format === "number" && format > supported) {
+      throw new StateError(
+        `--state ${path}: written by a newer version of orderpay (snapshot format ${format}; this one reads ${supported}); left as it is`,
+      );
+    }
+    try {
+      Service.restore(text).free();
+    } catch (error) {
+      throw new StateError(`--state ${path}: not a usable saved state (${error.message}); left as it is`);
+    }
+    return text;
+  }
+
+  /** Something changed: write it soon. */
+  touch() {
+    this.#dirty = true;
+    if (this.#timer === null && this.#writing === null) {
+      this.#timer = setTimeout(() => this.#write(), SAVE_DELAY_MS);
+    }
+  }
+
+  async #write() {
+    this.#timer = null;
+    this.#dirty = false;
+    const text = this.snapshot();
+    this.#writing = (async () => {
+      const file = await open(this.tmp, "w", 0o600);
+      try {
+        await file.writeFile(text);
+        await file.sync();
+      } finally {
+        await file.close();
+      }
+      await rename(this.tmp, this.path);
+    })();
+    try {
+      await this.#writing;
+    } catch (error) {
+      console.error(`orderpay: could not save the state to ${this.path}: ${error.message}`);
+    } finally {
+      this.#writing = null;
+    }
+    if (this.#dirty) this.touch();
+  }
+
+  /** Writes now, synchronously (on the way out). */
+  async flush() {
+    clearTimeout(this.#timer);
+    this.#timer = null;
+    if (this.#writing) await this.#writing.catch(() => {});
+    const text = this.snapshot();
+    const fd = openSync(this.tmp, "w", 0o600);
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(this.tmp, this.path);
+    this.#dirty = false;
+  }
+}

@@ -1,0 +1,14 @@
+//! JSON by hand, small and exact: a reader for request bodies, settings
+//! and snapshots, and a writer for everything the service hands out
+//! (envelopes, log records, spans, NDJSON, OTLP, snapshots). The bottom
+//! layer beside `sim`: it imports nothing else of the crate.
+//!
+//! - [`read`]: text into a borrowed tree, with the error messages and the
+//!   depth limit callers see in a 400;
+//! - [`write`]: escaping, numbers, and a builder for objects and arrays.
+
+pub mod read;
+pub mod write;
+
+pub use read::{parse, Json, ReadError};
+pub use write::Out;

@@ -1,0 +1,54 @@
+//! A log record as the journal keeps it: numbers and enums, the request
+//! line shared, and no text made until someone reads it.
+
+use std::borrow::Cow;
+use std::rc::Rc;
+
+use super::call::Call;
+use super::event_class::EventClass;
+use super::ids::{SpanId, TraceId};
+use super::status::LogStatus;
+use crate::sim::third_party::Verdict;
+
+/// One log record of the spec's part 6, compact.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub seq: u64,
+    pub timestamp: i64,
+    pub trace: TraceId,
+    pub span: SpanId,
+    pub parent: Option<SpanId>,
+    pub stage: Kept,
+}
+
+/// What the record is about, by the stage of the request that wrote it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Kept {
+    Gateway(Rc<Call>),
+    Service {
+        event_class: EventClass,
+        duration: u64,
+        status: LogStatus,
+        outcome: Option<Verdict>,
+    },
+    Response(Rc<Call>, Answer),
+}
+
+/// The answer a response record reports.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    pub event_class: Option<EventClass>,
+    pub duration: Option<u64>,
+    pub status: LogStatus,
+    pub http_status: u16,
+    pub code: i32,
+    pub msg: Cow<'static, str>,
+}
+
+/// Where in a trace a record is written.
+#[derive(Debug, Clone, Copy)]
+pub struct At {
+    pub trace: TraceId,
+    pub span: SpanId,
+    pub parent: Option<SpanId>,
+}

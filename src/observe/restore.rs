@@ -1,0 +1,250 @@
+//! Records and spans read back from a snapshot's JSON into their compact
+//! form: the inverse of `render`, refusing what it would never write.
+
+use std::borrow::Cow;
+use std::collections::VecDeque;
+
+use super::call::{method_word, Call};
+use super::entry::{Answer, Entry, Kept};
+use super::event_class::EventClass;
+use super::ids::{SpanId, TraceId};
+use super::journal::Journal;
+use super::span_entry::{Part, SpanEntry, Why};
+use super::status::LogStatus;
+use crate::gateway::route::template_named;
+use crate::json::Json;
+use crate::sim::third_party::{Rule, Verdict};
+
+type Read<T> = Result<T, String>;
+
+fn field<'j, 'a>(o: &'j Json<'a>, name: &str) -> Read<&'j Json<'a>> {
+    o.get(name).ok_or_else(|| format!("missing field `{name}`"))
+}
+
+fn text<'j>(o: &'j Json<'_>, name: &str) -> Read<&'j str> {
+    field(o, name)?
+        .as_str()
+        .ok_or_else(|| format!("`{name}`: expected a string"))
+}
+
+fn opt_text<'j>(o: &'j Json<'_>, name: &str) -> Read<Option<&'j str>> {
+    match o.get(name) {
+        None | Some(Json::Null) => Ok(None),
+        Some(v) => v
+            .as_str()
+            .map(Some)
+            .ok_or_else(|| format!("`{name}`: expected a string")),
+    }
+}
+
+pub(crate) fn uint(o: &Json<'_>, name: &str) -> Read<u64> {
+    field(o, name)?
+        .as_u64()
+        .ok_or_else(|| format!("`{name}`: expected a whole number"))
+}
+
+fn opt_uint(o: &Json<'_>, name: &str) -> Read<Option<u64>> {
+    match o.get(name) {
+        None | Some(Json::Null) => Ok(None),
+        Some(_) => uint(o, name).map(Some),
+    }
+}
+
+fn int(o: &Json<'_>, name: &str) -> Read<i64> {
+    field(o, name)?
+        .as_i64()
+        .ok_or_else(|| format!("`{name}`: expected an integer"))
+}
+
+fn small<T: TryFrom<i64>>(o: &Json<'_>, name: &str) -> Read<T> {
+    T::try_from(int(o, name)?).map_err(|_| format!("`{name}`: out of range"))
+}
+
+fn number(o: &Json<'_>, name: &str) -> Read<f64> {
+    field(o, name)?
+        .as_f64()
+        .ok_or_else(|| format!("`{name}`: expected a number"))
+}
+
+fn trace(o: &Json<'_>) -> Read<TraceId> {
+    TraceId::parse(text(o, "traceId")?).ok_or_else(|| "`traceId`: not a trace id".to_owned())
+}
+
+fn span_id(o: &Json<'_>, name: &str) -> Read<SpanId> {
+    SpanId::parse(text(o, name)?).ok_or_else(|| format!("`{name}`: not a span id"))
+}
+
+fn parent(o: &Json<'_>) -> Read<Option<SpanId>> {
+    opt_text(o, "parentSpanId")?
+        .map(|p| SpanId::parse(p).ok_or_else(|| "`parentSpanId`: not a span id".to_owned()))
+        .transpose()
+}
+
+fn status(o: &Json<'_>) -> Read<LogStatus> {
+    match text(o, "status")? {
+        "success" => Ok(LogStatus::Success),
+        "server_error" => Ok(LogStatus::ServerError),
+        "client_error" => Ok(LogStatus::ClientError),
+        other => Err(format!("`status`: unknown {other:?}")),
+    }
+}
+
+fn event_class(word: &str) -> Read<EventClass> {
+    [EventClass::Order, EventClass::Payment, EventClass::Test]
+        .into_iter()
+        .find(|c| c.as_str() == word)
+        .ok_or_else(|| format!("`event_class`: unknown {word:?}"))
+}
+
+fn call(o: &Json<'_>, user_id: Option<&str>) -> Read<Call> {
+    let method = text(o, "method")?;
+    let uri = text(o, "uri")?;
+    Ok(Call {
+        method: method_word(method),
+        uri: uri.into(),
+        template: template_named(method, uri),
+        user_id: user_id.map(Into::into),
+    })
+}
+
+fn verdict(o: &Json<'_>) -> Read<Verdict> {
+    Ok(Verdict {
+        approved: field(o, "approved")?
+            .as_bool()
+            .ok_or("`approved`: expected a boolean")?,
+        rule: Rule::parse(text(o, "rule")?).ok_or("`rule`: unknown")?,
+        attempt: small(o, "attempt")?,
+        draw: number(o, "draw")?,
+        threshold: number(o, "threshold")?,
+    })
+}
+
+fn record(o: &Json<'_>) -> Read<Entry> {
+    let stage = match text(o, "stage")? {
+        "gateway" => Kept::Gateway(call(o, None)?.shared()),
+        "service" => Kept::Service {
+            event_class: event_class(text(o, "event_class")?)?,
+            duration: uint(o, "duration")?,
+            status: status(o)?,
+            outcome: match o.get("outcome") {
+                None | Some(Json::Null) => None,
+                Some(v) => Some(verdict(v)?),
+            },
+        },
+        "response" => Kept::Response(
+            call(o, opt_text(o, "userId")?)?.shared(),
+            Answer {
+                event_class: opt_text(o, "event_class")?.map(event_class).transpose()?,
+                duration: opt_uint(o, "duration")?,
+                status: status(o)?,
+                http_status: small(o, "httpStatus")?,
+                code: small(o, "code")?,
+                msg: Cow::Owned(text(o, "msg")?.to_owned()),
+            },
+        ),
+        other => return Err(format!("`stage`: unknown {other:?}")),
+    };
+    Ok(Entry {
+        seq: uint(o, "seq")?,
+        timestamp: int(o, "timestamp")?,
+        trace: trace(o)?,
+        span: span_id(o, "spanId")?,
+        parent: parent(o)?,
+        stage,
+    })
+}
+
+/// A span's attributes by key: `[[key, value], ...]`.
+fn attribute<'j, 'a>(o: &'j Json<'a>, key: &str) -> Option<&'j Json<'a>> {
+    o.get("attributes")?
+        .as_array()?
+        .iter()
+        .filter_map(|pair| pair.as_array())
+        .find(|pair| pair.first().and_then(Json::as_str) == Some(key))
+        .and_then(|pair| pair.get(1))
+}
+
+fn attr_text<'j>(o: &'j Json<'_>, key: &str) -> Read<&'j str> {
+    attribute(o, key)
+        .and_then(Json::as_str)
+        .ok_or_else(|| format!("span attribute `{key}`: expected a string"))
+}
+
+fn attr_int<T: TryFrom<i64>>(o: &Json<'_>, key: &str) -> Read<T> {
+    attribute(o, key)
+        .and_then(Json::as_i64)
+        .and_then(|n| T::try_from(n).ok())
+        .ok_or_else(|| format!("span attribute `{key}`: expected an integer"))
+}
+
+/// The request line of a span, from its name (`POST /api/order/create`)
+/// and, for the gateway's, its attributes.
+fn span_call(o: &Json<'_>) -> Read<Call> {
+    let name = text(o, "name")?;
+    let (method, template) = name.split_once(' ').unwrap_or((name, ""));
+    let uri = attr_text(o, "url.path").unwrap_or(template);
+    Ok(Call {
+        method: method_word(method),
+        uri: uri.into(),
+        template: template_named(method, template),
+        user_id: attribute(o, "enduser.id")
+            .and_then(Json::as_str)
+            .map(Into::into),
+    })
+}
+
+fn span(o: &Json<'_>) -> Read<SpanEntry> {
+    let part = match text(o, "component")? {
+        "gateway" => Part::Gateway {
+            call: span_call(o)?.shared(),
+            http_status: attr_int(o, "http.response.status_code")?,
+            code: attr_int(o, "orderpay.code")?,
+            msg: Cow::Owned(attr_text(o, "orderpay.msg")?.to_owned()),
+        },
+        "third-party" => Part::ThirdParty {
+            approved: attribute(o, "orderpay.approved")
+                .and_then(Json::as_bool)
+                .ok_or("span attribute `orderpay.approved`: expected a boolean")?,
+            attempt: attr_int(o, "orderpay.attempt")?,
+            why: Why::Given(attr_text(o, "orderpay.reason")?.into()),
+        },
+        _ => Part::Service {
+            call: span_call(o)?.shared(),
+            class: event_class(attr_text(o, "orderpay.event_class")?)?,
+        },
+    };
+    let entry = SpanEntry {
+        trace: trace(o)?,
+        span: span_id(o, "spanId")?,
+        parent: parent(o)?,
+        start: int(o, "start")?,
+        end: int(o, "end")?,
+        status: status(o)?,
+        part,
+    };
+    if entry.component().name() != text(o, "component")? {
+        return Err("span `component`: does not match its attributes".to_owned());
+    }
+    Ok(entry)
+}
+
+fn list<T>(o: &Json<'_>, name: &str, each: fn(&Json<'_>) -> Read<T>) -> Read<VecDeque<T>> {
+    field(o, name)?
+        .as_array()
+        .ok_or_else(|| format!("`{name}`: expected an array"))?
+        .iter()
+        .enumerate()
+        .map(|(i, item)| each(item).map_err(|e| format!("{name}[{i}]: {e}")))
+        .collect()
+}
+
+/// The journal of a snapshot.
+pub fn journal(o: &Json<'_>) -> Read<Journal> {
+    Ok(Journal {
+        capacity: usize::try_from(uint(o, "capacity")?).map_err(|_| "`capacity`: too large")?,
+        records: list(o, "records", record)?,
+        dropped: uint(o, "dropped")?,
+        next_seq: uint(o, "next_seq")?,
+        spans: list(o, "spans", span)?,
+    })
+}

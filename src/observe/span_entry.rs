@@ -1,0 +1,79 @@
+//! A span as the journal keeps it: ids as numbers, its attributes as the
+//! few fixed facts they are made from, its name from the shared request
+//! line.
+
+use std::borrow::Cow;
+use std::rc::Rc;
+
+use super::call::Call;
+use super::event_class::EventClass;
+use super::ids::{SpanId, TraceId};
+use super::span::Component;
+use super::status::LogStatus;
+use crate::sim::third_party::Verdict;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpanEntry {
+    pub trace: TraceId,
+    pub span: SpanId,
+    pub parent: Option<SpanId>,
+    /// Unix ms; simulated time measured from the request's arrival.
+    pub start: i64,
+    pub end: i64,
+    pub status: LogStatus,
+    pub part: Part,
+}
+
+/// Whose work the span covers, with what its attributes say.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Part {
+    Gateway {
+        call: Rc<Call>,
+        http_status: u16,
+        code: i32,
+        msg: Cow<'static, str>,
+    },
+    Service {
+        call: Rc<Call>,
+        class: EventClass,
+    },
+    ThirdParty {
+        approved: bool,
+        attempt: u32,
+        why: Why,
+    },
+}
+
+/// The third party's reason: made from its verdict when read, or the
+/// text a restored snapshot brought.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Why {
+    Verdict(Verdict),
+    Given(Box<str>),
+}
+
+impl Why {
+    pub fn text(&self) -> Cow<'_, str> {
+        match self {
+            Why::Verdict(v) => Cow::Owned(v.reason()),
+            Why::Given(text) => Cow::Borrowed(text),
+        }
+    }
+}
+
+impl SpanEntry {
+    pub fn component(&self) -> Component {
+        match &self.part {
+            Part::Gateway { .. } => Component::Gateway,
+            Part::Service { class, .. } => Component::of(*class),
+            Part::ThirdParty { .. } => Component::ThirdParty,
+        }
+    }
+
+    pub fn push_name(&self, out: &mut String) {
+        match &self.part {
+            Part::Gateway { call, .. } | Part::Service { call, .. } => call.push_span_name(out),
+            Part::ThirdParty { .. } => out.push_str("authorize payment"),
+        }
+    }
+}

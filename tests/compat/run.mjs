@@ -1,0 +1,344 @@
+// Runs every fixture app of fixtures/ with the real tools (tests/compat's
+// package.json, pinned), each against the package installed two ways:
+// from its packed tarball, and as a linked folder (what `npm install
+// ../orderpay/pkg` makes: a symlink to a folder outside node_modules, the
+// case where Vitest inlines the package, Vite serves it from outside its
+// root and babel-jest transforms it). Prints one line per run, then
+// "N passed, N failed"; exits non-zero when one failed.
+//
+//   node tests/compat/run.mjs [--only NAME-PART] [--mode tarball|linked]
+//
+// Layout of a run: .run/<mode>/node_modules/orderpay, and each fixture
+// copied to .run/<mode>/<fixture>/, so that the fixture resolves
+// `orderpay` from .run/<mode>/node_modules and every tool from
+// tests/compat/node_modules further up.
+import { spawn, execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { dirname, extname, join, normalize } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+import { compatFiles, readmeBlocks } from "./readme.mjs";
+
+const compat = dirname(fileURLToPath(import.meta.url));
+const root = join(compat, "..", "..");
+const runDir = join(compat, ".run");
+const fixtures = join(compat, "fixtures");
+const bin = {
+  jest: join(compat, "node_modules/jest/bin/jest.js"),
+  vitest: join(compat, "node_modules/vitest/vitest.mjs"),
+  vite7: join(compat, "node_modules/vite7/bin/vite.js"),
+  vite8: join(compat, "node_modules/vite/bin/vite.js"),
+  playwright: join(compat, "node_modules/@playwright/test/cli.js"),
+  tsc: join(compat, "node_modules/typescript/bin/tsc"),
+};
+
+const args = process.argv.slice(2);
+const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : null;
+const modes = args.includes("--mode") ? [args[args.indexOf("--mode") + 1]] : ["tarball", "linked"];
+
+// ---------------------------------------------------------------- setup
+
+/** Installs the package into .run/<mode>/ the given way. */
+function install(mode) {
+  const dir = join(runDir, mode);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: `compat-${mode}`, private: true }) + "\n");
+  let target;
+  if (mode === "tarball") {
+    const out = execFileSync("npm", ["pack", join(root, "pkg"), "--pack-destination", runDir, "--silent"], { encoding: "utf8" });
+    target = join(runDir, out.trim().split("\n").pop());
+  } else {
+    // A folder of its own, outside any node_modules, as in a monorepo: its
+    // optional peer msw resolves from tests/compat/node_modules above it.
+    target = join(runDir, "linked-src", "orderpay");
+    cpSync(join(root, "pkg"), target, { recursive: true });
+  }
+  execFileSync("npm", ["install", "--offline", "--no-audit", "--no-fund", "--no-package-lock", target], {
+    cwd: dir,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}
+
+/**
+ * Copies the fixture's folders (later ones over earlier), with the README's
+ * blocks for them, and the shared flow into .run/<mode>/<name>/.
+ */
+function place(mode, name, sources) {
+  const dir = join(runDir, mode, name);
+  rmSync(dir, { recursive: true, force: true });
+  for (const source of sources) {
+    cpSync(join(fixtures, source), dir, { recursive: true });
+    // The README's section for this runner, as written.
+    for (const [file, code] of compatFiles(join(root, "README.md"), source)) writeFileSync(join(dir, file), code);
+  }
+  const flow = readFileSync(join(fixtures, "shared", "flow.js"));
+  writeFileSync(join(dir, "flow.js"), flow);
+  writeFileSync(join(dir, "flow.mjs"), flow);
+  return dir;
+}
+
+// ---------------------------------------------------------------- helpers
+
+/** Runs a command; resolves with its output, rejects with it when it fails or times out. */
+function run(command, commandArgs, { cwd, env = {}, timeout = 240_000 } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, commandArgs, {
+      cwd,
+      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", CI: "1", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    const timer = setTimeout(() => {
+      process.kill(-child.pid, "SIGKILL");
+      reject(new Error(`timed out after ${timeout / 1000}s\n${output}`));
+    }, timeout);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(output);
+      else reject(new Error(`${command} ${commandArgs.join(" ")} exited with ${code}\n${output}`));
+    });
+  });
+}
+
+/** Starts a long-running command (a dev server); stop() ends it and its children. */
+function start(command, commandArgs, { cwd, env = {} } = {}) {
+  const child = spawn(command, commandArgs, {
+    cwd,
+    env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  let output = "";
+  child.stdout.on("data", (chunk) => (output += chunk));
+  child.stderr.on("data", (chunk) => (output += chunk));
+  return {
+    output: () => output,
+    stop() {
+      try {
+        process.kill(-child.pid, "SIGTERM");
+      } catch {
+        // already gone
+      }
+    },
+  };
+}
+
+const TYPES = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
+
+/** A static file server on 127.0.0.1 for `dir`; counts requests under /api (there is no backend). */
+async function serve(dir) {
+  let apiHits = 0;
+  const server = createServer((request, response) => {
+    const path = normalize(decodeURIComponent(new URL(request.url, "http://localhost").pathname));
+    if (path.startsWith("/api")) apiHits++;
+    const file = join(dir, path.endsWith("/") ? `${path}index.html` : path);
+    if (!file.startsWith(dir) || !existsSync(file)) {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
+    response.end(readFileSync(file));
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    apiHits: () => apiHits,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+async function waitForHttp(url, timeout = 60_000) {
+  const end = Date.now() + timeout;
+  while (Date.now() < end) {
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${url} did not answer within ${timeout / 1000}s`);
+}
+
+let browser = null;
+async function theBrowser() {
+  browser ??= await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"],
+  });
+  return browser;
+}
+
+/**
+ * Opens a fixture page and waits for its #out: "ok" with no console
+ * error, no uncaught exception, no failed request, no 4xx/5xx answer and
+ * no .wasm fetched.
+ */
+async function openPage(url, { wasmFile = false } = {}) {
+  const context = await (await theBrowser()).newContext();
+  const page = await context.newPage();
+  const problems = [];
+  page.on("console", (message) => message.type() === "error" && problems.push(`console error: ${message.text()}`));
+  page.on("pageerror", (error) => problems.push(`uncaught: ${error.message}`));
+  page.on("requestfailed", (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`));
+  page.on("response", (response) => response.status() >= 400 && problems.push(`HTTP ${response.status()}: ${response.url()}`));
+  // The default entry has the module inline: a .wasm fetched means it did not.
+  const wasmFetched = [];
+  page.on("request", (request) => /\.wasm(\?|$)/.test(request.url()) && wasmFetched.push(request.url()));
+  try {
+    await page.goto(url);
+    await page.waitForFunction(() => document.querySelector("#out")?.textContent, null, { timeout: 90_000 });
+    const text = await page.textContent("#out");
+    if (!text.startsWith("ok")) problems.unshift(`the page says: ${text}`);
+    if (wasmFile && wasmFetched.length !== 1) problems.push(`expected the .wasm fetched once, got ${wasmFetched.length}`);
+    if (!wasmFile && wasmFetched.length) problems.push(`the module is inline, yet ${wasmFetched.join(", ")} was fetched`);
+  } finally {
+    await context.close();
+  }
+  if (problems.length) throw new Error(problems.join("\n"));
+}
+
+/** A dev server, opened in Chromium. */
+async function devServer(viteBin, dir) {
+  const port = 5100 + Math.floor(Math.random() * 800);
+  const server = start("node", [viteBin, "--host", "127.0.0.1", "--port", String(port), "--strictPort"], { cwd: dir });
+  try {
+    await waitForHttp(`http://127.0.0.1:${port}/`);
+    await openPage(`http://127.0.0.1:${port}/`);
+  } catch (error) {
+    error.message += `\n--- dev server output:\n${server.output()}`;
+    throw error;
+  } finally {
+    server.stop();
+  }
+}
+
+/** A production build, served statically and opened in Chromium. */
+async function built(dir, distDir, page = "/", options = {}) {
+  const server = await serve(distDir);
+  try {
+    await openPage(server.url + page, options);
+  } finally {
+    await server.close();
+  }
+}
+
+// ---------------------------------------------------------------- fixtures
+
+const nodeEsm = { NODE_OPTIONS: "--experimental-vm-modules --no-warnings" };
+
+/** name, folders to copy (later over earlier), and what to run in the copy. */
+const FIXTURES = [
+  { name: "node-esm", from: ["node-esm"], run: (dir) => run("node", ["main.mjs"], { cwd: dir }) },
+  { name: "node-cjs", from: ["node-cjs"], run: (dir) => run("node", ["main.cjs"], { cwd: dir }) },
+  { name: "jest-babel-node", from: ["jest", "jest-babel"], run: (dir) => run("node", [bin.jest, "--ci", "--env=node", "service.test.js", "adapters.test.js", "checkout.test.js"], { cwd: dir }) },
+  { name: "jest-babel-jsdom", from: ["jest", "jest-babel"], run: (dir) => run("node", [bin.jest, "--ci", "--env=jsdom", "service.test.js"], { cwd: dir }) },
+  { name: "jest-babel-fixed-jsdom", from: ["jest", "jest-babel"], run: (dir) => run("node", [bin.jest, "--ci", "adapters.test.js", "checkout.test.js"], { cwd: dir }) },
+  { name: "jest-esm-node", from: ["jest", "jest-esm"], run: (dir) => run("node", [bin.jest, "--ci", "--env=node"], { cwd: dir, env: nodeEsm }) },
+  { name: "jest-esm-jsdom", from: ["jest", "jest-esm"], run: (dir) => run("node", [bin.jest, "--ci", "--env=jsdom", "service.test.js"], { cwd: dir, env: nodeEsm }) },
+  { name: "jest-esm-fixed-jsdom", from: ["jest", "jest-esm"], run: (dir) => run("node", [bin.jest, "--ci", "--env=jest-fixed-jsdom", "adapters.test.js", "msw.test.js", "checkout.test.js"], { cwd: dir, env: nodeEsm }) },
+  { name: "vitest-node", from: ["vitest"], run: (dir) => run("node", [bin.vitest, "run", "--environment", "node"], { cwd: dir }) },
+  { name: "vitest-jsdom", from: ["vitest"], run: (dir) => run("node", [bin.vitest, "run", "--environment", "jsdom"], { cwd: dir }) },
+  { name: "vitest-happy-dom", from: ["vitest"], run: (dir) => run("node", [bin.vitest, "run", "--environment", "happy-dom"], { cwd: dir }) },
+  { name: "vite7-dev", from: ["vite", "browser-app"], run: (dir) => devServer(bin.vite7, dir) },
+  { name: "vite8-dev", from: ["vite", "browser-app"], run: (dir) => devServer(bin.vite8, dir) },
+  {
+    name: "vite7-build",
+    from: ["vite", "browser-app"],
+    run: async (dir) => {
+      await run("node", [bin.vite7, "build"], { cwd: dir });
+      await built(dir, join(dir, "dist"));
+    },
+  },
+  {
+    name: "vite8-build",
+    from: ["vite", "browser-app"],
+    run: async (dir) => {
+      await run("node", [bin.vite8, "build"], { cwd: dir });
+      await built(dir, join(dir, "dist"));
+    },
+  },
+  {
+    // orderpay/slim: Vite emits the .wasm and the page fetches it.
+    name: "vite8-slim-build",
+    from: ["vite", "browser-app", "slim-app"],
+    run: async (dir) => {
+      await run("node", [bin.vite8, "build"], { cwd: dir });
+      await built(dir, join(dir, "dist"), "/", { wasmFile: true });
+    },
+  },
+  {
+    name: "webpack",
+    from: ["browser-app", "webpack"],
+    run: async (dir) => {
+      await run("node", ["build.mjs"], { cwd: dir });
+      await built(dir, dir);
+    },
+  },
+  {
+    name: "script-module",
+    from: ["browser-app", "script-module"],
+    // Served from .run/<mode>/, so that /node_modules/orderpay/ is there.
+    run: (dir) => built(dir, dirname(dir), "/script-module/"),
+  },
+  {
+    name: "playwright",
+    from: ["playwright"],
+    run: (dir) => {
+      cpSync(join(root, "www", "sw-demo", "app.js"), join(dir, "public", "app.js"));
+      const port = String(4200 + Math.floor(Math.random() * 700));
+      return run("node", [bin.playwright, "test", "--workers=1"], { cwd: dir, env: { PORT: port } });
+    },
+  },
+  ...["bundler", "node16", "nodenext"].map((resolution) => ({
+    name: `tsc-${resolution}`,
+    from: ["types"],
+    run: (dir) => {
+      writeReadmeExamples(dir);
+      return run("node", [bin.tsc, "-p", `tsconfig.${resolution}.json`], { cwd: dir });
+    },
+  })),
+];
+
+/** The README's examples (Node, fetch, MSW, replay, the runners' sections) as JavaScript files, as written, for tsc with checkJs. */
+function writeReadmeExamples(dir) {
+  const examples = readmeBlocks(join(root, "README.md"));
+  mkdirSync(join(dir, "readme"), { recursive: true });
+  for (const { kind, index, code } of examples.filter((e) => e.typecheck)) {
+    writeFileSync(join(dir, "readme", `${kind}-${index}.js`), code);
+  }
+}
+
+// ---------------------------------------------------------------- main
+
+const selected = FIXTURES.filter((fixture) => !only || fixture.name.includes(only));
+rmSync(runDir, { recursive: true, force: true });
+let passed = 0;
+let failed = 0;
+try {
+  for (const mode of modes) {
+    install(mode);
+    for (const fixture of selected) {
+      const started = Date.now();
+      const label = `${fixture.name} (${mode})`;
+      try {
+        const dir = place(mode, fixture.name, fixture.from);
+        await fixture.run(dir);
+        passed++;
+        console.log(`ok   ${label} ${((Date.now() - started) / 1000).toFixed(1)}s`);
+      } catch (error) {
+        failed++;
+        console.log(`FAIL ${label} ${((Date.now() - started) / 1000).toFixed(1)}s\n${String(error?.message ?? error).replace(/^/gm, "     ")}`);
+      }
+    }
+  }
+} finally {
+  await browser?.close();
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exitCode = failed ? 1 : 0;
