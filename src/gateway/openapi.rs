@@ -212,8 +212,12 @@ fn operation_value(template: &str, kind: Kind) -> Value {
     let mut errors = vec![400, 404, 405, 414, 431, 500];
     if op.body.is_some() {
         errors.extend([413, 415]);
-        errors.sort_unstable();
     }
+    if matches!(kind, Kind::CreateOrder | Kind::Batch) {
+        // The service keeps as many orders as its maxOrders allows.
+        errors.push(507);
+    }
+    errors.sort_unstable();
     for status in errors {
         responses.insert(
             status.to_string(),
@@ -274,6 +278,10 @@ fn components() -> Value {
         (415, "A body that is not application/json"),
         (431, "Headers over 64 KiB together"),
         (500, "Something broke inside the service"),
+        (
+            507,
+            "The service keeps its maxOrders already; delete orders or reset it",
+        ),
     ] {
         let mut headers = response_headers();
         if let (405, Value::Object(map)) = (status, &mut headers) {
@@ -451,6 +459,8 @@ mod tests {
         let read = &doc["paths"]["/api/order/{orderId}"]["get"];
         assert!(read["requestBody"].is_null());
         assert!(read["responses"]["413"].is_null());
+        assert!(create["responses"]["507"].is_object());
+        assert!(read["responses"]["507"].is_null());
     }
 
     #[test]

@@ -4,8 +4,11 @@
 // slow clients, bodies that are not UTF-8, a port in use).
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { Agent, request as httpRequest } from "node:http";
 import { connect, createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, test } from "node:test";
 
 import autocannon from "autocannon";
@@ -229,7 +232,11 @@ test("--max-orders is passed to the service, or noted as ignored by one without 
       return;
     }
     const codes = [];
-    for (let i = 0; i < 3; i++) codes.push((await call(`${capped.url}/api/order/create`, "POST", { userId: "u" + i, price: 1 })).body.code);
+    for (let i = 0; i < 3; i++) {
+      const reply = await call(`${capped.url}/api/order/create`, "POST", { userId: "u" + i, price: 1 });
+      checker.check("POST", "/api/order/create", reply);
+      codes.push(reply.body.code);
+    }
     assert.deepEqual(codes.slice(0, 2), [0, 0]);
     assert.notEqual(codes[2], 0);
   } finally {
@@ -256,4 +263,29 @@ test("a load of thousands of requests a second leaves the server up (Node 20's V
   assert.equal(result.errors + result.timeouts + result.non2xx, 0);
   assert.ok(result["2xx"] > 1000, `${result["2xx"]} answers`);
   assert.equal(server.proc.exitCode, null);
+});
+
+test("headers past what Node reads still get a JSON 431", async () => {
+  const port = Number(new URL(server.url).port);
+  const { text } = await rawExchange(port, async (socket) => {
+    socket.write(`GET /api/order/ORD-NOPE0000 HTTP/1.1\r\nhost: 127.0.0.1\r\nx-big: ${"a".repeat(90 * 1024)}\r\n\r\n`);
+  });
+  assert.match(text, /^HTTP\/1\.1 431 /);
+  assert.match(text, /content-type: application\/json/);
+  assert.match(text, /"code":431,"msg":"headers: over the 81920 bytes this server reads"/);
+});
+
+test("--playground serves another directory at /, still nothing outside it", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "orderpay-playground-"));
+  writeFileSync(join(dir, "index.html"), "<!doctype html><title>mine</title>");
+  const own = await serve(["--port", "0", "--playground", dir]);
+  try {
+    const page = await fetch(`${own.origin}/`);
+    assert.equal(page.status, 200);
+    assert.match(await page.text(), /<title>mine<\/title>/);
+    assert.equal((await fetch(`${own.origin}/pkg/package.json`)).status, 200);
+    assert.equal((await fetch(`${own.origin}/app.js`)).status, 404);
+  } finally {
+    await stop(own);
+  }
 });

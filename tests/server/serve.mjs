@@ -23,7 +23,8 @@ export function consumer() {
 export function serve(args = [], { command = null, cwd = null } = {}) {
   const dir = cwd ?? consumer().dir;
   const [file, ...pre] = command ?? [join(dir, "node_modules", ".bin", "orderpay")];
-  const proc = spawn(file, [...pre, "serve", ...args], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+  // Its own process group, so that a signal reaches the server behind npx too.
+  const proc = spawn(file, [...pre, "serve", ...args], { cwd: dir, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let out = "";
   const exited = new Promise((resolve) => proc.on("exit", (code, signal) => resolve({ code, signal })));
   proc.stdout.on("data", (d) => (out += d));
@@ -50,17 +51,26 @@ export function serve(args = [], { command = null, cwd = null } = {}) {
 export function serveFails(args) {
   return serve(args).then(
     (s) => {
-      s.proc.kill("SIGKILL");
+      kill(s, "SIGKILL");
       throw new Error(`expected it to fail, but it serves at ${s.url}`);
     },
     (error) => ({ code: error.code, output: error.output ?? error.message }),
   );
 }
 
+/** Sends a signal to the server's process group (npx and the server behind it). */
+export function kill(server, signal) {
+  try {
+    process.kill(-server.proc.pid, signal);
+  } catch {
+    /* already gone */
+  }
+}
+
 /** Stops a server with a signal and waits for it to exit. */
 export async function stop(server, signal = "SIGTERM") {
   if (server.proc.exitCode !== null || server.proc.signalCode !== null) return server.exited;
-  server.proc.kill(signal);
+  kill(server, signal);
   return server.exited;
 }
 

@@ -125,3 +125,18 @@ test("SIGTERM lets the requests in flight finish, then saves and exits 0", async
   const saved = JSON.parse(readFileSync(file, "utf8"));
   assert.ok(JSON.stringify(saved).includes(batch.body.data.orderIds[9]), "the batch's orders were saved");
 });
+
+test("a second signal stops at once, without waiting for the requests in flight", async () => {
+  const server = await serve(["--port", "0", "--latency"]);
+  const slow = call(`${server.url}/api/test/order/batch?count=100`).catch(() => null);
+  await new Promise((r) => setTimeout(r, 300));
+  server.proc.kill("SIGINT");
+  await new Promise((r) => setTimeout(r, 100));
+  const started = Date.now();
+  server.proc.kill("SIGINT");
+  const { code } = await server.exited;
+  assert.equal(code, 130);
+  assert.ok(Date.now() - started < 2000);
+  assert.match(server.output(), /SIGINT again; stopping now/);
+  assert.equal(await slow, null, "the batch, which waits seconds, got no answer");
+});
