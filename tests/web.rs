@@ -359,7 +359,7 @@ fn a_virtual_clock_and_a_snapshot_replay_a_session_to_the_byte() {
         for _ in 0..3 {
             create(s);
         }
-        s.advance(60_000.0);
+        s.advance(60_000.0).unwrap();
         s.logs(None)
     };
     let virtual_service =

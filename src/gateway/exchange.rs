@@ -163,12 +163,13 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
 /// The method as the records keep it: trimmed, upper case, at most 32
 /// characters; the usual ones without a copy.
 fn method_of(raw: &str) -> Cow<'static, str> {
-    let trimmed = raw.trim();
-    if trimmed.len() <= 7 && trimmed.bytes().all(|b| b.is_ascii_alphabetic()) {
-        let upper = trimmed.to_ascii_uppercase();
+    // Not trimmed: " GET" or "POST\n" is a caller's bug, refused as a
+    // method that is not letters only.
+    if raw.len() <= 7 && raw.bytes().all(|b| b.is_ascii_alphabetic()) {
+        let upper = raw.to_ascii_uppercase();
         return method_word(&upper);
     }
-    let cut: String = trimmed.chars().take(32).collect();
+    let cut: String = raw.chars().take(32).collect();
     Cow::Owned(cut.to_ascii_uppercase())
 }
 
@@ -326,10 +327,12 @@ fn record_spans(
     work: Work,
     service_span: Option<SpanId>,
 ) {
+    // A span ends where the clock stopped, if it stopped at its end.
     let at = |offset: u64| {
         context
             .started
             .saturating_add(i64::try_from(offset).unwrap_or(i64::MAX))
+            .min(crate::sim::time_limits::MAX_TIME_MS)
     };
     let total = answer.duration.unwrap_or(0);
     let span = |span, parent, (from, to), status, part| SpanEntry {
@@ -403,9 +406,11 @@ fn response_headers(
 /// not allowed.
 fn check_method(method: &str) -> Result<(), ApiError> {
     if method.is_empty() || !method.bytes().all(|b| b.is_ascii_alphabetic()) {
+        // Blank is shown as empty; anything else as given, spaces included.
+        let shown = if method.trim().is_empty() { "" } else { method };
         let problem = format!(
             "must be an HTTP method such as GET or POST, got {}",
-            quote(method)
+            quote(shown)
         );
         return Err(ApiError::bad("method", problem));
     }

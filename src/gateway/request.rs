@@ -242,7 +242,16 @@ impl<'a> JsonBody<'a> {
         // Which of two equal keys a server reads is a classic source of
         // bugs, so a body that gives one twice is refused.
         match first_repeated(&members) {
-            Some(key) => Err(ApiError::bad(key, "given more than once in the body")),
+            Some(key) => {
+                // A key that is not a plain word (`""`, `a b`, `x: y`) is
+                // quoted, so the msg still reads as field, then problem.
+                let plain = !key.is_empty()
+                    && key
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '$'));
+                let field = if plain { key.to_owned() } else { quote(key) };
+                Err(ApiError::bad(field, "given more than once in the body"))
+            }
             None => Ok(JsonBody(members)),
         }
     }

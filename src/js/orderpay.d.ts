@@ -228,11 +228,11 @@ export class Service {
   readonly seed: number;
   /** The service's current time, Unix ms. */
   readonly now: number;
-  /** Moves a virtual clock on by `ms`; the wall clock ignores it. */
+  /** Moves a virtual clock on by `ms`; the wall clock ignores it. Throws a TypeError for a non-number, a RangeError for `ms` that is not a whole number, 0 or more, or that would carry the clock past 8640000000000000 (the last time a Date holds). */
   advance(ms: number): void;
   /** The whole state (orders, payments, log, random state, clock, settings) as compact JSON text. */
   snapshot(): string;
-  /** A service that continues exactly where the snapshot's left off. Throws a TypeError for text that is not a snapshot. */
+  /** A service that continues exactly where the snapshot's left off. Throws a TypeError (wrong type, missing field, not a snapshot) or a RangeError (out of range, inconsistent) naming the first bad field, such as `snapshot.clock`. */
   static restore(snapshot: string): Service;
   /** The next `count` payment attempts (default 1) succeed or fail whatever the draw; count 0 clears. An X-Sim-Outcome header still decides its own request. */
   forceNext(outcome: "success" | "failure", count?: number): void;

@@ -107,7 +107,10 @@ export class Service {
   }
 
   advance(ms) {
-    this.#live().advance(typeof ms === "number" ? ms : 0);
+    if (typeof ms !== "number") {
+      throw new TypeError("ms: expected a whole number of milliseconds");
+    }
+    this.#live().advance(ms);
   }
 
   snapshot() {

@@ -140,6 +140,7 @@ impl Journal {
         self.capacity
     }
 
+    /// The `seq` the next record gets.
     pub fn next_seq(&self) -> u64 {
         self.next_seq
     }

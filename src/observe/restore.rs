@@ -181,7 +181,15 @@ fn attr_int<T: TryFrom<i64>>(o: &Json<'_>, key: &str) -> Read<T> {
 /// and, for the gateway's, its attributes.
 fn span_call(o: &Json<'_>) -> Read<Call> {
     let name = text(o, "name")?;
-    let (method, template) = name.split_once(' ').unwrap_or((name, ""));
+    // A malformed method is kept as given, spaces and all; a route template
+    // never holds one, so the name splits at its last space, and only when
+    // what follows is the route of what precedes.
+    let (method, template) = match name.rsplit_once(' ') {
+        Some((method, template)) if template_named(method, template).is_some() => {
+            (method, template)
+        }
+        _ => (name, ""),
+    };
     let uri = attr_text(o, "url.path").unwrap_or(template);
     Ok(Call {
         method: method_word(method),

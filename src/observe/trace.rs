@@ -87,7 +87,8 @@ fn parse_traceparent(text: &str) -> Option<Incoming> {
         && hex_digits(version)
         && *version != "ff"
         && trace.len() == 32
-        && flags.len() == 2;
+        && flags.len() == 2
+        && hex_digits(flags);
     let flags = u8::from_str_radix(flags, 16).ok()?;
     // An invalid parent id voids the whole header (W3C Trace Context).
     let parent = parse_span_id(parent)?;

@@ -2,7 +2,7 @@
 //! the two services' state and the journal. Instances share nothing, so
 //! parallel tests never see each other's orders.
 
-use super::{snapshot, testdata};
+use super::{snapshot, snapshot_check, testdata};
 use crate::domain::{Orders, Payments};
 use crate::gateway::{exchange, Backend, RawRequest, Response};
 use crate::json::Out;
@@ -10,7 +10,9 @@ use crate::observe::Journal;
 #[cfg(feature = "serde")]
 use crate::observe::{LogRecord, Span};
 use crate::sim::clock::{Clock, VirtualClock};
+use crate::sim::invalid::Invalid;
 use crate::sim::third_party::Forced;
+use crate::sim::time_limits::{self, Bounded};
 use crate::sim::Settings;
 
 /// One service: the backend the gateway serves, and the calls a caller
@@ -21,7 +23,7 @@ pub struct Service {
 
 impl Service {
     pub fn new(settings: Settings, clock: Box<dyn Clock>) -> Result<Service, String> {
-        Backend::new(settings, clock).map(|backend| Service { backend })
+        Backend::new(settings, Box::new(Bounded(clock))).map(|backend| Service { backend })
     }
 
     /// The whole state (orders, payments, journal, random streams, clock
@@ -32,10 +34,12 @@ impl Service {
     }
 
     /// A service from a snapshot. A snapshot taken under a virtual clock
-    /// brings its clock along; otherwise `wall` tells the time.
-    pub fn restore(text: &str, wall: Box<dyn Clock>) -> Result<Service, String> {
+    /// brings its clock along; otherwise `wall` tells the time. Damaged
+    /// text is refused with the first bad field named (see `snapshot` and
+    /// `snapshot_check`), never turned into a service that cannot answer.
+    pub fn restore(text: &str, wall: Box<dyn Clock>) -> Result<Service, Invalid> {
         let parts = snapshot::read(text)?;
-        parts.settings.check()?;
+        snapshot_check::check(&parts)?;
         let clock: Box<dyn Clock> = match parts.clock {
             Some(now) => Box::new(VirtualClock::starting_at(now)),
             None => wall,
@@ -43,7 +47,7 @@ impl Service {
         Ok(Service {
             backend: Backend {
                 settings: parts.settings,
-                clock,
+                clock: Box::new(Bounded(clock)),
                 streams: parts.streams,
                 orders: parts.orders,
                 payments: parts.payments,
@@ -102,6 +106,15 @@ impl Service {
     /// Moves the clock on by `ms` (a virtual clock; a wall clock ignores it).
     pub fn advance(&mut self, ms: u64) {
         self.backend.clock.advance(ms);
+    }
+
+    /// `advance` for a caller's number: a whole number of ms, 0 or more,
+    /// that keeps the clock within the times a JS `Date` holds; anything
+    /// else is refused and the clock stays where it was.
+    pub fn try_advance(&mut self, ms: f64) -> Result<(), Invalid> {
+        let step = time_limits::advance_by(self.backend.clock.saved(), ms)?;
+        self.backend.clock.advance(step);
+        Ok(())
     }
 
     /// The service's current time, Unix ms.

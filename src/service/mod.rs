@@ -4,6 +4,7 @@
 
 pub mod instance;
 pub mod snapshot;
+pub mod snapshot_check;
 pub mod testdata;
 
 pub use instance::Service;

@@ -10,9 +10,11 @@ use crate::domain::order::{Row as OrderRow, PREFIX as ORDER};
 use crate::domain::payment::{PaymentStatus, Row as PaymentRow, PREFIX as PAYMENT};
 use crate::domain::{OrderStatus, Orders, PaymentMethod, Payments};
 use crate::gateway::envelope::{order as write_order, payment as write_payment};
+use crate::gateway::request::quote;
 use crate::gateway::Backend;
 use crate::json::{self, Json, Out};
 use crate::observe::{restore, Journal};
+use crate::sim::invalid::Invalid;
 use crate::sim::latency::{LatencyModel, Profile};
 use crate::sim::random::Rng;
 use crate::sim::settings::DEFAULT_MAX_ORDERS;
@@ -182,68 +184,145 @@ pub fn write(b: &Backend) -> String {
 }
 
 // ------------------------------------------------------------------ reading
+//
+// Every refusal is an `Invalid` naming the field by its path in the
+// snapshot (`snapshot.settings.seed`, `snapshot.orders.live["ORD-…"].price`):
+// a value of the wrong JSON type or a missing field is a `WrongType`, a
+// value of the right type that this service would never write an
+// `OutOfRange`.
 
-type Read<T> = Result<T, String>;
+type Read<T> = Result<T, Invalid>;
 
-fn field<'j, 'a>(o: &'j Json<'a>, name: &str) -> Read<&'j Json<'a>> {
-    o.get(name).ok_or_else(|| format!("missing field `{name}`"))
+/// What a value is, for a message: `string "11"`, `number -1`, `null`.
+fn shown(v: &Json) -> String {
+    match v {
+        Json::Null => "null".to_owned(),
+        Json::Bool(b) => format!("boolean {b}"),
+        Json::Num(n) => format!("number {n}"),
+        Json::Str(s) => format!("string {}", quote(s)),
+        Json::Arr(_) => "an array".to_owned(),
+        Json::Obj(_) => "an object".to_owned(),
+    }
 }
 
-fn uint(o: &Json, name: &str) -> Read<u64> {
-    restore::uint(o, name)
+/// `at.name`, or `at` for a member of the snapshot itself.
+fn path(at: &str, name: &str) -> String {
+    format!("{at}.{name}")
 }
 
-fn int(o: &Json, name: &str) -> Read<i64> {
-    field(o, name)?
-        .as_i64()
-        .ok_or_else(|| format!("`{name}`: expected an integer"))
+fn wrong(at: &str, v: &Json, expected: &str) -> Invalid {
+    Invalid::wrong_type(
+        at,
+        format!("invalid type: {}, expected {expected}", shown(v)),
+    )
 }
 
-fn number(o: &Json, name: &str) -> Read<f64> {
-    field(o, name)?
-        .as_f64()
-        .ok_or_else(|| format!("`{name}`: expected a number"))
+fn outside(at: &str, v: &Json, expected: &str) -> Invalid {
+    Invalid::out_of_range(
+        at,
+        format!("invalid value: {}, expected {expected}", shown(v)),
+    )
 }
 
-fn text<'j>(o: &'j Json, name: &str) -> Read<&'j str> {
-    field(o, name)?
-        .as_str()
-        .ok_or_else(|| format!("`{name}`: expected a string"))
+fn field<'j, 'a>(o: &'j Json<'a>, at: &str, name: &str) -> Read<&'j Json<'a>> {
+    o.get(name)
+        .ok_or_else(|| Invalid::wrong_type(at, format!("missing field `{name}`")))
 }
 
-fn money(o: &Json, name: &str) -> Read<Money> {
-    Money::positive(number(o, name)?)
-        .ok_or_else(|| format!("`{name}`: money must be a finite number > 0"))
+/// A whole number 0 or more as `v`, the value at `at`.
+fn uint_value(v: &Json, at: &str) -> Read<u64> {
+    match v {
+        Json::Num(_) => v
+            .as_u64()
+            .ok_or_else(|| outside(at, v, "a whole number from 0 to 18446744073709551615")),
+        _ => Err(wrong(at, v, "a whole number")),
+    }
 }
 
-fn members<'j, 'a>(
-    o: &'j Json<'a>,
-    name: &str,
-) -> Read<&'j [(std::borrow::Cow<'a, str>, Json<'a>)]> {
-    field(o, name)?
-        .as_object()
-        .ok_or_else(|| format!("`{name}`: expected an object"))
+fn uint(o: &Json, at: &str, name: &str) -> Read<u64> {
+    uint_value(field(o, at, name)?, &path(at, name))
 }
 
-fn read_profile(o: &Json) -> Read<Profile> {
-    Ok(Profile {
-        base_ms: uint(o, "baseMs")?,
-        spread_ms: uint(o, "spreadMs")?,
-        tail_chance: number(o, "tailChance")?,
-        tail_ms: uint(o, "tailMs")?,
+fn count(o: &Json, at: &str, name: &str) -> Read<usize> {
+    let n = uint(o, at, name)?;
+    usize::try_from(n)
+        .map_err(|_| Invalid::out_of_range(&path(at, name), format!("too large: {n}")))
+}
+
+fn int_value(v: &Json, at: &str) -> Read<i64> {
+    match v {
+        Json::Num(_) => v.as_i64().ok_or_else(|| {
+            outside(
+                at,
+                v,
+                "a whole number from -9223372036854775808 to 9223372036854775807",
+            )
+        }),
+        _ => Err(wrong(at, v, "a whole number")),
+    }
+}
+
+fn int(o: &Json, at: &str, name: &str) -> Read<i64> {
+    int_value(field(o, at, name)?, &path(at, name))
+}
+
+fn number(o: &Json, at: &str, name: &str) -> Read<f64> {
+    let v = field(o, at, name)?;
+    v.as_f64()
+        .ok_or_else(|| wrong(&path(at, name), v, "a number"))
+}
+
+fn text<'j>(o: &'j Json, at: &str, name: &str) -> Read<&'j str> {
+    let v = field(o, at, name)?;
+    v.as_str()
+        .ok_or_else(|| wrong(&path(at, name), v, "a string"))
+}
+
+fn money(o: &Json, at: &str, name: &str) -> Read<Money> {
+    let n = number(o, at, name)?;
+    Money::positive(n).ok_or_else(|| {
+        Invalid::out_of_range(
+            &path(at, name),
+            format!("must be a finite number > 0, got {n}"),
+        )
     })
 }
 
-fn read_settings(o: &Json) -> Read<Settings> {
-    let latency = field(o, "latency")?;
-    let step = |name: &str| {
-        read_profile(field(latency, name)?).map_err(|e| format!("latency.{name}: {e}"))
-    };
+type Members<'j, 'a> = &'j [(std::borrow::Cow<'a, str>, Json<'a>)];
+
+fn object<'j, 'a>(v: &'j Json<'a>, at: &str) -> Read<Members<'j, 'a>> {
+    v.as_object().ok_or_else(|| wrong(at, v, "an object"))
+}
+
+fn members<'j, 'a>(o: &'j Json<'a>, at: &str, name: &str) -> Read<Members<'j, 'a>> {
+    object(field(o, at, name)?, &path(at, name))
+}
+
+/// A member key of a map, as its path step: `live["ORD-…"]`.
+fn keyed(at: &str, key: &str) -> String {
+    format!("{at}[{}]", quote(key))
+}
+
+fn read_profile(o: &Json, at: &str) -> Read<Profile> {
+    object(o, at)?;
+    Ok(Profile {
+        base_ms: uint(o, at, "baseMs")?,
+        spread_ms: uint(o, at, "spreadMs")?,
+        tail_chance: number(o, at, "tailChance")?,
+        tail_ms: uint(o, at, "tailMs")?,
+    })
+}
+
+fn read_settings(o: &Json, at: &str) -> Read<Settings> {
+    let latency_at = path(at, "latency");
+    let latency = field(o, at, "latency")?;
+    object(latency, &latency_at)?;
+    let step =
+        |name: &str| read_profile(field(latency, &latency_at, name)?, &path(&latency_at, name));
     Ok(Settings {
-        seed: uint(o, "seed")?,
-        failure_rate: number(o, "failureRate")?,
-        log_capacity: usize::try_from(uint(o, "logCapacity")?)
-            .map_err(|_| "`logCapacity`: too large")?,
+        seed: uint(o, at, "seed")?,
+        failure_rate: number(o, at, "failureRate")?,
+        log_capacity: count(o, at, "logCapacity")?,
         latency: LatencyModel {
             order: step("order")?,
             payment: step("payment")?,
@@ -252,15 +331,18 @@ fn read_settings(o: &Json) -> Read<Settings> {
         },
         max_orders: match o.get("maxOrders") {
             None => DEFAULT_MAX_ORDERS,
-            Some(_) => {
-                usize::try_from(uint(o, "maxOrders")?).map_err(|_| "`maxOrders`: too large")?
-            }
+            Some(_) => count(o, at, "maxOrders")?,
         },
     })
 }
 
-fn read_streams(o: &Json) -> Read<Streams> {
-    let rng = |name: &str| -> Read<Rng> { Ok(Rng::new(uint(field(o, name)?, "state")?)) };
+fn read_streams(o: &Json, at: &str) -> Read<Streams> {
+    let rng = |name: &str| -> Read<Rng> {
+        let stream = field(o, at, name)?;
+        let stream_at = path(at, name);
+        object(stream, &stream_at)?;
+        Ok(Rng::new(uint(stream, &stream_at, "state")?))
+    };
     Ok(Streams {
         ids: rng("ids")?,
         traces: rng("traces")?,
@@ -269,127 +351,241 @@ fn read_streams(o: &Json) -> Read<Streams> {
     })
 }
 
-fn code(prefix: &str, id: &str) -> Read<Code> {
-    Code::parse(prefix, id).ok_or_else(|| format!("{id:?} is not an id of this service"))
+/// An id of this service (`PREFIX` and 8 upper-case letters or digits).
+fn code(prefix: &str, id: &str, at: &str) -> Read<Code> {
+    Code::parse(prefix, id).ok_or_else(|| {
+        Invalid::out_of_range(
+            at,
+            format!(
+                "must be {prefix}- and 8 upper-case letters or digits, got {}",
+                quote(id)
+            ),
+        )
+    })
 }
 
-fn read_orders(o: &Json) -> Read<Orders> {
+fn read_orders(o: &Json, at: &str) -> Read<Orders> {
     let mut orders = Orders::default();
-    for (id, order) in members(o, "live")? {
-        let at = |e: String| format!("order {id}: {e}");
-        if text(order, "orderId").map_err(at)? != id {
-            return Err(at("`orderId` differs from its key".to_owned()));
+    let live_at = path(at, "live");
+    for (id, order) in members(o, at, "live")? {
+        let here = keyed(&live_at, id);
+        object(order, &here)?;
+        let code = code(ORDER, id, &here)?;
+        if orders.index.contains_key(&code) {
+            return Err(Invalid::out_of_range(&here, "given more than once"));
         }
+        let order_id = text(order, &here, "orderId")?;
+        if order_id != id {
+            return Err(Invalid::out_of_range(
+                &path(&here, "orderId"),
+                format!("must equal its key, got {}", quote(order_id)),
+            ));
+        }
+        let status_at = path(&here, "status");
         let row = OrderRow {
-            code: code(ORDER, id).map_err(at)?,
-            user_id: orders.texts.share(text(order, "userId").map_err(at)?),
-            description: orders.texts.share(text(order, "description").map_err(at)?),
-            price: money(order, "price").map_err(at)?,
-            created_at: int(order, "createdAt").map_err(at)?,
-            status: match text(order, "status").map_err(at)? {
+            code,
+            user_id: orders.texts.share(text(order, &here, "userId")?),
+            description: orders.texts.share(text(order, &here, "description")?),
+            price: money(order, &here, "price")?,
+            created_at: int(order, &here, "createdAt")?,
+            status: match text(order, &here, "status")? {
                 "CREATED" => OrderStatus::Created,
                 "PAID" => OrderStatus::Paid,
-                other => return Err(at(format!("`status`: unknown {other:?}"))),
+                other => {
+                    return Err(Invalid::out_of_range(
+                        &status_at,
+                        format!("must be CREATED or PAID, got {}", quote(other)),
+                    ))
+                }
             },
         };
         orders.keep(row);
     }
-    for id in field(o, "deleted")?
+    let deleted_at = path(at, "deleted");
+    let deleted = field(o, at, "deleted")?;
+    let deleted = deleted
         .as_array()
-        .ok_or("`deleted`: expected an array")?
-    {
-        let id = id.as_str().ok_or("`deleted`: expected strings")?;
-        orders.deleted.insert(code(ORDER, id)?);
+        .ok_or_else(|| wrong(&deleted_at, deleted, "an array"))?;
+    for (i, id) in deleted.iter().enumerate() {
+        let here = format!("{deleted_at}[{i}]");
+        let id = id.as_str().ok_or_else(|| wrong(&here, id, "a string"))?;
+        orders.deleted.insert(code(ORDER, id, &here)?);
     }
-    for (hash, n) in members(o, "made")? {
-        let hash = hash
-            .parse::<u64>()
-            .map_err(|_| format!("`made`: {hash:?} is not a hash"))?;
-        let n = n.as_u64().ok_or("`made`: expected whole numbers")?;
-        orders.made.insert(hash, n);
+    let made_at = path(at, "made");
+    for (hash, n) in members(o, at, "made")? {
+        let here = keyed(&made_at, hash);
+        let hash = hash.parse::<u64>().map_err(|_| {
+            Invalid::out_of_range(&here, "the key must be a content hash, a whole number")
+        })?;
+        orders.made.insert(hash, uint_value(n, &here)?);
     }
     Ok(orders)
 }
 
-fn read_payments(o: &Json) -> Read<Payments> {
+/// A count that fits 32 bits (attempts, a forced outcome's count).
+fn small_count(v: &Json, at: &str) -> Read<u32> {
+    let n = uint_value(v, at)?;
+    u32::try_from(n).map_err(|_| {
+        Invalid::out_of_range(
+            at,
+            format!("must be a whole number from 0 to {}, got {n}", u32::MAX),
+        )
+    })
+}
+
+fn read_payments(o: &Json, at: &str) -> Read<Payments> {
     let mut payments = Payments::default();
-    for (id, p) in members(o, "by_id")? {
-        let at = |e: String| format!("payment {id}: {e}");
-        if text(p, "paymentId").map_err(at)? != id {
-            return Err(at("`paymentId` differs from its key".to_owned()));
+    let by_id_at = path(at, "by_id");
+    for (id, p) in members(o, at, "by_id")? {
+        let here = keyed(&by_id_at, id);
+        object(p, &here)?;
+        let code = code(PAYMENT, id, &here)?;
+        if payments.index.contains_key(&code) {
+            return Err(Invalid::out_of_range(&here, "given more than once"));
         }
+        let payment_id = text(p, &here, "paymentId")?;
+        if payment_id != id {
+            return Err(Invalid::out_of_range(
+                &path(&here, "paymentId"),
+                format!("must equal its key, got {}", quote(payment_id)),
+            ));
+        }
+        let order_at = path(&here, "orderId");
+        let method_at = path(&here, "paymentMethod");
+        let method = text(p, &here, "paymentMethod")?;
         let row = PaymentRow {
-            code: code(PAYMENT, id).map_err(at)?,
-            order: code(ORDER, text(p, "orderId").map_err(at)?).map_err(at)?,
-            amount: money(p, "amount").map_err(at)?,
-            paid_at: int(p, "paidAt").map_err(at)?,
-            method: PaymentMethod::parse(text(p, "paymentMethod").map_err(at)?)
-                .ok_or_else(|| at("`paymentMethod`: unknown".to_owned()))?,
-            status: match text(p, "status").map_err(at)? {
+            code,
+            order: code_of_order(text(p, &here, "orderId")?, &order_at)?,
+            amount: money(p, &here, "amount")?,
+            paid_at: int(p, &here, "paidAt")?,
+            method: PaymentMethod::parse(method).ok_or_else(|| {
+                Invalid::out_of_range(&method_at, format!("unknown method {}", quote(method)))
+            })?,
+            status: match text(p, &here, "status")? {
                 "SUCCESS" => PaymentStatus::Success,
                 "REFUNDED" => PaymentStatus::Refunded,
-                other => return Err(at(format!("`status`: unknown {other:?}"))),
+                other => {
+                    return Err(Invalid::out_of_range(
+                        &path(&here, "status"),
+                        format!("must be SUCCESS or REFUNDED, got {}", quote(other)),
+                    ))
+                }
             },
         };
         payments.keep(row);
     }
-    for (id, n) in members(o, "attempts")? {
-        let n = n
-            .as_u64()
-            .and_then(|n| u32::try_from(n).ok())
-            .ok_or("`attempts`: expected whole numbers")?;
-        payments.attempts.insert(code(ORDER, id)?, n);
+    let attempts_at = path(at, "attempts");
+    for (id, n) in members(o, at, "attempts")? {
+        let here = keyed(&attempts_at, id);
+        let order = code(ORDER, id, &here)?;
+        payments.attempts.insert(order, small_count(n, &here)?);
     }
     Ok(payments)
 }
 
+/// A payment's order: an order id, or else "not an order of this
+/// snapshot", as for a well-formed id that names no order.
+fn code_of_order(id: &str, at: &str) -> Read<Code> {
+    Code::parse(ORDER, id).ok_or_else(|| {
+        Invalid::out_of_range(
+            at,
+            format!("{} is not an order of this snapshot", quote(id)),
+        )
+    })
+}
+
 fn read_forced(o: &Json) -> Read<Option<(Forced, u32)>> {
+    let at = "snapshot.forced_next";
     match o.get("forced_next") {
         None | Some(Json::Null) => Ok(None),
-        Some(Json::Arr(pair)) => match pair.as_slice() {
+        Some(v @ Json::Arr(pair)) => match pair.as_slice() {
             [outcome, count] => {
-                let outcome = outcome
+                let outcome_at = format!("{at}[0]");
+                let name = outcome
                     .as_str()
-                    .and_then(Forced::parse_exact)
-                    .ok_or("`forced_next`: unknown outcome")?;
-                let count = count
-                    .as_u64()
-                    .and_then(|n| u32::try_from(n).ok())
-                    .ok_or("`forced_next`: expected a count")?;
-                Ok(Some((outcome, count)))
+                    .ok_or_else(|| wrong(&outcome_at, outcome, "\"success\" or \"failure\""))?;
+                let outcome = Forced::parse_exact(name).ok_or_else(|| {
+                    Invalid::out_of_range(
+                        &outcome_at,
+                        format!("must be \"success\" or \"failure\", got {}", quote(name)),
+                    )
+                })?;
+                Ok(Some((outcome, small_count(count, &format!("{at}[1]"))?)))
             }
-            _ => Err("`forced_next`: expected [outcome, count]".to_owned()),
+            _ => Err(wrong(at, v, "[outcome, count]")),
         },
-        Some(_) => Err("`forced_next`: expected [outcome, count]".to_owned()),
+        Some(v) => Err(wrong(at, v, "[outcome, count] or null")),
+    }
+}
+
+/// The journal reader's refusal (`` `traceId`: not a trace id ``): a
+/// missing field or a value of the wrong type is a `WrongType`, a value it
+/// would never write an `OutOfRange`.
+fn journal_error(problem: String) -> Invalid {
+    let at = "snapshot.journal";
+    if problem.contains("missing field") || problem.contains("expected") {
+        Invalid::wrong_type(at, problem)
+    } else {
+        Invalid::out_of_range(at, problem)
     }
 }
 
 /// Reads a snapshot's text into its parts; the one place a restored state
-/// is built.
+/// is built. Only shapes are checked here; `snapshot_check` checks the
+/// values and how the parts fit together.
 pub fn read(text: &str) -> Read<Parts> {
-    let refuse = |e: String| format!("snapshot: not a snapshot of this service: {e}");
-    let tree = json::parse(text).map_err(|e| refuse(e.to_string()))?;
-    if tree.as_object().is_none() {
-        return Err(refuse("expected an object".to_owned()));
+    let at = "snapshot";
+    let tree = json::parse(text).map_err(|e| {
+        Invalid::wrong_type(
+            at,
+            format!("not a snapshot of this service (expected the text snapshot() returns): {e}"),
+        )
+    })?;
+    object(&tree, at).map_err(|e| {
+        Invalid::wrong_type(
+            at,
+            format!(
+                "not a snapshot of this service (expected the text snapshot() returns): {}",
+                e.msg
+            ),
+        )
+    })?;
+    // Every part is there before the format is read, so that text which
+    // is no snapshot at all is told so, not that its format is wrong.
+    for name in [
+        "format", "settings", "streams", "orders", "payments", "journal",
+    ] {
+        field(&tree, at, name)?;
     }
-    let format = uint(&tree, "format").map_err(refuse)?;
-    if format != FORMAT {
-        return Err(format!(
-            "snapshot: format {format} is not the supported {FORMAT}"
+    let format = field(&tree, at, "format")?;
+    if uint_value(format, "snapshot.format")? != FORMAT {
+        return Err(Invalid::out_of_range(
+            "snapshot.format",
+            format!(
+                "format {} is not the supported {FORMAT}",
+                shown_number(format)
+            ),
         ));
     }
-    let part = |name: &str| field(&tree, name).map_err(&refuse);
-    let parts = Parts {
-        settings: read_settings(part("settings")?).map_err(|e| refuse(format!("settings: {e}")))?,
-        streams: read_streams(part("streams")?).map_err(|e| refuse(format!("streams: {e}")))?,
-        orders: read_orders(part("orders")?).map_err(|e| refuse(format!("orders: {e}")))?,
-        payments: read_payments(part("payments")?).map_err(|e| refuse(format!("payments: {e}")))?,
-        journal: restore::journal(part("journal")?).map_err(|e| refuse(format!("journal: {e}")))?,
-        forced_next: read_forced(&tree).map_err(refuse)?,
+    let part = |name: &str| field(&tree, at, name);
+    Ok(Parts {
+        settings: read_settings(part("settings")?, "snapshot.settings")?,
+        streams: read_streams(part("streams")?, "snapshot.streams")?,
+        orders: read_orders(part("orders")?, "snapshot.orders")?,
+        payments: read_payments(part("payments")?, "snapshot.payments")?,
+        journal: restore::journal(part("journal")?).map_err(journal_error)?,
+        forced_next: read_forced(&tree)?,
         clock: match tree.get("clock") {
             None | Some(Json::Null) => None,
-            Some(_) => Some(int(&tree, "clock").map_err(refuse)?),
+            Some(v) => Some(int_value(v, "snapshot.clock")?),
         },
-    };
-    Ok(parts)
+    })
+}
+
+/// A number's text as written.
+fn shown_number(v: &Json) -> String {
+    match v {
+        Json::Num(n) => (*n).to_owned(),
+        other => shown(other),
+    }
 }

@@ -7,13 +7,17 @@
 //! - [`streams`]: one stream per purpose, so unrelated traffic never moves ids;
 //! - [`latency`]: how long each step takes;
 //! - [`third_party`]: the payment processor that declines about 30%;
-//! - [`settings`]: what a caller may choose about all of the above.
+//! - [`settings`]: what a caller may choose about all of the above;
+//! - [`time_limits`]: the times a clock may read, those of a JS `Date`;
+//! - [`invalid`]: a caller's value refused, and which kind of wrong it is.
 
 pub mod clock;
+pub mod invalid;
 pub mod latency;
 pub mod random;
 pub mod settings;
 pub mod streams;
 pub mod third_party;
+pub mod time_limits;
 
 pub use settings::Settings;

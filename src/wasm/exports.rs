@@ -18,7 +18,7 @@ use crate::sim::third_party::Forced;
 
 use super::host::JsClock;
 use super::json;
-use super::options::{self, type_error, Options};
+use super::options::{self, invalid_to_js, type_error, Options};
 use super::plain::Parts;
 
 #[wasm_bindgen(start)]
@@ -143,13 +143,14 @@ impl Service {
             .unwrap_or_else(|_| js_sys::Date::now())
     }
 
-    /// Moves a virtual clock on; what is not a positive finite number of
-    /// ms moves nothing.
-    pub fn advance(&self, ms: f64) {
-        let ms = if ms.is_finite() && ms > 0.0 { ms } else { 0.0 };
+    /// Moves a virtual clock on; a `RangeError` for what is not a whole
+    /// number of ms, 0 or more, or would carry the clock past the last
+    /// time a JS `Date` holds (the JS layer has refused non-numbers).
+    pub fn advance(&self, ms: f64) -> Result<(), JsValue> {
         if let Ok(mut core) = self.core.try_borrow_mut() {
-            core.advance(ms as u64);
+            core.try_advance(ms).map_err(invalid_to_js)?;
         }
+        Ok(())
     }
 
     pub fn snapshot(&self) -> String {
@@ -206,9 +207,11 @@ impl Service {
             .unwrap_or_default()
     }
 
-    /// Throws a `TypeError` naming what is wrong with the text.
+    /// Throws a `TypeError` (wrong type, missing field, not a snapshot) or
+    /// a `RangeError` (out of range, inconsistent) naming the first bad
+    /// field.
     pub fn restore(snapshot: &str) -> Result<Service, JsValue> {
-        let core = Core::restore(snapshot, Box::new(JsClock)).map_err(|e| type_error(&e))?;
+        let core = Core::restore(snapshot, Box::new(JsClock)).map_err(invalid_to_js)?;
         Ok(Service {
             core: RefCell::new(core),
         })

@@ -6,6 +6,8 @@ use wasm_bindgen::JsValue;
 
 use crate::service::Service as Core;
 use crate::sim::clock::{Clock, VirtualClock};
+use crate::sim::invalid::{Invalid, InvalidKind};
+use crate::sim::time_limits::start_time;
 use crate::sim::Settings;
 
 use super::host::{random_seed, JsClock, MAX_SAFE_INTEGER};
@@ -43,15 +45,9 @@ pub fn core_from(options: Options) -> Result<Core, JsValue> {
     }
     let clock: Box<dyn Clock> = match options.virtual_time {
         None => Box::new(JsClock),
-        Some(ms) if ms.is_finite() && ms.fract() == 0.0 && ms.abs() <= MAX_SAFE_INTEGER => {
-            Box::new(VirtualClock::starting_at(ms as i64))
-        }
-        Some(ms) => {
-            return Err(range_error(&format!(
-                "virtualTime: must be a whole number of milliseconds, got {}",
-                js_number(ms)
-            )))
-        }
+        Some(ms) => Box::new(VirtualClock::starting_at(
+            start_time("virtualTime", ms).map_err(invalid_to_js)?,
+        )),
     };
     Core::new(settings, clock).map_err(|e| range_error(&e))
 }
@@ -78,6 +74,14 @@ fn js_number(n: f64) -> String {
         (if n > 0.0 { "Infinity" } else { "-Infinity" }).to_owned()
     } else {
         format!("{n}")
+    }
+}
+
+/// A refusal of the core as the JS error of its kind.
+pub fn invalid_to_js(invalid: Invalid) -> JsValue {
+    match invalid.kind {
+        InvalidKind::WrongType => type_error(&invalid.msg),
+        InvalidKind::OutOfRange => range_error(&invalid.msg),
     }
 }
 

@@ -22,14 +22,14 @@ test("the README's Node example runs as written", () => {
   assert.match(out[2], /^gateway [0-9a-f]{32}$/);
 });
 
-test("the README's replay example gives the same outcome as the same order after unrelated requests", () => {
+test("the README's replay example replays a failure, the same after unrelated requests", () => {
   const [example] = readmeExamples("replay");
   const alone = app.run("replay.mjs", example).trim();
-  assert.match(alone, /^(success|Third party payment failed)$/);
+  assert.equal(alone, "Third party payment failed");
   const busy = app.run(
     "busy.mjs",
     `import { Service } from "orderpay";
-     const service = new Service({ seed: 7 });
+     const service = new Service({ seed: 4 });
      for (let i = 0; i < 20; i++) {
        const other = service.handle("POST", "/api/order/create", { userId: "x" + i, price: i + 1 });
        service.handle("POST", "/api/payment/pay", { orderId: other.data.orderId, amount: 1, paymentMethod: "WALLET_A" });

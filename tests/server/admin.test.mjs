@@ -89,6 +89,10 @@ test("reset starts a fresh service with the body's options; advance moves a virt
   const advanced = await call(admin("/advance"), "POST", { ms: 60000 });
   assert.equal(advanced.body.data.now, 1700000060000);
   assert.equal((await call(admin("/advance"), "POST", { ms: -1 })).body.msg, "ms: expected a whole number of milliseconds from 0, got -1");
+  const past = await call(admin("/advance"), "POST", { ms: 8640000000000000 });
+  assert.equal(past.status, 400);
+  assert.match(past.body.msg, /^ms: advancing by 8640000000000000 would move the clock past 8640000000000000/);
+  assert.equal((await call(admin("/advance"), "POST", { ms: 0 })).body.data.now, 1700000060000, "a refused advance leaves the clock");
   const refused = await call(admin("/reset"), "POST", { failureRate: 3 });
   assert.equal(refused.status, 400);
   assert.match(refused.body.msg, /failureRate/);

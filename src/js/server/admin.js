@@ -143,7 +143,12 @@ export function adminRoutes(ctx) {
       if (!Number.isSafeInteger(body.ms) || body.ms < 0) {
         return sendError(res, 400, `ms: expected a whole number of milliseconds from 0, got ${JSON.stringify(body.ms ?? null)}`);
       }
-      svc().advance(body.ms);
+      try {
+        svc().advance(body.ms);
+      } catch (error) {
+        // Past the last time a Date holds: refused, the clock unmoved.
+        return sendError(res, 400, error.message);
+      }
       ctx.changed();
       sendData(res, { now: svc().now });
     }],

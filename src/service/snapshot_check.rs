@@ -1,0 +1,378 @@
+//! What a restored snapshot must hold before it becomes a service. A
+//! snapshot is text from outside (localStorage, a file, a colleague), so
+//! it may be damaged; deserialising checks only shapes. This checks every
+//! value the service will read, after deserialisation and whatever the
+//! parser: numbers in range (every time a JS `Date` can hold, every count a
+//! JS number holds exactly), ids well formed, the parts consistent with
+//! each other. The first bad field is named with its path in the snapshot
+//! (`snapshot.orders.live["ORD-…"].userId: …`), and nothing is restored.
+
+use std::collections::BTreeSet;
+
+use super::snapshot::Parts;
+use crate::domain::code::Code;
+use crate::domain::order::{MAX_DESCRIPTION_CHARS, MAX_USER_ID_CHARS, PREFIX as ORDER};
+use crate::domain::payment::PREFIX as PAYMENT;
+use crate::domain::{Orders, Payments};
+use crate::gateway::request::quote;
+use crate::observe::entry::{Entry, Kept};
+use crate::observe::span_entry::{Part, SpanEntry, Why};
+use crate::observe::Journal;
+use crate::sim::invalid::{Invalid, InvalidKind};
+use crate::sim::latency::{Profile, MAX_STEP_MS};
+use crate::sim::third_party::Verdict;
+use crate::sim::time_limits::{check_time, MAX_SAFE_INTEGER};
+use crate::sim::Settings;
+
+type Checked = Result<(), Invalid>;
+
+/// Refuses the first bad field, or accepts the whole.
+pub(crate) fn check(parts: &Parts) -> Checked {
+    settings(&parts.settings)?;
+    let known_orders = orders(&parts.orders)?;
+    let kept = parts.orders.len();
+    if kept > parts.settings.max_orders {
+        return Err(Invalid::out_of_range(
+            "snapshot.settings.maxOrders",
+            format!(
+                "must be at least the {kept} orders the snapshot keeps, got {}",
+                parts.settings.max_orders
+            ),
+        ));
+    }
+    payments(&parts.payments, &parts.orders, &known_orders)?;
+    journal(&parts.journal, parts.settings.log_capacity)?;
+    if let Some((_, 0)) = parts.forced_next {
+        return Err(Invalid::out_of_range(
+            "snapshot.forced_next",
+            "a pending forced outcome must cover at least 1 attempt, got 0",
+        ));
+    }
+    if let Some(now) = parts.clock {
+        check_time("snapshot.clock", now)?;
+    }
+    Ok(())
+}
+
+fn settings(s: &Settings) -> Checked {
+    if s.seed > MAX_SAFE_INTEGER {
+        return Err(Invalid::out_of_range(
+            "snapshot.settings.seed",
+            format!(
+                "must be a whole number from 0 to {MAX_SAFE_INTEGER}, got {}",
+                s.seed
+            ),
+        ));
+    }
+    if s.max_orders as u64 > MAX_SAFE_INTEGER {
+        return Err(Invalid::out_of_range(
+            "snapshot.settings.maxOrders",
+            format!(
+                "must be a whole number from 0 to {MAX_SAFE_INTEGER}, got {}",
+                s.max_orders
+            ),
+        ));
+    }
+    s.check().map_err(|msg| Invalid {
+        kind: InvalidKind::OutOfRange,
+        msg: format!("snapshot.settings.{msg}"),
+    })?;
+    let latency = &s.latency;
+    for (name, profile) in [
+        ("order", &latency.order),
+        ("payment", &latency.payment),
+        ("thirdParty", &latency.third_party),
+        ("test", &latency.test),
+    ] {
+        step(name, profile)?;
+    }
+    Ok(())
+}
+
+fn step(name: &str, p: &Profile) -> Checked {
+    for (field, ms) in [
+        ("baseMs", p.base_ms),
+        ("spreadMs", p.spread_ms),
+        ("tailMs", p.tail_ms),
+    ] {
+        if ms > MAX_STEP_MS {
+            return Err(Invalid::out_of_range(
+                &format!("snapshot.settings.latency.{name}.{field}"),
+                format!("must be a whole number of ms from 0 to {MAX_STEP_MS}, got {ms}"),
+            ));
+        }
+    }
+    if !(0.0..=1.0).contains(&p.tail_chance) {
+        return Err(Invalid::out_of_range(
+            &format!("snapshot.settings.latency.{name}.tailChance"),
+            format!("must be a number from 0 to 1, got {}", p.tail_chance),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks the orders; returns every id ever issued (live and deleted),
+/// which payments may refer to. The reader has checked the ids' form.
+fn orders(orders: &Orders) -> Result<BTreeSet<Code>, Invalid> {
+    let mut known = BTreeSet::new();
+    for row in orders.sorted() {
+        let at = |field: &str| {
+            format!(
+                "snapshot.orders.live[{}].{field}",
+                quote(&row.code.text(ORDER))
+            )
+        };
+        text(&at("userId"), &row.user_id, MAX_USER_ID_CHARS, true)?;
+        text(
+            &at("description"),
+            &row.description,
+            MAX_DESCRIPTION_CHARS,
+            false,
+        )?;
+        check_time(&at("createdAt"), row.created_at)?;
+        known.insert(row.code);
+    }
+    for code in &orders.deleted {
+        if !known.insert(*code) {
+            return Err(Invalid::out_of_range(
+                &format!("snapshot.orders.deleted[{}]", quote(&code.text(ORDER))),
+                "is also a live order: an order is live or deleted, not both",
+            ));
+        }
+    }
+    let issued = orders
+        .made
+        .values()
+        .fold(0u64, |sum, &n| sum.saturating_add(n));
+    if issued < known.len() as u64 {
+        return Err(Invalid::out_of_range(
+            "snapshot.orders.made",
+            format!(
+                "counts {issued} ids issued, fewer than the {} orders live or deleted",
+                known.len()
+            ),
+        ));
+    }
+    Ok(known)
+}
+
+/// `known_orders` holds every id issued; the attempts of a deleted order
+/// are forgotten, so only a live order's payments are counted against them.
+fn payments(payments: &Payments, orders: &Orders, known_orders: &BTreeSet<Code>) -> Checked {
+    for (order, &n) in &payments.attempts {
+        let at = format!("snapshot.payments.attempts[{}]", quote(&order.text(ORDER)));
+        if !known_orders.contains(order) {
+            return Err(Invalid::out_of_range(
+                &at,
+                "is not an order of this snapshot",
+            ));
+        }
+        if n == 0 {
+            return Err(Invalid::out_of_range(&at, "must be at least 1, got 0"));
+        }
+    }
+    let mut paid: std::collections::BTreeMap<Code, u32> = std::collections::BTreeMap::new();
+    for row in payments.sorted() {
+        let at = |field: &str| {
+            format!(
+                "snapshot.payments.by_id[{}].{field}",
+                quote(&row.code.text(PAYMENT))
+            )
+        };
+        let order_id = row.order.text(ORDER);
+        if !known_orders.contains(&row.order) {
+            return Err(Invalid::out_of_range(
+                &at("orderId"),
+                format!("{} is not an order of this snapshot", quote(&order_id)),
+            ));
+        }
+        check_time(&at("paidAt"), row.paid_at)?;
+        if !orders.index.contains_key(&row.order) {
+            continue;
+        }
+        let count = paid.entry(row.order).or_insert(0);
+        *count = count.saturating_add(1);
+        let tried = payments.attempts.get(&row.order).copied().unwrap_or(0);
+        if *count > tried {
+            return Err(Invalid::out_of_range(
+                &format!("snapshot.payments.attempts[{}]", quote(&order_id)),
+                format!("counts {tried} attempts, fewer than the order's {count} payments"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn journal(journal: &Journal, log_capacity: usize) -> Checked {
+    let capacity = journal.capacity();
+    if capacity != log_capacity {
+        return Err(Invalid::out_of_range(
+            "snapshot.journal.capacity",
+            format!("must equal settings.logCapacity {log_capacity}, got {capacity}"),
+        ));
+    }
+    let next_seq = journal.next_seq();
+    if !(1..=MAX_SAFE_INTEGER).contains(&next_seq) {
+        return Err(Invalid::out_of_range(
+            "snapshot.journal.next_seq",
+            format!("must be a whole number from 1 to {MAX_SAFE_INTEGER}, got {next_seq}"),
+        ));
+    }
+    let kept = journal.len();
+    if kept > capacity {
+        return Err(Invalid::out_of_range(
+            "snapshot.journal.records",
+            format!("holds {kept} records, more than the capacity {capacity}"),
+        ));
+    }
+    let dropped = journal.dropped();
+    if dropped.saturating_add(kept as u64) > next_seq - 1 {
+        return Err(Invalid::out_of_range(
+            "snapshot.journal.dropped",
+            format!(
+                "{dropped} dropped and {kept} kept is more than the {} records written",
+                next_seq - 1
+            ),
+        ));
+    }
+    let mut last_seq = 0;
+    for (i, record) in journal.entries(None).enumerate() {
+        let at = |field: &str| format!("snapshot.journal.records[{i}].{field}");
+        if record.seq <= last_seq || record.seq >= next_seq {
+            return Err(Invalid::out_of_range(
+                &at("seq"),
+                format!(
+                    "must be above the previous record's {last_seq} and below next_seq {next_seq}, got {}",
+                    record.seq
+                ),
+            ));
+        }
+        last_seq = record.seq;
+        entry(record, &at)?;
+    }
+    let spans = journal.span_entries().len();
+    if spans > capacity {
+        return Err(Invalid::out_of_range(
+            "snapshot.journal.spans",
+            format!("holds {spans} spans, more than the capacity {capacity}"),
+        ));
+    }
+    for (i, s) in journal.span_entries().enumerate() {
+        span(s, &|field: &str| {
+            format!("snapshot.journal.spans[{i}].{field}")
+        })?;
+    }
+    Ok(())
+}
+
+fn entry(record: &Entry, at: &dyn Fn(&str) -> String) -> Checked {
+    check_time(&at("timestamp"), record.timestamp)?;
+    match &record.stage {
+        Kept::Gateway(_) => Ok(()),
+        Kept::Service {
+            duration, outcome, ..
+        } => {
+            safe_count(&at("duration"), *duration)?;
+            outcome
+                .as_ref()
+                .map_or(Ok(()), |v| verdict(&at("outcome"), v))
+        }
+        Kept::Response(_, answer) => {
+            safe_count(&at("duration"), answer.duration.unwrap_or(0))?;
+            status_and_code(at, answer.http_status, answer.code)
+        }
+    }
+}
+
+fn status_and_code(at: &dyn Fn(&str) -> String, http_status: u16, code: i32) -> Checked {
+    if !(100..=599).contains(&http_status) {
+        return Err(Invalid::out_of_range(
+            &at("httpStatus"),
+            format!("must be an HTTP status from 100 to 599, got {http_status}"),
+        ));
+    }
+    if ![0, -1, i32::from(http_status)].contains(&code) {
+        return Err(Invalid::out_of_range(
+            &at("code"),
+            format!("must be 0, -1 or the HTTP status {http_status}, got {code}"),
+        ));
+    }
+    Ok(())
+}
+
+fn span(s: &SpanEntry, at: &dyn Fn(&str) -> String) -> Checked {
+    check_time(&at("start"), s.start)?;
+    check_time(&at("end"), s.end)?;
+    if s.end < s.start {
+        return Err(Invalid::out_of_range(
+            &at("end"),
+            format!("must not be before start {}, got {}", s.start, s.end),
+        ));
+    }
+    match &s.part {
+        Part::Gateway {
+            http_status, code, ..
+        } => status_and_code(at, *http_status, *code),
+        Part::ThirdParty {
+            attempt,
+            why: Why::Verdict(v),
+            ..
+        } => {
+            if *attempt == 0 {
+                return Err(Invalid::out_of_range(
+                    &at("attributes.orderpay.attempt"),
+                    "must be at least 1, got 0",
+                ));
+            }
+            verdict(&at("attributes"), v)
+        }
+        Part::ThirdParty { attempt: 0, .. } => Err(Invalid::out_of_range(
+            &at("attributes.orderpay.attempt"),
+            "must be at least 1, got 0",
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn verdict(at: &str, d: &Verdict) -> Checked {
+    if d.attempt == 0 {
+        return Err(Invalid::out_of_range(
+            &format!("{at}.attempt"),
+            "must be at least 1, got 0",
+        ));
+    }
+    if !(0.0..1.0).contains(&d.draw) {
+        return Err(Invalid::out_of_range(
+            &format!("{at}.draw"),
+            format!("must be a number from 0 up to 1, got {}", d.draw),
+        ));
+    }
+    if !(0.0..=1.0).contains(&d.threshold) {
+        return Err(Invalid::out_of_range(
+            &format!("{at}.threshold"),
+            format!("must be a number from 0 to 1, got {}", d.threshold),
+        ));
+    }
+    Ok(())
+}
+
+fn safe_count(at: &str, n: u64) -> Checked {
+    if n > MAX_SAFE_INTEGER {
+        return Err(Invalid::out_of_range(
+            at,
+            format!("must be a whole number from 0 to {MAX_SAFE_INTEGER}, got {n}"),
+        ));
+    }
+    Ok(())
+}
+
+/// The rules of `userId` and `description` on create, so a restored order
+/// is one the service could have made.
+fn text(at: &str, value: &str, max_chars: usize, identifier: bool) -> Checked {
+    crate::gateway::request::bounded_text(at, value, max_chars, identifier)
+        .map(|_| ())
+        .map_err(|e| Invalid {
+            kind: InvalidKind::OutOfRange,
+            msg: e.msg(),
+        })
+}

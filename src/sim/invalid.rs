@@ -1,0 +1,63 @@
+//! A value refused at the edge of the library (an option, a clock move, a
+//! snapshot): what was wrong, and which kind of wrong, so a binding can
+//! throw the matching error (a `TypeError` for a value of the wrong kind,
+//! a `RangeError` for one of the right kind out of its range).
+
+use std::fmt;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InvalidKind {
+    /// Not the kind of value expected at all: not a number, not JSON, a
+    /// field missing.
+    WrongType,
+    /// The right kind of value, out of its range or inconsistent with the
+    /// rest.
+    OutOfRange,
+}
+
+/// One refusal: `msg` names the field first (`clock: ...`), then the
+/// problem, so the caller knows where to look.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invalid {
+    pub kind: InvalidKind,
+    pub msg: String,
+}
+
+impl Invalid {
+    pub fn wrong_type(field: &str, problem: impl fmt::Display) -> Invalid {
+        Invalid {
+            kind: InvalidKind::WrongType,
+            msg: format!("{field}: {problem}"),
+        }
+    }
+
+    pub fn out_of_range(field: &str, problem: impl fmt::Display) -> Invalid {
+        Invalid {
+            kind: InvalidKind::OutOfRange,
+            msg: format!("{field}: {problem}"),
+        }
+    }
+}
+
+/// Read as its message, as the `String` errors before it were.
+impl std::ops::Deref for Invalid {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.msg
+    }
+}
+
+impl Default for Invalid {
+    fn default() -> Invalid {
+        Invalid {
+            kind: InvalidKind::WrongType,
+            msg: String::new(),
+        }
+    }
+}
+
+impl fmt::Display for Invalid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.msg)
+    }
+}

@@ -1,0 +1,287 @@
+//! Properties the service keeps whatever it is sent, checked by the native
+//! tests (seeded, on stable) and by the cargo-fuzz targets in
+//! `tests/fuzz-rust/` alike: no panic, every answer a well-formed
+//! envelope, a turned-away request changes nothing, every number a JS
+//! number holds exactly, and a restored service answers every route.
+#![allow(dead_code)]
+
+use orderpay::domain::Orders;
+use orderpay::domain::Payments;
+use orderpay::observe::LogRecord;
+use orderpay::sim::third_party::Forced;
+use orderpay::{RawRequest, Response, Service, Settings};
+use serde_json::{json, Value};
+
+/// `Number.MAX_SAFE_INTEGER`.
+pub const MAX_SAFE: u64 = (1 << 53) - 1;
+
+/// The statuses the service answers with.
+const STATUSES: [u16; 9] = [200, 400, 404, 405, 413, 414, 415, 431, 507];
+
+/// The first number in `value` that a JS number cannot hold exactly, by
+/// its path.
+pub fn unsafe_number(value: &Value, at: &str) -> Option<String> {
+    match value {
+        Value::Number(n) => {
+            let safe = match (n.as_u64(), n.as_i64()) {
+                (Some(u), _) => u <= MAX_SAFE,
+                (None, Some(i)) => i.unsigned_abs() <= MAX_SAFE,
+                _ => n.as_f64().is_some_and(f64::is_finite),
+            };
+            (!safe).then(|| format!("{at} = {n}"))
+        }
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, v)| unsafe_number(v, &format!("{at}[{i}]"))),
+        Value::Object(map) => map
+            .iter()
+            .find_map(|(k, v)| unsafe_number(v, &format!("{at}.{k}"))),
+        _ => None,
+    }
+}
+
+fn safe_json<T: serde::Serialize>(value: &T, what: &str) -> Result<(), String> {
+    let json = serde_json::to_value(value).map_err(|e| format!("{what}: {e}"))?;
+    match unsafe_number(&json, what) {
+        Some(bad) => Err(format!("not representable in JS: {bad}")),
+        None => Ok(()),
+    }
+}
+
+/// One answer: the status one of the service's, the code the status (or
+/// 0 / -1 on a 200), data only on success, a 4xx msg naming its field,
+/// the headers every answer carries, and every number representable.
+pub fn check_response(r: &Response) -> Result<(), String> {
+    let body = &r.body;
+    let fail = |why: &str| Err(format!("{why}: {} {body:?}", r.status));
+    if !STATUSES.contains(&r.status) {
+        return fail("a status the service does not answer with");
+    }
+    let code_ok = match r.status {
+        200 => body.code == 0 || body.code == -1,
+        s => body.code == i32::from(s),
+    };
+    if !code_ok {
+        return fail("code does not match the status");
+    }
+    if body.code == 0 && body.msg != "success" {
+        return fail("code 0 without msg success");
+    }
+    if body.code != 0 && body.data.is_some() {
+        return fail("data on a failure");
+    }
+    if body.msg.is_empty() {
+        return fail("an empty msg");
+    }
+    if r.status == 404 {
+        if !body.msg.starts_with("No route for ") {
+            return fail("a 404 msg that is not No route for");
+        }
+    } else if r.status >= 400 {
+        let named = body
+            .msg
+            .split_once(": ")
+            .is_some_and(|(field, problem)| !field.is_empty() && !problem.is_empty());
+        if !named {
+            return fail("a 4xx msg that does not name a field");
+        }
+    }
+    for name in ["content-type", "x-b3-traceid", "x-b3-spanid", "traceparent"] {
+        if r.header(name).is_none() {
+            return fail(&format!("no {name} header"));
+        }
+    }
+    if (r.status == 405) != r.header("allow").is_some() {
+        return fail("allow header without a 405, or a 405 without it");
+    }
+    safe_json(body, "body")
+}
+
+/// What a request may change: everything but the log, its spans and the
+/// trace-id stream (a refused request is logged, with a fresh trace id).
+#[derive(Debug, PartialEq)]
+pub struct Business {
+    orders: Orders,
+    payments: Payments,
+    forced: Option<(Forced, u32)>,
+    settings: Settings,
+    now: i64,
+}
+
+pub fn business(svc: &mut Service) -> Business {
+    Business {
+        orders: svc.orders().clone(),
+        payments: svc.payments().clone(),
+        forced: svc.forced_next(),
+        settings: svc.settings().clone(),
+        now: svc.now(),
+    }
+}
+
+/// Sends one request and checks its answer, that a 4xx left the state as
+/// it was, and that the records it wrote hold only representable numbers.
+pub fn step(svc: &mut Service, request: RawRequest) -> Result<Response, String> {
+    let before = business(svc);
+    let last_seq = svc.journal().next_seq().saturating_sub(1);
+    let response = svc.handle(request);
+    check_response(&response)?;
+    if response.status >= 400 && business(svc) != before {
+        return Err(format!(
+            "a {} changed the state: {:?}",
+            response.status, response.body
+        ));
+    }
+    let written: Vec<LogRecord> = svc.logs(Some(last_seq));
+    safe_json(&written, "logs")?;
+    Ok(response)
+}
+
+fn expect(svc: &mut Service, request: RawRequest, code: i32, msg: &str) -> Result<Value, String> {
+    let what = format!("{} {:?}", request.method, request.path);
+    let response = step(svc, request)?;
+    if response.body.code != code || (code != 0 && response.body.msg != msg) {
+        return Err(format!(
+            "{what}: expected {code} {msg}, got {:?}",
+            response.body
+        ));
+    }
+    serde_json::to_value(&response.body.data).map_err(|e| e.to_string())
+}
+
+fn post_json(path: &str, body: &Value) -> RawRequest {
+    RawRequest::new("POST", path)
+        .with_header("Content-Type", "application/json")
+        .with_body(&body.to_string())
+}
+
+fn text_of(value: &Value, field: &str) -> Result<String, String> {
+    value[field]
+        .as_str()
+        .map(str::to_owned)
+        .ok_or_else(|| format!("no {field} in {value}"))
+}
+
+/// A service that can answer: every read and export representable, its
+/// own snapshot restorable, and every route answered as the spec says,
+/// through a whole order and payment life cycle.
+pub fn answers_every_route(svc: &mut Service) -> Result<(), String> {
+    safe_json(&svc.logs(None), "logs")?;
+    safe_json(&svc.spans(), "spans")?;
+    safe_json(&svc.export_otlp(), "exportOtlp")?;
+    safe_json(svc.settings(), "settings")?;
+    let _ = svc.export_ndjson();
+    Service::restore(
+        &svc.snapshot(),
+        Box::new(orderpay::sim::clock::VirtualClock::starting_at(0)),
+    )
+    .map_err(|e| format!("its own snapshot is refused: {e}"))?;
+
+    if svc.orders().len() >= svc.settings().max_orders {
+        // Full, by its own settings: creating is refused, nothing else.
+        let full = step(
+            svc,
+            post_json("/api/order/create", &json!({"userId": "u", "price": 1})),
+        )?;
+        if full.status != 507 || !full.body.msg.starts_with("maxOrders: ") {
+            return Err(format!(
+                "a full service answered a create with {:?}",
+                full.body
+            ));
+        }
+        expect(
+            svc,
+            RawRequest::new("GET", "/api/order/ORD-NOPE0000"),
+            -1,
+            "Order not found",
+        )?;
+        return Ok(());
+    }
+    let order = expect(
+        svc,
+        post_json(
+            "/api/order/create",
+            &json!({"userId": "check", "price": 12.5, "description": "restored"}),
+        ),
+        0,
+        "success",
+    )?;
+    let order_id = text_of(&order, "orderId")?;
+    let got = expect(
+        svc,
+        RawRequest::new("GET", &format!("/api/order/{order_id}")),
+        0,
+        "success",
+    )?;
+    if got != order || order["status"] != "CREATED" {
+        return Err(format!("get answered {got}, created {order}"));
+    }
+    let pay = json!({"orderId": order_id, "amount": 12.5, "paymentMethod": "CARD"});
+    expect(
+        svc,
+        post_json("/api/payment/pay", &pay).with_header("X-Sim-Outcome", "failure"),
+        -1,
+        "Third party payment failed",
+    )?;
+    let payment = expect(
+        svc,
+        post_json("/api/payment/pay", &pay).with_header("X-Sim-Outcome", "success"),
+        0,
+        "success",
+    )?;
+    let payment_id = text_of(&payment, "paymentId")?;
+    let order_path = format!("/api/order/{order_id}/pay");
+    expect(svc, RawRequest::new("POST", &order_path), 0, "success")?;
+    expect(
+        svc,
+        RawRequest::new("POST", &order_path),
+        -1,
+        "Order already paid",
+    )?;
+    expect(
+        svc,
+        RawRequest::new("POST", &format!("/api/order/delete/{order_id}")),
+        -1,
+        "Paid order cannot be deleted",
+    )?;
+    let payment_path = format!("/api/payment/{payment_id}");
+    let got = expect(svc, RawRequest::new("GET", &payment_path), 0, "success")?;
+    if got != payment {
+        return Err(format!("get payment answered {got}, paid {payment}"));
+    }
+    let refund = format!("/api/payment/refund/{payment_id}");
+    expect(svc, RawRequest::new("POST", &refund), 0, "success")?;
+    expect(
+        svc,
+        RawRequest::new("POST", &refund),
+        -1,
+        "Only success payment can be refunded",
+    )?;
+    expect(
+        svc,
+        RawRequest::new("GET", "/api/order/ORD-NOPE0000"),
+        -1,
+        "Order not found",
+    )?;
+    expect(
+        svc,
+        RawRequest::new("GET", "/api/payment/PAY-NOPE0000"),
+        -1,
+        "Payment not found",
+    )?;
+    let batch = expect(
+        svc,
+        RawRequest::new("GET", "/api/test/order/batch?count=2"),
+        0,
+        "success",
+    )?;
+    if batch["count"] != 2 {
+        return Err(format!("batch answered {batch}"));
+    }
+    let bad = step(svc, post_json("/api/order/create", &json!({"price": 1})))?;
+    if bad.status != 400 {
+        return Err(format!("a body without userId got {:?}", bad.body));
+    }
+    safe_json(&svc.spans(), "spans")?;
+    safe_json(&svc.export_otlp(), "exportOtlp")
+}
