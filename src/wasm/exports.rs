@@ -75,10 +75,7 @@ impl Service {
             headers,
             left,
         };
-        match self.core.try_borrow_mut() {
-            Ok(mut core) => json::envelope(&core.handle(parts.into_raw()).body),
-            Err(_) => json::internal_envelope(BUSY),
-        }
+        self.answer(parts, |response| json::envelope(&response.body))
     }
 
     /// Status and headers, a newline, and the envelope, as JSON text.
@@ -99,10 +96,7 @@ impl Service {
             headers,
             left,
         };
-        match self.core.try_borrow_mut() {
-            Ok(mut core) => json::response(&core.handle(parts.into_raw())),
-            Err(_) => json::response(&busy()),
-        }
+        self.answer(parts, json::response)
     }
 
     /// The log records (those after `after`, when given) as a JSON array.
@@ -232,6 +226,17 @@ pub fn openapi() -> String {
 }
 
 const BUSY: &str = "the service is busy with another request";
+
+impl Service {
+    /// Handles one request and writes the answer; a request made while the
+    /// service is borrowed (a re-entrant call from JS) gets a 500 instead.
+    fn answer(&self, parts: Parts, write: fn(&Response) -> String) -> String {
+        match self.core.try_borrow_mut() {
+            Ok(mut core) => write(&core.handle(parts.into_raw())),
+            Err(_) => write(&busy()),
+        }
+    }
+}
 
 fn busy() -> Response {
     let error = ApiError::Internal(BUSY.to_owned());

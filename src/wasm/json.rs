@@ -3,7 +3,7 @@
 //! Text crosses as one copy, and V8's `JSON.parse` builds the objects
 //! (measured against field-by-field building: `tests/bench/boundary.mjs`).
 
-use crate::gateway::{ApiError, Envelope, Response};
+use crate::gateway::{Envelope, Response};
 use crate::json::write::Out;
 use crate::service::Service as Core;
 use crate::sim::third_party::Forced;
@@ -69,9 +69,4 @@ pub fn forced(pending: Option<(Forced, u32)>) -> String {
     out.uint(u64::from(remaining));
     out.end_object();
     out.text
-}
-
-/// A 500 envelope; the writer cannot fail.
-pub fn internal_envelope(what: &str) -> String {
-    Envelope::failure(&ApiError::Internal(what.to_owned())).to_json()
 }
