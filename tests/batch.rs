@@ -224,7 +224,10 @@ fn the_batch_is_logged_as_a_test_event_lasting_all_its_requests() {
         ),
         (&json!("test"), &json!(expected), &json!("success"))
     );
-    assert_eq!(json[0]["timestamp"], end);
+    assert_eq!(
+        json[0]["timestamp"], T0,
+        "the service record at its span's start"
+    );
     assert_eq!(
         (&json[1]["uri"], &json[1]["uri_group"], &json[1]["duration"]),
         (

@@ -49,7 +49,7 @@ fn a_create_writes_gateway_service_and_response_records_exactly() {
         vec![
             json!({"seq": 1, "timestamp": T0, "traceId": trace, "stage": "gateway",
                    "method": "POST", "uri": "/api/order/create", "uri_group": "/order/*"}),
-            json!({"seq": 2, "timestamp": at, "traceId": trace, "stage": "service",
+            json!({"seq": 2, "timestamp": T0, "traceId": trace, "stage": "service",
                    "event_class": "order", "duration": ORDER_MS, "status": "success"}),
             json!({"seq": 3, "timestamp": at, "traceId": trace, "stage": "response",
                    "method": "POST", "uri": "/api/order/create", "uri_group": "/order/*",
@@ -73,7 +73,7 @@ fn a_successful_payment_is_logged_as_payment_success_with_the_third_party_time()
         vec![
             json!({"seq": 4, "timestamp": start, "traceId": trace, "stage": "gateway",
                    "method": "POST", "uri": "/api/payment/pay", "uri_group": "/payment/*"}),
-            json!({"seq": 5, "timestamp": end, "traceId": trace, "stage": "service",
+            json!({"seq": 5, "timestamp": start, "traceId": trace, "stage": "service",
                    "event_class": "payment", "duration": duration, "status": "success"}),
             json!({"seq": 6, "timestamp": end, "traceId": trace, "stage": "response",
                    "method": "POST", "uri": "/api/payment/pay", "uri_group": "/payment/*",
@@ -91,11 +91,12 @@ fn a_third_party_failure_is_logged_as_server_error() {
     assert_eq!(response.status, 200);
     let trace = trace_of(&response);
     let duration = PAYMENT_MS + THIRD_PARTY_MS;
-    let end = T0 + (ORDER_MS + duration) as i64;
+    let start = T0 + ORDER_MS as i64;
+    let end = start + duration as i64;
     assert_eq!(
         records[1..],
         [
-            json!({"seq": 5, "timestamp": end, "traceId": trace, "stage": "service",
+            json!({"seq": 5, "timestamp": start, "traceId": trace, "stage": "service",
                    "event_class": "payment", "duration": duration, "status": "server_error"}),
             json!({"seq": 6, "timestamp": end, "traceId": trace, "stage": "response",
                    "method": "POST", "uri": "/api/payment/pay", "uri_group": "/payment/*",
@@ -465,7 +466,7 @@ fn logs_after_a_seq_are_only_the_newer_ones() {
 }
 
 #[test]
-fn with_the_default_latency_service_records_are_later_than_the_gateway_by_the_duration() {
+fn with_the_default_latency_responses_are_later_than_the_gateway_by_the_duration() {
     let mut svc = service(15);
     let id = create_order_id(&mut svc);
     for _ in 0..30 {
@@ -492,8 +493,11 @@ fn with_the_default_latency_service_records_are_later_than_the_gateway_by_the_du
         };
         assert_eq!(response_duration, Some(duration));
         assert!(duration > 0);
-        assert_eq!(service.timestamp, gateway.timestamp + duration as i64);
-        assert_eq!(response.timestamp, service.timestamp);
+        assert_eq!(
+            service.timestamp, gateway.timestamp,
+            "the service span starts with the request"
+        );
+        assert_eq!(response.timestamp, gateway.timestamp + duration as i64);
         clock = response.timestamp;
     }
 }

@@ -3,7 +3,7 @@
 //! owns one and hands it to the gateway for each request.
 
 use crate::domain::{Orders, Payments};
-use crate::observe::Journal;
+use crate::observe::{Counters, Journal};
 use crate::sim::clock::Clock;
 use crate::sim::latency::{LatencyModel, Profile};
 use crate::sim::streams::Streams;
@@ -17,6 +17,8 @@ pub struct Backend {
     pub(crate) orders: Orders,
     pub(crate) payments: Payments,
     pub(crate) journal: Journal,
+    /// Counts over every request served, never bounded by the journal.
+    pub(crate) counters: Counters,
     /// The outcome to force on the next payment attempts, and how many.
     pub(crate) forced_next: Option<(Forced, u32)>,
 }
@@ -27,6 +29,7 @@ impl Backend {
         Ok(Backend {
             streams: Streams::new(settings.seed),
             journal: Journal::with_capacity(settings.log_capacity),
+            counters: Counters::default(),
             orders: Orders::default(),
             payments: Payments::default(),
             forced_next: None,

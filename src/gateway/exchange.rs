@@ -60,6 +60,17 @@ struct Context {
     started: i64,
 }
 
+impl Context {
+    /// The time `offset` ms of simulated time after the request arrived,
+    /// stopped where the clock stops: where a span starting or ending
+    /// there lies, and so where its record's timestamp lies.
+    fn at(&self, offset: u64) -> i64 {
+        self.started
+            .saturating_add(i64::try_from(offset).unwrap_or(i64::MAX))
+            .min(crate::sim::time_limits::MAX_TIME_MS)
+    }
+}
+
 /// A request made inside the service, by the test-data runner: already
 /// read and routed, with its trace and user given. Only the work and the
 /// records remain, written exactly as for a request from outside.
@@ -275,12 +286,15 @@ fn finish(
         code: body.code,
         msg,
     };
+    svc.counters
+        .count(&call, &answer, work.third_party.as_ref().map(|t| &t.2));
     if context.sampled {
         record_spans(svc, context, &call, &answer, work, service_span);
     }
-    let now = svc.clock.now_ms();
+    // At the end of the request in simulated time, where its span ends.
+    let ended = context.at(duration.unwrap_or(0));
     svc.journal
-        .write(now, context.at, Kept::Response(call, answer));
+        .write(ended, context.at, Kept::Response(call, answer));
     Exchange {
         response: Response {
             status: http_status,
@@ -301,7 +315,8 @@ fn record_service(
 ) -> Option<SpanId> {
     let event_class = work.served_by?;
     let span = SpanId::fresh(&mut svc.streams.traces);
-    let now = svc.clock.now_ms();
+    // Where the service's span starts: when the request arrived.
+    let now = context.at(0);
     let at = At {
         trace: context.at.trace,
         span,
@@ -328,12 +343,7 @@ fn record_spans(
     service_span: Option<SpanId>,
 ) {
     // A span ends where the clock stopped, if it stopped at its end.
-    let at = |offset: u64| {
-        context
-            .started
-            .saturating_add(i64::try_from(offset).unwrap_or(i64::MAX))
-            .min(crate::sim::time_limits::MAX_TIME_MS)
-    };
+    let at = |offset: u64| context.at(offset);
     let total = answer.duration.unwrap_or(0);
     let span = |span, parent, (from, to), status, part| SpanEntry {
         trace: context.at.trace,

@@ -211,6 +211,42 @@ export interface ServiceOptions {
   latency?: { order?: LatencyProfile; payment?: LatencyProfile; thirdParty?: LatencyProfile; test?: LatencyProfile };
 }
 
+/** Simulated durations of the requests one service handled, in fixed buckets. */
+export interface DurationHistogram {
+  count: number;
+  sumMs: number;
+  maxMs: number;
+  /** One count per bucket: `buckets[i]` is below `edgesMs[i]` and at least `edgesMs[i - 1]`; the last is at least the last edge. */
+  buckets: number[];
+}
+
+/** Counters the service keeps over every request, whatever the log still holds. */
+export interface ServiceCounters {
+  /** Requests answered, test-data runs' own orders included. */
+  requests: number;
+  /** By documented route (its template; null for a path no route names), HTTP status and code. A 405 counts on the path's route. */
+  byRoute: { route: string | null; httpStatus: number; code: number; count: number }[];
+  payments: {
+    /** Attempts that reached the third party: approved + declined. */
+    attempts: number;
+    approved: number;
+    declined: number;
+    /** By the rule that decided: the seeded draw, X-Sim-Outcome, forceNext. */
+    byRule: Record<"draw" | "header" | "forced-next", { approved: number; declined: number }>;
+    /** The running share: `approved[i]` is the approvals after `(i + 1) * every` attempts; at most 256 points, `every` doubling as attempts grow. */
+    running: { every: number; approved: number[] };
+  };
+  durations: {
+    /** Bucket edges in ms, the same for every service. */
+    edgesMs: number[];
+    order: DurationHistogram;
+    payment: DurationHistogram;
+    test: DurationHistogram;
+  };
+  /** False when rebuilt from an older snapshot whose log had dropped records: the counts then start at its oldest record. */
+  complete: boolean;
+}
+
 /** An isolated instance of the service, with its own orders, payments and log. */
 export class Service {
   /** Throws a TypeError or RangeError naming the option when an option is wrong. */
@@ -224,6 +260,12 @@ export class Service {
   clearLogs(): void;
   /** How many records the log has dropped to stay within logCapacity. */
   readonly droppedLogs: number;
+  /**
+   * What the service counted over every request since it started (a new
+   * service, or a reset, starts at zero): never bounded by the log, kept in
+   * snapshots. Plain data, a fresh copy each call.
+   */
+  counters(): ServiceCounters;
   /** The seed in use: pass it to a new Service to replay this one. */
   readonly seed: number;
   /** The service's current time, Unix ms. */

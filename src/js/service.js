@@ -98,6 +98,11 @@ export class Service {
     return this.#live().droppedLogs();
   }
 
+  /** What the service counted over every request since it started; the log's bound does not touch it. */
+  counters() {
+    return JSON.parse(this.#live().counters());
+  }
+
   get seed() {
     return this.#live().seed();
   }

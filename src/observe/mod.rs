@@ -5,6 +5,7 @@
 //! (`render`, `otlp`); `LogRecord` and `Span` are their readable forms.
 
 pub mod call;
+pub mod counters;
 pub mod entry;
 pub mod event_class;
 pub mod ids;
@@ -20,6 +21,7 @@ pub mod status;
 pub mod trace;
 
 pub use call::Call;
+pub use counters::Counters;
 pub use entry::{Answer, At, Entry, Kept};
 pub use event_class::EventClass;
 pub use ids::{SpanId, TraceId};

@@ -6,7 +6,7 @@ use super::{snapshot, snapshot_check, testdata};
 use crate::domain::{Orders, Payments};
 use crate::gateway::{exchange, Backend, RawRequest, Response};
 use crate::json::Out;
-use crate::observe::Journal;
+use crate::observe::{Counters, Journal};
 #[cfg(feature = "serde")]
 use crate::observe::{LogRecord, Span};
 use crate::sim::clock::{Clock, VirtualClock};
@@ -44,8 +44,13 @@ impl Service {
             Some(now) => Box::new(VirtualClock::starting_at(now)),
             None => wall,
         };
+        // An older snapshot: counted again from the records it holds.
+        let counters = parts
+            .counters
+            .unwrap_or_else(|| Counters::rebuild(&parts.journal));
         Ok(Service {
             backend: Backend {
+                counters,
                 settings: parts.settings,
                 clock: Box::new(Bounded(clock)),
                 streams: parts.streams,
@@ -141,6 +146,17 @@ impl Service {
 
     pub fn journal(&self) -> &Journal {
         &self.backend.journal
+    }
+
+    /// What the service counted over every request since it started,
+    /// however few records the log still holds.
+    pub fn counters(&self) -> &Counters {
+        &self.backend.counters
+    }
+
+    /// The counters as JSON text, the form `counters()` returns in JS.
+    pub fn counters_json(&self) -> String {
+        self.backend.counters.to_json()
     }
 
     pub fn clear_logs(&mut self) {

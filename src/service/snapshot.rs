@@ -13,7 +13,7 @@ use crate::gateway::envelope::{order as write_order, payment as write_payment};
 use crate::gateway::request::quote;
 use crate::gateway::Backend;
 use crate::json::{self, Json, Out};
-use crate::observe::{restore, Journal};
+use crate::observe::{restore, Counters, Journal};
 use crate::sim::invalid::Invalid;
 use crate::sim::latency::{LatencyModel, Profile};
 use crate::sim::random::Rng;
@@ -34,6 +34,8 @@ pub struct Parts {
     pub forced_next: Option<(Forced, u32)>,
     /// The virtual clock's time; absent for a wall clock.
     pub clock: Option<i64>,
+    /// Absent in a snapshot written before the service kept counters.
+    pub counters: Option<Counters>,
 }
 
 // ------------------------------------------------------------------ writing
@@ -179,6 +181,8 @@ pub fn write(b: &Backend) -> String {
         Some(now) => out.int(now),
         None => out.null(),
     }
+    out.key("counters");
+    b.counters.write(&mut out);
     out.end_object();
     out.text
 }
@@ -578,6 +582,10 @@ pub fn read(text: &str) -> Read<Parts> {
         clock: match tree.get("clock") {
             None | Some(Json::Null) => None,
             Some(v) => Some(int_value(v, "snapshot.clock")?),
+        },
+        counters: match tree.get("counters") {
+            None => None,
+            Some(v) => Some(Counters::read(v, "snapshot.counters")?),
         },
     })
 }

@@ -123,6 +123,15 @@ impl Service {
             .unwrap_or(0.0)
     }
 
+    /// The counters over every request since the service started, as JSON
+    /// text (never bounded by the log).
+    pub fn counters(&self) -> String {
+        self.core
+            .try_borrow()
+            .map(|c| c.counters_json())
+            .unwrap_or_else(|_| "null".to_owned())
+    }
+
     pub fn seed(&self) -> f64 {
         self.core
             .try_borrow()

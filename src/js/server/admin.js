@@ -66,6 +66,8 @@ export function adminRoutes(ctx) {
         generation: ctx.instance.generation,
       });
     }],
+    ["GET", "/counters", "what the service counted over every request, whatever the log still holds", (req, res) =>
+      sendData(res, { counters: svc().counters(), droppedLogs: svc().droppedLogs, generation: ctx.instance.generation })],
     ["GET", "/logs.ndjson", "the log records as NDJSON", (req, res) =>
       sendText(res, "application/x-ndjson", svc().exportNdjson())],
     ["POST", "/logs/clear", "empties the log", (req, res) => {

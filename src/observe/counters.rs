@@ -1,0 +1,569 @@
+//! Counters the service keeps over every request it served, never bounded
+//! by the log: a chart drawn from the records still held undercounts as
+//! soon as the log drops its oldest ones. Counted once per request, in the
+//! gateway's last step, with a few integer increments: requests by route,
+//! HTTP status and code; payment attempts by the rule that decided them;
+//! a running share of approvals at a fixed number of points; and a
+//! fixed-bucket histogram of simulated durations per service.
+//!
+//! A snapshot carries them. A snapshot written before they existed gets
+//! them rebuilt from its records (`rebuild`), exact when the log still
+//! held every record written, and marked incomplete when it did not.
+
+use std::borrow::Cow;
+
+use super::call::Call;
+use super::entry::{Answer, Kept};
+use super::event_class::EventClass;
+use super::journal::Journal;
+use crate::json::{Json, Out};
+use crate::sim::invalid::Invalid;
+use crate::sim::third_party::{Rule, Verdict};
+
+/// Upper bounds of the duration buckets, in ms: bucket `i` holds the
+/// durations below `EDGES_MS[i]` and at least the edge before it; one
+/// more bucket holds the rest. Fine where services spend their time (a few
+/// ms, 60 to 240 for the third party) and coarse in the tail.
+pub const EDGES_MS: [u64; 33] = [
+    1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 120, 150, 200, 250, 300, 400,
+    500, 600, 800, 1000, 1500, 2000, 3000, 5000, 10000,
+];
+const BUCKETS: usize = EDGES_MS.len() + 1;
+
+/// At most this many points of the running share are kept: when full,
+/// every other one goes and the spacing doubles, so any number of attempts
+/// costs the same memory and the line keeps its shape.
+pub const RUNNING_POINTS: usize = 256;
+
+/// At most this many (route, status, code) rows are read from a snapshot;
+/// the service itself makes a few dozen at most.
+const MAX_ROWS: usize = 512;
+
+/// The largest count a JS number holds exactly.
+const MAX_COUNT: u64 = (1 << 53) - 1;
+
+const RULES: [Rule; 3] = [Rule::Draw, Rule::Header, Rule::ForcedNext];
+const CLASSES: [EventClass; 3] = [EventClass::Order, EventClass::Payment, EventClass::Test];
+
+/// Requests answered with one HTTP status and code on one route.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RouteCount {
+    /// The documented route the path names, by its template (each names
+    /// one method, so a 405 counts on the path's route); `None` for a path
+    /// no route names. Never the caller's text, so the rows stay few.
+    pub route: Option<Cow<'static, str>>,
+    pub http_status: u16,
+    pub code: i32,
+    pub count: u64,
+}
+
+/// Payment attempts decided by one rule.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Decided {
+    pub approved: u64,
+    pub declined: u64,
+}
+
+/// Simulated durations of the requests one service handled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Histogram {
+    /// One count per bucket of `EDGES_MS`, and one past the last edge.
+    pub buckets: [u64; BUCKETS],
+    pub count: u64,
+    pub sum_ms: u64,
+    pub max_ms: u64,
+}
+
+impl Default for Histogram {
+    fn default() -> Histogram {
+        Histogram {
+            buckets: [0; BUCKETS],
+            count: 0,
+            sum_ms: 0,
+            max_ms: 0,
+        }
+    }
+}
+
+impl Histogram {
+    fn add(&mut self, ms: u64) {
+        let bucket = EDGES_MS.partition_point(|&edge| edge <= ms);
+        self.buckets[bucket] += 1;
+        self.count += 1;
+        self.sum_ms = self.sum_ms.saturating_add(ms);
+        self.max_ms = self.max_ms.max(ms);
+    }
+}
+
+/// Everything counted since the service started.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Counters {
+    pub requests: u64,
+    pub by_route: Vec<RouteCount>,
+    /// By rule, in the order of `RULES`: draw, header, forced-next.
+    pub by_rule: [Decided; 3],
+    /// The approvals after every `every` attempts: point `i` is the count
+    /// after `(i + 1) * every` attempts.
+    pub running: Vec<u64>,
+    pub every: u64,
+    /// By service, in the order of `CLASSES`: order, payment, test.
+    pub durations: [Histogram; 3],
+    /// False when the counts were rebuilt from a log that no longer held
+    /// every record (an older snapshot): they start at its oldest record.
+    pub complete: bool,
+}
+
+impl Default for Counters {
+    fn default() -> Counters {
+        Counters {
+            requests: 0,
+            by_route: Vec::new(),
+            by_rule: [Decided::default(); 3],
+            running: Vec::new(),
+            every: 1,
+            durations: Default::default(),
+            complete: true,
+        }
+    }
+}
+
+fn rule_index(rule: Rule) -> usize {
+    match rule {
+        Rule::Draw => 0,
+        Rule::Header => 1,
+        Rule::ForcedNext => 2,
+    }
+}
+
+fn class_index(class: EventClass) -> usize {
+    match class {
+        EventClass::Order => 0,
+        EventClass::Payment => 1,
+        EventClass::Test => 2,
+    }
+}
+
+impl Counters {
+    /// Counts one answered request: its route and answer, its duration
+    /// when a service handled it, and the third party's verdict when it
+    /// reached the third party.
+    pub fn count(&mut self, call: &Call, answer: &Answer, verdict: Option<&Verdict>) {
+        self.count_request(call, answer);
+        if let Some(v) = verdict {
+            self.count_attempt(v.rule, v.approved);
+        }
+    }
+
+    fn count_request(&mut self, call: &Call, answer: &Answer) {
+        self.requests += 1;
+        let route = call.template;
+        let (http_status, code) = (answer.http_status, answer.code);
+        let row = self.by_route.iter_mut().find(|r| {
+            r.http_status == http_status && r.code == code && r.route.as_deref() == route
+        });
+        match row {
+            Some(row) => row.count += 1,
+            None => self.by_route.push(RouteCount {
+                route: route.map(Cow::Borrowed),
+                http_status,
+                code,
+                count: 1,
+            }),
+        }
+        if let (Some(class), Some(ms)) = (answer.event_class, answer.duration) {
+            self.durations[class_index(class)].add(ms);
+        }
+    }
+
+    fn count_attempt(&mut self, rule: Rule, approved: bool) {
+        let decided = &mut self.by_rule[rule_index(rule)];
+        if approved {
+            decided.approved += 1;
+        } else {
+            decided.declined += 1;
+        }
+        let attempts = self.attempts();
+        if attempts % self.every != 0 {
+            return;
+        }
+        if self.running.len() == RUNNING_POINTS {
+            // Keep the points at even multiples of the spacing, double it.
+            let kept: Vec<u64> = self.running.iter().skip(1).step_by(2).copied().collect();
+            self.running = kept;
+            self.every *= 2;
+            if attempts % self.every != 0 {
+                return;
+            }
+        }
+        self.running.push(self.approved());
+    }
+
+    /// Payment attempts that reached the third party.
+    pub fn attempts(&self) -> u64 {
+        self.approved() + self.declined()
+    }
+
+    pub fn approved(&self) -> u64 {
+        self.by_rule.iter().map(|d| d.approved).sum()
+    }
+
+    pub fn declined(&self) -> u64 {
+        self.by_rule.iter().map(|d| d.declined).sum()
+    }
+
+    /// The attempts one rule decided.
+    pub fn decided_by(&self, rule: Rule) -> Decided {
+        self.by_rule[rule_index(rule)]
+    }
+
+    /// The durations of the requests one service handled.
+    pub fn durations_of(&self, class: EventClass) -> &Histogram {
+        &self.durations[class_index(class)]
+    }
+
+    /// Requests on `route` (a template, `None` for no route), whatever
+    /// their answer.
+    pub fn on_route(&self, route: Option<&str>) -> u64 {
+        self.by_route
+            .iter()
+            .filter(|r| r.route.as_deref() == route)
+            .map(|r| r.count)
+            .sum()
+    }
+
+    /// The counts a journal's records allow: exact when it holds every
+    /// record written (none dropped, never emptied), else from its oldest
+    /// record on, and marked incomplete.
+    pub fn rebuild(journal: &Journal) -> Counters {
+        let mut counters = Counters::default();
+        let written = journal.next_seq.saturating_sub(1);
+        counters.complete = journal.records.len() as u64 == written;
+        for entry in &journal.records {
+            match &entry.stage {
+                Kept::Service {
+                    outcome: Some(v), ..
+                } => counters.count_attempt(v.rule, v.approved),
+                Kept::Response(call, answer) => counters.count_request(call, answer),
+                _ => {}
+            }
+        }
+        counters
+    }
+
+    /// The counters as JSON: the form `counters()` returns and snapshots
+    /// keep.
+    pub fn write(&self, out: &mut Out) {
+        out.begin_object();
+        out.key("requests");
+        out.uint(self.requests);
+        out.key("byRoute");
+        out.begin_array();
+        for r in &self.by_route {
+            out.begin_object();
+            out.key("route");
+            out.opt_str(r.route.as_deref());
+            out.key("httpStatus");
+            out.uint(u64::from(r.http_status));
+            out.key("code");
+            out.int(i64::from(r.code));
+            out.key("count");
+            out.uint(r.count);
+            out.end_object();
+        }
+        out.end_array();
+        out.key("payments");
+        out.begin_object();
+        out.key("attempts");
+        out.uint(self.attempts());
+        out.key("approved");
+        out.uint(self.approved());
+        out.key("declined");
+        out.uint(self.declined());
+        out.key("byRule");
+        out.begin_object();
+        for (rule, d) in RULES.iter().zip(&self.by_rule) {
+            out.key(rule.as_str());
+            out.begin_object();
+            out.key("approved");
+            out.uint(d.approved);
+            out.key("declined");
+            out.uint(d.declined);
+            out.end_object();
+        }
+        out.end_object();
+        out.key("running");
+        out.begin_object();
+        out.key("every");
+        out.uint(self.every);
+        out.key("approved");
+        out.begin_array();
+        for n in &self.running {
+            out.uint(*n);
+        }
+        out.end_array();
+        out.end_object();
+        out.end_object();
+        out.key("durations");
+        out.begin_object();
+        out.key("edgesMs");
+        out.begin_array();
+        for e in EDGES_MS {
+            out.uint(e);
+        }
+        out.end_array();
+        for (class, h) in CLASSES.iter().zip(&self.durations) {
+            out.key(class.as_str());
+            out.begin_object();
+            out.key("count");
+            out.uint(h.count);
+            out.key("sumMs");
+            out.uint(h.sum_ms);
+            out.key("maxMs");
+            out.uint(h.max_ms);
+            out.key("buckets");
+            out.begin_array();
+            for n in h.buckets {
+                out.uint(n);
+            }
+            out.end_array();
+            out.end_object();
+        }
+        out.end_object();
+        out.key("complete");
+        out.bool(self.complete);
+        out.end_object();
+    }
+
+    pub fn to_json(&self) -> String {
+        let mut out = Out::with_capacity(2048);
+        self.write(&mut out);
+        out.text
+    }
+
+    /// The counters from a snapshot's `counters` field, written by `write`.
+    /// Text from outside: every count is checked, and the parts must agree
+    /// (the histogram's counts with its buckets, the running share with
+    /// the attempts), or the first bad field is named under `at`.
+    pub fn read(v: &Json, at: &str) -> Result<Counters, Invalid> {
+        let mut c = Counters {
+            requests: count(field(v, at, "requests")?, &path(at, "requests"))?,
+            ..Counters::default()
+        };
+        let rows_at = path(at, "byRoute");
+        let rows = array(field(v, at, "byRoute")?, &rows_at)?;
+        if rows.len() > MAX_ROWS {
+            return Err(Invalid::out_of_range(
+                &rows_at,
+                format!("at most {MAX_ROWS} rows, got {}", rows.len()),
+            ));
+        }
+        for (i, row) in rows.iter().enumerate() {
+            let here = format!("{rows_at}[{i}]");
+            let row = read_row(row, &here)?;
+            let again = c.by_route.iter().any(|r| {
+                (r.route.as_deref(), r.http_status, r.code)
+                    == (row.route.as_deref(), row.http_status, row.code)
+            });
+            if again {
+                return Err(Invalid::out_of_range(&here, "given more than once"));
+            }
+            c.by_route.push(row);
+        }
+        let routed: u64 = c.by_route.iter().map(|r| r.count).sum();
+        if routed != c.requests {
+            return Err(Invalid::out_of_range(
+                &rows_at,
+                format!("counts add up to {routed}, not requests {}", c.requests),
+            ));
+        }
+        let pay_at = path(at, "payments");
+        let payments = field(v, at, "payments")?;
+        let rules_at = path(&pay_at, "byRule");
+        let rules = field(payments, &pay_at, "byRule")?;
+        for (rule, d) in RULES.iter().zip(c.by_rule.iter_mut()) {
+            let here = path(&rules_at, rule.as_str());
+            let o = field(rules, &rules_at, rule.as_str())?;
+            d.approved = count(field(o, &here, "approved")?, &path(&here, "approved"))?;
+            d.declined = count(field(o, &here, "declined")?, &path(&here, "declined"))?;
+        }
+        for (name, n) in [
+            ("attempts", c.attempts()),
+            ("approved", c.approved()),
+            ("declined", c.declined()),
+        ] {
+            let given = count(field(payments, &pay_at, name)?, &path(&pay_at, name))?;
+            if given != n {
+                return Err(Invalid::out_of_range(
+                    &path(&pay_at, name),
+                    format!("must equal the sum over byRule, {n}, got {given}"),
+                ));
+            }
+        }
+        c.read_running(payments, &path(&pay_at, "running"))?;
+        let dur_at = path(at, "durations");
+        let durations = field(v, at, "durations")?;
+        let edges_at = path(&dur_at, "edgesMs");
+        let edges = array(field(durations, &dur_at, "edgesMs")?, &edges_at)?;
+        let same = edges.len() == EDGES_MS.len()
+            && edges
+                .iter()
+                .zip(EDGES_MS)
+                .all(|(e, m)| e.as_u64() == Some(m));
+        if !same {
+            return Err(Invalid::out_of_range(
+                &edges_at,
+                "must be the buckets this service counts in",
+            ));
+        }
+        for (class, h) in CLASSES.iter().zip(c.durations.iter_mut()) {
+            *h = read_histogram(
+                field(durations, &dur_at, class.as_str())?,
+                &path(&dur_at, class.as_str()),
+            )?;
+        }
+        let complete = field(v, at, "complete")?;
+        c.complete = complete
+            .as_bool()
+            .ok_or_else(|| wrong(&path(at, "complete"), "true or false"))?;
+        Ok(c)
+    }
+
+    fn read_running(&mut self, payments: &Json, at: &str) -> Result<(), Invalid> {
+        let running = payments.get("running").ok_or_else(|| missing(at))?;
+        let every_at = path(at, "every");
+        self.every = count(field(running, at, "every")?, &every_at)?;
+        if !self.every.is_power_of_two() {
+            return Err(Invalid::out_of_range(
+                &every_at,
+                format!("must be a power of two, got {}", self.every),
+            ));
+        }
+        let points_at = path(at, "approved");
+        let points = array(field(running, at, "approved")?, &points_at)?;
+        let attempts = self.attempts();
+        let expected = attempts / self.every;
+        let fits = usize::try_from(expected).is_ok_and(|n| n == points.len())
+            && points.len() <= RUNNING_POINTS
+            && (self.every == 1 || points.len() >= RUNNING_POINTS / 2);
+        if !fits {
+            return Err(Invalid::out_of_range(
+                &points_at,
+                format!(
+                    "{} points do not fit {attempts} attempts every {}",
+                    points.len(),
+                    self.every
+                ),
+            ));
+        }
+        let mut last = 0;
+        for (i, p) in points.iter().enumerate() {
+            let here = format!("{points_at}[{i}]");
+            let n = count(p, &here)?;
+            let after = (i as u64 + 1) * self.every;
+            if n < last || n > after || n - last > self.every || n > self.approved() {
+                return Err(Invalid::out_of_range(
+                    &here,
+                    format!("{n} approvals cannot follow {last} within {after} attempts"),
+                ));
+            }
+            last = n;
+            self.running.push(n);
+        }
+        Ok(())
+    }
+}
+
+fn read_row(row: &Json, at: &str) -> Result<RouteCount, Invalid> {
+    let text = |name: &str| -> Result<Option<Cow<'static, str>>, Invalid> {
+        match field(row, at, name)? {
+            Json::Null => Ok(None),
+            Json::Str(s) if s.len() <= 64 => Ok(Some(Cow::Owned(s.to_string()))),
+            Json::Str(_) => Err(Invalid::out_of_range(
+                &path(at, name),
+                "longer than 64 bytes",
+            )),
+            _ => Err(wrong(&path(at, name), "a string or null")),
+        }
+    };
+    let route = text("route")?;
+    let status_at = path(at, "httpStatus");
+    let http_status = field(row, at, "httpStatus")?
+        .as_u64()
+        .filter(|s| (100..=599).contains(s))
+        .ok_or_else(|| Invalid::out_of_range(&status_at, "must be an HTTP status, 100 to 599"))?;
+    let code_at = path(at, "code");
+    let code = field(row, at, "code")?
+        .as_i64()
+        .and_then(|c| i32::try_from(c).ok())
+        .ok_or_else(|| Invalid::out_of_range(&code_at, "must be a whole number"))?;
+    Ok(RouteCount {
+        route,
+        http_status: http_status as u16,
+        code,
+        count: count(field(row, at, "count")?, &path(at, "count"))?,
+    })
+}
+
+fn read_histogram(v: &Json, at: &str) -> Result<Histogram, Invalid> {
+    let mut h = Histogram {
+        count: count(field(v, at, "count")?, &path(at, "count"))?,
+        sum_ms: field(v, at, "sumMs")?
+            .as_u64()
+            .ok_or_else(|| wrong(&path(at, "sumMs"), "a whole number"))?,
+        max_ms: count(field(v, at, "maxMs")?, &path(at, "maxMs"))?,
+        ..Histogram::default()
+    };
+    let buckets_at = path(at, "buckets");
+    let buckets = array(field(v, at, "buckets")?, &buckets_at)?;
+    if buckets.len() != BUCKETS {
+        return Err(Invalid::out_of_range(
+            &buckets_at,
+            format!("must have {BUCKETS} buckets, got {}", buckets.len()),
+        ));
+    }
+    for (i, (b, slot)) in buckets.iter().zip(h.buckets.iter_mut()).enumerate() {
+        *slot = count(b, &format!("{buckets_at}[{i}]"))?;
+    }
+    let total: u64 = h.buckets.iter().sum();
+    if total != h.count {
+        return Err(Invalid::out_of_range(
+            &path(at, "count"),
+            format!("must equal the buckets' sum, {total}, got {}", h.count),
+        ));
+    }
+    Ok(h)
+}
+
+fn path(at: &str, name: &str) -> String {
+    format!("{at}.{name}")
+}
+
+fn missing(at: &str) -> Invalid {
+    Invalid::wrong_type(at, "missing")
+}
+
+fn wrong(at: &str, expected: &str) -> Invalid {
+    Invalid::wrong_type(at, format!("expected {expected}"))
+}
+
+fn field<'j, 'a>(o: &'j Json<'a>, at: &str, name: &str) -> Result<&'j Json<'a>, Invalid> {
+    if o.as_object().is_none() {
+        return Err(wrong(at, "an object"));
+    }
+    o.get(name)
+        .ok_or_else(|| Invalid::wrong_type(at, format!("missing field `{name}`")))
+}
+
+fn array<'j, 'a>(v: &'j Json<'a>, at: &str) -> Result<&'j [Json<'a>], Invalid> {
+    v.as_array().ok_or_else(|| wrong(at, "an array"))
+}
+
+/// A count: a whole number a JS number holds exactly.
+fn count(v: &Json, at: &str) -> Result<u64, Invalid> {
+    match v {
+        Json::Num(_) => v.as_u64().filter(|n| *n <= MAX_COUNT).ok_or_else(|| {
+            Invalid::out_of_range(at, format!("must be a whole number from 0 to {MAX_COUNT}"))
+        }),
+        _ => Err(wrong(at, "a whole number")),
+    }
+}
