@@ -1,9 +1,11 @@
 // Two pictures in SVG: how payment attempts came out (the running share of
 // successes, which settles near 1 - failure rate), and how long requests
-// took (the simulated durations). Drawn from the counts the page keeps over
-// every record it has seen (counters.js), not from the part of the log
-// still held, so they agree with the totals however small the log.
+// took (the simulated durations). Drawn from the counters the service keeps
+// over every request (`service.counters()`, read in counters.js), not from
+// the part of the log still held, so they agree with the totals however
+// small the log; where the log dropped records, the captions say so.
 import { $, h, number, percent, s, throttled } from "./dom.js";
+import { binned, payTurnedAway, quantile, quantileText, runningShare, timedRequests } from "./counters.js";
 
 const BINS = [5, 10, 25, 50, 100, 150, 200, 300, 500, 1000, Infinity];
 const EDGE_LABELS = ["0", "5", "10", "25", "50", "100", "150", "200", "300", "500", "1k", ""];
@@ -14,8 +16,10 @@ export function mountCharts(store) {
   const durations = $("#chart-durations");
 
   function render() {
-    drawPayments(payments, store);
-    drawDurations(durations, store.counters);
+    // One copy of the service's counters per drawing.
+    const counters = store.counters;
+    drawPayments(payments, store, counters);
+    drawDurations(durations, counters);
   }
   const later = throttled(render);
   store.addEventListener("change", later);
@@ -27,24 +31,22 @@ export function mountCharts(store) {
   render();
 }
 
-function drawPayments(figure, store) {
-  const c = store.counters;
-  const n = c.attempts;
-  const succeeded = c.succeeded;
-  const declined = c.declined;
-  const other = c.other;
+function drawPayments(figure, store, c) {
+  const n = c.payments.attempts;
+  const succeeded = c.payments.approved;
+  const declined = c.payments.declined;
+  const other = payTurnedAway(c);
   const share = n ? succeeded / n : 0;
   const rate = store.settings.failureRate;
   const expected = typeof rate === "number" ? 1 - rate : null;
-  Object.assign(figure.dataset, { attempts: n, succeeded, declined, share: share.toFixed(4) });
+  Object.assign(figure.dataset, { attempts: n, succeeded, declined, share: share.toFixed(4), dropped: store.droppedLogs, complete: c.complete });
   const caption = h("figcaption", null,
     h("strong", null, "Payment attempts"), " ",
     n ? `since the service started: ${number(n)}, of which ${number(succeeded)} succeeded (${percent(share)}) and ${number(declined)} were declined by the simulated third party (${percent(1 - share)}).`
       : "none yet. Run the flow or generate test data.",
     n ? " The line is the share of successes so far, attempt after attempt." : "",
     expected !== null ? ` Expected with failure rate ${rate}: ${Math.round(expected * 100)}/${Math.round((1 - expected) * 100)} (the dashed line).` : "",
-    rulesText(c.rules),
-    missedText(c, store),
+    rulesText(c.payments.byRule),
     other ? ` ${number(other)} other calls were rejected before reaching the third party and are not counted.` : "",
   );
   const width = Math.max(280, figure.clientWidth || 600);
@@ -79,35 +81,23 @@ function drawPayments(figure, store) {
     );
   }
   if (n) {
-    const points = [];
-    const step = Math.max(1, Math.floor(n / 400));
-    let sum = 0;
-    for (let i = 0; i < n; i++) {
-      sum += c.outcomes.charCodeAt(i) === 49 ? 1 : 0;
-      if (i % step === 0 || i === n - 1) {
-        const x = pad.left + (n === 1 ? plotW : (plotW * i) / (n - 1));
-        points.push(`${x.toFixed(1)},${y(sum / (i + 1)).toFixed(1)}`);
-      }
-    }
+    // The service keeps the share at most 256 times, evenly spaced, and at the last attempt.
+    const x = (attempt) => pad.left + (n === 1 ? plotW : (plotW * (attempt - 1)) / (n - 1));
+    const points = runningShare(c).map(([attempt, v]) => `${x(attempt).toFixed(1)},${y(v).toFixed(1)}`);
     svg.append(
       s("polyline", { points: points.join(" "), class: "running" }),
       s("text", { x: pad.left, y: height - 8, class: "axis" }, "attempt 1"),
       s("text", { x: width - pad.right, y: height - 8, class: "axis", "text-anchor": "end" }, plotW > 400 ? `attempt ${number(n)}: running share of successes` : `attempt ${number(n)}`),
     );
   }
-  figure.replaceChildren(svg, caption);
+  figure.replaceChildren(svg, caption, droppedNote(c, store));
 }
 
 function drawDurations(figure, c) {
   const classes = ["order", "payment"];
-  const counts = BINS.map(() => ({ order: 0, payment: 0 }));
-  for (const cls of classes) {
-    for (const [ms, k] of Object.entries(c.durations[cls] ?? {})) {
-      counts[BINS.findIndex((edge) => Number(ms) < edge)][cls] += k;
-    }
-  }
-  const total = c.requests;
-  const q = (p) => c.quantile(p);
+  const counts = binned(c, BINS);
+  const total = timedRequests(c);
+  const q = (p) => quantileText(quantile(c, p));
   figure.dataset.requests = String(total);
   const caption = h("figcaption", null,
     h("strong", null, "Durations"), " ",
@@ -162,14 +152,17 @@ function drawDurations(figure, c) {
 /** How the attempts were decided, when anything but the draw decided some. */
 function rulesText(rules) {
   const names = { draw: "the draw", header: "X-Sim-Outcome", "forced-next": "forceNext" };
-  const entries = Object.entries(rules);
+  const entries = Object.entries(rules).filter(([, { approved, declined }]) => approved + declined > 0);
   if (!entries.some(([rule]) => rule !== "draw")) return "";
   return ` Decided by: ${entries.map(([rule, { approved, declined }]) => `${names[rule] ?? rule} ${number(approved)} approved, ${number(declined)} declined`).join("; ")}.`;
 }
 
-/** Where the counts and the log part ways. */
-function missedText(c, store) {
-  if (c.missed) return ` The log dropped ${number(c.missed)} records before this page could count them (a request wrote more than the log capacity, or the state was loaded with records already dropped): their attempts are not counted.`;
-  if (store.droppedLogs) return ` The log now holds only its newest ${number(store.records.length)} records (${number(store.droppedLogs)} dropped), but every attempt was counted as it arrived.`;
-  return "";
+/** Where the counts and the log part ways: the log dropped records, or the counts were rebuilt from an older state's log. */
+function droppedNote(c, store) {
+  const dropped = store.droppedLogs;
+  const parts = [];
+  if (dropped) parts.push(`The log has dropped ${number(dropped)} records to stay within its capacity and holds only its newest ${number(store.records.length)}; these charts count every request all the same, from the counters the service keeps.`);
+  if (!c.complete) parts.push("The state was saved before the service kept counters, and its log had already dropped records: the counts start at the oldest record it held.");
+  if (!parts.length) return null;
+  return h("p", { class: "note chart-dropped", dataset: { dropped: String(dropped), complete: String(c.complete) } }, parts.join(" "));
 }

@@ -3,7 +3,7 @@
 // record or a trace id is clicked. Records the page does not know (fields
 // added by a later version of the service) are shown as they are.
 import { $, clock, h, number, throttled } from "./dom.js";
-import { outcomeView } from "./outcome.js";
+import { DECLINED_WHY, declinedWhy, isDeclined, outcomeView } from "./outcome.js";
 import { waterfall } from "./trace.js";
 import { idMark } from "./ids.js";
 
@@ -95,7 +95,8 @@ export function mountLogs(store, undoable) {
       h("td", null, r.event_class ?? ""),
       h("td", { class: "num" }, r.duration ?? ""),
       h("td", null, r.status ? h("span", { class: `status ${r.status}` }, r.status) : ""),
-      h("td", { class: "result" }, result),
+      h("td", { class: "result" }, result,
+        isDeclined(r) ? h("span", { class: "why-inline", title: DECLINED_WHY }, " (the third party declined: handled, so 200; a business error, so -1; a dependency failed, so server_error)") : null),
     );
   }
 
@@ -217,5 +218,6 @@ export function recordCard(r) {
       h("dt", { class: extra.includes(k) ? "extra" : null, title: extra.includes(k) ? "a field this page does not know yet" : null }, k),
       ["traceId", "spanId", "parentSpanId"].includes(k) ? idMark(h("dd", null, value(k)), r[k]) : h("dd", null, value(k)),
     ])),
+    isDeclined(r) ? declinedWhy() : null,
   );
 }

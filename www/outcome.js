@@ -10,6 +10,19 @@ const RULES = {
   "forced-next": "forceNext in the Simulation panel",
 };
 
+/** Why a declined payment reads server_error in the log beside HTTP 200 and code -1. */
+export const DECLINED_WHY = "The simulated third party declined the payment. The service handled the request and answered normally (HTTP 200) with a business error for the client to read (code -1); the log marks it server_error because a dependency failed, not the client.";
+
+/** A response record (or anything with status, httpStatus and code) of a declined payment. */
+export function isDeclined(r) {
+  return r?.status === "server_error" && r.httpStatus === 200 && r.code === -1;
+}
+
+/** The explanation, for wherever server_error shows with HTTP 200 and code -1. */
+export function declinedWhy(tag = "p") {
+  return h(tag, { class: "why-declined" }, h("strong", null, "Why server_error with HTTP 200 and code -1? "), DECLINED_WHY);
+}
+
 const fixed = (n) => (typeof n === "number" ? String(Number(n.toFixed(4))) : String(n ?? "?"));
 
 /** The outcome as a sentence: "declined by the X-Sim-Outcome request header, attempt 2". */

@@ -120,6 +120,7 @@ export class RemoteService {
   forceNext(outcome, count) { this.#admin("POST", "/force-next", { outcome, count }); }
   advance(ms) { this.#admin("POST", "/advance", { ms }); }
   spans() { return this.#admin("GET", "/spans"); }
+  counters() { return this.#admin("GET", "/counters").counters; }
   snapshot() { return this.#admin("GET", "/snapshot"); }
   exportNdjson() { return this.#admin("GET", "/logs.ndjson"); }
   exportOtlp() { return JSON.parse(this.#send("GET", "/__orderpay/otlp").text); }

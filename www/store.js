@@ -7,7 +7,6 @@ import init, { Service } from "./pkg/orderpay.js";
 import { KEY, forgetSaved, gzip, readSaved, writeBig, writePacked, writePlain } from "./persist.js";
 import { Tabs } from "./tabs.js";
 import { RequestIndex, keyOf } from "./requests-index.js";
-import { Counters } from "./counters.js";
 import { findServer } from "./remote.js";
 
 const KEEP_IDS = 50;
@@ -29,8 +28,6 @@ export class Store extends EventTarget {
   ids = { orders: [], payments: [], prices: new Map() };
   /** What the saved copy holds: "not yet", "unsaved", "saving", "saved", "too big", or "elsewhere" (another tab saves). */
   saved = { state: "not yet", at: 0, size: 0, compressed: false };
-  /** What the charts count, over every record the page has seen (counters.js). */
-  counters = new Counters();
   /** The records joined into requests (requests-index.js). */
   requests = new RequestIndex();
   /** What this page sent and got back, by request key: {method, path, headers, body, status, responseHeaders, envelope, ms}. */
@@ -198,7 +195,6 @@ export class Store extends EventTarget {
     this.#lastSeq = this.records.at(-1)?.seq ?? 0;
     this.requests.clear();
     this.requests.update(this.records);
-    this.counters = Counters.of(this.records, service.droppedLogs);
     this.#lastDropped = service.droppedLogs;
   }
 
@@ -271,6 +267,11 @@ export class Store extends EventTarget {
     return this.service.droppedLogs;
   }
 
+  /** What the service counted over every request (its counters(), kept in its snapshot): what the charts draw. */
+  get counters() {
+    return this.service.counters();
+  }
+
   /** New records since the last look, and the dropped ones let go. */
   #pull() {
     const fresh = this.service.logs(this.#lastSeq);
@@ -284,7 +285,6 @@ export class Store extends EventTarget {
     }
     if (fresh.length) this.#lastSeq = fresh.at(-1).seq;
     this.#lastDropped = dropped;
-    this.counters.add(fresh);
     this.requests.update(this.records);
   }
 
@@ -325,7 +325,7 @@ export class Store extends EventTarget {
 
   /** A copy of the whole state, for undoing a destructive action. */
   checkpoint() {
-    return { text: this.service.snapshot(), ids: this.ids, run: this.run, exchanges: this.exchanges, counters: JSON.parse(JSON.stringify(this.counters)) };
+    return { text: this.service.snapshot(), ids: this.ids, run: this.run, exchanges: this.exchanges };
   }
 
   /** Puts a checkpoint back. */
@@ -334,7 +334,6 @@ export class Store extends EventTarget {
     this.ids = checkpoint.ids;
     this.run = checkpoint.run;
     this.exchanges = checkpoint.exchanges;
-    this.counters = Counters.from(checkpoint.counters, this.records) ?? this.counters;
     this.changed({ reset: true, undone: true });
   }
 
@@ -384,7 +383,7 @@ export class Store extends EventTarget {
   #save() {
     const generation = ++this.#saveGeneration;
     const changes = this.#changes;
-    const header = { savedAt: Date.now(), stamp: `${this.tabs.id}-${generation}`, run: this.run, exchanges: this.#savedExchanges(), counters: this.counters };
+    const header = { savedAt: Date.now(), stamp: `${this.tabs.id}-${generation}`, run: this.run, exchanges: this.#savedExchanges() };
     // The service's own part of a save, measured so that its share of a long task can be told apart.
     const started = performance.now();
     const text = this.service.snapshot();
@@ -431,7 +430,6 @@ export class Store extends EventTarget {
   }
 
   #takeExchanges(header) {
-    this.counters = Counters.from(header.counters, this.records) ?? this.counters;
     this.exchanges = new Map(Array.isArray(header.exchanges) ? header.exchanges.filter((e) => Array.isArray(e) && typeof e[0] === "string" && e[1] && typeof e[1] === "object") : []);
   }
 

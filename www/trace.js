@@ -5,6 +5,7 @@
 // A span's name opens its ids, times and attributes.
 import { h } from "./dom.js";
 import { idMark, idsExplained } from "./ids.js";
+import { declinedWhy } from "./outcome.js";
 
 export const COMPONENTS = ["gateway", "order-service", "payment-service", "third-party", "test-data"];
 const MAX_REQUESTS = 30;
@@ -120,6 +121,8 @@ export function waterfall(spans, { focus = null } = {}) {
     idsExplained(),
     requests > shownRequests ? h("p", { class: "note" }, `Showing the spans of the last ${shownRequests} of ${requests} requests.`) : null,
     legend,
+    // A declined payment's spans read server_error while its answer is HTTP 200, code -1.
+    rows.some(({ span }) => span.component === "third-party" && span.status === "server_error") ? declinedWhy() : null,
     h("div", { class: "wf-chart" }, axis, list),
   ].filter(Boolean));
   return figure;

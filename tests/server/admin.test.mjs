@@ -103,6 +103,22 @@ test("reset starts a fresh service with the body's options; advance moves a virt
   assert.deepEqual((await call(admin("/logs"))).body.data.records, []);
 });
 
+test("counters over HTTP: every request counted whatever the log holds, zero again after a reset", async () => {
+  await call(admin("/reset"), "POST", { logCapacity: 4, failureRate: 1 });
+  const id = (await order(3)).body.data.orderId;
+  for (let i = 0; i < 5; i++) await call(`${server.url}/api/payment/pay`, "POST", { orderId: id, amount: 3, paymentMethod: "CARD" });
+  const { counters, droppedLogs, generation } = (await call(admin("/counters"))).body.data;
+  assert.equal(counters.requests, 6);
+  assert.deepEqual([counters.payments.attempts, counters.payments.declined], [5, 5]);
+  assert.deepEqual(counters.payments.byRule.draw, { approved: 0, declined: 5 });
+  assert.equal(counters.durations.payment.count, 5);
+  assert.equal(droppedLogs, 18 - 4, "the log kept 4 of the 18 records");
+  assert.equal(generation, (await call(admin("/health"))).body.data.generation);
+  await call(admin("/reset"), "POST");
+  const fresh = (await call(admin("/counters"))).body.data.counters;
+  assert.deepEqual([fresh.requests, fresh.payments.attempts], [0, 0]);
+});
+
 test("unknown admin routes and methods: 404 listing the routes, 405 with allow", async () => {
   const unknown = await call(admin("/nope"));
   assert.equal(unknown.status, 404);
