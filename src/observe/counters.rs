@@ -159,7 +159,7 @@ impl Counters {
         let route = call.template;
         let (http_status, code) = (answer.http_status, answer.code);
         let row = self.by_route.iter_mut().find(|r| {
-            r.http_status == http_status && r.code == code && r.route.as_deref() == route
+            r.http_status == http_status && r.code == code && same_route(&r.route, route)
         });
         match row {
             Some(row) => row.count += 1,
@@ -470,6 +470,16 @@ impl Counters {
             self.running.push(n);
         }
         Ok(())
+    }
+}
+
+/// The same route: most often the very same template text, so its address
+/// is compared first; a row read from a snapshot holds a copy.
+fn same_route(row: &Option<Cow<'static, str>>, route: Option<&str>) -> bool {
+    match (row.as_deref(), route) {
+        (Some(a), Some(b)) => std::ptr::eq(a, b) || a == b,
+        (None, None) => true,
+        _ => false,
     }
 }
 
