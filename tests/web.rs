@@ -354,6 +354,20 @@ fn the_log_is_bounded_and_says_how_much_it_dropped() {
 }
 
 #[wasm_bindgen_test]
+fn the_counters_count_every_request_whatever_the_log_dropped() {
+    let s = Service::new(Some(5.0), None, Some(2.0), None, None, None).unwrap();
+    create(&s);
+    create(&s);
+    s.clear_logs();
+    let counters = parse(&s.counters());
+    assert_eq!(counters["requests"], 2);
+    assert_eq!(counters["byRoute"][0]["route"], "/api/order/create");
+    assert_eq!(counters["durations"]["order"]["count"], 2);
+    let restored = Service::restore(&s.snapshot()).unwrap();
+    assert_eq!(parse(&restored.counters()), counters);
+}
+
+#[wasm_bindgen_test]
 fn a_virtual_clock_and_a_snapshot_replay_a_session_to_the_byte() {
     let session = |s: &Service| {
         for _ in 0..3 {
