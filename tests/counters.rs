@@ -524,3 +524,19 @@ fn damaged_counters_in_a_snapshot_are_refused_with_the_field_named() {
     });
     assert!(msg.contains("given more than once"), "{msg}");
 }
+
+#[test]
+fn counters_rebuilt_from_a_whole_log_equal_those_counted_live() {
+    let mut svc = small_log(6, 1_000_000);
+    let mut model = Model::default();
+    session(&mut svc, &mut model, 6, 3000);
+    svc.handle(get("/api/test/order/batch?count=30"));
+    let mut snap: Value = serde_json::from_str(&svc.snapshot()).unwrap();
+    if let Some(all) = snap.as_object_mut() {
+        all.remove("counters");
+    }
+    let rebuilt =
+        Service::restore(&snap.to_string(), Box::new(VirtualClock::starting_at(0))).unwrap();
+    assert_eq!(rebuilt.counters(), svc.counters());
+    assert!(rebuilt.counters().complete);
+}
