@@ -173,7 +173,7 @@ export class Search {
    * `onProgress({results, done, errors, incremental})` is called after each
    * slice, with the matches so far, newest first.
    */
-  start(all, query, version, onProgress, budgetMs = 6) {
+  start(all, query, version, onProgress, budgetMs = 4) {
     const job = ++this.#job;
     const { terms, errors } = parse(query);
     // Narrowing is measured against the last search that finished: one cut short by
