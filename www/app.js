@@ -19,7 +19,7 @@ if (matchMedia("(max-width: 600px)").matches) $(".primer").open = false;
 
 const store = new Store();
 try {
-  const notice = await store.start();
+  const notice = await store.start((text) => { $("#notice").textContent = text; });
   if (notice) $("#notice").textContent = notice;
   const undoable = mountUndo(store);
   mountTabBar(store);

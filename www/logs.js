@@ -33,12 +33,17 @@ export function mountLogs(store, undoable) {
     controls[name].append(...values.map((v) => h("option", { value: v }, v)));
   }
 
-  /** Values of a field seen in the records that the selects do not offer yet. */
+  /** Values of a field seen in the records that the selects do not offer yet: each record looked at once. */
+  let learned = { records: null, seq: 0 };
   function learnValues() {
+    if (learned.records !== store.records) learned = { records: store.records, seq: 0 };
+    const fresh = [];
+    for (let i = store.records.length - 1; i >= 0 && store.records[i].seq > learned.seq; i--) fresh.push(store.records[i]);
+    learned.seq = store.records.at(-1)?.seq ?? 0;
     for (const name of Object.keys(KNOWN_VALUES)) {
       const select = controls[name];
       const offered = new Set([...select.options].map((o) => o.value));
-      for (const r of store.records) {
+      for (const r of fresh) {
         const v = r[name];
         if (typeof v === "string" && !offered.has(v)) {
           offered.add(v);
@@ -64,15 +69,21 @@ export function mountLogs(store, undoable) {
     learnValues();
     const rows = [];
     let matching = 0;
-    for (let i = store.records.length - 1; i >= 0; i--) {
-      const r = store.records[i];
-      if (!matches(r)) continue;
-      matching++;
-      if (rows.length < limit) rows.push(row(r));
+    const filtered = FILTERS.some((f) => controls[f].value.trim());
+    if (!filtered) {
+      // Nothing to match: the newest records are the rows, and all of them count.
+      matching = store.records.length;
+      for (let i = store.records.length - 1; i >= 0 && rows.length < limit; i--) rows.push(row(store.records[i]));
+    } else {
+      for (let i = store.records.length - 1; i >= 0; i--) {
+        const r = store.records[i];
+        if (!matches(r)) continue;
+        matching++;
+        if (rows.length < limit) rows.push(row(r));
+      }
     }
     tbody.replaceChildren(...rows);
     const dropped = store.droppedLogs;
-    const filtered = FILTERS.some((f) => controls[f].value.trim());
     count.textContent = `${filtered ? `${number(matching)} matching of ` : ""}${number(store.records.length)} records in the log` +
       (dropped ? `, ${number(dropped)} older ones dropped to stay within the log capacity` : "") +
       (matching > rows.length ? `; showing the newest ${number(rows.length)}` : "") + ".";
@@ -177,7 +188,7 @@ export function mountLogs(store, undoable) {
   more.addEventListener("click", () => { limit += PAGE; render(); });
   $("#clear-logs").addEventListener("click", () => {
     const n = store.records.length;
-    undoable(`Emptied the log (${number(n)} record${n === 1 ? "" : "s"}).`, () => store.clearLogs());
+    undoable(`Emptied the log (${number(n)} record${n === 1 ? "" : "s"}).`, () => store.clearLogs(), { inPlace: true });
   });
   render();
 }

@@ -29,7 +29,6 @@ export function mountRequests(store) {
   let selected = null; // key of the open request
   let results = []; // newest first
   let searching = false;
-  let prepared = -1; // the index version whose requests have their search text
 
   const panel = mountRequestPanel(store, {
     close() {
@@ -51,10 +50,6 @@ export function mountRequests(store) {
 
   function filter() {
     const all = store.requests.list;
-    if (prepared !== store.requests.version) {
-      for (const r of all) prepare(r, store.exchanges.get(r.key));
-      prepared = store.requests.version;
-    }
     let drawn = false;
     searcher.start(all, search.value, store.requests.version, (out) => {
       results = out.results;
@@ -68,7 +63,7 @@ export function mountRequests(store) {
       if (!drawn && (out.done || results.length >= limit)) { drawn = true; draw(); }
       else if (out.done) put(count, "textContent", countText(results.length, list.querySelectorAll("li[data-key]").length));
       if (out.done) put(count.dataset, "matching", String(results.length));
-    });
+    }, { prepare: (r) => prepare(r, store.exchanges.get(r.key)) });
   }
 
   function countText(matching, shown) {
