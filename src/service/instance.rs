@@ -2,7 +2,7 @@
 //! the two services' state and the journal. Instances share nothing, so
 //! parallel tests never see each other's orders.
 
-use super::{snapshot, snapshot_check, testdata};
+use super::{snapshot, snapshot_check, testdata, Pieces};
 use crate::domain::{Orders, Payments};
 use crate::gateway::{exchange, Backend, RawRequest, Response};
 use crate::json::Out;
@@ -31,6 +31,23 @@ impl Service {
     /// service would have: the same next ids and outcomes.
     pub fn snapshot(&self) -> String {
         snapshot::write(&self.backend)
+    }
+
+    /// `snapshot()` in pieces, for a caller that must not block: the
+    /// pieces joined are the text `snapshot()` returns now, whatever this
+    /// service serves meanwhile (see `Pieces`).
+    pub fn snapshot_pieces(&self) -> Pieces {
+        Pieces::snapshot(&self.backend)
+    }
+
+    /// `export_ndjson()` in pieces, fixed as it is now.
+    pub fn ndjson_pieces(&self) -> Pieces {
+        Pieces::ndjson(&self.backend)
+    }
+
+    /// `export_otlp_json()` in pieces, fixed as it is now.
+    pub fn otlp_pieces(&self) -> Pieces {
+        Pieces::otlp(&self.backend)
     }
 
     /// A service from a snapshot. A snapshot taken under a virtual clock

@@ -4,6 +4,8 @@
 //! snapshots have always had (format 1); `maxOrders`, added later, is
 //! optional and defaults as a new service's would.
 
+use std::ops::Bound;
+
 use crate::domain::code::Code;
 use crate::domain::money::Money;
 use crate::domain::order::{Row as OrderRow, PREFIX as ORDER};
@@ -13,7 +15,7 @@ use crate::gateway::envelope::{order as write_order, payment as write_payment};
 use crate::gateway::request::quote;
 use crate::gateway::Backend;
 use crate::json::{self, Json, Out};
-use crate::observe::{restore, Journal};
+use crate::observe::{render, restore, Journal};
 use crate::sim::invalid::Invalid;
 use crate::sim::latency::{LatencyModel, Profile};
 use crate::sim::random::Rng;
@@ -95,18 +97,9 @@ fn streams(out: &mut Out, s: &Streams) {
     out.end_object();
 }
 
-fn orders(out: &mut Out, o: &Orders) {
-    out.begin_object();
-    out.key("live");
-    out.begin_object();
-    let mut id = String::new();
-    for row in o.sorted() {
-        id.clear();
-        row.code.push(ORDER, &mut id);
-        out.key_text(&id);
-        write_order(out, &row.order());
-    }
-    out.end_object();
+/// An order table's members after `live`: deleted ids and the content
+/// hashes of orders made.
+fn orders_rest(out: &mut Out, o: &Orders) {
     out.key("deleted");
     out.begin_array();
     for code in &o.deleted {
@@ -123,21 +116,10 @@ fn orders(out: &mut Out, o: &Orders) {
         out.uint(*n);
     }
     out.end_object();
-    out.end_object();
 }
 
-fn payments(out: &mut Out, p: &Payments) {
-    out.begin_object();
-    out.key("by_id");
-    out.begin_object();
-    let mut id = String::new();
-    for row in p.sorted() {
-        id.clear();
-        row.code.push(PAYMENT, &mut id);
-        out.key_text(&id);
-        write_payment(out, &row.payment());
-    }
-    out.end_object();
+/// A payment table's members after `by_id`: attempts by order.
+fn payments_rest(out: &mut Out, p: &Payments) {
     out.key("attempts");
     out.begin_object();
     for (code, n) in &p.attempts {
@@ -145,27 +127,326 @@ fn payments(out: &mut Out, p: &Payments) {
         out.uint(u64::from(*n));
     }
     out.end_object();
-    out.end_object();
+}
+
+/// What a snapshot is written from: the live service's parts, or a copy
+/// of them a cursor froze (`Parts`), so both forms share one writer.
+pub(crate) struct View<'a> {
+    pub settings: &'a Settings,
+    pub streams: &'a Streams,
+    pub orders: &'a Orders,
+    pub payments: &'a Payments,
+    pub journal: &'a Journal,
+    pub forced_next: Option<(Forced, u32)>,
+    pub clock: Option<i64>,
+}
+
+impl<'a> View<'a> {
+    pub fn of(b: &'a Backend) -> View<'a> {
+        View {
+            settings: &b.settings,
+            streams: &b.streams,
+            orders: &b.orders,
+            payments: &b.payments,
+            journal: &b.journal,
+            forced_next: b.forced_next,
+            clock: b.clock.saved(),
+        }
+    }
+
+    pub fn of_parts(p: &'a Parts) -> View<'a> {
+        View {
+            settings: &p.settings,
+            streams: &p.streams,
+            orders: &p.orders,
+            payments: &p.payments,
+            journal: &p.journal,
+            forced_next: p.forced_next,
+            clock: p.clock,
+        }
+    }
+
+    /// The rows a snapshot lists one by one: orders, payments, records
+    /// and spans, for a cursor's progress.
+    fn rows(&self) -> usize {
+        self.orders.len()
+            + self.payments.len()
+            + self.journal.len()
+            + self.journal.span_entries().len()
+    }
+}
+
+impl Parts {
+    /// A copy of the service's state as it is now, for a cursor that
+    /// writes it in pieces while the service goes on serving.
+    pub(crate) fn copy_of(b: &Backend) -> Parts {
+        Parts {
+            settings: b.settings.clone(),
+            streams: b.streams.clone(),
+            orders: b.orders.clone(),
+            payments: b.payments.clone(),
+            journal: b.journal.clone(),
+            forced_next: b.forced_next,
+            clock: b.clock.saved(),
+        }
+    }
 }
 
 /// The whole service as compact JSON text.
 pub fn write(b: &Backend) -> String {
-    let mut out = Out::with_capacity(b.journal.len() * 300 + b.orders.len() * 300 + 1024);
+    let view = View::of(b);
+    let mut writer = Writer::new(&view);
+    writer.next(&view, usize::MAX).unwrap_or_default()
+}
+
+/// Where a snapshot written in pieces has got to. The long lists (orders
+/// and payments by id, records, spans) resume after the last row written;
+/// everything else is written whole, in `head`, `between_*` and `tail`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Step {
+    Head,
+    Orders(Option<Code>),
+    Payments(Option<Code>),
+    Records(usize),
+    Spans(usize),
+    Tail,
+    Done,
+}
+
+/// A snapshot written a piece at a time, from a `View` that must not
+/// change between pieces. The pieces joined are `write`'s text, byte for
+/// byte: `write` is this writer asked for one piece of unbounded size.
+pub(crate) struct Writer {
+    step: Step,
+    out: Out,
+    rows_done: usize,
+}
+
+impl Writer {
+    pub fn new(v: &View) -> Writer {
+        let estimate = v.journal.len() * 300 + v.orders.len() * 300 + 1024;
+        Writer {
+            step: Step::Head,
+            out: Out::with_capacity(estimate.min(1 << 20)),
+            rows_done: 0,
+        }
+    }
+
+    /// The next piece: at least `size` bytes (a row is never split), or
+    /// what is left; `None` once the whole snapshot has been handed out.
+    pub fn next(&mut self, v: &View, size: usize) -> Option<String> {
+        if self.step == Step::Done {
+            return None;
+        }
+        if size == usize::MAX {
+            self.out
+                .text
+                .reserve(v.journal.len() * 300 + v.orders.len() * 300 + 1024);
+        }
+        while self.step != Step::Done && self.out.text.len() < size {
+            self.step = self.advance(v, size);
+        }
+        Some(std::mem::take(&mut self.out.text))
+    }
+
+    /// The share of rows written so far, from 0 to 1.
+    pub fn progress(&self, v: &View) -> f64 {
+        match self.step {
+            Step::Done => 1.0,
+            _ => self.rows_done as f64 / (v.rows() + 1) as f64,
+        }
+    }
+
+    fn advance(&mut self, v: &View, size: usize) -> Step {
+        let out = &mut self.out;
+        match self.step {
+            Step::Head => {
+                head(out, v);
+                Step::Orders(None)
+            }
+            Step::Orders(after) => {
+                let rows = v.orders.index.range(after_code(after));
+                let rest = rows.filter_map(|(_, &i)| v.orders.rows.get(i as usize));
+                match each_until(out, size, &mut self.rows_done, rest, order_row) {
+                    Some(last) => Step::Orders(Some(last)),
+                    None => {
+                        between_orders_and_payments(out, v);
+                        Step::Payments(None)
+                    }
+                }
+            }
+            Step::Payments(after) => {
+                let rows = v.payments.index.range(after_code(after));
+                let rest = rows.filter_map(|(_, &i)| v.payments.rows.get(i as usize));
+                match each_until(out, size, &mut self.rows_done, rest, payment_row) {
+                    Some(last) => Step::Payments(Some(last)),
+                    None => {
+                        between_payments_and_records(out, v);
+                        Step::Records(0)
+                    }
+                }
+            }
+            Step::Records(from) => {
+                let rest = v.journal.entries(None).skip(from);
+                match count_until(out, size, &mut self.rows_done, rest, render::record) {
+                    Some(written) => Step::Records(from + written),
+                    None => {
+                        between_records_and_spans(out, v);
+                        Step::Spans(0)
+                    }
+                }
+            }
+            Step::Spans(from) => {
+                let rest = v.journal.span_entries().skip(from);
+                match count_until(out, size, &mut self.rows_done, rest, render::span) {
+                    Some(written) => Step::Spans(from + written),
+                    None => Step::Tail,
+                }
+            }
+            Step::Tail => {
+                tail(out, v);
+                Step::Done
+            }
+            Step::Done => Step::Done,
+        }
+    }
+}
+
+fn after_code(after: Option<Code>) -> (Bound<Code>, Bound<Code>) {
+    match after {
+        Some(code) => (Bound::Excluded(code), Bound::Unbounded),
+        None => (Bound::Unbounded, Bound::Unbounded),
+    }
+}
+
+/// A row of orders or payments, found by code.
+trait Coded {
+    fn code(&self) -> Code;
+}
+
+impl Coded for OrderRow {
+    fn code(&self) -> Code {
+        self.code
+    }
+}
+
+impl Coded for PaymentRow {
+    fn code(&self) -> Code {
+        self.code
+    }
+}
+
+/// Writes rows until the piece is full; the code of the last one written
+/// when some are left, `None` when all are written.
+fn each_until<'r, R: Coded + 'r>(
+    out: &mut Out,
+    size: usize,
+    done: &mut usize,
+    rows: impl Iterator<Item = &'r R>,
+    write: fn(&mut Out, &R),
+) -> Option<Code> {
+    let mut rows = rows.peekable();
+    while let Some(row) = rows.next() {
+        write(out, row);
+        *done += 1;
+        if out.text.len() >= size && rows.peek().is_some() {
+            return Some(row.code());
+        }
+    }
+    None
+}
+
+/// Writes items until the piece is full; how many were written when some
+/// are left, `None` when all are written.
+fn count_until<'r, T: 'r>(
+    out: &mut Out,
+    size: usize,
+    done: &mut usize,
+    items: impl Iterator<Item = &'r T>,
+    write: fn(&mut Out, &T),
+) -> Option<usize> {
+    let mut items = items.peekable();
+    let mut written = 0;
+    while let Some(item) = items.next() {
+        write(out, item);
+        written += 1;
+        *done += 1;
+        if out.text.len() >= size && items.peek().is_some() {
+            return Some(written);
+        }
+    }
+    None
+}
+
+fn order_row(out: &mut Out, row: &OrderRow) {
+    let mut id = String::with_capacity(12);
+    row.code.push(ORDER, &mut id);
+    out.key_text(&id);
+    write_order(out, &row.order());
+}
+
+fn payment_row(out: &mut Out, row: &PaymentRow) {
+    let mut id = String::with_capacity(12);
+    row.code.push(PAYMENT, &mut id);
+    out.key_text(&id);
+    write_payment(out, &row.payment());
+}
+
+/// Everything before the first order: the small members a snapshot opens
+/// with. A new member that is small goes here or in `tail`.
+fn head(out: &mut Out, v: &View) {
     out.begin_object();
     out.key("format");
     out.uint(FORMAT);
     out.key("settings");
-    settings(&mut out, &b.settings);
+    settings(out, v.settings);
     out.key("streams");
-    streams(&mut out, &b.streams);
+    streams(out, v.streams);
     out.key("orders");
-    orders(&mut out, &b.orders);
+    out.begin_object();
+    out.key("live");
+    out.begin_object();
+}
+
+fn between_orders_and_payments(out: &mut Out, v: &View) {
+    out.end_object();
+    orders_rest(out, v.orders);
+    out.end_object();
     out.key("payments");
-    payments(&mut out, &b.payments);
+    out.begin_object();
+    out.key("by_id");
+    out.begin_object();
+}
+
+fn between_payments_and_records(out: &mut Out, v: &View) {
+    out.end_object();
+    payments_rest(out, v.payments);
+    out.end_object();
     out.key("journal");
-    b.journal.write_snapshot(&mut out);
+    out.begin_object();
+    out.key("capacity");
+    out.uint(v.journal.capacity() as u64);
+    out.key("records");
+    out.begin_array();
+}
+
+fn between_records_and_spans(out: &mut Out, v: &View) {
+    out.end_array();
+    out.key("dropped");
+    out.uint(v.journal.dropped());
+    out.key("next_seq");
+    out.uint(v.journal.next_seq());
+    out.key("spans");
+    out.begin_array();
+}
+
+/// Everything after the last span: the journal closed, then the small
+/// members a snapshot ends with.
+fn tail(out: &mut Out, v: &View) {
+    out.end_array();
+    out.end_object();
     out.key("forced_next");
-    match b.forced_next {
+    match v.forced_next {
         Some((outcome, count)) => {
             out.begin_array();
             out.plain(outcome.as_str());
@@ -175,12 +456,11 @@ pub fn write(b: &Backend) -> String {
         None => out.null(),
     }
     out.key("clock");
-    match b.clock.saved() {
+    match v.clock {
         Some(now) => out.int(now),
         None => out.null(),
     }
     out.end_object();
-    out.text
 }
 
 // ------------------------------------------------------------------ reading
