@@ -65,24 +65,50 @@ export function mountLogs(store, undoable) {
     return true;
   }
 
+  /**
+   * The rows drawn last, by record: a record never changes, so its row is
+   * made once and kept while it stays among the rows shown. A chunk of test
+   * data then adds its new rows at the top rather than redrawing a hundred.
+   */
+  let drawnRows = new Map();
+  const rowOf = (r, next) => {
+    let tr = drawnRows.get(r);
+    if (!tr) tr = row(r);
+    else tr.classList.toggle("in-trace", shown?.traceId === r.traceId);
+    next.set(r, tr);
+    return tr;
+  };
+
+  /** Puts `rows` in the table in order, moving only what is not in place. */
+  function place(rows) {
+    let at = tbody.firstChild;
+    for (const tr of rows) {
+      if (at === tr) { at = at.nextSibling; continue; }
+      tbody.insertBefore(tr, at);
+    }
+    while (at) { const next = at.nextSibling; at.remove(); at = next; }
+  }
+
   function render() {
     learnValues();
     const rows = [];
+    const next = new Map();
     let matching = 0;
     const filtered = FILTERS.some((f) => controls[f].value.trim());
     if (!filtered) {
       // Nothing to match: the newest records are the rows, and all of them count.
       matching = store.records.length;
-      for (let i = store.records.length - 1; i >= 0 && rows.length < limit; i--) rows.push(row(store.records[i]));
+      for (let i = store.records.length - 1; i >= 0 && rows.length < limit; i--) rows.push(rowOf(store.records[i], next));
     } else {
       for (let i = store.records.length - 1; i >= 0; i--) {
         const r = store.records[i];
         if (!matches(r)) continue;
         matching++;
-        if (rows.length < limit) rows.push(row(r));
+        if (rows.length < limit) rows.push(rowOf(r, next));
       }
     }
-    tbody.replaceChildren(...rows);
+    drawnRows = next;
+    place(rows);
     const dropped = store.droppedLogs;
     count.textContent = `${filtered ? `${number(matching)} matching of ` : ""}${number(store.records.length)} records in the log` +
       (dropped ? `, ${number(dropped)} older ones dropped to stay within the log capacity` : "") +

@@ -1,7 +1,7 @@
 // Settings (seed, failure rate, log capacity), the resets, and the state
 // as files: the snapshot to export and import, the log as NDJSON.
 import { $, bytes, clock, download, fieldError, number } from "./dom.js";
-import { blobOf, breather, eachSliced, jsonPieces } from "./slices.js";
+import { PIECES, blobOf, breather, eachSliced, jsonPieces } from "./slices.js";
 import { readFile } from "./persist.js";
 import { toHar } from "./har.js";
 import { DEFAULT_BASE } from "./copy-as.js";
@@ -98,7 +98,7 @@ export function mountSettings(store, undoable) {
   }
 
   /** A pieces form of the package's, or the whole text as one piece where this build has none. */
-  const piecesOf = (service, form, whole) => (typeof service[form] === "function" ? service[form]() : [whole()]);
+  const piecesOf = (service, form, whole) => (typeof service[form] === "function" ? service[form](PIECES) : [whole()]);
 
   $("#export-state").addEventListener("click", () => {
     const service = store.service;
@@ -120,7 +120,7 @@ export function mountSettings(store, undoable) {
     const service = store.service;
     let spans = 0;
     exportFile("the OTLP/JSON export", `orderpay-traces-${stamp()}.otlp.json`, "application/json",
-      () => (typeof service.exportOtlpPieces === "function" && !store.remote ? service.exportOtlpPieces() : jsonPieces(service.exportOtlp())),
+      () => (typeof service.exportOtlpPieces === "function" && !store.remote ? service.exportOtlpPieces(PIECES) : jsonPieces(service.exportOtlp())),
       () => `Exported ${number(spans)} spans as OTLP/JSON, one resource per component: POST the file to an OpenTelemetry collector's /v1/traces.`,
       (piece) => { spans += countSpans(piece); });
   });

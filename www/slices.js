@@ -3,6 +3,9 @@
 // for everything that grows with the state (100,000 orders make a snapshot
 // of tens of megabytes): exports, downloads, loads, the request index.
 
+/** The size of the package's pieces (snapshotPieces and the rest): 64 KB of text, a millisecond or two of work each. */
+export const PIECES = Object.freeze({ size: 1 << 16 });
+
 /** Milliseconds of work a slice may take before it lets the page in. */
 export const BUDGET = 8;
 

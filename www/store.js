@@ -10,7 +10,7 @@ import { Tabs } from "./tabs.js";
 import { RequestIndex, keyOf } from "./requests-index.js";
 import { Counters } from "./counters.js";
 import { findServer } from "./remote.js";
-import { breather, eachSliced, forSliced } from "./slices.js";
+import { PIECES, breather, eachSliced, forSliced } from "./slices.js";
 
 /** Requests sent from this page whose headers and body are kept (the log has neither), and how many of them are saved. */
 const KEEP_EXCHANGES = 500;
@@ -231,7 +231,7 @@ export class Store extends EventTarget {
     let records;
     if (typeof service.exportNdjsonPieces === "function") {
       records = [];
-      const pieces = service.exportNdjsonPieces();
+      const pieces = service.exportNdjsonPieces(PIECES);
       let rest = "";
       await eachSliced(pieces, (piece) => {
         const lines = (rest + piece).split("\n");
@@ -435,7 +435,7 @@ export class Store extends EventTarget {
   async snapshotText() {
     if (this.remote || typeof this.service.snapshotPieces !== "function") return this.service.snapshot();
     let text = "";
-    await eachSliced(this.service.snapshotPieces(), (piece) => { text += piece; });
+    await eachSliced(this.service.snapshotPieces(PIECES), (piece) => { text += piece; });
     return text;
   }
 
@@ -492,7 +492,7 @@ export class Store extends EventTarget {
     const started = performance.now();
     let pieces;
     if (!now && typeof this.service.snapshotPieces === "function") {
-      const source = this.service.snapshotPieces();
+      const source = this.service.snapshotPieces(PIECES);
       performance.measure("orderpay snapshot", { start: started, end: performance.now() });
       pieces = [];
       await eachSliced(source, (piece) => pieces.push(piece));
