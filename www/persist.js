@@ -130,7 +130,7 @@ export function gzip(pieces, onProgress = () => {}) {
   return done;
 }
 
-const PIECE = 1 << 20;
+const PIECE = 1 << 18;
 
 /**
  * Posts the text (its pieces, in order) to the worker at most a million

@@ -22,7 +22,7 @@ import { base64, gunzipText } from "./gzip.js";
 import { idbGet, idbPut } from "./idb.js";
 import { recentIds } from "./recent-ids.js";
 
-const PIECE = 1 << 20;
+const PIECE = 1 << 18;
 const jobs = new Map();
 /** The pieces of the last snapshot packed, in case localStorage refuses even the packed one. */
 let kept = null;

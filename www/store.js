@@ -42,6 +42,8 @@ export class Store extends EventTarget {
   run = null;
   #lastSeq = 0;
   #lastDropped = 0;
+  /** Saves begun and not yet over. */
+  #saving = 0;
   /** Services an undo may still put back (undo.js): not freed when replaced. */
   #kept = new Set();
   #saveTimer = 0;
@@ -174,12 +176,21 @@ export class Store extends EventTarget {
    * damaged snapshot, before anything changes.
    */
   async restored(read, onProgress = () => {}) {
-    if (typeof Service.restoring !== "function") return Service.restore(read.text);
+    // The service's own last step (the whole restore, or finish() of one fed in pieces), measured so that its share of a long task can be told apart.
+    const measured = (last) => {
+      const started = performance.now();
+      try {
+        return last();
+      } finally {
+        performance.measure("orderpay restore", { start: started, end: performance.now() });
+      }
+    };
+    if (typeof Service.restoring !== "function") return measured(() => Service.restore(read.text));
     const restoring = Service.restoring();
     try {
       let done = 0;
       await eachSliced(cut(read.pieces ?? [read.text], RESTORE_PIECE), (piece) => { restoring.push(piece); done += piece.length; }, () => onProgress(done / Math.max(1, read.text.length)));
-      return restoring.finish();
+      return measured(() => restoring.finish());
     } catch (e) {
       restoring.abandon();
       throw e;
@@ -451,7 +462,8 @@ export class Store extends EventTarget {
 
   /** Saves now if a save is waiting (the page is going away). */
   flush() {
-    if (!this.#saveTimer) return;
+    // A save still taking its snapshot in pieces, or compressing, would not be written before the page goes: this one is, if it fits as it is.
+    if (!this.#saveTimer && !this.#saving) return;
     this.save({ now: true });
   }
 
@@ -472,22 +484,29 @@ export class Store extends EventTarget {
     // Live, the state is the server's (kept with its --state FILE), not this browser's.
     if (this.remote) {
       this.#status("on the server", 0, false);
-      return Promise.resolve(false);
+      return Object.assign(Promise.resolve(false), { taken: Promise.resolve() });
     }
-    if (this.tabs.role !== "owner") return Promise.resolve(false);
+    if (this.tabs.role !== "owner") return Object.assign(Promise.resolve(false), { taken: Promise.resolve() });
     const began = performance.now();
     try {
-      return this.#save(now);
+      let taken;
+      const tookIt = new Promise((resolve) => { taken = resolve; });
+      const saving = this.#save(now, taken);
+      this.#saving++;
+      saving.finally(() => { this.#saving--; taken(); });
+      // `taken`: the snapshot is whole (a test-data run waits for that much before its next chunk, not for the compression).
+      return Object.assign(saving, { taken: tookIt });
     } finally {
       // The synchronous part of a save, snapshot() (or the start of its pieces) included: what a save holds the page for at once.
       performance.measure("orderpay save", { start: began, end: performance.now() });
     }
   }
 
-  async #save(now) {
+  async #save(now, taken) {
     const generation = ++this.#saveGeneration;
     const changes = this.#changes;
-    const header = { savedAt: Date.now(), stamp: `${this.tabs.id}-${generation}`, run: this.run, exchanges: this.#savedExchanges(), counters: this.counters };
+    // A copy, as things are now: the run and the counts go on changing while the snapshot is compressed, and the header must describe the snapshot.
+    const header = structuredClone({ savedAt: Date.now(), stamp: `${this.tabs.id}-${generation}`, run: this.run, exchanges: this.#savedExchanges(), counters: this.counters });
     // The service's own part of a save, measured so that its share of a long task can be told apart.
     const started = performance.now();
     let pieces;
@@ -501,6 +520,7 @@ export class Store extends EventTarget {
       pieces = [this.service.snapshot()];
       performance.measure("orderpay snapshot", { start: started, end: performance.now() });
     }
+    taken();
     let length = 0;
     for (const piece of pieces) length += piece.length;
     // A size localStorage refused once is not tried again as it is: the refused write costs as much as a good one.

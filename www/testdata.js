@@ -73,7 +73,12 @@ export function mountTestData(store) {
         run.failed += reply.body.data.failed;
         progress.value = run.made;
         status.textContent = `${number(run.made)} of ${number(run.target)} orders…`;
-        saving ??= store.save().finally(() => { saving = null; });
+        if (!saving) {
+          const save = store.save();
+          saving = save.finally(() => { saving = null; });
+          // The snapshot is taken (in pieces) before the next chunk, so the save keeps up with the run; its compression goes on beside the run.
+          await save.taken;
+        }
         await nextFrame();
       }
     } finally {
