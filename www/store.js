@@ -190,7 +190,9 @@ export class Store extends EventTarget {
     try {
       let done = 0;
       await eachSliced(cut(read.pieces ?? [read.text], RESTORE_PIECE), (piece) => { restoring.push(piece); done += piece.length; }, () => onProgress(done / Math.max(1, read.text.length)));
-      return measured(() => restoring.finish());
+      const service = measured(() => restoring.finish());
+      await breather(); // what follows (reading its log) in tasks of its own
+      return service;
     } catch (e) {
       restoring.abandon();
       throw e;

@@ -147,6 +147,7 @@ test("the state, the log as NDJSON, the spans as OTLP and the requests as HAR ex
     }
     check(step);
   }
+  await page.locator("#settings-message").scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${artifacts}playground-big-state-1280.png` });
   assert.deepEqual(errors, []);
 });
@@ -156,6 +157,7 @@ for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
     const reload = await phase(page, `reload at ${width} px`, () => page.reload(), restoredNotice, { reload: true });
     assert.match(await page.textContent("#state-status"), /saved in this browser/);
+    await page.evaluate(() => scrollTo(0, 0));
     await page.screenshot({ path: `${artifacts}playground-big-state-reloaded-${width}.png` });
     check(reload);
     assert.deepEqual(errors, []);
