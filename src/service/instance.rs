@@ -2,7 +2,8 @@
 //! the two services' state and the journal. Instances share nothing, so
 //! parallel tests never see each other's orders.
 
-use super::{snapshot, snapshot_check, testdata, Pieces};
+use super::snapshot::{self, Parts};
+use super::{restoring, snapshot_check, testdata, Pieces};
 use crate::domain::{Orders, Payments};
 use crate::gateway::{exchange, Backend, RawRequest, Response};
 use crate::json::Out;
@@ -55,7 +56,11 @@ impl Service {
     /// text is refused with the first bad field named (see `snapshot` and
     /// `snapshot_check`), never turned into a service that cannot answer.
     pub fn restore(text: &str, wall: Box<dyn Clock>) -> Result<Service, Invalid> {
-        let parts = snapshot::read(text)?;
+        Service::from_parts(restoring::read_whole(text)?, wall)
+    }
+
+    /// A service from a snapshot's parts, once they pass every check.
+    pub(crate) fn from_parts(parts: Parts, wall: Box<dyn Clock>) -> Result<Service, Invalid> {
         snapshot_check::check(&parts)?;
         let clock: Box<dyn Clock> = match parts.clock {
             Some(now) => Box::new(VirtualClock::starting_at(now)),

@@ -4,6 +4,7 @@
 //! snapshots have always had (format 1); `maxOrders`, added later, is
 //! optional and defaults as a new service's would.
 
+use std::collections::VecDeque;
 use std::ops::Bound;
 
 use crate::domain::code::Code;
@@ -15,6 +16,8 @@ use crate::gateway::envelope::{order as write_order, payment as write_payment};
 use crate::gateway::request::quote;
 use crate::gateway::Backend;
 use crate::json::{self, Json, Out};
+use crate::observe::entry::Entry;
+use crate::observe::span_entry::SpanEntry;
 use crate::observe::{render, restore, Journal};
 use crate::sim::invalid::Invalid;
 use crate::sim::latency::{LatencyModel, Profile};
@@ -471,7 +474,7 @@ fn tail(out: &mut Out, v: &View) {
 // value of the right type that this service would never write an
 // `OutOfRange`.
 
-type Read<T> = Result<T, Invalid>;
+pub(crate) type Read<T> = Result<T, Invalid>;
 
 /// What a value is, for a message: `string "11"`, `number -1`, `null`.
 fn shown(v: &Json) -> String {
@@ -644,43 +647,59 @@ fn code(prefix: &str, id: &str, at: &str) -> Read<Code> {
     })
 }
 
-fn read_orders(o: &Json, at: &str) -> Read<Orders> {
-    let mut orders = Orders::default();
-    let live_at = path(at, "live");
-    for (id, order) in members(o, at, "live")? {
-        let here = keyed(&live_at, id);
-        object(order, &here)?;
-        let code = code(ORDER, id, &here)?;
-        if orders.index.contains_key(&code) {
-            return Err(Invalid::out_of_range(&here, "given more than once"));
-        }
-        let order_id = text(order, &here, "orderId")?;
-        if order_id != id {
-            return Err(Invalid::out_of_range(
-                &path(&here, "orderId"),
-                format!("must equal its key, got {}", quote(order_id)),
-            ));
-        }
-        let status_at = path(&here, "status");
-        let row = OrderRow {
-            code,
-            user_id: orders.texts.share(text(order, &here, "userId")?),
-            description: orders.texts.share(text(order, &here, "description")?),
-            price: money(order, &here, "price")?,
-            created_at: int(order, &here, "createdAt")?,
-            status: match text(order, &here, "status")? {
-                "CREATED" => OrderStatus::Created,
-                "PAID" => OrderStatus::Paid,
-                other => {
-                    return Err(Invalid::out_of_range(
-                        &status_at,
-                        format!("must be CREATED or PAID, got {}", quote(other)),
-                    ))
-                }
-            },
-        };
-        orders.keep(row);
+/// One member of `orders.live`, added to `orders`; `live_at` is the path
+/// of `live` itself.
+pub(crate) fn order_member(orders: &mut Orders, id: &str, order: &Json, live_at: &str) -> Read<()> {
+    let here = keyed(live_at, id);
+    object(order, &here)?;
+    let code = code(ORDER, id, &here)?;
+    if orders.index.contains_key(&code) {
+        return Err(Invalid::out_of_range(&here, "given more than once"));
     }
+    let order_id = text(order, &here, "orderId")?;
+    if order_id != id {
+        return Err(Invalid::out_of_range(
+            &path(&here, "orderId"),
+            format!("must equal its key, got {}", quote(order_id)),
+        ));
+    }
+    let status_at = path(&here, "status");
+    let row = OrderRow {
+        code,
+        user_id: orders.texts.share(text(order, &here, "userId")?),
+        description: orders.texts.share(text(order, &here, "description")?),
+        price: money(order, &here, "price")?,
+        created_at: int(order, &here, "createdAt")?,
+        status: match text(order, &here, "status")? {
+            "CREATED" => OrderStatus::Created,
+            "PAID" => OrderStatus::Paid,
+            other => {
+                return Err(Invalid::out_of_range(
+                    &status_at,
+                    format!("must be CREATED or PAID, got {}", quote(other)),
+                ))
+            }
+        },
+    };
+    orders.keep(row);
+    Ok(())
+}
+
+/// The orders; `live`, when given, are the members of `live` already read
+/// one by one as they came (`order_member`).
+fn read_orders(o: &Json, at: &str, live: Option<Read<Orders>>) -> Read<Orders> {
+    let live_at = path(at, "live");
+    let listed = members(o, at, "live")?;
+    let mut orders = match live {
+        Some(read) => read?,
+        None => {
+            let mut orders = Orders::default();
+            for (id, order) in listed {
+                order_member(&mut orders, id, order, &live_at)?;
+            }
+            orders
+        }
+    };
     let deleted_at = path(at, "deleted");
     let deleted = field(o, at, "deleted")?;
     let deleted = deleted
@@ -713,47 +732,67 @@ fn small_count(v: &Json, at: &str) -> Read<u32> {
     })
 }
 
-fn read_payments(o: &Json, at: &str) -> Read<Payments> {
-    let mut payments = Payments::default();
-    let by_id_at = path(at, "by_id");
-    for (id, p) in members(o, at, "by_id")? {
-        let here = keyed(&by_id_at, id);
-        object(p, &here)?;
-        let code = code(PAYMENT, id, &here)?;
-        if payments.index.contains_key(&code) {
-            return Err(Invalid::out_of_range(&here, "given more than once"));
-        }
-        let payment_id = text(p, &here, "paymentId")?;
-        if payment_id != id {
-            return Err(Invalid::out_of_range(
-                &path(&here, "paymentId"),
-                format!("must equal its key, got {}", quote(payment_id)),
-            ));
-        }
-        let order_at = path(&here, "orderId");
-        let method_at = path(&here, "paymentMethod");
-        let method = text(p, &here, "paymentMethod")?;
-        let row = PaymentRow {
-            code,
-            order: code_of_order(text(p, &here, "orderId")?, &order_at)?,
-            amount: money(p, &here, "amount")?,
-            paid_at: int(p, &here, "paidAt")?,
-            method: PaymentMethod::parse(method).ok_or_else(|| {
-                Invalid::out_of_range(&method_at, format!("unknown method {}", quote(method)))
-            })?,
-            status: match text(p, &here, "status")? {
-                "SUCCESS" => PaymentStatus::Success,
-                "REFUNDED" => PaymentStatus::Refunded,
-                other => {
-                    return Err(Invalid::out_of_range(
-                        &path(&here, "status"),
-                        format!("must be SUCCESS or REFUNDED, got {}", quote(other)),
-                    ))
-                }
-            },
-        };
-        payments.keep(row);
+/// One member of `payments.by_id`, added to `payments`; `by_id_at` is the
+/// path of `by_id` itself.
+pub(crate) fn payment_member(
+    payments: &mut Payments,
+    id: &str,
+    p: &Json,
+    by_id_at: &str,
+) -> Read<()> {
+    let here = keyed(by_id_at, id);
+    object(p, &here)?;
+    let code = code(PAYMENT, id, &here)?;
+    if payments.index.contains_key(&code) {
+        return Err(Invalid::out_of_range(&here, "given more than once"));
     }
+    let payment_id = text(p, &here, "paymentId")?;
+    if payment_id != id {
+        return Err(Invalid::out_of_range(
+            &path(&here, "paymentId"),
+            format!("must equal its key, got {}", quote(payment_id)),
+        ));
+    }
+    let order_at = path(&here, "orderId");
+    let method_at = path(&here, "paymentMethod");
+    let method = text(p, &here, "paymentMethod")?;
+    let row = PaymentRow {
+        code,
+        order: code_of_order(text(p, &here, "orderId")?, &order_at)?,
+        amount: money(p, &here, "amount")?,
+        paid_at: int(p, &here, "paidAt")?,
+        method: PaymentMethod::parse(method).ok_or_else(|| {
+            Invalid::out_of_range(&method_at, format!("unknown method {}", quote(method)))
+        })?,
+        status: match text(p, &here, "status")? {
+            "SUCCESS" => PaymentStatus::Success,
+            "REFUNDED" => PaymentStatus::Refunded,
+            other => {
+                return Err(Invalid::out_of_range(
+                    &path(&here, "status"),
+                    format!("must be SUCCESS or REFUNDED, got {}", quote(other)),
+                ))
+            }
+        },
+    };
+    payments.keep(row);
+    Ok(())
+}
+
+/// The payments; `by_id`, when given, as `read_orders` takes `live`.
+fn read_payments(o: &Json, at: &str, by_id: Option<Read<Payments>>) -> Read<Payments> {
+    let by_id_at = path(at, "by_id");
+    let listed = members(o, at, "by_id")?;
+    let mut payments = match by_id {
+        Some(read) => read?,
+        None => {
+            let mut payments = Payments::default();
+            for (id, p) in listed {
+                payment_member(&mut payments, id, p, &by_id_at)?;
+            }
+            payments
+        }
+    };
     let attempts_at = path(at, "attempts");
     for (id, n) in members(o, at, "attempts")? {
         let here = keyed(&attempts_at, id);
@@ -801,7 +840,7 @@ fn read_forced(o: &Json) -> Read<Option<(Forced, u32)>> {
 /// The journal reader's refusal (`` `traceId`: not a trace id ``): a
 /// missing field or a value of the wrong type is a `WrongType`, a value it
 /// would never write an `OutOfRange`.
-fn journal_error(problem: String) -> Invalid {
+pub(crate) fn journal_error(problem: String) -> Invalid {
     let at = "snapshot.journal";
     if problem.contains("missing field") || problem.contains("expected") {
         Invalid::wrong_type(at, problem)
@@ -810,18 +849,39 @@ fn journal_error(problem: String) -> Invalid {
     }
 }
 
-/// Reads a snapshot's text into its parts; the one place a restored state
-/// is built. Only shapes are checked here; `snapshot_check` checks the
-/// values and how the parts fit together.
+/// The refusal of text that is not JSON at all.
+pub(crate) fn not_json(e: json::ReadError) -> Invalid {
+    Invalid::wrong_type(
+        "snapshot",
+        format!("not a snapshot of this service (expected the text snapshot() returns): {e}"),
+    )
+}
+
+/// Reads a snapshot's text into its parts, the whole text at once.
 pub fn read(text: &str) -> Read<Parts> {
+    let tree = json::parse(text).map_err(not_json)?;
+    read_tree(&tree, Streamed::default())
+}
+
+/// The long lists of a snapshot read element by element as the text came
+/// in (`restoring`), each with its first refusal; `None` for a list left
+/// in the tree. Their place in the tree holds an empty placeholder.
+#[derive(Default)]
+pub(crate) struct Streamed {
+    pub live: Option<Read<Orders>>,
+    pub by_id: Option<Read<Payments>>,
+    pub records: Option<Result<VecDeque<Entry>, String>>,
+    pub spans: Option<Result<VecDeque<SpanEntry>, String>>,
+}
+
+/// A snapshot's parsed JSON into its parts; the one place a restored state
+/// is built. Only shapes are checked here; `snapshot_check` checks the
+/// values and how the parts fit together. The refusals come in one fixed
+/// order, whatever the order of the text, so a text refused whole or in
+/// pieces is refused with the same message.
+pub(crate) fn read_tree(tree: &Json, streamed: Streamed) -> Read<Parts> {
     let at = "snapshot";
-    let tree = json::parse(text).map_err(|e| {
-        Invalid::wrong_type(
-            at,
-            format!("not a snapshot of this service (expected the text snapshot() returns): {e}"),
-        )
-    })?;
-    object(&tree, at).map_err(|e| {
+    object(tree, at).map_err(|e| {
         Invalid::wrong_type(
             at,
             format!(
@@ -835,9 +895,9 @@ pub fn read(text: &str) -> Read<Parts> {
     for name in [
         "format", "settings", "streams", "orders", "payments", "journal",
     ] {
-        field(&tree, at, name)?;
+        field(tree, at, name)?;
     }
-    let format = field(&tree, at, "format")?;
+    let format = field(tree, at, "format")?;
     if uint_value(format, "snapshot.format")? != FORMAT {
         return Err(Invalid::out_of_range(
             "snapshot.format",
@@ -847,14 +907,20 @@ pub fn read(text: &str) -> Read<Parts> {
             ),
         ));
     }
-    let part = |name: &str| field(&tree, at, name);
+    let part = |name: &str| field(tree, at, name);
+    let Streamed {
+        live,
+        by_id,
+        records,
+        spans,
+    } = streamed;
     Ok(Parts {
         settings: read_settings(part("settings")?, "snapshot.settings")?,
         streams: read_streams(part("streams")?, "snapshot.streams")?,
-        orders: read_orders(part("orders")?, "snapshot.orders")?,
-        payments: read_payments(part("payments")?, "snapshot.payments")?,
-        journal: restore::journal(part("journal")?).map_err(journal_error)?,
-        forced_next: read_forced(&tree)?,
+        orders: read_orders(part("orders")?, "snapshot.orders", live)?,
+        payments: read_payments(part("payments")?, "snapshot.payments", by_id)?,
+        journal: restore::journal_with(part("journal")?, records, spans).map_err(journal_error)?,
+        forced_next: read_forced(tree)?,
         clock: match tree.get("clock") {
             None | Some(Json::Null) => None,
             Some(v) => Some(int_value(v, "snapshot.clock")?),
