@@ -29,7 +29,8 @@ const V2 = "v2 ";
 
 /**
  * A saved or imported state as text: `{header, text, pieces, ids}`. `text`
- * is the pieces joined, `ids` the recent ids it offers (recent-ids.js).
+ * is the pieces joined, `ids` the recent ids it offers (recent-ids.js); a
+ * saved one also says `where` it was and whether it was `compressed`.
  */
 
 /** Reads the saved entry, or null when nothing is saved. `onProgress(share)` hears how far the text came back. */
@@ -50,13 +51,13 @@ export async function readSaved(onProgress = () => {}) {
       if (!record || typeof record.text !== "string") throw new Error("the saved state is missing from IndexedDB");
       return { text: record.text, header: record.header ?? {} };
     });
-    return saved;
+    return { ...saved, where: "IndexedDB", compressed: false };
   }
   if (body.startsWith("gz:")) {
     const saved = await viaWorker({ op: "unpack", packed: body.slice(3) }, onProgress, async () => ({ text: await gunzipText(body.slice(3)) }));
-    return { ...saved, header };
+    return { ...saved, header, where: "localStorage", compressed: true };
   }
-  return { header, text: body, pieces: [body], ids: await idsOf(body) };
+  return { header, text: body, pieces: [body], ids: await idsOf(body), where: "localStorage", compressed: false };
 }
 
 /** A file the user picked, read and parsed for its ids off this thread. */

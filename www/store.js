@@ -50,6 +50,8 @@ export class Store extends EventTarget {
   #saveGeneration = 0;
   /** The smallest snapshot localStorage refused to hold as it is, in characters. */
   #plainRefused = Infinity;
+  /** The smallest compressed snapshot localStorage refused, in characters. */
+  #packedRefused = Infinity;
   #changes = 0;
   #following = null;
   #stamp = "";
@@ -80,7 +82,7 @@ export class Store extends EventTarget {
         this.run = saved.header.run ?? null;
         this.#stamp = saved.header.stamp ?? "";
         this.#takeExchanges(saved.header);
-        this.#markSaved(saved.header.savedAt ?? 0, saved.text.length, false);
+        this.#markSaved(saved.header.savedAt ?? 0, saved.text.length, saved.compressed ?? false, saved.where);
         return "Restored the state saved in this browser." + interrupted(this.run);
       }
     } catch (e) {
@@ -107,7 +109,7 @@ export class Store extends EventTarget {
         await this.#adopt(service, saved.ids);
         this.#takeExchanges(saved.header);
         this.run = saved.header.run ?? null;
-        this.#markSaved(saved.header.savedAt ?? 0, saved.text.length, false);
+        this.#markSaved(saved.header.savedAt ?? 0, saved.text.length, saved.compressed ?? false, saved.where);
         this.changed({ reset: true, followed: true });
       }
     })().catch(() => {}).finally(() => { this.#following = null; });
@@ -128,7 +130,7 @@ export class Store extends EventTarget {
     await this.#adopt(await this.restored(saved), saved.ids);
     this.#takeExchanges(saved.header);
     this.run = saved.header.run ?? null;
-    this.#markSaved(saved.header.savedAt ?? 0, saved.text.length, false);
+    this.#markSaved(saved.header.savedAt ?? 0, saved.text.length, saved.compressed ?? false, saved.where);
     this.changed({ reset: true, followed: true });
   }
 
@@ -547,10 +549,13 @@ export class Store extends EventTarget {
     }
     if (generation !== this.#saveGeneration || this.tabs.role !== "owner") return false;
     try {
+      // As for the plain text: a packed size refused once goes straight to IndexedDB.
+      if (packed.length >= this.#packedRefused) throw new Error("too big for localStorage");
       const size = writePacked(header, packed);
       this.#written(changes, header, size, true);
       return true;
     } catch {
+      this.#packedRefused = Math.min(this.#packedRefused, packed.length);
       // Too big even compressed: IndexedDB, which holds hundreds of MB; the worker still has the text.
       try {
         const size = await writeBig(header, pieces, packing);
