@@ -83,10 +83,9 @@ export function idsOf(text) {
  * same text: the worker still holds that text and writes it. Resolves with
  * the size, or rejects.
  */
-export async function writeBig(header, pieces, packed) {
+export async function writeBig(header, pieces, packed, length = pieces.reduce((n, piece) => n + piece.length, 0)) {
   const worker = compressor();
   const job = packed?.job;
-  const length = pieces.reduce((n, piece) => n + piece.length, 0);
   if (worker && job) {
     await ask(worker, { op: "keep", header }, job, async () => { await idbPut({ header, text: pieces.join("") }); return { kept: length }; });
   } else {
@@ -129,6 +128,32 @@ export function gzip(pieces, onProgress = () => {}) {
   handOver(worker, id, pieces, "pack");
   done.job = id;
   return done;
+}
+
+/**
+ * A compression fed piece by piece as the snapshot's pieces come, for a
+ * state known to be too big for localStorage as it is: no copy of the
+ * whole is kept on this thread. `add(piece)`, then `end()`, which gives
+ * the promise `gzip` would (with its `job`). Null where no Worker can be
+ * made: the caller collects the pieces and uses `gzip`.
+ */
+export function packer() {
+  const worker = compressor();
+  if (!worker) return null;
+  const id = ++lastJob;
+  const done = new Promise((resolve, reject) => jobs.set(id, { fallback: () => Promise.reject(new Error("the save worker stopped")), resolve, reject }));
+  done.job = id;
+  let held = null; // one piece held back, so that the last one can say it is the last
+  return {
+    add(piece) {
+      if (held !== null) worker.postMessage({ id, op: "pack", piece: held, done: 0, total: 0, last: false });
+      held = piece;
+    },
+    end() {
+      worker.postMessage({ id, op: "pack", piece: held ?? "", done: 0, total: 0, last: true });
+      return done;
+    },
+  };
 }
 
 const PIECE = 1 << 18;

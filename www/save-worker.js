@@ -6,7 +6,9 @@
 //
 // Saving (the page hands the snapshot over in pieces):
 //   { id, op: "pack", piece, done, total, last }
-//     → { id, progress } (0..1) after each piece, then { id, packed } (gzip, base64)
+//     → { id, progress } (0..1) after each piece (when the total is known:
+//       a snapshot streamed as the package makes it has none), then
+//       { id, packed } (gzip, base64)
 //   { id, op: "keep", header }
 //     → the last packed snapshot written to IndexedDB (too big for
 //       localStorage even compressed): { id, kept: size }
@@ -54,7 +56,7 @@ function pack({ id, piece, done, total, last }) {
     if (job.failed) return;
     try {
       await job.writer.write(job.encoder.encode(text));
-      self.postMessage({ id, progress: total > 0 ? Math.min(1, done / total) : 1 });
+      if (total > 0) self.postMessage({ id, progress: Math.min(1, done / total) });
       if (!last) return;
       jobs.delete(id);
       await job.writer.close();

@@ -1,7 +1,7 @@
 // Settings (seed, failure rate, log capacity), the resets, and the state
 // as files: the snapshot to export and import, the log as NDJSON.
 import { $, bytes, clock, download, fieldError, number } from "./dom.js";
-import { PIECES, blobOf, breather, eachSliced, jsonPieces } from "./slices.js";
+import { BlobBuilder, PIECES, breather, eachSliced, jsonPieces } from "./slices.js";
 import { readFile } from "./persist.js";
 import { toHar } from "./har.js";
 import { DEFAULT_BASE } from "./copy-as.js";
@@ -80,15 +80,13 @@ export function mountSettings(store, undoable) {
     message.dataset.busy = "true";
     try {
       await breather(); // the page says so first
-      const parts = [];
-      let size = 0;
+      const file = new BlobBuilder();
       const source = await pieces();
-      await eachSliced(source, (piece) => { parts.push(piece); size += piece.length; look(piece); }, () => {
+      await eachSliced(source, (piece) => { file.add(piece); look(piece); }, () => {
         if (performance.now() - began > 500 && typeof source.progress === "number") say(`Preparing ${what}: ${Math.round(source.progress * 100)}%…`);
       });
-      const blob = await blobOf(parts, type);
-      download(name, type, blob);
-      say(done(parts, size));
+      download(name, type, file.blob(type));
+      say(done(file.length));
     } catch (e) {
       say(`Could not export ${what}: ${e.message}`, "error");
     } finally {
@@ -104,7 +102,7 @@ export function mountSettings(store, undoable) {
     const service = store.service;
     exportFile("the state", `orderpay-state-${stamp()}.json`, "application/json",
       () => (store.remote ? [service.snapshot()] : piecesOf(service, "snapshotPieces", () => service.snapshot())),
-      (_parts, size) => `Exported the state (${bytes(size)}): Service.restore(text) takes it back, here or in Node.`);
+      (size) => `Exported the state (${bytes(size)}): Service.restore(text) takes it back, here or in Node.`);
   });
 
   $("#export-logs").addEventListener("click", () => {

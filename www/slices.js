@@ -62,34 +62,35 @@ export async function forSliced(list, each, onProgress = () => {}, every = 64) {
 }
 
 /**
- * Text pieces as one Blob, made a piece at a time: a Blob of one string of
- * tens of megabytes encodes it all as UTF-8 in one task. Pieces are grouped
- * to about a million characters first.
+ * A Blob made of text pieces as they come, a megabyte at a time: a Blob of
+ * one string of tens of megabytes encodes it all as UTF-8 in one task, and
+ * pieces kept until the end would outlive many garbage collections (each
+ * megabyte made into a Blob at once is let go young, cheaply).
  */
-export async function blobOf(pieces, type) {
-  const parts = [];
-  let group = [];
-  let size = 0;
-  const flush = async () => {
-    if (!group.length) return;
-    parts.push(new Blob(group));
-    group = [];
-    size = 0;
-    await breather();
-  };
-  for (const piece of pieces) {
-    // A piece bigger than a group is cut (never between the halves of a surrogate pair).
-    for (let at = 0; at < piece.length;) {
-      let end = Math.min(piece.length, at + (1 << 20) - size);
-      if (end < piece.length && /[\ud800-\udbff]/.test(piece[end - 1])) end -= 1;
-      group.push(at === 0 && end === piece.length ? piece : piece.slice(at, end));
-      size += end - at;
-      at = end;
-      if (size >= 1 << 20) await flush();
-    }
+export class BlobBuilder {
+  #parts = [];
+  #group = [];
+  #size = 0;
+  length = 0;
+
+  add(piece) {
+    this.#group.push(piece);
+    this.#size += piece.length;
+    this.length += piece.length;
+    if (this.#size >= 1 << 20) this.#flush();
   }
-  await flush();
-  return new Blob(parts, { type });
+
+  #flush() {
+    if (!this.#group.length) return;
+    this.#parts.push(new Blob(this.#group));
+    this.#group = [];
+    this.#size = 0;
+  }
+
+  blob(type) {
+    this.#flush();
+    return new Blob(this.#parts, { type });
+  }
 }
 
 /**

@@ -4,7 +4,7 @@
 // in this browser, which only the tab that owns it writes (tabs.js).
 // Everything else listens to its "change" and "saved" events.
 import init, { Service } from "./pkg/orderpay.js";
-import { KEY, forgetSaved, gzip, readSaved, writeBig, writePacked, writePlain } from "./persist.js";
+import { KEY, forgetSaved, gzip, packer, readSaved, writeBig, writePacked, writePlain } from "./persist.js";
 import { KEEP_IDS } from "./recent-ids.js";
 import { Tabs } from "./tabs.js";
 import { RequestIndex, keyOf } from "./requests-index.js";
@@ -513,22 +513,35 @@ export class Store extends EventTarget {
     const header = structuredClone({ savedAt: Date.now(), stamp: `${this.tabs.id}-${generation}`, run: this.run, exchanges: this.#savedExchanges(), counters: this.counters });
     // The service's own part of a save, measured so that its share of a long task can be told apart.
     const started = performance.now();
-    let pieces;
+    let pieces = null;
+    let length = 0;
+    let packing = null;
     if (!now && typeof this.service.snapshotPieces === "function") {
       const source = this.service.snapshotPieces(PIECES);
       performance.measure("orderpay snapshot", { start: started, end: performance.now() });
-      pieces = [];
-      await eachSliced(source, (piece) => pieces.push(piece));
+      // Known to be too big for localStorage as it is: each piece goes to the worker as it comes.
+      const stream = this.#plainRefused < Infinity ? packer() : null;
+      if (stream) {
+        this.#status("saving");
+        this.saved.since = performance.now();
+        await eachSliced(source, (piece) => { stream.add(piece); length += piece.length; }, () => {
+          if (generation === this.#saveGeneration) this.#progress(source.progress);
+        });
+        packing = stream.end();
+        packing.catch(() => {}); // overtaken below: nobody waits for it
+      } else {
+        pieces = [];
+        await eachSliced(source, (piece) => { pieces.push(piece); length += piece.length; });
+      }
       if (generation !== this.#saveGeneration) return false;
     } else {
       pieces = [this.service.snapshot()];
+      length = pieces[0].length;
       performance.measure("orderpay snapshot", { start: started, end: performance.now() });
     }
     taken();
-    let length = 0;
-    for (const piece of pieces) length += piece.length;
     // A size localStorage refused once is not tried again as it is: the refused write costs as much as a good one.
-    if (length < this.#plainRefused) {
+    if (pieces && length < this.#plainRefused) {
       try {
         const size = writePlain(header, pieces.length === 1 ? pieces[0] : pieces.join(""));
         this.#written(changes, header, size, false);
@@ -537,9 +550,11 @@ export class Store extends EventTarget {
         this.#plainRefused = length; // too big: compress
       }
     }
-    this.#status("saving");
-    this.saved.since = performance.now();
-    const packing = gzip(pieces, (share) => { if (generation === this.#saveGeneration) this.#progress(share); });
+    if (!packing) {
+      this.#status("saving");
+      this.saved.since = performance.now();
+      packing = gzip(pieces, (share) => { if (generation === this.#saveGeneration) this.#progress(share); });
+    }
     let packed;
     try {
       packed = await packing;
@@ -558,7 +573,7 @@ export class Store extends EventTarget {
       this.#packedRefused = Math.min(this.#packedRefused, packed.length);
       // Too big even compressed: IndexedDB, which holds hundreds of MB; the worker still has the text.
       try {
-        const size = await writeBig(header, pieces, packing);
+        const size = await writeBig(header, pieces ?? [], packing, length);
         if (generation !== this.#saveGeneration) return false;
         this.#written(changes, header, size, false, "IndexedDB");
         return true;
