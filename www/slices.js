@@ -7,7 +7,7 @@
 export const PIECES = Object.freeze({ size: 1 << 16 });
 
 /** Milliseconds of work a slice may take before it lets the page in. */
-export const BUDGET = 8;
+export const BUDGET = 6;
 
 /** Lets the page in: other tasks (input, painting) run before this resolves. */
 export function breather() {

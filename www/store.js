@@ -628,7 +628,7 @@ export class Store extends EventTarget {
 }
 
 /** Restore pieces: about as much text as the package restores in a few milliseconds. */
-const RESTORE_PIECE = 1 << 17;
+const RESTORE_PIECE = 1 << 15;
 
 /** `pieces` cut to at most `size` characters each, never between the halves of a surrogate pair. */
 function* cut(pieces, size) {
