@@ -16,15 +16,19 @@ const js = join(root, "src", "js");
 renameSync(join(pkg, "orderpay.js"), join(pkg, "binding.js"));
 renameSync(join(pkg, "orderpay.d.ts"), join(pkg, "binding.d.ts"));
 
-// Garbage collection frees a RawService through wasm-bindgen's
-// FinalizationRegistry. If the module had ever trapped, that free would
+// Garbage collection frees a RawService (and a RawPieces, a RawRestoring)
+// through wasm-bindgen's FinalizationRegistry. If the module had ever trapped, that free would
 // throw inside the registry's callback, where nobody can catch it, and
 // Node would exit: the callback swallows the error instead (the memory of
 // a broken module is lost anyway).
 const binding = join(pkg, "binding.js");
 const glue = readFileSync(binding, "utf8");
-const cleanup = /new FinalizationRegistry\(ptr => (wasm\.__wbg_rawservice_free\(ptr(?: >>> 0)?, 1\))\)/;
-if (!cleanup.test(glue)) throw new Error("package.mjs: the RawService FinalizationRegistry was not found in the glue");
+const cleanup = /new FinalizationRegistry\(ptr => (wasm\.__wbg_raw\w+_free\(ptr(?: >>> 0)?, 1\))\)/g;
+for (const name of ["rawservice", "rawpieces", "rawrestoring"]) {
+  if (!glue.includes(`new FinalizationRegistry(ptr => wasm.__wbg_${name}_free(`)) {
+    throw new Error(`package.mjs: the ${name} FinalizationRegistry was not found in the glue`);
+  }
+}
 writeFileSync(
   binding,
   glue

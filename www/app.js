@@ -13,13 +13,14 @@ import { mountSimulation } from "./simulation.js";
 import { mountUndo } from "./undo.js";
 import { mountTabBar } from "./tabbar.js";
 import { mountIdHighlight } from "./ids.js";
+import { breather } from "./slices.js";
 
 // On a phone the primer starts closed, so the flow's button is in sight at once.
 if (matchMedia("(max-width: 600px)").matches) $(".primer").open = false;
 
 const store = new Store();
 try {
-  const notice = await store.start();
+  const notice = await store.start((text) => { $("#notice").textContent = text; });
   if (notice) $("#notice").textContent = notice;
   const undoable = mountUndo(store);
   mountTabBar(store);
@@ -28,9 +29,13 @@ try {
   mountConsole(store);
   mountSimulation(store);
   mountTestData(store);
+  // Each part that draws the whole state (a loaded one may hold 100,000 orders) in a task of its own.
+  await breather();
   mountRequests(store);
   mountIdHighlight();
+  await breather();
   mountLogs(store, undoable);
+  await breather();
   mountCharts(store);
   store.scheduleSave();
   document.body.dataset.ready = "true";

@@ -4,10 +4,9 @@
 // sent itself carry their headers and bodies; older ones (from the log
 // alone) carry what the log keeps, and say so in a comment. Built in slices
 // between frames, so a long list does not hold the page.
-import { nextFrame } from "./dom.js";
+import { jsonPieces, slicer } from "./slices.js";
 
 const STATUS_TEXT = { 200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 413: "Payload Too Large", 415: "Unsupported Media Type", 500: "Internal Server Error" };
-const SLICE = 2000;
 
 const pairs = (object) => Object.entries(object ?? {}).map(([name, value]) => ({ name: String(name), value: String(value) }));
 
@@ -46,14 +45,15 @@ function entry(req, exchange, base) {
   };
 }
 
-/** The HAR of `requests` (oldest first), as a JSON string; `onProgress(done, total)` between slices. */
+/** The HAR of `requests` (oldest first), as JSON text in pieces (slices.js); `onProgress(done, total)` between slices. */
 export async function toHar(requests, exchanges, base, onProgress = () => {}) {
   const entries = [];
+  const clock = slicer();
   for (let i = 0; i < requests.length; i++) {
     entries.push(entry(requests[i], exchanges.get(requests[i].key), base));
-    if (i % SLICE === SLICE - 1) {
+    if ((i & 31) === 31 && clock.due()) {
       onProgress(i + 1, requests.length);
-      await nextFrame();
+      await clock.next();
     }
   }
   const har = {
@@ -65,5 +65,5 @@ export async function toHar(requests, exchanges, base, onProgress = () => {}) {
       comment: "Simulated by orderpay in a browser tab: times are the service's simulated durations.",
     },
   };
-  return JSON.stringify(har);
+  return jsonPieces(har);
 }

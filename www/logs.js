@@ -33,12 +33,17 @@ export function mountLogs(store, undoable) {
     controls[name].append(...values.map((v) => h("option", { value: v }, v)));
   }
 
-  /** Values of a field seen in the records that the selects do not offer yet. */
+  /** Values of a field seen in the records that the selects do not offer yet: each record looked at once. */
+  let learned = { records: null, seq: 0 };
   function learnValues() {
+    if (learned.records !== store.records) learned = { records: store.records, seq: 0 };
+    const fresh = [];
+    for (let i = store.records.length - 1; i >= 0 && store.records[i].seq > learned.seq; i--) fresh.push(store.records[i]);
+    learned.seq = store.records.at(-1)?.seq ?? 0;
     for (const name of Object.keys(KNOWN_VALUES)) {
       const select = controls[name];
       const offered = new Set([...select.options].map((o) => o.value));
-      for (const r of store.records) {
+      for (const r of fresh) {
         const v = r[name];
         if (typeof v === "string" && !offered.has(v)) {
           offered.add(v);
@@ -60,19 +65,51 @@ export function mountLogs(store, undoable) {
     return true;
   }
 
+  /**
+   * The rows drawn last, by record: a record never changes, so its row is
+   * made once and kept while it stays among the rows shown. A chunk of test
+   * data then adds its new rows at the top rather than redrawing a hundred.
+   */
+  let drawnRows = new Map();
+  const rowOf = (r, next) => {
+    let tr = drawnRows.get(r);
+    if (!tr) tr = row(r);
+    else tr.classList.toggle("in-trace", shown?.traceId === r.traceId);
+    next.set(r, tr);
+    return tr;
+  };
+
+  /** Puts `rows` in the table in order, moving only what is not in place. */
+  function place(rows) {
+    let at = tbody.firstChild;
+    for (const tr of rows) {
+      if (at === tr) { at = at.nextSibling; continue; }
+      tbody.insertBefore(tr, at);
+    }
+    while (at) { const next = at.nextSibling; at.remove(); at = next; }
+  }
+
   function render() {
     learnValues();
     const rows = [];
+    const next = new Map();
     let matching = 0;
-    for (let i = store.records.length - 1; i >= 0; i--) {
-      const r = store.records[i];
-      if (!matches(r)) continue;
-      matching++;
-      if (rows.length < limit) rows.push(row(r));
-    }
-    tbody.replaceChildren(...rows);
-    const dropped = store.droppedLogs;
     const filtered = FILTERS.some((f) => controls[f].value.trim());
+    if (!filtered) {
+      // Nothing to match: the newest records are the rows, and all of them count.
+      matching = store.records.length;
+      for (let i = store.records.length - 1; i >= 0 && rows.length < limit; i--) rows.push(rowOf(store.records[i], next));
+    } else {
+      for (let i = store.records.length - 1; i >= 0; i--) {
+        const r = store.records[i];
+        if (!matches(r)) continue;
+        matching++;
+        if (rows.length < limit) rows.push(rowOf(r, next));
+      }
+    }
+    drawnRows = next;
+    place(rows);
+    const dropped = store.droppedLogs;
     count.textContent = `${filtered ? `${number(matching)} matching of ` : ""}${number(store.records.length)} records in the log` +
       (dropped ? `, ${number(dropped)} older ones dropped to stay within the log capacity` : "") +
       (matching > rows.length ? `; showing the newest ${number(rows.length)}` : "") + ".";
@@ -178,7 +215,7 @@ export function mountLogs(store, undoable) {
   more.addEventListener("click", () => { limit += PAGE; render(); });
   $("#clear-logs").addEventListener("click", () => {
     const n = store.records.length;
-    undoable(`Emptied the log (${number(n)} record${n === 1 ? "" : "s"}).`, () => store.clearLogs());
+    undoable(`Emptied the log (${number(n)} record${n === 1 ? "" : "s"}).`, () => store.clearLogs(), { inPlace: true });
   });
   render();
 }

@@ -14,12 +14,27 @@
 //
 // Entries written before the header existed (the bare snapshot, or
 // "gz:" and the compressed one) still load.
+//
+// Everything heavy about a large state (compressing, decompressing,
+// IndexedDB, reading a file, parsing the snapshot for its recent ids) is
+// done by the save worker (save-worker.js); the text crosses between the
+// threads in pieces. Where no Worker can be made, the same runs here.
+import { gunzipText, gzipText } from "./gzip.js";
+import { idbGet, idbPut } from "./idb.js";
+import { recentIds } from "./recent-ids.js";
+import { breather } from "./slices.js";
 
 export const KEY = "orderpay-playground/snapshot";
 const V2 = "v2 ";
 
-/** Reads the saved entry: `{header, text}`, or null when nothing is saved. */
-export async function readSaved() {
+/**
+ * A saved or imported state as text: `{header, text, pieces, ids}`. `text`
+ * is the pieces joined, `ids` the recent ids it offers (recent-ids.js); a
+ * saved one also says `where` it was and whether it was `compressed`.
+ */
+
+/** Reads the saved entry, or null when nothing is saved. `onProgress(share)` hears how far the text came back. */
+export async function readSaved(onProgress = () => {}) {
   const raw = localStorage.getItem(KEY);
   if (raw === null) return null;
   let header = {};
@@ -31,64 +46,53 @@ export async function readSaved() {
     body = raw.slice(end + 1);
   }
   if (header.where === "idb") {
-    const record = await idbGet();
-    if (!record || typeof record.text !== "string") throw new Error("the saved state is missing from IndexedDB");
-    return { header: record.header ?? {}, text: record.text };
+    const saved = await viaWorker({ op: "read-idb" }, onProgress, async () => {
+      const record = await idbGet();
+      if (!record || typeof record.text !== "string") throw new Error("the saved state is missing from IndexedDB");
+      return { text: record.text, header: record.header ?? {} };
+    });
+    return { ...saved, where: "IndexedDB", compressed: false };
   }
-  const text = body.startsWith("gz:") ? await gunzip(body.slice(3)) : body;
-  return { header, text };
+  if (body.startsWith("gz:")) {
+    const saved = await viaWorker({ op: "unpack", packed: body.slice(3) }, onProgress, async () => ({ text: await gunzipText(body.slice(3)) }));
+    return { ...saved, header, where: "localStorage", compressed: true };
+  }
+  return { header, text: body, pieces: [body], ids: await idsOf(body), where: "localStorage", compressed: false };
+}
+
+/** A file the user picked, read and parsed for its ids off this thread. */
+export function readFile(file, onProgress = () => {}) {
+  return viaWorker({ op: "read-file", file }, onProgress, async () => ({ text: await file.text() }));
+}
+
+/** The recent ids a snapshot offers, parsed in the worker. */
+export function idsOf(text) {
+  const worker = compressor();
+  if (!worker) return Promise.resolve(recentIds(text));
+  const id = ++lastJob;
+  const done = new Promise((resolve, reject) => jobs.set(id, { fallback: () => recentIds(text), resolve, reject }));
+  handOver(worker, id, [text], "ids");
+  return done;
 }
 
 /**
  * Writes a state too big for localStorage even compressed: the header and
  * the snapshot as one IndexedDB record (no size limit to speak of), then a
  * marker in localStorage, which tells other tabs (the storage event) and
- * the next load where to look. Resolves with the size, or rejects.
+ * the next load where to look. `packed` is the promise `gzip` gave for the
+ * same text: the worker still holds that text and writes it. Resolves with
+ * the size, or rejects.
  */
-export async function writeBig(header, text) {
-  await idbPut({ header, text });
+export async function writeBig(header, pieces, packed, length = pieces.reduce((n, piece) => n + piece.length, 0)) {
+  const worker = compressor();
+  const job = packed?.job;
+  if (worker && job) {
+    await ask(worker, { op: "keep", header }, job, async () => { await idbPut({ header, text: pieces.join("") }); return { kept: length }; });
+  } else {
+    await idbPut({ header, text: pieces.join("") });
+  }
   localStorage.setItem(KEY, `${V2}${JSON.stringify({ ...header, where: "idb", exchanges: undefined, counters: undefined })}\n`);
-  return text.length;
-}
-
-const DB = "orderpay-playground";
-const STORE = "saved";
-
-function idb() {
-  return new Promise((resolve, reject) => {
-    const open = indexedDB.open(DB, 1);
-    open.onupgradeneeded = () => open.result.createObjectStore(STORE);
-    open.onsuccess = () => resolve(open.result);
-    open.onerror = () => reject(open.error);
-  });
-}
-
-async function idbPut(value) {
-  const db = await idb();
-  try {
-    await new Promise((resolve, reject) => {
-      const tx = db.transaction(STORE, "readwrite");
-      tx.objectStore(STORE).put(value, "state");
-      tx.oncomplete = resolve;
-      tx.onerror = () => reject(tx.error);
-      tx.onabort = () => reject(tx.error ?? new Error("IndexedDB: the write was aborted"));
-    });
-  } finally {
-    db.close();
-  }
-}
-
-async function idbGet() {
-  const db = await idb();
-  try {
-    return await new Promise((resolve, reject) => {
-      const get = db.transaction(STORE, "readonly").objectStore(STORE).get("state");
-      get.onsuccess = () => resolve(get.result);
-      get.onerror = () => reject(get.error);
-    });
-  } finally {
-    db.close();
-  }
+  return length;
 }
 
 /**
@@ -111,43 +115,105 @@ export function forgetSaved() {
 }
 
 /**
- * gzip, then base64 (localStorage holds strings only), in a Worker
- * (save-worker.js): the encoding and the base64 of a large snapshot would
- * hold the page. `onProgress(share)` hears how far it got. Where no Worker
- * can be made, the same on this thread, the compression itself still off it.
+ * gzip, then base64 (localStorage holds strings only), in the worker: the
+ * encoding and the base64 of a large snapshot would hold the page.
+ * `onProgress(share)` hears how far it got. The promise carries `job`, the
+ * worker's name for this text, for `writeBig`.
  */
-export function gzip(text, onProgress = () => {}) {
+export function gzip(pieces, onProgress = () => {}) {
   const worker = compressor();
-  if (!worker) return gzipHere(text);
+  if (!worker) return gzipText(pieces.join(""));
   const id = ++lastJob;
-  const done = new Promise((resolve, reject) => jobs.set(id, { text, resolve, reject, onProgress }));
-  handOver(worker, id, text);
+  const done = new Promise((resolve, reject) => jobs.set(id, { fallback: () => gzipText(pieces.join("")), resolve, reject, onProgress }));
+  handOver(worker, id, pieces, "pack");
+  done.job = id;
   return done;
 }
 
-const PIECE = 1 << 20;
+/**
+ * A compression fed piece by piece as the snapshot's pieces come, for a
+ * state known to be too big for localStorage as it is: no copy of the
+ * whole is kept on this thread. `add(piece)`, then `end()`, which gives
+ * the promise `gzip` would (with its `job`). Null where no Worker can be
+ * made: the caller collects the pieces and uses `gzip`.
+ */
+export function packer() {
+  const worker = compressor();
+  if (!worker) return null;
+  const id = ++lastJob;
+  const done = new Promise((resolve, reject) => jobs.set(id, { fallback: () => Promise.reject(new Error("the save worker stopped")), resolve, reject }));
+  done.job = id;
+  let held = null; // one piece held back, so that the last one can say it is the last
+  return {
+    add(piece) {
+      if (held !== null) worker.postMessage({ id, op: "pack", piece: held, done: 0, total: 0, last: false });
+      held = piece;
+    },
+    end() {
+      worker.postMessage({ id, op: "pack", piece: held ?? "", done: 0, total: 0, last: true });
+      return done;
+    },
+  };
+}
+
+const PIECE = 1 << 18;
 
 /**
- * Posts `text` to the worker a piece at a time, a task each, so that no
- * one copy holds the page. A piece never ends between the two halves of a
- * surrogate pair: each piece is encoded on its own.
+ * Posts the text (its pieces, in order) to the worker at most a million
+ * characters at a time, a task each, so that no one copy holds the page.
+ * A piece never ends between the two halves of a surrogate pair: each
+ * piece is encoded on its own.
  */
-async function handOver(to, id, text) {
-  for (let at = 0; at < text.length || at === 0;) {
-    let end = Math.min(text.length, at + PIECE);
-    if (end < text.length && /[\ud800-\udbff]/.test(text[end - 1])) end -= 1;
-    to.postMessage({ id, piece: text.slice(at, end), done: end, total: text.length, last: end >= text.length });
-    if (end >= text.length) return;
-    at = end;
-    await new Promise((resolve) => setTimeout(resolve, 0));
+async function handOver(to, id, pieces, op) {
+  const total = pieces.reduce((n, piece) => n + piece.length, 0);
+  let done = 0;
+  const cuts = [];
+  for (const piece of pieces) {
+    for (let at = 0; at < piece.length;) {
+      let end = Math.min(piece.length, at + PIECE);
+      if (end < piece.length && /[\ud800-\udbff]/.test(piece[end - 1])) end -= 1;
+      cuts.push(at === 0 && end === piece.length ? piece : piece.slice(at, end));
+      at = end;
+    }
   }
+  if (!cuts.length) cuts.push("");
+  for (let i = 0; i < cuts.length; i++) {
+    done += cuts[i].length;
+    to.postMessage({ id, op, piece: cuts[i], done, total, last: i === cuts.length - 1 });
+    if (i < cuts.length - 1) await breather();
+  }
+}
+
+/** A question to the worker about job `id`, answered in one message. */
+function ask(worker, message, id, fallback) {
+  const done = new Promise((resolve, reject) => jobs.set(id, { fallback, resolve, reject }));
+  worker.postMessage({ ...message, id });
+  return done;
+}
+
+/**
+ * A text the worker makes and hands back in pieces (the pieces are joined
+ * as a rope: no copy of the whole on this thread). Resolves
+ * `{text, pieces, header, ids}`.
+ */
+function viaWorker(message, onProgress, fallback) {
+  const here = async () => {
+    const out = await fallback();
+    return { header: {}, ...out, pieces: [out.text], ids: recentIds(out.text) };
+  };
+  const worker = compressor();
+  if (!worker) return here();
+  const id = ++lastJob;
+  const done = new Promise((resolve, reject) => jobs.set(id, { fallback: here, resolve, reject, onProgress, pieces: [], text: "" }));
+  worker.postMessage({ ...message, id });
+  return done;
 }
 
 let worker;
 let lastJob = 0;
 const jobs = new Map();
 
-/** The one compression Worker, made on first use; null where Workers are not to be had. */
+/** The one save worker, made on first use; null where Workers are not to be had. */
 function compressor() {
   if (worker !== undefined) return worker;
   try {
@@ -159,10 +225,19 @@ function compressor() {
   worker.addEventListener("message", ({ data }) => {
     const job = jobs.get(data?.id);
     if (!job) return;
-    if (typeof data.progress === "number") return job.onProgress(data.progress);
+    if (typeof data.progress === "number") return job.onProgress?.(data.progress);
+    if (typeof data.piece === "string") {
+      job.pieces.push(data.piece);
+      job.text += data.piece;
+      if (typeof data.share === "number") job.onProgress?.(data.share);
+      return;
+    }
     jobs.delete(data.id);
-    if (typeof data.packed === "string") job.resolve(data.packed);
-    else job.reject(new Error(data.error ?? "compression failed"));
+    if (typeof data.error === "string") job.reject(new Error(data.error));
+    else if (typeof data.packed === "string") job.resolve(data.packed);
+    else if (data.ids && !data.end) job.resolve(data.ids);
+    else if (data.end) job.resolve({ header: data.header ?? {}, text: job.text, pieces: job.pieces, ids: data.ids });
+    else job.resolve(data);
   });
   worker.addEventListener("error", (e) => {
     // A Worker that cannot start (a file missing, a policy): every waiting job is done here instead.
@@ -170,23 +245,7 @@ function compressor() {
     worker = null;
     const waiting = [...jobs.values()];
     jobs.clear();
-    for (const job of waiting) job.resolve(gzipHere(job.text));
+    for (const job of waiting) job.resolve(job.fallback());
   });
   return worker;
-}
-
-async function gzipHere(text) {
-  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"));
-  const packed = new Uint8Array(await new Response(stream).arrayBuffer());
-  let binary = "";
-  for (let i = 0; i < packed.length; i += 0x8000) {
-    binary += String.fromCharCode(...packed.subarray(i, i + 0x8000));
-  }
-  return btoa(binary);
-}
-
-async function gunzip(base64) {
-  const packed = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-  const stream = new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return new Response(stream).text();
 }

@@ -17,6 +17,19 @@ export class RequestIndex {
   version = 0;
   #lastSeq = 0;
 
+  /** `version`: where to start counting, past the index this one replaces, so a view never mistakes one for the other. */
+  constructor(version = 0) {
+    this.version = version;
+  }
+
+  /** Adds records newer than all it holds, oldest first: an index being built a slice at a time. */
+  append(records) {
+    if (!records.length) return;
+    for (const r of records) if (r.seq > this.#lastSeq) this.#add(r);
+    this.#lastSeq = Math.max(this.#lastSeq, records.at(-1).seq);
+    this.version++;
+  }
+
   /** Reads the records newer than the last look; `records` is the store's, oldest first. */
   update(records) {
     if (!records.length) {

@@ -5,12 +5,17 @@
 // look different from a success and from a request the gateway turned away.
 // Selecting a row opens the side panel (request-panel.js) beside the list,
 // which stays where it was.
-import { $, clock, h, number, throttled } from "./dom.js";
+import { $, clock, h, number, setText, throttled } from "./dom.js";
 import { FIELDS, Search, prepare } from "./query.js";
 import { KIND_TEXT } from "./requests-index.js";
 import { mountRequestPanel } from "./request-panel.js";
 
 const PAGE = 50;
+
+/** Sets `target[name]` only when it differs. */
+function put(target, name, value) {
+  if (target[name] !== value) target[name] = value;
+}
 
 export function mountRequests(store) {
   const list = $("#req-rows");
@@ -24,7 +29,6 @@ export function mountRequests(store) {
   let selected = null; // key of the open request
   let results = []; // newest first
   let searching = false;
-  let prepared = -1; // the index version whose requests have their search text
 
   const panel = mountRequestPanel(store, {
     close() {
@@ -46,23 +50,35 @@ export function mountRequests(store) {
 
   function filter() {
     const all = store.requests.list;
-    if (prepared !== store.requests.version) {
-      for (const r of all) prepare(r, store.exchanges.get(r.key));
-      prepared = store.requests.version;
-    }
     let drawn = false;
     searcher.start(all, search.value, store.requests.version, (out) => {
       results = out.results;
       searching = !out.done;
-      problems.textContent = out.errors.join("; ");
-      search.setAttribute("aria-invalid", String(out.errors.length > 0));
-      net.dataset.incremental = String(out.incremental);
-      net.dataset.searching = String(searching);
+      // Each set only when it changes: an unchanged text or attribute set again still costs a restyle.
+      put(problems, "textContent", out.errors.join("; "));
+      if (search.getAttribute("aria-invalid") !== String(out.errors.length > 0)) search.setAttribute("aria-invalid", String(out.errors.length > 0));
+      put(net.dataset, "incremental", String(out.incremental));
       // Draw when the first page of rows is found (or the search is over), then only the count.
-      if (!drawn && (out.done || results.length >= limit)) { drawn = true; draw(); }
-      else if (out.done) count.textContent = countText(results.length, list.querySelectorAll("li[data-key]").length);
-      if (out.done) count.dataset.matching = String(results.length);
-    });
+      // The drawing in a task of its own, after the slice that found the rows: two short tasks rather than one longer.
+      if (!drawn && (out.done || results.length >= limit)) { drawn = true; drawSoon(); }
+      else if (out.done) put(count, "textContent", countText(results.length, list.querySelectorAll("li[data-key]").length));
+      if (out.done) put(count.dataset, "matching", String(results.length));
+      // "Searching" ends once the rows found are drawn too.
+      if (!drawQueued) put(net.dataset, "searching", String(searching));
+    }, { prepare: (r) => prepare(r, store.exchanges.get(r.key)) });
+  }
+
+  let drawQueued = false;
+  const drawPort = new MessageChannel();
+  drawPort.port1.onmessage = () => {
+    drawQueued = false;
+    draw();
+    put(net.dataset, "searching", String(searching));
+  };
+  function drawSoon() {
+    if (drawQueued) return;
+    drawQueued = true;
+    drawPort.port2.postMessage(null);
   }
 
   function countText(matching, shown) {
@@ -74,42 +90,80 @@ export function mountRequests(store) {
   }
 
   let drawn = ""; // the rows on screen: their keys, responses and the selection
+  /**
+   * The rows drawn, kept and filled again on the next draw rather than made
+   * anew: a keystroke then changes a few texts and classes, and the browser
+   * restyles those, not fifty new subtrees.
+   */
+  const pool = [];
   function draw() {
     const page = results.slice(0, limit);
-    count.textContent = countText(results.length, page.length);
-    more.hidden = results.length <= page.length;
+    put(count, "textContent", countText(results.length, page.length));
+    put(more, "hidden", results.length <= page.length);
     // Typing often leaves the newest matches as they were: then the rows stay, untouched.
     const signature = `${selected}|${store.requests.list.length}|${page.map((r) => `${r.key}:${r.response?.seq ?? ""}`).join(",")}`;
     if (signature === drawn) return;
     drawn = signature;
-    const rows = [];
     const max = Math.max(1, ...page.map((r) => r.duration ?? 0));
-    for (const r of page) rows.push(row(r, max));
-    list.replaceChildren(...rows);
+    while (pool.length < page.length) pool.push(row());
+    page.forEach((r, i) => fill(pool[i], r, max));
+    const wanted = pool.slice(0, page.length).map((x) => x.li);
+    const onScreen = list.children;
+    const same = onScreen.length === wanted.length && wanted.every((li, i) => onScreen[i] === li);
+    if (!same) list.replaceChildren(...wanted);
     if (!store.requests.list.length) list.append(h("li", { class: "empty" }, "No requests yet: run the flow, or send one from the console."));
     else if (!results.length && !searching) list.append(h("li", { class: "empty" }, "No request matches the search."));
   }
 
-  function row(r, max) {
-    const bar = h("span", { class: "req-bar" });
-    bar.style.width = `${Math.max(1, ((r.duration ?? 0) / max) * 100).toFixed(2)}%`;
+  /** An empty row and its cells, filled by `fill`. */
+  function row() {
+    const x = {};
+    x.bar = h("span", { class: "req-bar" });
+    x.method = h("span", { class: "req-method" });
+    x.path = h("span", { class: "req-path" });
+    x.status = h("span", { class: "req-status" });
+    x.code = h("span", { class: "req-code" });
+    x.msg = h("span", { class: "req-msg" });
+    x.dur = h("span", { class: "req-dur" });
+    x.timing = h("span", { class: "req-timing", "aria-hidden": "true" }, x.bar);
+    x.button = h("button", {
+      type: "button", class: "req-row",
+      onclick: () => open(x.key),
+      onkeydown: (e) => move(e, x.key),
+    }, x.method, x.path, x.status, x.code, x.msg, x.dur, x.timing);
+    x.li = h("li", {}, x.button);
+    x.shown = {};
+    return x;
+  }
+
+  /** Shows whether row `x` is the selected one. */
+  function mark(x) {
+    const on = x.key === selected;
+    const cls = `req kind-${x.kindName}${on ? " selected" : ""}`;
+    if (x.shown.cls !== cls) { x.shown.cls = cls; x.li.setAttribute("class", cls); }
+    if (x.shown.pressed !== on) { x.shown.pressed = on; x.button.setAttribute("aria-pressed", String(on)); }
+  }
+
+  /** Puts request `r` in row `x`, touching only what differs from what it showed. */
+  function fill(x, r, max) {
     const kind = r.kind ?? "pending";
-    return h("li", { class: `req kind-${kind}${r.key === selected ? " selected" : ""}`, dataset: { key: r.key, kind, seq: String(r.seq) } },
-      h("button", {
-        type: "button", class: "req-row", "aria-pressed": String(r.key === selected),
-        "aria-label": `${r.method} ${r.fullPath ?? r.uri}: HTTP ${r.httpStatus ?? "?"}, code ${r.code ?? "?"}, ${r.msg ?? ""}, ${KIND_TEXT[kind]}`,
-        onclick: () => open(r.key),
-        onkeydown: (e) => move(e, r.key),
-      },
-      h("span", { class: "req-method" }, r.method),
-      h("span", { class: "req-path", title: r.fullPath ?? r.uri }, r.fullPath ?? r.uri),
-      h("span", { class: `req-status s${String(r.httpStatus ?? "")[0] ?? ""}` }, r.httpStatus ?? "–"),
-      h("span", { class: "req-code" }, r.code ?? "–"),
-      h("span", { class: "req-msg" }, kind === "declined" ? `${r.msg} (declined)` : r.msg ?? ""),
-      h("span", { class: "req-dur" }, typeof r.duration === "number" ? `${r.duration} ms` : ""),
-      h("span", { class: "req-timing", "aria-hidden": "true", title: typeof r.timestamp === "number" ? `at ${clock(r.timestamp)}, ${r.duration} ms simulated` : "" }, bar),
-      ),
-    );
+    const path = r.fullPath ?? r.uri;
+    const show = (name, value, apply) => { if (x.shown[name] !== value) { x.shown[name] = value; apply(value); } };
+    x.key = r.key;
+    x.kindName = kind;
+    mark(x);
+    show("key", r.key, (v) => { x.li.dataset.key = v; });
+    show("kind", kind, (v) => { x.li.dataset.kind = v; });
+    show("seq", String(r.seq), (v) => { x.li.dataset.seq = v; });
+    show("label", `${r.method} ${path}: HTTP ${r.httpStatus ?? "?"}, code ${r.code ?? "?"}, ${r.msg ?? ""}, ${KIND_TEXT[kind]}`, (v) => x.button.setAttribute("aria-label", v));
+    show("method", String(r.method ?? ""), (v) => setText(x.method, v));
+    show("path", String(path ?? ""), (v) => { setText(x.path, v); x.path.title = v; });
+    show("status", String(r.httpStatus ?? "–"), (v) => { x.status.textContent = v; x.status.setAttribute("class", `req-status s${String(r.httpStatus ?? "")[0] ?? ""}`); });
+    show("code", String(r.code ?? "–"), (v) => { x.code.textContent = v; });
+    show("msg", kind === "declined" ? `${r.msg} (declined)` : String(r.msg ?? ""), (v) => setText(x.msg, v));
+    show("dur", typeof r.duration === "number" ? `${r.duration} ms` : "", (v) => { x.dur.textContent = v; });
+    show("title", typeof r.timestamp === "number" ? `at ${clock(r.timestamp)}, ${r.duration} ms simulated` : "", (v) => { x.timing.title = v; });
+    show("bar", `${Math.max(1, ((r.duration ?? 0) / max) * 100).toFixed(2)}%`, (v) => { x.bar.style.width = v; });
   }
 
   /** Up and down move between rows, as in a list. */
@@ -126,11 +180,7 @@ export function mountRequests(store) {
     if (!store.requests.byKey.has(key)) return;
     selected = key;
     setOpen(true);
-    for (const li of list.children) {
-      const on = li.dataset.key === key;
-      li.classList.toggle("selected", on);
-      li.querySelector(".req-row")?.setAttribute("aria-pressed", String(on));
-    }
+    for (const x of pool) if (x.li.isConnected) mark(x);
     panel.show(key, { focus });
   }
 

@@ -1,6 +1,8 @@
 // Settings (seed, failure rate, log capacity), the resets, and the state
 // as files: the snapshot to export and import, the log as NDJSON.
-import { $, bytes, clock, download, fieldError, nextFrame, number } from "./dom.js";
+import { $, bytes, clock, download, fieldError, number } from "./dom.js";
+import { BlobBuilder, PIECES, breather, eachSliced, jsonPieces } from "./slices.js";
+import { readFile } from "./persist.js";
 import { toHar } from "./har.js";
 import { DEFAULT_BASE } from "./copy-as.js";
 
@@ -35,14 +37,14 @@ export function mountSettings(store, undoable) {
     return opts;
   }
 
-  form.addEventListener("submit", (event) => {
+  form.addEventListener("submit", async (event) => {
     event.preventDefault();
     for (const id of ["seed", "failure-rate", "log-capacity"]) fieldError(id, "");
     try {
       const opts = options();
       // A bad option throws before anything changes: then there is nothing to undo.
       const service = store.probe(opts);
-      undoable("Started a fresh service.", () => store.fresh(opts, service));
+      await undoable("Started a fresh service.", () => store.fresh(opts, service));
       say("Started a fresh service with these settings: no orders, no payments, an empty log.");
     } catch (e) {
       say(`Not applied: ${e.message}`, "error");
@@ -55,78 +57,99 @@ export function mountSettings(store, undoable) {
     }
   });
 
-  $("#reset").addEventListener("click", () => {
-    undoable("Reset to the defaults.", () => store.fresh({}));
+  $("#reset").addEventListener("click", async () => {
+    await undoable("Reset to the defaults.", () => store.fresh({}));
     const { seed: s, failureRate, logCapacity } = store.settings;
     say(`Reset to the defaults: a new random seed (${s}), failure rate ${failureRate}, log capacity ${logCapacity}, and nothing in it.`);
   });
 
   const stamp = () => new Date().toISOString().replace(/[:]/g, "-").replace(/\..*/, "");
 
+  /**
+   * One export at a time: its text comes in pieces (the package's pieces
+   * forms where it has them), is made into a file a slice at a time, and
+   * says how far it got once it takes over half a second.
+   */
+  let exporting = false;
+  async function exportFile(what, name, type, pieces, done, look = () => {}) {
+    // Not disabled while busy: that would take the keyboard focus away.
+    if (exporting) return;
+    exporting = true;
+    const began = performance.now();
+    say(`Preparing ${what}…`);
+    message.dataset.busy = "true";
+    try {
+      await breather(); // the page says so first
+      const file = new BlobBuilder();
+      const source = await pieces();
+      await eachSliced(source, (piece) => { file.add(piece); look(piece); }, () => {
+        if (performance.now() - began > 500 && typeof source.progress === "number") say(`Preparing ${what}: ${Math.round(source.progress * 100)}%…`);
+      });
+      download(name, type, file.blob(type));
+      say(done(file.length));
+    } catch (e) {
+      say(`Could not export ${what}: ${e.message}`, "error");
+    } finally {
+      exporting = false;
+      delete message.dataset.busy;
+    }
+  }
+
+  /** A pieces form of the package's, or the whole text as one piece where this build has none. */
+  const piecesOf = (service, form, whole) => (typeof service[form] === "function" ? service[form](PIECES) : [whole()]);
+
   $("#export-state").addEventListener("click", () => {
-    const text = store.service.snapshot();
-    download(`orderpay-state-${stamp()}.json`, "application/json", text);
-    say(`Exported the state (${bytes(text.length)}): Service.restore(text) takes it back, here or in Node.`);
+    const service = store.service;
+    exportFile("the state", `orderpay-state-${stamp()}.json`, "application/json",
+      () => (store.remote ? [service.snapshot()] : piecesOf(service, "snapshotPieces", () => service.snapshot())),
+      (size) => `Exported the state (${bytes(size)}): Service.restore(text) takes it back, here or in Node.`);
   });
 
   $("#export-logs").addEventListener("click", () => {
     const service = store.service;
-    const count = service.logs().length;
-    // The package writes NDJSON itself; older builds without exportNdjson get the same from logs().
-    const text = typeof service.exportNdjson === "function"
-      ? service.exportNdjson()
-      : service.logs().map((r) => JSON.stringify(r) + "\n").join("");
-    download(`orderpay-logs-${stamp()}.ndjson`, "application/x-ndjson", text);
-    say(`Exported ${count} log records as NDJSON, one a line, oldest first.`);
+    // The page's copy of the journal counts the records: logs() would copy them all again.
+    const count = store.records.length;
+    exportFile("the log", `orderpay-logs-${stamp()}.ndjson`, "application/x-ndjson",
+      () => (store.remote ? [service.exportNdjson()] : piecesOf(service, "exportNdjsonPieces", () => service.exportNdjson())),
+      () => `Exported ${number(count)} log records as NDJSON, one a line, oldest first.`);
   });
 
-  let exporting = false;
-  $("#export-otlp").addEventListener("click", async () => {
-    // Not disabled while busy: that would take the keyboard focus away.
-    if (exporting) return;
-    exporting = true;
-    say("Preparing the OTLP/JSON export…");
-    await nextFrame(); // a full span buffer takes a moment: let the page say so first
-    try {
-      const otlp = store.service.exportOtlp();
-      const spans = otlp.resourceSpans.reduce((n, r) => n + r.scopeSpans.reduce((m, s) => m + s.spans.length, 0), 0);
-      download(`orderpay-traces-${stamp()}.otlp.json`, "application/json", JSON.stringify(otlp));
-      say(`Exported ${spans} spans as OTLP/JSON, one resource per component: POST the file to an OpenTelemetry collector's /v1/traces.`);
-    } catch (e) {
-      say(`Could not export the spans: ${e.message}`, "error");
-    } finally {
-      exporting = false;
-    }
+  $("#export-otlp").addEventListener("click", () => {
+    const service = store.service;
+    let spans = 0;
+    exportFile("the OTLP/JSON export", `orderpay-traces-${stamp()}.otlp.json`, "application/json",
+      () => (typeof service.exportOtlpPieces === "function" && !store.remote ? service.exportOtlpPieces(PIECES) : jsonPieces(service.exportOtlp())),
+      () => `Exported ${number(spans)} spans as OTLP/JSON, one resource per component: POST the file to an OpenTelemetry collector's /v1/traces.`,
+      (piece) => { spans += countSpans(piece); });
   });
 
-  let harBusy = false;
-  $("#export-har").addEventListener("click", async () => {
-    if (harBusy) return;
-    harBusy = true;
+  $("#export-har").addEventListener("click", () => {
     const requests = store.requests.list.slice();
-    try {
-      const text = await toHar(requests, store.exchanges, DEFAULT_BASE, (done, total) => say(`Preparing the HAR: ${number(done)} of ${number(total)} requests…`));
-      download(`orderpay-requests-${stamp()}.har`, "application/json", text);
-      say(`Exported ${number(requests.length)} requests as HAR: open it in the Network panel of DevTools (import), or any HAR viewer.`);
-    } catch (e) {
-      say(`Could not export the HAR: ${e.message}`, "error");
-    } finally {
-      harBusy = false;
-    }
+    exportFile("the HAR", `orderpay-requests-${stamp()}.har`, "application/json",
+      () => toHar(requests, store.exchanges, DEFAULT_BASE, (n, total) => say(`Preparing the HAR: ${number(n)} of ${number(total)} requests…`)),
+      () => `Exported ${number(requests.length)} requests as HAR: open it in the Network panel of DevTools (import), or any HAR viewer.`);
   });
 
   const file = $("#import-state");
+  let importing = false;
   file.addEventListener("change", async () => {
     const chosen = file.files?.[0];
-    if (!chosen) return;
+    if (!chosen || importing) return;
+    importing = true;
+    const began = performance.now();
+    message.dataset.busy = "true";
+    say(`Reading ${chosen.name}…`);
     try {
-      const text = await chosen.text();
-      const service = store.probe(text);
-      undoable(`Imported ${chosen.name}.`, () => store.restore(text, service));
+      // Read, and parsed for the ids it offers, in the save worker; restored a piece at a time where the package can.
+      const read = await readFile(chosen, (share) => { if (performance.now() - began > 500) say(`Reading ${chosen.name}: ${Math.round(share * 100)}%…`); });
+      const service = await store.probeText(read, (share) => { if (performance.now() - began > 500) say(`Restoring ${chosen.name}: ${Math.round(share * 100)}%…`); });
+      await undoable(`Imported ${chosen.name}.`, () => store.restoreLoaded(read, service, (share) => { if (performance.now() - began > 500) say(`Loading the log of ${chosen.name}: ${Math.round(share * 100)}%…`); }));
       say(`Imported the state from ${chosen.name}.`);
     } catch (e) {
       say(`Could not import ${chosen.name}: ${e.message}`, "error");
     } finally {
+      importing = false;
+      delete message.dataset.busy;
       file.value = "";
     }
   });
@@ -158,4 +181,11 @@ export function mountSettings(store, undoable) {
   document.addEventListener("visibilitychange", () => { if (document.visibilityState === "hidden") store.flush(); });
   show();
   showStatus();
+}
+
+/** The spans in a piece of OTLP/JSON text (pieces hold whole spans): each has one "spanId" key (its parent's is "parentSpanId", and text inside values is escaped). */
+function countSpans(piece) {
+  let n = 0;
+  for (let at = piece.indexOf('"spanId":'); at >= 0; at = piece.indexOf('"spanId":', at + 9)) n++;
+  return n;
 }

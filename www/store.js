@@ -4,12 +4,13 @@
 // in this browser, which only the tab that owns it writes (tabs.js).
 // Everything else listens to its "change" and "saved" events.
 import init, { Service } from "./pkg/orderpay.js";
-import { KEY, forgetSaved, gzip, readSaved, writeBig, writePacked, writePlain } from "./persist.js";
+import { KEY, forgetSaved, gzip, packer, readSaved, writeBig, writePacked, writePlain } from "./persist.js";
+import { KEEP_IDS } from "./recent-ids.js";
 import { Tabs } from "./tabs.js";
 import { RequestIndex, keyOf } from "./requests-index.js";
 import { findServer } from "./remote.js";
+import { PIECES, breather, eachSliced, forSliced } from "./slices.js";
 
-const KEEP_IDS = 50;
 /** Requests sent from this page whose headers and body are kept (the log has neither), and how many of them are saved. */
 const KEEP_EXCHANGES = 500;
 const SAVE_EXCHANGES = 100;
@@ -38,10 +39,16 @@ export class Store extends EventTarget {
   run = null;
   #lastSeq = 0;
   #lastDropped = 0;
+  /** Saves begun and not yet over. */
+  #saving = 0;
+  /** Services an undo may still put back (undo.js): not freed when replaced. */
+  #kept = new Set();
   #saveTimer = 0;
   #saveGeneration = 0;
   /** The smallest snapshot localStorage refused to hold as it is, in characters. */
   #plainRefused = Infinity;
+  /** The smallest compressed snapshot localStorage refused, in characters. */
+  #packedRefused = Infinity;
   #changes = 0;
   #following = null;
   #stamp = "";
@@ -51,7 +58,7 @@ export class Store extends EventTarget {
    * Loads the package, settles which tab saves, and loads the state saved in
    * this browser, if any. Returns a notice or "".
    */
-  async start() {
+  async start(onProgress = () => {}) {
     await init();
     // Live (the page comes from `orderpay serve`): the server's service, nothing saved here.
     const remote = await findServer();
@@ -65,13 +72,14 @@ export class Store extends EventTarget {
     this.tabs.addEventListener("role", (e) => this.#roleChanged(e.detail));
     let notice = "";
     try {
-      const saved = await readSaved();
+      const saved = await readSaved((share) => onProgress(`Reading the state saved in this browser: ${Math.round(share * 100)}%…`));
       if (saved !== null) {
-        this.#adopt(Service.restore(saved.text), saved.text);
+        const service = await this.restored(saved, (share) => onProgress(`Restoring the state saved in this browser: ${Math.round(share * 100)}%…`));
+        await this.#adopt(service, saved.ids, (share) => onProgress(`Loading its log: ${Math.round(share * 100)}%…`));
         this.run = saved.header.run ?? null;
         this.#stamp = saved.header.stamp ?? "";
         this.#takeExchanges(saved.header);
-        this.#markSaved(saved.header.savedAt ?? 0, saved.text.length, false);
+        this.#markSaved(saved.header.savedAt ?? 0, saved.text.length, saved.compressed ?? false, saved.where);
         return "Restored the state saved in this browser." + interrupted(this.run);
       }
     } catch (e) {
@@ -93,10 +101,12 @@ export class Store extends EventTarget {
         if (saved === null || this.tabs.role !== "follower") break;
         if (saved.header.stamp && saved.header.stamp === this.#stamp) continue; // seen already
         this.#stamp = saved.header.stamp;
-        this.#adopt(Service.restore(saved.text), saved.text);
+        const service = await this.restored(saved);
+        if (this.tabs.role !== "follower") { service.free(); break; }
+        await this.#adopt(service, saved.ids);
         this.#takeExchanges(saved.header);
         this.run = saved.header.run ?? null;
-        this.#markSaved(saved.header.savedAt ?? 0, saved.text.length, false);
+        this.#markSaved(saved.header.savedAt ?? 0, saved.text.length, saved.compressed ?? false, saved.where);
         this.changed({ reset: true, followed: true });
       }
     })().catch(() => {}).finally(() => { this.#following = null; });
@@ -114,10 +124,10 @@ export class Store extends EventTarget {
   async #reloadOwned() {
     const saved = await readSaved().catch(() => null);
     if (saved === null) return;
-    this.#adopt(Service.restore(saved.text), saved.text);
+    await this.#adopt(await this.restored(saved), saved.ids);
     this.#takeExchanges(saved.header);
     this.run = saved.header.run ?? null;
-    this.#markSaved(saved.header.savedAt ?? 0, saved.text.length, false);
+    this.#markSaved(saved.header.savedAt ?? 0, saved.text.length, saved.compressed ?? false, saved.where);
     this.changed({ reset: true, followed: true });
   }
 
@@ -158,43 +168,110 @@ export class Store extends EventTarget {
     this.changed({ reset: true });
   }
 
-  /** Replaces the state with a snapshot's (an imported file). Throws when it is not one. */
-  restore(text, made = null) {
-    if (this.remote) made?.free();
-    this.#adopt(this.remote ? this.remote.restore(text) : made ?? Service.restore(text), text);
+  /**
+   * A service restored from a state read by persist.js (`{text, pieces}`),
+   * not yet in use: fed a slice at a time where the package restores in
+   * pieces, so the page stays free. Throws the service's own error for a
+   * damaged snapshot, before anything changes.
+   */
+  async restored(read, onProgress = () => {}) {
+    // The service's own last step (the whole restore, or finish() of one fed in pieces), measured so that its share of a long task can be told apart.
+    const measured = (last) => {
+      const started = performance.now();
+      try {
+        return last();
+      } finally {
+        performance.measure("orderpay restore", { start: started, end: performance.now() });
+      }
+    };
+    if (typeof Service.restoring !== "function") return measured(() => Service.restore(read.text));
+    const restoring = Service.restoring();
+    try {
+      let done = 0;
+      await eachSliced(cut(read.pieces ?? [read.text], RESTORE_PIECE), (piece) => { restoring.push(piece); done += piece.length; }, () => onProgress(done / Math.max(1, read.text.length)));
+      const service = measured(() => restoring.finish());
+      await breather(); // what follows (reading its log) in tasks of its own
+      return service;
+    } catch (e) {
+      restoring.abandon();
+      throw e;
+    }
+  }
+
+  /** Checks an imported state: the service it makes (live: the server's own check comes with the restore). */
+  probeText(read, onProgress) {
+    return this.remote ? Promise.resolve(null) : this.restored(read, onProgress);
+  }
+
+  /** Replaces the state with an imported one (`read` from persist.js, `made` from probeText). Throws when it is not a snapshot. */
+  async restoreLoaded(read, made, onProgress) {
+    await this.#adopt(this.remote ? this.remote.restore(read.text) : made, read.ids, onProgress);
     this.run = null;
     this.changed({ reset: true });
   }
 
-  #adopt(service, text) {
-    this.#replace(service);
-    // The settings come from the service itself. The snapshot's inner layout
-    // is the service's business: the page reads only the recent ids to offer
-    // from it, and carries on without them if that ever changes.
-    let state = {};
-    try { state = JSON.parse(text) ?? {}; } catch { /* restore() accepted it, so this does not happen */ }
+  /**
+   * Takes a service restored from a snapshot, and the recent ids to offer
+   * that were read from the snapshot's text (recent-ids.js, off this
+   * thread). Its log is read a slice at a time (#load).
+   */
+  async #adopt(service, ids, onProgress) {
+    await this.#load(service, onProgress);
     this.ids = { orders: [], payments: [], prices: new Map() };
-    const orders = Object.values(state.orders?.live ?? {}).filter((o) => typeof o?.orderId === "string");
-    orders.sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0));
-    for (const o of orders.slice(0, KEEP_IDS)) {
-      this.ids.orders.push(o.orderId);
-      this.ids.prices.set(o.orderId, o.price);
+    for (const [id, price] of ids?.orders ?? []) {
+      this.ids.orders.push(id);
+      this.ids.prices.set(id, price);
     }
-    const payments = Object.values(state.payments?.by_id ?? {}).filter((p) => typeof p?.paymentId === "string");
-    payments.sort((a, b) => (b.paidAt ?? 0) - (a.paidAt ?? 0));
-    this.ids.payments = payments.slice(0, KEEP_IDS).map((p) => p.paymentId);
+    this.ids.payments = [...(ids?.payments ?? [])];
   }
 
+  /** Puts `service` in use at once: for one whose log is small (a fresh one, the server's). */
   #replace(service) {
-    this.service?.free();
+    const records = service.logs();
+    const requests = new RequestIndex(this.requests.version + 1);
+    requests.append(records);
+    this.#swap(service, records, requests);
+  }
+
+  /**
+   * Puts `service` in use once its log is read, joined into requests and
+   * counted a slice at a time: the log of 100,000 records is read as the
+   * package's NDJSON pieces where it has them (`logs()` copies it whole in
+   * one call). Until then the page shows the state it had.
+   */
+  async #load(service, onProgress = () => {}) {
+    let records;
+    if (typeof service.exportNdjsonPieces === "function") {
+      records = [];
+      const pieces = service.exportNdjsonPieces(PIECES);
+      let rest = "";
+      await eachSliced(pieces, (piece) => {
+        const lines = (rest + piece).split("\n");
+        rest = lines.pop();
+        for (const line of lines) if (line) records.push(JSON.parse(line));
+      }, () => onProgress(pieces.progress * 0.5));
+      if (rest) records.push(JSON.parse(rest));
+    } else {
+      records = service.logs();
+      await breather();
+    }
+    const requests = new RequestIndex(this.requests.version + 1);
+    const SLICE = 512;
+    const groups = [];
+    for (let i = 0; i < records.length; i += SLICE) groups.push(records.slice(i, i + SLICE));
+    await forSliced(groups, (group) => requests.append(group), (n, total) => onProgress(0.5 + (0.5 * n) / Math.max(1, total)), 1);
+    this.#swap(service, records, requests);
+  }
+
+  #swap(service, records, requests) {
+    if (!this.#kept.has(this.service)) this.service?.free();
     this.service = service;
     // Fixed for the service's life: read once (the getter builds a new object each time).
     this.settings = service.settings;
     this.#spans = { key: "", spans: [] };
-    this.records = service.logs();
-    this.#lastSeq = this.records.at(-1)?.seq ?? 0;
-    this.requests.clear();
-    this.requests.update(this.records);
+    this.records = records;
+    this.#lastSeq = records.at(-1)?.seq ?? 0;
+    this.requests = requests;
     this.#lastDropped = service.droppedLogs;
   }
 
@@ -323,18 +400,49 @@ export class Store extends EventTarget {
     if (!detail.followed) this.scheduleSave();
   }
 
-  /** A copy of the whole state, for undoing a destructive action. */
-  checkpoint() {
-    return { text: this.service.snapshot(), ids: this.ids, run: this.run, exchanges: this.exchanges };
+  /**
+   * The whole state as it is, for undoing a destructive action. One that
+   * replaces the service (a fresh start, a reset, an import) keeps the
+   * service itself, not freed until the checkpoint is let go: no copy, and
+   * an undo with nothing to restore. One that changes the service in place
+   * (emptying the log) needs a copy: its snapshot, taken in pieces where
+   * the package can.
+   */
+  async checkpoint({ inPlace = false } = {}) {
+    const rest = { ids: this.ids, run: this.run, exchanges: this.exchanges };
+    if (!inPlace && !this.remote) {
+      this.#kept.add(this.service);
+      return { service: this.service, ...rest };
+    }
+    return { text: await this.snapshotText(), ...rest };
+  }
+
+  /** A checkpoint no undo will use: its service is freed (unless it is the one in use). */
+  release(checkpoint) {
+    const service = checkpoint?.service;
+    if (!service) return;
+    this.#kept.delete(service);
+    if (service !== this.service) service.free();
   }
 
   /** Puts a checkpoint back. */
-  undo(checkpoint) {
-    this.#adopt(Service.restore(checkpoint.text), checkpoint.text);
+  async undo(checkpoint, onProgress) {
+    let service = checkpoint.service;
+    if (service) this.#kept.delete(service);
+    else service = await this.restored({ text: checkpoint.text, pieces: [checkpoint.text] }, onProgress);
+    await this.#adopt(service, null, onProgress);
     this.ids = checkpoint.ids;
     this.run = checkpoint.run;
     this.exchanges = checkpoint.exchanges;
     this.changed({ reset: true, undone: true });
+  }
+
+  /** `snapshot()`, taken in pieces between tasks where the package can (the pieces are fixed when asked for). */
+  async snapshotText() {
+    if (this.remote || typeof this.service.snapshotPieces !== "function") return this.service.snapshot();
+    let text = "";
+    await eachSliced(this.service.snapshotPieces(PIECES), (piece) => { text += piece; });
+    return text;
   }
 
   /** Asks the log viewer to show a trace (and the record `seq` in it). */
@@ -349,8 +457,9 @@ export class Store extends EventTarget {
 
   /** Saves now if a save is waiting (the page is going away). */
   flush() {
-    if (!this.#saveTimer) return;
-    this.save();
+    // A save still taking its snapshot in pieces, or compressing, would not be written before the page goes: this one is, if it fits as it is.
+    if (!this.#saveTimer && !this.#saving) return;
+    this.save({ now: true });
   }
 
   /**
@@ -359,68 +468,111 @@ export class Store extends EventTarget {
    * a reload right after finds it); gzip-compressed when it does not (a
    * journal of 10,000 records and as many orders is several MB of JSON, more
    * than the whole localStorage of an origin). Only the owning tab saves.
-   * Resolves true once written, false when not (a newer save overtook it,
-   * another tab owns the copy, or it is too big).
+   * The snapshot is taken in pieces between tasks where the package can
+   * (`now`: in one call, for a page about to go away). Resolves true once
+   * written, false when not (a newer save overtook it, another tab owns the
+   * copy, or it is too big).
    */
-  save() {
+  save({ now = false } = {}) {
     clearTimeout(this.#saveTimer);
     this.#saveTimer = 0;
     // Live, the state is the server's (kept with its --state FILE), not this browser's.
     if (this.remote) {
       this.#status("on the server", 0, false);
-      return Promise.resolve(false);
+      return Object.assign(Promise.resolve(false), { taken: Promise.resolve() });
     }
-    if (this.tabs.role !== "owner") return Promise.resolve(false);
+    if (this.tabs.role !== "owner") return Object.assign(Promise.resolve(false), { taken: Promise.resolve() });
     const began = performance.now();
     try {
-      return this.#save();
+      let taken;
+      const tookIt = new Promise((resolve) => { taken = resolve; });
+      const saving = this.#save(now, taken);
+      this.#saving++;
+      saving.finally(() => { this.#saving--; taken(); });
+      // `taken`: the snapshot is whole (a test-data run waits for that much before its next chunk, not for the compression).
+      return Object.assign(saving, { taken: tookIt });
     } finally {
-      // The synchronous part of a save, snapshot() included: what a save holds the page for.
+      // The synchronous part of a save, snapshot() (or the start of its pieces) included: what a save holds the page for at once.
       performance.measure("orderpay save", { start: began, end: performance.now() });
     }
   }
 
-  #save() {
+  async #save(now, taken) {
     const generation = ++this.#saveGeneration;
     const changes = this.#changes;
-    const header = { savedAt: Date.now(), stamp: `${this.tabs.id}-${generation}`, run: this.run, exchanges: this.#savedExchanges() };
+    // A copy, as things are now: the run and the counts go on changing while the snapshot is compressed, and the header must describe the snapshot.
+    const header = structuredClone({ savedAt: Date.now(), stamp: `${this.tabs.id}-${generation}`, run: this.run, exchanges: this.#savedExchanges() });
     // The service's own part of a save, measured so that its share of a long task can be told apart.
     const started = performance.now();
-    const text = this.service.snapshot();
-    performance.measure("orderpay snapshot", { start: started, end: performance.now() });
-    // A size localStorage refused once is not tried again as it is: the refused write costs as much as a good one.
-    if (text.length < this.#plainRefused) {
-      try {
-        const size = writePlain(header, text);
-        this.#written(changes, header, size, false);
-        return Promise.resolve(true);
-      } catch {
-        this.#plainRefused = text.length; // too big: compress
+    let pieces = null;
+    let length = 0;
+    let packing = null;
+    if (!now && typeof this.service.snapshotPieces === "function") {
+      const source = this.service.snapshotPieces(PIECES);
+      performance.measure("orderpay snapshot", { start: started, end: performance.now() });
+      // Known to be too big for localStorage as it is: each piece goes to the worker as it comes.
+      const stream = this.#plainRefused < Infinity ? packer() : null;
+      if (stream) {
+        this.#status("saving");
+        this.saved.since = performance.now();
+        await eachSliced(source, (piece) => { stream.add(piece); length += piece.length; }, () => {
+          if (generation === this.#saveGeneration) this.#progress(source.progress);
+        });
+        packing = stream.end();
+        packing.catch(() => {}); // overtaken below: nobody waits for it
+      } else {
+        pieces = [];
+        await eachSliced(source, (piece) => { pieces.push(piece); length += piece.length; });
       }
+      if (generation !== this.#saveGeneration) return false;
+    } else {
+      pieces = [this.service.snapshot()];
+      length = pieces[0].length;
+      performance.measure("orderpay snapshot", { start: started, end: performance.now() });
     }
-    this.#status("saving");
-    this.saved.since = performance.now();
-    return gzip(text, (share) => { if (generation === this.#saveGeneration) this.#progress(share); }).then((packed) => {
-      if (generation !== this.#saveGeneration || this.tabs.role !== "owner") return false;
+    taken();
+    // A size localStorage refused once is not tried again as it is: the refused write costs as much as a good one.
+    if (pieces && length < this.#plainRefused) {
       try {
-        const size = writePacked(header, packed);
-        this.#written(changes, header, size, true);
+        const size = writePlain(header, pieces.length === 1 ? pieces[0] : pieces.join(""));
+        this.#written(changes, header, size, false);
         return true;
       } catch {
-        // Too big even compressed: IndexedDB, which holds hundreds of MB.
-        return writeBig(header, text).then((size) => {
-          if (generation !== this.#saveGeneration) return false;
-          this.#written(changes, header, size, false, "IndexedDB");
-          return true;
-        }, () => {
-          this.#status("too big", text.length, true);
-          return false;
-        });
+        this.#plainRefused = length; // too big: compress
       }
-    }, () => {
-      this.#status("too big", text.length, true);
+    }
+    if (!packing) {
+      this.#status("saving");
+      this.saved.since = performance.now();
+      packing = gzip(pieces, (share) => { if (generation === this.#saveGeneration) this.#progress(share); });
+    }
+    let packed;
+    try {
+      packed = await packing;
+    } catch {
+      this.#status("too big", length, true);
       return false;
-    });
+    }
+    if (generation !== this.#saveGeneration || this.tabs.role !== "owner") return false;
+    try {
+      // As for the plain text: a packed size refused once goes straight to IndexedDB.
+      if (packed.length >= this.#packedRefused) throw new Error("too big for localStorage");
+      const size = writePacked(header, packed);
+      this.#written(changes, header, size, true);
+      return true;
+    } catch {
+      this.#packedRefused = Math.min(this.#packedRefused, packed.length);
+      // Too big even compressed: IndexedDB, which holds hundreds of MB; the worker still has the text.
+      try {
+        const size = await writeBig(header, pieces ?? [], packing, length);
+        if (generation !== this.#saveGeneration) return false;
+        this.#written(changes, header, size, false, "IndexedDB");
+        return true;
+      } catch {
+        this.#status("too big", length, true);
+        return false;
+      }
+    }
   }
 
   /** The latest exchanges, long bodies cut, for the saved header. */
@@ -462,6 +614,21 @@ export class Store extends EventTarget {
   /** Forgets the saved copy (a reset to defaults). */
   forget() {
     if (this.tabs.role === "owner") forgetSaved();
+  }
+}
+
+/** Restore pieces: about as much text as the package restores in a few milliseconds. */
+const RESTORE_PIECE = 1 << 15;
+
+/** `pieces` cut to at most `size` characters each, never between the halves of a surrogate pair. */
+function* cut(pieces, size) {
+  for (const piece of pieces) {
+    for (let at = 0; at < piece.length;) {
+      let end = Math.min(piece.length, at + size);
+      if (end < piece.length && /[\ud800-\udbff]/.test(piece[end - 1])) end -= 1;
+      yield piece.slice(at, end);
+      at = end;
+    }
   }
 }
 

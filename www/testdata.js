@@ -5,6 +5,7 @@
 // frame between chunks (the progress bar paints, clicks are answered, and
 // Cancel works), and adds up the chunks' {count, succeeded, failed}.
 import { $, nextFrame, number, percent } from "./dom.js";
+import { breather } from "./slices.js";
 
 export const CHUNK = 250;
 const MAX = 10000;
@@ -73,7 +74,13 @@ export function mountTestData(store) {
         run.failed += reply.body.data.failed;
         progress.value = run.made;
         status.textContent = `${number(run.made)} of ${number(run.target)} orders…`;
-        saving ??= store.save().finally(() => { saving = null; });
+        if (!saving) {
+          await breather(); // the chunk and the start of its save in tasks of their own
+          const save = store.save();
+          saving = save.finally(() => { saving = null; });
+          // The snapshot is taken (in pieces) before the next chunk, so the save keeps up with the run; its compression goes on beside the run.
+          await save.taken;
+        }
         await nextFrame();
       }
     } finally {

@@ -1,7 +1,8 @@
 // Destructive actions (empty the log, start fresh, reset, import) act at
 // once and offer an Undo: the page keeps the whole state from just before,
 // and one click puts it back. No dialog stands in the way, and nothing is
-// lost by a slip of the mouse.
+// lost by a slip of the mouse. What is kept is the replaced service itself
+// (store.js, checkpoint), or a snapshot of it where it is changed in place.
 import { $ } from "./dom.js";
 
 const KEEP_MS = 60_000;
@@ -13,28 +14,40 @@ export function mountUndo(store) {
   let checkpoint = null;
   let timer = 0;
 
+  /** Lets the checkpoint go (a kept service is freed). */
   function hide() {
     clearTimeout(timer);
+    if (checkpoint) store.release(checkpoint.state);
     checkpoint = null;
     bar.hidden = true;
   }
 
-  button.addEventListener("click", () => {
+  button.addEventListener("click", async () => {
     if (!checkpoint) return;
     const { state, message } = checkpoint;
+    checkpoint = null;
     hide();
-    store.undo(state);
+    await store.undo(state);
     store.dispatchEvent(new CustomEvent("undone", { detail: { message } }));
   });
   $("#undo-dismiss").addEventListener("click", hide);
 
   /**
    * Runs `action` (which may throw: then nothing changed and there is nothing
-   * to undo), then offers to undo it with `message`. Returns what `action` returned.
+   * to undo), then offers to undo it with `message`. `inPlace`: the action
+   * changes the service rather than replacing it, so a copy is kept.
+   * Resolves with what `action` returned.
    */
-  return function undoable(message, action) {
-    const state = store.checkpoint();
-    const result = action();
+  return async function undoable(message, action, { inPlace = false } = {}) {
+    const state = await store.checkpoint({ inPlace });
+    let result;
+    try {
+      result = await action();
+    } catch (e) {
+      store.release(state);
+      throw e;
+    }
+    if (checkpoint) store.release(checkpoint.state);
     checkpoint = { state, message };
     text.textContent = `${message} `;
     bar.hidden = false;

@@ -247,6 +247,30 @@ export interface ServiceCounters {
   complete: boolean;
 }
 
+/** Options of the pieces forms. */
+export interface PieceOptions {
+  /** Bytes of UTF-8 each piece holds at least (a row is never split), but the last: a whole number from 1 to 2**30. Default 262144. */
+  size?: number;
+}
+
+/** Text pieces of a snapshot or an export, from a copy taken when they were asked for. Leaving early (`break`, `return()`) frees the copy. */
+export interface TextPieces extends IterableIterator<string> {
+  /** How far the pieces have got, from 0 to 1 (1 once done). */
+  readonly progress: number;
+}
+
+/** A snapshot being received in pieces (Service.restoring()). */
+export interface Restoring {
+  /** The next piece of the snapshot's text. Throws as Service.restore does for damage it finds; the restore is then over. */
+  push(piece: string): void;
+  /** The restored Service. Throws as Service.restore does for a damaged snapshot. */
+  finish(): Service;
+  /** Gives up and frees what was received. */
+  abandon(): void;
+  /** UTF-16 code units pushed so far. */
+  readonly received: number;
+}
+
 /** An isolated instance of the service, with its own orders, payments and log. */
 export class Service {
   /** Throws a TypeError or RangeError naming the option when an option is wrong. */
@@ -276,6 +300,23 @@ export class Service {
   snapshot(): string;
   /** A service that continues exactly where the snapshot's left off. Throws a TypeError (wrong type, missing field, not a snapshot) or a RangeError (out of range, inconsistent) naming the first bad field, such as `snapshot.clock`. */
   static restore(snapshot: string): Service;
+  /**
+   * snapshot() in pieces, for a page that must not block: `for (const piece
+   * of service.snapshotPieces())`, with a pause between pieces. The pieces
+   * joined are exactly the text snapshot() returns at this call; requests
+   * served meanwhile do not change them (the module copies the state, in
+   * its compact form, when this is called). Each piece holds at least
+   * `size` bytes of UTF-8 (default 262144), but the last.
+   */
+  snapshotPieces(options?: PieceOptions): TextPieces;
+  /**
+   * A restore fed in pieces: `push` each piece of a snapshot's text in
+   * order (they may split it anywhere), then `finish()` for the Service.
+   * Nothing else changes meanwhile. A damaged snapshot throws, from the
+   * push that finds it or from finish, the TypeError or RangeError that
+   * Service.restore throws.
+   */
+  static restoring(): Restoring;
   /** The next `count` payment attempts (default 1) succeed or fail whatever the draw; count 0 clears. An X-Sim-Outcome header still decides its own request. */
   forceNext(outcome: "success" | "failure", count?: number): void;
   /** The settings in force (options as given, defaults filled in). */
@@ -288,6 +329,10 @@ export class Service {
   exportOtlp(): OtlpTraces;
   /** The log records as NDJSON: one JSON object a line. */
   exportNdjson(): string;
+  /** exportNdjson() in pieces of whole lines, fixed at this call (see snapshotPieces). */
+  exportNdjsonPieces(options?: PieceOptions): TextPieces;
+  /** exportOtlp() as JSON text in pieces, fixed at this call (see snapshotPieces): `JSON.parse` of the pieces joined deep-equals exportOtlp(). */
+  exportOtlpPieces(options?: PieceOptions): TextPieces;
   /**
    * Releases the instance's memory now, rather than when it is garbage
    * collected. Afterwards handle and request answer a 503 envelope, and the

@@ -2,9 +2,10 @@
 // layer that reads the caller's values into plain data (plain.js,
 // options.js) and parses the JSON text that comes back. Internal module:
 // the package exports Service from orderpay.js.
-import { RawService } from "./binding.js";
+import { RawRestoring, RawService } from "./binding.js";
 import { readOptions } from "./options.js";
 import { errorText, plain } from "./plain.js";
+import { pieceSize, Restoring, TextPieces } from "./pieces.js";
 import { loaded } from "./ready.js";
 
 const FREED = "service: this Service was freed by free(); make a new one";
@@ -55,12 +56,15 @@ export class Service {
     if (typeof snapshot !== "string") {
       throw new TypeError("snapshot: expected the text snapshot() returned");
     }
-    adopting = RawService.restore(snapshot);
-    try {
-      return new Service(ADOPT);
-    } finally {
-      adopting = null;
+    return adopt(RawService.restore(snapshot));
+  }
+
+  /** A restore fed in pieces (push, then finish), for a snapshot too large to restore in one go. */
+  static restoring() {
+    if (!loaded()) {
+      throw new Error("orderpay: the WebAssembly module is not loaded yet: await init() first");
     }
+    return new Restoring(new RawRestoring(), adopt);
   }
 
   /** The RawService, or a TypeError once freed. */
@@ -122,6 +126,12 @@ export class Service {
     return this.#live().snapshot();
   }
 
+  /** snapshot() in pieces, fixed at this call. */
+  snapshotPieces(options) {
+    const size = pieceSize(options);
+    return new TextPieces(this.#live().snapshotPieces(), size);
+  }
+
   forceNext(outcome, count) {
     const raw = this.#live();
     if (typeof outcome !== "string") throw new TypeError('outcome: expected "success" or "failure"');
@@ -149,11 +159,33 @@ export class Service {
     return this.#live().exportNdjson();
   }
 
+  /** exportNdjson() in pieces (whole lines), fixed at this call. */
+  exportNdjsonPieces(options) {
+    const size = pieceSize(options);
+    return new TextPieces(this.#live().ndjsonPieces(), size);
+  }
+
+  /** exportOtlp()'s JSON text in pieces, fixed at this call. */
+  exportOtlpPieces(options) {
+    const size = pieceSize(options);
+    return new TextPieces(this.#live().otlpPieces(), size);
+  }
+
   /** Releases the instance's memory now rather than at garbage collection. A second call does nothing. */
   free() {
     const raw = this.#raw;
     this.#raw = null;
     if (raw) raw.free();
+  }
+}
+
+/** A Service around a RawService the module made (restore, finish). */
+function adopt(raw) {
+  adopting = raw;
+  try {
+    return new Service(ADOPT);
+  } finally {
+    adopting = null;
   }
 }
 

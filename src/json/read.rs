@@ -121,14 +121,30 @@ impl<'a> Json<'a> {
     }
 }
 
-struct Reader<'a> {
+/// A reader over a whole text, driven value by value: `parse` reads one
+/// value and checks nothing follows; a snapshot arriving in pieces is read
+/// member by member with the same steps, so its errors read the same.
+pub(crate) struct Reader<'a> {
     text: &'a str,
     bytes: &'a [u8],
-    at: usize,
+    pub(crate) at: usize,
 }
 
 impl<'a> Reader<'a> {
-    fn fail(&self, problem: &'static str) -> ReadError {
+    pub(crate) fn at_offset(text: &'a str, at: usize) -> Reader<'a> {
+        Reader {
+            text,
+            bytes: text.as_bytes(),
+            at,
+        }
+    }
+
+    /// The whole text being read.
+    pub(crate) fn text(&self) -> &'a str {
+        self.text
+    }
+
+    pub(crate) fn fail(&self, problem: &'static str) -> ReadError {
         let upto = &self.bytes[..self.at.min(self.bytes.len())];
         let line = 1 + upto.iter().filter(|&&b| b == b'\n').count();
         let column = upto.iter().rev().take_while(|&&b| b != b'\n').count();
@@ -139,18 +155,18 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn skip_space(&mut self) {
+    pub(crate) fn skip_space(&mut self) {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(self.at) {
             self.at += 1;
         }
     }
 
-    fn peek(&mut self) -> Option<u8> {
+    pub(crate) fn peek(&mut self) -> Option<u8> {
         self.skip_space();
         self.bytes.get(self.at).copied()
     }
 
-    fn value(&mut self, depth: usize) -> Result<Json<'a>, ReadError> {
+    pub(crate) fn value(&mut self, depth: usize) -> Result<Json<'a>, ReadError> {
         match self.peek() {
             None => Err(self.fail("EOF while parsing a value")),
             Some(b'{') => self.object(depth + 1),
@@ -181,7 +197,7 @@ impl<'a> Reader<'a> {
         Err(self.fail("expected value"))
     }
 
-    fn enter(&mut self, depth: usize) -> Result<(), ReadError> {
+    pub(crate) fn enter(&mut self, depth: usize) -> Result<(), ReadError> {
         self.at += 1;
         if depth > MAX_DEPTH {
             return Err(self.fail("recursion limit exceeded"));
@@ -303,7 +319,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A string: borrowed when it has no escapes, decoded when it has.
-    fn string(&mut self) -> Result<Cow<'a, str>, ReadError> {
+    pub(crate) fn string(&mut self) -> Result<Cow<'a, str>, ReadError> {
         self.at += 1;
         let start = self.at;
         loop {

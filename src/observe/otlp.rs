@@ -21,50 +21,162 @@ const COMPONENTS: [Component; 5] = [
 /// An `ExportTraceServiceRequest`: one resource per component, so each
 /// shows as its own service in a tracing tool.
 pub fn export<'a>(spans: impl Iterator<Item = &'a SpanEntry> + Clone, count: usize) -> String {
-    let mut out = Out::with_capacity(count * 700 + 64);
-    out.begin_object();
-    out.key("resourceSpans");
-    out.begin_array();
-    for component in COMPONENTS {
-        let mut mine = spans
-            .clone()
-            .filter(|s| s.component() == component)
-            .peekable();
-        if mine.peek().is_none() {
-            continue;
+    let mut writer = Writer::new(spans.clone());
+    writer.out.text.reserve(count * 700 + 64);
+    writer.next(spans, usize::MAX).unwrap_or_default()
+}
+
+/// Where an export written in pieces has got to: which of the present
+/// components, and how far through the spans.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Step {
+    Begin,
+    Open(usize),
+    Spans(usize, usize),
+    End,
+    Done,
+}
+
+/// An export written a piece at a time, over spans that must not change
+/// between pieces. The pieces joined are `export`'s text, byte for byte:
+/// `export` is this writer asked for one piece of unbounded size.
+pub struct Writer {
+    /// The components that have spans, in `COMPONENTS` order.
+    present: Vec<Component>,
+    step: Step,
+    out: Out,
+    spans_done: usize,
+}
+
+impl Writer {
+    pub fn new<'a>(spans: impl Iterator<Item = &'a SpanEntry>) -> Writer {
+        let mut seen = [false; COMPONENTS.len()];
+        for s in spans {
+            if let Some(i) = COMPONENTS.iter().position(|&c| c == s.component()) {
+                seen[i] = true;
+            }
         }
-        out.begin_object();
-        out.key("resource");
-        out.begin_object();
-        out.key("attributes");
-        out.begin_array();
-        key_value(&mut out, "service.name", Attr::Str(component.name()));
-        key_value(&mut out, "service.namespace", Attr::Str("orderpay"));
-        out.end_array();
-        out.end_object();
-        out.key("scopeSpans");
-        out.begin_array();
-        out.begin_object();
-        out.key("scope");
-        out.begin_object();
-        out.key("name");
-        out.plain("orderpay");
-        out.key("version");
-        out.plain(env!("CARGO_PKG_VERSION"));
-        out.end_object();
-        out.key("spans");
-        out.begin_array();
-        for s in mine {
-            span(&mut out, s);
+        Writer {
+            present: COMPONENTS
+                .into_iter()
+                .zip(seen)
+                .filter_map(|(c, seen)| seen.then_some(c))
+                .collect(),
+            step: Step::Begin,
+            out: Out::default(),
+            spans_done: 0,
         }
-        out.end_array();
-        out.end_object();
-        out.end_array();
-        out.end_object();
     }
+
+    /// The next piece: at least `size` bytes (a span is never split), or
+    /// what is left; `None` once the whole export has been handed out.
+    /// `spans` are the same spans each time.
+    pub fn next<'a>(
+        &mut self,
+        spans: impl Iterator<Item = &'a SpanEntry> + Clone,
+        size: usize,
+    ) -> Option<String> {
+        if self.step == Step::Done {
+            return None;
+        }
+        while self.step != Step::Done && self.out.text.len() < size {
+            self.step = self.advance(spans.clone(), size);
+        }
+        Some(std::mem::take(&mut self.out.text))
+    }
+
+    /// Spans written so far, each counted once per pass over them.
+    pub fn spans_done(&self) -> usize {
+        self.spans_done
+    }
+
+    /// Whether the whole export has been handed out.
+    pub fn is_done(&self) -> bool {
+        self.step == Step::Done
+    }
+
+    /// The passes over the spans a whole export makes (one a component).
+    pub fn passes(&self) -> usize {
+        self.present.len()
+    }
+
+    fn advance<'a>(&mut self, spans: impl Iterator<Item = &'a SpanEntry>, size: usize) -> Step {
+        let out = &mut self.out;
+        match self.step {
+            Step::Begin => {
+                out.begin_object();
+                out.key("resourceSpans");
+                out.begin_array();
+                self.first_or_end(0)
+            }
+            Step::Open(c) => {
+                if let Some(&component) = self.present.get(c) {
+                    open(out, component);
+                }
+                Step::Spans(c, 0)
+            }
+            Step::Spans(c, from) => {
+                let Some(&component) = self.present.get(c) else {
+                    return Step::End;
+                };
+                let mut rest = spans.enumerate().skip(from).peekable();
+                while let Some((i, s)) = rest.next() {
+                    self.spans_done += 1;
+                    if s.component() != component {
+                        continue;
+                    }
+                    span(out, s);
+                    if out.text.len() >= size && rest.peek().is_some() {
+                        return Step::Spans(c, i + 1);
+                    }
+                }
+                out.end_array();
+                out.end_object();
+                out.end_array();
+                out.end_object();
+                self.first_or_end(c + 1)
+            }
+            Step::End => {
+                out.end_array();
+                out.end_object();
+                Step::Done
+            }
+            Step::Done => Step::Done,
+        }
+    }
+
+    fn first_or_end(&self, c: usize) -> Step {
+        if c < self.present.len() {
+            Step::Open(c)
+        } else {
+            Step::End
+        }
+    }
+}
+
+/// A component's resource and scope, up to its list of spans.
+fn open(out: &mut Out, component: Component) {
+    out.begin_object();
+    out.key("resource");
+    out.begin_object();
+    out.key("attributes");
+    out.begin_array();
+    key_value(out, "service.name", Attr::Str(component.name()));
+    key_value(out, "service.namespace", Attr::Str("orderpay"));
     out.end_array();
     out.end_object();
-    out.text
+    out.key("scopeSpans");
+    out.begin_array();
+    out.begin_object();
+    out.key("scope");
+    out.begin_object();
+    out.key("name");
+    out.plain("orderpay");
+    out.key("version");
+    out.plain(env!("CARGO_PKG_VERSION"));
+    out.end_object();
+    out.key("spans");
+    out.begin_array();
 }
 
 fn span(out: &mut Out, s: &SpanEntry) {

@@ -214,13 +214,33 @@ pub fn records<'a>(all: impl Iterator<Item = &'a Entry>, count: usize) -> String
 
 /// Records as NDJSON: one object a line, as log shippers read them.
 pub fn ndjson<'a>(all: impl Iterator<Item = &'a Entry>, count: usize) -> String {
-    let mut out = Out::with_capacity(count * 260);
-    for r in all {
+    let mut text = String::with_capacity(count * 260);
+    ndjson_lines(&mut text, all, usize::MAX);
+    text
+}
+
+/// NDJSON lines of `records` until `text` holds at least `size` bytes (a
+/// line is never split): how many were written. What `ndjson` writes,
+/// a piece at a time.
+pub fn ndjson_lines<'a>(
+    text: &mut String,
+    records: impl Iterator<Item = &'a Entry>,
+    size: usize,
+) -> usize {
+    let mut out = Out::default();
+    out.text = std::mem::take(text);
+    let mut written = 0;
+    for r in records {
         record(&mut out, r);
         out.text.push('\n');
         out.reset();
+        written += 1;
+        if out.text.len() >= size {
+            break;
+        }
     }
-    out.text
+    *text = out.text;
+    written
 }
 
 /// Spans as a JSON array.

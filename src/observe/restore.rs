@@ -248,11 +248,37 @@ fn list<T>(o: &Json<'_>, name: &str, each: fn(&Json<'_>) -> Read<T>) -> Read<Vec
 
 /// The journal of a snapshot.
 pub fn journal(o: &Json<'_>) -> Read<Journal> {
+    journal_with(o, None, None)
+}
+
+/// The journal of a snapshot whose records or spans, when given, were
+/// already read one by one as the text came (`record_at`, `span_at`).
+pub fn journal_with(
+    o: &Json<'_>,
+    records: Option<Read<VecDeque<Entry>>>,
+    spans: Option<Read<VecDeque<SpanEntry>>>,
+) -> Read<Journal> {
     Ok(Journal {
         capacity: usize::try_from(uint(o, "capacity")?).map_err(|_| "`capacity`: too large")?,
-        records: list(o, "records", record)?,
+        records: match records {
+            Some(read) => read?,
+            None => list(o, "records", record)?,
+        },
         dropped: uint(o, "dropped")?,
         next_seq: uint(o, "next_seq")?,
-        spans: list(o, "spans", span)?,
+        spans: match spans {
+            Some(read) => read?,
+            None => list(o, "spans", span)?,
+        },
     })
+}
+
+/// The `i`th record of a snapshot's journal, refused as `journal` would.
+pub fn record_at(o: &Json<'_>, i: usize) -> Read<Entry> {
+    record(o).map_err(|e| format!("records[{i}]: {e}"))
+}
+
+/// The `i`th span of a snapshot's journal, refused as `journal` would.
+pub fn span_at(o: &Json<'_>, i: usize) -> Read<SpanEntry> {
+    span(o).map_err(|e| format!("spans[{i}]: {e}"))
 }

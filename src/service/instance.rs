@@ -2,7 +2,8 @@
 //! the two services' state and the journal. Instances share nothing, so
 //! parallel tests never see each other's orders.
 
-use super::{snapshot, snapshot_check, testdata};
+use super::snapshot::{self, Parts};
+use super::{restoring, snapshot_check, testdata, Pieces};
 use crate::domain::{Orders, Payments};
 use crate::gateway::{exchange, Backend, RawRequest, Response};
 use crate::json::Out;
@@ -33,12 +34,33 @@ impl Service {
         snapshot::write(&self.backend)
     }
 
+    /// `snapshot()` in pieces, for a caller that must not block: the
+    /// pieces joined are the text `snapshot()` returns now, whatever this
+    /// service serves meanwhile (see `Pieces`).
+    pub fn snapshot_pieces(&self) -> Pieces {
+        Pieces::snapshot(&self.backend)
+    }
+
+    /// `export_ndjson()` in pieces, fixed as it is now.
+    pub fn ndjson_pieces(&self) -> Pieces {
+        Pieces::ndjson(&self.backend)
+    }
+
+    /// `export_otlp_json()` in pieces, fixed as it is now.
+    pub fn otlp_pieces(&self) -> Pieces {
+        Pieces::otlp(&self.backend)
+    }
+
     /// A service from a snapshot. A snapshot taken under a virtual clock
     /// brings its clock along; otherwise `wall` tells the time. Damaged
     /// text is refused with the first bad field named (see `snapshot` and
     /// `snapshot_check`), never turned into a service that cannot answer.
     pub fn restore(text: &str, wall: Box<dyn Clock>) -> Result<Service, Invalid> {
-        let parts = snapshot::read(text)?;
+        Service::from_parts(restoring::read_whole(text)?, wall)
+    }
+
+    /// A service from a snapshot's parts, once they pass every check.
+    pub(crate) fn from_parts(parts: Parts, wall: Box<dyn Clock>) -> Result<Service, Invalid> {
         snapshot_check::check(&parts)?;
         let clock: Box<dyn Clock> = match parts.clock {
             Some(now) => Box::new(VirtualClock::starting_at(now)),

@@ -3,8 +3,12 @@
 //! handler of one of its routes.
 
 pub mod instance;
+pub mod pieces;
+pub mod restoring;
 pub mod snapshot;
 pub mod snapshot_check;
 pub mod testdata;
 
 pub use instance::Service;
+pub use pieces::Pieces;
+pub use restoring::Restoring;

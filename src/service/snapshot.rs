@@ -4,6 +4,9 @@
 //! snapshots have always had (format 1); `maxOrders`, added later, is
 //! optional and defaults as a new service's would.
 
+use std::collections::VecDeque;
+use std::ops::Bound;
+
 use crate::domain::code::Code;
 use crate::domain::money::Money;
 use crate::domain::order::{Row as OrderRow, PREFIX as ORDER};
@@ -13,7 +16,9 @@ use crate::gateway::envelope::{order as write_order, payment as write_payment};
 use crate::gateway::request::quote;
 use crate::gateway::Backend;
 use crate::json::{self, Json, Out};
-use crate::observe::{restore, Counters, Journal};
+use crate::observe::entry::Entry;
+use crate::observe::span_entry::SpanEntry;
+use crate::observe::{render, restore, Counters, Journal};
 use crate::sim::invalid::Invalid;
 use crate::sim::latency::{LatencyModel, Profile};
 use crate::sim::random::Rng;
@@ -97,18 +102,9 @@ fn streams(out: &mut Out, s: &Streams) {
     out.end_object();
 }
 
-fn orders(out: &mut Out, o: &Orders) {
-    out.begin_object();
-    out.key("live");
-    out.begin_object();
-    let mut id = String::new();
-    for row in o.sorted() {
-        id.clear();
-        row.code.push(ORDER, &mut id);
-        out.key_text(&id);
-        write_order(out, &row.order());
-    }
-    out.end_object();
+/// An order table's members after `live`: deleted ids and the content
+/// hashes of orders made.
+fn orders_rest(out: &mut Out, o: &Orders) {
     out.key("deleted");
     out.begin_array();
     for code in &o.deleted {
@@ -125,21 +121,10 @@ fn orders(out: &mut Out, o: &Orders) {
         out.uint(*n);
     }
     out.end_object();
-    out.end_object();
 }
 
-fn payments(out: &mut Out, p: &Payments) {
-    out.begin_object();
-    out.key("by_id");
-    out.begin_object();
-    let mut id = String::new();
-    for row in p.sorted() {
-        id.clear();
-        row.code.push(PAYMENT, &mut id);
-        out.key_text(&id);
-        write_payment(out, &row.payment());
-    }
-    out.end_object();
+/// A payment table's members after `by_id`: attempts by order.
+fn payments_rest(out: &mut Out, p: &Payments) {
     out.key("attempts");
     out.begin_object();
     for (code, n) in &p.attempts {
@@ -147,27 +132,330 @@ fn payments(out: &mut Out, p: &Payments) {
         out.uint(u64::from(*n));
     }
     out.end_object();
-    out.end_object();
+}
+
+/// What a snapshot is written from: the live service's parts, or a copy
+/// of them a cursor froze (`Parts`), so both forms share one writer.
+pub(crate) struct View<'a> {
+    pub settings: &'a Settings,
+    pub streams: &'a Streams,
+    pub orders: &'a Orders,
+    pub payments: &'a Payments,
+    pub journal: &'a Journal,
+    pub forced_next: Option<(Forced, u32)>,
+    pub clock: Option<i64>,
+    pub counters: Option<&'a Counters>,
+}
+
+impl<'a> View<'a> {
+    pub fn of(b: &'a Backend) -> View<'a> {
+        View {
+            settings: &b.settings,
+            streams: &b.streams,
+            orders: &b.orders,
+            payments: &b.payments,
+            journal: &b.journal,
+            forced_next: b.forced_next,
+            clock: b.clock.saved(),
+            counters: Some(&b.counters),
+        }
+    }
+
+    pub fn of_parts(p: &'a Parts) -> View<'a> {
+        View {
+            settings: &p.settings,
+            streams: &p.streams,
+            orders: &p.orders,
+            payments: &p.payments,
+            journal: &p.journal,
+            forced_next: p.forced_next,
+            clock: p.clock,
+            counters: p.counters.as_ref(),
+        }
+    }
+
+    /// The rows a snapshot lists one by one: orders, payments, records
+    /// and spans, for a cursor's progress.
+    fn rows(&self) -> usize {
+        self.orders.len()
+            + self.payments.len()
+            + self.journal.len()
+            + self.journal.span_entries().len()
+    }
+}
+
+impl Parts {
+    /// A copy of the service's state as it is now, for a cursor that
+    /// writes it in pieces while the service goes on serving.
+    pub(crate) fn copy_of(b: &Backend) -> Parts {
+        Parts {
+            settings: b.settings.clone(),
+            streams: b.streams.clone(),
+            orders: b.orders.clone(),
+            payments: b.payments.clone(),
+            journal: b.journal.clone(),
+            forced_next: b.forced_next,
+            clock: b.clock.saved(),
+            counters: Some(b.counters.clone()),
+        }
+    }
 }
 
 /// The whole service as compact JSON text.
 pub fn write(b: &Backend) -> String {
-    let mut out = Out::with_capacity(b.journal.len() * 300 + b.orders.len() * 300 + 1024);
+    let view = View::of(b);
+    let mut writer = Writer::new(&view);
+    writer.next(&view, usize::MAX).unwrap_or_default()
+}
+
+/// Where a snapshot written in pieces has got to. The long lists (orders
+/// and payments by id, records, spans) resume after the last row written;
+/// everything else is written whole, in `head`, `between_*` and `tail`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Step {
+    Head,
+    Orders(Option<Code>),
+    Payments(Option<Code>),
+    Records(usize),
+    Spans(usize),
+    Tail,
+    Done,
+}
+
+/// A snapshot written a piece at a time, from a `View` that must not
+/// change between pieces. The pieces joined are `write`'s text, byte for
+/// byte: `write` is this writer asked for one piece of unbounded size.
+pub(crate) struct Writer {
+    step: Step,
+    out: Out,
+    rows_done: usize,
+}
+
+impl Writer {
+    pub fn new(v: &View) -> Writer {
+        let estimate = v.journal.len() * 300 + v.orders.len() * 300 + 1024;
+        Writer {
+            step: Step::Head,
+            out: Out::with_capacity(estimate.min(1 << 20)),
+            rows_done: 0,
+        }
+    }
+
+    /// The next piece: at least `size` bytes (a row is never split), or
+    /// what is left; `None` once the whole snapshot has been handed out.
+    pub fn next(&mut self, v: &View, size: usize) -> Option<String> {
+        if self.step == Step::Done {
+            return None;
+        }
+        if size == usize::MAX {
+            self.out
+                .text
+                .reserve(v.journal.len() * 300 + v.orders.len() * 300 + 1024);
+        }
+        while self.step != Step::Done && self.out.text.len() < size {
+            self.step = self.advance(v, size);
+        }
+        Some(std::mem::take(&mut self.out.text))
+    }
+
+    /// The share of rows written so far, from 0 to 1.
+    pub fn progress(&self, v: &View) -> f64 {
+        match self.step {
+            Step::Done => 1.0,
+            _ => self.rows_done as f64 / (v.rows() + 1) as f64,
+        }
+    }
+
+    fn advance(&mut self, v: &View, size: usize) -> Step {
+        let out = &mut self.out;
+        match self.step {
+            Step::Head => {
+                head(out, v);
+                Step::Orders(None)
+            }
+            Step::Orders(after) => {
+                let rows = v.orders.index.range(after_code(after));
+                let rest = rows.filter_map(|(_, &i)| v.orders.rows.get(i as usize));
+                match each_until(out, size, &mut self.rows_done, rest, order_row) {
+                    Some(last) => Step::Orders(Some(last)),
+                    None => {
+                        between_orders_and_payments(out, v);
+                        Step::Payments(None)
+                    }
+                }
+            }
+            Step::Payments(after) => {
+                let rows = v.payments.index.range(after_code(after));
+                let rest = rows.filter_map(|(_, &i)| v.payments.rows.get(i as usize));
+                match each_until(out, size, &mut self.rows_done, rest, payment_row) {
+                    Some(last) => Step::Payments(Some(last)),
+                    None => {
+                        between_payments_and_records(out, v);
+                        Step::Records(0)
+                    }
+                }
+            }
+            Step::Records(from) => {
+                let rest = v.journal.entries(None).skip(from);
+                match count_until(out, size, &mut self.rows_done, rest, render::record) {
+                    Some(written) => Step::Records(from + written),
+                    None => {
+                        between_records_and_spans(out, v);
+                        Step::Spans(0)
+                    }
+                }
+            }
+            Step::Spans(from) => {
+                let rest = v.journal.span_entries().skip(from);
+                match count_until(out, size, &mut self.rows_done, rest, render::span) {
+                    Some(written) => Step::Spans(from + written),
+                    None => Step::Tail,
+                }
+            }
+            Step::Tail => {
+                tail(out, v);
+                Step::Done
+            }
+            Step::Done => Step::Done,
+        }
+    }
+}
+
+fn after_code(after: Option<Code>) -> (Bound<Code>, Bound<Code>) {
+    match after {
+        Some(code) => (Bound::Excluded(code), Bound::Unbounded),
+        None => (Bound::Unbounded, Bound::Unbounded),
+    }
+}
+
+/// A row of orders or payments, found by code.
+trait Coded {
+    fn code(&self) -> Code;
+}
+
+impl Coded for OrderRow {
+    fn code(&self) -> Code {
+        self.code
+    }
+}
+
+impl Coded for PaymentRow {
+    fn code(&self) -> Code {
+        self.code
+    }
+}
+
+/// Writes rows until the piece is full; the code of the last one written
+/// when some are left, `None` when all are written.
+fn each_until<'r, R: Coded + 'r>(
+    out: &mut Out,
+    size: usize,
+    done: &mut usize,
+    rows: impl Iterator<Item = &'r R>,
+    write: fn(&mut Out, &R),
+) -> Option<Code> {
+    let mut rows = rows.peekable();
+    while let Some(row) = rows.next() {
+        write(out, row);
+        *done += 1;
+        if out.text.len() >= size && rows.peek().is_some() {
+            return Some(row.code());
+        }
+    }
+    None
+}
+
+/// Writes items until the piece is full; how many were written when some
+/// are left, `None` when all are written.
+fn count_until<'r, T: 'r>(
+    out: &mut Out,
+    size: usize,
+    done: &mut usize,
+    items: impl Iterator<Item = &'r T>,
+    write: fn(&mut Out, &T),
+) -> Option<usize> {
+    let mut items = items.peekable();
+    let mut written = 0;
+    while let Some(item) = items.next() {
+        write(out, item);
+        written += 1;
+        *done += 1;
+        if out.text.len() >= size && items.peek().is_some() {
+            return Some(written);
+        }
+    }
+    None
+}
+
+fn order_row(out: &mut Out, row: &OrderRow) {
+    let mut id = String::with_capacity(12);
+    row.code.push(ORDER, &mut id);
+    out.key_text(&id);
+    write_order(out, &row.order());
+}
+
+fn payment_row(out: &mut Out, row: &PaymentRow) {
+    let mut id = String::with_capacity(12);
+    row.code.push(PAYMENT, &mut id);
+    out.key_text(&id);
+    write_payment(out, &row.payment());
+}
+
+/// Everything before the first order: the small members a snapshot opens
+/// with. A new member that is small goes here or in `tail`.
+fn head(out: &mut Out, v: &View) {
     out.begin_object();
     out.key("format");
     out.uint(FORMAT);
     out.key("settings");
-    settings(&mut out, &b.settings);
+    settings(out, v.settings);
     out.key("streams");
-    streams(&mut out, &b.streams);
+    streams(out, v.streams);
     out.key("orders");
-    orders(&mut out, &b.orders);
+    out.begin_object();
+    out.key("live");
+    out.begin_object();
+}
+
+fn between_orders_and_payments(out: &mut Out, v: &View) {
+    out.end_object();
+    orders_rest(out, v.orders);
+    out.end_object();
     out.key("payments");
-    payments(&mut out, &b.payments);
+    out.begin_object();
+    out.key("by_id");
+    out.begin_object();
+}
+
+fn between_payments_and_records(out: &mut Out, v: &View) {
+    out.end_object();
+    payments_rest(out, v.payments);
+    out.end_object();
     out.key("journal");
-    b.journal.write_snapshot(&mut out);
+    out.begin_object();
+    out.key("capacity");
+    out.uint(v.journal.capacity() as u64);
+    out.key("records");
+    out.begin_array();
+}
+
+fn between_records_and_spans(out: &mut Out, v: &View) {
+    out.end_array();
+    out.key("dropped");
+    out.uint(v.journal.dropped());
+    out.key("next_seq");
+    out.uint(v.journal.next_seq());
+    out.key("spans");
+    out.begin_array();
+}
+
+/// Everything after the last span: the journal closed, then the small
+/// members a snapshot ends with.
+fn tail(out: &mut Out, v: &View) {
+    out.end_array();
+    out.end_object();
     out.key("forced_next");
-    match b.forced_next {
+    match v.forced_next {
         Some((outcome, count)) => {
             out.begin_array();
             out.plain(outcome.as_str());
@@ -177,14 +465,15 @@ pub fn write(b: &Backend) -> String {
         None => out.null(),
     }
     out.key("clock");
-    match b.clock.saved() {
+    match v.clock {
         Some(now) => out.int(now),
         None => out.null(),
     }
-    out.key("counters");
-    b.counters.write(&mut out);
+    if let Some(counters) = v.counters {
+        out.key("counters");
+        counters.write(out);
+    }
     out.end_object();
-    out.text
 }
 
 // ------------------------------------------------------------------ reading
@@ -195,7 +484,7 @@ pub fn write(b: &Backend) -> String {
 // value of the right type that this service would never write an
 // `OutOfRange`.
 
-type Read<T> = Result<T, Invalid>;
+pub(crate) type Read<T> = Result<T, Invalid>;
 
 /// What a value is, for a message: `string "11"`, `number -1`, `null`.
 fn shown(v: &Json) -> String {
@@ -368,43 +657,59 @@ fn code(prefix: &str, id: &str, at: &str) -> Read<Code> {
     })
 }
 
-fn read_orders(o: &Json, at: &str) -> Read<Orders> {
-    let mut orders = Orders::default();
-    let live_at = path(at, "live");
-    for (id, order) in members(o, at, "live")? {
-        let here = keyed(&live_at, id);
-        object(order, &here)?;
-        let code = code(ORDER, id, &here)?;
-        if orders.index.contains_key(&code) {
-            return Err(Invalid::out_of_range(&here, "given more than once"));
-        }
-        let order_id = text(order, &here, "orderId")?;
-        if order_id != id {
-            return Err(Invalid::out_of_range(
-                &path(&here, "orderId"),
-                format!("must equal its key, got {}", quote(order_id)),
-            ));
-        }
-        let status_at = path(&here, "status");
-        let row = OrderRow {
-            code,
-            user_id: orders.texts.share(text(order, &here, "userId")?),
-            description: orders.texts.share(text(order, &here, "description")?),
-            price: money(order, &here, "price")?,
-            created_at: int(order, &here, "createdAt")?,
-            status: match text(order, &here, "status")? {
-                "CREATED" => OrderStatus::Created,
-                "PAID" => OrderStatus::Paid,
-                other => {
-                    return Err(Invalid::out_of_range(
-                        &status_at,
-                        format!("must be CREATED or PAID, got {}", quote(other)),
-                    ))
-                }
-            },
-        };
-        orders.keep(row);
+/// One member of `orders.live`, added to `orders`; `live_at` is the path
+/// of `live` itself.
+pub(crate) fn order_member(orders: &mut Orders, id: &str, order: &Json, live_at: &str) -> Read<()> {
+    let here = keyed(live_at, id);
+    object(order, &here)?;
+    let code = code(ORDER, id, &here)?;
+    if orders.index.contains_key(&code) {
+        return Err(Invalid::out_of_range(&here, "given more than once"));
     }
+    let order_id = text(order, &here, "orderId")?;
+    if order_id != id {
+        return Err(Invalid::out_of_range(
+            &path(&here, "orderId"),
+            format!("must equal its key, got {}", quote(order_id)),
+        ));
+    }
+    let status_at = path(&here, "status");
+    let row = OrderRow {
+        code,
+        user_id: orders.texts.share(text(order, &here, "userId")?),
+        description: orders.texts.share(text(order, &here, "description")?),
+        price: money(order, &here, "price")?,
+        created_at: int(order, &here, "createdAt")?,
+        status: match text(order, &here, "status")? {
+            "CREATED" => OrderStatus::Created,
+            "PAID" => OrderStatus::Paid,
+            other => {
+                return Err(Invalid::out_of_range(
+                    &status_at,
+                    format!("must be CREATED or PAID, got {}", quote(other)),
+                ))
+            }
+        },
+    };
+    orders.keep(row);
+    Ok(())
+}
+
+/// The orders; `live`, when given, are the members of `live` already read
+/// one by one as they came (`order_member`).
+fn read_orders(o: &Json, at: &str, live: Option<Read<Orders>>) -> Read<Orders> {
+    let live_at = path(at, "live");
+    let listed = members(o, at, "live")?;
+    let mut orders = match live {
+        Some(read) => read?,
+        None => {
+            let mut orders = Orders::default();
+            for (id, order) in listed {
+                order_member(&mut orders, id, order, &live_at)?;
+            }
+            orders
+        }
+    };
     let deleted_at = path(at, "deleted");
     let deleted = field(o, at, "deleted")?;
     let deleted = deleted
@@ -437,47 +742,67 @@ fn small_count(v: &Json, at: &str) -> Read<u32> {
     })
 }
 
-fn read_payments(o: &Json, at: &str) -> Read<Payments> {
-    let mut payments = Payments::default();
-    let by_id_at = path(at, "by_id");
-    for (id, p) in members(o, at, "by_id")? {
-        let here = keyed(&by_id_at, id);
-        object(p, &here)?;
-        let code = code(PAYMENT, id, &here)?;
-        if payments.index.contains_key(&code) {
-            return Err(Invalid::out_of_range(&here, "given more than once"));
-        }
-        let payment_id = text(p, &here, "paymentId")?;
-        if payment_id != id {
-            return Err(Invalid::out_of_range(
-                &path(&here, "paymentId"),
-                format!("must equal its key, got {}", quote(payment_id)),
-            ));
-        }
-        let order_at = path(&here, "orderId");
-        let method_at = path(&here, "paymentMethod");
-        let method = text(p, &here, "paymentMethod")?;
-        let row = PaymentRow {
-            code,
-            order: code_of_order(text(p, &here, "orderId")?, &order_at)?,
-            amount: money(p, &here, "amount")?,
-            paid_at: int(p, &here, "paidAt")?,
-            method: PaymentMethod::parse(method).ok_or_else(|| {
-                Invalid::out_of_range(&method_at, format!("unknown method {}", quote(method)))
-            })?,
-            status: match text(p, &here, "status")? {
-                "SUCCESS" => PaymentStatus::Success,
-                "REFUNDED" => PaymentStatus::Refunded,
-                other => {
-                    return Err(Invalid::out_of_range(
-                        &path(&here, "status"),
-                        format!("must be SUCCESS or REFUNDED, got {}", quote(other)),
-                    ))
-                }
-            },
-        };
-        payments.keep(row);
+/// One member of `payments.by_id`, added to `payments`; `by_id_at` is the
+/// path of `by_id` itself.
+pub(crate) fn payment_member(
+    payments: &mut Payments,
+    id: &str,
+    p: &Json,
+    by_id_at: &str,
+) -> Read<()> {
+    let here = keyed(by_id_at, id);
+    object(p, &here)?;
+    let code = code(PAYMENT, id, &here)?;
+    if payments.index.contains_key(&code) {
+        return Err(Invalid::out_of_range(&here, "given more than once"));
     }
+    let payment_id = text(p, &here, "paymentId")?;
+    if payment_id != id {
+        return Err(Invalid::out_of_range(
+            &path(&here, "paymentId"),
+            format!("must equal its key, got {}", quote(payment_id)),
+        ));
+    }
+    let order_at = path(&here, "orderId");
+    let method_at = path(&here, "paymentMethod");
+    let method = text(p, &here, "paymentMethod")?;
+    let row = PaymentRow {
+        code,
+        order: code_of_order(text(p, &here, "orderId")?, &order_at)?,
+        amount: money(p, &here, "amount")?,
+        paid_at: int(p, &here, "paidAt")?,
+        method: PaymentMethod::parse(method).ok_or_else(|| {
+            Invalid::out_of_range(&method_at, format!("unknown method {}", quote(method)))
+        })?,
+        status: match text(p, &here, "status")? {
+            "SUCCESS" => PaymentStatus::Success,
+            "REFUNDED" => PaymentStatus::Refunded,
+            other => {
+                return Err(Invalid::out_of_range(
+                    &path(&here, "status"),
+                    format!("must be SUCCESS or REFUNDED, got {}", quote(other)),
+                ))
+            }
+        },
+    };
+    payments.keep(row);
+    Ok(())
+}
+
+/// The payments; `by_id`, when given, as `read_orders` takes `live`.
+fn read_payments(o: &Json, at: &str, by_id: Option<Read<Payments>>) -> Read<Payments> {
+    let by_id_at = path(at, "by_id");
+    let listed = members(o, at, "by_id")?;
+    let mut payments = match by_id {
+        Some(read) => read?,
+        None => {
+            let mut payments = Payments::default();
+            for (id, p) in listed {
+                payment_member(&mut payments, id, p, &by_id_at)?;
+            }
+            payments
+        }
+    };
     let attempts_at = path(at, "attempts");
     for (id, n) in members(o, at, "attempts")? {
         let here = keyed(&attempts_at, id);
@@ -525,7 +850,7 @@ fn read_forced(o: &Json) -> Read<Option<(Forced, u32)>> {
 /// The journal reader's refusal (`` `traceId`: not a trace id ``): a
 /// missing field or a value of the wrong type is a `WrongType`, a value it
 /// would never write an `OutOfRange`.
-fn journal_error(problem: String) -> Invalid {
+pub(crate) fn journal_error(problem: String) -> Invalid {
     let at = "snapshot.journal";
     if problem.contains("missing field") || problem.contains("expected") {
         Invalid::wrong_type(at, problem)
@@ -534,18 +859,39 @@ fn journal_error(problem: String) -> Invalid {
     }
 }
 
-/// Reads a snapshot's text into its parts; the one place a restored state
-/// is built. Only shapes are checked here; `snapshot_check` checks the
-/// values and how the parts fit together.
+/// The refusal of text that is not JSON at all.
+pub(crate) fn not_json(e: json::ReadError) -> Invalid {
+    Invalid::wrong_type(
+        "snapshot",
+        format!("not a snapshot of this service (expected the text snapshot() returns): {e}"),
+    )
+}
+
+/// Reads a snapshot's text into its parts, the whole text at once.
 pub fn read(text: &str) -> Read<Parts> {
+    let tree = json::parse(text).map_err(not_json)?;
+    read_tree(&tree, Streamed::default())
+}
+
+/// The long lists of a snapshot read element by element as the text came
+/// in (`restoring`), each with its first refusal; `None` for a list left
+/// in the tree. Their place in the tree holds an empty placeholder.
+#[derive(Default)]
+pub(crate) struct Streamed {
+    pub live: Option<Read<Orders>>,
+    pub by_id: Option<Read<Payments>>,
+    pub records: Option<Result<VecDeque<Entry>, String>>,
+    pub spans: Option<Result<VecDeque<SpanEntry>, String>>,
+}
+
+/// A snapshot's parsed JSON into its parts; the one place a restored state
+/// is built. Only shapes are checked here; `snapshot_check` checks the
+/// values and how the parts fit together. The refusals come in one fixed
+/// order, whatever the order of the text, so a text refused whole or in
+/// pieces is refused with the same message.
+pub(crate) fn read_tree(tree: &Json, streamed: Streamed) -> Read<Parts> {
     let at = "snapshot";
-    let tree = json::parse(text).map_err(|e| {
-        Invalid::wrong_type(
-            at,
-            format!("not a snapshot of this service (expected the text snapshot() returns): {e}"),
-        )
-    })?;
-    object(&tree, at).map_err(|e| {
+    object(tree, at).map_err(|e| {
         Invalid::wrong_type(
             at,
             format!(
@@ -559,9 +905,9 @@ pub fn read(text: &str) -> Read<Parts> {
     for name in [
         "format", "settings", "streams", "orders", "payments", "journal",
     ] {
-        field(&tree, at, name)?;
+        field(tree, at, name)?;
     }
-    let format = field(&tree, at, "format")?;
+    let format = field(tree, at, "format")?;
     if uint_value(format, "snapshot.format")? != FORMAT {
         return Err(Invalid::out_of_range(
             "snapshot.format",
@@ -571,14 +917,20 @@ pub fn read(text: &str) -> Read<Parts> {
             ),
         ));
     }
-    let part = |name: &str| field(&tree, at, name);
+    let part = |name: &str| field(tree, at, name);
+    let Streamed {
+        live,
+        by_id,
+        records,
+        spans,
+    } = streamed;
     Ok(Parts {
         settings: read_settings(part("settings")?, "snapshot.settings")?,
         streams: read_streams(part("streams")?, "snapshot.streams")?,
-        orders: read_orders(part("orders")?, "snapshot.orders")?,
-        payments: read_payments(part("payments")?, "snapshot.payments")?,
-        journal: restore::journal(part("journal")?).map_err(journal_error)?,
-        forced_next: read_forced(&tree)?,
+        orders: read_orders(part("orders")?, "snapshot.orders", live)?,
+        payments: read_payments(part("payments")?, "snapshot.payments", by_id)?,
+        journal: restore::journal_with(part("journal")?, records, spans).map_err(journal_error)?,
+        forced_next: read_forced(tree)?,
         clock: match tree.get("clock") {
             None | Some(Json::Null) => None,
             Some(v) => Some(int_value(v, "snapshot.clock")?),

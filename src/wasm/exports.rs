@@ -13,7 +13,7 @@ use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
 use crate::gateway::{ApiError, Envelope, Response};
-use crate::service::Service as Core;
+use crate::service::{Pieces, Restoring, Service as Core};
 use crate::sim::third_party::Forced;
 
 use super::host::JsClock;
@@ -210,6 +210,24 @@ impl Service {
             .unwrap_or_default()
     }
 
+    /// `snapshot()` in pieces, fixed as the service is now.
+    #[wasm_bindgen(js_name = snapshotPieces)]
+    pub fn snapshot_pieces(&self) -> Result<RawPieces, JsValue> {
+        self.pieces(Core::snapshot_pieces)
+    }
+
+    /// `exportNdjson()` in pieces, fixed as the log is now.
+    #[wasm_bindgen(js_name = ndjsonPieces)]
+    pub fn ndjson_pieces(&self) -> Result<RawPieces, JsValue> {
+        self.pieces(Core::ndjson_pieces)
+    }
+
+    /// `exportOtlp()`'s JSON text in pieces, fixed as the spans are now.
+    #[wasm_bindgen(js_name = otlpPieces)]
+    pub fn otlp_pieces(&self) -> Result<RawPieces, JsValue> {
+        self.pieces(Core::otlp_pieces)
+    }
+
     /// Throws a `TypeError` (wrong type, missing field, not a snapshot) or
     /// a `RangeError` (out of range, inconsistent) naming the first bad
     /// field.
@@ -228,6 +246,79 @@ impl Service {
     }
 }
 
+/// A long text handed out in pieces, from a copy taken when it was opened
+/// (see `service::Pieces`).
+#[wasm_bindgen(js_name = RawPieces)]
+pub struct RawPieces {
+    pieces: Pieces,
+}
+
+#[wasm_bindgen(js_class = RawPieces)]
+impl RawPieces {
+    /// The next piece, of at least `size` bytes of UTF-8 unless it is the
+    /// last; `undefined` once all are out. The JS layer checks `size`.
+    pub fn next(&mut self, size: f64) -> Option<String> {
+        let size = if size >= 1.0 { size as usize } else { 1 };
+        self.pieces.next(size)
+    }
+
+    /// How far the pieces have got, from 0 to 1.
+    pub fn progress(&self) -> f64 {
+        self.pieces.progress()
+    }
+}
+
+/// A snapshot received in pieces; `finish` makes the service.
+#[wasm_bindgen(js_name = RawRestoring)]
+pub struct RawRestoring {
+    restoring: Option<Restoring>,
+}
+
+const RESTORE_OVER: &str =
+    "restore: this restore is over (finished, or refused a damaged snapshot); start another";
+
+#[wasm_bindgen(js_class = RawRestoring)]
+impl RawRestoring {
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> RawRestoring {
+        RawRestoring {
+            restoring: Some(Restoring::new()),
+        }
+    }
+
+    /// Throws as `restore` does for damage found in this piece; the
+    /// restore is then over.
+    pub fn push(&mut self, piece: &str) -> Result<(), JsValue> {
+        let restoring = self
+            .restoring
+            .as_mut()
+            .ok_or_else(|| type_error(RESTORE_OVER))?;
+        if let Err(invalid) = restoring.push(piece) {
+            self.restoring = None;
+            return Err(invalid_to_js(invalid));
+        }
+        Ok(())
+    }
+
+    /// The restored service; throws as `restore` does.
+    pub fn finish(&mut self) -> Result<Service, JsValue> {
+        let restoring = self
+            .restoring
+            .take()
+            .ok_or_else(|| type_error(RESTORE_OVER))?;
+        let core = restoring.finish(Box::new(JsClock)).map_err(invalid_to_js)?;
+        Ok(Service {
+            core: RefCell::new(core),
+        })
+    }
+}
+
+impl Default for RawRestoring {
+    fn default() -> Self {
+        RawRestoring::new()
+    }
+}
+
 /// The OpenAPI 3.1 document of the eight endpoints, as JSON text.
 #[wasm_bindgen]
 pub fn openapi() -> String {
@@ -237,6 +328,13 @@ pub fn openapi() -> String {
 const BUSY: &str = "the service is busy with another request";
 
 impl Service {
+    fn pieces(&self, open: fn(&Core) -> Pieces) -> Result<RawPieces, JsValue> {
+        let core = self.core.try_borrow().map_err(|_| type_error(BUSY))?;
+        Ok(RawPieces {
+            pieces: open(&core),
+        })
+    }
+
     /// Handles one request and writes the answer; a request made while the
     /// service is borrowed (a re-entrant call from JS) gets a 500 instead.
     fn answer(&self, parts: Parts, write: fn(&Response) -> String) -> String {

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 
 /** The API examples that TypeScript checks under strict (the others need a page: see tests/e2e). */
-const TYPED_EXAMPLES = ["node", "fetch", "install", "msw", "replay"];
+const TYPED_EXAMPLES = ["node", "fetch", "install", "msw", "replay", "pieces"];
 /** Runner sections whose code TypeScript checks too (Jest's globals need @types/jest, which a user may not have). */
 const TYPED_FIXTURES = ["vitest", "playwright", "browser-app"];
 

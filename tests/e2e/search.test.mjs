@@ -95,15 +95,12 @@ for (const width of [1280, 390]) {
     assert.equal(await matching(page), responses.filter((r) => r.uri.includes(someOrder)).length);
     assert.ok(await matching(page) >= 1);
 
-    // About 60 keystrokes. On a quiet machine none of them gives a task of 50 ms or more;
-    // this machine is shared, and a busy neighbour stretches a task now and then, so a few
-    // are allowed, none of them long.
+    // About 120 keystrokes, each under 50 ms: not one long task while typing.
     const longTasks = await page.evaluate(() => window.longTasks);
     const keys = await page.evaluate(() => window.keys);
     console.log(`search over 100,000 records at ${width} px: ${keys} keystrokes, long tasks (ms): [${longTasks}]`);
     assert.ok(keys >= 50);
-    assert.ok(longTasks.length <= keys / 10, `at most one keystroke in ten with a task of 50 ms or more: [${longTasks}]`);
-    assert.ok(longTasks.every((ms) => ms < 300), `none near a frozen page: [${longTasks}]`);
+    assert.deepEqual(longTasks, [], `no keystroke gives a task of 50 ms or more: [${longTasks}]`);
 
     // A value that is not a number is said beside the field, and the search goes on without it.
     await type(page, "status:abc");

@@ -22,6 +22,12 @@ test("the README's Node example runs as written", () => {
   assert.match(out[2], /^gateway [0-9a-f]{32}$/);
 });
 
+test("the README's pieces example restores, in pieces, what it wrote in pieces", () => {
+  const [example] = readmeExamples("pieces");
+  assert.ok(example, "README has a pieces example");
+  assert.equal(app.run("pieces.mjs", example).trim(), "true");
+});
+
 test("the README's replay example replays a failure, the same after unrelated requests", () => {
   const [example] = readmeExamples("replay");
   const alone = app.run("replay.mjs", example).trim();

@@ -1,0 +1,149 @@
+// Long texts in pieces, and a restore fed in pieces: the JS shapes of the
+// module's RawPieces and RawRestoring. Internal module: Service hands
+// them out (snapshotPieces, exportNdjsonPieces, exportOtlpPieces,
+// Service.restoring).
+
+/** Bytes of UTF-8 a piece holds at least (a row is never split): a few ms of work. */
+export const DEFAULT_PIECE_SIZE = 262144;
+const MAX_PIECE_SIZE = 2 ** 30;
+
+/** The `size` option of a pieces call, checked: a whole number of bytes. */
+export function pieceSize(options) {
+  if (options === undefined || options === null) return DEFAULT_PIECE_SIZE;
+  if (typeof options !== "object") throw new TypeError("options: expected an object such as { size: 262144 }");
+  let size;
+  try {
+    size = options.size;
+  } catch {
+    throw new TypeError("options.size: could not be read");
+  }
+  if (size === undefined) return DEFAULT_PIECE_SIZE;
+  if (typeof size !== "number") throw new TypeError("options.size: expected a whole number of bytes");
+  if (!Number.isInteger(size) || size < 1 || size > MAX_PIECE_SIZE) {
+    throw new RangeError(`options.size: expected a whole number of bytes from 1 to ${MAX_PIECE_SIZE}, got ${size}`);
+  }
+  return size;
+}
+
+/**
+ * An iterator of text pieces, each at least `size` bytes of UTF-8 but the
+ * last. It reads a copy the module took when it was made, so requests
+ * served between pieces do not change it. Done, or left early (`break`,
+ * `return()`), it frees that copy.
+ */
+export class TextPieces {
+  #raw;
+  #size;
+
+  constructor(raw, size) {
+    this.#raw = raw;
+    this.#size = size;
+  }
+
+  next() {
+    const raw = this.#raw;
+    if (raw === null) return { done: true, value: undefined };
+    const piece = raw.next(this.#size);
+    if (piece === undefined) {
+      this.#release();
+      return { done: true, value: undefined };
+    }
+    return { done: false, value: piece };
+  }
+
+  return(value) {
+    this.#release();
+    return { done: true, value };
+  }
+
+  [Symbol.iterator]() {
+    return this;
+  }
+
+  /** How far the pieces have got, from 0 to 1 (1 once done). */
+  get progress() {
+    return this.#raw === null ? 1 : this.#raw.progress();
+  }
+
+  #release() {
+    const raw = this.#raw;
+    this.#raw = null;
+    if (raw) raw.free();
+  }
+}
+
+const OVER = "restore: this restore is over (finished, or refused a damaged snapshot); start another";
+
+/**
+ * A snapshot received in pieces. Each push does the work of its piece;
+ * finish() hands back the new Service. Nothing else is touched meanwhile,
+ * and a damaged snapshot throws (from push or finish) as Service.restore
+ * would, after which the restore is over.
+ */
+export class Restoring {
+  #raw;
+  #adopt;
+  #received = 0;
+  /** A high surrogate that ended the last piece, held for its pair. */
+  #pending = "";
+
+  constructor(raw, adopt) {
+    this.#raw = raw;
+    this.#adopt = adopt;
+  }
+
+  /** The next piece of the snapshot's text; pieces may split it anywhere. */
+  push(piece) {
+    const raw = this.#live();
+    if (typeof piece !== "string") throw new TypeError("piece: expected a string, a piece of the text snapshot() returned");
+    // A piece may end between the two halves of a character outside the
+    // BMP; each half alone would cross into the module as U+FFFD.
+    let text = this.#pending + piece;
+    this.#pending = "";
+    const last = text.charCodeAt(text.length - 1);
+    if (last >= 0xd800 && last <= 0xdbff) {
+      this.#pending = text.slice(-1);
+      text = text.slice(0, -1);
+    }
+    try {
+      raw.push(text);
+    } catch (error) {
+      this.#release();
+      throw error;
+    }
+    this.#received += piece.length;
+  }
+
+  /** The restored Service. */
+  finish() {
+    const raw = this.#live();
+    this.#raw = null;
+    try {
+      if (this.#pending !== "") raw.push(this.#pending);
+      return this.#adopt(raw.finish());
+    } finally {
+      raw.free();
+    }
+  }
+
+  /** Gives up: frees what was received. A second call does nothing. */
+  abandon() {
+    this.#release();
+  }
+
+  /** UTF-16 code units pushed so far. */
+  get received() {
+    return this.#received;
+  }
+
+  #live() {
+    if (this.#raw === null) throw new TypeError(OVER);
+    return this.#raw;
+  }
+
+  #release() {
+    const raw = this.#raw;
+    this.#raw = null;
+    if (raw) raw.free();
+  }
+}
