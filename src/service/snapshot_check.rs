@@ -15,6 +15,7 @@ use crate::domain::order::{MAX_DESCRIPTION_CHARS, MAX_USER_ID_CHARS, PREFIX as O
 use crate::domain::payment::PREFIX as PAYMENT;
 use crate::domain::{Orders, Payments};
 use crate::gateway::request::quote;
+use crate::json::number::display;
 use crate::observe::entry::{Entry, Kept};
 use crate::observe::span_entry::{Part, SpanEntry, Why};
 use crate::observe::Journal;
@@ -105,7 +106,10 @@ fn step(name: &str, p: &Profile) -> Checked {
     if !(0.0..=1.0).contains(&p.tail_chance) {
         return Err(Invalid::out_of_range(
             &format!("snapshot.settings.latency.{name}.tailChance"),
-            format!("must be a number from 0 to 1, got {}", p.tail_chance),
+            format!(
+                "must be a number from 0 to 1, got {}",
+                display(p.tail_chance)
+            ),
         ));
     }
     Ok(())
@@ -344,13 +348,13 @@ fn verdict(at: &str, d: &Verdict) -> Checked {
     if !(0.0..1.0).contains(&d.draw) {
         return Err(Invalid::out_of_range(
             &format!("{at}.draw"),
-            format!("must be a number from 0 up to 1, got {}", d.draw),
+            format!("must be a number from 0 up to 1, got {}", display(d.draw)),
         ));
     }
     if !(0.0..=1.0).contains(&d.threshold) {
         return Err(Invalid::out_of_range(
             &format!("{at}.threshold"),
-            format!("must be a number from 0 to 1, got {}", d.threshold),
+            format!("must be a number from 0 to 1, got {}", display(d.threshold)),
         ));
     }
     Ok(())
