@@ -188,17 +188,70 @@ mod slow {
             .to_string_with_radix(10)
             .map(String::from)
             .unwrap_or_default();
-        Decimal::read(&text).unwrap_or(Decimal {
-            digits: [b'0'; 17],
-            len: 1,
-            exp: 0,
-        })
+        match Decimal::read(&text) {
+            Some(d) => super::settle_tie(x, d),
+            None => Decimal {
+                digits: [b'0'; 17],
+                len: 1,
+                exp: 0,
+            },
+        }
     }
 
     pub fn parse(text: &str) -> Option<f64> {
         let x = js_sys::parse_float(text);
         (!x.is_nan()).then_some(x)
     }
+}
+
+/// When `x` lies exactly halfway between `d` and the next decimal of as
+/// many digits, both read back as `x`: JS engines then take the even one,
+/// Rust the one further from zero. Returns Rust's.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+fn settle_tie(x: f64, d: Decimal) -> Decimal {
+    let mut whole: u64 = 0;
+    for &b in d.digits() {
+        whole = whole * 10 + u64::from(b - b'0');
+    }
+    let q = d.exp - (d.len as i32 - 1);
+    if is_midpoint_above(x, whole, q) {
+        Decimal::of_scaled(whole + 1, -q)
+    } else {
+        d
+    }
+}
+
+/// Whether `|x|` is exactly `(whole + 1/2) × 10^q`: with `x = odd × 2^e`,
+/// that is `odd × 5^-q = 2·whole + 1` and `e = q - 1` (for `q < 0`), or
+/// `odd = (2·whole + 1) × 5^q` and `e = q - 1` (for `q >= 0`).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+fn is_midpoint_above(x: f64, whole: u64, q: i32) -> bool {
+    let bits = x.abs().to_bits();
+    let biased = (bits >> 52) as i32;
+    let fraction = bits & ((1 << 52) - 1);
+    let (mantissa, exp) = if biased == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | (1 << 52), biased - 1075)
+    };
+    if mantissa == 0 {
+        return false;
+    }
+    let zeros = mantissa.trailing_zeros();
+    let odd = u128::from(mantissa >> zeros);
+    if exp + zeros as i32 != q - 1 {
+        return false;
+    }
+    let twice = u128::from(whole) * 2 + 1;
+    let (small, big) = if q < 0 { (odd, twice) } else { (twice, odd) };
+    let mut scaled = small;
+    for _ in 0..q.unsigned_abs() {
+        match scaled.checked_mul(5) {
+            Some(v) if v <= big => scaled = v,
+            _ => return false,
+        }
+    }
+    scaled == big
 }
 
 fn uint_digits(mut value: u64, buf: &mut [u8; 20]) -> &[u8] {
@@ -662,6 +715,30 @@ mod tests {
             }
         }
         assert!(answered > 10_000, "{answered}");
+    }
+
+    /// What a JS engine answers in a tie (the even digit) is turned into
+    /// what Rust writes (away from zero); other answers are kept.
+    #[test]
+    fn ties_are_settled_as_core_settles_them() {
+        let mut settled = 0;
+        for k in 0..3_000u64 {
+            for (frac, even) in [(0.25, "2"), (0.75, "8")] {
+                let x = (1u64 << 50) as f64 + (k * 7919) as f64 + frac;
+                let whole = (1u64 << 50) + k * 7919;
+                let js =
+                    Decimal::read(&format!("{whole}.{even}")).unwrap_or_else(|| slow::shortest(x));
+                let ours = settle_tie(x, js);
+                assert_eq!(ours, slow::shortest(x), "{x:?}");
+                settled += usize::from(ours != js);
+            }
+            let x = (k as f64 + 0.5) / 1024.0 + 1.0;
+            assert_eq!(settle_tie(x, slow::shortest(x)), slow::shortest(x), "{x:?}");
+        }
+        assert_eq!(settled, 3_000);
+        for x in corpus().into_iter().filter(|x| *x > 0.0) {
+            assert_eq!(settle_tie(x, slow::shortest(x)), slow::shortest(x), "{x:?}");
+        }
     }
 
     #[test]
