@@ -219,12 +219,6 @@ impl Service {
     }
 }
 
-/// The OpenAPI 3.1 document of the eight endpoints, as JSON text.
-#[wasm_bindgen]
-pub fn openapi() -> String {
-    crate::gateway::openapi::document()
-}
-
 const BUSY: &str = "the service is busy with another request";
 
 impl Service {
