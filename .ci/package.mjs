@@ -109,6 +109,7 @@ writeFileSync(
   types.replace(raw, "export interface InitOutput {\n    readonly memory: WebAssembly.Memory;\n}"),
 );
 
-// The OpenAPI document, rendered by the module from its own route table.
+// The OpenAPI document, as the core renders it from its route table
+// (shipped in the JS layer: src/js/openapi.js, checked by tests/openapi_js.rs).
 const { openapi } = await import(join(pkg, "node.js"));
 writeFileSync(join(pkg, "openapi.json"), openapi() + "\n");

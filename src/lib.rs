@@ -20,7 +20,9 @@
 //! bodies, snapshots, every answer), so no layer needs serde.
 //!
 //! Nothing here knows about WebAssembly or JavaScript; the `wasm` module
-//! (built only for `wasm32`) is the thin binding that does.
+//! (built only for `wasm32`) is the thin binding that does. One exception,
+//! for size: `json::number` asks the JS engine for the digits of the few
+//! numbers it cannot find exactly, in the WebAssembly build only.
 
 pub mod domain;
 pub mod gateway;

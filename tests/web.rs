@@ -491,3 +491,52 @@ fn latency_overrides_set_the_simulated_durations() {
     assert_eq!(head["headers"]["x-sim-duration-ms"], "305");
     assert_eq!(s.now(), 315.0);
 }
+
+/// In the WebAssembly build, numbers the exact fast paths cannot write or
+/// read (a random draw's 17 digits, 1e300, 5e-324) go to the JS engine.
+/// Its answers, laid out as Rust lays them out, must be core's exactly.
+#[wasm_bindgen_test]
+fn numbers_through_the_js_engine_are_written_and_read_as_core_does() {
+    use orderpay::json::number;
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut values = vec![
+        0.1 + 0.2,
+        1e300,
+        5e-324,
+        f64::MAX,
+        1e21,
+        1e16,
+        123456789012345680.0,
+    ];
+    for _ in 0..20_000 {
+        values.push((next() >> 11) as f64 / (1u64 << 53) as f64);
+        let x = f64::from_bits(next());
+        if x.is_finite() {
+            values.push(x);
+        }
+    }
+    for x in values {
+        assert_eq!(number::debug(x), format!("{x:?}"));
+        assert_eq!(number::display(x), format!("{x}"));
+        assert_eq!(number::fixed(x, 4), format!("{x:.4}"));
+        for text in [format!("{x:?}"), format!("{x:e}"), format!("{x}")] {
+            let core = text.parse::<f64>().ok().map(f64::to_bits);
+            assert_eq!(number::parse(&text).map(f64::to_bits), core, "{text}");
+        }
+    }
+    for text in [
+        "1e400",
+        "-1e400",
+        "12345678901234567890123",
+        "2.4703282292062328e-324",
+    ] {
+        let core = text.parse::<f64>().ok().map(f64::to_bits);
+        assert_eq!(number::parse(text).map(f64::to_bits), core, "{text}");
+    }
+}

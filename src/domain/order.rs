@@ -266,8 +266,7 @@ fn push_display(out: &mut String, value: f64) {
             }
         }
     } else {
-        use std::fmt::Write as _;
-        let _ = write!(out, "{value}");
+        crate::json::number::push_display(out, value);
     }
 }
 

@@ -375,7 +375,7 @@ fn number_text(text: &str) -> String {
     match (whole, text.parse::<i64>(), text.parse::<u64>()) {
         (true, Ok(n), _) => n.to_string(),
         (true, _, Ok(n)) => n.to_string(),
-        _ => format!("{:?}", text.parse::<f64>().unwrap_or(f64::NAN)),
+        _ => crate::json::number::debug(crate::json::number::parse(text).unwrap_or(f64::NAN)),
     }
 }
 

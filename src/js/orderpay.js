@@ -7,7 +7,7 @@ import { Service } from "./service.js";
 
 export { Service };
 /** The OpenAPI 3.1 document of the eight endpoints, as JSON text. */
-export { openapi } from "./binding.js";
+export { openapi } from "./openapi.js";
 
 /** Loads the WebAssembly module (by default orderpay_bg.wasm, beside this file). */
 export default async function init(moduleOrPath) {

@@ -5,8 +5,10 @@
 //!
 //! - [`read`]: text into a borrowed tree, with the error messages and the
 //!   depth limit callers see in a 400;
-//! - [`write`]: escaping, numbers, and a builder for objects and arrays.
+//! - [`write`]: escaping, numbers, and a builder for objects and arrays;
+//! - [`number`]: doubles as text and back, without core's float machinery.
 
+pub mod number;
 pub mod read;
 pub mod write;
 

@@ -75,7 +75,7 @@ impl<'a> Json<'a> {
 
     pub fn as_f64(&self) -> Option<f64> {
         match self {
-            Json::Num(text) => text.parse().ok(),
+            Json::Num(text) => super::number::parse(text),
             _ => None,
         }
     }
@@ -304,8 +304,8 @@ impl<'a> Reader<'a> {
             }
         }
         let text = &self.text[start..self.at];
-        match text.parse::<f64>() {
-            Ok(n) if n.is_finite() => Ok(Json::Num(text)),
+        match super::number::parse(text) {
+            Some(n) if n.is_finite() => Ok(Json::Num(text)),
             _ => Err(self.fail("number out of range")),
         }
     }

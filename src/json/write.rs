@@ -1,8 +1,6 @@
 //! Writing JSON text straight into one `String`: no intermediate values,
 //! so a record or a span costs its bytes and nothing more.
 
-use std::fmt::Write as _;
-
 /// A JSON text being written. Callers write keys and values in order; the
 /// commas come by themselves.
 #[derive(Default)]
@@ -223,7 +221,7 @@ pub fn push_f64(out: &mut String, value: f64) {
             out.push_str(".0");
         }
     } else {
-        let _ = write!(out, "{value:?}");
+        super::number::push_debug(out, value);
     }
 }
 

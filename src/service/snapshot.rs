@@ -576,7 +576,10 @@ fn money(o: &Json, at: &str, name: &str) -> Read<Money> {
     Money::positive(n).ok_or_else(|| {
         Invalid::out_of_range(
             &path(at, name),
-            format!("must be a finite number > 0, got {n}"),
+            format!(
+                "must be a finite number > 0, got {}",
+                crate::json::number::display(n)
+            ),
         )
     })
 }

@@ -15,6 +15,7 @@ use crate::domain::order::{MAX_DESCRIPTION_CHARS, MAX_USER_ID_CHARS, PREFIX as O
 use crate::domain::payment::PREFIX as PAYMENT;
 use crate::domain::{Orders, Payments};
 use crate::gateway::request::quote;
+use crate::json::number::display;
 use crate::observe::entry::{Entry, Kept};
 use crate::observe::span_entry::{Part, SpanEntry, Why};
 use crate::observe::Journal;
@@ -25,6 +26,16 @@ use crate::sim::time_limits::{check_time, MAX_SAFE_INTEGER};
 use crate::sim::Settings;
 
 type Checked = Result<(), Invalid>;
+
+/// Runs `check` on an unnamed field first and builds the field's path
+/// only when it fails: a snapshot of 100,000 records is checked without
+/// formatting a path for each of their fields, and a refusal reads the same.
+fn named<T>(
+    path: impl FnOnce() -> String,
+    check: impl Fn(&str) -> Result<T, Invalid>,
+) -> Result<T, Invalid> {
+    check("").or_else(|_| check(&path()))
+}
 
 /// Refuses the first bad field, or accepts the whole.
 pub(crate) fn check(parts: &Parts) -> Checked {
@@ -105,7 +116,10 @@ fn step(name: &str, p: &Profile) -> Checked {
     if !(0.0..=1.0).contains(&p.tail_chance) {
         return Err(Invalid::out_of_range(
             &format!("snapshot.settings.latency.{name}.tailChance"),
-            format!("must be a number from 0 to 1, got {}", p.tail_chance),
+            format!(
+                "must be a number from 0 to 1, got {}",
+                display(p.tail_chance)
+            ),
         ));
     }
     Ok(())
@@ -122,14 +136,15 @@ fn orders(orders: &Orders) -> Result<BTreeSet<Code>, Invalid> {
                 quote(&row.code.text(ORDER))
             )
         };
-        text(&at("userId"), &row.user_id, MAX_USER_ID_CHARS, true)?;
-        text(
-            &at("description"),
-            &row.description,
-            MAX_DESCRIPTION_CHARS,
-            false,
+        named(
+            || at("userId"),
+            |p| text(p, &row.user_id, MAX_USER_ID_CHARS, true),
         )?;
-        check_time(&at("createdAt"), row.created_at)?;
+        named(
+            || at("description"),
+            |p| text(p, &row.description, MAX_DESCRIPTION_CHARS, false),
+        )?;
+        named(|| at("createdAt"), |p| check_time(p, row.created_at))?;
         known.insert(row.code);
     }
     for code in &orders.deleted {
@@ -160,15 +175,15 @@ fn orders(orders: &Orders) -> Result<BTreeSet<Code>, Invalid> {
 /// are forgotten, so only a live order's payments are counted against them.
 fn payments(payments: &Payments, orders: &Orders, known_orders: &BTreeSet<Code>) -> Checked {
     for (order, &n) in &payments.attempts {
-        let at = format!("snapshot.payments.attempts[{}]", quote(&order.text(ORDER)));
+        let at = || format!("snapshot.payments.attempts[{}]", quote(&order.text(ORDER)));
         if !known_orders.contains(order) {
             return Err(Invalid::out_of_range(
-                &at,
+                &at(),
                 "is not an order of this snapshot",
             ));
         }
         if n == 0 {
-            return Err(Invalid::out_of_range(&at, "must be at least 1, got 0"));
+            return Err(Invalid::out_of_range(&at(), "must be at least 1, got 0"));
         }
     }
     let mut paid: std::collections::BTreeMap<Code, u32> = std::collections::BTreeMap::new();
@@ -179,14 +194,14 @@ fn payments(payments: &Payments, orders: &Orders, known_orders: &BTreeSet<Code>)
                 quote(&row.code.text(PAYMENT))
             )
         };
-        let order_id = row.order.text(ORDER);
+        let order_id = || row.order.text(ORDER);
         if !known_orders.contains(&row.order) {
             return Err(Invalid::out_of_range(
                 &at("orderId"),
-                format!("{} is not an order of this snapshot", quote(&order_id)),
+                format!("{} is not an order of this snapshot", quote(&order_id())),
             ));
         }
-        check_time(&at("paidAt"), row.paid_at)?;
+        named(|| at("paidAt"), |p| check_time(p, row.paid_at))?;
         if !orders.index.contains_key(&row.order) {
             continue;
         }
@@ -195,7 +210,7 @@ fn payments(payments: &Payments, orders: &Orders, known_orders: &BTreeSet<Code>)
         let tried = payments.attempts.get(&row.order).copied().unwrap_or(0);
         if *count > tried {
             return Err(Invalid::out_of_range(
-                &format!("snapshot.payments.attempts[{}]", quote(&order_id)),
+                &format!("snapshot.payments.attempts[{}]", quote(&order_id())),
                 format!("counts {tried} attempts, fewer than the order's {count} payments"),
             ));
         }
@@ -266,19 +281,20 @@ fn journal(journal: &Journal, log_capacity: usize) -> Checked {
 }
 
 fn entry(record: &Entry, at: &dyn Fn(&str) -> String) -> Checked {
-    check_time(&at("timestamp"), record.timestamp)?;
+    named(|| at("timestamp"), |p| check_time(p, record.timestamp))?;
     match &record.stage {
         Kept::Gateway(_) => Ok(()),
         Kept::Service {
             duration, outcome, ..
         } => {
-            safe_count(&at("duration"), *duration)?;
+            named(|| at("duration"), |p| safe_count(p, *duration))?;
             outcome
                 .as_ref()
-                .map_or(Ok(()), |v| verdict(&at("outcome"), v))
+                .map_or(Ok(()), |v| named(|| at("outcome"), |p| verdict(p, v)))
         }
         Kept::Response(_, answer) => {
-            safe_count(&at("duration"), answer.duration.unwrap_or(0))?;
+            let duration = answer.duration.unwrap_or(0);
+            named(|| at("duration"), |p| safe_count(p, duration))?;
             status_and_code(at, answer.http_status, answer.code)
         }
     }
@@ -301,8 +317,8 @@ fn status_and_code(at: &dyn Fn(&str) -> String, http_status: u16, code: i32) -> 
 }
 
 fn span(s: &SpanEntry, at: &dyn Fn(&str) -> String) -> Checked {
-    check_time(&at("start"), s.start)?;
-    check_time(&at("end"), s.end)?;
+    named(|| at("start"), |p| check_time(p, s.start))?;
+    named(|| at("end"), |p| check_time(p, s.end))?;
     if s.end < s.start {
         return Err(Invalid::out_of_range(
             &at("end"),
@@ -324,7 +340,7 @@ fn span(s: &SpanEntry, at: &dyn Fn(&str) -> String) -> Checked {
                     "must be at least 1, got 0",
                 ));
             }
-            verdict(&at("attributes"), v)
+            named(|| at("attributes"), |p| verdict(p, v))
         }
         Part::ThirdParty { attempt: 0, .. } => Err(Invalid::out_of_range(
             &at("attributes.orderpay.attempt"),
@@ -344,13 +360,13 @@ fn verdict(at: &str, d: &Verdict) -> Checked {
     if !(0.0..1.0).contains(&d.draw) {
         return Err(Invalid::out_of_range(
             &format!("{at}.draw"),
-            format!("must be a number from 0 up to 1, got {}", d.draw),
+            format!("must be a number from 0 up to 1, got {}", display(d.draw)),
         ));
     }
     if !(0.0..=1.0).contains(&d.threshold) {
         return Err(Invalid::out_of_range(
             &format!("{at}.threshold"),
-            format!("must be a number from 0 to 1, got {}", d.threshold),
+            format!("must be a number from 0 to 1, got {}", display(d.threshold)),
         ));
     }
     Ok(())

@@ -49,7 +49,7 @@ impl Settings {
         if !(0.0..=1.0).contains(&self.failure_rate) {
             return Err(format!(
                 "failureRate: must be a number from 0 to 1, got {}",
-                self.failure_rate
+                crate::json::number::display(self.failure_rate)
             ));
         }
         if self.log_capacity > MAX_LOG_CAPACITY {

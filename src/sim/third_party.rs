@@ -5,6 +5,7 @@
 //! failure on demand. Every decision says why it was made.
 
 use super::random::keyed_unit;
+use crate::json::number::{display, fixed};
 
 /// What a forcing rule asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,21 +106,21 @@ impl Verdict {
         let words = |approved: bool| if approved { "approved" } else { "declined" };
         match self.rule {
             Rule::Draw => format!(
-                "draw {:.4} {} failure rate {}: {}",
-                self.draw,
+                "draw {} {} failure rate {}: {}",
+                fixed(self.draw, 4),
                 if by_draw { ">=" } else { "<" },
-                self.threshold,
+                display(self.threshold),
                 words(by_draw)
             ),
             rule => format!(
-                "forced {} by the {} (the draw {:.4} would have {})",
+                "forced {} by the {} (the draw {} would have {})",
                 words(self.approved),
                 if rule == Rule::Header {
                     "X-Sim-Outcome header"
                 } else {
                     "forceNext"
                 },
-                self.draw,
+                fixed(self.draw, 4),
                 words(by_draw)
             ),
         }

@@ -4,6 +4,7 @@
 //! where they come in (`virtualTime`, `advance`, a snapshot's clock), and a
 //! clock that simulated latency would push past it stops at the end.
 
+use crate::json::number::display;
 use crate::sim::clock::Clock;
 use crate::sim::invalid::Invalid;
 
@@ -39,7 +40,7 @@ pub fn start_time(field: &str, ms: f64) -> Result<i64, Invalid> {
     if whole && (MIN_TIME_MS as f64..=MAX_TIME_MS as f64).contains(&ms) {
         Ok(ms as i64)
     } else {
-        Err(out_of_range_time(field, ms))
+        Err(out_of_range_time(field, display(ms)))
     }
 }
 
@@ -50,7 +51,10 @@ pub fn advance_by(now: Option<i64>, ms: f64) -> Result<u64, Invalid> {
     if !(ms.is_finite() && ms.fract() == 0.0 && (0.0..=span).contains(&ms)) {
         return Err(Invalid::out_of_range(
             "ms",
-            format!("must be a whole number of milliseconds, 0 or more, got {ms}"),
+            format!(
+                "must be a whole number of milliseconds, 0 or more, got {}",
+                display(ms)
+            ),
         ));
     }
     let step = ms as i64;
@@ -58,7 +62,8 @@ pub fn advance_by(now: Option<i64>, ms: f64) -> Result<u64, Invalid> {
         Some(now) if now.saturating_add(step) > MAX_TIME_MS => Err(Invalid::out_of_range(
             "ms",
             format!(
-                "advancing by {ms} would move the clock past {MAX_TIME_MS}, the last time a JS Date can hold (it reads {now})"
+                "advancing by {} would move the clock past {MAX_TIME_MS}, the last time a JS Date can hold (it reads {now})",
+                display(ms)
             ),
         )),
         _ => Ok(step.unsigned_abs()),

@@ -319,12 +319,6 @@ impl Default for RawRestoring {
     }
 }
 
-/// The OpenAPI 3.1 document of the eight endpoints, as JSON text.
-#[wasm_bindgen]
-pub fn openapi() -> String {
-    crate::gateway::openapi::document()
-}
-
 const BUSY: &str = "the service is busy with another request";
 
 impl Service {

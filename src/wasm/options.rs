@@ -4,6 +4,7 @@
 
 use wasm_bindgen::JsValue;
 
+use crate::json::number;
 use crate::service::Service as Core;
 use crate::sim::clock::{Clock, VirtualClock};
 use crate::sim::invalid::{Invalid, InvalidKind};
@@ -59,7 +60,8 @@ pub fn whole_number(value: Option<f64>, name: &str, max: f64) -> Result<Option<u
     };
     if !(n.fract() == 0.0 && (0.0..=max).contains(&n)) {
         return Err(range_error(&format!(
-            "{name}: must be a whole number from 0 to {max}, got {}",
+            "{name}: must be a whole number from 0 to {}, got {}",
+            number::display(max),
             js_number(n)
         )));
     }
@@ -73,7 +75,7 @@ fn js_number(n: f64) -> String {
     } else if n.is_infinite() {
         (if n > 0.0 { "Infinity" } else { "-Infinity" }).to_owned()
     } else {
-        format!("{n}")
+        number::display(n)
     }
 }
 

@@ -20,7 +20,7 @@ twiggy top -n 100000 --format csv "$work/named.wasm" | node -e '
 const groups = [
   ["serde, serde_json, serde-wasm-bindgen", /serde/],
   ["data segments (.rodata: messages, tables)", /^data segment/],
-  ["number formatting and parsing (float Display and FromStr)", /flt2dec|dec2flt|fmt::float|f64 as core[^ ]*::(str|fmt)/],
+  ["number formatting and parsing (float Display and FromStr of core, or orderpay::json::number)", /flt2dec|dec2flt|fmt::float|f64 as core[^ ]*::(str|fmt)|orderpay::json::number/],
   ["other formatting (core::fmt)", /core(\[[0-9a-f]+\])?::fmt|escape_debug|unicode::printable/],
   ["allocator (dlmalloc)", /dlmalloc|__rdl_|__rust_(alloc|dealloc|realloc)/],
   ["gateway", /orderpay::gateway/],

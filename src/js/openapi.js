@@ -1,0 +1,1971 @@
+// The OpenAPI 3.1 document of the eight endpoints, as the core renders it
+// from its route table (src/gateway/openapi.rs). It ships here, in the JS
+// layer, so the WebAssembly module does not carry it; tests/openapi_js.rs
+// checks the two are the same. Written by
+// `ORDERPAY_WRITE_OPENAPI=1 cargo test --test openapi_js`: do not edit.
+const DOCUMENT = `{
+  "openapi": "3.1.0",
+  "info": {
+    "title": "orderpay",
+    "version": "0.1.0",
+    "description": "The order and payment service: eight endpoints behind one gateway, every answer in the {code, msg, data} envelope. Code 0 is success, -1 a business rejection (HTTP 200), and a malformed request gets its HTTP status as the code."
+  },
+  "servers": [
+    {
+      "url": "http://127.0.0.1:4010"
+    }
+  ],
+  "tags": [
+    {
+      "name": "order"
+    },
+    {
+      "name": "payment"
+    },
+    {
+      "name": "test",
+      "description": "Test data"
+    }
+  ],
+  "paths": {
+    "/api/order/create": {
+      "post": {
+        "operationId": "createOrder",
+        "summary": "Create an order",
+        "tags": [
+          "order"
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/X-User-Id"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-TraceId"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-SpanId"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-ParentSpanId"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-Sampled"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-Flags"
+          },
+          {
+            "$ref": "#/components/parameters/b3"
+          },
+          {
+            "$ref": "#/components/parameters/traceparent"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Code 0 and msg \`success\`; or code -1 with data null for a business rejection: \`price must be > 0\`",
+            "headers": {
+              "x-b3-traceid": {
+                "description": "The request's trace id: the caller's X-B3-TraceId when valid, else a new one.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}([0-9a-f]{16})?$"
+                }
+              },
+              "x-b3-spanid": {
+                "description": "The gateway's span.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}$"
+                }
+              },
+              "x-b3-parentspanid": {
+                "description": "The caller's span, when one came in.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}$"
+                }
+              },
+              "x-b3-sampled": {
+                "description": "1 when spans were recorded, 0 when the caller turned sampling off.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[01]$"
+                }
+              },
+              "traceparent": {
+                "description": "The same trace context in W3C form.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$"
+                }
+              },
+              "x-sim-duration-ms": {
+                "description": "The simulated time the request took, in ms.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
+                }
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "code",
+                    "msg",
+                    "data"
+                  ],
+                  "properties": {
+                    "code": {
+                      "type": "integer",
+                      "enum": [
+                        0,
+                        -1
+                      ]
+                    },
+                    "msg": {
+                      "type": "string"
+                    },
+                    "data": {
+                      "anyOf": [
+                        {
+                          "$ref": "#/components/schemas/Order"
+                        },
+                        {
+                          "type": "null"
+                        }
+                      ]
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Error400"
+          },
+          "404": {
+            "$ref": "#/components/responses/Error404"
+          },
+          "405": {
+            "$ref": "#/components/responses/Error405"
+          },
+          "413": {
+            "$ref": "#/components/responses/Error413"
+          },
+          "414": {
+            "$ref": "#/components/responses/Error414"
+          },
+          "415": {
+            "$ref": "#/components/responses/Error415"
+          },
+          "431": {
+            "$ref": "#/components/responses/Error431"
+          },
+          "500": {
+            "$ref": "#/components/responses/Error500"
+          },
+          "507": {
+            "$ref": "#/components/responses/Error507"
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/NewOrder"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/order/{orderId}": {
+      "get": {
+        "operationId": "getOrder",
+        "summary": "Read an order",
+        "tags": [
+          "order"
+        ],
+        "parameters": [
+          {
+            "name": "orderId",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "minLength": 1
+            }
+          },
+          {
+            "$ref": "#/components/parameters/X-User-Id"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-TraceId"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-SpanId"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-ParentSpanId"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-Sampled"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-Flags"
+          },
+          {
+            "$ref": "#/components/parameters/b3"
+          },
+          {
+            "$ref": "#/components/parameters/traceparent"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Code 0 and msg \`success\`; or code -1 with data null for a business rejection: \`Order not found\`",
+            "headers": {
+              "x-b3-traceid": {
+                "description": "The request's trace id: the caller's X-B3-TraceId when valid, else a new one.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}([0-9a-f]{16})?$"
+                }
+              },
+              "x-b3-spanid": {
+                "description": "The gateway's span.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}$"
+                }
+              },
+              "x-b3-parentspanid": {
+                "description": "The caller's span, when one came in.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}$"
+                }
+              },
+              "x-b3-sampled": {
+                "description": "1 when spans were recorded, 0 when the caller turned sampling off.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[01]$"
+                }
+              },
+              "traceparent": {
+                "description": "The same trace context in W3C form.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$"
+                }
+              },
+              "x-sim-duration-ms": {
+                "description": "The simulated time the request took, in ms.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
+                }
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "code",
+                    "msg",
+                    "data"
+                  ],
+                  "properties": {
+                    "code": {
+                      "type": "integer",
+                      "enum": [
+                        0,
+                        -1
+                      ]
+                    },
+                    "msg": {
+                      "type": "string"
+                    },
+                    "data": {
+                      "anyOf": [
+                        {
+                          "$ref": "#/components/schemas/Order"
+                        },
+                        {
+                          "type": "null"
+                        }
+                      ]
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Error400"
+          },
+          "404": {
+            "$ref": "#/components/responses/Error404"
+          },
+          "405": {
+            "$ref": "#/components/responses/Error405"
+          },
+          "414": {
+            "$ref": "#/components/responses/Error414"
+          },
+          "431": {
+            "$ref": "#/components/responses/Error431"
+          },
+          "500": {
+            "$ref": "#/components/responses/Error500"
+          }
+        }
+      }
+    },
+    "/api/order/{orderId}/pay": {
+      "post": {
+        "operationId": "markOrderPaid",
+        "summary": "Mark an order paid",
+        "tags": [
+          "order"
+        ],
+        "parameters": [
+          {
+            "name": "orderId",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "minLength": 1
+            }
+          },
+          {
+            "$ref": "#/components/parameters/X-User-Id"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-TraceId"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-SpanId"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-ParentSpanId"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-Sampled"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-Flags"
+          },
+          {
+            "$ref": "#/components/parameters/b3"
+          },
+          {
+            "$ref": "#/components/parameters/traceparent"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Code 0 and msg \`success\`; or code -1 with data null for a business rejection: \`Order not found\`, \`Order already paid\`",
+            "headers": {
+              "x-b3-traceid": {
+                "description": "The request's trace id: the caller's X-B3-TraceId when valid, else a new one.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}([0-9a-f]{16})?$"
+                }
+              },
+              "x-b3-spanid": {
+                "description": "The gateway's span.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}$"
+                }
+              },
+              "x-b3-parentspanid": {
+                "description": "The caller's span, when one came in.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}$"
+                }
+              },
+              "x-b3-sampled": {
+                "description": "1 when spans were recorded, 0 when the caller turned sampling off.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[01]$"
+                }
+              },
+              "traceparent": {
+                "description": "The same trace context in W3C form.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$"
+                }
+              },
+              "x-sim-duration-ms": {
+                "description": "The simulated time the request took, in ms.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
+                }
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "code",
+                    "msg",
+                    "data"
+                  ],
+                  "properties": {
+                    "code": {
+                      "type": "integer",
+                      "enum": [
+                        0,
+                        -1
+                      ]
+                    },
+                    "msg": {
+                      "type": "string"
+                    },
+                    "data": {
+                      "type": "null"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Error400"
+          },
+          "404": {
+            "$ref": "#/components/responses/Error404"
+          },
+          "405": {
+            "$ref": "#/components/responses/Error405"
+          },
+          "414": {
+            "$ref": "#/components/responses/Error414"
+          },
+          "431": {
+            "$ref": "#/components/responses/Error431"
+          },
+          "500": {
+            "$ref": "#/components/responses/Error500"
+          }
+        }
+      }
+    },
+    "/api/order/delete/{orderId}": {
+      "post": {
+        "operationId": "deleteOrder",
+        "summary": "Delete an order",
+        "tags": [
+          "order"
+        ],
+        "parameters": [
+          {
+            "name": "orderId",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "minLength": 1
+            }
+          },
+          {
+            "$ref": "#/components/parameters/X-User-Id"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-TraceId"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-SpanId"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-ParentSpanId"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-Sampled"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-Flags"
+          },
+          {
+            "$ref": "#/components/parameters/b3"
+          },
+          {
+            "$ref": "#/components/parameters/traceparent"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Code 0 and msg \`success\`; or code -1 with data null for a business rejection: \`Order not found\`, \`Paid order cannot be deleted\`",
+            "headers": {
+              "x-b3-traceid": {
+                "description": "The request's trace id: the caller's X-B3-TraceId when valid, else a new one.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}([0-9a-f]{16})?$"
+                }
+              },
+              "x-b3-spanid": {
+                "description": "The gateway's span.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}$"
+                }
+              },
+              "x-b3-parentspanid": {
+                "description": "The caller's span, when one came in.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}$"
+                }
+              },
+              "x-b3-sampled": {
+                "description": "1 when spans were recorded, 0 when the caller turned sampling off.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[01]$"
+                }
+              },
+              "traceparent": {
+                "description": "The same trace context in W3C form.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$"
+                }
+              },
+              "x-sim-duration-ms": {
+                "description": "The simulated time the request took, in ms.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
+                }
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "code",
+                    "msg",
+                    "data"
+                  ],
+                  "properties": {
+                    "code": {
+                      "type": "integer",
+                      "enum": [
+                        0,
+                        -1
+                      ]
+                    },
+                    "msg": {
+                      "type": "string"
+                    },
+                    "data": {
+                      "type": "null"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Error400"
+          },
+          "404": {
+            "$ref": "#/components/responses/Error404"
+          },
+          "405": {
+            "$ref": "#/components/responses/Error405"
+          },
+          "414": {
+            "$ref": "#/components/responses/Error414"
+          },
+          "431": {
+            "$ref": "#/components/responses/Error431"
+          },
+          "500": {
+            "$ref": "#/components/responses/Error500"
+          }
+        }
+      }
+    },
+    "/api/payment/pay": {
+      "post": {
+        "operationId": "pay",
+        "summary": "Pay for an order through the simulated third party",
+        "tags": [
+          "payment"
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/X-User-Id"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-TraceId"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-SpanId"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-ParentSpanId"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-Sampled"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-Flags"
+          },
+          {
+            "$ref": "#/components/parameters/b3"
+          },
+          {
+            "$ref": "#/components/parameters/traceparent"
+          },
+          {
+            "$ref": "#/components/parameters/X-Sim-Outcome"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Code 0 and msg \`success\`; or code -1 with data null for a business rejection: \`Order not found\`, \`amount must be > 0\`, \`Third party payment failed\`",
+            "headers": {
+              "x-b3-traceid": {
+                "description": "The request's trace id: the caller's X-B3-TraceId when valid, else a new one.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}([0-9a-f]{16})?$"
+                }
+              },
+              "x-b3-spanid": {
+                "description": "The gateway's span.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}$"
+                }
+              },
+              "x-b3-parentspanid": {
+                "description": "The caller's span, when one came in.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}$"
+                }
+              },
+              "x-b3-sampled": {
+                "description": "1 when spans were recorded, 0 when the caller turned sampling off.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[01]$"
+                }
+              },
+              "traceparent": {
+                "description": "The same trace context in W3C form.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$"
+                }
+              },
+              "x-sim-duration-ms": {
+                "description": "The simulated time the request took, in ms.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
+                }
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "code",
+                    "msg",
+                    "data"
+                  ],
+                  "properties": {
+                    "code": {
+                      "type": "integer",
+                      "enum": [
+                        0,
+                        -1
+                      ]
+                    },
+                    "msg": {
+                      "type": "string"
+                    },
+                    "data": {
+                      "anyOf": [
+                        {
+                          "$ref": "#/components/schemas/Payment"
+                        },
+                        {
+                          "type": "null"
+                        }
+                      ]
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Error400"
+          },
+          "404": {
+            "$ref": "#/components/responses/Error404"
+          },
+          "405": {
+            "$ref": "#/components/responses/Error405"
+          },
+          "413": {
+            "$ref": "#/components/responses/Error413"
+          },
+          "414": {
+            "$ref": "#/components/responses/Error414"
+          },
+          "415": {
+            "$ref": "#/components/responses/Error415"
+          },
+          "431": {
+            "$ref": "#/components/responses/Error431"
+          },
+          "500": {
+            "$ref": "#/components/responses/Error500"
+          }
+        },
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/NewPayment"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/api/payment/{paymentId}": {
+      "get": {
+        "operationId": "getPayment",
+        "summary": "Read a payment",
+        "tags": [
+          "payment"
+        ],
+        "parameters": [
+          {
+            "name": "paymentId",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "minLength": 1
+            }
+          },
+          {
+            "$ref": "#/components/parameters/X-User-Id"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-TraceId"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-SpanId"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-ParentSpanId"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-Sampled"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-Flags"
+          },
+          {
+            "$ref": "#/components/parameters/b3"
+          },
+          {
+            "$ref": "#/components/parameters/traceparent"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Code 0 and msg \`success\`; or code -1 with data null for a business rejection: \`Payment not found\`",
+            "headers": {
+              "x-b3-traceid": {
+                "description": "The request's trace id: the caller's X-B3-TraceId when valid, else a new one.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}([0-9a-f]{16})?$"
+                }
+              },
+              "x-b3-spanid": {
+                "description": "The gateway's span.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}$"
+                }
+              },
+              "x-b3-parentspanid": {
+                "description": "The caller's span, when one came in.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}$"
+                }
+              },
+              "x-b3-sampled": {
+                "description": "1 when spans were recorded, 0 when the caller turned sampling off.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[01]$"
+                }
+              },
+              "traceparent": {
+                "description": "The same trace context in W3C form.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$"
+                }
+              },
+              "x-sim-duration-ms": {
+                "description": "The simulated time the request took, in ms.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
+                }
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "code",
+                    "msg",
+                    "data"
+                  ],
+                  "properties": {
+                    "code": {
+                      "type": "integer",
+                      "enum": [
+                        0,
+                        -1
+                      ]
+                    },
+                    "msg": {
+                      "type": "string"
+                    },
+                    "data": {
+                      "anyOf": [
+                        {
+                          "$ref": "#/components/schemas/Payment"
+                        },
+                        {
+                          "type": "null"
+                        }
+                      ]
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Error400"
+          },
+          "404": {
+            "$ref": "#/components/responses/Error404"
+          },
+          "405": {
+            "$ref": "#/components/responses/Error405"
+          },
+          "414": {
+            "$ref": "#/components/responses/Error414"
+          },
+          "431": {
+            "$ref": "#/components/responses/Error431"
+          },
+          "500": {
+            "$ref": "#/components/responses/Error500"
+          }
+        }
+      }
+    },
+    "/api/payment/refund/{paymentId}": {
+      "post": {
+        "operationId": "refund",
+        "summary": "Refund a payment",
+        "tags": [
+          "payment"
+        ],
+        "parameters": [
+          {
+            "name": "paymentId",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "minLength": 1
+            }
+          },
+          {
+            "$ref": "#/components/parameters/X-User-Id"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-TraceId"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-SpanId"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-ParentSpanId"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-Sampled"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-Flags"
+          },
+          {
+            "$ref": "#/components/parameters/b3"
+          },
+          {
+            "$ref": "#/components/parameters/traceparent"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Code 0 and msg \`success\`; or code -1 with data null for a business rejection: \`Payment not found\`, \`Only success payment can be refunded\`",
+            "headers": {
+              "x-b3-traceid": {
+                "description": "The request's trace id: the caller's X-B3-TraceId when valid, else a new one.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}([0-9a-f]{16})?$"
+                }
+              },
+              "x-b3-spanid": {
+                "description": "The gateway's span.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}$"
+                }
+              },
+              "x-b3-parentspanid": {
+                "description": "The caller's span, when one came in.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}$"
+                }
+              },
+              "x-b3-sampled": {
+                "description": "1 when spans were recorded, 0 when the caller turned sampling off.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[01]$"
+                }
+              },
+              "traceparent": {
+                "description": "The same trace context in W3C form.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$"
+                }
+              },
+              "x-sim-duration-ms": {
+                "description": "The simulated time the request took, in ms.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
+                }
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "code",
+                    "msg",
+                    "data"
+                  ],
+                  "properties": {
+                    "code": {
+                      "type": "integer",
+                      "enum": [
+                        0,
+                        -1
+                      ]
+                    },
+                    "msg": {
+                      "type": "string"
+                    },
+                    "data": {
+                      "type": "null"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Error400"
+          },
+          "404": {
+            "$ref": "#/components/responses/Error404"
+          },
+          "405": {
+            "$ref": "#/components/responses/Error405"
+          },
+          "414": {
+            "$ref": "#/components/responses/Error414"
+          },
+          "431": {
+            "$ref": "#/components/responses/Error431"
+          },
+          "500": {
+            "$ref": "#/components/responses/Error500"
+          }
+        }
+      }
+    },
+    "/api/test/order/batch": {
+      "get": {
+        "operationId": "testOrderBatch",
+        "summary": "Create, pay and mark paid \`count\` orders, as test data",
+        "tags": [
+          "test"
+        ],
+        "parameters": [
+          {
+            "name": "count",
+            "in": "query",
+            "required": true,
+            "description": "How many orders, digits only.",
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 10000
+            }
+          },
+          {
+            "$ref": "#/components/parameters/X-User-Id"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-TraceId"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-SpanId"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-ParentSpanId"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-Sampled"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-Flags"
+          },
+          {
+            "$ref": "#/components/parameters/b3"
+          },
+          {
+            "$ref": "#/components/parameters/traceparent"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Code 0 and msg \`success\`",
+            "headers": {
+              "x-b3-traceid": {
+                "description": "The request's trace id: the caller's X-B3-TraceId when valid, else a new one.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}([0-9a-f]{16})?$"
+                }
+              },
+              "x-b3-spanid": {
+                "description": "The gateway's span.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}$"
+                }
+              },
+              "x-b3-parentspanid": {
+                "description": "The caller's span, when one came in.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}$"
+                }
+              },
+              "x-b3-sampled": {
+                "description": "1 when spans were recorded, 0 when the caller turned sampling off.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[01]$"
+                }
+              },
+              "traceparent": {
+                "description": "The same trace context in W3C form.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$"
+                }
+              },
+              "x-sim-duration-ms": {
+                "description": "The simulated time the request took, in ms.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
+                }
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "code",
+                    "msg",
+                    "data"
+                  ],
+                  "properties": {
+                    "code": {
+                      "type": "integer",
+                      "enum": [
+                        0,
+                        -1
+                      ]
+                    },
+                    "msg": {
+                      "type": "string"
+                    },
+                    "data": {
+                      "anyOf": [
+                        {
+                          "$ref": "#/components/schemas/BatchReport"
+                        },
+                        {
+                          "type": "null"
+                        }
+                      ]
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Error400"
+          },
+          "404": {
+            "$ref": "#/components/responses/Error404"
+          },
+          "405": {
+            "$ref": "#/components/responses/Error405"
+          },
+          "414": {
+            "$ref": "#/components/responses/Error414"
+          },
+          "431": {
+            "$ref": "#/components/responses/Error431"
+          },
+          "500": {
+            "$ref": "#/components/responses/Error500"
+          },
+          "507": {
+            "$ref": "#/components/responses/Error507"
+          }
+        }
+      }
+    }
+  },
+  "components": {
+    "schemas": {
+      "NewOrder": {
+        "type": "object",
+        "required": [
+          "userId",
+          "price"
+        ],
+        "properties": {
+          "userId": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 64,
+            "pattern": "\\\\S"
+          },
+          "price": {
+            "type": "number",
+            "description": "Not above 0: code -1, price must be > 0"
+          },
+          "description": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 1000
+          }
+        }
+      },
+      "NewPayment": {
+        "type": "object",
+        "required": [
+          "orderId",
+          "amount",
+          "paymentMethod"
+        ],
+        "properties": {
+          "orderId": {
+            "type": "string"
+          },
+          "amount": {
+            "type": "number",
+            "description": "Not above 0: code -1, amount must be > 0"
+          },
+          "paymentMethod": {
+            "$ref": "#/components/schemas/PaymentMethod"
+          }
+        }
+      },
+      "Order": {
+        "type": "object",
+        "required": [
+          "orderId",
+          "userId",
+          "price",
+          "status",
+          "description",
+          "createdAt"
+        ],
+        "properties": {
+          "orderId": {
+            "type": "string",
+            "pattern": "^ORD-[A-Z0-9]{8}$"
+          },
+          "userId": {
+            "type": "string"
+          },
+          "price": {
+            "type": "number",
+            "exclusiveMinimum": 0
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "CREATED",
+              "PAID"
+            ]
+          },
+          "description": {
+            "type": "string"
+          },
+          "createdAt": {
+            "type": "integer",
+            "description": "Unix time in ms"
+          }
+        }
+      },
+      "Payment": {
+        "type": "object",
+        "required": [
+          "paymentId",
+          "orderId",
+          "amount",
+          "status",
+          "paymentMethod",
+          "paidAt"
+        ],
+        "properties": {
+          "paymentId": {
+            "type": "string",
+            "pattern": "^PAY-[A-Z0-9]{8}$"
+          },
+          "orderId": {
+            "type": "string"
+          },
+          "amount": {
+            "type": "number",
+            "exclusiveMinimum": 0
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "SUCCESS",
+              "REFUNDED"
+            ]
+          },
+          "paymentMethod": {
+            "$ref": "#/components/schemas/PaymentMethod"
+          },
+          "paidAt": {
+            "type": "integer",
+            "description": "Unix time in ms"
+          }
+        }
+      },
+      "BatchReport": {
+        "type": "object",
+        "required": [
+          "count",
+          "succeeded",
+          "failed",
+          "orderIds"
+        ],
+        "properties": {
+          "count": {
+            "type": "integer",
+            "minimum": 1
+          },
+          "succeeded": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "failed": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "orderIds": {
+            "type": "array",
+            "items": {
+              "type": "string",
+              "pattern": "^ORD-[A-Z0-9]{8}$"
+            }
+          }
+        }
+      },
+      "ErrorEnvelope": {
+        "type": "object",
+        "required": [
+          "code",
+          "msg",
+          "data"
+        ],
+        "properties": {
+          "code": {
+            "type": "integer",
+            "description": "The HTTP status"
+          },
+          "msg": {
+            "type": "string"
+          },
+          "data": {
+            "type": "null"
+          }
+        }
+      },
+      "PaymentMethod": {
+        "type": "string",
+        "enum": [
+          "CARD",
+          "WALLET_A",
+          "WALLET_B"
+        ]
+      }
+    },
+    "parameters": {
+      "X-User-Id": {
+        "name": "X-User-Id",
+        "in": "header",
+        "required": false,
+        "description": "The caller's user: the log records' userId.",
+        "schema": {
+          "type": "string"
+        }
+      },
+      "X-B3-TraceId": {
+        "name": "X-B3-TraceId",
+        "in": "header",
+        "required": false,
+        "description": "The trace id, 16 or 32 lower-case hex digits; anything else gets a fresh one.",
+        "schema": {
+          "type": "string"
+        }
+      },
+      "X-B3-SpanId": {
+        "name": "X-B3-SpanId",
+        "in": "header",
+        "required": false,
+        "description": "The caller's span: the gateway's span becomes its child.",
+        "schema": {
+          "type": "string"
+        }
+      },
+      "X-B3-ParentSpanId": {
+        "name": "X-B3-ParentSpanId",
+        "in": "header",
+        "required": false,
+        "description": "The caller's parent span.",
+        "schema": {
+          "type": "string"
+        }
+      },
+      "X-B3-Sampled": {
+        "name": "X-B3-Sampled",
+        "in": "header",
+        "required": false,
+        "description": "0: log the request but record no spans.",
+        "schema": {
+          "type": "string"
+        }
+      },
+      "X-B3-Flags": {
+        "name": "X-B3-Flags",
+        "in": "header",
+        "required": false,
+        "description": "1: debug, which implies sampled.",
+        "schema": {
+          "type": "string"
+        }
+      },
+      "b3": {
+        "name": "b3",
+        "in": "header",
+        "required": false,
+        "description": "Single-header B3 context, after X-B3-* in precedence.",
+        "schema": {
+          "type": "string"
+        }
+      },
+      "traceparent": {
+        "name": "traceparent",
+        "in": "header",
+        "required": false,
+        "description": "W3C trace context, after the B3 headers in precedence.",
+        "schema": {
+          "type": "string"
+        }
+      },
+      "X-Sim-Outcome": {
+        "name": "X-Sim-Outcome",
+        "in": "header",
+        "required": false,
+        "description": "Decides this payment attempt instead of the seeded draw.",
+        "schema": {
+          "type": "string",
+          "enum": [
+            "success",
+            "failure"
+          ]
+        }
+      }
+    },
+    "responses": {
+      "Error400": {
+        "description": "Malformed request: msg names the field and the problem",
+        "headers": {
+          "x-b3-traceid": {
+            "description": "The request's trace id: the caller's X-B3-TraceId when valid, else a new one.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9a-f]{16}([0-9a-f]{16})?$"
+            }
+          },
+          "x-b3-spanid": {
+            "description": "The gateway's span.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9a-f]{16}$"
+            }
+          },
+          "x-b3-parentspanid": {
+            "description": "The caller's span, when one came in.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9a-f]{16}$"
+            }
+          },
+          "x-b3-sampled": {
+            "description": "1 when spans were recorded, 0 when the caller turned sampling off.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[01]$"
+            }
+          },
+          "traceparent": {
+            "description": "The same trace context in W3C form.",
+            "schema": {
+              "type": "string",
+              "pattern": "^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$"
+            }
+          },
+          "x-sim-duration-ms": {
+            "description": "The simulated time the request took, in ms.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]+$"
+            }
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorEnvelope"
+            }
+          }
+        }
+      },
+      "Error404": {
+        "description": "No such route; msg offers the nearest one",
+        "headers": {
+          "x-b3-traceid": {
+            "description": "The request's trace id: the caller's X-B3-TraceId when valid, else a new one.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9a-f]{16}([0-9a-f]{16})?$"
+            }
+          },
+          "x-b3-spanid": {
+            "description": "The gateway's span.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9a-f]{16}$"
+            }
+          },
+          "x-b3-parentspanid": {
+            "description": "The caller's span, when one came in.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9a-f]{16}$"
+            }
+          },
+          "x-b3-sampled": {
+            "description": "1 when spans were recorded, 0 when the caller turned sampling off.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[01]$"
+            }
+          },
+          "traceparent": {
+            "description": "The same trace context in W3C form.",
+            "schema": {
+              "type": "string",
+              "pattern": "^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$"
+            }
+          },
+          "x-sim-duration-ms": {
+            "description": "The simulated time the request took, in ms.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]+$"
+            }
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorEnvelope"
+            }
+          }
+        }
+      },
+      "Error405": {
+        "description": "Known path, other method; the allow header names it",
+        "headers": {
+          "x-b3-traceid": {
+            "description": "The request's trace id: the caller's X-B3-TraceId when valid, else a new one.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9a-f]{16}([0-9a-f]{16})?$"
+            }
+          },
+          "x-b3-spanid": {
+            "description": "The gateway's span.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9a-f]{16}$"
+            }
+          },
+          "x-b3-parentspanid": {
+            "description": "The caller's span, when one came in.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9a-f]{16}$"
+            }
+          },
+          "x-b3-sampled": {
+            "description": "1 when spans were recorded, 0 when the caller turned sampling off.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[01]$"
+            }
+          },
+          "traceparent": {
+            "description": "The same trace context in W3C form.",
+            "schema": {
+              "type": "string",
+              "pattern": "^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$"
+            }
+          },
+          "x-sim-duration-ms": {
+            "description": "The simulated time the request took, in ms.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]+$"
+            }
+          },
+          "allow": {
+            "description": "The method the path takes.",
+            "schema": {
+              "type": "string"
+            }
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorEnvelope"
+            }
+          }
+        }
+      },
+      "Error413": {
+        "description": "Body over 1 MiB",
+        "headers": {
+          "x-b3-traceid": {
+            "description": "The request's trace id: the caller's X-B3-TraceId when valid, else a new one.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9a-f]{16}([0-9a-f]{16})?$"
+            }
+          },
+          "x-b3-spanid": {
+            "description": "The gateway's span.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9a-f]{16}$"
+            }
+          },
+          "x-b3-parentspanid": {
+            "description": "The caller's span, when one came in.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9a-f]{16}$"
+            }
+          },
+          "x-b3-sampled": {
+            "description": "1 when spans were recorded, 0 when the caller turned sampling off.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[01]$"
+            }
+          },
+          "traceparent": {
+            "description": "The same trace context in W3C form.",
+            "schema": {
+              "type": "string",
+              "pattern": "^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$"
+            }
+          },
+          "x-sim-duration-ms": {
+            "description": "The simulated time the request took, in ms.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]+$"
+            }
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorEnvelope"
+            }
+          }
+        }
+      },
+      "Error414": {
+        "description": "Path and query over 8 KiB",
+        "headers": {
+          "x-b3-traceid": {
+            "description": "The request's trace id: the caller's X-B3-TraceId when valid, else a new one.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9a-f]{16}([0-9a-f]{16})?$"
+            }
+          },
+          "x-b3-spanid": {
+            "description": "The gateway's span.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9a-f]{16}$"
+            }
+          },
+          "x-b3-parentspanid": {
+            "description": "The caller's span, when one came in.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9a-f]{16}$"
+            }
+          },
+          "x-b3-sampled": {
+            "description": "1 when spans were recorded, 0 when the caller turned sampling off.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[01]$"
+            }
+          },
+          "traceparent": {
+            "description": "The same trace context in W3C form.",
+            "schema": {
+              "type": "string",
+              "pattern": "^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$"
+            }
+          },
+          "x-sim-duration-ms": {
+            "description": "The simulated time the request took, in ms.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]+$"
+            }
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorEnvelope"
+            }
+          }
+        }
+      },
+      "Error415": {
+        "description": "A body that is not application/json",
+        "headers": {
+          "x-b3-traceid": {
+            "description": "The request's trace id: the caller's X-B3-TraceId when valid, else a new one.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9a-f]{16}([0-9a-f]{16})?$"
+            }
+          },
+          "x-b3-spanid": {
+            "description": "The gateway's span.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9a-f]{16}$"
+            }
+          },
+          "x-b3-parentspanid": {
+            "description": "The caller's span, when one came in.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9a-f]{16}$"
+            }
+          },
+          "x-b3-sampled": {
+            "description": "1 when spans were recorded, 0 when the caller turned sampling off.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[01]$"
+            }
+          },
+          "traceparent": {
+            "description": "The same trace context in W3C form.",
+            "schema": {
+              "type": "string",
+              "pattern": "^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$"
+            }
+          },
+          "x-sim-duration-ms": {
+            "description": "The simulated time the request took, in ms.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]+$"
+            }
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorEnvelope"
+            }
+          }
+        }
+      },
+      "Error431": {
+        "description": "Headers over 64 KiB together",
+        "headers": {
+          "x-b3-traceid": {
+            "description": "The request's trace id: the caller's X-B3-TraceId when valid, else a new one.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9a-f]{16}([0-9a-f]{16})?$"
+            }
+          },
+          "x-b3-spanid": {
+            "description": "The gateway's span.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9a-f]{16}$"
+            }
+          },
+          "x-b3-parentspanid": {
+            "description": "The caller's span, when one came in.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9a-f]{16}$"
+            }
+          },
+          "x-b3-sampled": {
+            "description": "1 when spans were recorded, 0 when the caller turned sampling off.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[01]$"
+            }
+          },
+          "traceparent": {
+            "description": "The same trace context in W3C form.",
+            "schema": {
+              "type": "string",
+              "pattern": "^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$"
+            }
+          },
+          "x-sim-duration-ms": {
+            "description": "The simulated time the request took, in ms.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]+$"
+            }
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorEnvelope"
+            }
+          }
+        }
+      },
+      "Error500": {
+        "description": "Something broke inside the service",
+        "headers": {
+          "x-b3-traceid": {
+            "description": "The request's trace id: the caller's X-B3-TraceId when valid, else a new one.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9a-f]{16}([0-9a-f]{16})?$"
+            }
+          },
+          "x-b3-spanid": {
+            "description": "The gateway's span.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9a-f]{16}$"
+            }
+          },
+          "x-b3-parentspanid": {
+            "description": "The caller's span, when one came in.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9a-f]{16}$"
+            }
+          },
+          "x-b3-sampled": {
+            "description": "1 when spans were recorded, 0 when the caller turned sampling off.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[01]$"
+            }
+          },
+          "traceparent": {
+            "description": "The same trace context in W3C form.",
+            "schema": {
+              "type": "string",
+              "pattern": "^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$"
+            }
+          },
+          "x-sim-duration-ms": {
+            "description": "The simulated time the request took, in ms.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]+$"
+            }
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorEnvelope"
+            }
+          }
+        }
+      },
+      "Error507": {
+        "description": "The service keeps its maxOrders already; delete orders or reset it",
+        "headers": {
+          "x-b3-traceid": {
+            "description": "The request's trace id: the caller's X-B3-TraceId when valid, else a new one.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9a-f]{16}([0-9a-f]{16})?$"
+            }
+          },
+          "x-b3-spanid": {
+            "description": "The gateway's span.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9a-f]{16}$"
+            }
+          },
+          "x-b3-parentspanid": {
+            "description": "The caller's span, when one came in.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9a-f]{16}$"
+            }
+          },
+          "x-b3-sampled": {
+            "description": "1 when spans were recorded, 0 when the caller turned sampling off.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[01]$"
+            }
+          },
+          "traceparent": {
+            "description": "The same trace context in W3C form.",
+            "schema": {
+              "type": "string",
+              "pattern": "^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$"
+            }
+          },
+          "x-sim-duration-ms": {
+            "description": "The simulated time the request took, in ms.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]+$"
+            }
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorEnvelope"
+            }
+          }
+        }
+      }
+    },
+    "x-limits": {
+      "bodyBytes": 1048576,
+      "pathBytes": 8192,
+      "headerBytes": 65536
+    }
+  }
+}`;
+
+/** The OpenAPI 3.1 document of the eight endpoints, as JSON text. */
+export function openapi() {
+  return DOCUMENT;
+}
