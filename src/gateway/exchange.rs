@@ -15,7 +15,7 @@ use super::parse;
 use super::request::{check_body_size, quote, Headers, JsonBody, RawRequest, Target, Text};
 use super::route::{self, Matches, Route};
 use crate::domain::{BatchReport, NewOrder, NewPayment, Rejection};
-use crate::observe::call::{method_word, Call};
+use crate::observe::call::{known_method, Call};
 use crate::observe::trace::Incoming;
 use crate::observe::{
     Answer, At, EventClass, Kept, LogStatus, Part, SpanEntry, SpanId, TraceId, Why,
@@ -88,13 +88,10 @@ pub fn exchange_inner(
         sampled: true,
         started,
     };
-    let (uri, template): (Box<str>, _) = match &inner {
+    let (uri, template): (String, _) = match &inner {
         Inner::Create(_) => ("/api/order/create".into(), "/api/order/create"),
         Inner::Pay(_) => ("/api/payment/pay".into(), "/api/payment/pay"),
-        Inner::MarkPaid(id) => (
-            format!("/api/order/{id}/pay").into(),
-            "/api/order/{orderId}/pay",
-        ),
+        Inner::MarkPaid(id) => (format!("/api/order/{id}/pay"), "/api/order/{orderId}/pay"),
     };
     let call = Call {
         method: Cow::Borrowed("POST"),
@@ -128,9 +125,23 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
     let method = method_of(&raw.method);
     let headers = Headers::parse_measured(raw.headers, raw.headers_measured);
     let (context, user_id) = arrive(svc, headers.as_ref().ok(), started);
-    let target = Target::parse(&raw.path);
+    // A path that did not parse still names the request as well as it
+    // can; one that did moves into the request line, where the route is
+    // then read from.
+    let (mut target, refused) = match Target::take(raw.path) {
+        Ok(target) => (Ok(target), None),
+        Err((error, text)) => (Err(error), Some(text)),
+    };
     let matches = target.as_ref().ok().map(|t| Matches::of(&t.path));
-    let call = request_line(method, &target, &raw.path, matches.as_ref(), user_id);
+    let uri = match (&mut target, refused) {
+        (Ok(t), _) => std::mem::take(&mut t.path),
+        (Err(_), Some(Text::Given(p))) => {
+            let path = p.split(['?', '#']).next().unwrap_or_default();
+            path.chars().take(256).collect()
+        }
+        (Err(_), _) => String::new(),
+    };
+    let call = request_line(method, uri, matches.as_ref(), user_id);
     svc.journal
         .write(started, context.at, Kept::Gateway(Rc::clone(&call)));
 
@@ -142,8 +153,8 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
         check_method(&call.method)?;
         let target = target.as_ref().map_err(Clone::clone)?;
         let route = match &matches {
-            Some(m) => m.resolve(&call.method, &target.path)?,
-            None => route::resolve(&call.method, &target.path)?,
+            Some(m) => m.resolve(&call.method, &call.uri)?,
+            None => route::resolve(&call.method, &call.uri)?,
         };
         check_body_size(raw.body.as_ref())?;
         let request = Request {
@@ -165,9 +176,11 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
 fn method_of(raw: &str) -> Cow<'static, str> {
     // Not trimmed: " GET" or "POST\n" is a caller's bug, refused as a
     // method that is not letters only.
+    if let Some(known) = known_method(raw) {
+        return Cow::Borrowed(known);
+    }
     if raw.len() <= 7 && raw.bytes().all(|b| b.is_ascii_alphabetic()) {
-        let upper = raw.to_ascii_uppercase();
-        return method_word(&upper);
+        return Cow::Owned(raw.to_ascii_uppercase());
     }
     let cut: String = raw.chars().take(32).collect();
     Cow::Owned(cut.to_ascii_uppercase())
@@ -212,19 +225,10 @@ fn arrive(
 /// documented template.
 fn request_line(
     method: Cow<'static, str>,
-    target: &Result<Target, ApiError>,
-    raw_path: &Text,
+    uri: String,
     matches: Option<&Matches>,
     user_id: Option<Box<str>>,
 ) -> Rc<Call> {
-    let uri: Box<str> = match (target, raw_path) {
-        (Ok(t), _) => t.path.as_str().into(),
-        (Err(_), Text::Given(p)) => {
-            let path = p.split(['?', '#']).next().unwrap_or_default();
-            path.chars().take(256).collect::<String>().into_boxed_str()
-        }
-        (Err(_), _) => "".into(),
-    };
     let template = match matches {
         Some(m) => m.template(&method),
         None => route::template_of(&method, &uri),

@@ -134,20 +134,31 @@ pub struct Target {
 
 impl Target {
     pub fn parse(text: &Text) -> Result<Target, ApiError> {
-        let text = match text {
+        Target::take(text.clone()).map_err(|(error, _)| error)
+    }
+
+    /// `parse` for text the caller gives up: the path keeps its text,
+    /// cut at the query, so a request without a query copies nothing. A
+    /// refused text comes back with the error, untouched.
+    pub fn take(text: Text) -> Result<Target, (ApiError, Text)> {
+        let mut text = match text {
             Text::TooLarge { bytes } => {
-                return Err(ApiError::UriTooLong {
-                    bytes: *bytes,
+                let error = ApiError::UriTooLong {
+                    bytes,
                     limit: MAX_PATH_BYTES,
-                })
+                };
+                return Err((error, text));
             }
             Text::Given(t) if t.len() > MAX_PATH_BYTES => {
-                return Err(ApiError::UriTooLong {
+                let error = ApiError::UriTooLong {
                     bytes: t.len(),
                     limit: MAX_PATH_BYTES,
-                })
+                };
+                return Err((error, Text::Given(t)));
             }
-            Text::NotUtf8 { .. } => return Err(ApiError::bad("path", "not valid UTF-8 text")),
+            Text::NotUtf8 { .. } => {
+                return Err((ApiError::bad("path", "not valid UTF-8 text"), text));
+            }
             Text::Given(t) => t,
         };
         let without_fragment = text.split('#').next().unwrap_or_default();
@@ -156,10 +167,8 @@ impl Target {
             None => (without_fragment, ""),
         };
         if !path.starts_with('/') {
-            return Err(ApiError::bad(
-                "path",
-                format!("must start with '/', got {}", quote(path)),
-            ));
+            let problem = format!("must start with '/', got {}", quote(path));
+            return Err((ApiError::bad("path", problem), Text::Given(text)));
         }
         let query = query
             .split('&')
@@ -169,10 +178,8 @@ impl Target {
                 None => (pair.to_owned(), String::new()),
             })
             .collect();
-        Ok(Target {
-            path: path.to_owned(),
-            query,
-        })
+        text.truncate(path.len());
+        Ok(Target { path: text, query })
     }
 
     /// The first value of a query parameter.

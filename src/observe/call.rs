@@ -10,13 +10,21 @@ use std::rc::Rc;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Call {
     pub method: Cow<'static, str>,
-    pub uri: Box<str>,
+    pub uri: String,
     pub template: Option<&'static str>,
     pub user_id: Option<Box<str>>,
 }
 
 /// The methods most requests use, so they need no copy of their own.
 const KNOWN_METHODS: [&str; 7] = ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"];
+
+/// A known method in any letter case, as its upper-case word; `None`
+/// for any other.
+pub fn known_method(method: &str) -> Option<&'static str> {
+    KNOWN_METHODS
+        .into_iter()
+        .find(|m| m.eq_ignore_ascii_case(method))
+}
 
 /// The method as the records keep it: a known word shared, others owned.
 pub fn method_word(method: &str) -> Cow<'static, str> {
