@@ -30,8 +30,12 @@ impl Code {
     pub fn push(self, prefix: &str, out: &mut String) {
         out.push_str(prefix);
         out.push('-');
-        for b in self.0.to_be_bytes() {
-            out.push(char::from(b));
+        // A code holds only letters and digits (it was parsed or drawn
+        // as such), so its bytes are its text.
+        let bytes = self.0.to_be_bytes();
+        match std::str::from_utf8(&bytes) {
+            Ok(text) => out.push_str(text),
+            Err(_) => bytes.iter().for_each(|&b| out.push(char::from(b))),
         }
     }
 

@@ -1,6 +1,7 @@
 //! Order and payment ids: a prefix and 8 upper-case letters or digits,
 //! drawn from the seeded stream and never issued twice in one service.
 
+use super::code::Code;
 use crate::sim::random::{fnv1a, mix, Rng};
 
 const ALPHABET: &[u8; 36] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -35,28 +36,46 @@ pub fn keyed(
     prefix: &str,
     seed: u64,
     key: &str,
-    mut n: u64,
+    n: u64,
     taken: impl Fn(&str) -> bool,
 ) -> (String, u64) {
-    let base = mix(seed ^ fnv1a(key.as_bytes()));
+    let (code, n) = keyed_code(seed, fnv1a(key.as_bytes()), n, |code| {
+        taken(&code.text(prefix))
+    });
+    (code.text(prefix), n)
+}
+
+/// `keyed` as the hot path uses it: the key already hashed (by `fnv1a`),
+/// and the id kept as its code, never written out to be checked.
+pub fn keyed_code(
+    seed: u64,
+    key_hash: u64,
+    mut n: u64,
+    taken: impl Fn(Code) -> bool,
+) -> (Code, u64) {
+    let base = mix(seed ^ key_hash);
     loop {
         let mut rng = Rng::new(base ^ mix(n));
-        let id = draw(prefix, &mut rng);
+        let code = draw_code(&mut rng);
         n = n.wrapping_add(1);
-        if !taken(&id) {
-            return (id, n);
+        if !taken(code) {
+            return (code, n);
         }
     }
 }
 
 fn draw(prefix: &str, rng: &mut Rng) -> String {
-    let mut id = String::with_capacity(prefix.len() + 1 + CODE_LEN);
-    id.push_str(prefix);
-    id.push('-');
-    for _ in 0..CODE_LEN {
-        id.push(char::from(ALPHABET[rng.below(36) as usize]));
+    draw_code(rng).text(prefix)
+}
+
+/// Eight characters of the alphabet, drawn in order, as a code: the
+/// first drawn is the first written.
+fn draw_code(rng: &mut Rng) -> Code {
+    let mut bytes = [0u8; CODE_LEN];
+    for b in &mut bytes {
+        *b = ALPHABET[(rng.below(36) % 36) as usize];
     }
-    id
+    Code(u64::from_be_bytes(bytes))
 }
 
 #[cfg(test)]

@@ -2,10 +2,11 @@
 //! refund, and the state machine of the spec's part 3 (SUCCESS, then
 //! REFUNDED). Paying does not touch the order; the order pay endpoint does.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use super::chunks::Chunks;
 use super::code::Code;
+use super::hashing::ByCode;
 use super::id;
 use super::money::Money;
 use super::rejection::Rejection;
@@ -112,7 +113,8 @@ impl Row {
 #[derive(Debug, Clone, Default)]
 pub struct Payments {
     pub(crate) rows: Chunks<Row>,
-    pub(crate) index: BTreeMap<Code, u32>,
+    /// By code, hashed: a lookup runs on every request naming a payment.
+    pub(crate) index: HashMap<Code, u32, ByCode>,
     pub(crate) attempts: BTreeMap<Code, u32>,
 }
 
@@ -207,11 +209,10 @@ impl Payments {
 
     /// The payments, sorted by id, as snapshots list them.
     pub(crate) fn sorted(&self) -> Vec<&Row> {
-        // The index is ordered by code, and codes sort as ids do.
-        self.index
-            .values()
-            .filter_map(|&i| self.rows.get(i as usize))
-            .collect()
+        // Codes sort as ids do.
+        let mut rows: Vec<&Row> = self.rows.iter().collect();
+        rows.sort_unstable_by_key(|r| r.code);
+        rows
     }
 
     pub fn len(&self) -> usize {
