@@ -67,10 +67,10 @@ impl Row {
     pub fn order(&self) -> Order {
         Order {
             order_id: self.code.text(PREFIX),
-            user_id: self.user_id.to_string(),
+            user_id: String::from(&*self.user_id),
             price: self.price,
             status: self.status,
-            description: self.description.to_string(),
+            description: String::from(&*self.description),
             created_at: self.created_at,
         }
     }

@@ -193,8 +193,12 @@ fn arrive(
     headers: Option<&Headers>,
     started: i64,
 ) -> (Context, Option<Box<str>>) {
-    let header = |name: &str| headers.and_then(|h| h.get(name)).map(str::to_owned);
-    let incoming = Incoming::read(header);
+    // Most requests carry no headers: nothing to look for then.
+    let headers = headers.filter(|h| !h.is_empty());
+    let incoming = match headers {
+        None => Incoming::default(),
+        Some(h) => Incoming::read(|name: &str| h.get(name).map(str::to_owned)),
+    };
     let user_id = headers
         .and_then(|h| h.get("x-user-id"))
         .filter(|u| !u.is_empty())

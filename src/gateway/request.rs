@@ -117,6 +117,10 @@ impl Headers {
         Ok(Headers(raw))
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     pub fn get(&self, name: &str) -> Option<&str> {
         self.0
             .iter()
@@ -161,10 +165,16 @@ impl Target {
             }
             Text::Given(t) => t,
         };
-        let without_fragment = text.split('#').next().unwrap_or_default();
-        let (path, query) = match without_fragment.split_once('?') {
-            Some((p, q)) => (p, q),
-            None => (without_fragment, ""),
+        // One scan: the path ends at the first `?` or `#`; a query runs
+        // from that `?` to the fragment's `#`.
+        let (path, query) = match text.bytes().position(|b| b == b'?' || b == b'#') {
+            None => (text.as_str(), ""),
+            Some(end) if text.as_bytes().get(end) == Some(&b'#') => (&text[..end], ""),
+            Some(end) => {
+                let rest = &text[end + 1..];
+                let query_end = rest.bytes().position(|b| b == b'#').unwrap_or(rest.len());
+                (&text[..end], &rest[..query_end])
+            }
         };
         if !path.starts_with('/') {
             let problem = format!("must start with '/', got {}", quote(path));

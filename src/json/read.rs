@@ -75,7 +75,7 @@ impl<'a> Json<'a> {
 
     pub fn as_f64(&self) -> Option<f64> {
         match self {
-            Json::Num(text) => text.parse().ok(),
+            Json::Num(text) => number_value(text),
             _ => None,
         }
     }
@@ -119,6 +119,43 @@ impl<'a> Json<'a> {
     pub fn is_null(&self) -> bool {
         matches!(self, Json::Null)
     }
+}
+
+/// The value of a JSON number's text. A plain decimal of at most 15
+/// digits (a price, an amount) is read directly: its digits and the power
+/// of ten it is divided by are both exact doubles, so the one division
+/// rounds exactly as the full parser does. Anything else goes to it.
+fn number_value(text: &str) -> Option<f64> {
+    plain_decimal(text).or_else(|| text.parse().ok())
+}
+
+/// Powers of ten a double holds exactly.
+const EXACT_POWERS: [f64; 16] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+];
+
+fn plain_decimal(text: &str) -> Option<f64> {
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let (mut mantissa, mut count, mut scale, mut point) = (0u64, 0usize, 0usize, false);
+    for b in digits.bytes() {
+        match b {
+            b'0'..=b'9' => {
+                mantissa = mantissa * 10 + u64::from(b - b'0');
+                count += 1;
+                scale += usize::from(point);
+                if count > 15 {
+                    return None;
+                }
+            }
+            b'.' if !point && count > 0 => point = true,
+            _ => return None,
+        }
+    }
+    let value = mantissa as f64 / *EXACT_POWERS.get(scale)?;
+    (count > 0 && (!point || scale > 0)).then_some(if negative { -value } else { value })
 }
 
 struct Reader<'a> {
@@ -288,8 +325,8 @@ impl<'a> Reader<'a> {
             }
         }
         let text = &self.text[start..self.at];
-        match text.parse::<f64>() {
-            Ok(n) if n.is_finite() => Ok(Json::Num(text)),
+        match number_value(text) {
+            Some(n) if n.is_finite() => Ok(Json::Num(text)),
             _ => Err(self.fail("number out of range")),
         }
     }
@@ -306,6 +343,13 @@ impl<'a> Reader<'a> {
     fn string(&mut self) -> Result<Cow<'a, str>, ReadError> {
         self.at += 1;
         let start = self.at;
+        // The plain run up to the first quote, escape or control
+        // character, in one tight scan.
+        let rest = self.bytes.get(self.at..).unwrap_or_default();
+        self.at += rest
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+            .unwrap_or(rest.len());
         loop {
             match self.bytes.get(self.at) {
                 None => return Err(self.fail("EOF while parsing a string")),
@@ -412,6 +456,57 @@ impl<'a> Reader<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plain_decimals_read_exactly_as_the_full_parser_reads_them() {
+        let mut rng = crate::sim::random::Rng::new(11);
+        let mut texts: Vec<String> = (0..50_000)
+            .map(|_| {
+                let digits = 1 + rng.below(15) as usize;
+                let whole = 1 + rng.below(digits as u64) as usize;
+                let mut t: String = (0..digits)
+                    .map(|_| char::from(b'0' + rng.below(10) as u8))
+                    .collect();
+                if whole < digits {
+                    t.insert(whole, '.');
+                }
+                if rng.below(4) == 0 {
+                    t.insert(0, '-');
+                }
+                t
+            })
+            .collect();
+        for t in [
+            "0",
+            "-0",
+            "-0.0",
+            "0.1",
+            "0.3",
+            "13.5",
+            "999999999999999",
+            "0.00000000000001",
+        ] {
+            texts.push(t.to_owned());
+        }
+        for t in &texts {
+            let full: f64 = t.parse().unwrap_or(f64::NAN);
+            let fast = plain_decimal(t);
+            assert!(fast.is_some(), "{t} takes the direct way");
+            assert_eq!(fast.map(f64::to_bits), Some(full.to_bits()), "{t}");
+        }
+        for t in [
+            "1e5",
+            "1234567890123456",
+            "1.000000000000001",
+            "1.",
+            ".5",
+            "-",
+            "1.2.3",
+            "",
+        ] {
+            assert_eq!(plain_decimal(t), None, "{t} goes to the full parser");
+        }
+    }
 
     fn problem(text: &str) -> String {
         parse(text).err().map(|e| e.to_string()).unwrap_or_default()
