@@ -23,13 +23,6 @@ use crate::observe::{
 use crate::sim::latency::LatencyModel;
 use crate::sim::third_party::{self, Forced, Rule, Verdict};
 
-/// A response, and the simulated time the service spent on it (none when
-/// the gateway turned the request away).
-pub struct Exchange {
-    pub response: Response,
-    pub duration: Option<u64>,
-}
-
 /// What handling a request did: who served it, for how long, and what the
 /// third party did inside it, as the service record and the spans report.
 #[derive(Default)]
@@ -115,12 +108,14 @@ pub fn exchange_inner(
         }
     };
     let class = work.served_by;
-    let done = finish(svc, &context, call, result, work, class);
-    let body = done.response.body;
-    (body.code, body.data, done.duration.unwrap_or(0))
+    let duration = class.map_or(0, |_| work.duration);
+    let body = finish(svc, &context, call, result, work, class).body;
+    (body.code, body.data, duration)
 }
 
-pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) -> Exchange {
+/// Serves one request. The response is built where the caller receives
+/// it: a response is a few hundred bytes, and each move of it is a copy.
+pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) -> Response {
     let started = svc.clock.now_ms();
     let method = method_of(&raw.method);
     let headers = Headers::parse_measured(raw.headers, raw.headers_measured);
@@ -247,7 +242,8 @@ fn request_line(
 }
 
 /// Writes the service and response records and the spans, and shapes
-/// the response.
+/// the response. The simulated time it reports (in its header) is the
+/// service's, none when the gateway turned the request away.
 fn finish(
     svc: &mut Backend,
     context: &Context,
@@ -255,7 +251,7 @@ fn finish(
     result: Result<Option<Data>, ApiError>,
     work: Work,
     event_class: Option<EventClass>,
-) -> Exchange {
+) -> Response {
     let status = result
         .as_ref()
         .map_or_else(ApiError::log_status, |_| LogStatus::Success);
@@ -289,13 +285,10 @@ fn finish(
     let now = svc.clock.now_ms();
     svc.journal
         .write(now, context.at, Kept::Response(call, answer));
-    Exchange {
-        response: Response {
-            status: http_status,
-            headers: response_headers(context, duration, allow),
-            body,
-        },
-        duration,
+    Response {
+        status: http_status,
+        headers: response_headers(context, duration, allow),
+        body,
     }
 }
 

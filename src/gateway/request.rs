@@ -180,14 +180,18 @@ impl Target {
             let problem = format!("must start with '/', got {}", quote(path));
             return Err((ApiError::bad("path", problem), Text::Given(text)));
         }
-        let query = query
-            .split('&')
-            .filter(|pair| !pair.is_empty())
-            .map(|pair| match pair.split_once('=') {
-                Some((k, v)) => (k.to_owned(), v.to_owned()),
-                None => (pair.to_owned(), String::new()),
-            })
-            .collect();
+        let query = if query.is_empty() {
+            Vec::new()
+        } else {
+            query
+                .split('&')
+                .filter(|pair| !pair.is_empty())
+                .map(|pair| match pair.split_once('=') {
+                    Some((k, v)) => (k.to_owned(), v.to_owned()),
+                    None => (pair.to_owned(), String::new()),
+                })
+                .collect()
+        };
         text.truncate(path.len());
         Ok(Target { path: text, query })
     }
