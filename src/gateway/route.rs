@@ -105,7 +105,7 @@ impl Matches {
         // A parameter is a non-empty segment; where it lies in the path.
         let param = |from: usize, to: usize| {
             path.get(from..to)
-                .filter(|s| !s.is_empty() && !s.as_bytes().contains(&b'/'))
+                .filter(|s| !s.is_empty() && s.bytes().all(|b| b != b'/'))
                 .map(|_| (from, to))
         };
         const ORDER: &str = "/api/order/";
