@@ -222,9 +222,11 @@ impl Orders {
     /// The orders, sorted by id, as snapshots list them.
     pub(crate) fn sorted(&self) -> Vec<&Row> {
         // Codes sort as ids do.
-        let mut rows: Vec<&Row> = self.rows.iter().collect();
-        rows.sort_unstable_by_key(|r| r.code);
-        rows
+        let keys = self.index.iter().map(|(&code, &i)| (code, i)).collect();
+        super::code::in_code_order(keys)
+            .into_iter()
+            .filter_map(|(_, i)| self.rows.get(i as usize))
+            .collect()
     }
 
     pub fn len(&self) -> usize {
