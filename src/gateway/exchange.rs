@@ -81,16 +81,22 @@ pub fn exchange_inner(
         sampled: true,
         started,
     };
-    let (uri, template): (String, _) = match &inner {
-        Inner::Create(_) => ("/api/order/create".into(), "/api/order/create"),
-        Inner::Pay(_) => ("/api/payment/pay".into(), "/api/payment/pay"),
-        Inner::MarkPaid(id) => (format!("/api/order/{id}/pay"), "/api/order/{orderId}/pay"),
+    let (uri, template): (Cow<'static, str>, _) = match &inner {
+        Inner::Create(_) => (Cow::Borrowed("/api/order/create"), "/api/order/create"),
+        Inner::Pay(_) => (Cow::Borrowed("/api/payment/pay"), "/api/payment/pay"),
+        Inner::MarkPaid(id) => {
+            let mut uri = String::with_capacity(id.len() + 15);
+            for part in ["/api/order/", id, "/pay"] {
+                uri.push_str(part);
+            }
+            (Cow::Owned(uri), "/api/order/{orderId}/pay")
+        }
     };
     let call = Call {
         method: Cow::Borrowed("POST"),
         uri,
         template: Some(template),
-        user_id: Some(Box::from(&**user_id)),
+        user_id: Some(Rc::clone(user_id)),
     }
     .shared();
     svc.journal
@@ -187,7 +193,7 @@ fn arrive(
     svc: &mut Backend,
     headers: Option<&Headers>,
     started: i64,
-) -> (Context, Option<Box<str>>) {
+) -> (Context, Option<Rc<str>>) {
     // Most requests carry no headers: nothing to look for then.
     let headers = headers.filter(|h| !h.is_empty());
     let incoming = match headers {
@@ -197,7 +203,11 @@ fn arrive(
     let user_id = headers
         .and_then(|h| h.get("x-user-id"))
         .filter(|u| !u.is_empty())
-        .map(|u| u.chars().take(128).collect::<String>().into_boxed_str());
+        .map(|u| match u.char_indices().nth(128) {
+            // At most 128 characters, cut at a character's start.
+            Some((cut, _)) => Rc::from(u.get(..cut).unwrap_or(u)),
+            None => Rc::from(u),
+        });
     let trace = incoming
         .trace_id
         .as_deref()
@@ -226,7 +236,7 @@ fn request_line(
     method: Cow<'static, str>,
     uri: String,
     matches: Option<&Matches>,
-    user_id: Option<Box<str>>,
+    user_id: Option<Rc<str>>,
 ) -> Rc<Call> {
     let template = match matches {
         Some(m) => m.template(&method),
@@ -234,7 +244,7 @@ fn request_line(
     };
     Call {
         method,
-        uri,
+        uri: Cow::Owned(uri),
         template,
         user_id,
     }

@@ -6,13 +6,15 @@ use std::borrow::Cow;
 use std::rc::Rc;
 
 /// What a request was: the method, the path without its query, the
-/// documented route it matched (its template) and the caller's user.
+/// documented route it matched (its template) and the caller's user. A
+/// request the service makes itself names a fixed path and shares its
+/// user, so neither is copied.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Call {
     pub method: Cow<'static, str>,
-    pub uri: String,
+    pub uri: Cow<'static, str>,
     pub template: Option<&'static str>,
-    pub user_id: Option<Box<str>>,
+    pub user_id: Option<Rc<str>>,
 }
 
 /// The methods most requests use, so they need no copy of their own.
