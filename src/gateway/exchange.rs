@@ -113,10 +113,7 @@ pub fn exchange_inner(
                 .map_err(ApiError::from)
         }
     };
-    let class = work.served_by;
-    let duration = class.map_or(0, |_| work.duration);
-    let body = finish(svc, &context, call, result, work, class).body;
-    (body.code, body.data, duration)
+    finish_inner(svc, &context, call, result, work)
 }
 
 /// Serves one request. The response is built where the caller receives
@@ -265,41 +262,94 @@ fn finish(
     let status = result
         .as_ref()
         .map_or_else(ApiError::log_status, |_| LogStatus::Success);
-    let service_span = record_service(svc, context, &work, status);
-    let duration = service_span.map(|_| work.duration);
-    let (http_status, body, allow) = match result {
-        Ok(data) => (200, Envelope::success(data), None),
-        Err(error) => {
-            let allow = match &error {
-                ApiError::MethodNotAllowed { allow, .. } => Some(*allow),
-                _ => None,
-            };
-            (error.http_status(), Envelope::failure(&error), allow)
-        }
+    let allow = match &result {
+        Err(ApiError::MethodNotAllowed { allow, .. }) => Some(*allow),
+        _ => None,
     };
-    let msg: Cow<'static, str> = match (body.code, &body.data) {
-        (0, _) => Cow::Borrowed("success"),
+    let (http_status, body) = match result {
+        Ok(data) => (200, Envelope::success(data)),
+        Err(error) => (error.http_status(), Envelope::failure(&error)),
+    };
+    let msg: Cow<'static, str> = match body.code {
+        0 => Cow::Borrowed("success"),
         _ => Cow::Owned(body.msg.clone()),
     };
     let answer = Answer {
         event_class,
-        duration,
+        duration: None,
         status,
         http_status,
         code: body.code,
         msg,
     };
+    let duration = log(svc, context, call, work, answer);
+    Response {
+        status: http_status,
+        headers: response_headers(context, duration, allow),
+        body,
+    }
+}
+
+/// `finish` for a request the service made itself: the same records,
+/// but only the code, the data and the simulated time come back, so no
+/// envelope or headers are made.
+fn finish_inner(
+    svc: &mut Backend,
+    context: &Context,
+    call: Rc<Call>,
+    result: Result<Option<Data>, ApiError>,
+    work: Work,
+) -> (i32, Option<Data>, u64) {
+    let event_class = work.served_by;
+    let (answer, data) = match result {
+        Ok(data) => {
+            let answer = Answer {
+                event_class,
+                duration: None,
+                status: LogStatus::Success,
+                http_status: 200,
+                code: 0,
+                msg: Cow::Borrowed("success"),
+            };
+            (answer, data)
+        }
+        Err(error) => {
+            let answer = Answer {
+                event_class,
+                duration: None,
+                status: error.log_status(),
+                http_status: error.http_status(),
+                code: error.code(),
+                msg: Cow::Owned(error.msg()),
+            };
+            (answer, None)
+        }
+    };
+    let code = answer.code;
+    let duration = log(svc, context, call, work, answer);
+    (code, data, duration.unwrap_or(0))
+}
+
+/// Writes what a request came to: the service record, the spans and the
+/// response record. Returns the service's simulated time, none when the
+/// gateway turned the request away (the answer's `duration` is set here).
+fn log(
+    svc: &mut Backend,
+    context: &Context,
+    call: Rc<Call>,
+    work: Work,
+    mut answer: Answer,
+) -> Option<u64> {
+    let service_span = record_service(svc, context, &work, answer.status);
+    answer.duration = service_span.map(|_| work.duration);
+    let duration = answer.duration;
     if context.sampled {
         record_spans(svc, context, &call, &answer, work, service_span);
     }
     let now = svc.clock.now_ms();
     svc.journal
         .write(now, context.at, Kept::Response(call, answer));
-    Response {
-        status: http_status,
-        headers: response_headers(context, duration, allow),
-        body,
-    }
+    duration
 }
 
 /// The service record, when a service handled the request; returns the
