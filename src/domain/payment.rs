@@ -2,11 +2,10 @@
 //! refund, and the state machine of the spec's part 3 (SUCCESS, then
 //! REFUNDED). Paying does not touch the order; the order pay endpoint does.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use super::chunks::Chunks;
 use super::code::Code;
-use super::hashing::ByCode;
 use super::id;
 use super::money::Money;
 use super::rejection::Rejection;
@@ -113,8 +112,9 @@ impl Row {
 #[derive(Debug, Clone, Default)]
 pub struct Payments {
     pub(crate) rows: Chunks<Row>,
-    /// By code, hashed: a lookup runs on every request naming a payment.
-    pub(crate) index: HashMap<Code, u32, ByCode>,
+    /// By code, in order: payments are looked up by id far less often
+    /// than orders, and an ordered index costs less memory per payment.
+    pub(crate) index: BTreeMap<Code, u32>,
     pub(crate) attempts: BTreeMap<Code, u32>,
 }
 
@@ -207,11 +207,10 @@ impl Payments {
 
     /// The payments, sorted by id, as snapshots list them.
     pub(crate) fn sorted(&self) -> Vec<&Row> {
-        // Codes sort as ids do.
-        let keys = self.index.iter().map(|(&code, &i)| (code, i)).collect();
-        super::code::in_code_order(keys)
-            .into_iter()
-            .filter_map(|(_, i)| self.rows.get(i as usize))
+        // The index is ordered by code, and codes sort as ids do.
+        self.index
+            .values()
+            .filter_map(|&i| self.rows.get(i as usize))
             .collect()
     }
 
