@@ -132,6 +132,7 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
     };
     let matches = target.as_ref().ok().map(|t| Matches::of(&t.path));
     let uri = match (&mut target, refused) {
+        // The target keeps its query, all a route reads of it after this.
         (Ok(t), _) => std::mem::take(&mut t.path),
         (Err(_), Some(Text::Given(p))) => {
             let path = p.split(['?', '#']).next().unwrap_or_default();
