@@ -1,6 +1,7 @@
 //! Order and payment ids: a prefix and 8 upper-case letters or digits,
 //! drawn from the seeded stream and never issued twice in one service.
 
+use super::code::Code;
 use crate::sim::random::{fnv1a, mix, Rng};
 
 const ALPHABET: &[u8; 36] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -16,6 +17,29 @@ pub fn fresh(prefix: &str, rng: &mut Rng, taken: impl Fn(&str) -> bool) -> Strin
             return id;
         }
     }
+    suffixed(prefix, rng, taken)
+}
+
+/// `fresh` as the hot path uses it: the draws checked as codes, never
+/// written out to be checked; the id and its code. Past the bound it goes
+/// on exactly as `fresh` does (such an id has no code).
+pub fn fresh_code(
+    prefix: &str,
+    rng: &mut Rng,
+    taken: impl Fn(Code) -> bool,
+) -> (String, Option<Code>) {
+    for _ in 0..64 {
+        let code = draw_code(rng);
+        if !taken(code) {
+            return (code.text(prefix), Some(code));
+        }
+    }
+    let id = suffixed(prefix, rng, |id| Code::parse(prefix, id).is_none_or(&taken));
+    (id, None)
+}
+
+/// Past the bound: a draw with the attempt count after it.
+fn suffixed(prefix: &str, rng: &mut Rng, taken: impl Fn(&str) -> bool) -> String {
     let mut n: u64 = 0;
     loop {
         let id = format!("{}{n}", draw(prefix, rng));
@@ -35,28 +59,46 @@ pub fn keyed(
     prefix: &str,
     seed: u64,
     key: &str,
-    mut n: u64,
+    n: u64,
     taken: impl Fn(&str) -> bool,
 ) -> (String, u64) {
-    let base = mix(seed ^ fnv1a(key.as_bytes()));
+    let (code, n) = keyed_code(seed, fnv1a(key.as_bytes()), n, |code| {
+        taken(&code.text(prefix))
+    });
+    (code.text(prefix), n)
+}
+
+/// `keyed` as the hot path uses it: the key already hashed (by `fnv1a`),
+/// and the id kept as its code, never written out to be checked.
+pub fn keyed_code(
+    seed: u64,
+    key_hash: u64,
+    mut n: u64,
+    taken: impl Fn(Code) -> bool,
+) -> (Code, u64) {
+    let base = mix(seed ^ key_hash);
     loop {
         let mut rng = Rng::new(base ^ mix(n));
-        let id = draw(prefix, &mut rng);
+        let code = draw_code(&mut rng);
         n = n.wrapping_add(1);
-        if !taken(&id) {
-            return (id, n);
+        if !taken(code) {
+            return (code, n);
         }
     }
 }
 
 fn draw(prefix: &str, rng: &mut Rng) -> String {
-    let mut id = String::with_capacity(prefix.len() + 1 + CODE_LEN);
-    id.push_str(prefix);
-    id.push('-');
-    for _ in 0..CODE_LEN {
-        id.push(char::from(ALPHABET[rng.below(36) as usize]));
+    draw_code(rng).text(prefix)
+}
+
+/// Eight characters of the alphabet, drawn in order, as a code: the
+/// first drawn is the first written.
+fn draw_code(rng: &mut Rng) -> Code {
+    let mut bytes = [0u8; CODE_LEN];
+    for b in &mut bytes {
+        *b = ALPHABET[(rng.below(36) % 36) as usize];
     }
-    id
+    Code(u64::from_be_bytes(bytes))
 }
 
 #[cfg(test)]
@@ -90,6 +132,19 @@ mod tests {
         let (second, next) = keyed("ORD", 1, key, 0, |id| id == a);
         assert!(second != a && second.len() == 12 && second.starts_with("ORD-"));
         assert_eq!((keyed("ORD", 1, key, 1, |_| false).0, next), (second, 2));
+    }
+
+    #[test]
+    fn ids_checked_as_codes_are_the_ids_checked_as_text() {
+        let (mut a, mut b) = (Rng::new(8), Rng::new(8));
+        let first = fresh("PAY", &mut a.clone(), |_| false);
+        for _ in 0..200 {
+            let text = fresh("PAY", &mut a, |id| id == first);
+            let (id, code) = fresh_code("PAY", &mut b, |c| c.text("PAY") == first);
+            assert_eq!(id, text);
+            assert_eq!(code.map(|c| c.text("PAY")), Some(text));
+        }
+        assert_eq!(a, b, "the same draws were made");
     }
 
     #[test]

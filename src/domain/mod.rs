@@ -5,6 +5,7 @@
 pub mod batch_report;
 pub mod chunks;
 pub mod code;
+pub mod hashing;
 pub mod id;
 pub mod money;
 pub mod order;

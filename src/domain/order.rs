@@ -1,11 +1,12 @@
 //! The order service: create, read, mark paid, delete, and the state
 //! machine of the spec's part 3 (CREATED, then PAID; deleted only unpaid).
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 
 use super::chunks::Chunks;
 use super::code::Code;
+use super::hashing::{ByCode, ByText};
 use super::id;
 use super::money::Money;
 use super::rejection::Rejection;
@@ -66,10 +67,10 @@ impl Row {
     pub fn order(&self) -> Order {
         Order {
             order_id: self.code.text(PREFIX),
-            user_id: self.user_id.to_string(),
+            user_id: String::from(&*self.user_id),
             price: self.price,
             status: self.status,
-            description: self.description.to_string(),
+            description: String::from(&*self.description),
             created_at: self.created_at,
         }
     }
@@ -80,7 +81,7 @@ pub const PREFIX: &str = "ORD";
 /// Texts kept once however many orders carry them, and let go when the
 /// last of those orders is deleted.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Texts(HashSet<Rc<str>>);
+pub(crate) struct Texts(HashSet<Rc<str>, ByText>);
 
 impl Texts {
     pub fn share(&mut self, text: &str) -> Rc<str> {
@@ -101,12 +102,13 @@ impl Texts {
 }
 
 /// Every order of one service: rows in a vector, found by code through an
-/// index. Deleted ids are remembered (as codes) so that an id is never
+/// index (a hash table: a lookup runs on every request that names an
+/// order). Deleted ids are remembered (as codes) so that an id is never
 /// issued twice.
 #[derive(Debug, Clone, Default)]
 pub struct Orders {
     pub(crate) rows: Chunks<Row>,
-    pub(crate) index: BTreeMap<Code, u32>,
+    pub(crate) index: HashMap<Code, u32, ByCode>,
     pub(crate) deleted: BTreeSet<Code>,
     /// For each order content (by hash), how many ids it has had: the
     /// next identical order starts there instead of re-trying them all.
@@ -145,27 +147,14 @@ impl Orders {
     /// seen on an order replays in a fresh service with the same seed by
     /// creating the same order: its id, and so its payment outcomes, match.
     pub fn create(&mut self, new: NewOrder, seed: u64, now: i64) -> Order {
-        let mut key = String::with_capacity(new.user_id.len() + new.description.len() + 24);
-        key.push_str(&new.user_id);
-        key.push('\u{0}');
-        push_display(&mut key, new.price.get());
-        key.push('\u{0}');
-        key.push_str(&new.description);
-        let hash = crate::sim::random::fnv1a(key.as_bytes());
-        let taken = |id: &str| {
-            Code::parse(PREFIX, id)
-                .is_none_or(|c| self.index.contains_key(&c) || self.deleted.contains(&c))
-        };
-        let (order_id, next) = id::keyed(
-            PREFIX,
-            seed,
-            &key,
-            self.made.get(&hash).copied().unwrap_or(0),
-            taken,
-        );
-        self.made.insert(hash, next);
+        let hash = content_hash(&new);
+        let taken = |c: Code| self.index.contains_key(&c) || self.deleted.contains(&c);
+        let made = self.made.entry(hash).or_insert(0);
+        let (code, next) = id::keyed_code(seed, hash, *made, taken);
+        *made = next;
+        let order_id = code.text(PREFIX);
         let row = Row {
-            code: Code::parse(PREFIX, &order_id).unwrap_or(Code(0)),
+            code,
             user_id: self.texts.share(&new.user_id),
             description: self.texts.share(&new.description),
             price: new.price,
@@ -232,10 +221,18 @@ impl Orders {
 
     /// The orders, sorted by id, as snapshots list them.
     pub(crate) fn sorted(&self) -> Vec<&Row> {
-        // The index is ordered by code, and codes sort as ids do.
-        self.index
-            .values()
-            .filter_map(|&i| self.rows.get(i as usize))
+        self.sorted_rows()
+            .into_iter()
+            .filter_map(|i| self.rows.get(i as usize))
+            .collect()
+    }
+
+    /// The rows' positions in code order (codes sort as ids do).
+    pub(crate) fn sorted_rows(&self) -> Vec<u32> {
+        let keys = self.index.iter().map(|(&code, &i)| (code, i)).collect();
+        super::code::in_code_order(keys)
+            .into_iter()
+            .map(|(_, i)| i)
             .collect()
     }
 
@@ -248,25 +245,80 @@ impl Orders {
     }
 }
 
+/// The hash (FNV-1a) of an order's content as its id is keyed by: user,
+/// price as `{}` writes it, description, joined by NUL. Hashed as it is
+/// written, so no key text is made.
+fn content_hash(new: &NewOrder) -> u64 {
+    let mut h = Fnv::default();
+    h.add(new.user_id.as_bytes());
+    h.add(b"\0");
+    push_display(&mut h, new.price.get());
+    h.add(b"\0");
+    h.add(new.description.as_bytes());
+    h.0
+}
+
+/// FNV-1a as a text sink, so what is written is hashed, not kept.
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(crate::sim::random::fnv1a(b""))
+    }
+}
+
+impl Fnv {
+    fn add(&mut self, bytes: &[u8]) {
+        self.0 = crate::sim::random::fnv1a_from(self.0, bytes);
+    }
+}
+
+impl std::fmt::Write for Fnv {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.add(s.as_bytes());
+        Ok(())
+    }
+}
+
 /// `value` as `{}` writes it (the shortest text that reads back, with no
 /// exponent), without the formatting machinery for the usual prices: a
 /// number of cents below 2^43 is written as its digits. Others go the
 /// long way. The order ids depend on this text, so it must not change.
-fn push_display(out: &mut String, value: f64) {
+fn push_display(out: &mut impl std::fmt::Write, value: f64) {
     let cents = (value * 100.0).round();
     if cents >= 0.0 && cents < (1u64 << 43) as f64 && cents / 100.0 == value {
         let cents = cents as u64;
-        crate::json::write::push_uint(out, cents / 100);
+        // Written backwards into a buffer large enough for any of them:
+        // the fraction's digits and `.`, then the whole part's digits.
+        let mut text = [0u8; 24];
+        let mut at = text.len();
         let fraction = cents % 100;
         if fraction != 0 {
-            out.push('.');
-            out.push(char::from(b'0' + (fraction / 10) as u8));
-            if fraction % 10 != 0 {
-                out.push(char::from(b'0' + (fraction % 10) as u8));
+            // `.05` and `.5`, never `.50`.
+            let (tens, ones) = (fraction / 10, fraction % 10);
+            if ones != 0 {
+                at -= 1;
+                text[at] = b'0' + ones as u8;
+            }
+            at -= 1;
+            text[at] = b'0' + tens as u8;
+            at -= 1;
+            text[at] = b'.';
+        }
+        let mut whole = cents / 100;
+        loop {
+            at -= 1;
+            text[at] = b'0' + (whole % 10) as u8;
+            whole /= 10;
+            if whole == 0 {
+                break;
             }
         }
+        let _ = out.write_str(std::str::from_utf8(&text[at..]).unwrap_or_default());
     } else {
-        crate::json::number::push_display(out, value);
+        let mut text = String::new();
+        crate::json::number::push_display(&mut text, value);
+        let _ = out.write_str(&text);
     }
 }
 

@@ -144,22 +144,36 @@ pub struct Headers {
     written: OnceCell<Written>,
 }
 
-/// The headers as text: values in one buffer, and where each one is.
+/// The headers as text: values in one buffer, and where each one ends,
+/// kept small because every response carries the cell it lives in (and
+/// a response is moved on its way out).
 #[derive(Clone, Default)]
 struct Written {
     text: String,
-    fields: [(&'static str, u32, u32); 8],
-    len: usize,
+    /// Index into `NAMES` and end in `text`, per header, in order.
+    fields: [(u8, u16); 8],
+    len: u8,
 }
 
+/// The names of the headers a response may carry.
+const NAMES: [&str; 8] = [
+    "content-type",
+    "x-b3-traceid",
+    "x-b3-spanid",
+    "x-b3-sampled",
+    "traceparent",
+    "x-sim-duration-ms",
+    "x-b3-parentspanid",
+    "allow",
+];
+
 impl Written {
-    fn add(&mut self, name: &'static str, write: impl FnOnce(&mut String)) {
-        if self.len == self.fields.len() {
+    fn add(&mut self, name: u8, write: impl FnOnce(&mut String)) {
+        let Some(slot) = self.fields.get_mut(usize::from(self.len)) else {
             return;
-        }
-        let start = self.text.len();
+        };
         write(&mut self.text);
-        self.fields[self.len] = (name, start as u32, self.text.len() as u32);
+        *slot = (name, u16::try_from(self.text.len()).unwrap_or(u16::MAX));
         self.len += 1;
     }
 }
@@ -188,13 +202,13 @@ impl Headers {
                 text: String::with_capacity(160),
                 ..Written::default()
             };
-            w.add("content-type", |t| t.push_str("application/json"));
+            w.add(0, |t| t.push_str("application/json"));
             if let Some(f) = &self.facts {
                 let sampled = if f.sampled { "1" } else { "0" };
-                w.add("x-b3-traceid", |t| f.trace.push_hex(t));
-                w.add("x-b3-spanid", |t| push_hex64(t, f.span.0));
-                w.add("x-b3-sampled", |t| t.push_str(sampled));
-                w.add("traceparent", |t| {
+                w.add(1, |t| f.trace.push_hex(t));
+                w.add(2, |t| push_hex64(t, f.span.0));
+                w.add(3, |t| t.push_str(sampled));
+                w.add(4, |t| {
                     t.push_str("00-");
                     f.trace.push_hex_128(t);
                     t.push('-');
@@ -202,12 +216,12 @@ impl Headers {
                     t.push_str("-0");
                     t.push_str(sampled);
                 });
-                w.add("x-sim-duration-ms", |t| push_uint(t, f.duration));
+                w.add(5, |t| push_uint(t, f.duration));
                 if let Some(parent) = f.parent {
-                    w.add("x-b3-parentspanid", |t| push_hex64(t, parent.0));
+                    w.add(6, |t| push_hex64(t, parent.0));
                 }
                 if let Some(allow) = f.allow {
-                    w.add("allow", |t| t.push_str(allow));
+                    w.add(7, |t| t.push_str(allow));
                 }
             }
             w
@@ -216,9 +230,13 @@ impl Headers {
 
     pub fn iter(&self) -> impl Iterator<Item = (&'static str, &str)> + '_ {
         let w = self.written();
-        w.fields[..w.len]
-            .iter()
-            .map(|&(name, from, to)| (name, w.text.get(from as usize..to as usize).unwrap_or("")))
+        let ends = w.fields[..usize::from(w.len)].iter();
+        let starts = std::iter::once(0).chain(ends.clone().map(|&(_, end)| end));
+        ends.zip(starts).map(|(&(name, to), from)| {
+            let value = w.text.get(usize::from(from)..usize::from(to));
+            let name = NAMES.get(usize::from(name)).copied().unwrap_or_default();
+            (name, value.unwrap_or(""))
+        })
     }
 }
 

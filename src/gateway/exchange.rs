@@ -15,20 +15,13 @@ use super::parse;
 use super::request::{check_body_size, quote, Headers, JsonBody, RawRequest, Target, Text};
 use super::route::{self, Matches, Route};
 use crate::domain::{BatchReport, NewOrder, NewPayment, Rejection};
-use crate::observe::call::{method_word, Call};
+use crate::observe::call::{known_method, Call};
 use crate::observe::trace::Incoming;
 use crate::observe::{
     Answer, At, EventClass, Kept, LogStatus, Part, SpanEntry, SpanId, TraceId, Why,
 };
 use crate::sim::latency::LatencyModel;
 use crate::sim::third_party::{self, Forced, Rule, Verdict};
-
-/// A response, and the simulated time the service spent on it (none when
-/// the gateway turned the request away).
-pub struct Exchange {
-    pub response: Response,
-    pub duration: Option<u64>,
-}
 
 /// What handling a request did: who served it, for how long, and what the
 /// third party did inside it, as the service record and the spans report.
@@ -99,19 +92,22 @@ pub fn exchange_inner(
         sampled: true,
         started,
     };
-    let (uri, template): (Box<str>, _) = match &inner {
-        Inner::Create(_) => ("/api/order/create".into(), "/api/order/create"),
-        Inner::Pay(_) => ("/api/payment/pay".into(), "/api/payment/pay"),
-        Inner::MarkPaid(id) => (
-            format!("/api/order/{id}/pay").into(),
-            "/api/order/{orderId}/pay",
-        ),
+    let (uri, template): (Cow<'static, str>, _) = match &inner {
+        Inner::Create(_) => (Cow::Borrowed("/api/order/create"), "/api/order/create"),
+        Inner::Pay(_) => (Cow::Borrowed("/api/payment/pay"), "/api/payment/pay"),
+        Inner::MarkPaid(id) => {
+            let mut uri = String::with_capacity(id.len() + 15);
+            for part in ["/api/order/", id, "/pay"] {
+                uri.push_str(part);
+            }
+            (Cow::Owned(uri), "/api/order/{orderId}/pay")
+        }
     };
     let call = Call {
         method: Cow::Borrowed("POST"),
         uri,
         template: Some(template),
-        user_id: Some(Box::from(&**user_id)),
+        user_id: Some(Rc::clone(user_id)),
     }
     .shared();
     svc.journal
@@ -128,20 +124,34 @@ pub fn exchange_inner(
                 .map_err(ApiError::from)
         }
     };
-    let class = work.served_by;
-    let done = finish(svc, &context, call, result, work, class);
-    let body = done.response.body;
-    (body.code, body.data, done.duration.unwrap_or(0))
+    finish_inner(svc, &context, call, result, work)
 }
 
-pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) -> Exchange {
+/// Serves one request. The response is built where the caller receives
+/// it: a response is a few hundred bytes, and each move of it is a copy.
+pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) -> Response {
     let started = svc.clock.now_ms();
     let method = method_of(&raw.method);
     let headers = Headers::parse_measured(raw.headers, raw.headers_measured);
     let (context, user_id) = arrive(svc, headers.as_ref().ok(), started);
-    let target = Target::parse(&raw.path);
+    // A path that did not parse still names the request as well as it
+    // can; one that did moves into the request line, where the route is
+    // then read from.
+    let (mut target, refused) = match Target::take(raw.path) {
+        Ok(target) => (Ok(target), None),
+        Err((error, text)) => (Err(error), Some(text)),
+    };
     let matches = target.as_ref().ok().map(|t| Matches::of(&t.path));
-    let call = request_line(method, &target, &raw.path, matches.as_ref(), user_id);
+    let uri = match (&mut target, refused) {
+        // The target keeps its query, all a route reads of it after this.
+        (Ok(t), _) => std::mem::take(&mut t.path),
+        (Err(_), Some(Text::Given(p))) => {
+            let path = p.split(['?', '#']).next().unwrap_or_default();
+            path.chars().take(256).collect()
+        }
+        (Err(_), _) => String::new(),
+    };
+    let call = request_line(method, uri, matches.as_ref(), user_id);
     svc.journal
         .write(started, context.at, Kept::Gateway(Rc::clone(&call)));
 
@@ -153,8 +163,8 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
         check_method(&call.method)?;
         let target = target.as_ref().map_err(Clone::clone)?;
         let route = match &matches {
-            Some(m) => m.resolve(&call.method, &target.path)?,
-            None => route::resolve(&call.method, &target.path)?,
+            Some(m) => m.resolve(&call.method, &call.uri)?,
+            None => route::resolve(&call.method, &call.uri)?,
         };
         check_body_size(raw.body.as_ref())?;
         let request = Request {
@@ -176,9 +186,11 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
 fn method_of(raw: &str) -> Cow<'static, str> {
     // Not trimmed: " GET" or "POST\n" is a caller's bug, refused as a
     // method that is not letters only.
+    if let Some(known) = known_method(raw) {
+        return Cow::Borrowed(known);
+    }
     if raw.len() <= 7 && raw.bytes().all(|b| b.is_ascii_alphabetic()) {
-        let upper = raw.to_ascii_uppercase();
-        return method_word(&upper);
+        return Cow::Owned(raw.to_ascii_uppercase());
     }
     let cut: String = raw.chars().take(32).collect();
     Cow::Owned(cut.to_ascii_uppercase())
@@ -190,13 +202,21 @@ fn arrive(
     svc: &mut Backend,
     headers: Option<&Headers>,
     started: i64,
-) -> (Context, Option<Box<str>>) {
-    let header = |name: &str| headers.and_then(|h| h.get(name)).map(str::to_owned);
-    let incoming = Incoming::read(header);
+) -> (Context, Option<Rc<str>>) {
+    // Most requests carry no headers: nothing to look for then.
+    let headers = headers.filter(|h| !h.is_empty());
+    let incoming = match headers {
+        None => Incoming::default(),
+        Some(h) => Incoming::read(|name: &str| h.get(name).map(str::to_owned)),
+    };
     let user_id = headers
         .and_then(|h| h.get("x-user-id"))
         .filter(|u| !u.is_empty())
-        .map(|u| u.chars().take(128).collect::<String>().into_boxed_str());
+        .map(|u| match u.char_indices().nth(128) {
+            // At most 128 characters, cut at a character's start.
+            Some((cut, _)) => Rc::from(u.get(..cut).unwrap_or(u)),
+            None => Rc::from(u),
+        });
     let trace = incoming
         .trace_id
         .as_deref()
@@ -223,26 +243,17 @@ fn arrive(
 /// documented template.
 fn request_line(
     method: Cow<'static, str>,
-    target: &Result<Target, ApiError>,
-    raw_path: &Text,
+    uri: String,
     matches: Option<&Matches>,
-    user_id: Option<Box<str>>,
+    user_id: Option<Rc<str>>,
 ) -> Rc<Call> {
-    let uri: Box<str> = match (target, raw_path) {
-        (Ok(t), _) => t.path.as_str().into(),
-        (Err(_), Text::Given(p)) => {
-            let path = p.split(['?', '#']).next().unwrap_or_default();
-            path.chars().take(256).collect::<String>().into_boxed_str()
-        }
-        (Err(_), _) => "".into(),
-    };
     let template = match matches {
         Some(m) => m.template(&method),
         None => route::template_of(&method, &uri),
     };
     Call {
         method,
-        uri,
+        uri: Cow::Owned(uri),
         template,
         user_id,
     }
@@ -250,7 +261,8 @@ fn request_line(
 }
 
 /// Writes the service and response records and the spans, and shapes
-/// the response.
+/// the response. The simulated time it reports (in its header) is the
+/// service's, none when the gateway turned the request away.
 fn finish(
     svc: &mut Backend,
     context: &Context,
@@ -258,34 +270,91 @@ fn finish(
     result: Result<Option<Data>, ApiError>,
     work: Work,
     event_class: Option<EventClass>,
-) -> Exchange {
+) -> Response {
     let status = result
         .as_ref()
         .map_or_else(ApiError::log_status, |_| LogStatus::Success);
-    let service_span = record_service(svc, context, &work, status);
-    let duration = service_span.map(|_| work.duration);
-    let (http_status, body, allow) = match result {
-        Ok(data) => (200, Envelope::success(data), None),
-        Err(error) => {
-            let allow = match &error {
-                ApiError::MethodNotAllowed { allow, .. } => Some(*allow),
-                _ => None,
-            };
-            (error.http_status(), Envelope::failure(&error), allow)
-        }
+    let allow = match &result {
+        Err(ApiError::MethodNotAllowed { allow, .. }) => Some(*allow),
+        _ => None,
     };
-    let msg: Cow<'static, str> = match (body.code, &body.data) {
-        (0, _) => Cow::Borrowed("success"),
+    let (http_status, body) = match result {
+        Ok(data) => (200, Envelope::success(data)),
+        Err(error) => (error.http_status(), Envelope::failure(&error)),
+    };
+    let msg: Cow<'static, str> = match body.code {
+        0 => Cow::Borrowed("success"),
         _ => Cow::Owned(body.msg.clone()),
     };
     let answer = Answer {
         event_class,
-        duration,
+        duration: None,
         status,
         http_status,
         code: body.code,
         msg,
     };
+    let duration = log(svc, context, call, work, answer);
+    Response {
+        status: http_status,
+        headers: response_headers(context, duration, allow),
+        body,
+    }
+}
+
+/// `finish` for a request the service made itself: the same records,
+/// but only the code, the data and the simulated time come back, so no
+/// envelope or headers are made.
+fn finish_inner(
+    svc: &mut Backend,
+    context: &Context,
+    call: Rc<Call>,
+    result: Result<Option<Data>, ApiError>,
+    work: Work,
+) -> (i32, Option<Data>, u64) {
+    let event_class = work.served_by;
+    let (answer, data) = match result {
+        Ok(data) => {
+            let answer = Answer {
+                event_class,
+                duration: None,
+                status: LogStatus::Success,
+                http_status: 200,
+                code: 0,
+                msg: Cow::Borrowed("success"),
+            };
+            (answer, data)
+        }
+        Err(error) => {
+            let answer = Answer {
+                event_class,
+                duration: None,
+                status: error.log_status(),
+                http_status: error.http_status(),
+                code: error.code(),
+                msg: Cow::Owned(error.msg()),
+            };
+            (answer, None)
+        }
+    };
+    let code = answer.code;
+    let duration = log(svc, context, call, work, answer);
+    (code, data, duration.unwrap_or(0))
+}
+
+/// Writes what a request came to: the service record, the spans and the
+/// response record. Returns the service's simulated time, none when the
+/// gateway turned the request away (the answer's `duration` is set here).
+fn log(
+    svc: &mut Backend,
+    context: &Context,
+    call: Rc<Call>,
+    work: Work,
+    mut answer: Answer,
+) -> Option<u64> {
+    let service_span = record_service(svc, context, &work, answer.status);
+    answer.duration = service_span.map(|_| work.duration);
+    let duration = answer.duration;
     svc.counters
         .count(&call, &answer, work.third_party.as_ref().map(|t| &t.2));
     if context.sampled {
@@ -295,14 +364,7 @@ fn finish(
     let ended = context.at(duration.unwrap_or(0));
     svc.journal
         .write(ended, context.at, Kept::Response(call, answer));
-    Exchange {
-        response: Response {
-            status: http_status,
-            headers: response_headers(context, duration, allow),
-            body,
-        },
-        duration,
-    }
+    duration
 }
 
 /// The service record, when a service handled the request; returns the

@@ -117,6 +117,10 @@ impl Headers {
         Ok(Headers(raw))
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     pub fn get(&self, name: &str) -> Option<&str> {
         self.0
             .iter()
@@ -134,45 +138,62 @@ pub struct Target {
 
 impl Target {
     pub fn parse(text: &Text) -> Result<Target, ApiError> {
-        let text = match text {
+        Target::take(text.clone()).map_err(|(error, _)| error)
+    }
+
+    /// `parse` for text the caller gives up: the path keeps its text,
+    /// cut at the query, so a request without a query copies nothing. A
+    /// refused text comes back with the error, untouched.
+    pub fn take(text: Text) -> Result<Target, (ApiError, Text)> {
+        let mut text = match text {
             Text::TooLarge { bytes } => {
-                return Err(ApiError::UriTooLong {
-                    bytes: *bytes,
+                let error = ApiError::UriTooLong {
+                    bytes,
                     limit: MAX_PATH_BYTES,
-                })
+                };
+                return Err((error, text));
             }
             Text::Given(t) if t.len() > MAX_PATH_BYTES => {
-                return Err(ApiError::UriTooLong {
+                let error = ApiError::UriTooLong {
                     bytes: t.len(),
                     limit: MAX_PATH_BYTES,
-                })
+                };
+                return Err((error, Text::Given(t)));
             }
-            Text::NotUtf8 { .. } => return Err(ApiError::bad("path", "not valid UTF-8 text")),
+            Text::NotUtf8 { .. } => {
+                return Err((ApiError::bad("path", "not valid UTF-8 text"), text));
+            }
             Text::Given(t) => t,
         };
-        let without_fragment = text.split('#').next().unwrap_or_default();
-        let (path, query) = match without_fragment.split_once('?') {
-            Some((p, q)) => (p, q),
-            None => (without_fragment, ""),
+        // One scan: the path ends at the first `?` or `#`; a query runs
+        // from that `?` to the fragment's `#`.
+        let (path, query) = match text.bytes().position(|b| b == b'?' || b == b'#') {
+            None => (text.as_str(), ""),
+            Some(end) if text.as_bytes().get(end) == Some(&b'#') => (&text[..end], ""),
+            Some(end) => {
+                let rest = &text[end + 1..];
+                let query_end = rest.bytes().position(|b| b == b'#').unwrap_or(rest.len());
+                (&text[..end], &rest[..query_end])
+            }
         };
         if !path.starts_with('/') {
-            return Err(ApiError::bad(
-                "path",
-                format!("must start with '/', got {}", quote(path)),
-            ));
+            let problem = format!("must start with '/', got {}", quote(path));
+            return Err((ApiError::bad("path", problem), Text::Given(text)));
         }
-        let query = query
-            .split('&')
-            .filter(|pair| !pair.is_empty())
-            .map(|pair| match pair.split_once('=') {
-                Some((k, v)) => (k.to_owned(), v.to_owned()),
-                None => (pair.to_owned(), String::new()),
-            })
-            .collect();
-        Ok(Target {
-            path: path.to_owned(),
-            query,
-        })
+        let query = if query.is_empty() {
+            Vec::new()
+        } else {
+            query
+                .split('&')
+                .filter(|pair| !pair.is_empty())
+                .map(|pair| match pair.split_once('=') {
+                    Some((k, v)) => (k.to_owned(), v.to_owned()),
+                    None => (pair.to_owned(), String::new()),
+                })
+                .collect()
+        };
+        text.truncate(path.len());
+        Ok(Target { path: text, query })
     }
 
     /// The first value of a query parameter.

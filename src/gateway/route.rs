@@ -74,121 +74,88 @@ pub fn uri_group(path: &str) -> Option<&'static str> {
 /// The routes whose template fits a path, keeping only the most literal
 /// ones: `/api/order/create` is the create route, not an order named
 /// "create", so GET on it is a 405 rather than an unknown order. Found
-/// once per request, with no allocation; every question about the path
-/// (its route, its template, its event class) is answered from it.
-pub struct Matches<'p> {
-    /// The most literal fits: index into `ROUTES` and parameter, in
-    /// documented order.
-    hits: [(usize, &'p str); 8],
+/// once per request, with no allocation and no borrow of the path (so the
+/// path can move into the request line); every question about the path
+/// (its route, its template, its event class) is answered from it, the
+/// parameter cut from the same path again.
+#[derive(Debug, Clone, Copy)]
+pub struct Matches {
+    /// The most literal fits: index into `ROUTES` and where the parameter
+    /// lies in the path, in documented order. At most two routes tie
+    /// (`POST /api/order/delete/pay` fits mark-paid and delete).
+    hits: [(usize, usize, usize); 2],
     len: usize,
 }
 
-/// The number of literal segments of a template (the empty one before
-/// the first `/` included, as every path has it): a fit matches all of
-/// them, so the most literal fit wins.
-const fn literals(template: &str) -> usize {
-    let bytes = template.as_bytes();
-    let (mut i, mut segments, mut params) = (0, 1, 0);
-    while i < bytes.len() {
-        match bytes[i] {
-            b'/' => segments += 1,
-            b'{' => params += 1,
-            _ => {}
-        }
-        i += 1;
-    }
-    segments - params
-}
-
-/// Where a template's parameter starts (`{`) and where its literal tail
-/// starts (after `}`); the template's length twice when it has none.
-const fn braces(template: &str) -> (usize, usize) {
-    let bytes = template.as_bytes();
-    let (mut i, mut open) = (0, bytes.len());
-    while i < bytes.len() {
-        if bytes[i] == b'{' {
-            open = i;
-        }
-        if bytes[i] == b'}' {
-            return (open, i + 1);
-        }
-        i += 1;
-    }
-    (open, open)
-}
-
-/// Each route's literal count and the places of its parameter, worked out
-/// once, at compile time.
-const SHAPES: [(usize, usize, usize); 8] = {
-    let mut out = [(0, 0, 0); 8];
-    let mut i = 0;
-    while i < 8 {
-        let (open, close) = braces(ROUTES[i].1);
-        out[i] = (literals(ROUTES[i].1), open, close);
-        i += 1;
-    }
-    out
-};
-
-/// How a path fits a template: its literal head and tail compared whole,
-/// the parameter between them a non-empty segment. Returns the literal
-/// count and the parameter; `None` when it does not fit.
-fn fits<'p>(
-    template: &str,
-    (literals, open, close): (usize, usize, usize),
-    path: &'p str,
-) -> Option<(usize, &'p str)> {
-    let (t, p) = (template.as_bytes(), path.as_bytes());
-    if open == t.len() {
-        return (t == p).then_some((literals, ""));
-    }
-    let (head, tail) = (&t[..open], &t[close..]);
-    if p.len() <= head.len() + tail.len() || !p.starts_with(head) || !p.ends_with(tail) {
-        return None;
-    }
-    let param = path.get(open..p.len() - tail.len())?;
-    (!param.as_bytes().contains(&b'/')).then_some((literals, param))
-}
-
-impl<'p> Matches<'p> {
-    pub fn of(path: &'p str) -> Matches<'p> {
+impl Matches {
+    /// Reads the path once, by its prefix and then its rest: the same
+    /// fits as comparing it with every template (the `oracle` of the
+    /// tests), without the comparisons.
+    pub fn of(path: &str) -> Matches {
         let mut found = Matches {
-            hits: [(0, ""); 8],
+            hits: [(0, 0, 0); 2],
             len: 0,
         };
-        // Every template starts with one of these literal prefixes, so
-        // only the templates of the path's own prefix can fit.
-        let Some(prefix) = ["/api/order/", "/api/payment/", "/api/test/"]
-            .into_iter()
-            .find(|p| path.starts_with(p))
-        else {
-            return found;
-        };
-        let mut most = 0;
-        for (i, ((_, template, _), shape)) in ROUTES.iter().zip(SHAPES).enumerate() {
-            if !template.starts_with(prefix) {
-                continue;
-            }
-            let Some((literals, param)) = fits(template, shape, path) else {
-                continue;
-            };
-            if literals > most {
-                (most, found.len) = (literals, 0);
-            }
-            if literals == most {
-                found.hits[found.len] = (i, param);
+        let mut hit = |i: usize, param: (usize, usize)| {
+            if let Some(slot) = found.hits.get_mut(found.len) {
+                *slot = (i, param.0, param.1);
                 found.len += 1;
             }
+        };
+        // A parameter is a non-empty segment; where it lies in the path.
+        let param = |from: usize, to: usize| {
+            path.get(from..to)
+                .filter(|s| !s.is_empty() && s.bytes().all(|b| b != b'/'))
+                .map(|_| (from, to))
+        };
+        const ORDER: &str = "/api/order/";
+        const PAYMENT: &str = "/api/payment/";
+        let end = path.len();
+        if let Some(rest) = path.strip_prefix(ORDER) {
+            let at = ORDER.len();
+            if rest == "create" {
+                hit(0, (0, 0));
+            } else if let Some(p) = param(at, end) {
+                hit(1, p);
+            } else {
+                // Both have four literals, so a path that fits both keeps
+                // both, in documented order.
+                if rest.ends_with("/pay") {
+                    if let Some(p) = param(at, end - "/pay".len()) {
+                        hit(2, p);
+                    }
+                }
+                if rest.starts_with("delete/") {
+                    if let Some(p) = param(at + "delete/".len(), end) {
+                        hit(3, p);
+                    }
+                }
+            }
+        } else if let Some(rest) = path.strip_prefix(PAYMENT) {
+            let at = PAYMENT.len();
+            if rest == "pay" {
+                hit(4, (0, 0));
+            } else if let Some(p) = param(at, end) {
+                hit(5, p);
+            } else if rest.starts_with("refund/") {
+                if let Some(p) = param(at + "refund/".len(), end) {
+                    hit(6, p);
+                }
+            }
+        } else if path == "/api/test/order/batch" {
+            hit(7, (0, 0));
         }
         found
     }
 
     /// The best-fitting routes, in documented order: method, template,
-    /// parameter, kind.
-    fn best(&self) -> impl Iterator<Item = (&'static str, &'static str, &'p str, Kind)> + '_ {
-        self.hits[..self.len].iter().map(|&(i, param)| {
+    /// kind, and where the parameter lies.
+    fn best(
+        &self,
+    ) -> impl Iterator<Item = (&'static str, &'static str, Kind, (usize, usize))> + '_ {
+        self.hits[..self.len].iter().map(|&(i, from, to)| {
             let (method, template, kind) = ROUTES[i];
-            (method, template, param, kind)
+            (method, template, kind, (from, to))
         })
     }
 
@@ -206,14 +173,15 @@ impl<'p> Matches<'p> {
     pub fn event_class(&self) -> Option<EventClass> {
         self.best()
             .next()
-            .map(|(_, _, param, kind)| build(kind, param).event_class())
+            .map(|(_, _, kind, _)| build(kind, "").event_class())
     }
 
-    /// The route of an upper-case method, or the 404 or 405 that says why
-    /// there is none.
-    pub fn resolve(&self, method: &str, path: &str) -> Result<Route<'p>, ApiError> {
-        if let Some((_, _, param, kind)) = self.best().find(|(m, ..)| *m == method) {
-            return Ok(build(kind, param));
+    /// The route of an upper-case method on `path` (the path these
+    /// matches were found in), or the 404 or 405 that says why there is
+    /// none.
+    pub fn resolve<'p>(&self, method: &str, path: &'p str) -> Result<Route<'p>, ApiError> {
+        if let Some((_, _, kind, (from, to))) = self.best().find(|(m, ..)| *m == method) {
+            return Ok(build(kind, path.get(from..to).unwrap_or_default()));
         }
         match self.best().next() {
             None => Err(ApiError::NotFound {
@@ -316,6 +284,98 @@ fn edit_distance(a: &str, b: &str) -> usize {
         }
     }
     row[b.len()]
+}
+
+/// The definition `Matches::of` is checked against: every template
+/// compared with the path, the most literal fits kept.
+#[cfg(test)]
+mod oracle {
+    use super::ROUTES;
+
+    /// The number of literal segments of a template (the empty one before
+    /// the first `/` included, as every path has it): a fit matches all of
+    /// them, so the most literal fit wins.
+    pub(super) const fn literals(template: &str) -> usize {
+        let bytes = template.as_bytes();
+        let (mut i, mut segments, mut params) = (0, 1, 0);
+        while i < bytes.len() {
+            match bytes[i] {
+                b'/' => segments += 1,
+                b'{' => params += 1,
+                _ => {}
+            }
+            i += 1;
+        }
+        segments - params
+    }
+
+    /// Where a template's parameter starts (`{`) and where its literal tail
+    /// starts (after `}`); the template's length twice when it has none.
+    pub(super) const fn braces(template: &str) -> (usize, usize) {
+        let bytes = template.as_bytes();
+        let (mut i, mut open) = (0, bytes.len());
+        while i < bytes.len() {
+            if bytes[i] == b'{' {
+                open = i;
+            }
+            if bytes[i] == b'}' {
+                return (open, i + 1);
+            }
+            i += 1;
+        }
+        (open, open)
+    }
+
+    /// Each route's literal count and the places of its parameter, worked out
+    /// once, at compile time.
+    pub(super) const SHAPES: [(usize, usize, usize); 8] = {
+        let mut out = [(0, 0, 0); 8];
+        let mut i = 0;
+        while i < 8 {
+            let (open, close) = braces(ROUTES[i].1);
+            out[i] = (literals(ROUTES[i].1), open, close);
+            i += 1;
+        }
+        out
+    };
+
+    /// How a path fits a template: its literal head and tail compared whole,
+    /// the parameter between them a non-empty segment. Returns the literal
+    /// count and the parameter; `None` when it does not fit.
+    pub(super) fn fits<'p>(
+        template: &str,
+        (literals, open, close): (usize, usize, usize),
+        path: &'p str,
+    ) -> Option<(usize, &'p str)> {
+        let (t, p) = (template.as_bytes(), path.as_bytes());
+        if open == t.len() {
+            return (t == p).then_some((literals, ""));
+        }
+        let (head, tail) = (&t[..open], &t[close..]);
+        if p.len() <= head.len() + tail.len() || !p.starts_with(head) || !p.ends_with(tail) {
+            return None;
+        }
+        let param = path.get(open..p.len() - tail.len())?;
+        (!param.as_bytes().contains(&b'/')).then_some((literals, param))
+    }
+
+    /// The most literal fits of a path: index into `ROUTES` and parameter.
+    pub(super) fn generic(path: &str) -> Vec<(usize, &str)> {
+        let mut found = Vec::new();
+        let mut most = 0;
+        for (i, ((_, template, _), shape)) in ROUTES.iter().zip(SHAPES).enumerate() {
+            let Some((literals, param)) = fits(template, shape, path) else {
+                continue;
+            };
+            if literals > most {
+                (most, found) = (literals, Vec::new());
+            }
+            if literals == most {
+                found.push((i, param));
+            }
+        }
+        found
+    }
 }
 
 #[cfg(test)]
@@ -422,6 +482,53 @@ mod tests {
                 )
             }
             other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn matching_by_bytes_finds_what_comparing_every_template_finds() {
+        let paths = [
+            "/api/order/create",
+            "/api/order/ORD-1",
+            "/api/order/ORD-1/pay",
+            "/api/order/delete/ORD-1",
+            "/api/order/delete/pay",
+            "/api/order/delete",
+            "/api/order/pay",
+            "/api/order/create/pay",
+            "/api/order//pay",
+            "/api/order/delete/",
+            "/api/order/",
+            "/api/order",
+            "/api/order/a/b",
+            "/api/order/a/b/pay",
+            "/api/order/{orderId}",
+            "/api/order/{orderId}/pay",
+            "/api/payment/pay",
+            "/api/payment/PAY-1",
+            "/api/payment/refund/PAY-1",
+            "/api/payment/refund/",
+            "/api/payment/refund",
+            "/api/payment/pay/x",
+            "/api/payment/",
+            "/api/test/order/batch",
+            "/api/test/order/batch/",
+            "/api/test/order",
+            "/api/test/",
+            "/API/ORDER/CREATE",
+            "/",
+            "",
+            "/api/ordér/é",
+            "/api/order/é/pay",
+            "/api/payment/refund/a/b",
+        ];
+        for path in paths {
+            let m = Matches::of(path);
+            let found: Vec<(usize, &str)> = m.hits[..m.len]
+                .iter()
+                .map(|&(i, from, to)| (i, &path[from..to]))
+                .collect();
+            assert_eq!(found, oracle::generic(path), "{path}");
         }
     }
 

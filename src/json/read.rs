@@ -322,6 +322,13 @@ impl<'a> Reader<'a> {
     pub(crate) fn string(&mut self) -> Result<Cow<'a, str>, ReadError> {
         self.at += 1;
         let start = self.at;
+        // The plain run up to the first quote, escape or control
+        // character, in one tight scan.
+        let rest = self.bytes.get(self.at..).unwrap_or_default();
+        self.at += rest
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+            .unwrap_or(rest.len());
         loop {
             match self.bytes.get(self.at) {
                 None => return Err(self.fail("EOF while parsing a string")),
@@ -428,6 +435,44 @@ impl<'a> Reader<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plain_decimals_read_exactly_as_the_full_parser_reads_them_through_the_number_reader() {
+        let mut rng = crate::sim::random::Rng::new(11);
+        let mut texts: Vec<String> = (0..50_000)
+            .map(|_| {
+                let digits = 1 + rng.below(15) as usize;
+                let whole = 1 + rng.below(digits as u64) as usize;
+                let mut t: String = (0..digits)
+                    .map(|_| char::from(b'0' + rng.below(10) as u8))
+                    .collect();
+                if whole < digits {
+                    t.insert(whole, '.');
+                }
+                if rng.below(4) == 0 {
+                    t.insert(0, '-');
+                }
+                t
+            })
+            .collect();
+        for t in [
+            "0",
+            "-0",
+            "-0.0",
+            "0.1",
+            "0.3",
+            "13.5",
+            "999999999999999",
+            "0.00000000000001",
+        ] {
+            texts.push(t.to_owned());
+        }
+        for t in &texts {
+            let full: f64 = t.parse().unwrap_or(f64::NAN);
+            let read = super::super::number::parse(t);
+            assert_eq!(read.map(f64::to_bits), Some(full.to_bits()), "{t}");
+        }
+    }
 
     fn problem(text: &str) -> String {
         parse(text).err().map(|e| e.to_string()).unwrap_or_default()

@@ -6,17 +6,27 @@ use std::borrow::Cow;
 use std::rc::Rc;
 
 /// What a request was: the method, the path without its query, the
-/// documented route it matched (its template) and the caller's user.
+/// documented route it matched (its template) and the caller's user. A
+/// request the service makes itself names a fixed path and shares its
+/// user, so neither is copied.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Call {
     pub method: Cow<'static, str>,
-    pub uri: Box<str>,
+    pub uri: Cow<'static, str>,
     pub template: Option<&'static str>,
-    pub user_id: Option<Box<str>>,
+    pub user_id: Option<Rc<str>>,
 }
 
 /// The methods most requests use, so they need no copy of their own.
 const KNOWN_METHODS: [&str; 7] = ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"];
+
+/// A known method in any letter case, as its upper-case word; `None`
+/// for any other.
+pub fn known_method(method: &str) -> Option<&'static str> {
+    KNOWN_METHODS
+        .into_iter()
+        .find(|m| m.eq_ignore_ascii_case(method))
+}
 
 /// The method as the records keep it: a known word shared, others owned.
 pub fn method_word(method: &str) -> Cow<'static, str> {

@@ -40,28 +40,22 @@ impl Journal {
             self.dropped += 1;
             return;
         }
-        while self.records.len() >= self.capacity {
-            self.records.pop_front();
-            self.dropped += 1;
-        }
-        self.records.push_back(Entry {
+        let entry = Entry {
             seq,
             timestamp,
             trace: at.trace,
             span: at.span,
             parent: at.parent,
             stage,
-        });
+        };
+        self.dropped += push_bounded(&mut self.records, self.capacity, entry);
     }
 
     pub fn record_span(&mut self, span: SpanEntry) {
         if self.capacity == 0 {
             return;
         }
-        while self.spans.len() >= self.capacity {
-            self.spans.pop_front();
-        }
-        self.spans.push_back(span);
+        push_bounded(&mut self.spans, self.capacity, span);
     }
 
     /// The records, oldest first; with `after`, only those with a larger
@@ -154,6 +148,34 @@ impl Journal {
     }
 }
 
+/// Adds `item` at the back of a ring of at most `bound` items (`bound` at
+/// least 1); returns how many of the oldest it let go. A full ring gets its
+/// buffer cut to exactly `bound` once; from then on the oldest slot is
+/// overwritten in place and the ring turned one step, which moves no
+/// other item, rather than an item popped, dropped and pushed.
+fn push_bounded<T>(ring: &mut VecDeque<T>, bound: usize, item: T) -> u64 {
+    if ring.len() < bound {
+        ring.push_back(item);
+        return 0;
+    }
+    let mut gone = 0;
+    while ring.len() > bound {
+        ring.pop_front();
+        gone += 1;
+    }
+    if ring.capacity() != bound {
+        ring.shrink_to(bound);
+    }
+    match ring.front_mut() {
+        Some(oldest) => {
+            *oldest = item;
+            ring.rotate_left(1);
+        }
+        None => ring.push_back(item),
+    }
+    gone + 1
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -190,6 +212,27 @@ mod tests {
         assert_eq!(seqs(&j, None), vec![3, 4, 5]);
         assert_eq!(j.dropped(), 2);
         assert_eq!(j.len(), 3);
+    }
+
+    #[test]
+    fn a_full_ring_overwrites_its_oldest_in_place_and_keeps_order() {
+        for bound in [1, 2, 3, 7] {
+            let mut ring = VecDeque::new();
+            let mut gone = 0;
+            for n in 0..20u32 {
+                gone += push_bounded(&mut ring, bound, n);
+                let kept = (n + 1).min(bound as u32);
+                let expected: Vec<u32> = (n + 1 - kept..=n).collect();
+                assert_eq!(ring.iter().copied().collect::<Vec<_>>(), expected);
+                assert_eq!(gone, u64::from(n + 1 - kept));
+            }
+            assert_eq!(ring.capacity(), bound);
+        }
+        // A ring over its bound (a smaller capacity set on a fuller
+        // journal) comes down to it.
+        let mut ring: VecDeque<u32> = (0..10).collect();
+        assert_eq!(push_bounded(&mut ring, 4, 10), 7);
+        assert_eq!(ring.iter().copied().collect::<Vec<_>>(), vec![7, 8, 9, 10]);
     }
 
     #[test]

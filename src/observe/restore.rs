@@ -101,7 +101,7 @@ fn call(o: &Json<'_>, user_id: Option<&str>) -> Read<Call> {
     let uri = text(o, "uri")?;
     Ok(Call {
         method: method_word(method),
-        uri: uri.into(),
+        uri: Cow::Owned(uri.to_owned()),
         template: template_named(method, uri),
         user_id: user_id.map(Into::into),
     })
@@ -193,7 +193,7 @@ fn span_call(o: &Json<'_>) -> Read<Call> {
     let uri = attr_text(o, "url.path").unwrap_or(template);
     Ok(Call {
         method: method_word(method),
-        uri: uri.into(),
+        uri: Cow::Owned(uri.to_owned()),
         template: template_named(method, template),
         user_id: attribute(o, "enduser.id")
             .and_then(Json::as_str)

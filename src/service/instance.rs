@@ -152,7 +152,7 @@ impl Service {
     /// The whole service in one call: never fails, every problem is an
     /// envelope.
     pub fn handle(&mut self, request: RawRequest) -> Response {
-        exchange::exchange(&mut self.backend, request, testdata::run).response
+        exchange::exchange(&mut self.backend, request, testdata::run)
     }
 
     #[cfg(feature = "serde")]

@@ -214,7 +214,8 @@ pub fn write(b: &Backend) -> String {
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Step {
     Head,
-    Orders(Option<Code>),
+    /// The position reached in the orders' code order.
+    Orders(usize),
     Payments(Option<Code>),
     Records(usize),
     Spans(usize),
@@ -229,6 +230,9 @@ pub(crate) struct Writer {
     step: Step,
     out: Out,
     rows_done: usize,
+    /// The orders' rows in code order, found once (their index is a
+    /// hash table, so a piece cannot resume from a code).
+    order_rows: Option<Vec<u32>>,
 }
 
 impl Writer {
@@ -238,6 +242,7 @@ impl Writer {
             step: Step::Head,
             out: Out::with_capacity(estimate.min(1 << 20)),
             rows_done: 0,
+            order_rows: None,
         }
     }
 
@@ -271,13 +276,18 @@ impl Writer {
         match self.step {
             Step::Head => {
                 head(out, v);
-                Step::Orders(None)
+                Step::Orders(0)
             }
-            Step::Orders(after) => {
-                let rows = v.orders.index.range(after_code(after));
-                let rest = rows.filter_map(|(_, &i)| v.orders.rows.get(i as usize));
-                match each_until(out, size, &mut self.rows_done, rest, order_row) {
-                    Some(last) => Step::Orders(Some(last)),
+            Step::Orders(from) => {
+                let order = self
+                    .order_rows
+                    .get_or_insert_with(|| v.orders.sorted_rows());
+                let rest = order
+                    .iter()
+                    .skip(from)
+                    .filter_map(|&i| v.orders.rows.get(i as usize));
+                match count_until(out, size, &mut self.rows_done, rest, order_row) {
+                    Some(written) => Step::Orders(from + written),
                     None => {
                         between_orders_and_payments(out, v);
                         Step::Payments(None)

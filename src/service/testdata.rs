@@ -39,7 +39,7 @@ pub fn run(svc: &mut Backend, count: u32) -> (BatchReport, u64) {
             continue;
         };
         let new = NewOrder {
-            user_id: user.to_string(),
+            user_id: String::from(&**user),
             price,
             description: "generated test order".to_owned(),
         };

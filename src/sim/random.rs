@@ -60,7 +60,13 @@ fn to_unit(x: u64) -> f64 {
 
 /// FNV-1a: a stable 64-bit hash of bytes, the same on every platform.
 pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+    fnv1a_from(0xcbf2_9ce4_8422_2325, bytes)
+}
+
+/// FNV-1a carried on from `hash`, the hash of the bytes before these:
+/// hashing a text in parts gives the hash of the whole.
+pub fn fnv1a_from(hash: u64, bytes: &[u8]) -> u64 {
+    bytes.iter().fold(hash, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3)
     })
 }
