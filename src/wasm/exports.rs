@@ -21,6 +21,7 @@ use super::json;
 use super::options::{self, invalid_to_js, type_error, Options};
 use super::plain::Parts;
 use super::scratch::Scratch;
+use super::wall;
 
 #[wasm_bindgen(start)]
 fn start() {
@@ -71,16 +72,19 @@ impl Service {
 
     /// Handles the request the JS layer wrote in the scratch region, and
     /// writes its envelope there as JSON text; returns where it starts.
+    /// `now` is the wall-clock time, `Date.now()`.
     #[wasm_bindgen(js_name = handle)]
-    pub fn handle_in_scratch(&self, flags: u32, used: u32) -> u32 {
-        self.exchange(flags, used, |response| json::envelope(&response.body))
+    pub fn handle_in_scratch(&self, flags: u32, used: u32, now: f64) -> u32 {
+        wall::during(now, || {
+            self.exchange(flags, used, |response| json::envelope(&response.body))
+        })
     }
 
     /// As `handle`, answering status and headers, a newline, and the
     /// envelope, as JSON text.
     #[wasm_bindgen(js_name = request)]
-    pub fn request_in_scratch(&self, flags: u32, used: u32) -> u32 {
-        self.exchange(flags, used, json::response)
+    pub fn request_in_scratch(&self, flags: u32, used: u32, now: f64) -> u32 {
+        wall::during(now, || self.exchange(flags, used, json::response))
     }
 
     /// The log records (those after `after`, when given) as a JSON array.

@@ -14,6 +14,7 @@
 //! - [`plain`]: the plain request parts, and what the JS layer left behind.
 //! - [`scratch`]: the region of linear memory a request and its answer
 //!   cross through, one call per request.
+//! - [`wall`]: the wall-clock time handed in with a request.
 //! - [`json`]: every value that leaves, as JSON text, one function each.
 //! - [`host`]: what the JS host provides: the wall clock and a random seed.
 
@@ -32,6 +33,7 @@ mod json;
 mod options;
 mod plain;
 mod scratch;
+mod wall;
 
 #[cfg(target_arch = "wasm32")]
 pub use exports::Service;
