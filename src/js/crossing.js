@@ -4,7 +4,6 @@
 // into the module per request (an allocation per string, a table slot per
 // header, a free) where this makes one. Internal: the package does not
 // export this file.
-import { linearMemory } from "./ready.js";
 import { TextDecoder, TextEncoder } from "./text.js";
 
 // The flags of src/wasm/scratch.rs.
@@ -29,10 +28,14 @@ const encodeInto =
         return encoded.length;
       };
 
-/** A view of linear memory, made again whenever the memory grew (which detaches the old one). */
+/**
+ * A view of linear memory, made again whenever the memory grew (which
+ * detaches the old one). One module instance per page or process: its
+ * memory is the one every crossing writes to.
+ */
 let bytes = new Uint8Array(0);
-function memoryBytes() {
-  if (bytes.byteLength === 0) bytes = new Uint8Array(linearMemory().buffer);
+function memoryBytes(memory) {
+  if (bytes.byteLength === 0) bytes = new Uint8Array(memory().buffer);
   return bytes;
 }
 
@@ -70,11 +73,14 @@ function putText(text, at) {
 /** The module's RawService with its scratch region: where it is and how much it holds. */
 export class Crossing {
   #raw;
+  #memory;
   #at = 0;
   #capacity = 0;
 
-  constructor(raw) {
+  /** `memory` returns the module's WebAssembly.Memory. */
+  constructor(raw, memory) {
     this.#raw = raw;
+    this.#memory = memory;
   }
 
   /** The envelope of one request (from plain()), as JSON text. */
@@ -96,11 +102,11 @@ export class Crossing {
     const needed = 4 * (4 + headers.length) + 3 * units + (bodyBytes?.length ?? 0);
     if (needed > this.#capacity) {
       this.#at = raw.reserve(needed);
-      memoryBytes();
+      memoryBytes(this.#memory);
       this.#capacity = getU32(this.#at + 4);
       if (this.#at === 0 || needed > this.#capacity) throw new Error("the scratch region could not be reserved");
     }
-    memoryBytes();
+    memoryBytes(this.#memory);
     let at = this.#at;
     let flags = 0;
     at = putText(method, at);
@@ -127,7 +133,7 @@ export class Crossing {
     const now = Date.now();
     const answer = full ? raw.request(flags, used, now) : raw.handle(flags, used, now);
     if (answer === 0) throw new Error("the scratch region is in use");
-    memoryBytes();
+    memoryBytes(this.#memory);
     this.#at = answer;
     this.#capacity = getU32(answer + 4);
     const length = getU32(answer);

@@ -6,7 +6,7 @@ import { RawService } from "./binding.js";
 import { Crossing } from "./crossing.js";
 import { readOptions } from "./options.js";
 import { errorText, plain } from "./plain.js";
-import { loaded } from "./ready.js";
+import { linearMemory, loaded } from "./ready.js";
 
 const FREED = "service: this Service was freed by free(); make a new one";
 const JSON_HEADERS = { "content-type": "application/json" };
@@ -43,7 +43,7 @@ export class Service {
   constructor(options) {
     if (options === ADOPT) {
       this.#raw = adopting;
-      this.#crossing = new Crossing(adopting);
+      this.#crossing = new Crossing(adopting, linearMemory);
       return;
     }
     const o = readOptions(options);
@@ -51,7 +51,7 @@ export class Service {
       throw new Error("orderpay: the WebAssembly module is not loaded yet: await init() first");
     }
     this.#raw = new RawService(o.seed, o.failureRate, o.logCapacity, o.maxOrders, o.virtualTime, o.latency);
-    this.#crossing = new Crossing(this.#raw);
+    this.#crossing = new Crossing(this.#raw, linearMemory);
   }
 
   /** A service that continues exactly where the snapshot's left off. */
