@@ -6,7 +6,8 @@ import initBinding from "./binding.js";
 
 let done = false;
 let loading = null;
-let exports = null;
+/** The module instance's exports, for its memory. */
+let moduleExports = null;
 
 /** True once the module is loaded: a Service can then be made at once. */
 export function loaded() {
@@ -14,22 +15,22 @@ export function loaded() {
 }
 
 /** Called once the module is loaded, by whoever loaded it, with its exports. */
-export function markLoaded(instanceExports) {
+export function markLoaded(given) {
   done = true;
-  exports = instanceExports ?? exports;
+  moduleExports = given ?? moduleExports;
   loading ??= Promise.resolve();
 }
 
 /** The module's linear memory, once loaded: requests cross through it (crossing.js). */
 export function linearMemory() {
-  return exports.memory;
+  return moduleExports.memory;
 }
 
 /** Loads the module once; every caller gets the same promise. */
 export function load() {
-  loading ??= initBinding().then((instanceExports) => {
+  loading ??= initBinding().then((given) => {
     done = true;
-    exports = instanceExports;
+    moduleExports = given;
   });
   return loading;
 }
