@@ -6,6 +6,44 @@ import { checkOptions, engine, kind, relativeBase } from "./gateway.js";
 
 const OPTIONS = ["service", "baseUrl", "passthrough", "warn", "delay"];
 
+/** The methods fetch writes in upper case whatever case they were given in. */
+const NORMAL_METHODS = new Map(["DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT"].map((m) => [m, m]));
+/** What an init may hold for createFetch to read it without a Request. */
+const PLAIN_INIT_KEYS = new Set(["method", "headers", "body", "signal"]);
+/** Text bodies up to this long are read directly; longer ones go through a Request, measured in bytes. */
+const PLAIN_BODY = 64 * 1024;
+const NO_INIT = Object.freeze({});
+
+/**
+ * What `new Request(url, init)` would hold, read from a plain init with a
+ * text body or none: the method in fetch's case, headers checked by the
+ * Headers constructor, `text/plain` for a text body with no content type.
+ * Making the Request (an AbortSignal, a body stream) and reading its body
+ * back cost more than the service's answer; the Request constructor still
+ * decides every case this does not cover (other methods, other bodies or
+ * init members, what it would refuse), with its own errors.
+ */
+function plainInit(init) {
+  if (init === undefined || init === null) init = NO_INIT;
+  else if (typeof init !== "object" || Object.getPrototypeOf(init) !== Object.prototype) return null;
+  for (const key in init) if (!PLAIN_INIT_KEYS.has(key)) return null;
+  const { method: given = "GET", headers: headersInit, body = null, signal = null } = init;
+  const method = typeof given === "string" ? NORMAL_METHODS.get(given.toUpperCase()) : undefined;
+  if (method === undefined) return null;
+  if (body !== null && (typeof body !== "string" || body.length > PLAIN_BODY || method === "GET" || method === "HEAD")) {
+    return null;
+  }
+  if (signal !== null && !(signal instanceof AbortSignal)) return null;
+  let headers;
+  try {
+    headers = new Headers(headersInit ?? undefined);
+  } catch {
+    return null;
+  }
+  if (body !== null && !headers.has("content-type")) headers.set("content-type", "text/plain;charset=UTF-8");
+  return { method, headers, body, signal };
+}
+
 function passthroughFor(option, network, where) {
   if (typeof option === "function") return option;
   if (option === undefined || option === "fetch") {
@@ -44,6 +82,10 @@ export function createFetch(options) {
     // Decided before anything is awaited, so that what is not the
     // gateway's never waits for the WebAssembly module.
     if (core.gateway.pathOf(url) === null) return pass(input, init, url);
+    if (!(input instanceof Request)) {
+      const parts = plainInit(init);
+      if (parts !== null) return core.respondTo({ ...parts, url });
+    }
     // The Request constructor gives fetch's own rules: method names, header
     // merging, bodies of every kind with their content type, and its errors.
     const request = input instanceof Request ? new Request(input, init) : new Request(url, init);

@@ -146,6 +146,11 @@ function sleep(ms, signal) {
   });
 }
 
+/** Throws the signal's reason, as fetch rejects, once it has aborted. */
+function abortedBy(signal) {
+  if (signal?.aborted) throw signal.reason ?? new DOMException("This operation was aborted", "AbortError");
+}
+
 /**
  * The service behind one adapter, made as soon as the WebAssembly module is
  * loaded: at once in Node or when given a Service, else after loading.
@@ -189,6 +194,24 @@ export function engine(options, who, { anyOrigin = false } = {}) {
     };
   }
 
+  /** The Response to a reply, once its simulated time is waited out when asked. */
+  async function responseTo(reply, url, signal) {
+    // The simulated time the request took, waited out in real time when
+    // asked, so a UI shows its loading states as against a real backend.
+    if (scale > 0) {
+      const simulated = Number(reply.headers.find(([name]) => name === "x-sim-duration-ms")?.[1] ?? 0);
+      if (simulated > 0) await sleep(simulated * scale, signal);
+    }
+    const response = new Response(reply.body, {
+      status: reply.status,
+      statusText: reply.statusText,
+      headers: reply.headers,
+    });
+    // A real fetch's Response knows its URL; one made by hand does not.
+    Object.defineProperty(response, "url", { value: url, configurable: true });
+    return response;
+  }
+
   return {
     gateway: gw,
     ready,
@@ -203,32 +226,29 @@ export function engine(options, who, { anyOrigin = false } = {}) {
     async respond(request) {
       await ready;
       const signal = request.signal;
-      const aborted = () => {
-        if (signal?.aborted) throw signal.reason ?? new DOMException("This operation was aborted", "AbortError");
-      };
-      aborted();
+      abortedBy(signal);
       // Every kind of body (text, JSON, URLSearchParams, Blob, ArrayBuffer,
       // a stream) arrives as bytes; an empty one is no body, as on the wire.
       const bytes = new Uint8Array(await request.arrayBuffer());
-      aborted();
+      abortedBy(signal);
       const reply = answer({
         method: request.method,
         url: request.url,
         headers: request.headers,
         body: bytes.length ? bytes : null,
       });
-      // The simulated time the request took, waited out in real time when
-      // asked, so a UI shows its loading states as against a real backend.
-      const simulated = Number(reply.headers.find(([name]) => name === "x-sim-duration-ms")?.[1] ?? 0);
-      if (scale > 0 && simulated > 0) await sleep(simulated * scale, signal);
-      const response = new Response(reply.body, {
-        status: reply.status,
-        statusText: reply.statusText,
-        headers: reply.headers,
-      });
-      // A real fetch's Response knows its URL; one made by hand does not.
-      Object.defineProperty(response, "url", { value: request.url, configurable: true });
-      return response;
+      return responseTo(reply, request.url, signal);
+    },
+    /**
+     * Answers a request given as the parts a Request would hold (the
+     * method normalised, headers checked, a text body or none), with no
+     * Request made: createFetch's way for a URL and a plain init.
+     */
+    async respondTo({ method, url, headers, body, signal }) {
+      await ready;
+      abortedBy(signal);
+      const reply = answer({ method, url, headers, body: body === "" ? null : body });
+      return responseTo(reply, url, signal);
     },
   };
 }

@@ -12,14 +12,14 @@ export { openapi } from "./openapi.js";
 /** Loads the WebAssembly module (by default orderpay_bg.wasm, beside this file). */
 export default async function init(moduleOrPath) {
   const output = await initBinding(moduleOrPath);
-  markLoaded();
+  markLoaded(output);
   return output;
 }
 
 /** Loads the WebAssembly module from bytes or a compiled module, at once. */
 export function initSync(module) {
   const output = initBindingSync(module);
-  markLoaded();
+  markLoaded(output);
   return output;
 }
 

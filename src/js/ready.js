@@ -6,22 +6,31 @@ import initBinding from "./binding.js";
 
 let done = false;
 let loading = null;
+/** The module instance's exports, for its memory. */
+let moduleExports = null;
 
 /** True once the module is loaded: a Service can then be made at once. */
 export function loaded() {
   return done;
 }
 
-/** Called once the module is loaded, by whoever loaded it. */
-export function markLoaded() {
+/** Called once the module is loaded, by whoever loaded it, with its exports. */
+export function markLoaded(given) {
   done = true;
+  moduleExports = given ?? moduleExports;
   loading ??= Promise.resolve();
+}
+
+/** The module's linear memory, once loaded: requests cross through it (crossing.js). */
+export function linearMemory() {
+  return moduleExports.memory;
 }
 
 /** Loads the module once; every caller gets the same promise. */
 export function load() {
-  loading ??= initBinding().then(() => {
+  loading ??= initBinding().then((given) => {
     done = true;
+    moduleExports = given;
   });
   return loading;
 }

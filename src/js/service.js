@@ -3,10 +3,11 @@
 // options.js) and parses the JSON text that comes back. Internal module:
 // the package exports Service from orderpay.js.
 import { RawRestoring, RawService } from "./binding.js";
+import { Crossing } from "./crossing.js";
 import { readOptions } from "./options.js";
 import { errorText, plain } from "./plain.js";
 import { pieceSize, Restoring, TextPieces } from "./pieces.js";
-import { loaded } from "./ready.js";
+import { linearMemory, loaded } from "./ready.js";
 
 const FREED = "service: this Service was freed by free(); make a new one";
 const JSON_HEADERS = { "content-type": "application/json" };
@@ -28,20 +29,22 @@ function broken(error) {
 const ADOPT = {};
 let adopting = null;
 
-/** A Service's RawService (null once freed), for exchange() below. */
-let rawOf;
+/** A Service's crossing into its RawService (null once freed), for exchange() below. */
+let crossingOf;
 
 /** An isolated instance of the service, with its own orders, payments and log. */
 export class Service {
   #raw;
+  #crossing;
 
   static {
-    rawOf = (service) => service.#raw;
+    crossingOf = (service) => service.#crossing;
   }
 
   constructor(options) {
     if (options === ADOPT) {
       this.#raw = adopting;
+      this.#crossing = new Crossing(adopting, linearMemory);
       return;
     }
     const o = readOptions(options);
@@ -49,6 +52,7 @@ export class Service {
       throw new Error("orderpay: the WebAssembly module is not loaded yet: await init() first");
     }
     this.#raw = new RawService(o.seed, o.failureRate, o.logCapacity, o.maxOrders, o.virtualTime, o.latency);
+    this.#crossing = new Crossing(this.#raw, linearMemory);
   }
 
   /** A service that continues exactly where the snapshot's left off. */
@@ -75,11 +79,11 @@ export class Service {
   }
 
   handle(method, path, body, headers) {
-    const raw = this.#raw;
-    if (raw === null) return freed();
+    const crossing = this.#crossing;
+    if (crossing === null) return freed();
     const p = plain(method, path, body, headers);
     try {
-      return JSON.parse(raw.handle(p.method, p.path, p.body, p.bytes, p.headers, p.left));
+      return JSON.parse(crossing.handle(p));
     } catch (error) {
       return broken(error);
     }
@@ -175,6 +179,7 @@ export class Service {
   free() {
     const raw = this.#raw;
     this.#raw = null;
+    this.#crossing = null;
     if (raw) raw.free();
   }
 }
@@ -194,12 +199,12 @@ function adopt(raw) {
  * adapters send that text as it is. Never throws, as request() does not.
  */
 export function exchange(service, method, path, body, headers) {
-  const raw = rawOf(service);
-  if (raw === null) return { status: 503, headers: { ...JSON_HEADERS }, text: JSON.stringify(freed()) };
+  const crossing = crossingOf(service);
+  if (crossing === null) return { status: 503, headers: { ...JSON_HEADERS }, text: JSON.stringify(freed()) };
   const p = plain(method, path, body, headers);
   let reply;
   try {
-    reply = raw.request(p.method, p.path, p.body, p.bytes, p.headers, p.left);
+    reply = crossing.request(p);
   } catch (error) {
     return { status: 500, headers: { ...JSON_HEADERS }, text: JSON.stringify(broken(error)) };
   }

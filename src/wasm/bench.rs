@@ -1,7 +1,8 @@
 //! Only with the `boundary-bench` feature: the same answers built as JS
 //! objects field by field (serde-wasm-bindgen), the way this binding used
-//! to answer, so `tests/bench/boundary.mjs` can measure both ways in one
-//! build. The package never contains these exports.
+//! to answer, and requests passed as wasm-bindgen arguments, the way it
+//! used to take them, so `tests/bench/boundary.mjs` can measure every way
+//! in one build. The package never contains these exports.
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -37,6 +38,19 @@ impl Service {
             Ok(mut core) => to_js(&core.handle(parts.into_raw()).body),
             Err(_) => JsValue::NULL,
         }
+    }
+
+    /// `handle` with the parts as wasm-bindgen arguments (an allocation
+    /// per string, a table slot per header), answering JSON text.
+    #[wasm_bindgen(js_name = handleArguments)]
+    pub fn handle_arguments(
+        &self,
+        method: String,
+        path: Option<String>,
+        body: Option<String>,
+        headers: Vec<String>,
+    ) -> String {
+        self.handle(method, path, body, None, headers, None)
     }
 
     /// `logs`, answering with JS objects built field by field.

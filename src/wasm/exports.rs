@@ -20,6 +20,8 @@ use super::host::JsClock;
 use super::json;
 use super::options::{self, invalid_to_js, type_error, Options};
 use super::plain::Parts;
+use super::scratch::Scratch;
+use super::wall;
 
 #[wasm_bindgen(start)]
 fn start() {
@@ -30,6 +32,7 @@ fn start() {
 #[wasm_bindgen(js_name = RawService)]
 pub struct Service {
     core: RefCell<Core>,
+    scratch: RefCell<Scratch>,
 }
 
 #[wasm_bindgen(js_class = RawService)]
@@ -54,49 +57,34 @@ impl Service {
         })?;
         Ok(Service {
             core: RefCell::new(core),
+            scratch: RefCell::default(),
         })
     }
 
-    /// The envelope of one request, as JSON text.
-    pub fn handle(
-        &self,
-        method: String,
-        path: Option<String>,
-        body: Option<String>,
-        bytes: Option<Vec<u8>>,
-        headers: Vec<String>,
-        left: Option<String>,
-    ) -> String {
-        let parts = Parts {
-            method,
-            path,
-            body,
-            bytes,
-            headers,
-            left,
-        };
-        self.answer(parts, |response| json::envelope(&response.body))
+    /// Makes room for `needed` bytes of a request in the scratch region
+    /// (`scratch.rs`) and returns where it starts.
+    pub fn reserve(&self, needed: u32) -> u32 {
+        match self.scratch.try_borrow_mut() {
+            Ok(mut scratch) => scratch.reserve(needed as usize),
+            Err(_) => 0,
+        }
     }
 
-    /// Status and headers, a newline, and the envelope, as JSON text.
-    pub fn request(
-        &self,
-        method: String,
-        path: Option<String>,
-        body: Option<String>,
-        bytes: Option<Vec<u8>>,
-        headers: Vec<String>,
-        left: Option<String>,
-    ) -> String {
-        let parts = Parts {
-            method,
-            path,
-            body,
-            bytes,
-            headers,
-            left,
-        };
-        self.answer(parts, json::response)
+    /// Handles the request the JS layer wrote in the scratch region, and
+    /// writes its envelope there as JSON text; returns where it starts.
+    /// `now` is the wall-clock time, `Date.now()`.
+    #[wasm_bindgen(js_name = handle)]
+    pub fn handle_in_scratch(&self, flags: u32, used: u32, now: f64) -> u32 {
+        wall::during(now, || {
+            self.exchange(flags, used, |response| json::envelope(&response.body))
+        })
+    }
+
+    /// As `handle`, answering status and headers, a newline, and the
+    /// envelope, as JSON text.
+    #[wasm_bindgen(js_name = request)]
+    pub fn request_in_scratch(&self, flags: u32, used: u32, now: f64) -> u32 {
+        wall::during(now, || self.exchange(flags, used, json::response))
     }
 
     /// The log records (those after `after`, when given) as a JSON array.
@@ -235,6 +223,7 @@ impl Service {
         let core = Core::restore(snapshot, Box::new(JsClock)).map_err(invalid_to_js)?;
         Ok(Service {
             core: RefCell::new(core),
+            scratch: RefCell::default(),
         })
     }
 }
@@ -309,6 +298,7 @@ impl RawRestoring {
         let core = restoring.finish(Box::new(JsClock)).map_err(invalid_to_js)?;
         Ok(Service {
             core: RefCell::new(core),
+            scratch: RefCell::default(),
         })
     }
 }
@@ -320,6 +310,52 @@ impl Default for RawRestoring {
 }
 
 const BUSY: &str = "the service is busy with another request";
+
+/// The same calls from Rust, with the parts as arguments (the tests in
+/// `tests/web.rs` use them).
+impl Service {
+    /// The envelope of one request, as JSON text.
+    pub fn handle(
+        &self,
+        method: String,
+        path: Option<String>,
+        body: Option<String>,
+        bytes: Option<Vec<u8>>,
+        headers: Vec<String>,
+        left: Option<String>,
+    ) -> String {
+        let parts = Parts {
+            method,
+            path,
+            body,
+            bytes,
+            headers,
+            left,
+        };
+        self.answer(parts, |response| json::envelope(&response.body))
+    }
+
+    /// Status and headers, a newline, and the envelope, as JSON text.
+    pub fn request(
+        &self,
+        method: String,
+        path: Option<String>,
+        body: Option<String>,
+        bytes: Option<Vec<u8>>,
+        headers: Vec<String>,
+        left: Option<String>,
+    ) -> String {
+        let parts = Parts {
+            method,
+            path,
+            body,
+            bytes,
+            headers,
+            left,
+        };
+        self.answer(parts, json::response)
+    }
+}
 
 impl Service {
     fn pieces(&self, open: fn(&Core) -> Pieces) -> Result<RawPieces, JsValue> {
@@ -336,6 +372,16 @@ impl Service {
             Ok(mut core) => write(&core.handle(parts.into_raw())),
             Err(_) => write(&busy()),
         }
+    }
+
+    /// The request in the scratch region, answered there; 0 when the
+    /// region is in use (never, short of re-entrance).
+    fn exchange(&self, flags: u32, used: u32, write: fn(&Response) -> String) -> u32 {
+        let Ok(mut scratch) = self.scratch.try_borrow_mut() else {
+            return 0;
+        };
+        let text = self.answer(scratch.parts(flags, used as usize), write);
+        scratch.answer(&text)
     }
 }
 

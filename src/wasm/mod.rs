@@ -12,15 +12,28 @@
 //! - [`exports`]: the one exported class, thin calls into the core.
 //! - [`options`]: the settings of a new service, from checked numbers.
 //! - [`plain`]: the plain request parts, and what the JS layer left behind.
+//! - [`scratch`]: the region of linear memory a request and its answer
+//!   cross through, one call per request.
+//! - [`wall`]: the wall-clock time handed in with a request.
 //! - [`json`]: every value that leaves, as JSON text, one function each.
 //! - [`host`]: what the JS host provides: the wall clock and a random seed.
 
-#[cfg(feature = "boundary-bench")]
+// Natively (under test) only the parts that need no JS host are built.
+#![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+
+#[cfg(all(feature = "boundary-bench", target_arch = "wasm32"))]
 mod bench;
+#[cfg(target_arch = "wasm32")]
 mod exports;
+#[cfg(target_arch = "wasm32")]
 mod host;
+#[cfg(target_arch = "wasm32")]
 mod json;
+#[cfg(target_arch = "wasm32")]
 mod options;
 mod plain;
+mod scratch;
+mod wall;
 
+#[cfg(target_arch = "wasm32")]
 pub use exports::Service;

@@ -1,10 +1,14 @@
 // How answers should cross the boundary, measured in Node and headless
 // Chromium on one build: the `boundary-bench` feature adds exports that
 // build JS objects field by field with serde-wasm-bindgen (the binding's
-// old way) beside the package's JSON text. Three ways for an envelope:
-//   object: serde-wasm-bindgen builds it inside the call;
-//   JSON.parse: the call returns JSON text, V8's JSON.parse builds it;
-//   text: the call returns JSON text, used as it is (what the fetch and
+// old way) beside the package's JSON text, and requests passed as
+// wasm-bindgen arguments beside the package's scratch region
+// (src/js/crossing.js). Four ways for an envelope:
+//   object: arguments in, serde-wasm-bindgen builds the answer in the call;
+//   JSON.parse: arguments in, JSON text out, V8's JSON.parse builds it;
+//   scratch: the parts written into the scratch region, one call, the
+//         JSON text read from it and parsed (the package's way);
+//   scratch text: the same, the text used as it is (what the fetch and
 //         MSW adapters send as the response body).
 // and two for the log (10,000 records). Calls go to the raw exports, so
 // only the boundary differs. Prints calls per second, the best of rounds
@@ -23,9 +27,10 @@ const calls = Number(process.argv[2] ?? 100000);
 execFileSync("cargo", ["build", "--quiet", "--release", "--lib", "--target", "wasm32-unknown-unknown", "--features", "boundary-bench"], { cwd: root, stdio: "inherit" });
 execFileSync("wasm-bindgen", ["--target", "web", "--out-dir", out, join(root, "target/wasm32-unknown-unknown/release/orderpay.wasm")], { cwd: root, stdio: "inherit" });
 
-/** Runs in Node and in the page: no imports, the glue module is passed in. */
-async function measure({ glue, calls }) {
+/** Runs in Node and in the page: no imports, the glue and crossing modules are passed in. */
+async function measure({ glue, memory, crossing, calls }) {
   const { RawService } = glue;
+  const { Crossing } = crossing;
   /** Best calls per second of each way, over rounds that take turns, so load hits all alike. */
   const race = (ways, n, rounds) => {
     const top = Object.fromEntries(Object.keys(ways).map((k) => [k, 0]));
@@ -40,16 +45,19 @@ async function measure({ glue, calls }) {
   };
   const s = new RawService(1, 0, undefined, undefined, 0, undefined);
   const body = JSON.stringify({ userId: "u-1", price: 25.5, description: "two coffees" });
-  const created = JSON.parse(s.handle("POST", "/api/order/create", body, undefined, [], undefined));
+  const created = JSON.parse(s.handleArguments("POST", "/api/order/create", body, []));
   const path = `/api/order/${created.data.orderId}`;
+  const c = new Crossing(s, () => memory);
+  const get = { method: "GET", path, body: undefined, bytes: undefined, headers: [], left: undefined };
   let sink = 0;
   const read = race({
     object: () => { sink += s.handleObject("GET", path, undefined, []).code; },
-    "JSON.parse": () => { sink += JSON.parse(s.handle("GET", path, undefined, undefined, [], undefined)).code; },
-    text: () => { sink += s.handle("GET", path, undefined, undefined, [], undefined).length; },
+    "JSON.parse": () => { sink += JSON.parse(s.handleArguments("GET", path, undefined, [])).code; },
+    scratch: () => { sink += JSON.parse(c.handle(get)).code; },
+    "scratch text": () => { sink += c.handle(get).length; },
   }, calls / 10, 10);
   const journal = new RawService(2, 0, 10000, undefined, 0, undefined);
-  for (let i = 0; i < 4000; i++) journal.handle("POST", "/api/order/create", body, undefined, [], undefined);
+  for (let i = 0; i < 4000; i++) journal.handleArguments("POST", "/api/order/create", body, []);
   const logs = race({
     object: () => { sink += journal.logsObject().length; },
     "JSON.parse": () => { sink += JSON.parse(journal.logs(undefined)).length; },
@@ -62,16 +70,20 @@ async function measure({ glue, calls }) {
 function print(where, r) {
   console.log(JSON.stringify({ where, envelopeCallsPerSecond: r.read, logsOf10000RecordsPerSecond: r.logs }));
   const base = r.read.object;
-  console.log(`${where}: an envelope by JSON.parse is ${(r.read["JSON.parse"] / base).toFixed(2)}x, as text ${(r.read.text / base).toFixed(2)}x the object built field by field; the log by JSON.parse ${(r.logs["JSON.parse"] / r.logs.object).toFixed(2)}x`);
+  const x = (name) => `${(r.read[name] / base).toFixed(2)}x`;
+  console.log(`${where}: against the object built field by field, an envelope by JSON.parse is ${x("JSON.parse")}, through the scratch region ${x("scratch")} (as text ${x("scratch text")}); the log by JSON.parse ${(r.logs["JSON.parse"] / r.logs.object).toFixed(2)}x`);
 }
 
 const glue = await import(join(out, "orderpay.js"));
-glue.initSync({ module: readFileSync(join(out, "orderpay_bg.wasm")) });
-print("Node", await measure({ glue, calls }));
+const { memory } = glue.initSync({ module: readFileSync(join(out, "orderpay_bg.wasm")) });
+const crossing = await import(join(root, "src/js/crossing.js"));
+print("Node", await measure({ glue, memory, crossing, calls }));
 
 // The same build served to Chromium from loopback.
+// The package's crossing.js and text.js are served from src/js/.
 const server = createServer((req, res) => {
-  const file = req.url === "/" ? null : join(out, req.url.slice(1));
+  const js = /^\/(crossing|text)\.js$/.test(req.url) ? join(root, "src/js", req.url.slice(1)) : null;
+  const file = req.url === "/" ? null : js ?? join(out, req.url.slice(1));
   if (!file) {
     res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>boundary</title>");
     return;
@@ -98,8 +110,9 @@ try {
   const r = await page.evaluate(
     async ({ base, source, calls }) => {
       const glue = await import(`${base}/orderpay.js`);
-      await glue.default();
-      return new Function(`return (${source})`)()({ glue, calls });
+      const { memory } = await glue.default();
+      const crossing = await import(`${base}/crossing.js`);
+      return new Function(`return (${source})`)()({ glue, memory, crossing, calls });
     },
     { base, source: measure.toString(), calls },
   );

@@ -114,6 +114,39 @@ test("a body on a read: the size limit holds for text and bytes alike, what is i
   refused(read(Symbol("not a body")), 400, "body: symbol has no JSON form");
 });
 
+test("one call per request: the scratch region carries any text, grows for large parts, and the clock is read once", () => {
+  const s = new Service({ seed: 21, failureRate: 0 });
+  const texts = ["plain", "é ✓ 😀", "\ud800 lone", "x".repeat(900) + "é"];
+  for (const [n, description] of texts.entries()) {
+    // As text, so a lone surrogate crosses as it is (JSON.stringify would
+    // escape it); the last padded far past any earlier request's size.
+    const padding = n === texts.length - 1 ? " ".repeat(600_000) : "";
+    const body = `{"userId":"ü","price":1,"description":"${description}"}${padding}`;
+    const created = s.handle("POST", "/api/order/create", body);
+    assert.equal(created.code, 0, created.msg);
+    const expected = description.replace("\ud800", "\ufffd");
+    assert.equal(created.data.description, expected);
+    assert.equal(s.handle("GET", `/api/order/${created.data.orderId}`).data.description, expected);
+  }
+  const reply = s.request("GET", "/api/order/ORD-NOPE0000", undefined, { "X-Note": "ça" });
+  assert.equal(reply.body.msg, "Order not found");
+  // The module asks the host for the time only outside a request.
+  const now = Date.now;
+  let reads = 0;
+  Date.now = () => {
+    reads += 1;
+    return now();
+  };
+  try {
+    s.handle("POST", "/api/order/create", order);
+    s.request("POST", "/api/order/create", JSON.stringify(order), { "content-type": "application/json" });
+  } finally {
+    Date.now = now;
+  }
+  assert.equal(reads, 2, "Date.now read once per call, by the JS layer");
+  s.free();
+});
+
 test("a body whose toJSON calls the service again is read before the service is", () => {
   const s = new Service({ seed: 3 });
   let inner;

@@ -291,6 +291,58 @@ test("bodies of every kind fetch takes are read as the bytes it would send", () 
   assert.deepEqual(out.head, [405, null, ""], "a HEAD response has no body");
 });
 
+test("a URL with a plain init is answered exactly as the same init in a Request is", () => {
+  const out = json(
+    "plain-init.mjs",
+    `import { createFetch } from "orderpay/fetch";
+     const make = () => createFetch({ service: { seed: 11, virtualTime: 1700000000000, failureRate: 0.5 }, warn: false });
+     const direct = make();
+     const viaRequest = make();
+     const order = JSON.stringify({ userId: "u", price: 2, description: "é ✓ \ud800" });
+     const inits = [
+       undefined,
+       {},
+       { method: "post", headers: { "Content-Type": "application/json" }, body: order },
+       { method: "Post", headers: [["content-type", "application/json"], ["X-User-Id", "  u-1  "]], body: order },
+       { method: "POST", headers: new Headers({ "content-type": "application/json" }), body: order },
+       { method: "POST", body: order },
+       { method: "POST", headers: { "content-type": "application/json" }, body: "" },
+       { method: "POST", headers: { "content-type": "application/json", "x-force-outcome": "failure" }, body: order },
+       { method: "get", headers: { accept: "a", Accept: "b" } },
+       { method: "delete" },
+       { method: "OPTIONS" },
+       { method: "head" },
+       { method: "GET", body: "x" },
+       { method: "POST", headers: { "bad name": "x" }, body: order },
+       { method: "CONNECT" },
+       { method: 7 },
+       { method: "POST", headers: { "content-type": "application/json" }, body: order, signal: AbortSignal.abort() },
+       { method: "POST", headers: { "content-type": "application/json" }, body: order, signal: "no" },
+     ];
+     const urls = ["/api/order/create", "http://localhost/api/order/ORD-NOPE0000?x=1#f", "/api/payment/pay"];
+     const seen = (r) => r.then(
+       async (response) => [response.status, response.statusText, [...response.headers], response.url, await response.text()],
+       (error) => ["rejected", error.name],
+     );
+     const rows = [];
+     for (const url of urls) {
+       for (const init of inits) {
+         const a = await seen(direct(url, init));
+         let b;
+         try { b = await seen(viaRequest(new Request(new URL(url, "http://localhost/"), init))); }
+         catch (error) { b = ["rejected", error.name]; }
+         rows.push({ url, init: String(init?.method), a, b });
+       }
+     }
+     console.log(JSON.stringify({ rows, logs: [direct.service.logs(), viaRequest.service.logs()] }));`,
+  );
+  for (const row of out.rows) assert.deepEqual(row.a, row.b, `${row.init} ${row.url}`);
+  assert.ok(out.rows.some((row) => row.a[0] === 200), "some were answered");
+  assert.ok(out.rows.some((row) => row.a[0] === 415), "a text body with no content type went out as text/plain");
+  assert.ok(out.rows.some((row) => row.a[0] === "rejected"), "some were rejected as fetch rejects them");
+  assert.deepEqual(out.logs[0], out.logs[1]);
+});
+
 test("parallel services are isolated; one given as a Service is shared with its owner", () => {
   const out = json(
     "parallel.mjs",

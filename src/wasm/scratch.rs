@@ -1,0 +1,183 @@
+//! The region of linear memory a request and its answer cross through.
+//!
+//! wasm-bindgen's own way of passing `handle`'s six arguments made about
+//! eight calls across the boundary per request (an allocation for each
+//! string, one table slot per header, the call, a free) and one more
+//! decode. Here the JS layer writes every part into one buffer this module
+//! keeps, calls once, and reads the answer from the same buffer: one call
+//! per request, and no allocation across the boundary once the buffer is
+//! large enough.
+//!
+//! Input, as the JS layer writes it from the buffer's start: fields, each
+//! a little-endian `u32` byte length and that many bytes, in this order:
+//! method, path, body, left, then header names and values in turn. Which
+//! of path, body (as text or bytes) and left are present is in `flags`.
+//! Output: an 8-byte header (the answer's length, the buffer's capacity,
+//! both `u32` little-endian), then the answer's UTF-8 text.
+//!
+//! Nothing here trusts the input: a length past the end ends the fields,
+//! and text that is not UTF-8 (which the JS layer's encoder never writes)
+//! is read with replacement characters rather than refused.
+
+use super::plain::Parts;
+
+/// `flags`: the path is present.
+pub const PATH: u32 = 1;
+/// `flags`: the body is present, as text.
+pub const BODY_TEXT: u32 = 2;
+/// `flags`: the body is present, as bytes.
+pub const BODY_BYTES: u32 = 4;
+/// `flags`: `left` is present.
+pub const LEFT: u32 = 8;
+
+/// The answer's header: its length, then the buffer's capacity.
+const HEADER: usize = 8;
+
+#[derive(Default)]
+pub struct Scratch {
+    buf: Vec<u8>,
+}
+
+impl Scratch {
+    /// Makes room for `needed` bytes of input and returns where they go.
+    /// The capacity is written in the header, for the JS layer to read.
+    pub fn reserve(&mut self, needed: usize) -> u32 {
+        let needed = needed.max(HEADER);
+        if self.buf.len() < needed {
+            self.buf.resize(needed, 0);
+        }
+        let capacity = self.buf.len();
+        self.put_header(0, capacity);
+        self.pointer()
+    }
+
+    /// The parts of the request written in the first `used` bytes.
+    pub fn parts(&self, flags: u32, used: usize) -> Parts {
+        let mut input = self.buf.get(..used).unwrap_or(&self.buf);
+        let mut next = || field(&mut input);
+        let method = text(next().unwrap_or_default());
+        let path = next().filter(|_| flags & PATH != 0).map(text);
+        let body_field = next();
+        let body = body_field.filter(|_| flags & BODY_TEXT != 0).map(text);
+        let bytes = body_field
+            .filter(|_| flags & (BODY_TEXT | BODY_BYTES) == BODY_BYTES)
+            .map(<[u8]>::to_vec);
+        let left = next().filter(|_| flags & LEFT != 0).map(text);
+        let mut headers = Vec::new();
+        while let Some(item) = next() {
+            headers.push(text(item));
+        }
+        Parts {
+            method,
+            path,
+            body,
+            bytes,
+            headers,
+            left,
+        }
+    }
+
+    /// Writes the answer after its header and returns where it starts:
+    /// the buffer may have moved to hold it.
+    pub fn answer(&mut self, text: &str) -> u32 {
+        let end = HEADER + text.len();
+        if self.buf.len() < end {
+            self.buf.resize(end, 0);
+        }
+        if let Some(room) = self.buf.get_mut(HEADER..end) {
+            room.copy_from_slice(text.as_bytes());
+        }
+        let capacity = self.buf.len();
+        self.put_header(text.len(), capacity);
+        self.pointer()
+    }
+
+    fn put_header(&mut self, length: usize, capacity: usize) {
+        let as_u32 = |n: usize| u32::try_from(n).unwrap_or(u32::MAX).to_le_bytes();
+        if let Some(header) = self.buf.get_mut(..HEADER) {
+            header[..4].copy_from_slice(&as_u32(length));
+            header[4..].copy_from_slice(&as_u32(capacity));
+        }
+    }
+
+    fn pointer(&self) -> u32 {
+        self.buf.as_ptr() as usize as u32
+    }
+}
+
+/// The next field, or None past the end of the input.
+fn field<'a>(input: &mut &'a [u8]) -> Option<&'a [u8]> {
+    let (length, rest) = input.split_first_chunk::<4>()?;
+    let length = usize::try_from(u32::from_le_bytes(*length)).ok()?;
+    if rest.len() < length {
+        *input = &[];
+        return None;
+    }
+    let (item, rest) = rest.split_at(length);
+    *input = rest;
+    Some(item)
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(fields: &[&[u8]]) -> Scratch {
+        let mut scratch = Scratch::default();
+        let mut input = Vec::new();
+        for f in fields {
+            input.extend_from_slice(&(f.len() as u32).to_le_bytes());
+            input.extend_from_slice(f);
+        }
+        scratch.reserve(input.len());
+        scratch.buf[..input.len()].copy_from_slice(&input);
+        scratch
+    }
+
+    #[test]
+    fn reads_every_part_in_order() {
+        let s = write(&[b"POST", b"/api/x", b"{}", b"", b"a", b"1", b"b", b"2"]);
+        let used = 4 * 8 + 4 + 6 + 2 + 4;
+        let p = s.parts(PATH | BODY_TEXT, used);
+        assert_eq!(p.method, "POST");
+        assert_eq!(p.path.as_deref(), Some("/api/x"));
+        assert_eq!(p.body.as_deref(), Some("{}"));
+        assert!(p.bytes.is_none() && p.left.is_none());
+        assert_eq!(p.headers, ["a", "1", "b", "2"]);
+    }
+
+    #[test]
+    fn absent_parts_by_flags_and_bytes_kept_as_bytes() {
+        let s = write(&[b"GET", b"", &[0xff, 0x00], b"{\"body\":9}"]);
+        let p = s.parts(BODY_BYTES | LEFT, 4 * 4 + 3 + 2 + 10);
+        assert!(p.path.is_none() && p.body.is_none());
+        assert_eq!(p.bytes.as_deref(), Some(&[0xff, 0x00][..]));
+        assert_eq!(p.left.as_deref(), Some("{\"body\":9}"));
+    }
+
+    #[test]
+    fn lengths_past_the_end_and_bad_utf8_do_not_panic() {
+        let mut s = Scratch::default();
+        s.reserve(16);
+        s.buf[..4].copy_from_slice(&u32::MAX.to_le_bytes());
+        let p = s.parts(PATH | BODY_TEXT | LEFT, 1_000_000);
+        assert_eq!(p.method, "");
+        assert!(p.path.is_none() && p.headers.is_empty());
+        let s = write(&[&[0xc3]]);
+        assert_eq!(s.parts(0, 5).method, "\u{fffd}");
+    }
+
+    #[test]
+    fn the_answer_follows_its_header() {
+        let mut s = Scratch::default();
+        s.answer("{\"code\":0}");
+        assert_eq!(&s.buf[..4], &10u32.to_le_bytes());
+        let capacity = u32::from_le_bytes([s.buf[4], s.buf[5], s.buf[6], s.buf[7]]) as usize;
+        assert_eq!(capacity, s.buf.len());
+        assert_eq!(&s.buf[8..18], b"{\"code\":0}");
+    }
+}
