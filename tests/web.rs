@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
 
-use orderpay::wasm::Service;
+use orderpay::wasm::{RawRestoring, Service};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -476,4 +476,62 @@ fn latency_overrides_set_the_simulated_durations() {
     let (head, _) = request(&s, "POST", "/api/payment/pay", Some(&pay), &[]);
     assert_eq!(head["headers"]["x-sim-duration-ms"], "305");
     assert_eq!(s.now(), 315.0);
+}
+
+#[wasm_bindgen_test]
+fn pieces_and_a_restore_in_pieces_cross_as_plain_text() {
+    let s = service(3.0);
+    handle(&s, "GET", "/api/test/order/batch?count=60", None, &[]);
+    let whole = s.snapshot();
+    let mut pieces = s.snapshot_pieces().unwrap();
+    let mut restoring = RawRestoring::new();
+    let mut joined = String::new();
+    let mut count = 0;
+    while let Some(piece) = pieces.next(1000.0) {
+        // Requests between pieces change the service, not the pieces.
+        handle(&s, "GET", "/api/test/order/batch?count=2", None, &[]);
+        restoring.push(&piece).unwrap();
+        joined.push_str(&piece);
+        count += 1;
+    }
+    assert!(count > 10, "{count} pieces");
+    assert_eq!(joined, whole);
+    assert_eq!(pieces.progress(), 1.0);
+    assert_eq!(restoring.finish().unwrap().snapshot(), whole);
+    let mut ndjson = String::new();
+    let mut pieces = s.ndjson_pieces().unwrap();
+    while let Some(piece) = pieces.next(0.0) {
+        ndjson.push_str(&piece);
+    }
+    assert_eq!(ndjson, s.export_ndjson());
+    let mut otlp = String::new();
+    let mut pieces = s.otlp_pieces().unwrap();
+    while let Some(piece) = pieces.next(5000.0) {
+        otlp.push_str(&piece);
+    }
+    assert_eq!(parse(&otlp), parse(&s.export_otlp()));
+}
+
+#[wasm_bindgen_test]
+fn a_damaged_snapshot_in_pieces_throws_what_restore_throws_and_ends_the_restore() {
+    let s = service(4.0);
+    handle(&s, "GET", "/api/test/order/batch?count=5", None, &[]);
+    let damaged = s.snapshot().replacen("\"seed\":4", "\"seed\":\"4\"", 1);
+    let whole = message(&Service::restore(&damaged).err().unwrap());
+    let mut restoring = RawRestoring::new();
+    for piece in damaged.as_bytes().chunks(100) {
+        restoring.push(std::str::from_utf8(piece).unwrap()).unwrap();
+    }
+    assert_eq!(message(&restoring.finish().err().unwrap()), whole);
+    assert_eq!(whole.0, "TypeError");
+    let over = message(&restoring.push("{").err().unwrap());
+    assert_eq!(over.0, "TypeError");
+    assert!(over.1.contains("over"), "{}", over.1);
+    let mut broken = RawRestoring::new();
+    let refused = message(&broken.push("{\"format\":x").err().unwrap());
+    assert!(
+        refused.1.starts_with("snapshot: not a snapshot"),
+        "{}",
+        refused.1
+    );
 }

@@ -322,21 +322,26 @@ impl<'a> Reader<'a> {
     pub(crate) fn string(&mut self) -> Result<Cow<'a, str>, ReadError> {
         self.at += 1;
         let start = self.at;
-        loop {
-            match self.bytes.get(self.at) {
-                None => return Err(self.fail("EOF while parsing a string")),
-                Some(b'"') => {
-                    let text = &self.text[start..self.at];
-                    self.at += 1;
-                    return Ok(Cow::Borrowed(text));
-                }
-                Some(b'\\') => break,
-                Some(0..=0x1f) => {
-                    self.at += 1;
-                    return Err(self
-                        .fail("control character (\\u0000-\\u001F) found while parsing a string"));
-                }
-                Some(_) => self.at += 1,
+        // Most strings have no escapes: one pass to their end, borrowed.
+        let plain = self.bytes.get(start..).unwrap_or_default();
+        self.at = start
+            + plain
+                .iter()
+                .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+                .unwrap_or(plain.len());
+        match self.bytes.get(self.at) {
+            None => return Err(self.fail("EOF while parsing a string")),
+            Some(b'"') => {
+                let text = &self.text[start..self.at];
+                self.at += 1;
+                return Ok(Cow::Borrowed(text));
+            }
+            Some(b'\\') => {}
+            Some(_) => {
+                self.at += 1;
+                return Err(
+                    self.fail("control character (\\u0000-\\u001F) found while parsing a string")
+                );
             }
         }
         let mut owned = String::from(&self.text[start..self.at]);

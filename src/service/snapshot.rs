@@ -5,6 +5,7 @@
 //! optional and defaults as a new service's would.
 
 use std::collections::VecDeque;
+use std::fmt::{self, Display};
 use std::ops::Bound;
 
 use crate::domain::code::Code;
@@ -489,31 +490,31 @@ fn shown(v: &Json) -> String {
 }
 
 /// `at.name`, or `at` for a member of the snapshot itself.
-fn path(at: &str, name: &str) -> String {
+fn path<A: Display + ?Sized>(at: &A, name: &str) -> String {
     format!("{at}.{name}")
 }
 
-fn wrong(at: &str, v: &Json, expected: &str) -> Invalid {
+fn wrong<A: Display + ?Sized>(at: &A, v: &Json, expected: &str) -> Invalid {
     Invalid::wrong_type(
-        at,
+        &at.to_string(),
         format!("invalid type: {}, expected {expected}", shown(v)),
     )
 }
 
-fn outside(at: &str, v: &Json, expected: &str) -> Invalid {
+fn outside<A: Display + ?Sized>(at: &A, v: &Json, expected: &str) -> Invalid {
     Invalid::out_of_range(
-        at,
+        &at.to_string(),
         format!("invalid value: {}, expected {expected}", shown(v)),
     )
 }
 
-fn field<'j, 'a>(o: &'j Json<'a>, at: &str, name: &str) -> Read<&'j Json<'a>> {
+fn field<'j, 'a, A: Display + ?Sized>(o: &'j Json<'a>, at: &A, name: &str) -> Read<&'j Json<'a>> {
     o.get(name)
-        .ok_or_else(|| Invalid::wrong_type(at, format!("missing field `{name}`")))
+        .ok_or_else(|| Invalid::wrong_type(&at.to_string(), format!("missing field `{name}`")))
 }
 
 /// A whole number 0 or more as `v`, the value at `at`.
-fn uint_value(v: &Json, at: &str) -> Read<u64> {
+fn uint_value<A: Display + ?Sized>(v: &Json, at: &A) -> Read<u64> {
     match v {
         Json::Num(_) => v
             .as_u64()
@@ -523,7 +524,7 @@ fn uint_value(v: &Json, at: &str) -> Read<u64> {
 }
 
 fn uint(o: &Json, at: &str, name: &str) -> Read<u64> {
-    uint_value(field(o, at, name)?, &path(at, name))
+    uint_value(field(o, at, name)?, &Path(at, name))
 }
 
 fn count(o: &Json, at: &str, name: &str) -> Read<usize> {
@@ -532,7 +533,7 @@ fn count(o: &Json, at: &str, name: &str) -> Read<usize> {
         .map_err(|_| Invalid::out_of_range(&path(at, name), format!("too large: {n}")))
 }
 
-fn int_value(v: &Json, at: &str) -> Read<i64> {
+fn int_value<A: Display + ?Sized>(v: &Json, at: &A) -> Read<i64> {
     match v {
         Json::Num(_) => v.as_i64().ok_or_else(|| {
             outside(
@@ -545,23 +546,23 @@ fn int_value(v: &Json, at: &str) -> Read<i64> {
     }
 }
 
-fn int(o: &Json, at: &str, name: &str) -> Read<i64> {
-    int_value(field(o, at, name)?, &path(at, name))
+fn int<A: Display + ?Sized>(o: &Json, at: &A, name: &str) -> Read<i64> {
+    int_value(field(o, at, name)?, &Path(at, name))
 }
 
-fn number(o: &Json, at: &str, name: &str) -> Read<f64> {
+fn number<A: Display + ?Sized>(o: &Json, at: &A, name: &str) -> Read<f64> {
     let v = field(o, at, name)?;
     v.as_f64()
         .ok_or_else(|| wrong(&path(at, name), v, "a number"))
 }
 
-fn text<'j>(o: &'j Json, at: &str, name: &str) -> Read<&'j str> {
+fn text<'j, A: Display + ?Sized>(o: &'j Json, at: &A, name: &str) -> Read<&'j str> {
     let v = field(o, at, name)?;
     v.as_str()
         .ok_or_else(|| wrong(&path(at, name), v, "a string"))
 }
 
-fn money(o: &Json, at: &str, name: &str) -> Read<Money> {
+fn money<A: Display + ?Sized>(o: &Json, at: &A, name: &str) -> Read<Money> {
     let n = number(o, at, name)?;
     Money::positive(n).ok_or_else(|| {
         Invalid::out_of_range(
@@ -573,12 +574,32 @@ fn money(o: &Json, at: &str, name: &str) -> Read<Money> {
 
 type Members<'j, 'a> = &'j [(std::borrow::Cow<'a, str>, Json<'a>)];
 
-fn object<'j, 'a>(v: &'j Json<'a>, at: &str) -> Read<Members<'j, 'a>> {
+fn object<'j, 'a, A: Display + ?Sized>(v: &'j Json<'a>, at: &A) -> Read<Members<'j, 'a>> {
     v.as_object().ok_or_else(|| wrong(at, v, "an object"))
 }
 
 fn members<'j, 'a>(o: &'j Json<'a>, at: &str, name: &str) -> Read<Members<'j, 'a>> {
     object(field(o, at, name)?, &path(at, name))
+}
+
+/// A member of an object as its path (`at.name`), written out only for a
+/// refusal.
+struct Path<'a, A: ?Sized>(&'a A, &'a str);
+
+impl<A: Display + ?Sized> Display for Path<'_, A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.0, self.1)
+    }
+}
+
+/// A member of a map as its path (`live["ORD-…"]`), written out only
+/// for a refusal.
+struct Keyed<'a>(&'a str, &'a str);
+
+impl Display for Keyed<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}[{}]", self.0, quote(self.1))
+    }
 }
 
 /// A member key of a map, as its path step: `live["ORD-…"]`.
@@ -635,10 +656,10 @@ fn read_streams(o: &Json, at: &str) -> Read<Streams> {
 }
 
 /// An id of this service (`PREFIX` and 8 upper-case letters or digits).
-fn code(prefix: &str, id: &str, at: &str) -> Read<Code> {
+fn code<A: Display + ?Sized>(prefix: &str, id: &str, at: &A) -> Read<Code> {
     Code::parse(prefix, id).ok_or_else(|| {
         Invalid::out_of_range(
-            at,
+            &at.to_string(),
             format!(
                 "must be {prefix}- and 8 upper-case letters or digits, got {}",
                 quote(id)
@@ -650,11 +671,15 @@ fn code(prefix: &str, id: &str, at: &str) -> Read<Code> {
 /// One member of `orders.live`, added to `orders`; `live_at` is the path
 /// of `live` itself.
 pub(crate) fn order_member(orders: &mut Orders, id: &str, order: &Json, live_at: &str) -> Read<()> {
-    let here = keyed(live_at, id);
+    // The path is only written out for a refusal.
+    let here = Keyed(live_at, id);
     object(order, &here)?;
     let code = code(ORDER, id, &here)?;
     if orders.index.contains_key(&code) {
-        return Err(Invalid::out_of_range(&here, "given more than once"));
+        return Err(Invalid::out_of_range(
+            &here.to_string(),
+            "given more than once",
+        ));
     }
     let order_id = text(order, &here, "orderId")?;
     if order_id != id {
@@ -663,7 +688,6 @@ pub(crate) fn order_member(orders: &mut Orders, id: &str, order: &Json, live_at:
             format!("must equal its key, got {}", quote(order_id)),
         ));
     }
-    let status_at = path(&here, "status");
     let row = OrderRow {
         code,
         user_id: orders.texts.share(text(order, &here, "userId")?),
@@ -675,7 +699,7 @@ pub(crate) fn order_member(orders: &mut Orders, id: &str, order: &Json, live_at:
             "PAID" => OrderStatus::Paid,
             other => {
                 return Err(Invalid::out_of_range(
-                    &status_at,
+                    &path(&here, "status"),
                     format!("must be CREATED or PAID, got {}", quote(other)),
                 ))
             }
@@ -740,11 +764,14 @@ pub(crate) fn payment_member(
     p: &Json,
     by_id_at: &str,
 ) -> Read<()> {
-    let here = keyed(by_id_at, id);
+    let here = Keyed(by_id_at, id);
     object(p, &here)?;
     let code = code(PAYMENT, id, &here)?;
     if payments.index.contains_key(&code) {
-        return Err(Invalid::out_of_range(&here, "given more than once"));
+        return Err(Invalid::out_of_range(
+            &here.to_string(),
+            "given more than once",
+        ));
     }
     let payment_id = text(p, &here, "paymentId")?;
     if payment_id != id {
@@ -753,16 +780,17 @@ pub(crate) fn payment_member(
             format!("must equal its key, got {}", quote(payment_id)),
         ));
     }
-    let order_at = path(&here, "orderId");
-    let method_at = path(&here, "paymentMethod");
     let method = text(p, &here, "paymentMethod")?;
     let row = PaymentRow {
         code,
-        order: code_of_order(text(p, &here, "orderId")?, &order_at)?,
+        order: code_of_order(text(p, &here, "orderId")?, &|| path(&here, "orderId"))?,
         amount: money(p, &here, "amount")?,
         paid_at: int(p, &here, "paidAt")?,
         method: PaymentMethod::parse(method).ok_or_else(|| {
-            Invalid::out_of_range(&method_at, format!("unknown method {}", quote(method)))
+            Invalid::out_of_range(
+                &path(&here, "paymentMethod"),
+                format!("unknown method {}", quote(method)),
+            )
         })?,
         status: match text(p, &here, "status")? {
             "SUCCESS" => PaymentStatus::Success,
@@ -804,10 +832,10 @@ fn read_payments(o: &Json, at: &str, by_id: Option<Read<Payments>>) -> Read<Paym
 
 /// A payment's order: an order id, or else "not an order of this
 /// snapshot", as for a well-formed id that names no order.
-fn code_of_order(id: &str, at: &str) -> Read<Code> {
+fn code_of_order(id: &str, at: &dyn Fn() -> String) -> Read<Code> {
     Code::parse(ORDER, id).ok_or_else(|| {
         Invalid::out_of_range(
-            at,
+            &at(),
             format!("{} is not an order of this snapshot", quote(id)),
         )
     })

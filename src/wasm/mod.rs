@@ -23,4 +23,4 @@ mod json;
 mod options;
 mod plain;
 
-pub use exports::Service;
+pub use exports::{RawPieces, RawRestoring, Service};
