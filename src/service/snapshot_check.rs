@@ -122,14 +122,15 @@ fn orders(orders: &Orders) -> Result<BTreeSet<Code>, Invalid> {
                 quote(&row.code.text(ORDER))
             )
         };
-        text(&at("userId"), &row.user_id, MAX_USER_ID_CHARS, true)?;
-        text(
-            &at("description"),
-            &row.description,
-            MAX_DESCRIPTION_CHARS,
-            false,
-        )?;
-        check_time(&at("createdAt"), row.created_at)?;
+        named(&at, "userId", |f| {
+            text(f, &row.user_id, MAX_USER_ID_CHARS, true)
+        })?;
+        named(&at, "description", |f| {
+            text(f, &row.description, MAX_DESCRIPTION_CHARS, false)
+        })?;
+        named(&at, "createdAt", |f| {
+            check_time(f, row.created_at).map(drop)
+        })?;
         known.insert(row.code);
     }
     for code in &orders.deleted {
@@ -179,14 +180,16 @@ fn payments(payments: &Payments, orders: &Orders, known_orders: &BTreeSet<Code>)
                 quote(&row.code.text(PAYMENT))
             )
         };
-        let order_id = row.order.text(ORDER);
         if !known_orders.contains(&row.order) {
             return Err(Invalid::out_of_range(
                 &at("orderId"),
-                format!("{} is not an order of this snapshot", quote(&order_id)),
+                format!(
+                    "{} is not an order of this snapshot",
+                    quote(&row.order.text(ORDER))
+                ),
             ));
         }
-        check_time(&at("paidAt"), row.paid_at)?;
+        named(&at, "paidAt", |f| check_time(f, row.paid_at).map(drop))?;
         if !orders.index.contains_key(&row.order) {
             continue;
         }
@@ -195,7 +198,10 @@ fn payments(payments: &Payments, orders: &Orders, known_orders: &BTreeSet<Code>)
         let tried = payments.attempts.get(&row.order).copied().unwrap_or(0);
         if *count > tried {
             return Err(Invalid::out_of_range(
-                &format!("snapshot.payments.attempts[{}]", quote(&order_id)),
+                &format!(
+                    "snapshot.payments.attempts[{}]",
+                    quote(&row.order.text(ORDER))
+                ),
                 format!("counts {tried} attempts, fewer than the order's {count} payments"),
             ));
         }
@@ -265,20 +271,34 @@ fn journal(journal: &Journal, log_capacity: usize) -> Checked {
     Ok(())
 }
 
+/// Runs `check` on a field, writing the field's path out only when the
+/// check refuses it: a check passes or refuses whatever the path says, so
+/// it runs first with none, then again with the path for its message.
+fn named(at: &dyn Fn(&str) -> String, field: &str, check: impl Fn(&str) -> Checked) -> Checked {
+    match check("") {
+        Ok(()) => Ok(()),
+        Err(_) => check(&at(field)),
+    }
+}
+
 fn entry(record: &Entry, at: &dyn Fn(&str) -> String) -> Checked {
-    check_time(&at("timestamp"), record.timestamp)?;
+    named(at, "timestamp", |f| {
+        check_time(f, record.timestamp).map(drop)
+    })?;
     match &record.stage {
         Kept::Gateway(_) => Ok(()),
         Kept::Service {
             duration, outcome, ..
         } => {
-            safe_count(&at("duration"), *duration)?;
+            named(at, "duration", |f| safe_count(f, *duration))?;
             outcome
                 .as_ref()
-                .map_or(Ok(()), |v| verdict(&at("outcome"), v))
+                .map_or(Ok(()), |v| named(at, "outcome", |f| verdict(f, v)))
         }
         Kept::Response(_, answer) => {
-            safe_count(&at("duration"), answer.duration.unwrap_or(0))?;
+            named(at, "duration", |f| {
+                safe_count(f, answer.duration.unwrap_or(0))
+            })?;
             status_and_code(at, answer.http_status, answer.code)
         }
     }
@@ -301,8 +321,8 @@ fn status_and_code(at: &dyn Fn(&str) -> String, http_status: u16, code: i32) -> 
 }
 
 fn span(s: &SpanEntry, at: &dyn Fn(&str) -> String) -> Checked {
-    check_time(&at("start"), s.start)?;
-    check_time(&at("end"), s.end)?;
+    named(at, "start", |f| check_time(f, s.start).map(drop))?;
+    named(at, "end", |f| check_time(f, s.end).map(drop))?;
     if s.end < s.start {
         return Err(Invalid::out_of_range(
             &at("end"),
@@ -324,7 +344,7 @@ fn span(s: &SpanEntry, at: &dyn Fn(&str) -> String) -> Checked {
                     "must be at least 1, got 0",
                 ));
             }
-            verdict(&at("attributes"), v)
+            named(at, "attributes", |f| verdict(f, v))
         }
         Part::ThirdParty { attempt: 0, .. } => Err(Invalid::out_of_range(
             &at("attributes.orderpay.attempt"),
