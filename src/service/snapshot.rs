@@ -490,31 +490,31 @@ fn shown(v: &Json) -> String {
 }
 
 /// `at.name`, or `at` for a member of the snapshot itself.
-fn path<A: Display + ?Sized>(at: &A, name: &str) -> String {
+fn path(at: &dyn Display, name: &str) -> String {
     format!("{at}.{name}")
 }
 
-fn wrong<A: Display + ?Sized>(at: &A, v: &Json, expected: &str) -> Invalid {
+fn wrong(at: &dyn Display, v: &Json, expected: &str) -> Invalid {
     Invalid::wrong_type(
         &at.to_string(),
         format!("invalid type: {}, expected {expected}", shown(v)),
     )
 }
 
-fn outside<A: Display + ?Sized>(at: &A, v: &Json, expected: &str) -> Invalid {
+fn outside(at: &dyn Display, v: &Json, expected: &str) -> Invalid {
     Invalid::out_of_range(
         &at.to_string(),
         format!("invalid value: {}, expected {expected}", shown(v)),
     )
 }
 
-fn field<'j, 'a, A: Display + ?Sized>(o: &'j Json<'a>, at: &A, name: &str) -> Read<&'j Json<'a>> {
+fn field<'j, 'a>(o: &'j Json<'a>, at: &dyn Display, name: &str) -> Read<&'j Json<'a>> {
     o.get(name)
         .ok_or_else(|| Invalid::wrong_type(&at.to_string(), format!("missing field `{name}`")))
 }
 
 /// A whole number 0 or more as `v`, the value at `at`.
-fn uint_value<A: Display + ?Sized>(v: &Json, at: &A) -> Read<u64> {
+fn uint_value(v: &Json, at: &dyn Display) -> Read<u64> {
     match v {
         Json::Num(_) => v
             .as_u64()
@@ -524,16 +524,16 @@ fn uint_value<A: Display + ?Sized>(v: &Json, at: &A) -> Read<u64> {
 }
 
 fn uint(o: &Json, at: &str, name: &str) -> Read<u64> {
-    uint_value(field(o, at, name)?, &Path(at, name))
+    uint_value(field(o, &at, name)?, &Path(at, name))
 }
 
 fn count(o: &Json, at: &str, name: &str) -> Read<usize> {
     let n = uint(o, at, name)?;
     usize::try_from(n)
-        .map_err(|_| Invalid::out_of_range(&path(at, name), format!("too large: {n}")))
+        .map_err(|_| Invalid::out_of_range(&path(&at, name), format!("too large: {n}")))
 }
 
-fn int_value<A: Display + ?Sized>(v: &Json, at: &A) -> Read<i64> {
+fn int_value(v: &Json, at: &dyn Display) -> Read<i64> {
     match v {
         Json::Num(_) => v.as_i64().ok_or_else(|| {
             outside(
@@ -546,23 +546,23 @@ fn int_value<A: Display + ?Sized>(v: &Json, at: &A) -> Read<i64> {
     }
 }
 
-fn int<A: Display + ?Sized>(o: &Json, at: &A, name: &str) -> Read<i64> {
+fn int(o: &Json, at: &dyn Display, name: &str) -> Read<i64> {
     int_value(field(o, at, name)?, &Path(at, name))
 }
 
-fn number<A: Display + ?Sized>(o: &Json, at: &A, name: &str) -> Read<f64> {
+fn number(o: &Json, at: &dyn Display, name: &str) -> Read<f64> {
     let v = field(o, at, name)?;
     v.as_f64()
         .ok_or_else(|| wrong(&path(at, name), v, "a number"))
 }
 
-fn text<'j, A: Display + ?Sized>(o: &'j Json, at: &A, name: &str) -> Read<&'j str> {
+fn text<'j>(o: &'j Json, at: &dyn Display, name: &str) -> Read<&'j str> {
     let v = field(o, at, name)?;
     v.as_str()
         .ok_or_else(|| wrong(&path(at, name), v, "a string"))
 }
 
-fn money<A: Display + ?Sized>(o: &Json, at: &A, name: &str) -> Read<Money> {
+fn money(o: &Json, at: &dyn Display, name: &str) -> Read<Money> {
     let n = number(o, at, name)?;
     Money::positive(n).ok_or_else(|| {
         Invalid::out_of_range(
@@ -574,12 +574,12 @@ fn money<A: Display + ?Sized>(o: &Json, at: &A, name: &str) -> Read<Money> {
 
 type Members<'j, 'a> = &'j [(std::borrow::Cow<'a, str>, Json<'a>)];
 
-fn object<'j, 'a, A: Display + ?Sized>(v: &'j Json<'a>, at: &A) -> Read<Members<'j, 'a>> {
+fn object<'j, 'a>(v: &'j Json<'a>, at: &dyn Display) -> Read<Members<'j, 'a>> {
     v.as_object().ok_or_else(|| wrong(at, v, "an object"))
 }
 
 fn members<'j, 'a>(o: &'j Json<'a>, at: &str, name: &str) -> Read<Members<'j, 'a>> {
-    object(field(o, at, name)?, &path(at, name))
+    object(field(o, &at, name)?, &path(&at, name))
 }
 
 /// A member of an object as its path (`at.name`), written out only for a
@@ -608,24 +608,24 @@ fn keyed(at: &str, key: &str) -> String {
 }
 
 fn read_profile(o: &Json, at: &str) -> Read<Profile> {
-    object(o, at)?;
+    object(o, &at)?;
     Ok(Profile {
         base_ms: uint(o, at, "baseMs")?,
         spread_ms: uint(o, at, "spreadMs")?,
-        tail_chance: number(o, at, "tailChance")?,
+        tail_chance: number(o, &at, "tailChance")?,
         tail_ms: uint(o, at, "tailMs")?,
     })
 }
 
 fn read_settings(o: &Json, at: &str) -> Read<Settings> {
-    let latency_at = path(at, "latency");
-    let latency = field(o, at, "latency")?;
+    let latency_at = path(&at, "latency");
+    let latency = field(o, &at, "latency")?;
     object(latency, &latency_at)?;
     let step =
         |name: &str| read_profile(field(latency, &latency_at, name)?, &path(&latency_at, name));
     Ok(Settings {
         seed: uint(o, at, "seed")?,
-        failure_rate: number(o, at, "failureRate")?,
+        failure_rate: number(o, &at, "failureRate")?,
         log_capacity: count(o, at, "logCapacity")?,
         latency: LatencyModel {
             order: step("order")?,
@@ -642,8 +642,8 @@ fn read_settings(o: &Json, at: &str) -> Read<Settings> {
 
 fn read_streams(o: &Json, at: &str) -> Read<Streams> {
     let rng = |name: &str| -> Read<Rng> {
-        let stream = field(o, at, name)?;
-        let stream_at = path(at, name);
+        let stream = field(o, &at, name)?;
+        let stream_at = path(&at, name);
         object(stream, &stream_at)?;
         Ok(Rng::new(uint(stream, &stream_at, "state")?))
     };
@@ -656,7 +656,7 @@ fn read_streams(o: &Json, at: &str) -> Read<Streams> {
 }
 
 /// An id of this service (`PREFIX` and 8 upper-case letters or digits).
-fn code<A: Display + ?Sized>(prefix: &str, id: &str, at: &A) -> Read<Code> {
+fn code(prefix: &str, id: &str, at: &dyn Display) -> Read<Code> {
     Code::parse(prefix, id).ok_or_else(|| {
         Invalid::out_of_range(
             &at.to_string(),
@@ -712,7 +712,7 @@ pub(crate) fn order_member(orders: &mut Orders, id: &str, order: &Json, live_at:
 /// The orders; `live`, when given, are the members of `live` already read
 /// one by one as they came (`order_member`).
 fn read_orders(o: &Json, at: &str, live: Option<Read<Orders>>) -> Read<Orders> {
-    let live_at = path(at, "live");
+    let live_at = path(&at, "live");
     let listed = members(o, at, "live")?;
     let mut orders = match live {
         Some(read) => read?,
@@ -724,8 +724,8 @@ fn read_orders(o: &Json, at: &str, live: Option<Read<Orders>>) -> Read<Orders> {
             orders
         }
     };
-    let deleted_at = path(at, "deleted");
-    let deleted = field(o, at, "deleted")?;
+    let deleted_at = path(&at, "deleted");
+    let deleted = field(o, &at, "deleted")?;
     let deleted = deleted
         .as_array()
         .ok_or_else(|| wrong(&deleted_at, deleted, "an array"))?;
@@ -734,7 +734,7 @@ fn read_orders(o: &Json, at: &str, live: Option<Read<Orders>>) -> Read<Orders> {
         let id = id.as_str().ok_or_else(|| wrong(&here, id, "a string"))?;
         orders.deleted.insert(code(ORDER, id, &here)?);
     }
-    let made_at = path(at, "made");
+    let made_at = path(&at, "made");
     for (hash, n) in members(o, at, "made")? {
         let here = keyed(&made_at, hash);
         let hash = hash.parse::<u64>().map_err(|_| {
@@ -747,7 +747,7 @@ fn read_orders(o: &Json, at: &str, live: Option<Read<Orders>>) -> Read<Orders> {
 
 /// A count that fits 32 bits (attempts, a forced outcome's count).
 fn small_count(v: &Json, at: &str) -> Read<u32> {
-    let n = uint_value(v, at)?;
+    let n = uint_value(v, &at)?;
     u32::try_from(n).map_err(|_| {
         Invalid::out_of_range(
             at,
@@ -809,7 +809,7 @@ pub(crate) fn payment_member(
 
 /// The payments; `by_id`, when given, as `read_orders` takes `live`.
 fn read_payments(o: &Json, at: &str, by_id: Option<Read<Payments>>) -> Read<Payments> {
-    let by_id_at = path(at, "by_id");
+    let by_id_at = path(&at, "by_id");
     let listed = members(o, at, "by_id")?;
     let mut payments = match by_id {
         Some(read) => read?,
@@ -821,7 +821,7 @@ fn read_payments(o: &Json, at: &str, by_id: Option<Read<Payments>>) -> Read<Paym
             payments
         }
     };
-    let attempts_at = path(at, "attempts");
+    let attempts_at = path(&at, "attempts");
     for (id, n) in members(o, at, "attempts")? {
         let here = keyed(&attempts_at, id);
         let order = code(ORDER, id, &here)?;
@@ -859,9 +859,9 @@ fn read_forced(o: &Json) -> Read<Option<(Forced, u32)>> {
                 })?;
                 Ok(Some((outcome, small_count(count, &format!("{at}[1]"))?)))
             }
-            _ => Err(wrong(at, v, "[outcome, count]")),
+            _ => Err(wrong(&at, v, "[outcome, count]")),
         },
-        Some(v) => Err(wrong(at, v, "[outcome, count] or null")),
+        Some(v) => Err(wrong(&at, v, "[outcome, count] or null")),
     }
 }
 
@@ -909,7 +909,7 @@ pub(crate) struct Streamed {
 /// pieces is refused with the same message.
 pub(crate) fn read_tree(tree: &Json, streamed: Streamed) -> Read<Parts> {
     let at = "snapshot";
-    object(tree, at).map_err(|e| {
+    object(tree, &at).map_err(|e| {
         Invalid::wrong_type(
             at,
             format!(
@@ -923,10 +923,10 @@ pub(crate) fn read_tree(tree: &Json, streamed: Streamed) -> Read<Parts> {
     for name in [
         "format", "settings", "streams", "orders", "payments", "journal",
     ] {
-        field(tree, at, name)?;
+        field(tree, &at, name)?;
     }
-    let format = field(tree, at, "format")?;
-    if uint_value(format, "snapshot.format")? != FORMAT {
+    let format = field(tree, &at, "format")?;
+    if uint_value(format, &"snapshot.format")? != FORMAT {
         return Err(Invalid::out_of_range(
             "snapshot.format",
             format!(
@@ -935,7 +935,7 @@ pub(crate) fn read_tree(tree: &Json, streamed: Streamed) -> Read<Parts> {
             ),
         ));
     }
-    let part = |name: &str| field(tree, at, name);
+    let part = |name: &str| field(tree, &at, name);
     let Streamed {
         live,
         by_id,
@@ -951,7 +951,7 @@ pub(crate) fn read_tree(tree: &Json, streamed: Streamed) -> Read<Parts> {
         forced_next: read_forced(tree)?,
         clock: match tree.get("clock") {
             None | Some(Json::Null) => None,
-            Some(v) => Some(int_value(v, "snapshot.clock")?),
+            Some(v) => Some(int_value(v, &"snapshot.clock")?),
         },
     })
 }
