@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
 
-use orderpay::wasm::Service;
+use orderpay::wasm::{RawRestoring, Service};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -539,4 +539,65 @@ fn numbers_through_the_js_engine_are_written_and_read_as_core_does() {
         let core = text.parse::<f64>().ok().map(f64::to_bits);
         assert_eq!(number::parse(text).map(f64::to_bits), core, "{text}");
     }
+}
+
+#[wasm_bindgen_test]
+fn pieces_and_a_restore_in_pieces_cross_as_plain_text() {
+    let s = service(3.0);
+    handle(&s, "GET", "/api/test/order/batch?count=60", None, &[]);
+    let whole = s.snapshot();
+    let mut pieces = s.snapshot_pieces().unwrap();
+    let mut restoring = RawRestoring::new();
+    let mut joined = String::new();
+    let mut count = 0;
+    while let Some(piece) = pieces.next(1000.0) {
+        // Requests between pieces change the service, not the pieces.
+        handle(&s, "GET", "/api/test/order/batch?count=2", None, &[]);
+        restoring.push(&piece).unwrap();
+        joined.push_str(&piece);
+        count += 1;
+    }
+    assert!(count > 10, "{count} pieces");
+    assert_eq!(joined, whole);
+    assert_eq!(pieces.progress(), 1.0);
+    assert_eq!(restoring.finish().unwrap().snapshot(), whole);
+    let mut ndjson = String::new();
+    let mut pieces = s.ndjson_pieces().unwrap();
+    while let Some(piece) = pieces.next(0.0) {
+        ndjson.push_str(&piece);
+    }
+    assert_eq!(ndjson, s.export_ndjson());
+    let mut otlp = String::new();
+    let mut pieces = s.otlp_pieces().unwrap();
+    while let Some(piece) = pieces.next(5000.0) {
+        otlp.push_str(&piece);
+    }
+    assert_eq!(parse(&otlp), parse(&s.export_otlp()));
+}
+
+#[wasm_bindgen_test]
+fn a_damaged_snapshot_in_pieces_throws_what_restore_throws_and_ends_the_restore() {
+    let s = service(4.0);
+    handle(&s, "GET", "/api/test/order/batch?count=5", None, &[]);
+    let damaged = s.snapshot().replacen("\"seed\":4", "\"seed\":\"4\"", 1);
+    let whole = message(&Service::restore(&damaged).err().unwrap());
+    let mut restoring = RawRestoring::new();
+    for piece in damaged.as_bytes().chunks(100) {
+        restoring.push(std::str::from_utf8(piece).unwrap()).unwrap();
+    }
+    assert_eq!(message(&restoring.finish().err().unwrap()), whole);
+    assert_eq!(whole.0, "TypeError");
+    let over = message(&restoring.push("{").err().unwrap());
+    assert_eq!(over.0, "TypeError");
+    assert!(over.1.contains("over"), "{}", over.1);
+    // Text that is not JSON is refused by the piece that shows it (`x` could
+    // still be the start of a word until the comma comes).
+    let mut broken = RawRestoring::new();
+    broken.push("{\"format\":x").unwrap();
+    let refused = message(&broken.push(",").err().unwrap());
+    assert!(
+        refused.1.starts_with("snapshot: not a snapshot"),
+        "{}",
+        refused.1
+    );
 }

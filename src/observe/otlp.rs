@@ -7,7 +7,7 @@ use super::render::{attributes, Attr};
 use super::span::Component;
 use super::span_entry::SpanEntry;
 use super::status::LogStatus;
-use crate::json::write::push_int;
+use crate::json::write::{escape_into, push_hex64, push_int};
 use crate::json::Out;
 
 const COMPONENTS: [Component; 5] = [
@@ -179,54 +179,80 @@ fn open(out: &mut Out, component: Component) {
     out.begin_array();
 }
 
+/// One span, written as fixed fragments and values straight into the
+/// text (its keys never change).
 fn span(out: &mut Out, s: &SpanEntry) {
     out.begin_object();
-    out.key("traceId");
-    out.comma_then_quote();
-    s.trace.push_hex_128(&mut out.text);
-    out.text.push('"');
-    out.key("spanId");
-    out.hex64(s.span.0);
+    let t = &mut out.text;
+    t.push_str("\"traceId\":\"");
+    s.trace.push_hex_128(t);
+    t.push_str("\",\"spanId\":\"");
+    push_hex64(t, s.span.0);
     if let Some(parent) = s.parent {
-        out.key("parentSpanId");
-        out.hex64(parent.0);
+        t.push_str("\",\"parentSpanId\":\"");
+        push_hex64(t, parent.0);
     }
-    out.key("name");
+    t.push_str("\",\"name\":");
     let mut name = String::with_capacity(48);
     s.push_name(&mut name);
-    out.str(&name);
+    escape_into(t, &name);
     // SpanKind: 2 is SERVER, 3 is CLIENT (the payment service calling out).
-    out.key("kind");
-    out.uint(if s.component() == Component::ThirdParty {
-        3
+    t.push_str(if s.component() == Component::ThirdParty {
+        ",\"kind\":3,\"startTimeUnixNano\":"
     } else {
-        2
+        ",\"kind\":2,\"startTimeUnixNano\":"
     });
-    out.key("startTimeUnixNano");
-    nanos(out, s.start);
-    out.key("endTimeUnixNano");
-    nanos(out, s.end);
-    out.key("attributes");
-    out.begin_array();
-    attributes(s, |key, value| key_value(out, key, value));
-    out.end_array();
-    out.key("status");
-    if s.status == LogStatus::ServerError {
-        out.raw(r#"{"code":2,"message":"server_error"}"#);
+    nanos(t, s.start);
+    t.push_str(",\"endTimeUnixNano\":");
+    nanos(t, s.end);
+    t.push_str(",\"attributes\":[");
+    let mut first = true;
+    attributes(s, |key, value| {
+        if !first {
+            t.push(',');
+        }
+        first = false;
+        attribute(t, key, value);
+    });
+    t.push_str(if s.status == LogStatus::ServerError {
+        r#"],"status":{"code":2,"message":"server_error"}"#
     } else {
-        out.raw("{}");
-    }
+        r#"],"status":{}"#
+    });
     out.end_object();
 }
 
-/// Unix ms as OTLP's nanoseconds, a decimal string (int64 in OTLP/JSON).
-fn nanos(out: &mut Out, ms: i64) {
-    out.comma_then_quote();
-    push_int(&mut out.text, ms);
-    if ms != 0 {
-        out.text.push_str("000000");
+/// An attribute as an OTLP `KeyValue`; integers go as strings, as
+/// OTLP/JSON encodes int64.
+fn attribute(t: &mut String, key: &str, value: Attr) {
+    t.push_str("{\"key\":\"");
+    t.push_str(key);
+    match value {
+        Attr::Str(text) => {
+            t.push_str("\",\"value\":{\"stringValue\":");
+            escape_into(t, text);
+        }
+        Attr::Int(n) => {
+            t.push_str("\",\"value\":{\"intValue\":\"");
+            push_int(t, n);
+            t.push('"');
+        }
+        Attr::Bool(b) => {
+            t.push_str("\",\"value\":{\"boolValue\":");
+            t.push_str(if b { "true" } else { "false" });
+        }
     }
-    out.text.push('"');
+    t.push_str("}}");
+}
+
+/// Unix ms as OTLP's nanoseconds, a decimal string (int64 in OTLP/JSON).
+fn nanos(t: &mut String, ms: i64) {
+    t.push('"');
+    push_int(t, ms);
+    if ms != 0 {
+        t.push_str("000000");
+    }
+    t.push('"');
 }
 
 /// An OTLP `KeyValue`; integers go as strings, as OTLP/JSON encodes int64.

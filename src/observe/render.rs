@@ -7,6 +7,7 @@ use super::ids::SpanId;
 use super::span_entry::{Part, SpanEntry};
 use super::status::LogStatus;
 use crate::gateway::route::uri_group;
+use crate::json::write::{escape_into, push_f64, push_hex64, push_int, push_uint};
 use crate::json::Out;
 use crate::sim::third_party::Verdict;
 
@@ -20,33 +21,39 @@ impl LogStatus {
     }
 }
 
-fn ids(out: &mut Out, trace: &super::ids::TraceId, span: SpanId, parent: Option<SpanId>) {
-    out.key("traceId");
-    out.comma_then_quote();
-    trace.push_hex(&mut out.text);
-    out.text.push('"');
-    out.key("spanId");
-    out.hex64(span.0);
-    out.key("parentSpanId");
+/// `"traceId":"…","spanId":"…","parentSpanId":…`, the first members of a
+/// record and of a span. Records and spans have fixed keys, so they are
+/// written as fixed fragments and values straight into the text: one
+/// call a fragment rather than one a comma, quote and key.
+fn ids(t: &mut String, trace: &super::ids::TraceId, span: SpanId, parent: Option<SpanId>) {
+    t.push_str("\"traceId\":\"");
+    trace.push_hex(t);
+    t.push_str("\",\"spanId\":\"");
+    push_hex64(t, span.0);
     match parent {
-        Some(p) => out.hex64(p.0),
-        None => out.null(),
+        Some(p) => {
+            t.push_str("\",\"parentSpanId\":\"");
+            push_hex64(t, p.0);
+            t.push('"');
+        }
+        None => t.push_str("\",\"parentSpanId\":null"),
     }
 }
 
 /// One log record as a JSON object, the spec's field names.
 pub fn record(out: &mut Out, r: &Entry) {
     out.begin_object();
-    out.key("seq");
-    out.uint(r.seq);
-    out.key("timestamp");
-    out.int(r.timestamp);
-    ids(out, &r.trace, r.span, r.parent);
+    let t = &mut out.text;
+    t.push_str("\"seq\":");
+    push_uint(t, r.seq);
+    t.push_str(",\"timestamp\":");
+    push_int(t, r.timestamp);
+    t.push(',');
+    ids(t, &r.trace, r.span, r.parent);
     match &r.stage {
         Kept::Gateway(call) => {
-            out.key("stage");
-            out.plain("gateway");
-            request_line(out, &call.method, &call.uri);
+            t.push_str(",\"stage\":\"gateway\"");
+            request_line(t, &call.method, &call.uri);
         }
         Kept::Service {
             event_class,
@@ -54,105 +61,139 @@ pub fn record(out: &mut Out, r: &Entry) {
             status,
             outcome,
         } => {
-            out.key("stage");
-            out.plain("service");
-            out.key("event_class");
-            out.plain(event_class.as_str());
-            out.key("duration");
-            out.uint(*duration);
-            out.key("status");
-            out.plain(status.as_str());
+            t.push_str(",\"stage\":\"service\",\"event_class\":\"");
+            t.push_str(event_class.as_str());
+            t.push_str("\",\"duration\":");
+            push_uint(t, *duration);
+            t.push_str(",\"status\":\"");
+            t.push_str(status.as_str());
+            t.push('"');
             if let Some(verdict) = outcome {
-                out.key("outcome");
-                decision(out, verdict);
+                t.push_str(",\"outcome\":");
+                decision(t, verdict);
             }
         }
         Kept::Response(call, answer) => {
-            out.key("stage");
-            out.plain("response");
-            request_line(out, &call.method, &call.uri);
-            out.key("event_class");
+            t.push_str(",\"stage\":\"response\"");
+            request_line(t, &call.method, &call.uri);
+            t.push_str(",\"event_class\":");
             match answer.event_class {
-                Some(class) => out.plain(class.as_str()),
-                None => out.null(),
+                Some(class) => {
+                    t.push('"');
+                    t.push_str(class.as_str());
+                    t.push('"');
+                }
+                None => t.push_str("null"),
             }
-            out.key("duration");
-            out.opt_uint(answer.duration);
-            out.key("status");
-            out.plain(answer.status.as_str());
-            out.key("httpStatus");
-            out.uint(u64::from(answer.http_status));
-            out.key("code");
-            out.int(i64::from(answer.code));
-            out.key("msg");
-            out.str(&answer.msg);
-            out.key("userId");
-            out.opt_str(call.user_id.as_deref());
+            t.push_str(",\"duration\":");
+            match answer.duration {
+                Some(d) => push_uint(t, d),
+                None => t.push_str("null"),
+            }
+            t.push_str(",\"status\":\"");
+            t.push_str(answer.status.as_str());
+            t.push_str("\",\"httpStatus\":");
+            push_uint(t, u64::from(answer.http_status));
+            t.push_str(",\"code\":");
+            push_int(t, i64::from(answer.code));
+            t.push_str(",\"msg\":");
+            escape_into(t, &answer.msg);
+            t.push_str(",\"userId\":");
+            match call.user_id.as_deref() {
+                Some(user) => escape_into(t, user),
+                None => t.push_str("null"),
+            }
         }
     }
     out.end_object();
 }
 
-fn request_line(out: &mut Out, method: &str, uri: &str) {
-    out.key("method");
-    out.str(method);
-    out.key("uri");
-    out.str(uri);
-    out.key("uri_group");
+/// `,"method":…,"uri":…,"uri_group":…`
+fn request_line(t: &mut String, method: &str, uri: &str) {
+    t.push_str(",\"method\":");
+    escape_into(t, method);
+    t.push_str(",\"uri\":");
+    escape_into(t, uri);
+    t.push_str(",\"uri_group\":");
     match uri_group(uri) {
-        Some(group) => out.plain(group),
-        None => out.null(),
+        Some(group) => {
+            t.push('"');
+            t.push_str(group);
+            t.push('"');
+        }
+        None => t.push_str("null"),
     }
 }
 
 /// The third party's decision and its reason, as the service record
 /// carries it.
-pub fn decision(out: &mut Out, v: &Verdict) {
-    out.begin_object();
-    out.key("approved");
-    out.bool(v.approved);
-    out.key("rule");
-    out.plain(v.rule.as_str());
-    out.key("attempt");
-    out.uint(u64::from(v.attempt));
-    out.key("draw");
-    out.num(v.draw);
-    out.key("threshold");
-    out.num(v.threshold);
-    out.key("reason");
-    out.str(&v.reason());
-    out.end_object();
+fn decision(t: &mut String, v: &Verdict) {
+    t.push_str("{\"approved\":");
+    t.push_str(if v.approved { "true" } else { "false" });
+    t.push_str(",\"rule\":\"");
+    t.push_str(v.rule.as_str());
+    t.push_str("\",\"attempt\":");
+    push_uint(t, u64::from(v.attempt));
+    t.push_str(",\"draw\":");
+    push_f64(t, v.draw);
+    t.push_str(",\"threshold\":");
+    push_f64(t, v.threshold);
+    t.push_str(",\"reason\":");
+    escape_into(t, &v.reason());
+    t.push('}');
 }
 
 /// One span as `spans()` shows it: attributes as `[key, value]` pairs.
 pub fn span(out: &mut Out, s: &SpanEntry) {
     out.begin_object();
-    ids(out, &s.trace, s.span, s.parent);
-    out.key("name");
-    let mut name = String::with_capacity(48);
-    s.push_name(&mut name);
-    out.str(&name);
-    out.key("component");
-    out.plain(s.component().name());
-    out.key("start");
-    out.int(s.start);
-    out.key("end");
-    out.int(s.end);
-    out.key("status");
-    out.plain(s.status.as_str());
-    out.key("attributes");
-    out.begin_array();
+    let t = &mut out.text;
+    ids(t, &s.trace, s.span, s.parent);
+    t.push_str(",\"name\":");
+    match &s.part {
+        Part::Gateway { call, .. } | Part::Service { call, .. } => match call.template {
+            // A template and a known method need no escaping; anything
+            // else a caller sent goes through the escaper.
+            Some(template) if call.method.bytes().all(|b| b.is_ascii_uppercase()) => {
+                t.push('"');
+                t.push_str(&call.method);
+                t.push(' ');
+                t.push_str(template);
+                t.push('"');
+            }
+            _ => {
+                let mut name = String::with_capacity(48);
+                s.push_name(&mut name);
+                escape_into(t, &name);
+            }
+        },
+        Part::ThirdParty { .. } => t.push_str("\"authorize payment\""),
+    }
+    t.push_str(",\"component\":\"");
+    t.push_str(s.component().name());
+    t.push_str("\",\"start\":");
+    push_int(t, s.start);
+    t.push_str(",\"end\":");
+    push_int(t, s.end);
+    t.push_str(",\"status\":\"");
+    t.push_str(s.status.as_str());
+    t.push_str("\",\"attributes\":[");
+    let mut first = true;
     attributes(s, |key, value| {
-        out.begin_array();
-        out.plain(key);
-        match value {
-            Attr::Str(text) => out.str(text),
-            Attr::Int(n) => out.int(n),
-            Attr::Bool(b) => out.bool(b),
+        if !first {
+            t.push(',');
         }
-        out.end_array();
+        first = false;
+        t.push_str("[\"");
+        t.push_str(key);
+        t.push_str("\",");
+        match value {
+            Attr::Str(text) => escape_into(t, text),
+            Attr::Int(n) => push_int(t, n),
+            Attr::Bool(b) => t.push_str(if b { "true" } else { "false" }),
+        }
+        t.push(']');
     });
-    out.end_array();
+    t.push(']');
     out.end_object();
 }
 

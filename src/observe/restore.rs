@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 use std::collections::VecDeque;
+use std::rc::Rc;
 
 use super::call::{method_word, Call};
 use super::entry::{Answer, Entry, Kept};
@@ -96,15 +97,108 @@ fn event_class(word: &str) -> Read<EventClass> {
         .ok_or_else(|| format!("`event_class`: unknown {word:?}"))
 }
 
-fn call(o: &Json<'_>, user_id: Option<&str>) -> Read<Call> {
+/// The calls read last, so the records and spans of one request share one
+/// `Call`, as they do in a running service, and its route is matched once.
+#[derive(Default)]
+pub struct Calls {
+    /// Calls of records, by method, uri and user.
+    records: VecDeque<Rc<Call>>,
+    /// Calls of spans, by span name, uri (when the span gives one) and user.
+    spans: VecDeque<(Box<str>, bool, Rc<Call>)>,
+    /// Route templates by method and path: a route is matched once for
+    /// the records and spans of a request, and once for all the spans
+    /// named by the same template.
+    templates: VecDeque<(Box<str>, Box<str>, Option<&'static str>)>,
+}
+
+/// Enough for the records and spans of a request and its neighbours.
+const RECENT: usize = 4;
+
+/// Routes (method and template) and the last paths seen.
+const TEMPLATES: usize = 16;
+
+impl Calls {
+    fn template(&mut self, method: &str, path: &str) -> Option<&'static str> {
+        let found = self
+            .templates
+            .iter()
+            .find(|(m, p, _)| &**m == method && &**p == path);
+        if let Some(&(_, _, template)) = found {
+            return template;
+        }
+        let template = template_named(method, path);
+        if self.templates.len() == TEMPLATES {
+            self.templates.pop_back();
+        }
+        self.templates
+            .push_front((method.into(), path.into(), template));
+        template
+    }
+
+    fn of_record(&mut self, method: &str, uri: &str, user: Option<&str>) -> Rc<Call> {
+        let same =
+            |c: &&Rc<Call>| c.method == method && &*c.uri == uri && c.user_id.as_deref() == user;
+        if let Some(call) = self.records.iter().find(same) {
+            return call.clone();
+        }
+        let call = Call {
+            method: method_word(method),
+            uri: Cow::Owned(uri.to_owned()),
+            template: self.template(method, uri),
+            user_id: user.map(Into::into),
+        }
+        .shared();
+        if self.records.len() == RECENT {
+            self.records.pop_back();
+        }
+        self.records.push_front(call.clone());
+        call
+    }
+
+    /// The request line of a span, from its name (`POST
+    /// /api/order/create`) and, for the gateway's, its attributes.
+    fn span_call(&mut self, name: &str, uri: Option<&str>, user: Option<&str>) -> Call {
+        // A malformed method is kept as given, spaces and all; a route
+        // template never holds one, so the name splits at its last space,
+        // and only when what follows is the route of what precedes.
+        let (method, template) = match name.rsplit_once(' ') {
+            Some((method, template)) if self.template(method, template).is_some() => {
+                (method, template)
+            }
+            _ => (name, ""),
+        };
+        Call {
+            method: method_word(method),
+            uri: Cow::Owned(uri.unwrap_or(template).to_owned()),
+            template: self.template(method, template),
+            user_id: user.map(Into::into),
+        }
+    }
+
+    fn of_span(&mut self, name: &str, uri: Option<&str>, user: Option<&str>) -> Rc<Call> {
+        let same = |(n, given, c): &&(Box<str>, bool, Rc<Call>)| {
+            &**n == name
+                && *given == uri.is_some()
+                && uri.is_none_or(|u| &*c.uri == u)
+                && c.user_id.as_deref() == user
+        };
+        if let Some((_, _, call)) = self.spans.iter().find(same) {
+            return call.clone();
+        }
+        let call = self.span_call(name, uri, user).shared();
+        if self.spans.len() == RECENT {
+            self.spans.pop_back();
+        }
+        self.spans
+            .push_front((name.into(), uri.is_some(), call.clone()));
+        call
+    }
+}
+
+fn call(o: &Json<'_>, user_id: Option<&str>, calls: &mut Calls) -> Read<Rc<Call>> {
     let method = text(o, "method")?;
     let uri = text(o, "uri")?;
-    Ok(Call {
-        method: method_word(method),
-        uri: Cow::Owned(uri.to_owned()),
-        template: template_named(method, uri),
-        user_id: user_id.map(Into::into),
-    })
+    Ok(calls.of_record(method, uri, user_id))
 }
 
 fn verdict(o: &Json<'_>) -> Read<Verdict> {
@@ -119,9 +213,9 @@ fn verdict(o: &Json<'_>) -> Read<Verdict> {
     })
 }
 
-fn record(o: &Json<'_>) -> Read<Entry> {
+fn record(o: &Json<'_>, calls: &mut Calls) -> Read<Entry> {
     let stage = match text(o, "stage")? {
-        "gateway" => Kept::Gateway(call(o, None)?.shared()),
+        "gateway" => Kept::Gateway(call(o, None, calls)?),
         "service" => Kept::Service {
             event_class: event_class(text(o, "event_class")?)?,
             duration: uint(o, "duration")?,
@@ -132,7 +226,7 @@ fn record(o: &Json<'_>) -> Read<Entry> {
             },
         },
         "response" => Kept::Response(
-            call(o, opt_text(o, "userId")?)?.shared(),
+            call(o, opt_text(o, "userId")?, calls)?,
             Answer {
                 event_class: opt_text(o, "event_class")?.map(event_class).transpose()?,
                 duration: opt_uint(o, "duration")?,
@@ -177,34 +271,18 @@ fn attr_int<T: TryFrom<i64>>(o: &Json<'_>, key: &str) -> Read<T> {
         .ok_or_else(|| format!("span attribute `{key}`: expected an integer"))
 }
 
-/// The request line of a span, from its name (`POST /api/order/create`)
-/// and, for the gateway's, its attributes.
-fn span_call(o: &Json<'_>) -> Read<Call> {
+/// A span's call, shared with the spans before it when the same.
+fn span_call_of(o: &Json<'_>, calls: &mut Calls) -> Read<Rc<Call>> {
     let name = text(o, "name")?;
-    // A malformed method is kept as given, spaces and all; a route template
-    // never holds one, so the name splits at its last space, and only when
-    // what follows is the route of what precedes.
-    let (method, template) = match name.rsplit_once(' ') {
-        Some((method, template)) if template_named(method, template).is_some() => {
-            (method, template)
-        }
-        _ => (name, ""),
-    };
-    let uri = attr_text(o, "url.path").unwrap_or(template);
-    Ok(Call {
-        method: method_word(method),
-        uri: Cow::Owned(uri.to_owned()),
-        template: template_named(method, template),
-        user_id: attribute(o, "enduser.id")
-            .and_then(Json::as_str)
-            .map(Into::into),
-    })
+    let uri = attribute(o, "url.path").and_then(Json::as_str);
+    let user = attribute(o, "enduser.id").and_then(Json::as_str);
+    Ok(calls.of_span(name, uri, user))
 }
 
-fn span(o: &Json<'_>) -> Read<SpanEntry> {
+fn span(o: &Json<'_>, calls: &mut Calls) -> Read<SpanEntry> {
     let part = match text(o, "component")? {
         "gateway" => Part::Gateway {
-            call: span_call(o)?.shared(),
+            call: span_call_of(o, calls)?,
             http_status: attr_int(o, "http.response.status_code")?,
             code: attr_int(o, "orderpay.code")?,
             msg: Cow::Owned(attr_text(o, "orderpay.msg")?.to_owned()),
@@ -217,7 +295,7 @@ fn span(o: &Json<'_>) -> Read<SpanEntry> {
             why: Why::Given(attr_text(o, "orderpay.reason")?.into()),
         },
         _ => Part::Service {
-            call: span_call(o)?.shared(),
+            call: span_call_of(o, calls)?,
             class: event_class(attr_text(o, "orderpay.event_class")?)?,
         },
     };
@@ -236,7 +314,11 @@ fn span(o: &Json<'_>) -> Read<SpanEntry> {
     Ok(entry)
 }
 
-fn list<T>(o: &Json<'_>, name: &str, each: fn(&Json<'_>) -> Read<T>) -> Read<VecDeque<T>> {
+fn list<T>(
+    o: &Json<'_>,
+    name: &str,
+    mut each: impl FnMut(&Json<'_>) -> Read<T>,
+) -> Read<VecDeque<T>> {
     field(o, name)?
         .as_array()
         .ok_or_else(|| format!("`{name}`: expected an array"))?
@@ -258,27 +340,28 @@ pub fn journal_with(
     records: Option<Read<VecDeque<Entry>>>,
     spans: Option<Read<VecDeque<SpanEntry>>>,
 ) -> Read<Journal> {
+    let mut calls = Calls::default();
     Ok(Journal {
         capacity: usize::try_from(uint(o, "capacity")?).map_err(|_| "`capacity`: too large")?,
         records: match records {
             Some(read) => read?,
-            None => list(o, "records", record)?,
+            None => list(o, "records", |r| record(r, &mut calls))?,
         },
         dropped: uint(o, "dropped")?,
         next_seq: uint(o, "next_seq")?,
         spans: match spans {
             Some(read) => read?,
-            None => list(o, "spans", span)?,
+            None => list(o, "spans", |s| span(s, &mut calls))?,
         },
     })
 }
 
 /// The `i`th record of a snapshot's journal, refused as `journal` would.
-pub fn record_at(o: &Json<'_>, i: usize) -> Read<Entry> {
-    record(o).map_err(|e| format!("records[{i}]: {e}"))
+pub fn record_at(o: &Json<'_>, i: usize, calls: &mut Calls) -> Read<Entry> {
+    record(o, calls).map_err(|e| format!("records[{i}]: {e}"))
 }
 
 /// The `i`th span of a snapshot's journal, refused as `journal` would.
-pub fn span_at(o: &Json<'_>, i: usize) -> Read<SpanEntry> {
-    span(o).map_err(|e| format!("spans[{i}]: {e}"))
+pub fn span_at(o: &Json<'_>, i: usize, calls: &mut Calls) -> Read<SpanEntry> {
+    span(o, calls).map_err(|e| format!("spans[{i}]: {e}"))
 }

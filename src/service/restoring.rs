@@ -183,6 +183,7 @@ struct Reading {
     by_id: Option<snapshot::Read<Payments>>,
     records: Option<Result<VecDeque<Entry>, String>>,
     spans: Option<Result<VecDeque<SpanEntry>, String>>,
+    calls: restore::Calls,
 }
 
 /// More text is needed before the next step.
@@ -383,7 +384,7 @@ impl Reading {
             }
             Role::Records => {
                 if let Some(Ok(records)) = &mut self.records {
-                    match restore::record_at(value, i) {
+                    match restore::record_at(value, i, &mut self.calls) {
                         Ok(entry) => records.push_back(entry),
                         Err(e) => self.records = Some(Err(e)),
                     }
@@ -391,7 +392,7 @@ impl Reading {
             }
             Role::Spans => {
                 if let Some(Ok(spans)) = &mut self.spans {
-                    match restore::span_at(value, i) {
+                    match restore::span_at(value, i, &mut self.calls) {
                         Ok(span) => spans.push_back(span),
                         Err(e) => self.spans = Some(Err(e)),
                     }

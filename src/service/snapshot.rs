@@ -5,6 +5,7 @@
 //! optional and defaults as a new service's would.
 
 use std::collections::VecDeque;
+use std::fmt::{self, Display};
 use std::ops::Bound;
 
 use crate::domain::code::Code;
@@ -509,31 +510,31 @@ fn shown(v: &Json) -> String {
 }
 
 /// `at.name`, or `at` for a member of the snapshot itself.
-fn path(at: &str, name: &str) -> String {
+fn path(at: &dyn Display, name: &str) -> String {
     format!("{at}.{name}")
 }
 
-fn wrong(at: &str, v: &Json, expected: &str) -> Invalid {
+fn wrong(at: &dyn Display, v: &Json, expected: &str) -> Invalid {
     Invalid::wrong_type(
-        at,
+        &at.to_string(),
         format!("invalid type: {}, expected {expected}", shown(v)),
     )
 }
 
-fn outside(at: &str, v: &Json, expected: &str) -> Invalid {
+fn outside(at: &dyn Display, v: &Json, expected: &str) -> Invalid {
     Invalid::out_of_range(
-        at,
+        &at.to_string(),
         format!("invalid value: {}, expected {expected}", shown(v)),
     )
 }
 
-fn field<'j, 'a>(o: &'j Json<'a>, at: &str, name: &str) -> Read<&'j Json<'a>> {
+fn field<'j, 'a>(o: &'j Json<'a>, at: &dyn Display, name: &str) -> Read<&'j Json<'a>> {
     o.get(name)
-        .ok_or_else(|| Invalid::wrong_type(at, format!("missing field `{name}`")))
+        .ok_or_else(|| Invalid::wrong_type(&at.to_string(), format!("missing field `{name}`")))
 }
 
 /// A whole number 0 or more as `v`, the value at `at`.
-fn uint_value(v: &Json, at: &str) -> Read<u64> {
+fn uint_value(v: &Json, at: &dyn Display) -> Read<u64> {
     match v {
         Json::Num(_) => v
             .as_u64()
@@ -543,16 +544,16 @@ fn uint_value(v: &Json, at: &str) -> Read<u64> {
 }
 
 fn uint(o: &Json, at: &str, name: &str) -> Read<u64> {
-    uint_value(field(o, at, name)?, &path(at, name))
+    uint_value(field(o, &at, name)?, &Path(at, name))
 }
 
 fn count(o: &Json, at: &str, name: &str) -> Read<usize> {
     let n = uint(o, at, name)?;
     usize::try_from(n)
-        .map_err(|_| Invalid::out_of_range(&path(at, name), format!("too large: {n}")))
+        .map_err(|_| Invalid::out_of_range(&path(&at, name), format!("too large: {n}")))
 }
 
-fn int_value(v: &Json, at: &str) -> Read<i64> {
+fn int_value(v: &Json, at: &dyn Display) -> Read<i64> {
     match v {
         Json::Num(_) => v.as_i64().ok_or_else(|| {
             outside(
@@ -565,23 +566,23 @@ fn int_value(v: &Json, at: &str) -> Read<i64> {
     }
 }
 
-fn int(o: &Json, at: &str, name: &str) -> Read<i64> {
-    int_value(field(o, at, name)?, &path(at, name))
+fn int(o: &Json, at: &dyn Display, name: &str) -> Read<i64> {
+    int_value(field(o, at, name)?, &Path(at, name))
 }
 
-fn number(o: &Json, at: &str, name: &str) -> Read<f64> {
+fn number(o: &Json, at: &dyn Display, name: &str) -> Read<f64> {
     let v = field(o, at, name)?;
     v.as_f64()
         .ok_or_else(|| wrong(&path(at, name), v, "a number"))
 }
 
-fn text<'j>(o: &'j Json, at: &str, name: &str) -> Read<&'j str> {
+fn text<'j>(o: &'j Json, at: &dyn Display, name: &str) -> Read<&'j str> {
     let v = field(o, at, name)?;
     v.as_str()
         .ok_or_else(|| wrong(&path(at, name), v, "a string"))
 }
 
-fn money(o: &Json, at: &str, name: &str) -> Read<Money> {
+fn money(o: &Json, at: &dyn Display, name: &str) -> Read<Money> {
     let n = number(o, at, name)?;
     Money::positive(n).ok_or_else(|| {
         Invalid::out_of_range(
@@ -596,12 +597,32 @@ fn money(o: &Json, at: &str, name: &str) -> Read<Money> {
 
 type Members<'j, 'a> = &'j [(std::borrow::Cow<'a, str>, Json<'a>)];
 
-fn object<'j, 'a>(v: &'j Json<'a>, at: &str) -> Read<Members<'j, 'a>> {
+fn object<'j, 'a>(v: &'j Json<'a>, at: &dyn Display) -> Read<Members<'j, 'a>> {
     v.as_object().ok_or_else(|| wrong(at, v, "an object"))
 }
 
 fn members<'j, 'a>(o: &'j Json<'a>, at: &str, name: &str) -> Read<Members<'j, 'a>> {
-    object(field(o, at, name)?, &path(at, name))
+    object(field(o, &at, name)?, &path(&at, name))
+}
+
+/// A member of an object as its path (`at.name`), written out only for a
+/// refusal.
+struct Path<'a, A: ?Sized>(&'a A, &'a str);
+
+impl<A: Display + ?Sized> Display for Path<'_, A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.0, self.1)
+    }
+}
+
+/// A member of a map as its path (`live["ORD-…"]`), written out only
+/// for a refusal.
+struct Keyed<'a>(&'a str, &'a str);
+
+impl Display for Keyed<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}[{}]", self.0, quote(self.1))
+    }
 }
 
 /// A member key of a map, as its path step: `live["ORD-…"]`.
@@ -610,24 +631,24 @@ fn keyed(at: &str, key: &str) -> String {
 }
 
 fn read_profile(o: &Json, at: &str) -> Read<Profile> {
-    object(o, at)?;
+    object(o, &at)?;
     Ok(Profile {
         base_ms: uint(o, at, "baseMs")?,
         spread_ms: uint(o, at, "spreadMs")?,
-        tail_chance: number(o, at, "tailChance")?,
+        tail_chance: number(o, &at, "tailChance")?,
         tail_ms: uint(o, at, "tailMs")?,
     })
 }
 
 fn read_settings(o: &Json, at: &str) -> Read<Settings> {
-    let latency_at = path(at, "latency");
-    let latency = field(o, at, "latency")?;
+    let latency_at = path(&at, "latency");
+    let latency = field(o, &at, "latency")?;
     object(latency, &latency_at)?;
     let step =
         |name: &str| read_profile(field(latency, &latency_at, name)?, &path(&latency_at, name));
     Ok(Settings {
         seed: uint(o, at, "seed")?,
-        failure_rate: number(o, at, "failureRate")?,
+        failure_rate: number(o, &at, "failureRate")?,
         log_capacity: count(o, at, "logCapacity")?,
         latency: LatencyModel {
             order: step("order")?,
@@ -644,8 +665,8 @@ fn read_settings(o: &Json, at: &str) -> Read<Settings> {
 
 fn read_streams(o: &Json, at: &str) -> Read<Streams> {
     let rng = |name: &str| -> Read<Rng> {
-        let stream = field(o, at, name)?;
-        let stream_at = path(at, name);
+        let stream = field(o, &at, name)?;
+        let stream_at = path(&at, name);
         object(stream, &stream_at)?;
         Ok(Rng::new(uint(stream, &stream_at, "state")?))
     };
@@ -658,10 +679,10 @@ fn read_streams(o: &Json, at: &str) -> Read<Streams> {
 }
 
 /// An id of this service (`PREFIX` and 8 upper-case letters or digits).
-fn code(prefix: &str, id: &str, at: &str) -> Read<Code> {
+fn code(prefix: &str, id: &str, at: &dyn Display) -> Read<Code> {
     Code::parse(prefix, id).ok_or_else(|| {
         Invalid::out_of_range(
-            at,
+            &at.to_string(),
             format!(
                 "must be {prefix}- and 8 upper-case letters or digits, got {}",
                 quote(id)
@@ -673,11 +694,15 @@ fn code(prefix: &str, id: &str, at: &str) -> Read<Code> {
 /// One member of `orders.live`, added to `orders`; `live_at` is the path
 /// of `live` itself.
 pub(crate) fn order_member(orders: &mut Orders, id: &str, order: &Json, live_at: &str) -> Read<()> {
-    let here = keyed(live_at, id);
+    // The path is only written out for a refusal.
+    let here = Keyed(live_at, id);
     object(order, &here)?;
     let code = code(ORDER, id, &here)?;
     if orders.index.contains_key(&code) {
-        return Err(Invalid::out_of_range(&here, "given more than once"));
+        return Err(Invalid::out_of_range(
+            &here.to_string(),
+            "given more than once",
+        ));
     }
     let order_id = text(order, &here, "orderId")?;
     if order_id != id {
@@ -686,7 +711,6 @@ pub(crate) fn order_member(orders: &mut Orders, id: &str, order: &Json, live_at:
             format!("must equal its key, got {}", quote(order_id)),
         ));
     }
-    let status_at = path(&here, "status");
     let row = OrderRow {
         code,
         user_id: orders.texts.share(text(order, &here, "userId")?),
@@ -698,7 +722,7 @@ pub(crate) fn order_member(orders: &mut Orders, id: &str, order: &Json, live_at:
             "PAID" => OrderStatus::Paid,
             other => {
                 return Err(Invalid::out_of_range(
-                    &status_at,
+                    &path(&here, "status"),
                     format!("must be CREATED or PAID, got {}", quote(other)),
                 ))
             }
@@ -711,7 +735,7 @@ pub(crate) fn order_member(orders: &mut Orders, id: &str, order: &Json, live_at:
 /// The orders; `live`, when given, are the members of `live` already read
 /// one by one as they came (`order_member`).
 fn read_orders(o: &Json, at: &str, live: Option<Read<Orders>>) -> Read<Orders> {
-    let live_at = path(at, "live");
+    let live_at = path(&at, "live");
     let listed = members(o, at, "live")?;
     let mut orders = match live {
         Some(read) => read?,
@@ -723,8 +747,8 @@ fn read_orders(o: &Json, at: &str, live: Option<Read<Orders>>) -> Read<Orders> {
             orders
         }
     };
-    let deleted_at = path(at, "deleted");
-    let deleted = field(o, at, "deleted")?;
+    let deleted_at = path(&at, "deleted");
+    let deleted = field(o, &at, "deleted")?;
     let deleted = deleted
         .as_array()
         .ok_or_else(|| wrong(&deleted_at, deleted, "an array"))?;
@@ -733,7 +757,7 @@ fn read_orders(o: &Json, at: &str, live: Option<Read<Orders>>) -> Read<Orders> {
         let id = id.as_str().ok_or_else(|| wrong(&here, id, "a string"))?;
         orders.deleted.insert(code(ORDER, id, &here)?);
     }
-    let made_at = path(at, "made");
+    let made_at = path(&at, "made");
     for (hash, n) in members(o, at, "made")? {
         let here = keyed(&made_at, hash);
         let hash = hash.parse::<u64>().map_err(|_| {
@@ -746,7 +770,7 @@ fn read_orders(o: &Json, at: &str, live: Option<Read<Orders>>) -> Read<Orders> {
 
 /// A count that fits 32 bits (attempts, a forced outcome's count).
 fn small_count(v: &Json, at: &str) -> Read<u32> {
-    let n = uint_value(v, at)?;
+    let n = uint_value(v, &at)?;
     u32::try_from(n).map_err(|_| {
         Invalid::out_of_range(
             at,
@@ -763,11 +787,14 @@ pub(crate) fn payment_member(
     p: &Json,
     by_id_at: &str,
 ) -> Read<()> {
-    let here = keyed(by_id_at, id);
+    let here = Keyed(by_id_at, id);
     object(p, &here)?;
     let code = code(PAYMENT, id, &here)?;
     if payments.index.contains_key(&code) {
-        return Err(Invalid::out_of_range(&here, "given more than once"));
+        return Err(Invalid::out_of_range(
+            &here.to_string(),
+            "given more than once",
+        ));
     }
     let payment_id = text(p, &here, "paymentId")?;
     if payment_id != id {
@@ -776,16 +803,17 @@ pub(crate) fn payment_member(
             format!("must equal its key, got {}", quote(payment_id)),
         ));
     }
-    let order_at = path(&here, "orderId");
-    let method_at = path(&here, "paymentMethod");
     let method = text(p, &here, "paymentMethod")?;
     let row = PaymentRow {
         code,
-        order: code_of_order(text(p, &here, "orderId")?, &order_at)?,
+        order: code_of_order(text(p, &here, "orderId")?, &|| path(&here, "orderId"))?,
         amount: money(p, &here, "amount")?,
         paid_at: int(p, &here, "paidAt")?,
         method: PaymentMethod::parse(method).ok_or_else(|| {
-            Invalid::out_of_range(&method_at, format!("unknown method {}", quote(method)))
+            Invalid::out_of_range(
+                &path(&here, "paymentMethod"),
+                format!("unknown method {}", quote(method)),
+            )
         })?,
         status: match text(p, &here, "status")? {
             "SUCCESS" => PaymentStatus::Success,
@@ -804,7 +832,7 @@ pub(crate) fn payment_member(
 
 /// The payments; `by_id`, when given, as `read_orders` takes `live`.
 fn read_payments(o: &Json, at: &str, by_id: Option<Read<Payments>>) -> Read<Payments> {
-    let by_id_at = path(at, "by_id");
+    let by_id_at = path(&at, "by_id");
     let listed = members(o, at, "by_id")?;
     let mut payments = match by_id {
         Some(read) => read?,
@@ -816,7 +844,7 @@ fn read_payments(o: &Json, at: &str, by_id: Option<Read<Payments>>) -> Read<Paym
             payments
         }
     };
-    let attempts_at = path(at, "attempts");
+    let attempts_at = path(&at, "attempts");
     for (id, n) in members(o, at, "attempts")? {
         let here = keyed(&attempts_at, id);
         let order = code(ORDER, id, &here)?;
@@ -827,10 +855,10 @@ fn read_payments(o: &Json, at: &str, by_id: Option<Read<Payments>>) -> Read<Paym
 
 /// A payment's order: an order id, or else "not an order of this
 /// snapshot", as for a well-formed id that names no order.
-fn code_of_order(id: &str, at: &str) -> Read<Code> {
+fn code_of_order(id: &str, at: &dyn Fn() -> String) -> Read<Code> {
     Code::parse(ORDER, id).ok_or_else(|| {
         Invalid::out_of_range(
-            at,
+            &at(),
             format!("{} is not an order of this snapshot", quote(id)),
         )
     })
@@ -854,9 +882,9 @@ fn read_forced(o: &Json) -> Read<Option<(Forced, u32)>> {
                 })?;
                 Ok(Some((outcome, small_count(count, &format!("{at}[1]"))?)))
             }
-            _ => Err(wrong(at, v, "[outcome, count]")),
+            _ => Err(wrong(&at, v, "[outcome, count]")),
         },
-        Some(v) => Err(wrong(at, v, "[outcome, count] or null")),
+        Some(v) => Err(wrong(&at, v, "[outcome, count] or null")),
     }
 }
 
@@ -904,7 +932,7 @@ pub(crate) struct Streamed {
 /// pieces is refused with the same message.
 pub(crate) fn read_tree(tree: &Json, streamed: Streamed) -> Read<Parts> {
     let at = "snapshot";
-    object(tree, at).map_err(|e| {
+    object(tree, &at).map_err(|e| {
         Invalid::wrong_type(
             at,
             format!(
@@ -918,10 +946,10 @@ pub(crate) fn read_tree(tree: &Json, streamed: Streamed) -> Read<Parts> {
     for name in [
         "format", "settings", "streams", "orders", "payments", "journal",
     ] {
-        field(tree, at, name)?;
+        field(tree, &at, name)?;
     }
-    let format = field(tree, at, "format")?;
-    if uint_value(format, "snapshot.format")? != FORMAT {
+    let format = field(tree, &at, "format")?;
+    if uint_value(format, &"snapshot.format")? != FORMAT {
         return Err(Invalid::out_of_range(
             "snapshot.format",
             format!(
@@ -930,7 +958,7 @@ pub(crate) fn read_tree(tree: &Json, streamed: Streamed) -> Read<Parts> {
             ),
         ));
     }
-    let part = |name: &str| field(tree, at, name);
+    let part = |name: &str| field(tree, &at, name);
     let Streamed {
         live,
         by_id,
@@ -946,7 +974,7 @@ pub(crate) fn read_tree(tree: &Json, streamed: Streamed) -> Read<Parts> {
         forced_next: read_forced(tree)?,
         clock: match tree.get("clock") {
             None | Some(Json::Null) => None,
-            Some(v) => Some(int_value(v, "snapshot.clock")?),
+            Some(v) => Some(int_value(v, &"snapshot.clock")?),
         },
         counters: match tree.get("counters") {
             None => None,

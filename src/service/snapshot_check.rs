@@ -27,16 +27,6 @@ use crate::sim::Settings;
 
 type Checked = Result<(), Invalid>;
 
-/// Runs `check` on an unnamed field first and builds the field's path
-/// only when it fails: a snapshot of 100,000 records is checked without
-/// formatting a path for each of their fields, and a refusal reads the same.
-fn named<T>(
-    path: impl FnOnce() -> String,
-    check: impl Fn(&str) -> Result<T, Invalid>,
-) -> Result<T, Invalid> {
-    check("").or_else(|_| check(&path()))
-}
-
 /// Refuses the first bad field, or accepts the whole.
 pub(crate) fn check(parts: &Parts) -> Checked {
     settings(&parts.settings)?;
@@ -136,15 +126,15 @@ fn orders(orders: &Orders) -> Result<BTreeSet<Code>, Invalid> {
                 quote(&row.code.text(ORDER))
             )
         };
-        named(
-            || at("userId"),
-            |p| text(p, &row.user_id, MAX_USER_ID_CHARS, true),
-        )?;
-        named(
-            || at("description"),
-            |p| text(p, &row.description, MAX_DESCRIPTION_CHARS, false),
-        )?;
-        named(|| at("createdAt"), |p| check_time(p, row.created_at))?;
+        named(&at, "userId", |f| {
+            text(f, &row.user_id, MAX_USER_ID_CHARS, true)
+        })?;
+        named(&at, "description", |f| {
+            text(f, &row.description, MAX_DESCRIPTION_CHARS, false)
+        })?;
+        named(&at, "createdAt", |f| {
+            check_time(f, row.created_at).map(drop)
+        })?;
         known.insert(row.code);
     }
     for code in &orders.deleted {
@@ -194,14 +184,16 @@ fn payments(payments: &Payments, orders: &Orders, known_orders: &BTreeSet<Code>)
                 quote(&row.code.text(PAYMENT))
             )
         };
-        let order_id = || row.order.text(ORDER);
         if !known_orders.contains(&row.order) {
             return Err(Invalid::out_of_range(
                 &at("orderId"),
-                format!("{} is not an order of this snapshot", quote(&order_id())),
+                format!(
+                    "{} is not an order of this snapshot",
+                    quote(&row.order.text(ORDER))
+                ),
             ));
         }
-        named(|| at("paidAt"), |p| check_time(p, row.paid_at))?;
+        named(&at, "paidAt", |f| check_time(f, row.paid_at).map(drop))?;
         if !orders.index.contains_key(&row.order) {
             continue;
         }
@@ -210,7 +202,10 @@ fn payments(payments: &Payments, orders: &Orders, known_orders: &BTreeSet<Code>)
         let tried = payments.attempts.get(&row.order).copied().unwrap_or(0);
         if *count > tried {
             return Err(Invalid::out_of_range(
-                &format!("snapshot.payments.attempts[{}]", quote(&order_id())),
+                &format!(
+                    "snapshot.payments.attempts[{}]",
+                    quote(&row.order.text(ORDER))
+                ),
                 format!("counts {tried} attempts, fewer than the order's {count} payments"),
             ));
         }
@@ -280,21 +275,34 @@ fn journal(journal: &Journal, log_capacity: usize) -> Checked {
     Ok(())
 }
 
+/// Runs `check` on a field, writing the field's path out only when the
+/// check refuses it: a check passes or refuses whatever the path says, so
+/// it runs first with none, then again with the path for its message.
+fn named(at: &dyn Fn(&str) -> String, field: &str, check: impl Fn(&str) -> Checked) -> Checked {
+    match check("") {
+        Ok(()) => Ok(()),
+        Err(_) => check(&at(field)),
+    }
+}
+
 fn entry(record: &Entry, at: &dyn Fn(&str) -> String) -> Checked {
-    named(|| at("timestamp"), |p| check_time(p, record.timestamp))?;
+    named(at, "timestamp", |f| {
+        check_time(f, record.timestamp).map(drop)
+    })?;
     match &record.stage {
         Kept::Gateway(_) => Ok(()),
         Kept::Service {
             duration, outcome, ..
         } => {
-            named(|| at("duration"), |p| safe_count(p, *duration))?;
+            named(at, "duration", |f| safe_count(f, *duration))?;
             outcome
                 .as_ref()
-                .map_or(Ok(()), |v| named(|| at("outcome"), |p| verdict(p, v)))
+                .map_or(Ok(()), |v| named(at, "outcome", |f| verdict(f, v)))
         }
         Kept::Response(_, answer) => {
-            let duration = answer.duration.unwrap_or(0);
-            named(|| at("duration"), |p| safe_count(p, duration))?;
+            named(at, "duration", |f| {
+                safe_count(f, answer.duration.unwrap_or(0))
+            })?;
             status_and_code(at, answer.http_status, answer.code)
         }
     }
@@ -317,8 +325,8 @@ fn status_and_code(at: &dyn Fn(&str) -> String, http_status: u16, code: i32) -> 
 }
 
 fn span(s: &SpanEntry, at: &dyn Fn(&str) -> String) -> Checked {
-    named(|| at("start"), |p| check_time(p, s.start))?;
-    named(|| at("end"), |p| check_time(p, s.end))?;
+    named(at, "start", |f| check_time(f, s.start).map(drop))?;
+    named(at, "end", |f| check_time(f, s.end).map(drop))?;
     if s.end < s.start {
         return Err(Invalid::out_of_range(
             &at("end"),
@@ -340,7 +348,7 @@ fn span(s: &SpanEntry, at: &dyn Fn(&str) -> String) -> Checked {
                     "must be at least 1, got 0",
                 ));
             }
-            named(|| at("attributes"), |p| verdict(p, v))
+            named(at, "attributes", |f| verdict(f, v))
         }
         Part::ThirdParty { attempt: 0, .. } => Err(Invalid::out_of_range(
             &at("attributes.orderpay.attempt"),

@@ -36,4 +36,4 @@ mod scratch;
 mod wall;
 
 #[cfg(target_arch = "wasm32")]
-pub use exports::Service;
+pub use exports::{RawPieces, RawRestoring, Service};

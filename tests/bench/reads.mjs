@@ -1,0 +1,99 @@
+// Reads and exports in Node through the package in pkg/ (build it first:
+// source .ci/lib.sh; build_package), with the log full at 10,000 and at
+// 100,000 records: each one-shot read (best of two, and the time per
+// record), then each incremental form at its default piece size: the whole
+// run, the pieces, and the longest single call, which is what a page
+// waits for in one task. Prints JSON lines.
+// Usage: node tests/bench/reads.mjs [records...]; PKG=dir measures the
+// package in dir instead (an older build, say), without the incremental
+// forms when it has none.
+const pkg = process.env.PKG ? new URL(`file://${process.env.PKG.replace(/\/?$/, "/")}`) : new URL("../../pkg/", import.meta.url);
+const { Service } = await import(new URL("node.js", pkg).href);
+
+const sizes = process.argv.slice(2).map(Number);
+
+const best = (times, run) => {
+  let fastest = Infinity;
+  for (let i = 0; i < times; i++) {
+    const start = performance.now();
+    run();
+    fastest = Math.min(fastest, performance.now() - start);
+  }
+  return +fastest.toFixed(1);
+};
+
+/** Times each call of `step` until it says it is done: total and longest. */
+function sliced(step) {
+  let total = 0;
+  let longest = 0;
+  let calls = 0;
+  for (;;) {
+    const start = performance.now();
+    const more = step();
+    const ms = performance.now() - start;
+    total += ms;
+    longest = Math.max(longest, ms);
+    calls += 1;
+    if (!more) break;
+  }
+  return { ms: +total.toFixed(1), pieces: calls, longestMs: +longest.toFixed(1) };
+}
+
+for (const records of sizes.length ? sizes : [10000, 100000]) {
+  const s = new Service({ seed: 1, virtualTime: 0, logCapacity: records });
+  while (s.droppedLogs === 0) s.handle("GET", "/api/test/order/batch?count=1000");
+  const all = s.logs();
+  const half = all[all.length >> 1].seq;
+  const snapshot = s.snapshot();
+  const reads = {
+    "logs()": () => s.logs(),
+    "logs(after)": () => s.logs(half),
+    "spans()": () => s.spans(),
+    "exportNdjson()": () => s.exportNdjson(),
+    "exportOtlp()": () => s.exportOtlp(),
+    "snapshot()": () => s.snapshot(),
+    "Service.restore()": () => Service.restore(snapshot).free(),
+  };
+  for (const [what, read] of Object.entries(reads)) {
+    const ms = best(2, read);
+    console.log(JSON.stringify({ what, records, ms, usPerRecord: +((ms * 1000) / records).toFixed(2) }));
+  }
+  if (typeof s.snapshotPieces !== "function") {
+    s.free();
+    continue;
+  }
+  for (const what of ["snapshotPieces", "exportNdjsonPieces", "exportOtlpPieces"]) {
+    let pieces;
+    const run = sliced(() => {
+      if (!pieces) {
+        pieces = s[what]();
+        return true;
+      }
+      return !pieces.next().done;
+    });
+    console.log(JSON.stringify({ what: `${what}()`, records, ...run }));
+  }
+  {
+    const piece = 262144;
+    let restoring;
+    let at = 0;
+    let restored;
+    const run = sliced(() => {
+      if (!restoring) {
+        restoring = Service.restoring();
+        return true;
+      }
+      if (at < snapshot.length) {
+        restoring.push(snapshot.slice(at, at + piece));
+        at += piece;
+        return true;
+      }
+      restored = restoring.finish();
+      return false;
+    });
+    if (restored.snapshot() !== snapshot) throw new Error("restoring: not the same service");
+    restored.free();
+    console.log(JSON.stringify({ what: "Service.restoring() push, finish", records, pieceChars: piece, ...run }));
+  }
+  s.free();
+}
