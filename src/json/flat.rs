@@ -64,13 +64,39 @@ fn plain_string(text: &str, at: usize) -> Option<(&str, usize)> {
         return None;
     }
     let rest = bytes.get(at + 1..)?;
-    let len = rest
-        .iter()
-        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+    let len = string_stop(rest)?;
     if rest.get(len) != Some(&b'"') {
         return None;
     }
     Some((text.get(at + 1..at + 1 + len)?, at + len + 2))
+}
+
+/// Where a string's plain run stops: the first `"`, `\\` or control
+/// character. Eight bytes at a time: a byte that matches sets its high
+/// bit in `found`, and the lowest one set is exact (a false mark can
+/// only follow a true one, by a borrow).
+fn string_stop(rest: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero_in = |v: u64| v.wrapping_sub(ONES) & !v;
+    let mut at = 0;
+    while let Some(chunk) = rest.get(at..at + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        let found = (zero_in(x ^ (ONES * u64::from(b'"')))
+            | zero_in(x ^ (ONES * u64::from(b'\\')))
+            | (x.wrapping_sub(ONES * 0x20) & !x))
+            & HIGH;
+        if found != 0 {
+            return Some(at + found.trailing_zeros() as usize / 8);
+        }
+        at += 8;
+    }
+    let tail = rest.get(at..)?;
+    tail.iter()
+        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+        .map(|i| at + i)
 }
 
 /// A string, a short decimal without exponent, or a word.
@@ -79,18 +105,19 @@ fn scalar(text: &str, at: usize) -> Option<(Json<'_>, usize)> {
     match bytes.get(at)? {
         b'"' => plain_string(text, at).map(|(s, next)| (Json::Str(Cow::Borrowed(s)), next)),
         b'-' | b'0'..=b'9' => decimal(text, at),
-        _ => {
-            let rest = bytes.get(at..)?;
-            [
-                (&b"null"[..], Json::Null),
-                (b"true", Json::Bool(true)),
-                (b"false", Json::Bool(false)),
-            ]
-            .into_iter()
-            .find(|(word, _)| rest.starts_with(word))
-            .map(|(word, value)| (value, at + word.len()))
-        }
+        b'n' => word(bytes, at, b"null", Json::Null),
+        b't' => word(bytes, at, b"true", Json::Bool(true)),
+        b'f' => word(bytes, at, b"false", Json::Bool(false)),
+        _ => None,
     }
+}
+
+/// One of the three words, in full.
+fn word<'a>(bytes: &[u8], at: usize, word: &[u8], value: Json<'a>) -> Option<(Json<'a>, usize)> {
+    bytes
+        .get(at..at + word.len())
+        .filter(|w| *w == word)
+        .map(|_| (value, at + word.len()))
 }
 
 /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?`, short; anything else is `None`.
@@ -146,6 +173,25 @@ mod tests {
             let quick = flat_object(text);
             assert!(quick.is_some(), "{text}");
             assert_eq!(quick, general(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_string_stops_where_a_byte_by_byte_scan_stops() {
+        let mut rng = crate::sim::random::Rng::new(5);
+        let alphabet = [b'a', b'"', b'\\', 0x1f, 0x20, 0x7f, 0x80, 0xff, b'!', 0];
+        for _ in 0..20_000 {
+            let len = rng.below(24) as usize;
+            let bytes: Vec<u8> = (0..len)
+                .map(|_| match rng.below(8) {
+                    0 => alphabet[rng.below(alphabet.len() as u64) as usize],
+                    _ => b'a' + rng.below(26) as u8,
+                })
+                .collect();
+            let plain = bytes
+                .iter()
+                .position(|&b| b == b'"' || b == b'\\' || b < 0x20);
+            assert_eq!(string_stop(&bytes), plain, "{bytes:?}");
         }
     }
 
