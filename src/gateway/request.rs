@@ -252,7 +252,13 @@ impl<'a> JsonBody<'a> {
                 });
             }
         }
-        let members = match json::parse(text) {
+        // The common body takes one quick pass; any other text goes to
+        // the general reader, which also words every syntax error.
+        let parsed = match json::flat::flat_object(text) {
+            Some(members) => Ok(Json::Obj(members)),
+            None => json::parse(text),
+        };
+        let members = match parsed {
             Ok(Json::Obj(members)) => members,
             Ok(other) => {
                 let problem = format!("expected a JSON object, got {}", kind(&other));

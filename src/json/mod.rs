@@ -5,9 +5,12 @@
 //!
 //! - [`read`]: text into a borrowed tree, with the error messages and the
 //!   depth limit callers see in a 400;
+//! - [`flat`]: the one-pass read of a flat request body, falling back
+//!   to [`read`] for anything else;
 //! - [`write`]: escaping, numbers, and a builder for objects and arrays;
 //! - [`number`]: doubles as text and back, without core's float machinery.
 
+pub mod flat;
 pub mod number;
 pub mod read;
 pub mod write;

@@ -1,0 +1,221 @@
+//! A quick read of the common request body: one flat object of plain
+//! strings, short decimals, `true`, `false` and `null`, with no escapes
+//! and no nesting. It walks the text once and gives up (`None`) on
+//! anything else, so the general reader in [`super::read`] still reads,
+//! and words the error for, every unusual body: both give the same
+//! members for every text this one accepts.
+
+use std::borrow::Cow;
+
+use super::read::Json;
+
+/// Decimals longer than this go to the general reader, which checks
+/// range; anything this short without an exponent is a finite double.
+const MAX_NUMBER_BYTES: usize = 24;
+
+/// The members of a flat object, in the order written, duplicates
+/// included; `None` for any text the general reader must see.
+pub fn flat_object(text: &str) -> Option<Vec<(Cow<'_, str>, Json<'_>)>> {
+    let bytes = text.as_bytes();
+    let mut at = skip_space(bytes, 0);
+    if bytes.get(at) != Some(&b'{') {
+        return None;
+    }
+    at = skip_space(bytes, at + 1);
+    let mut members = Vec::with_capacity(4);
+    if bytes.get(at) == Some(&b'}') {
+        return end(bytes, at + 1).then_some(members);
+    }
+    loop {
+        let (key, next) = plain_string(text, at)?;
+        at = skip_space(bytes, next);
+        if bytes.get(at) != Some(&b':') {
+            return None;
+        }
+        at = skip_space(bytes, at + 1);
+        let (value, next) = scalar(text, at)?;
+        members.push((Cow::Borrowed(key), value));
+        at = skip_space(bytes, next);
+        match bytes.get(at) {
+            Some(b',') => at = skip_space(bytes, at + 1),
+            Some(b'}') => return end(bytes, at + 1).then_some(members),
+            _ => return None,
+        }
+    }
+}
+
+fn skip_space(bytes: &[u8], mut at: usize) -> usize {
+    while let Some(b' ' | b'\t' | b'\n' | b'\r') = bytes.get(at) {
+        at += 1;
+    }
+    at
+}
+
+/// Only whitespace after the object.
+fn end(bytes: &[u8], at: usize) -> bool {
+    skip_space(bytes, at) == bytes.len()
+}
+
+/// A string at `at` with no escapes or control characters, and where
+/// reading stops after it.
+fn plain_string(text: &str, at: usize) -> Option<(&str, usize)> {
+    let bytes = text.as_bytes();
+    if bytes.get(at) != Some(&b'"') {
+        return None;
+    }
+    let rest = bytes.get(at + 1..)?;
+    let len = string_stop(rest)?;
+    if rest.get(len) != Some(&b'"') {
+        return None;
+    }
+    Some((text.get(at + 1..at + 1 + len)?, at + len + 2))
+}
+
+/// Where a string's plain run stops: the first `"`, `\\` or control
+/// character. Eight bytes at a time: a byte that matches sets its high
+/// bit in `found`, and the lowest one set is exact (a false mark can
+/// only follow a true one, by a borrow).
+fn string_stop(rest: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero_in = |v: u64| v.wrapping_sub(ONES) & !v;
+    let mut at = 0;
+    while let Some(chunk) = rest.get(at..at + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        let found = (zero_in(x ^ (ONES * u64::from(b'"')))
+            | zero_in(x ^ (ONES * u64::from(b'\\')))
+            | (x.wrapping_sub(ONES * 0x20) & !x))
+            & HIGH;
+        if found != 0 {
+            return Some(at + found.trailing_zeros() as usize / 8);
+        }
+        at += 8;
+    }
+    let tail = rest.get(at..)?;
+    tail.iter()
+        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+        .map(|i| at + i)
+}
+
+/// A string, a short decimal without exponent, or a word.
+fn scalar(text: &str, at: usize) -> Option<(Json<'_>, usize)> {
+    let bytes = text.as_bytes();
+    match bytes.get(at)? {
+        b'"' => plain_string(text, at).map(|(s, next)| (Json::Str(Cow::Borrowed(s)), next)),
+        b'-' | b'0'..=b'9' => decimal(text, at),
+        b'n' => word(bytes, at, b"null", Json::Null),
+        b't' => word(bytes, at, b"true", Json::Bool(true)),
+        b'f' => word(bytes, at, b"false", Json::Bool(false)),
+        _ => None,
+    }
+}
+
+/// One of the three words, in full.
+fn word<'a>(bytes: &[u8], at: usize, word: &[u8], value: Json<'a>) -> Option<(Json<'a>, usize)> {
+    bytes
+        .get(at..at + word.len())
+        .filter(|w| *w == word)
+        .map(|_| (value, at + word.len()))
+}
+
+/// `-?(0|[1-9][0-9]*)(\.[0-9]+)?`, short; anything else is `None`.
+fn decimal(text: &str, start: usize) -> Option<(Json<'_>, usize)> {
+    let bytes = text.as_bytes();
+    let digits = |from: usize| {
+        bytes
+            .get(from..)
+            .map_or(0, |r| r.iter().take_while(|b| b.is_ascii_digit()).count())
+    };
+    let mut at = start;
+    if bytes.get(at) == Some(&b'-') {
+        at += 1;
+    }
+    let whole = digits(at);
+    if whole == 0 || (whole > 1 && bytes.get(at) == Some(&b'0')) {
+        return None;
+    }
+    at += whole;
+    if bytes.get(at) == Some(&b'.') {
+        let fraction = digits(at + 1);
+        if fraction == 0 {
+            return None;
+        }
+        at += 1 + fraction;
+    }
+    if matches!(bytes.get(at), Some(b'e' | b'E')) || at - start > MAX_NUMBER_BYTES {
+        return None;
+    }
+    Some((Json::Num(text.get(start..at)?), at))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn general(text: &str) -> Option<Vec<(Cow<'_, str>, Json<'_>)>> {
+        match super::super::parse(text) {
+            Ok(Json::Obj(members)) => Some(members),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn plain_bodies_read_as_the_general_reader_reads_them() {
+        for text in [
+            r#"{"userId":"u1","price":12.5,"description":"d"}"#,
+            r#" { "orderId" : "o-1" , "amount":-0.25,"paymentMethod":"CARD" } "#,
+            r#"{"a":null,"b":true,"c":false,"d":0,"a":"x"}"#,
+            "{}",
+            "{\n\t\"é\":\"ü\"\r\n}",
+        ] {
+            let quick = flat_object(text);
+            assert!(quick.is_some(), "{text}");
+            assert_eq!(quick, general(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_string_stops_where_a_byte_by_byte_scan_stops() {
+        let mut rng = crate::sim::random::Rng::new(5);
+        let alphabet = [b'a', b'"', b'\\', 0x1f, 0x20, 0x7f, 0x80, 0xff, b'!', 0];
+        for _ in 0..20_000 {
+            let len = rng.below(24) as usize;
+            let bytes: Vec<u8> = (0..len)
+                .map(|_| match rng.below(8) {
+                    0 => alphabet[rng.below(alphabet.len() as u64) as usize],
+                    _ => b'a' + rng.below(26) as u8,
+                })
+                .collect();
+            let plain = bytes
+                .iter()
+                .position(|&b| b == b'"' || b == b'\\' || b < 0x20);
+            assert_eq!(string_stop(&bytes), plain, "{bytes:?}");
+        }
+    }
+
+    #[test]
+    fn anything_unusual_is_left_to_the_general_reader() {
+        for text in [
+            r#"{"a":"x\"y"}"#,
+            r#"{"a\n":1}"#,
+            r#"{"a":{"b":1}}"#,
+            r#"{"a":[1]}"#,
+            r#"{"a":1e3}"#,
+            r#"{"a":01}"#,
+            r#"{"a":1.}"#,
+            r#"{"a":-}"#,
+            r#"{"a":1,}"#,
+            r#"{"a":1} x"#,
+            r#"{"a":nul}"#,
+            r#"{"a":1"#,
+            "{\"a\":\"\u{1}\"}",
+            "[1]",
+            "",
+            &format!("{{\"a\":{}}}", "9".repeat(400)),
+        ] {
+            assert_eq!(flat_object(text), None, "{text}");
+        }
+    }
+}
