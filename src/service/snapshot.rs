@@ -999,3 +999,20 @@ fn shown_number(v: &Json) -> String {
         other => shown(other),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::invalid::InvalidKind;
+
+    #[test]
+    fn journal_refusals_are_told_apart_by_their_words() {
+        let missing = journal_error("`records[0]`: missing field `traceId`".to_owned());
+        assert_eq!(missing.kind, InvalidKind::WrongType);
+        let wrong = journal_error("`seq`: expected a whole number, got \"é\"".to_owned());
+        assert_eq!(wrong.kind, InvalidKind::WrongType);
+        let never_written = journal_error("`status`: unknown \"éxpected\"".to_owned());
+        assert_eq!(never_written.kind, InvalidKind::OutOfRange);
+        assert!(!mentions("ex", "expected"));
+    }
+}
