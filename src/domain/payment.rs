@@ -207,11 +207,16 @@ impl Payments {
 
     /// The payments, sorted by id, as snapshots list them.
     pub(crate) fn sorted(&self) -> Vec<&Row> {
-        // The index is ordered by code, and codes sort as ids do.
-        self.index
-            .values()
-            .filter_map(|&i| self.rows.get(i as usize))
+        self.sorted_rows()
+            .into_iter()
+            .filter_map(|i| self.rows.get(i as usize))
             .collect()
+    }
+
+    /// The rows' positions in code order: the index is ordered by code,
+    /// and codes sort as ids do.
+    pub(crate) fn sorted_rows(&self) -> Vec<u32> {
+        self.index.values().copied().collect()
     }
 
     pub fn len(&self) -> usize {

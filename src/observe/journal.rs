@@ -8,7 +8,6 @@ use std::collections::VecDeque;
 use super::entry::{At, Entry, Kept};
 use super::render;
 use super::span_entry::SpanEntry;
-use crate::json::Out;
 
 /// A bounded journal: at most `capacity` records, the oldest dropped first,
 /// and a count of how many were dropped so nobody mistakes it for complete.
@@ -92,30 +91,6 @@ impl Journal {
     /// The spans as an OTLP/JSON `ExportTraceServiceRequest`.
     pub fn otlp_json(&self) -> String {
         super::otlp::export(self.spans.iter(), self.spans.len())
-    }
-
-    /// The journal as a snapshot holds it.
-    pub fn write_snapshot(&self, out: &mut Out) {
-        out.begin_object();
-        out.key("capacity");
-        out.uint(self.capacity as u64);
-        out.key("records");
-        out.begin_array();
-        for r in &self.records {
-            render::record(out, r);
-        }
-        out.end_array();
-        out.key("dropped");
-        out.uint(self.dropped);
-        out.key("next_seq");
-        out.uint(self.next_seq);
-        out.key("spans");
-        out.begin_array();
-        for s in &self.spans {
-            render::span(out, s);
-        }
-        out.end_array();
-        out.end_object();
     }
 
     pub fn len(&self) -> usize {

@@ -6,7 +6,6 @@
 
 use std::collections::VecDeque;
 use std::fmt::{self, Display};
-use std::ops::Bound;
 
 use crate::domain::code::Code;
 use crate::domain::money::Money;
@@ -215,9 +214,9 @@ pub fn write(b: &Backend) -> String {
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Step {
     Head,
-    /// The position reached in the orders' code order.
+    /// The positions reached in the orders' and payments' code order.
     Orders(usize),
-    Payments(Option<Code>),
+    Payments(usize),
     Records(usize),
     Spans(usize),
     Tail,
@@ -231,9 +230,11 @@ pub(crate) struct Writer {
     step: Step,
     out: Out,
     rows_done: usize,
-    /// The orders' rows in code order, found once (their index is a
-    /// hash table, so a piece cannot resume from a code).
+    /// The orders' and payments' rows in code order, each found once
+    /// (the orders' index is a hash table, so a piece cannot resume from
+    /// a code).
     order_rows: Option<Vec<u32>>,
+    payment_rows: Option<Vec<u32>>,
 }
 
 impl Writer {
@@ -244,6 +245,7 @@ impl Writer {
             out: Out::with_capacity(estimate.min(1 << 20)),
             rows_done: 0,
             order_rows: None,
+            payment_rows: None,
         }
     }
 
@@ -291,15 +293,20 @@ impl Writer {
                     Some(written) => Step::Orders(from + written),
                     None => {
                         between_orders_and_payments(out, v);
-                        Step::Payments(None)
+                        Step::Payments(0)
                     }
                 }
             }
-            Step::Payments(after) => {
-                let rows = v.payments.index.range(after_code(after));
-                let rest = rows.filter_map(|(_, &i)| v.payments.rows.get(i as usize));
-                match each_until(out, size, &mut self.rows_done, rest, payment_row) {
-                    Some(last) => Step::Payments(Some(last)),
+            Step::Payments(from) => {
+                let order = self
+                    .payment_rows
+                    .get_or_insert_with(|| v.payments.sorted_rows());
+                let rest = order
+                    .iter()
+                    .skip(from)
+                    .filter_map(|&i| v.payments.rows.get(i as usize));
+                match count_until(out, size, &mut self.rows_done, rest, payment_row) {
+                    Some(written) => Step::Payments(from + written),
                     None => {
                         between_payments_and_records(out, v);
                         Step::Records(0)
@@ -330,50 +337,6 @@ impl Writer {
             Step::Done => Step::Done,
         }
     }
-}
-
-fn after_code(after: Option<Code>) -> (Bound<Code>, Bound<Code>) {
-    match after {
-        Some(code) => (Bound::Excluded(code), Bound::Unbounded),
-        None => (Bound::Unbounded, Bound::Unbounded),
-    }
-}
-
-/// A row of orders or payments, found by code.
-trait Coded {
-    fn code(&self) -> Code;
-}
-
-impl Coded for OrderRow {
-    fn code(&self) -> Code {
-        self.code
-    }
-}
-
-impl Coded for PaymentRow {
-    fn code(&self) -> Code {
-        self.code
-    }
-}
-
-/// Writes rows until the piece is full; the code of the last one written
-/// when some are left, `None` when all are written.
-fn each_until<'r, R: Coded + 'r>(
-    out: &mut Out,
-    size: usize,
-    done: &mut usize,
-    rows: impl Iterator<Item = &'r R>,
-    write: fn(&mut Out, &R),
-) -> Option<Code> {
-    let mut rows = rows.peekable();
-    while let Some(row) = rows.next() {
-        write(out, row);
-        *done += 1;
-        if out.text.len() >= size && rows.peek().is_some() {
-            return Some(row.code());
-        }
-    }
-    None
 }
 
 /// Writes items until the piece is full; how many were written when some
