@@ -7,7 +7,7 @@
 
 use std::borrow::Cow;
 
-use super::read::Json;
+use super::read::{string_stop, Json};
 
 /// Decimals longer than this go to the general reader, which checks
 /// range; anything this short without an exponent is a finite double.
@@ -69,34 +69,6 @@ fn plain_string(text: &str, at: usize) -> Option<(&str, usize)> {
         return None;
     }
     Some((text.get(at + 1..at + 1 + len)?, at + len + 2))
-}
-
-/// Where a string's plain run stops: the first `"`, `\\` or control
-/// character. Eight bytes at a time: a byte that matches sets its high
-/// bit in `found`, and the lowest one set is exact (a false mark can
-/// only follow a true one, by a borrow).
-fn string_stop(rest: &[u8]) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let zero_in = |v: u64| v.wrapping_sub(ONES) & !v;
-    let mut at = 0;
-    while let Some(chunk) = rest.get(at..at + 8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(word);
-        let found = (zero_in(x ^ (ONES * u64::from(b'"')))
-            | zero_in(x ^ (ONES * u64::from(b'\\')))
-            | (x.wrapping_sub(ONES * 0x20) & !x))
-            & HIGH;
-        if found != 0 {
-            return Some(at + found.trailing_zeros() as usize / 8);
-        }
-        at += 8;
-    }
-    let tail = rest.get(at..)?;
-    tail.iter()
-        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
-        .map(|i| at + i)
 }
 
 /// A string, a short decimal without exponent, or a word.

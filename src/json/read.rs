@@ -325,10 +325,7 @@ impl<'a> Reader<'a> {
         // The plain run up to the first quote, escape or control
         // character, in one tight scan.
         let rest = self.bytes.get(self.at..).unwrap_or_default();
-        self.at += rest
-            .iter()
-            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
-            .unwrap_or(rest.len());
+        self.at += string_stop(rest).unwrap_or(rest.len());
         loop {
             match self.bytes.get(self.at) {
                 None => return Err(self.fail("EOF while parsing a string")),
@@ -430,6 +427,34 @@ impl<'a> Reader<'a> {
         };
         char::from_u32(code).ok_or_else(|| self.fail("invalid unicode code point"))
     }
+}
+
+/// Where a string's plain run stops: the first `"`, `\\` or control
+/// character. Eight bytes at a time: a byte that matches sets its high
+/// bit in `found`, and the lowest one set is exact (a false mark can
+/// only follow a true one, by a borrow).
+pub(crate) fn string_stop(rest: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero_in = |v: u64| v.wrapping_sub(ONES) & !v;
+    let mut at = 0;
+    while let Some(chunk) = rest.get(at..at + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        let found = (zero_in(x ^ (ONES * u64::from(b'"')))
+            | zero_in(x ^ (ONES * u64::from(b'\\')))
+            | (x.wrapping_sub(ONES * 0x20) & !x))
+            & HIGH;
+        if found != 0 {
+            return Some(at + found.trailing_zeros() as usize / 8);
+        }
+        at += 8;
+    }
+    let tail = rest.get(at..)?;
+    tail.iter()
+        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+        .map(|i| at + i)
 }
 
 #[cfg(test)]
