@@ -2,7 +2,7 @@
 # The core's figures in Node, through the package in pkg/ (build it first:
 # source .ci/lib.sh; build_package): the test-data endpoint at count=10000,
 # every read and export with the log full at 10,000 and at 100,000
-# records (best of two, and the time per record), and, first, the
+# records (tests/bench/reads.mjs, run last), and, first, the
 # module's linear memory after 1,000,000 requests of the spec's typical
 # flow at default settings. Prints JSON lines. Usage: bash tests/bench/node-core.sh [requests]
 set -euo pipefail
@@ -55,27 +55,6 @@ const best = (times, run) => {
   console.log(JSON.stringify({ what: "test data count=10000", ms }));
   s.free();
 }
-
-for (const records of [10000, 100000]) {
-  const s = new Service({ seed: 1, virtualTime: 0, logCapacity: records });
-  while (s.droppedLogs === 0) s.handle("GET", "/api/test/order/batch?count=1000");
-  const all = s.logs();
-  const half = all[all.length >> 1].seq;
-  const snapshot = s.snapshot();
-  const reads = {
-    "logs()": () => s.logs(),
-    "logs(after)": () => s.logs(half),
-    "spans()": () => s.spans(),
-    "exportNdjson()": () => s.exportNdjson(),
-    "exportOtlp()": () => s.exportOtlp(),
-    "snapshot()": () => s.snapshot(),
-    "Service.restore()": () => Service.restore(snapshot).free(),
-  };
-  for (const [what, read] of Object.entries(reads)) {
-    const ms = best(2, read);
-    console.log(JSON.stringify({ what, records, ms, usPerRecord: +((ms * 1000) / records).toFixed(2) }));
-  }
-  s.free();
-}
-
 JS
+# The reads and exports, one-shot and in pieces: the same package.
+node tests/bench/reads.mjs
