@@ -4,7 +4,7 @@
 // over every request (`service.counters()`, read in counters.js), not from
 // the part of the log still held, so they agree with the totals however
 // small the log; where the log dropped records, the captions say so.
-import { $, h, number, percent, s, throttled } from "./dom.js";
+import { $, add, fill, h, number, percent, s, throttled } from "./dom.js";
 import { binned, payTurnedAway, quantile, quantileText, runningShare, timedRequests } from "./counters.js";
 
 const BINS = [5, 10, 25, 50, 100, 150, 200, 300, 500, 1000, Infinity];
@@ -56,7 +56,7 @@ function drawPayments(figure, store, c) {
   const plotW = width - pad.left - pad.right;
   // The stacked bar: successes and declines.
   const barW = plotW * share;
-  svg.append(
+  add(svg,
     s("rect", { x: pad.left, y: 8, width: plotW, height: 22, class: n ? "declined" : "empty-bar", rx: 3 }),
     n ? s("rect", { x: pad.left, y: 8, width: barW, height: 22, class: "succeeded", rx: 3 }) : null,
     n && barW >= 120 ? s("text", { x: pad.left + 6, y: 23, class: "on-bar" }, `${percent(share)} succeeded`) : null,
@@ -90,7 +90,7 @@ function drawPayments(figure, store, c) {
       s("text", { x: width - pad.right, y: height - 8, class: "axis", "text-anchor": "end" }, plotW > 400 ? `attempt ${number(n)}: running share of successes` : `attempt ${number(n)}`),
     );
   }
-  figure.replaceChildren(svg, caption, droppedNote(c, store));
+  fill(figure, svg, caption, droppedNote(c, store));
 }
 
 function drawDurations(figure, c) {

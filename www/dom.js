@@ -39,6 +39,16 @@ function nodes(children, badges = false) {
     .flatMap((c) => (c instanceof Node ? [c] : badges ? visibleNodes(String(c)) : [document.createTextNode(String(c))]));
 }
 
+/** Appends children to an element as h and s take them: null, undefined and false leave nothing. */
+export function add(el, ...children) {
+  el.append(...nodes(children));
+}
+
+/** Replaces an element's children, taken as add takes them. */
+export function fill(el, ...children) {
+  el.replaceChildren(...nodes(children));
+}
+
 /** Sets an element's text, hidden characters shown as badges. */
 export function setText(el, text) {
   el.replaceChildren(...visibleNodes(String(text)));

@@ -78,6 +78,19 @@ for (const width of [1280, 390]) {
   });
 }
 
+test("with nothing dropped, the payment chart carries no note and no stray text", async () => {
+  const { page, errors } = await open(env);
+  await applySettings(page, { seed: 7 });
+  await page.fill("#batch-count", "20");
+  await page.click("#batch-run");
+  await page.waitForSelector("#batch-summary[data-state=done]");
+  assert.equal(await page.$$eval("#chart-payments .chart-dropped", (els) => els.length), 0);
+  const last = await page.$eval("#chart-payments", (el) => el.lastChild.textContent);
+  assert.match(last, /Expected with failure rate/, "the caption ends the figure");
+  assert.doesNotMatch(await page.textContent("#chart-payments"), /null/);
+  assert.deepEqual(errors, []);
+});
+
 test("a request that writes more records than the log holds is still counted whole, and the expected share's label stays clear of the line", async () => {
   const { page, errors } = await open(env);
   await applySettings(page, { seed: 5, logCapacity: 500 });
