@@ -3,6 +3,8 @@
 //! under one chunk and growing never needs the old and the new copy at
 //! once (a WebAssembly memory keeps its highest mark for good).
 
+use crate::prelude::*;
+
 const CHUNK: usize = 1024;
 
 #[derive(Debug, Clone)]
@@ -62,7 +64,7 @@ impl<T> Chunks<T> {
         if i == self.len {
             return Some(last);
         }
-        self.get_mut(i).map(|slot| std::mem::replace(slot, last))
+        self.get_mut(i).map(|slot| core::mem::replace(slot, last))
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &T> {

@@ -2,6 +2,8 @@
 //! `u64` of its code, so an order or a payment costs 8 bytes of id and
 //! lookups compare one word. Big-endian, so codes sort as their text does.
 
+use crate::prelude::*;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Code(pub u64);
 
@@ -33,7 +35,7 @@ impl Code {
         // A code holds only letters and digits (it was parsed or drawn
         // as such), so its bytes are its text.
         let bytes = self.0.to_be_bytes();
-        match std::str::from_utf8(&bytes) {
+        match core::str::from_utf8(&bytes) {
             Ok(text) => out.push_str(text),
             Err(_) => bytes.iter().for_each(|&b| out.push(char::from(b))),
         }
@@ -70,7 +72,7 @@ pub fn in_code_order(mut keys: Vec<(Code, u32)>) -> Vec<(Code, u32)> {
             }
             *next += 1;
         }
-        std::mem::swap(&mut keys, &mut spare);
+        core::mem::swap(&mut keys, &mut spare);
     }
     keys
 }

@@ -3,7 +3,7 @@
 //! is short. Neither needs SipHash's defence against chosen keys: the
 //! keys are this service's own codes, and a text's table only dedupes.
 
-use std::hash::{BuildHasherDefault, Hasher};
+use core::hash::{BuildHasherDefault, Hasher};
 
 use crate::sim::random::mix;
 
@@ -57,8 +57,8 @@ pub type ByText = BuildHasherDefault<TextHasher>;
 mod tests {
     use super::*;
     use crate::domain::code::Code;
-    use std::collections::{HashMap, HashSet};
-    use std::hash::BuildHasher;
+    use crate::prelude::{HashMap, HashSet};
+    use core::hash::BuildHasher;
 
     #[test]
     fn codes_that_differ_in_one_letter_hash_apart_in_the_low_and_high_bits() {

@@ -1,6 +1,8 @@
 //! Order and payment ids: a prefix and 8 upper-case letters or digits,
 //! drawn from the seeded stream and never issued twice in one service.
 
+use crate::prelude::*;
+
 use super::code::Code;
 use crate::sim::random::{fnv1a, mix, Rng};
 
@@ -104,7 +106,7 @@ fn draw_code(rng: &mut Rng) -> Code {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeSet;
+    use alloc::collections::BTreeSet;
 
     #[test]
     fn ids_have_the_documented_shape() {

@@ -1,8 +1,10 @@
 //! The order service: create, read, mark paid, delete, and the state
 //! machine of the spec's part 3 (CREATED, then PAID; deleted only unpaid).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::rc::Rc;
+use crate::prelude::*;
+
+use alloc::collections::{BTreeMap, BTreeSet};
+use alloc::rc::Rc;
 
 use super::chunks::Chunks;
 use super::code::Code;
@@ -273,8 +275,8 @@ impl Fnv {
     }
 }
 
-impl std::fmt::Write for Fnv {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+impl core::fmt::Write for Fnv {
+    fn write_str(&mut self, s: &str) -> core::fmt::Result {
         self.add(s.as_bytes());
         Ok(())
     }
@@ -284,7 +286,7 @@ impl std::fmt::Write for Fnv {
 /// exponent), without the formatting machinery for the usual prices: a
 /// number of cents below 2^43 is written as its digits. Others go the
 /// long way. The order ids depend on this text, so it must not change.
-fn push_display(out: &mut impl std::fmt::Write, value: f64) {
+fn push_display(out: &mut impl core::fmt::Write, value: f64) {
     let cents = (value * 100.0).round();
     if cents >= 0.0 && cents < (1u64 << 43) as f64 && cents / 100.0 == value {
         let cents = cents as u64;
@@ -314,7 +316,7 @@ fn push_display(out: &mut impl std::fmt::Write, value: f64) {
                 break;
             }
         }
-        let _ = out.write_str(std::str::from_utf8(&text[at..]).unwrap_or_default());
+        let _ = out.write_str(core::str::from_utf8(&text[at..]).unwrap_or_default());
     } else {
         let mut text = String::new();
         crate::json::number::push_display(&mut text, value);

@@ -2,7 +2,9 @@
 //! refund, and the state machine of the spec's part 3 (SUCCESS, then
 //! REFUNDED). Paying does not touch the order; the order pay endpoint does.
 
-use std::collections::BTreeMap;
+use crate::prelude::*;
+
+use alloc::collections::BTreeMap;
 
 use super::chunks::Chunks;
 use super::code::Code;

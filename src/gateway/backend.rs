@@ -2,6 +2,8 @@
 //! the clock, the randomness and the settings. The service layer above
 //! owns one and hands it to the gateway for each request.
 
+use crate::prelude::*;
+
 use crate::domain::{Orders, Payments};
 use crate::observe::{Counters, Journal};
 use crate::sim::clock::Clock;

@@ -2,7 +2,9 @@
 //! around it for callers that want the status and headers too; and both
 //! as JSON text, written by hand, for callers that pass text on.
 
-use std::cell::OnceCell;
+use crate::prelude::*;
+
+use core::cell::OnceCell;
 
 use super::error::ApiError;
 use crate::domain::BatchReport;
@@ -231,7 +233,7 @@ impl Headers {
     pub fn iter(&self) -> impl Iterator<Item = (&'static str, &str)> + '_ {
         let w = self.written();
         let ends = w.fields[..usize::from(w.len)].iter();
-        let starts = std::iter::once(0).chain(ends.clone().map(|&(_, end)| end));
+        let starts = core::iter::once(0).chain(ends.clone().map(|&(_, end)| end));
         ends.zip(starts).map(|(&(name, to), from)| {
             let value = w.text.get(usize::from(from)..usize::from(to));
             let name = NAMES.get(usize::from(name)).copied().unwrap_or_default();
@@ -240,8 +242,8 @@ impl Headers {
     }
 }
 
-impl std::fmt::Debug for Headers {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl core::fmt::Debug for Headers {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_list().entries(self.iter()).finish()
     }
 }

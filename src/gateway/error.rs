@@ -1,6 +1,8 @@
 //! Every way a request can fail, and the one place that decides what each
 //! failure looks like: HTTP status, envelope code and msg, and log status.
 
+use crate::prelude::*;
+
 use crate::domain::Rejection;
 use crate::observe::LogStatus;
 

@@ -5,8 +5,10 @@
 //! service, third party) for tracing tools. Records and spans share one
 //! request line and keep numbers, not text.
 
-use std::borrow::Cow;
-use std::rc::Rc;
+use crate::prelude::*;
+
+use alloc::borrow::Cow;
+use alloc::rc::Rc;
 
 use super::backend::Backend;
 use super::envelope::{Data, Envelope, HeaderFacts, Headers as ResponseHeaders, Response};
@@ -144,7 +146,7 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
     let matches = target.as_ref().ok().map(|t| Matches::of(&t.path));
     let uri = match (&mut target, refused) {
         // The target keeps its query, all a route reads of it after this.
-        (Ok(t), _) => std::mem::take(&mut t.path),
+        (Ok(t), _) => core::mem::take(&mut t.path),
         (Err(_), Some(Text::Given(p))) => {
             let path = p.split(['?', '#']).next().unwrap_or_default();
             path.chars().take(256).collect()

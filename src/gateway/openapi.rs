@@ -6,6 +6,8 @@
 //! It is written with the core's own JSON writer ([`Out`]), straight into
 //! text, so the WebAssembly build carries no JSON library for it.
 
+use crate::prelude::*;
+
 use crate::json::write::Out;
 
 use super::request::{MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_PATH_BYTES};

@@ -3,6 +3,8 @@
 //! well-formed body the business rules refuse is a documented rejection
 //! (the inner one).
 
+use crate::prelude::*;
+
 use super::error::ApiError;
 use super::request::{bounded_text, quote, JsonBody, Target};
 use crate::domain::money::Money;

@@ -1,7 +1,9 @@
 //! The edge: a raw request as a caller hands it in, and the parsing that
 //! turns its text into checked values. Handlers never see raw text.
 
-use std::borrow::Cow;
+use crate::prelude::*;
+
+use alloc::borrow::Cow;
 
 use super::error::ApiError;
 use crate::json::{self, Json};
@@ -428,7 +430,7 @@ mod tests {
         JsonBody::parse(Some(leak(text)), &Headers::default())
     }
 
-    fn msg<T: std::fmt::Debug>(r: Result<T, ApiError>) -> String {
+    fn msg<T: core::fmt::Debug>(r: Result<T, ApiError>) -> String {
         r.err().map(|e| e.msg()).unwrap_or_default()
     }
 

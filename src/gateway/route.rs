@@ -2,6 +2,8 @@
 //! matches none gets 404 with the nearest route as a hint; a known path with
 //! the wrong method gets 405 and the method to use.
 
+use crate::prelude::*;
+
 use super::error::ApiError;
 use crate::observe::EventClass;
 

@@ -5,7 +5,9 @@
 //! and words the error for, every unusual body: both give the same
 //! members for every text this one accepts.
 
-use std::borrow::Cow;
+use crate::prelude::*;
+
+use alloc::borrow::Cow;
 
 use super::read::{string_stop, Json};
 

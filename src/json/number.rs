@@ -11,6 +11,8 @@
 //! Rust's `{:?}`, `{}` and `{:.N}` write, byte for byte; the tests hold
 //! both paths to core's output.
 
+use crate::prelude::*;
+
 /// The shortest decimal digits that read back as a finite, nonzero
 /// double: `digits[..len]` as `d.ddd × 10^exp`, no leading or trailing
 /// zeros.
@@ -181,6 +183,8 @@ mod slow {
 /// own. Both are shortest and correctly rounded, as core's are.
 #[cfg(target_arch = "wasm32")]
 mod slow {
+    use crate::prelude::*;
+
     use super::Decimal;
 
     pub fn shortest(x: f64) -> Decimal {

@@ -3,8 +3,10 @@
 //! one small vector of members and no copies. Errors read like
 //! `EOF while parsing an object at line 1 column 12`.
 
-use std::borrow::Cow;
-use std::fmt;
+use crate::prelude::*;
+
+use alloc::borrow::Cow;
+use core::fmt;
 
 /// Containers nested this deep are refused ("recursion limit exceeded"),
 /// so no input can exhaust the stack.

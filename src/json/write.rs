@@ -1,6 +1,8 @@
 //! Writing JSON text straight into one `String`: no intermediate values,
 //! so a record or a span costs its bytes and nothing more.
 
+use crate::prelude::*;
+
 /// A JSON text being written. Callers write keys and values in order; the
 /// commas come by themselves.
 #[derive(Default)]
@@ -188,7 +190,7 @@ pub fn push_uint(out: &mut String, mut value: u64) {
             break;
         }
     }
-    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
+    out.push_str(core::str::from_utf8(&digits[at..]).unwrap_or_default());
 }
 
 pub fn push_int(out: &mut String, value: i64) {
@@ -203,7 +205,7 @@ pub fn push_hex64(out: &mut String, value: u64) {
     for (i, d) in digits.iter_mut().enumerate() {
         *d = HEX[((value >> ((15 - i) * 4)) & 15) as usize];
     }
-    out.push_str(std::str::from_utf8(&digits).unwrap_or_default());
+    out.push_str(core::str::from_utf8(&digits).unwrap_or_default());
 }
 
 /// The shortest text that reads back as the same double, as JavaScript

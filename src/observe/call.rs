@@ -2,8 +2,10 @@
 //! its gateway and response records and its spans, rather than copied
 //! into each of them.
 
-use std::borrow::Cow;
-use std::rc::Rc;
+use crate::prelude::*;
+
+use alloc::borrow::Cow;
+use alloc::rc::Rc;
 
 /// What a request was: the method, the path without its query, the
 /// documented route it matched (its template) and the caller's user. A

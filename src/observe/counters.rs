@@ -10,7 +10,9 @@
 //! them rebuilt from its records (`rebuild`), exact when the log still
 //! held every record written, and marked incomplete when it did not.
 
-use std::borrow::Cow;
+use crate::prelude::*;
+
+use alloc::borrow::Cow;
 
 use super::call::Call;
 use super::entry::{Answer, Kept};
@@ -477,7 +479,7 @@ impl Counters {
 /// is compared first; a row read from a snapshot holds a copy.
 fn same_route(row: &Option<Cow<'static, str>>, route: Option<&str>) -> bool {
     match (row.as_deref(), route) {
-        (Some(a), Some(b)) => std::ptr::eq(a, b) || a == b,
+        (Some(a), Some(b)) => core::ptr::eq(a, b) || a == b,
         (None, None) => true,
         _ => false,
     }

@@ -1,8 +1,8 @@
 //! A log record as the journal keeps it: numbers and enums, the request
 //! line shared, and no text made until someone reads it.
 
-use std::borrow::Cow;
-use std::rc::Rc;
+use alloc::borrow::Cow;
+use alloc::rc::Rc;
 
 use super::call::Call;
 use super::event_class::EventClass;

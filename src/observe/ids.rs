@@ -1,6 +1,8 @@
 //! Trace and span ids as numbers, not text: a trace id is 16 bytes and a
 //! span id a `u64`, written out as hex only when someone reads them.
 
+use crate::prelude::*;
+
 use crate::json::write::push_hex64;
 use crate::sim::random::Rng;
 

@@ -3,7 +3,9 @@
 //! spans of each request, for tracing tools. Both are kept compact and
 //! written out as JSON text only when read.
 
-use std::collections::VecDeque;
+use crate::prelude::*;
+
+use alloc::collections::VecDeque;
 
 use super::entry::{At, Entry, Kept};
 use super::render;
@@ -59,7 +61,7 @@ impl Journal {
 
     /// The records, oldest first; with `after`, only those with a larger
     /// `seq` (what a viewer has not seen yet), found by binary search.
-    pub fn entries(&self, after: Option<u64>) -> std::collections::vec_deque::Iter<'_, Entry> {
+    pub fn entries(&self, after: Option<u64>) -> alloc::collections::vec_deque::Iter<'_, Entry> {
         let after = after.unwrap_or(0);
         let skip = self.records.partition_point(|r| r.seq <= after);
         self.records.range(skip..)
@@ -79,7 +81,7 @@ impl Journal {
     }
 
     /// The spans, oldest first.
-    pub fn span_entries(&self) -> std::collections::vec_deque::Iter<'_, SpanEntry> {
+    pub fn span_entries(&self) -> alloc::collections::vec_deque::Iter<'_, SpanEntry> {
         self.spans.iter()
     }
 

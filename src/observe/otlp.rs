@@ -3,6 +3,8 @@
 //! tool that reads OpenTelemetry. Written as text in one pass per
 //! component, with no intermediate values.
 
+use crate::prelude::*;
+
 use super::render::{attributes, Attr};
 use super::span::Component;
 use super::span_entry::SpanEntry;
@@ -82,7 +84,7 @@ impl Writer {
         while self.step != Step::Done && self.out.text.len() < size {
             self.step = self.advance(spans.clone(), size);
         }
-        Some(std::mem::take(&mut self.out.text))
+        Some(core::mem::take(&mut self.out.text))
     }
 
     /// Spans written so far, each counted once per pass over them.

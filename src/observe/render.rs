@@ -2,6 +2,8 @@
 //! compact form: the one place their wire format is spelled out, for
 //! `logs()`, `spans()`, NDJSON and snapshots alike.
 
+use crate::prelude::*;
+
 use super::entry::{Entry, Kept};
 use super::ids::SpanId;
 use super::span_entry::{Part, SpanEntry};
@@ -269,7 +271,7 @@ pub fn ndjson_lines<'a>(
     size: usize,
 ) -> usize {
     let mut out = Out::default();
-    out.text = std::mem::take(text);
+    out.text = core::mem::take(text);
     let mut written = 0;
     for r in records {
         record(&mut out, r);

@@ -1,9 +1,11 @@
 //! Records and spans read back from a snapshot's JSON into their compact
 //! form: the inverse of `render`, refusing what it would never write.
 
-use std::borrow::Cow;
-use std::collections::VecDeque;
-use std::rc::Rc;
+use crate::prelude::*;
+
+use alloc::borrow::Cow;
+use alloc::collections::VecDeque;
+use alloc::rc::Rc;
 
 use super::call::{method_word, Call};
 use super::entry::{Answer, Entry, Kept};

@@ -2,8 +2,10 @@
 //! few fixed facts they are made from, its name from the shared request
 //! line.
 
-use std::borrow::Cow;
-use std::rc::Rc;
+use crate::prelude::*;
+
+use alloc::borrow::Cow;
+use alloc::rc::Rc;
 
 use super::call::Call;
 use super::event_class::EventClass;

@@ -3,6 +3,8 @@
 //! the spans each request records so it can be followed across the
 //! gateway, the services and the third party.
 
+use crate::prelude::*;
+
 use crate::sim::random::Rng;
 
 /// What the caller said about the trace, before the service adds its own

@@ -2,6 +2,8 @@
 //! the two services' state and the journal. Instances share nothing, so
 //! parallel tests never see each other's orders.
 
+use crate::prelude::*;
+
 use super::snapshot::{self, Parts};
 use super::{restoring, snapshot_check, testdata, Pieces};
 use crate::domain::{Orders, Payments};

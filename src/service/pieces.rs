@@ -9,6 +9,8 @@
 //! cursor, so the pieces joined are exactly the one-shot text of the
 //! moment the cursor was opened.
 
+use crate::prelude::*;
+
 use super::snapshot::{self, Parts, View};
 use crate::gateway::Backend;
 use crate::observe::entry::Entry;

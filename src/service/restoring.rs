@@ -19,7 +19,9 @@
 //!
 //! Nothing is replaced until `finish`, which makes a new service.
 
-use std::collections::VecDeque;
+use crate::prelude::*;
+
+use alloc::collections::VecDeque;
 
 use super::instance::Service;
 use super::snapshot::{self, Streamed};
@@ -358,7 +360,7 @@ impl Reading {
         frame.items += 1;
         match role {
             Role::Top | Role::Orders | Role::Payments | Role::Journal => {
-                let key = std::mem::take(&mut frame.key);
+                let key = core::mem::take(&mut frame.key);
                 frame.members.push((key, Member::Text(start)));
             }
             Role::Live => {
@@ -439,7 +441,7 @@ impl Reading {
             },
         };
         if let Some(parent) = self.stack.last_mut() {
-            let key = std::mem::take(&mut parent.key);
+            let key = core::mem::take(&mut parent.key);
             parent.members.push((key, member));
         }
         Ok(())

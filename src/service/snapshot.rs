@@ -4,8 +4,10 @@
 //! snapshots have always had (format 1); `maxOrders`, added later, is
 //! optional and defaults as a new service's would.
 
-use std::collections::VecDeque;
-use std::fmt::{self, Display};
+use crate::prelude::*;
+
+use alloc::collections::VecDeque;
+use core::fmt::{self, Display};
 
 use crate::domain::code::Code;
 use crate::domain::money::Money;
@@ -263,7 +265,7 @@ impl Writer {
         while self.step != Step::Done && self.out.text.len() < size {
             self.step = self.advance(v, size);
         }
-        Some(std::mem::take(&mut self.out.text))
+        Some(core::mem::take(&mut self.out.text))
     }
 
     /// The share of rows written so far, from 0 to 1.
@@ -558,7 +560,7 @@ fn money(o: &Json, at: &dyn Display, name: &str) -> Read<Money> {
     })
 }
 
-type Members<'j, 'a> = &'j [(std::borrow::Cow<'a, str>, Json<'a>)];
+type Members<'j, 'a> = &'j [(alloc::borrow::Cow<'a, str>, Json<'a>)];
 
 fn object<'j, 'a>(v: &'j Json<'a>, at: &dyn Display) -> Read<Members<'j, 'a>> {
     v.as_object().ok_or_else(|| wrong(at, v, "an object"))

@@ -7,7 +7,9 @@
 //! each other. The first bad field is named with its path in the snapshot
 //! (`snapshot.orders.live["ORD-…"].userId: …`), and nothing is restored.
 
-use std::collections::BTreeSet;
+use crate::prelude::*;
+
+use alloc::collections::BTreeSet;
 
 use super::snapshot::Parts;
 use crate::domain::code::Code;
@@ -176,7 +178,7 @@ fn payments(payments: &Payments, orders: &Orders, known_orders: &BTreeSet<Code>)
             return Err(Invalid::out_of_range(&at(), "must be at least 1, got 0"));
         }
     }
-    let mut paid: std::collections::BTreeMap<Code, u32> = std::collections::BTreeMap::new();
+    let mut paid: alloc::collections::BTreeMap<Code, u32> = alloc::collections::BTreeMap::new();
     for row in payments.sorted() {
         let at = |field: &str| {
             format!(

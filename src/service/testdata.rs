@@ -5,7 +5,9 @@
 //! served by the gateway's own steps, so their records are the same as a
 //! client's would be.
 
-use std::rc::Rc;
+use crate::prelude::*;
+
+use alloc::rc::Rc;
 
 use crate::domain::money::Money;
 use crate::domain::{BatchReport, NewOrder, NewPayment, PaymentMethod};

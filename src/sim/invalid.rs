@@ -3,7 +3,9 @@
 //! throw the matching error (a `TypeError` for a value of the wrong kind,
 //! a `RangeError` for one of the right kind out of its range).
 
-use std::fmt;
+use crate::prelude::*;
+
+use core::fmt;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum InvalidKind {
@@ -40,7 +42,7 @@ impl Invalid {
 }
 
 /// Read as its message, as the `String` errors before it were.
-impl std::ops::Deref for Invalid {
+impl core::ops::Deref for Invalid {
     type Target = str;
     fn deref(&self) -> &str {
         &self.msg

@@ -2,6 +2,8 @@
 //! simulation says a step took, drawn from a seeded model, so it is both
 //! realistic-looking and reproducible.
 
+use crate::prelude::*;
+
 use super::random::Rng;
 
 /// One step's latency: `base` plus a uniform `spread`, and now and then a

@@ -1,6 +1,8 @@
 //! What a caller may choose about a service: the seed, the failure rate,
 //! the log capacity and the latency model.
 
+use crate::prelude::*;
+
 use super::latency::LatencyModel;
 
 pub const DEFAULT_FAILURE_RATE: f64 = 0.3;

@@ -4,6 +4,8 @@
 //! and it can be forced, per request or for the next N payments, to test a
 //! failure on demand. Every decision says why it was made.
 
+use crate::prelude::*;
+
 use super::random::keyed_unit;
 use crate::json::number::{display, fixed};
 

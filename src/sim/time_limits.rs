@@ -4,6 +4,8 @@
 //! where they come in (`virtualTime`, `advance`, a snapshot's clock), and a
 //! clock that simulated latency would push past it stops at the end.
 
+use crate::prelude::*;
+
 use crate::json::number::display;
 use crate::sim::clock::Clock;
 use crate::sim::invalid::Invalid;
@@ -25,7 +27,7 @@ pub fn check_time(field: &str, ms: i64) -> Result<i64, Invalid> {
     }
 }
 
-fn out_of_range_time(field: &str, ms: impl std::fmt::Display) -> Invalid {
+fn out_of_range_time(field: &str, ms: impl core::fmt::Display) -> Invalid {
     Invalid::out_of_range(
         field,
         format!(

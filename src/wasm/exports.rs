@@ -8,7 +8,9 @@
 //! deoptimized while the call runs, V8 cannot rebuild a frame whose wasm
 //! call returns a reference, and aborts the process.
 
-use std::cell::RefCell;
+use crate::prelude::*;
+
+use core::cell::RefCell;
 
 use wasm_bindgen::prelude::*;
 
@@ -22,11 +24,6 @@ use super::options::{self, invalid_to_js, type_error, Options};
 use super::plain::Parts;
 use super::scratch::Scratch;
 use super::wall;
-
-#[wasm_bindgen(start)]
-fn start() {
-    console_error_panic_hook::set_once();
-}
 
 /// A service behind plain data. Only the package's JS layer calls it.
 #[wasm_bindgen(js_name = RawService)]

@@ -3,6 +3,8 @@
 //! Text crosses as one copy, and V8's `JSON.parse` builds the objects
 //! (measured against field-by-field building: `tests/bench/boundary.mjs`).
 
+use crate::prelude::*;
+
 use crate::gateway::{Envelope, Response};
 use crate::json::write::Out;
 use crate::service::Service as Core;

@@ -17,10 +17,16 @@
 //! - [`wall`]: the wall-clock time handed in with a request.
 //! - [`json`]: every value that leaves, as JSON text, one function each.
 //! - [`host`]: what the JS host provides: the wall clock and a random seed.
+//! - `abort` and `allocator`: what std would bring, for the module built
+//!   without it: a panic traps, and the heap is dlmalloc.
 
 // Natively (under test) only the parts that need no JS host are built.
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 
+#[cfg(all(target_arch = "wasm32", not(feature = "std")))]
+mod abort;
+#[cfg(all(target_arch = "wasm32", not(feature = "std")))]
+mod allocator;
 #[cfg(all(feature = "boundary-bench", target_arch = "wasm32"))]
 mod bench;
 #[cfg(target_arch = "wasm32")]

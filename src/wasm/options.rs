@@ -2,6 +2,8 @@
 //! types (a `TypeError` names the option); here are the ranges, with a
 //! `RangeError` naming the option.
 
+use crate::prelude::*;
+
 use wasm_bindgen::JsValue;
 
 use crate::json::number;

@@ -3,6 +3,8 @@
 //! over its limit into this module; it passes its measure instead, in
 //! `left`, with any argument it could not read at all.
 
+use crate::prelude::*;
+
 use crate::gateway::request::{RawRequest, Text};
 use crate::json::read::{self, Json};
 

@@ -19,6 +19,8 @@
 //! and text that is not UTF-8 (which the JS layer's encoder never writes)
 //! is read with replacement characters rather than refused.
 
+use crate::prelude::*;
+
 use super::plain::Parts;
 
 /// `flags`: the path is present.

@@ -3,24 +3,28 @@
 //! so the core's reads of the clock during the request do not each call
 //! out to the host. Outside a request, the clock asks the host.
 
-use std::cell::Cell;
+use core::sync::atomic::{AtomicI64, Ordering::Relaxed};
 
-thread_local! {
-    static HANDED: Cell<Option<i64>> = const { Cell::new(None) };
-}
+/// The module runs on one thread; an atomic is the static `core` offers
+/// for it (plain loads and stores on `wasm32`).
+static HANDED: AtomicI64 = AtomicI64::new(NONE);
+
+/// No time handed in: a value no JS `Date` holds.
+const NONE: i64 = i64::MIN;
 
 /// The time handed in with the request being handled, if any.
 pub fn handed() -> Option<i64> {
-    HANDED.with(Cell::get)
+    let ms = HANDED.load(Relaxed);
+    (ms != NONE).then_some(ms)
 }
 
 /// Runs `f` with `now_ms` as the wall-clock time; a value that is not a
 /// time a JS `Date` holds is ignored, and the host is asked instead.
 pub fn during<T>(now_ms: f64, f: impl FnOnce() -> T) -> T {
     let valid = now_ms.is_finite() && now_ms.abs() <= 8.64e15;
-    let previous = HANDED.with(|h| h.replace(valid.then_some(now_ms as i64)));
+    let previous = HANDED.swap(if valid { now_ms as i64 } else { NONE }, Relaxed);
     let result = f();
-    HANDED.with(|h| h.set(previous));
+    HANDED.store(previous, Relaxed);
     result
 }
 
