@@ -24,12 +24,13 @@
 //! for size: `json::number` asks the JS engine for the digits of the few
 //! numbers it cannot find exactly, in the WebAssembly build only.
 //!
-//! The WebAssembly module is built without std: std's panic machinery and
-//! its formatting of panic messages were a fifth of the module, and a
-//! panic there can only trap anyway (see `wasm::abort`). The code reaches
-//! `core` and `alloc` by name, and each file's first `use` is [`prelude`],
-//! which brings what std's prelude would have. Natively, and in test
-//! binaries that link std (the `std` feature), the crate keeps std.
+//! The WebAssembly module is built without std: a panic there can only
+//! trap anyway (see `wasm::abort`), so std's panic machinery, its
+//! formatting of panic messages and its hook need not ride along. The
+//! code reaches `core` and `alloc` by name, and a file that needs what
+//! std's prelude would have brought starts with `use crate::prelude::*;`.
+//! Natively, and in test binaries that link std (the `std` feature), the
+//! crate keeps std.
 
 #![cfg_attr(all(target_arch = "wasm32", not(feature = "std")), no_std)]
 
