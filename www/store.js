@@ -137,8 +137,8 @@ export class Store extends EventTarget {
     this.#replace(remote);
     remote.watch(
       () => this.#lastSeq,
-      () => {
-        this.#pull();
+      (records, dropped) => {
+        this.#pull(records, dropped);
         this.changed({ request: true });
       },
       () => {
@@ -349,10 +349,11 @@ export class Store extends EventTarget {
     return this.service.counters();
   }
 
-  /** New records since the last look, and the dropped ones let go. */
-  #pull() {
-    const fresh = this.service.logs(this.#lastSeq);
-    const dropped = this.service.droppedLogs;
+  /**
+   * New records since the last look, and the dropped ones let go; live
+   * mode hands over what it fetched already, so nothing is asked twice.
+   */
+  #pull(fresh = this.service.logs(this.#lastSeq), dropped = this.service.droppedLogs) {
     if (fresh.length && fresh[0].seq > this.#lastSeq + 1) {
       // Records newer than all we held were dropped already: nothing we held is left.
       this.records = fresh;
