@@ -68,13 +68,13 @@ function drawPayments(figure, store, c) {
   const y = (v) => top + plotH * (1 - v);
   for (const v of [0, 0.5, 1]) {
     if (expected !== null && Math.abs(y(v) - y(expected)) < 12) continue;
-    svg.append(
+    add(svg,
       s("line", { x1: pad.left, x2: width - pad.right, y1: y(v), y2: y(v), class: "grid" }),
       s("text", { x: pad.left - 6, y: y(v) + 4, "text-anchor": "end", class: "axis" }, `${v * 100}%`),
     );
   }
   if (expected !== null) {
-    svg.append(
+    add(svg,
       s("line", { x1: pad.left, x2: width - pad.right, y1: y(expected), y2: y(expected), class: "expected" }),
       // In the left margin, beside the axis labels, where the running line never goes.
       s("text", { x: pad.left - 6, y: y(expected) + 4, "text-anchor": "end", class: "axis expected-label" }, `${Math.round(expected * 100)}%`),
@@ -84,7 +84,7 @@ function drawPayments(figure, store, c) {
     // The service keeps the share at most 256 times, evenly spaced, and at the last attempt.
     const x = (attempt) => pad.left + (n === 1 ? plotW : (plotW * (attempt - 1)) / (n - 1));
     const points = runningShare(c).map(([attempt, v]) => `${x(attempt).toFixed(1)},${y(v).toFixed(1)}`);
-    svg.append(
+    add(svg,
       s("polyline", { points: points.join(" "), class: "running" }),
       s("text", { x: pad.left, y: height - 8, class: "axis" }, "attempt 1"),
       s("text", { x: width - pad.right, y: height - 8, class: "axis", "text-anchor": "end" }, plotW > 400 ? `attempt ${number(n)}: running share of successes` : `attempt ${number(n)}`),
@@ -115,7 +115,7 @@ function drawDurations(figure, c) {
   const svg = s("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `Histogram of request durations, ${total} requests` });
   const slot = plotW / BINS.length;
   const yOf = (v) => pad.top + plotH * (1 - v / max);
-  svg.append(
+  add(svg,
     s("line", { x1: pad.left, x2: width - pad.right, y1: yOf(0), y2: yOf(0), class: "grid" }),
     s("line", { x1: pad.left, x2: width - pad.right, y1: yOf(max), y2: yOf(max), class: "grid" }),
     s("text", { x: pad.left - 6, y: yOf(max) + 4, "text-anchor": "end", class: "axis" }, number(max)),
@@ -133,20 +133,20 @@ function drawDurations(figure, c) {
     for (const cls of classes) {
       if (!c[cls]) continue;
       const y0 = yOf(base), y1 = yOf(base + c[cls]);
-      svg.append(s("rect", { x, y: y1, width: w, height: Math.max(1, y0 - y1), class: cls },
+      add(svg, s("rect", { x, y: y1, width: w, height: Math.max(1, y0 - y1), class: cls },
         s("title", null, `${binName(i)}: ${c[cls]} ${cls} requests`)));
       base += c[cls];
     }
     if (!narrow || i % 2 === 0) {
       const edge = pad.left + i * slot;
-      svg.append(
+      add(svg,
         s("line", { x1: edge, x2: edge, y1: yOf(0), y2: yOf(0) + 4, class: "grid" }),
         s("text", { x: edge, y: height - pad.bottom + 16, "text-anchor": "middle", class: "axis" }, EDGE_LABELS[i]),
       );
     }
   });
-  svg.append(s("text", { x: pad.left + plotW / 2, y: height - 6, "text-anchor": "middle", class: "axis" }, "simulated duration, ms"));
-  figure.replaceChildren(svg, caption);
+  add(svg, s("text", { x: pad.left + plotW / 2, y: height - 6, "text-anchor": "middle", class: "axis" }, "simulated duration, ms"));
+  fill(figure, svg, caption);
 }
 
 /** How the attempts were decided, when anything but the draw decided some. */
