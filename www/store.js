@@ -4,7 +4,7 @@
 // in this browser, which only the tab that owns it writes (tabs.js).
 // Everything else listens to its "change" and "saved" events.
 import init, { Service } from "./pkg/orderpay.js";
-import { KEY, forgetSaved, gzip, packer, readSaved, writeBig, writePacked, writePlain } from "./persist.js";
+import { KEY, forgetSaved, gzip, packer, readSaved, refusedSizes, rememberRefused, writeBig, writePacked, writePlain } from "./persist.js";
 import { KEEP_IDS } from "./recent-ids.js";
 import { Tabs } from "./tabs.js";
 import { RequestIndex, keyOf } from "./requests-index.js";
@@ -45,10 +45,10 @@ export class Store extends EventTarget {
   #kept = new Set();
   #saveTimer = 0;
   #saveGeneration = 0;
-  /** The smallest snapshot localStorage refused to hold as it is, in characters. */
-  #plainRefused = Infinity;
+  /** The smallest snapshot localStorage refused to hold as it is, in characters (this browser's, kept across loads). */
+  #plainRefused = refusedSizes().plain;
   /** The smallest compressed snapshot localStorage refused, in characters. */
-  #packedRefused = Infinity;
+  #packedRefused = refusedSizes().packed;
   #changes = 0;
   #following = null;
   #stamp = "";
@@ -79,7 +79,7 @@ export class Store extends EventTarget {
         this.run = saved.header.run ?? null;
         this.#stamp = saved.header.stamp ?? "";
         this.#takeExchanges(saved.header);
-        this.#markSaved(saved.header.savedAt ?? 0, saved.text.length, saved.compressed ?? false, saved.where);
+        this.#markSaved(saved.header.savedAt ?? 0, saved.length, saved.compressed ?? false, saved.where);
         return "Restored the state saved in this browser." + interrupted(this.run);
       }
     } catch (e) {
@@ -106,7 +106,7 @@ export class Store extends EventTarget {
         await this.#adopt(service, saved.ids);
         this.#takeExchanges(saved.header);
         this.run = saved.header.run ?? null;
-        this.#markSaved(saved.header.savedAt ?? 0, saved.text.length, saved.compressed ?? false, saved.where);
+        this.#markSaved(saved.header.savedAt ?? 0, saved.length, saved.compressed ?? false, saved.where);
         this.changed({ reset: true, followed: true });
       }
     })().catch(() => {}).finally(() => { this.#following = null; });
@@ -127,7 +127,7 @@ export class Store extends EventTarget {
     await this.#adopt(await this.restored(saved), saved.ids);
     this.#takeExchanges(saved.header);
     this.run = saved.header.run ?? null;
-    this.#markSaved(saved.header.savedAt ?? 0, saved.text.length, saved.compressed ?? false, saved.where);
+    this.#markSaved(saved.header.savedAt ?? 0, saved.length, saved.compressed ?? false, saved.where);
     this.changed({ reset: true, followed: true });
   }
 
@@ -188,7 +188,8 @@ export class Store extends EventTarget {
     const restoring = Service.restoring();
     try {
       let done = 0;
-      await eachSliced(cut(read.pieces ?? [read.text], RESTORE_PIECE), (piece) => { restoring.push(piece); done += piece.length; }, () => onProgress(done / Math.max(1, read.text.length)));
+      const total = read.length ?? read.text.length;
+      await eachSliced(cut(read.pieces ?? [read.text], RESTORE_PIECE), (piece) => { restoring.push(piece); done += piece.length; }, () => onProgress(done / Math.max(1, total)));
       const service = measured(() => restoring.finish());
       await breather(); // what follows (reading its log) in tasks of its own
       return service;
@@ -540,6 +541,7 @@ export class Store extends EventTarget {
         return true;
       } catch {
         this.#plainRefused = length; // too big: compress
+        rememberRefused({ plain: this.#plainRefused, packed: this.#packedRefused });
       }
     }
     if (!packing) {
@@ -563,6 +565,7 @@ export class Store extends EventTarget {
       return true;
     } catch {
       this.#packedRefused = Math.min(this.#packedRefused, packed.length);
+      rememberRefused({ plain: this.#plainRefused, packed: this.#packedRefused });
       // Too big even compressed: IndexedDB, which holds hundreds of MB; the worker still has the text.
       try {
         const size = await writeBig(header, pieces ?? [], packing, length);
