@@ -48,23 +48,32 @@ function asRead(pieces, rest) {
 const REFUSED_KEY = `${KEY}/refused`;
 
 /**
+ * No browser's localStorage holds more than this many characters for an
+ * origin (Chromium 10 MiB counted in UTF-16, Firefox and Safari 5 MB): an
+ * entry this long is never tried, since a refused write costs as much as
+ * a good one (the entry is built first: 100 ms and more for a large state).
+ */
+export const LOCAL_STORAGE_CEILING = 5 * 1024 * 1024;
+
+/**
  * The smallest sizes (characters) localStorage refused for a snapshot as
- * it is and compressed, remembered across loads: a refused write costs as
- * much as a good one (100 ms and more for a large state), so it is tried
- * once per browser, not once per page load.
+ * it is and compressed, remembered across loads so that each is tried
+ * once per browser, not once per page load; never above the ceiling.
  */
 export function refusedSizes() {
+  const at = (n) => Math.min(LOCAL_STORAGE_CEILING, Number.isSafeInteger(n) ? n : Infinity);
   try {
     const { plain, packed } = JSON.parse(localStorage.getItem(REFUSED_KEY) ?? "{}") ?? {};
-    return { plain: Number.isSafeInteger(plain) ? plain : Infinity, packed: Number.isSafeInteger(packed) ? packed : Infinity };
+    return { plain: at(plain), packed: at(packed) };
   } catch {
-    return { plain: Infinity, packed: Infinity };
+    return { plain: LOCAL_STORAGE_CEILING, packed: LOCAL_STORAGE_CEILING };
   }
 }
 
 export function rememberRefused({ plain, packed }) {
+  const below = (n) => (n < LOCAL_STORAGE_CEILING ? n : null);
   try {
-    localStorage.setItem(REFUSED_KEY, JSON.stringify({ plain: Number.isFinite(plain) ? plain : null, packed: Number.isFinite(packed) ? packed : null }));
+    localStorage.setItem(REFUSED_KEY, JSON.stringify({ plain: below(plain), packed: below(packed) }));
   } catch { /* not remembered: tried again next time */ }
 }
 

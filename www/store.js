@@ -49,6 +49,8 @@ export class Store extends EventTarget {
   #plainRefused = refusedSizes().plain;
   /** The smallest compressed snapshot localStorage refused, in characters. */
   #packedRefused = refusedSizes().packed;
+  /** The length of the last snapshot saved or read back: one too long for localStorage as it is streams into the compressor. */
+  #lastLength = 0;
   #changes = 0;
   #following = null;
   #stamp = "";
@@ -79,6 +81,7 @@ export class Store extends EventTarget {
         this.run = saved.header.run ?? null;
         this.#stamp = saved.header.stamp ?? "";
         this.#takeExchanges(saved.header);
+        this.#lastLength = saved.length;
         this.#markSaved(saved.header.savedAt ?? 0, saved.length, saved.compressed ?? false, saved.where);
         return "Restored the state saved in this browser." + interrupted(this.run);
       }
@@ -106,6 +109,7 @@ export class Store extends EventTarget {
         await this.#adopt(service, saved.ids);
         this.#takeExchanges(saved.header);
         this.run = saved.header.run ?? null;
+        this.#lastLength = saved.length;
         this.#markSaved(saved.header.savedAt ?? 0, saved.length, saved.compressed ?? false, saved.where);
         this.changed({ reset: true, followed: true });
       }
@@ -127,6 +131,7 @@ export class Store extends EventTarget {
     await this.#adopt(await this.restored(saved), saved.ids);
     this.#takeExchanges(saved.header);
     this.run = saved.header.run ?? null;
+    this.#lastLength = saved.length;
     this.#markSaved(saved.header.savedAt ?? 0, saved.length, saved.compressed ?? false, saved.where);
     this.changed({ reset: true, followed: true });
   }
@@ -513,7 +518,7 @@ export class Store extends EventTarget {
       const source = this.service.snapshotPieces(PIECES);
       performance.measure("orderpay snapshot", { start: started, end: performance.now() });
       // Known to be too big for localStorage as it is: each piece goes to the worker as it comes.
-      const stream = this.#plainRefused < Infinity ? packer() : null;
+      const stream = this.#lastLength >= this.#plainRefused ? packer() : null;
       if (stream) {
         this.#status("saving");
         this.saved.since = performance.now();
@@ -532,6 +537,7 @@ export class Store extends EventTarget {
       length = pieces[0].length;
       performance.measure("orderpay snapshot", { start: started, end: performance.now() });
     }
+    this.#lastLength = length;
     taken();
     // A size localStorage refused once is not tried again as it is: the refused write costs as much as a good one.
     if (pieces && length < this.#plainRefused) {
