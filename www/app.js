@@ -37,7 +37,8 @@ try {
   mountLogs(store, undoable);
   await breather();
   mountCharts(store);
-  store.scheduleSave();
+  // A state just read back from this browser is saved already: writing it again would be a long save for nothing.
+  if (store.saved.state !== "saved") store.scheduleSave();
   document.body.dataset.ready = "true";
 } catch (e) {
   $("#notice").dataset.kind = "error";

@@ -2,7 +2,7 @@
 // fields pre-filled with sensible values (the ids the last calls returned
 // among them), sent to the service, with the answer shown as it came.
 // Requests the user groups go under one trace id, drawn as one waterfall.
-import { $, h, setText } from "./dom.js";
+import { $, add, fill as fillNode, h, setText } from "./dom.js";
 import { responseView } from "./exchange.js";
 import { PARAMS, ROUTES, fill, paramsOf } from "./routes.js";
 import { attempts } from "./simulation.js";
@@ -44,9 +44,9 @@ export function mountConsole(store) {
   const groups = new Map();
   for (const route of ROUTES) {
     if (!groups.has(route.group)) groups.set(route.group, h("optgroup", { label: route.group }));
-    groups.get(route.group).append(h("option", { value: route.id }, `${route.label} · ${route.method} ${route.path || "…"}`));
+    add(groups.get(route.group), h("option", { value: route.id }, `${route.label} · ${route.method} ${route.path || "…"}`));
   }
-  select.append(...groups.values());
+  add(select, ...groups.values());
 
   let route = ROUTES[0];
   /** Fields the user typed in keep their text; the others follow the latest ids. */
@@ -57,7 +57,7 @@ export function mountConsole(store) {
     route = ROUTES.find((r) => r.id === select.value) ?? ROUTES[0];
     help.textContent = route.help;
     edited.clear();
-    paramsBox.replaceChildren();
+    fillNode(paramsBox);
     for (const name of paramsOf(route.path)) {
       const spec = PARAMS[name];
       const input = h("input", {
@@ -66,7 +66,7 @@ export function mountConsole(store) {
         oninput: () => { edited.add(name); update(); },
       });
       paramInputs[name] = input;
-      paramsBox.append(h("div", { class: "field" }, h("label", { for: input.id }, spec.label), input));
+      add(paramsBox, h("div", { class: "field" }, h("label", { for: input.id }, spec.label), input));
     }
     custom.hidden = route.id !== "custom";
     bodyBox.hidden = !route.body;
@@ -86,8 +86,8 @@ export function mountConsole(store) {
   }
 
   function refreshLists() {
-    $("#order-ids").replaceChildren(...store.ids.orders.map((id) => h("option", { value: id })));
-    $("#payment-ids").replaceChildren(...store.ids.payments.map((id) => h("option", { value: id })));
+    fillNode($("#order-ids"), ...store.ids.orders.map((id) => h("option", { value: id })));
+    fillNode($("#payment-ids"), ...store.ids.payments.map((id) => h("option", { value: id })));
   }
 
   function current() {
@@ -180,7 +180,7 @@ export function mountConsole(store) {
     const grouped = group && req.headers["X-B3-TraceId"] === group.traceId;
     const reply = store.request(req.method, req.path, req.body, req.headers);
     if (grouped) group.sent += 1;
-    out.replaceChildren(
+    fillNode(out,
       h("h3", { class: "visually-hidden" }, "Response"),
       grouped ? null : contextVerdict(req.headers, reply),
       responseView(reply, store),
@@ -237,7 +237,7 @@ export function mountConsole(store) {
   form.addEventListener("submit", send);
   store.addEventListener("change", (e) => {
     if (e.detail.reset) {
-      out.replaceChildren();
+      fillNode(out);
       startGroup(); // a fresh service: the group's spans are gone with the old one
     }
     showPending();

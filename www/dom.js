@@ -49,9 +49,9 @@ export function fill(el, ...children) {
   el.replaceChildren(...nodes(children));
 }
 
-/** Sets an element's text, hidden characters shown as badges. */
+/** Sets an element's text, hidden characters shown as badges; null and undefined leave it empty. */
 export function setText(el, text) {
-  el.replaceChildren(...visibleNodes(String(text)));
+  el.replaceChildren(...(text === null || text === undefined ? [] : visibleNodes(String(text))));
 }
 
 export const $ = (selector, root = document) => root.querySelector(selector);
@@ -136,7 +136,7 @@ export function fieldError(id, message) {
   const input = document.getElementById(id);
   const out = document.getElementById(`${id}-error`);
   if (!input || !out) return;
-  out.textContent = message;
+  out.textContent = message ?? "";
   if (message) input.setAttribute("aria-invalid", "true");
   else input.removeAttribute("aria-invalid");
 }

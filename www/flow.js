@@ -5,7 +5,7 @@
 // traces its checkout would), so one waterfall shows all of it; each step
 // names the components its request went through, with a small waterfall
 // of its own spans.
-import { $, h } from "./dom.js";
+import { $, add, fill, h } from "./dom.js";
 import { requestView, responseView } from "./exchange.js";
 import { attempts } from "./simulation.js";
 import { waterfall } from "./trace.js";
@@ -85,7 +85,7 @@ export function mountFlow(store) {
       miniWaterfall(rows),
       h("div", { class: "exchange" }, requestView({ method, path, headers, body: text }), responseView(reply, store, { expected })),
     );
-    list.append(li);
+    add(list, li);
     return { reply, li };
   }
 
@@ -110,17 +110,17 @@ export function mountFlow(store) {
         retry, " ",
         h("button", { type: "button", class: "secondary", id: "flow-stop", onclick: () => done("stop") }, "Stop the flow here"),
       );
-      li.append(actions);
+      add(li, actions);
       retry.focus();
     });
   }
 
   async function run() {
     abandon?.();
-    list.replaceChildren();
+    fill(list);
     summary.textContent = "";
     traceId = newTraceId();
-    whole.replaceChildren();
+    fill(whole);
     whole.hidden = true;
     const before = store.records.length ? store.records.at(-1).seq : 0;
 
@@ -158,7 +158,7 @@ export function mountFlow(store) {
     // The whole flow under its one trace id: every step's spans on one time axis.
     whole.hidden = false;
     whole.dataset.trace = traceId;
-    whole.replaceChildren(
+    fill(whole,
       h("h3", null, "The whole flow as one trace"),
       h("p", null, "Every step was sent with the same X-B3-TraceId, ",
         h("code", { class: "mono" }, traceId),

@@ -2,7 +2,7 @@
 // the spec's part 6; filters; and a trace's records side by side when a
 // record or a trace id is clicked. Records the page does not know (fields
 // added by a later version of the service) are shown as they are.
-import { $, clock, h, number, throttled } from "./dom.js";
+import { $, add, clock, fill, h, number, throttled } from "./dom.js";
 import { DECLINED_WHY, declinedWhy, isDeclined, outcomeView } from "./outcome.js";
 import { waterfall } from "./trace.js";
 import { idMark } from "./ids.js";
@@ -30,7 +30,7 @@ export function mountLogs(store, undoable) {
   let origin = null; // the control that asked for the trace, to go back to
 
   for (const [name, values] of Object.entries(KNOWN_VALUES)) {
-    controls[name].append(...values.map((v) => h("option", { value: v }, v)));
+    add(controls[name], ...values.map((v) => h("option", { value: v }, v)));
   }
 
   /** Values of a field seen in the records that the selects do not offer yet: each record looked at once. */
@@ -47,7 +47,7 @@ export function mountLogs(store, undoable) {
         const v = r[name];
         if (typeof v === "string" && !offered.has(v)) {
           offered.add(v);
-          select.append(h("option", { value: v }, v));
+          add(select, h("option", { value: v }, v));
         }
       }
     }
@@ -115,7 +115,7 @@ export function mountLogs(store, undoable) {
       (matching > rows.length ? `; showing the newest ${number(rows.length)}` : "") + ".";
     count.dataset.matching = String(matching);
     more.hidden = matching <= rows.length;
-    if (!store.records.length) tbody.append(h("tr", null, h("td", { colspan: 10, class: "empty" }, "No records yet: send a request or run the flow.")));
+    if (!store.records.length) add(tbody, h("tr", null, h("td", { colspan: 10, class: "empty" }, "No records yet: send a request or run the flow.")));
     if (shown) renderTrace();
   }
 
@@ -155,7 +155,7 @@ export function mountLogs(store, undoable) {
     const gateway = focus?.find((r) => r.stage === "gateway");
     const refocus = focusKeeper(detail);
     detail.hidden = false;
-    detail.replaceChildren(...[
+    fill(detail, ...[
       h("div", { class: "detail-head" },
         h("h3", { id: "trace-title", tabindex: "-1" }, "Trace ", h("span", { class: "mono" }, traceId)),
         h("button", { type: "button", class: "secondary", onclick: () => { controls.traceId.value = traceId; limit = PAGE; render(); } }, "Filter the table by this trace"),
@@ -193,7 +193,7 @@ export function mountLogs(store, undoable) {
   function close() {
     shown = null;
     detail.hidden = true;
-    detail.replaceChildren();
+    fill(detail);
     render();
   }
 
@@ -253,8 +253,16 @@ export function recordCard(r) {
   return h("li", { class: `record ${r.stage}`, dataset: { seq: String(r.seq), stage: String(r.stage) } },
     h("dl", null, [...known, ...extra].map((k) => [
       h("dt", { class: extra.includes(k) ? "extra" : null, title: extra.includes(k) ? "a field this page does not know yet" : null }, k),
-      ["traceId", "spanId", "parentSpanId"].includes(k) ? idMark(h("dd", null, value(k)), r[k]) : h("dd", null, value(k)),
+      ["traceId", "spanId", "parentSpanId"].includes(k) ? idMark(valueCell(r[k], value(k)), r[k]) : valueCell(r[k], value(k)),
     ])),
     isDeclined(r) ? declinedWhy() : null,
   );
+}
+
+/**
+ * A record's value; a JSON null shows as the literal the document holds,
+ * set apart (class json-null) from text, as a log store shows it.
+ */
+export function valueCell(v, text) {
+  return h("dd", { class: v === null ? "json-null" : null }, text);
 }

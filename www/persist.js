@@ -28,10 +28,54 @@ export const KEY = "orderpay-playground/snapshot";
 const V2 = "v2 ";
 
 /**
- * A saved or imported state as text: `{header, text, pieces, ids}`. `text`
- * is the pieces joined, `ids` the recent ids it offers (recent-ids.js); a
- * saved one also says `where` it was and whether it was `compressed`.
+ * A saved or imported state as text: `{header, pieces, length, text, ids}`.
+ * `text` is the pieces joined, made only when asked for (a state that
+ * came back in pieces is restored from its pieces, and a join of 35 MB is
+ * a long task of its own); `ids` the recent ids it offers
+ * (recent-ids.js); a saved one also says `where` it was and whether it was
+ * `compressed`.
  */
+function asRead(pieces, rest) {
+  let text = null;
+  return {
+    ...rest,
+    pieces,
+    length: pieces.reduce((n, piece) => n + piece.length, 0),
+    get text() { return (text ??= pieces.length === 1 ? pieces[0] : pieces.join("")); },
+  };
+}
+
+const REFUSED_KEY = `${KEY}/refused`;
+
+/**
+ * No browser's localStorage holds more than this many characters for an
+ * origin (Chromium 10 MiB counted in UTF-16, Firefox and Safari 5 MB): an
+ * entry this long is never tried, since a refused write costs as much as
+ * a good one (the entry is built first: 100 ms and more for a large state).
+ */
+export const LOCAL_STORAGE_CEILING = 5 * 1024 * 1024;
+
+/**
+ * The smallest sizes (characters) localStorage refused for a snapshot as
+ * it is and compressed, remembered across loads so that each is tried
+ * once per browser, not once per page load; never above the ceiling.
+ */
+export function refusedSizes() {
+  const at = (n) => Math.min(LOCAL_STORAGE_CEILING, Number.isSafeInteger(n) ? n : Infinity);
+  try {
+    const { plain, packed } = JSON.parse(localStorage.getItem(REFUSED_KEY) ?? "{}") ?? {};
+    return { plain: at(plain), packed: at(packed) };
+  } catch {
+    return { plain: LOCAL_STORAGE_CEILING, packed: LOCAL_STORAGE_CEILING };
+  }
+}
+
+export function rememberRefused({ plain, packed }) {
+  const below = (n) => (n < LOCAL_STORAGE_CEILING ? n : null);
+  try {
+    localStorage.setItem(REFUSED_KEY, JSON.stringify({ plain: below(plain), packed: below(packed) }));
+  } catch { /* not remembered: tried again next time */ }
+}
 
 /** Reads the saved entry, or null when nothing is saved. `onProgress(share)` hears how far the text came back. */
 export async function readSaved(onProgress = () => {}) {
@@ -51,13 +95,14 @@ export async function readSaved(onProgress = () => {}) {
       if (!record || typeof record.text !== "string") throw new Error("the saved state is missing from IndexedDB");
       return { text: record.text, header: record.header ?? {} };
     });
-    return { ...saved, where: "IndexedDB", compressed: false };
+    // Assigned, not spread: a spread would read `text`, joining the pieces.
+    return Object.assign(saved, { where: "IndexedDB", compressed: false });
   }
   if (body.startsWith("gz:")) {
     const saved = await viaWorker({ op: "unpack", packed: body.slice(3) }, onProgress, async () => ({ text: await gunzipText(body.slice(3)) }));
-    return { ...saved, header, where: "localStorage", compressed: true };
+    return Object.assign(saved, { header, where: "localStorage", compressed: true });
   }
-  return { header, text: body, pieces: [body], ids: await idsOf(body), where: "localStorage", compressed: false };
+  return asRead([body], { header, ids: await idsOf(body), where: "localStorage", compressed: false });
 }
 
 /** A file the user picked, read and parsed for its ids off this thread. */
@@ -192,19 +237,18 @@ function ask(worker, message, id, fallback) {
 }
 
 /**
- * A text the worker makes and hands back in pieces (the pieces are joined
- * as a rope: no copy of the whole on this thread). Resolves
- * `{text, pieces, header, ids}`.
+ * A text the worker makes and hands back in pieces (kept as they come: no
+ * copy of the whole on this thread). Resolves as asRead.
  */
 function viaWorker(message, onProgress, fallback) {
   const here = async () => {
-    const out = await fallback();
-    return { header: {}, ...out, pieces: [out.text], ids: recentIds(out.text) };
+    const { text, header = {} } = await fallback();
+    return asRead([text], { header, ids: recentIds(text) });
   };
   const worker = compressor();
   if (!worker) return here();
   const id = ++lastJob;
-  const done = new Promise((resolve, reject) => jobs.set(id, { fallback: here, resolve, reject, onProgress, pieces: [], text: "" }));
+  const done = new Promise((resolve, reject) => jobs.set(id, { fallback: here, resolve, reject, onProgress, pieces: [] }));
   worker.postMessage({ ...message, id });
   return done;
 }
@@ -228,7 +272,6 @@ function compressor() {
     if (typeof data.progress === "number") return job.onProgress?.(data.progress);
     if (typeof data.piece === "string") {
       job.pieces.push(data.piece);
-      job.text += data.piece;
       if (typeof data.share === "number") job.onProgress?.(data.share);
       return;
     }
@@ -236,7 +279,8 @@ function compressor() {
     if (typeof data.error === "string") job.reject(new Error(data.error));
     else if (typeof data.packed === "string") job.resolve(data.packed);
     else if (data.ids && !data.end) job.resolve(data.ids);
-    else if (data.end) job.resolve({ header: data.header ?? {}, text: job.text, pieces: job.pieces, ids: data.ids });
+    // What waits on the text (a restore) starts in a task of its own, not in this message's.
+    else if (data.end) breather().then(() => job.resolve(asRead(job.pieces, { header: data.header ?? {}, ids: data.ids })));
     else job.resolve(data);
   });
   worker.addEventListener("error", (e) => {

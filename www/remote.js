@@ -3,10 +3,13 @@
 // appear in its log within a second, and its buttons act on the same state.
 //
 // RemoteService has the methods of the package's Service, answered by the
-// server. They stay synchronous (a synchronous XMLHttpRequest to the same
-// origin, on loopback a fraction of a millisecond) so that every part of
-// the page runs one code path in both modes. The log is watched by
-// polling the admin API's logs(after) in the background.
+// server. Those the user's own actions call stay synchronous (a
+// synchronous XMLHttpRequest to the same origin, on loopback a fraction of
+// a millisecond) so that every part of the page runs one code path in both
+// modes. Watching the log never blocks the page: it polls the admin API
+// with async fetch, hands the new records over, and keeps what it read of
+// the counters and dropped records so that the redraw they cause asks the
+// server nothing more until the page itself changes something.
 
 const POLL_MS = 400;
 const TOKEN_KEY = "orderpay-playground/admin-token";
@@ -47,6 +50,8 @@ export class RemoteService {
   #base;
   #token;
   #timer = 0;
+  /** The counters, dropped count, forceNext and clock the last poll read; null once the page changed the server since. */
+  #seen = null;
 
   constructor(health, token) {
     this.#base = health.base === "/" ? "" : health.base;
@@ -57,6 +62,7 @@ export class RemoteService {
 
   /** One synchronous exchange with the server: `{status, headers, text}`. */
   #send(method, url, body = null, headers = [], admin = true) {
+    if (method !== "GET" || !admin) this.#seen = null;
     const xhr = new XMLHttpRequest();
     xhr.open(method, url, false);
     for (const [name, value] of headers) xhr.setRequestHeader(name, value);
@@ -111,16 +117,16 @@ export class RemoteService {
     return this.#admin("GET", "/settings");
   }
   get settings() { return this.#state.settings; }
-  get forced() { return this.#state.forced; }
-  get droppedLogs() { return this.#state.droppedLogs; }
-  get now() { return this.#state.now; }
+  get forced() { return this.#seen ? this.#seen.forced : this.#state.forced; }
+  get droppedLogs() { return this.#seen?.droppedLogs ?? this.#state.droppedLogs; }
+  get now() { return this.#seen?.now ?? this.#state.now; }
   get seed() { return this.#state.settings.seed; }
 
   clearLogs() { this.#admin("POST", "/logs/clear", {}); }
   forceNext(outcome, count) { this.#admin("POST", "/force-next", { outcome, count }); }
   advance(ms) { this.#admin("POST", "/advance", { ms }); }
   spans() { return this.#admin("GET", "/spans"); }
-  counters() { return this.#admin("GET", "/counters").counters; }
+  counters() { return this.#seen?.counters ?? this.#admin("GET", "/counters").counters; }
   snapshot() { return this.#admin("GET", "/snapshot"); }
   exportNdjson() { return this.#admin("GET", "/logs.ndjson"); }
   exportOtlp() { return JSON.parse(this.#send("GET", "/__orderpay/otlp").text); }
@@ -144,19 +150,36 @@ export class RemoteService {
   free() {}
 
   /**
-   * Calls `onRecords()` when records newer than `lastSeq()` arrive, and
-   * `onReplaced()` when the server's service was reset or replaced.
+   * Calls `onRecords(records, droppedLogs)` with the records newer than
+   * `lastSeq()` when some arrive, and `onReplaced()` when the server's
+   * service was reset or replaced. Every exchange is an async fetch.
    */
   watch(lastSeq, onRecords, onReplaced) {
+    const headers = this.#token ? { authorization: `Bearer ${this.#token}` } : {};
+    let dropped = null;
+    const read = async (route) => (await (await fetch(`/__orderpay${route}`, { headers })).json())?.data;
     const poll = async () => {
       try {
-        const headers = this.#token ? { authorization: `Bearer ${this.#token}` } : {};
-        const reply = await fetch(`/__orderpay/logs?after=${lastSeq()}`, { headers });
-        const data = (await reply.json())?.data;
+        const after = lastSeq();
+        const data = await read(`/logs?after=${after}`);
         if (data && data.generation !== this.generation) {
           this.generation = data.generation;
+          this.#seen = null;
           onReplaced();
-        } else if (data?.records?.length) onRecords();
+        } else if (data && after === lastSeq() && (data.records?.length || (dropped !== null && data.droppedLogs !== dropped))) {
+          const [counted, state] = await Promise.all([read("/counters"), read("/settings")]);
+          // The page sent requests of its own meanwhile: its next poll reads them all.
+          if (after === lastSeq()) {
+            // Kept only if nothing was reset or emptied in between: else the redraw asks afresh.
+            const same = (d) => d?.generation === this.generation && d.droppedLogs === data.droppedLogs;
+            this.#seen = same(counted) && same(state)
+              ? { counters: counted.counters, droppedLogs: data.droppedLogs, forced: state.forced, now: state.now }
+              : null;
+            onRecords(data.records, data.droppedLogs);
+          }
+        }
+        // A log emptied elsewhere shows as a change of the dropped count alone.
+        dropped = data?.droppedLogs ?? null;
       } catch { /* the server is away: try again */ }
       this.#timer = setTimeout(poll, POLL_MS);
     };

@@ -2,7 +2,7 @@
 // code -1 came with HTTP 200, its three log records, its trace's waterfall,
 // copy as curl or fetch, and a form to send it again with anything changed
 // (method, path, free header rows, body).
-import { $, h, pretty, setText } from "./dom.js";
+import { $, fill, h, pretty, setText } from "./dom.js";
 import { DEFAULT_BASE, asCurl, asFetch, baseUrl } from "./copy-as.js";
 import { KIND_TEXT } from "./requests-index.js";
 import { outcomeView } from "./outcome.js";
@@ -96,7 +96,7 @@ export function mountRequestPanel(store, { close, select }) {
     panel.dataset.key = key;
     panel.dataset.kind = req.kind ?? "pending";
     panel.dataset.seq = String(req.response?.seq ?? "");
-    panel.replaceChildren(...[
+    fill(panel, ...[
       h("div", { class: "panel-head" },
         h("h3", { id: "req-panel-title", tabindex: "-1" }, title),
         h("button", { type: "button", class: "secondary", id: "req-close", onclick: () => { hide(); close(); } }, "Close"),
@@ -149,7 +149,7 @@ export function mountRequestPanel(store, { close, select }) {
     body.value = draft.body;
 
     function drawRows() {
-      rows.replaceChildren(...draft.headers.map((pair, i) => {
+      fill(rows, ...draft.headers.map((pair, i) => {
         const name = h("input", { class: "header-name", value: pair[0], "aria-label": `header ${i + 1} name`, autocomplete: "off", spellcheck: "false", oninput: () => { pair[0] = name.value; } });
         const value = h("input", { class: "header-value", value: pair[1], "aria-label": `header ${i + 1} value`, autocomplete: "off", spellcheck: "false", oninput: () => { pair[1] = value.value; } });
         return h("div", { class: "header-row" }, name, value,
@@ -209,7 +209,7 @@ export function mountRequestPanel(store, { close, select }) {
     panel.hidden = false;
     panel.dataset.key = current;
     panel.dataset.seq = "";
-    panel.replaceChildren(
+    fill(panel,
       h("div", { class: "panel-head" }, h("span", { class: "hint" }, "Object page"),
         h("button", { type: "button", class: "secondary", id: "req-close", onclick: () => { hide(); close(); } }, "Close")),
       objectView(store, id, (key) => select(key)),
@@ -234,7 +234,7 @@ export function mountRequestPanel(store, { close, select }) {
     current = null;
     draft = null;
     panel.hidden = true;
-    panel.replaceChildren();
+    fill(panel);
   }
 
   return { show, hide };

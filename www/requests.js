@@ -5,7 +5,7 @@
 // look different from a success and from a request the gateway turned away.
 // Selecting a row opens the side panel (request-panel.js) beside the list,
 // which stays where it was.
-import { $, clock, h, number, setText, throttled } from "./dom.js";
+import { $, add, clock, fill as fillNode, h, number, setText, throttled } from "./dom.js";
 import { FIELDS, Search, prepare } from "./query.js";
 import { KIND_TEXT } from "./requests-index.js";
 import { mountRequestPanel } from "./request-panel.js";
@@ -110,9 +110,9 @@ export function mountRequests(store) {
     const wanted = pool.slice(0, page.length).map((x) => x.li);
     const onScreen = list.children;
     const same = onScreen.length === wanted.length && wanted.every((li, i) => onScreen[i] === li);
-    if (!same) list.replaceChildren(...wanted);
-    if (!store.requests.list.length) list.append(h("li", { class: "empty" }, "No requests yet: run the flow, or send one from the console."));
-    else if (!results.length && !searching) list.append(h("li", { class: "empty" }, "No request matches the search."));
+    if (!same) fillNode(list, ...wanted);
+    if (!store.requests.list.length) add(list, h("li", { class: "empty" }, "No requests yet: run the flow, or send one from the console."));
+    else if (!results.length && !searching) add(list, h("li", { class: "empty" }, "No request matches the search."));
   }
 
   /** An empty row and its cells, filled by `fill`. */

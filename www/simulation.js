@@ -2,7 +2,7 @@
 // (the service's forceNext), see what is still pending (its `forced`), clear
 // it, and read the model in use (`service.settings`). A pending forceNext is
 // part of the snapshot, so it survives a reload with the rest of the state.
-import { $, fieldError, h } from "./dom.js";
+import { $, fieldError, fill, h } from "./dom.js";
 
 /** More forced attempts than anyone will make by hand: a typo (1e9) is refused here. */
 const MAX_FORCED = 10000;
@@ -30,7 +30,7 @@ export function mountSimulation(store) {
   function showForced() {
     const forced = store.forced;
     status.dataset.pending = forced ? `${forced.outcome}:${forced.remaining}` : "";
-    status.replaceChildren(...(forced
+    fill(status, ...(forced
       ? [h("strong", null, "Pending: "), `${attempts(forced.remaining, forced.outcome)}, whatever the draw. An X-Sim-Outcome header still decides its own request.`]
       : [h("strong", null, "Nothing forced: "), "the seeded draw against the failure rate decides each payment attempt."]));
   }
@@ -46,7 +46,7 @@ export function mountSimulation(store) {
       const p = latency?.[key];
       if (p) rows.push([`${name}`, latencyText(p)]);
     }
-    model.replaceChildren(...rows.flatMap(([k, v]) => [h("dt", null, k), h("dd", null, v)]));
+    fill(model, ...rows.flatMap(([k, v]) => [h("dt", null, k), h("dd", null, v)]));
   }
 
   form.addEventListener("submit", (event) => {

@@ -4,7 +4,7 @@
 // in this browser, which only the tab that owns it writes (tabs.js).
 // Everything else listens to its "change" and "saved" events.
 import init, { Service } from "./pkg/orderpay.js";
-import { KEY, forgetSaved, gzip, packer, readSaved, writeBig, writePacked, writePlain } from "./persist.js";
+import { KEY, forgetSaved, gzip, packer, readSaved, refusedSizes, rememberRefused, writeBig, writePacked, writePlain } from "./persist.js";
 import { KEEP_IDS } from "./recent-ids.js";
 import { Tabs } from "./tabs.js";
 import { RequestIndex, keyOf } from "./requests-index.js";
@@ -45,10 +45,12 @@ export class Store extends EventTarget {
   #kept = new Set();
   #saveTimer = 0;
   #saveGeneration = 0;
-  /** The smallest snapshot localStorage refused to hold as it is, in characters. */
-  #plainRefused = Infinity;
+  /** The smallest snapshot localStorage refused to hold as it is, in characters (this browser's, kept across loads). */
+  #plainRefused = refusedSizes().plain;
   /** The smallest compressed snapshot localStorage refused, in characters. */
-  #packedRefused = Infinity;
+  #packedRefused = refusedSizes().packed;
+  /** The length of the last snapshot saved or read back: one too long for localStorage as it is streams into the compressor. */
+  #lastLength = 0;
   #changes = 0;
   #following = null;
   #stamp = "";
@@ -79,7 +81,8 @@ export class Store extends EventTarget {
         this.run = saved.header.run ?? null;
         this.#stamp = saved.header.stamp ?? "";
         this.#takeExchanges(saved.header);
-        this.#markSaved(saved.header.savedAt ?? 0, saved.text.length, saved.compressed ?? false, saved.where);
+        this.#lastLength = saved.length;
+        this.#markSaved(saved.header.savedAt ?? 0, saved.length, saved.compressed ?? false, saved.where);
         return "Restored the state saved in this browser." + interrupted(this.run);
       }
     } catch (e) {
@@ -106,7 +109,8 @@ export class Store extends EventTarget {
         await this.#adopt(service, saved.ids);
         this.#takeExchanges(saved.header);
         this.run = saved.header.run ?? null;
-        this.#markSaved(saved.header.savedAt ?? 0, saved.text.length, saved.compressed ?? false, saved.where);
+        this.#lastLength = saved.length;
+        this.#markSaved(saved.header.savedAt ?? 0, saved.length, saved.compressed ?? false, saved.where);
         this.changed({ reset: true, followed: true });
       }
     })().catch(() => {}).finally(() => { this.#following = null; });
@@ -127,7 +131,8 @@ export class Store extends EventTarget {
     await this.#adopt(await this.restored(saved), saved.ids);
     this.#takeExchanges(saved.header);
     this.run = saved.header.run ?? null;
-    this.#markSaved(saved.header.savedAt ?? 0, saved.text.length, saved.compressed ?? false, saved.where);
+    this.#lastLength = saved.length;
+    this.#markSaved(saved.header.savedAt ?? 0, saved.length, saved.compressed ?? false, saved.where);
     this.changed({ reset: true, followed: true });
   }
 
@@ -137,8 +142,8 @@ export class Store extends EventTarget {
     this.#replace(remote);
     remote.watch(
       () => this.#lastSeq,
-      () => {
-        this.#pull();
+      (records, dropped) => {
+        this.#pull(records, dropped);
         this.changed({ request: true });
       },
       () => {
@@ -188,7 +193,8 @@ export class Store extends EventTarget {
     const restoring = Service.restoring();
     try {
       let done = 0;
-      await eachSliced(cut(read.pieces ?? [read.text], RESTORE_PIECE), (piece) => { restoring.push(piece); done += piece.length; }, () => onProgress(done / Math.max(1, read.text.length)));
+      const total = read.length ?? read.text.length;
+      await eachSliced(cut(read.pieces ?? [read.text], RESTORE_PIECE), (piece) => { restoring.push(piece); done += piece.length; }, () => onProgress(done / Math.max(1, total)));
       const service = measured(() => restoring.finish());
       await breather(); // what follows (reading its log) in tasks of its own
       return service;
@@ -349,10 +355,11 @@ export class Store extends EventTarget {
     return this.service.counters();
   }
 
-  /** New records since the last look, and the dropped ones let go. */
-  #pull() {
-    const fresh = this.service.logs(this.#lastSeq);
-    const dropped = this.service.droppedLogs;
+  /**
+   * New records since the last look, and the dropped ones let go; live
+   * mode hands over what it fetched already, so nothing is asked twice.
+   */
+  #pull(fresh = this.service.logs(this.#lastSeq), dropped = this.service.droppedLogs) {
     if (fresh.length && fresh[0].seq > this.#lastSeq + 1) {
       // Records newer than all we held were dropped already: nothing we held is left.
       this.records = fresh;
@@ -511,7 +518,7 @@ export class Store extends EventTarget {
       const source = this.service.snapshotPieces(PIECES);
       performance.measure("orderpay snapshot", { start: started, end: performance.now() });
       // Known to be too big for localStorage as it is: each piece goes to the worker as it comes.
-      const stream = this.#plainRefused < Infinity ? packer() : null;
+      const stream = this.#lastLength >= this.#plainRefused ? packer() : null;
       if (stream) {
         this.#status("saving");
         this.saved.since = performance.now();
@@ -530,6 +537,7 @@ export class Store extends EventTarget {
       length = pieces[0].length;
       performance.measure("orderpay snapshot", { start: started, end: performance.now() });
     }
+    this.#lastLength = length;
     taken();
     // A size localStorage refused once is not tried again as it is: the refused write costs as much as a good one.
     if (pieces && length < this.#plainRefused) {
@@ -539,6 +547,7 @@ export class Store extends EventTarget {
         return true;
       } catch {
         this.#plainRefused = length; // too big: compress
+        rememberRefused({ plain: this.#plainRefused, packed: this.#packedRefused });
       }
     }
     if (!packing) {
@@ -562,6 +571,7 @@ export class Store extends EventTarget {
       return true;
     } catch {
       this.#packedRefused = Math.min(this.#packedRefused, packed.length);
+      rememberRefused({ plain: this.#plainRefused, packed: this.#packedRefused });
       // Too big even compressed: IndexedDB, which holds hundreds of MB; the worker still has the text.
       try {
         const size = await writeBig(header, pieces ?? [], packing, length);

@@ -3,7 +3,7 @@
 // take the saved state over (asked first: the other tab's saved work is
 // replaced by this tab's) or follow the other tab again (asked first: this
 // tab's own changes are dropped).
-import { $, clock, h } from "./dom.js";
+import { $, clock, fill, h } from "./dom.js";
 
 export function mountTabBar(store) {
   const bar = $("#tabs");
@@ -13,8 +13,8 @@ export function mountTabBar(store) {
     const confirm = h("span", { class: "confirm", role: "group", "aria-label": question },
       h("strong", null, `${question} `),
       h("button", { type: "button", id: "tabs-confirm", class: "danger", onclick: () => onYes() }, yes), " ",
-      h("button", { type: "button", class: "secondary", onclick: () => { bar.replaceChildren(...keep); } }, "Cancel"));
-    bar.replaceChildren(confirm);
+      h("button", { type: "button", class: "secondary", onclick: () => { fill(bar, ...keep); } }, "Cancel"));
+    fill(bar, confirm);
     $("#tabs-confirm").focus();
   }
 
@@ -24,7 +24,7 @@ export function mountTabBar(store) {
     bar.dataset.reason = reason;
     if (role === "owner") {
       bar.hidden = reason === "alone" || reason === "first";
-      bar.replaceChildren(reason === "handed-over" ? "The other tab closed: this tab now saves the state, and has loaded what that tab saved last."
+      fill(bar, reason === "handed-over" ? "The other tab closed: this tab now saves the state, and has loaded what that tab saved last."
         : reason === "took-over" ? "This tab took the saved state over: what it has now is saved, and the other tab is told it is separate."
           : "");
       return;
@@ -32,11 +32,11 @@ export function mountTabBar(store) {
     bar.hidden = false;
     if (role === "follower") {
       const at = store.saved.at ? ` (last saved at ${clock(store.saved.at).slice(0, 8)})` : "";
-      bar.replaceChildren(h("strong", null, "Another tab owns this playground's saved state. "),
+      fill(bar, h("strong", null, "Another tab owns this playground's saved state. "),
         `This tab follows it: it shows what that tab saves${at}. A request or change made here turns this tab into a separate service that is not saved.`);
       return;
     }
-    bar.replaceChildren(
+    fill(bar,
       h("strong", null, "This tab is a separate service: nothing done here is saved. "),
       reason === "taken-over" ? "Another tab took the saved state over. " : "Another tab owns the state saved in this browser, and this tab was changed on its own. ",
       "Export the state to keep it, or ",

@@ -1,14 +1,30 @@
 // The test-data endpoint for large counts. One call generates everything
 // synchronously inside the WebAssembly module, so 10,000 orders in one
 // call would freeze the tab for a while with nothing to show. The page
-// sends it in chunks of at most 250 orders instead, waits for the next
-// frame between chunks (the progress bar paints, clicks are answered, and
-// Cancel works), and adds up the chunks' {count, succeeded, failed}.
+// sends it in chunks instead, waits for the next frame between chunks (the
+// progress bar paints, clicks are answered, and Cancel works), and adds up
+// the chunks' {count, succeeded, failed}. A chunk's size follows how long
+// the last one took, so that each stays near CHUNK_MS however large the
+// state and however busy the machine (a fixed 250 took 10 to 60 ms).
 import { $, nextFrame, number, percent } from "./dom.js";
 import { breather } from "./slices.js";
 
+/** The most orders one chunk asks for. */
 export const CHUNK = 250;
+/** What a chunk's request (the service's work and the page's reading of its records) aims to take. */
+export const CHUNK_MS = 20;
+const FIRST_CHUNK = 50;
+const MIN_CHUNK = 5;
 const MAX = 10000;
+
+/**
+ * The next chunk's size from the last one's and the time it took: in
+ * proportion to CHUNK_MS, at most twice as large, within MIN_CHUNK..CHUNK.
+ */
+export function nextChunk(size, tookMs) {
+  const fit = Math.floor((size * CHUNK_MS) / Math.max(tookMs, 1));
+  return Math.max(MIN_CHUNK, Math.min(CHUNK, 2 * size, fit));
+}
 
 export function mountTestData(store) {
   const form = $("#batch-form");
@@ -60,10 +76,13 @@ export function mountTestData(store) {
     const started = performance.now();
     let problem = "";
     let saving = null;
+    let chunk = FIRST_CHUNK;
     try {
       while (run.made < run.target && !cancelled) {
-        const size = Math.min(CHUNK, run.target - run.made);
+        const size = Math.min(chunk, run.target - run.made);
+        const began = performance.now();
         const reply = store.request("GET", `/api/test/order/batch?count=${size}`, null, {});
+        chunk = nextChunk(size, performance.now() - began);
         run.requests++;
         if (reply.body.code !== 0) {
           problem = `a chunk failed: HTTP ${reply.status}, ${reply.body.msg}`;
@@ -73,7 +92,7 @@ export function mountTestData(store) {
         run.succeeded += reply.body.data.succeeded;
         run.failed += reply.body.data.failed;
         progress.value = run.made;
-        status.textContent = `${number(run.made)} of ${number(run.target)} orders…`;
+        status.textContent = progressText(run);
         if (!saving) {
           await breather(); // the chunk and the start of its save in tasks of their own
           const save = store.save();
@@ -95,7 +114,7 @@ export function mountTestData(store) {
     const share = run.made ? run.succeeded / run.made : 0;
     status.textContent = cancelled ? `Cancelled at ${number(run.made)} of ${number(run.target)}.` : problem ? "Stopped." : `${number(run.made)} of ${number(run.target)} orders.`;
     summary.dataset.state = problem ? "error" : "done";
-    Object.assign(summary.dataset, { count: run.made, succeeded: run.succeeded, failed: run.failed });
+    Object.assign(summary.dataset, { count: run.made, succeeded: run.succeeded, failed: run.failed, requests: run.requests });
     summary.textContent = `${number(run.made)} orders generated in ${run.requests} request${run.requests === 1 ? "" : "s"} (${seconds} s): ` +
       `${number(run.succeeded)} paid, ${number(run.failed)} declined (${percent(share)} paid).` + (problem ? ` Stopped: ${problem}` : "");
   }
@@ -112,7 +131,7 @@ export function mountTestData(store) {
     progress.hidden = false;
     status.textContent = `Cut short by a reload at ${number(run.made)} of ${number(run.target)} orders.`;
     summary.dataset.state = "interrupted";
-    Object.assign(summary.dataset, { count: run.made, succeeded: run.succeeded, failed: run.failed });
+    Object.assign(summary.dataset, { count: run.made, succeeded: run.succeeded, failed: run.failed, requests: run.requests });
     summary.textContent = `The ${number(run.made)} orders made before the reload are kept (${number(run.succeeded)} paid, ${number(run.failed)} declined); ${number(run.target - run.made)} were not made.`;
     resume.textContent = `Make the other ${number(run.target - run.made)}`;
     resume.hidden = false;
@@ -127,4 +146,9 @@ export function mountTestData(store) {
 
   form.addEventListener("submit", generate);
   cancel.addEventListener("click", () => { cancelled = true; });
+}
+
+/** How far a run is, as the bar shows it and in per cent: "2,500 of 10,000 orders (25%)…". */
+export function progressText(run) {
+  return `${number(run.made)} of ${number(run.target)} orders (${Math.floor((100 * run.made) / run.target)}%)…`;
 }

@@ -3,7 +3,7 @@
 // time axis that starts at the trace's first span, coloured by component,
 // with its duration. Plain DOM, positioned in percent so it fits any width.
 // A span's name opens its ids, times and attributes.
-import { h } from "./dom.js";
+import { add, h } from "./dom.js";
 import { idMark, idsExplained } from "./ids.js";
 import { declinedWhy } from "./outcome.js";
 
@@ -24,7 +24,7 @@ export function waterfall(spans, { focus = null } = {}) {
   const figure = h("figure", { class: "waterfall", "aria-labelledby": `${id}-title` });
   const title = h("h4", { id: `${id}-title`, class: "wf-title" }, "Spans on a time axis");
   if (!spans.length) {
-    figure.append(title, h("p", { class: "note" }, "No spans for this trace: its requests were sent with sampling off (X-B3-Sampled: 0), or the service no longer holds them (it keeps as many as the log)."));
+    add(figure, title, h("p", { class: "note" }, "No spans for this trace: its requests were sent with sampling off (X-B3-Sampled: 0), or the service no longer holds them (it keeps as many as the log)."));
     return figure;
   }
 
@@ -114,7 +114,7 @@ export function waterfall(spans, { focus = null } = {}) {
     h("li", { class: "error" }, h("span", { class: "wf-swatch", "aria-hidden": "true" }), "server_error (striped, red edge)"),
   );
 
-  figure.append(...[
+  add(figure, ...[
     title,
     h("p", { class: "wf-summary" },
       `${rows.length} span${rows.length === 1 ? "" : "s"} from ${shownRequests} request${shownRequests === 1 ? "" : "s"}, ${ms(t1 - t0)} ms from the first start to the last end. Each child is indented under its parent; a name shows the span's details.`),
@@ -169,7 +169,11 @@ function spanFacts(span, t0) {
     ["status", span.status],
     ...(Array.isArray(span.attributes) ? span.attributes : []).map(([k, v]) => [String(k), String(v)]),
   ];
-  return facts.flatMap(([k, v]) => [h("dt", null, k), k === "spanId" || k === "parentSpanId" ? idMark(h("dd", null, v), v) : h("dd", null, v)]);
+  return facts.flatMap(([k, v]) => {
+    // A root span's parent is the JSON null of the export, shown as a literal.
+    const dd = k === "parentSpanId" && span.parentSpanId == null ? h("dd", { class: "json-null" }, "null") : h("dd", null, v);
+    return [h("dt", null, k), k === "spanId" ? idMark(dd, v) : k === "parentSpanId" ? idMark(dd, span.parentSpanId) : dd];
+  });
 }
 
 /** 1, 2 or 5 times a power of ten, at least `raw`. */

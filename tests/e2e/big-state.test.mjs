@@ -63,7 +63,7 @@ function watch() {
   new PerformanceObserver((list) => { for (const e of list.getEntries()) window.watch.tasks.push({ start: e.startTime, duration: Math.round(e.duration) }); })
     .observe({ type: "longtask", buffered: true });
   const look = () => {
-    for (const id of ["settings-message", "state-status", "notice"]) {
+    for (const id of ["settings-message", "state-status", "notice", "batch-status"]) {
       const el = document.getElementById(id);
       const text = el?.textContent ?? "";
       const last = window.watch.said.findLast((s) => s.id === id);
@@ -97,12 +97,16 @@ async function phase(page, name, act, done, { reload = false } = {}) {
   return { name, tasks, said, ms, service };
 }
 
-/** The checks every step gets: no long task of the page's own, the service's restore with under 50 ms beside it, progress past a second. */
-function check({ name, tasks, said, ms, service }) {
-  // At most one task of the page's own from 50 to 120 ms a step: a save's cursor copies the state
-  // (6 to 26 ms for 100,000 orders) with the page's bookkeeping beside it, 55 ms once on a quiet machine.
+/**
+ * The checks every step gets: no long task of the page's own, the service's restore with under 50 ms
+ * beside it, progress past a second. `strict`: not one task of 50 ms or more of the page's own.
+ */
+function check({ name, tasks, said, ms, service }, { strict = false } = {}) {
+  // Elsewhere at most one task of the page's own from 50 to 120 ms a step: a save's cursor copies the
+  // state (6 to 26 ms for 100,000 orders) with the page's bookkeeping beside it, 55 to 65 ms at a load
+  // average of 7 to 9 on this 2-core machine.
   assert.ok(tasks.every((d) => d < 120), `${name}: no task of 120 ms or more but the service's restore: [${tasks}]`);
-  assert.ok(tasks.length <= 1, `${name}: at most one task of 50 ms or more but the service's restore: [${tasks}]`);
+  assert.ok(tasks.length <= (strict ? 0 : 1), `${name}: at most ${strict ? "no" : "one"} task of 50 ms or more but the service's restore: [${tasks}]`);
   for (const { task, restore } of service) assert.ok(task - restore < 50, `${name}: the page's own work beside the service's restore: ${task - restore} ms`);
   if (ms > 1000) assert.ok(said.some((t) => /\d+%/.test(t)), `${name} took ${ms} ms and showed how far it got: ${JSON.stringify(said)}`);
 }
@@ -127,10 +131,10 @@ test("5,000 more orders of test data on top, each chunk saved as it goes", { tim
   }, () => document.querySelector("#batch-summary").dataset.state === "done" && document.querySelector("#state-status").dataset.saved === "saved");
   assert.match(await page.textContent("#batch-summary"), /^5,000 orders generated/);
   assert.deepEqual(errors, []);
-  // Each chunk is one request of 250 orders into the service (10 to 60 ms here, the service's own
-  // time) and a redraw of the charts (charts.js, up to 100 ms with 100,000 orders): both are
-  // outside the page's slicing, and the printed frames show them. Reported, not yet required.
-  await t.test("no task of 50 ms or more during the run", { todo: "the chunk request and the charts' redraw still give tasks over 50 ms" }, () => check(run));
+  // Each chunk is sized to take about 20 ms and the charts redraw only what changed, without forcing
+  // a layout; frames after a chunk still hold the page for longer than their scripts (the printed
+  // frames show them). Reported, not yet required.
+  await t.test("no task of 50 ms or more during the run", { todo: "frames after a chunk still give tasks over 50 ms" }, () => check(run));
 });
 
 test("the state, the log as NDJSON, the spans as OTLP and the requests as HAR exported", { timeout: 600_000 }, async () => {
@@ -161,19 +165,20 @@ test("the state, the log as NDJSON, the spans as OTLP and the requests as HAR ex
 for (const width of [1280, 390]) {
   test(`a reload loads the 105,000 orders back and shows how far it got (${width} px)`, { timeout: 600_000 }, async () => {
     await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
-    // A reload is measured a second time when the first broke the rules, so that one stall of a busy
-    // 2-core machine (a single task over the bound, seen once in several CI runs) does not decide it;
-    // the rules of `check` are the same for both, and a page that stalls on every reload still fails.
+    // No task of 50 ms or more of the page's own: the state comes back in pieces, the size localStorage
+    // refused is not tried again, and the restore starts in a task of its own. A reload is measured a
+    // second time when the first broke the rule, so that one stall of a busy 2-core machine does not
+    // decide it; the rule is the same for both, and a page that stalls on every reload still fails.
     let reload = await phase(page, `reload at ${width} px`, () => page.reload(), restoredNotice, { reload: true });
     try {
-      check(reload);
+      check(reload, { strict: true });
     } catch {
       reload = await phase(page, `reload at ${width} px, again`, () => page.reload(), restoredNotice, { reload: true });
     }
     assert.match(await page.textContent("#state-status"), /saved in this browser/);
     await page.evaluate(() => scrollTo(0, 0));
     await page.screenshot({ path: `${artifacts}playground-big-state-reloaded-${width}.png` });
-    check(reload);
+    check(reload, { strict: true });
     assert.deepEqual(errors, []);
   });
 }

@@ -117,3 +117,45 @@ test("a request that writes more records than the log holds is still counted who
   await page.locator("#chart-payments").screenshot({ path: `${artifacts}playground-chart-dropped.png` });
   assert.deepEqual(errors, []);
 });
+
+test("the charts redraw at most once a frame, only the chart whose counts changed, and at a new width", async () => {
+  const { page, errors } = await open(env);
+  await applySettings(page, { seed: 5, failureRate: 0.3 });
+  // Each redraw replaces the figure's svg: counted per chart and per frame.
+  await page.evaluate(() => {
+    window.redraws = { payments: 0, durations: 0, frames: [] };
+    let frame = 0;
+    const tick = () => { frame++; requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+    for (const name of ["payments", "durations"]) {
+      new MutationObserver((list) => {
+        for (const m of list) for (const n of m.addedNodes) if (n.nodeName === "svg") { window.redraws[name]++; window.redraws.frames.push(`${name}@${frame}`); }
+      }).observe(document.querySelector(`#chart-${name}`), { childList: true });
+    }
+  });
+  await page.fill("#batch-count", "2000");
+  await page.click("#batch-run");
+  await page.waitForSelector("#batch-summary[data-state=done]", { timeout: 60_000 });
+  await page.waitForFunction(() => document.querySelector("#chart-payments").dataset.attempts === "2000");
+  await page.waitForTimeout(300);
+  const run = await page.evaluate(() => window.redraws);
+  const perFrame = {};
+  for (const f of run.frames) perFrame[f] = (perFrame[f] ?? 0) + 1;
+  assert.ok(Object.values(perFrame).every((n) => n === 1), `one redraw of each chart a frame at most: ${JSON.stringify(perFrame)}`);
+  assert.ok(run.payments >= 2, `the payment chart followed the run: ${run.payments} redraws`);
+
+  // A change that moves no count (forceNext set) redraws neither chart.
+  await page.evaluate(() => { window.redraws.payments = 0; window.redraws.durations = 0; });
+  await page.fill("#force-count", "2");
+  await page.click("#force-apply");
+  await page.waitForFunction(() => /2/.test(document.querySelector("#forced-status").textContent));
+  await page.waitForTimeout(300);
+  assert.deepEqual(await page.evaluate(() => [window.redraws.payments, window.redraws.durations]), [0, 0]);
+
+  // A new width redraws both, at that width.
+  await page.setViewportSize({ width: 700, height: 900 });
+  await page.waitForFunction(() => window.redraws.payments >= 1 && window.redraws.durations >= 1);
+  const drawn = await page.$eval("#chart-payments", (el) => [Number(el.querySelector("svg").getAttribute("width")), el.clientWidth]);
+  assert.equal(drawn[0], Math.max(280, drawn[1]));
+  assert.deepEqual(errors, []);
+});

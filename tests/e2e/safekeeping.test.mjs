@@ -45,6 +45,7 @@ for (const width of WIDTHS) {
     await page.fill("#batch-count", "10000");
     await page.click("#batch-run");
     await page.waitForFunction(() => document.querySelector("#batch-progress").value >= 1000, null, { timeout: 30_000 });
+    const shown = await page.evaluate(() => document.querySelector("#batch-progress").value);
     await page.reload(); // no wait for anything: mid-run, mid-save perhaps
     await page.waitForSelector("body[data-ready=true]");
 
@@ -52,9 +53,15 @@ for (const width of WIDTHS) {
     const m = /^Restored the state saved in this browser\. A test-data run was cut short at ([\d,]+) of 10,000 orders: those \1 are kept/.exec(notice);
     assert.ok(m, notice);
     const made = Number(m[1].replace(/,/g, ""));
-    assert.ok(made >= 1000 && made < 10000 && made % 250 === 0, `whole chunks: ${made}`);
-    // What the notice says is what the restored service holds: one chunk request per 250 orders.
-    assert.equal((await chunkResponses(page)).length, made / 250);
+    // The last save written: chunks are small (each near 20 ms), so several may follow it
+    // while it is compressed; it holds no more than the bar showed, and not nothing.
+    assert.ok(made > 0 && made <= shown + 250, `cut short at ${made}, the bar at ${shown} or more`);
+    // What the notice says is what the restored service holds: as many chunk requests as the
+    // saved run counted, and one payment attempt for each of its orders.
+    const run = await page.evaluate(() => ({ ...document.querySelector("#batch-summary").dataset }));
+    assert.ok(Number(run.requests) >= made / 250, `at most 250 orders a chunk: ${run.requests} chunks`);
+    assert.equal((await chunkResponses(page)).length, Number(run.requests));
+    assert.equal(Number(await page.getAttribute("#chart-payments", "data-attempts")), made);
     assert.equal(await page.getAttribute("#batch-summary", "data-state"), "interrupted");
     assert.equal(Number(await page.getAttribute("#batch-summary", "data-count")), made);
     assert.match(await page.textContent("#batch-status"), new RegExp(`^Cut short by a reload at ${m[1]} of 10,000 orders\\.$`));

@@ -34,7 +34,10 @@ test("a 2,000-order run shows progress, keeps the page responsive, and its chart
   const summary = await page.$eval("#batch-summary", (el) => ({ ...el.dataset, text: el.textContent }));
   assert.equal(Number(summary.count), 2000);
   assert.equal(Number(summary.succeeded) + Number(summary.failed), 2000);
-  assert.match(summary.text, /2,000 orders generated in 8 requests/);
+  // Chunks follow how long the last took, so how many there are depends on the machine.
+  const requests = Number(summary.requests);
+  assert.ok(requests >= 8, `at most 250 orders a chunk: ${requests} requests`);
+  assert.match(summary.text, new RegExp(`2,000 orders generated in ${requests} requests`));
   assert.equal(await page.textContent("#batch-status"), "2,000 of 2,000 orders.");
   assert.equal(await page.isDisabled("#batch-cancel"), true);
 
@@ -55,7 +58,7 @@ test("a 2,000-order run shows progress, keeps the page responsive, and its chart
   await page.selectOption("#filter-uri_group", "/test/*");
   await page.selectOption("#filter-stage", "response");
   const chunks = await logRows(page);
-  assert.equal(chunks.length, 8);
+  assert.equal(chunks.length, requests);
   assert.ok(chunks.every((r) => r.uri === "GET /api/test/order/batch" && r.answer === "200 · 0 success"));
   await env.screenshot(page, "playground-testdata.png");
   assert.deepEqual(errors, []);
@@ -70,7 +73,9 @@ test("a run can be cancelled between chunks", async () => {
   await page.click("#batch-cancel");
   await page.waitForSelector("#batch-summary[data-state=done]");
   const count = Number(await page.getAttribute("#batch-summary", "data-count"));
-  assert.ok(count >= 500 && count < 10000 && count % 250 === 0, `stopped after whole chunks: ${count}`);
+  assert.ok(count >= 500 && count < 10000, `stopped between chunks: ${count}`);
+  // Whole chunks: every order made has its payment attempt counted, and no more.
+  await page.waitForFunction((n) => document.querySelector("#chart-payments").dataset.attempts === String(n), count);
   assert.match(await page.textContent("#batch-status"), /^Cancelled at /);
   assert.deepEqual(errors, []);
 });

@@ -159,12 +159,17 @@ test("a body over 1 MiB is refused with 413 while it streams in, before it is al
   });
   assert.match(text, /^HTTP\/1\.1 413 /);
   assert.match(text, /"code":413/);
+  // No length was declared and the rest was never read: the answer says only that it is over.
+  assert.match(text, /"msg":"body: over the limit of 1048576 bytes; reading stopped there"/);
+  assert.doesNotMatch(text, /1048577/);
   assert.ok(answeredAt > 1024 * 1024 && answeredAt < 4 * 1024 * 1024, `answered after ${answeredAt} bytes`);
   // A declared length over the limit is refused before any of it is read.
   const big = await rawExchange(port, async (socket) => {
     socket.write("POST /api/order/create HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 5000000\r\n\r\n{");
   });
   assert.match(big.text, /^HTTP\/1\.1 413 /);
+  // The declared size is the one named.
+  assert.match(big.text, /"msg":"body: 5000000 bytes \(its content-length\) is over the limit of 1048576 bytes"/);
 });
 
 test("a slow client is timed out: headers never finished, and a body that never ends", async () => {

@@ -20,6 +20,15 @@ before(async () => {
   });
   page = await browser.newPage();
   page.on("pageerror", (e) => errors.push(String(e)));
+  // Counts the synchronous requests the page makes, which block it while they last.
+  await page.addInitScript(() => {
+    window.syncRequests = [];
+    const open = XMLHttpRequest.prototype.open;
+    XMLHttpRequest.prototype.open = function (method, url, async = true, ...rest) {
+      if (async === false) window.syncRequests.push(`${method} ${url}`);
+      return open.call(this, method, url, async, ...rest);
+    };
+  });
   await page.goto(server.origin + "/");
   await page.waitForSelector("body[data-ready=true]");
 });
@@ -74,4 +83,19 @@ test("a reset made elsewhere (a test suite's) reaches the page too", async () =>
   await page.waitForFunction(() => document.querySelectorAll("#logs tr[data-seq]").length === 0, null, { timeout: 2000 });
   assert.equal(await page.inputValue("#seed"), "5");
   assert.deepEqual(errors, []);
+});
+
+test("following the server's log never blocks the page: records, counters and charts come by async fetch", async () => {
+  await page.evaluate(() => (window.syncRequests.length = 0));
+  const created = await call(`${server.url}/api/order/create`, "POST", { userId: "elsewhere", price: 12 });
+  const paid = await call(`${server.url}/api/payment/pay`, "POST", { orderId: created.body.data.orderId, amount: 12, paymentMethod: "CARD" });
+  assert.equal(paid.status, 200);
+  const counters = (await call(`${server.origin}/__orderpay/counters`)).body.data.counters;
+  assert.equal(counters.payments.attempts, 1);
+  // The chart redrawn from what the poll read agrees with the server's counters.
+  await page.waitForFunction(() => document.querySelector("#chart-payments").dataset.attempts === "1", null, { timeout: 2000 });
+  await page.waitForFunction(() => [...document.querySelectorAll("#logs tr[data-seq]")].some((tr) => tr.cells[4].textContent.endsWith(" /api/payment/pay")), null, { timeout: 2000 });
+  // Two more polls: still nothing synchronous.
+  await page.waitForTimeout(900);
+  assert.deepEqual(await page.evaluate(() => window.syncRequests), []);
 });

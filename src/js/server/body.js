@@ -41,6 +41,18 @@ export function readBody(req, limit) {
   });
 }
 
+/**
+ * What a client is told of a body over `limit`: the size its
+ * content-length declared when it gave one, else only that reading
+ * stopped past the limit (the rest was never read, so no size is known).
+ */
+export function tooLargeMessage(req, limit) {
+  const declared = Number(req.headers["content-length"]);
+  return Number.isFinite(declared) && declared > limit
+    ? `body: ${declared} bytes (its content-length) is over the limit of ${limit} bytes`
+    : `body: over the limit of ${limit} bytes; reading stopped there`;
+}
+
 const strict = new TextDecoder("utf-8", { fatal: true });
 
 /** The body as text, or null when it is not UTF-8. */

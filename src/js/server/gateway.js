@@ -3,12 +3,16 @@
 // sent as it is: status, headers and envelope. The service itself checks
 // everything (UTF-8, JSON, sizes, routes), so the server adds no rules of
 // its own beyond stopping a body at 1 MiB as it streams in.
-import { readBody, TOO_LARGE } from "./body.js";
+import { readBody, TOO_LARGE, tooLargeMessage } from "./body.js";
 import { addCors } from "./cors.js";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** Stands in for a body over the limit: the service answers 413 from its length alone. */
+/**
+ * Stands in for a body over the limit: the service logs, counts and
+ * answers 413 from its length alone, and the server then says in the
+ * answer what it really knows of the size (tooLargeMessage).
+ */
 let oversize = null;
 
 /** Whether `path` (no query) is under the gateway `{base}/api`, `api` in any letter case. */
@@ -28,6 +32,7 @@ export async function answerGateway(req, res, ctx, path, query) {
   }
   const reply = ctx.instance.service.request(req.method, path + query, body === TOO_LARGE ? oversize : body, req.headers);
   ctx.changed();
+  if (body === TOO_LARGE && reply.status === 413) reply.body.msg = tooLargeMessage(req, MAX_BODY_BYTES);
   const text = JSON.stringify(reply.body);
   const wait = ctx.latency * Number(reply.headers["x-sim-duration-ms"] ?? 0);
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
