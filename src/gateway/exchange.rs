@@ -53,9 +53,28 @@ struct Context {
     at: At,
     sampled: bool,
     started: i64,
+    /// Whether its records and spans are kept; when not, each record is
+    /// counted as written and dropped (see `Journal::pass`).
+    kept: bool,
 }
 
 impl Context {
+    /// Writes a record of this request, or counts it as passed.
+    fn write(&self, svc: &mut Backend, timestamp: i64, at: At, stage: Kept) {
+        if self.kept {
+            svc.journal.write(timestamp, at, stage);
+        } else {
+            svc.journal.pass();
+        }
+    }
+
+    /// Keeps a span of this request, unless its records are passed over.
+    fn record_span(&self, svc: &mut Backend, span: SpanEntry) {
+        if self.kept {
+            svc.journal.record_span(span);
+        }
+    }
+
     /// The time `offset` ms of simulated time after the request arrived,
     /// stopped where the clock stops: where a span starting or ending
     /// there lies, and so where its record's timestamp lies.
@@ -134,12 +153,15 @@ impl InnerCaller {
 
 /// Serves an inner request as part of the trace `trace`; returns the
 /// envelope's code, the new order's code (for order create), and the
-/// simulated time it took.
+/// simulated time it took. With `kept` false its records and spans are
+/// counted as written and dropped at once: for a request whose records
+/// the caller knows later ones of the same call will push out of the log.
 pub fn exchange_inner(
     svc: &mut Backend,
     inner: Inner,
     trace: TraceId,
     caller: &InnerCaller,
+    kept: bool,
 ) -> (i32, Option<Code>, u64) {
     let started = svc.clock.now_ms();
     let at = At {
@@ -151,10 +173,10 @@ pub fn exchange_inner(
         at,
         sampled: true,
         started,
+        kept,
     };
     let call = caller.call(&inner);
-    svc.journal
-        .write(started, context.at, Kept::Gateway(Rc::clone(&call)));
+    context.write(svc, started, context.at, Kept::Gateway(Rc::clone(&call)));
     let mut work = Work::default();
     let result = match inner {
         Inner::Create(user_id, price, description) => {
@@ -286,6 +308,7 @@ fn arrive(
             at,
             sampled,
             started,
+            kept: true,
         },
         user_id,
     )
@@ -415,8 +438,7 @@ fn log(
     }
     // At the end of the request in simulated time, where its span ends.
     let ended = context.at(duration.unwrap_or(0));
-    svc.journal
-        .write(ended, context.at, Kept::Response(call, answer));
+    context.write(svc, ended, context.at, Kept::Response(call, answer));
     duration
 }
 
@@ -443,7 +465,7 @@ fn record_service(
         status,
         outcome: work.third_party.map(|(_, _, verdict)| verdict),
     };
-    svc.journal.write(now, at, stage);
+    context.write(svc, now, at, stage);
     Some(span)
 }
 
@@ -476,13 +498,16 @@ fn record_spans(
         msg: answer.msg.clone(),
     };
     let window = (0, total);
-    svc.journal.record_span(span(
-        context.at.span,
-        context.at.parent,
-        window,
-        answer.status,
-        gateway,
-    ));
+    context.record_span(
+        svc,
+        span(
+            context.at.span,
+            context.at.parent,
+            window,
+            answer.status,
+            gateway,
+        ),
+    );
     let (Some(class), Some(service_span)) = (work.served_by, service_span) else {
         return;
     };
@@ -491,8 +516,10 @@ fn record_spans(
         class,
     };
     let parent = Some(context.at.span);
-    svc.journal
-        .record_span(span(service_span, parent, window, answer.status, service));
+    context.record_span(
+        svc,
+        span(service_span, parent, window, answer.status, service),
+    );
     if let Some((offset, took, verdict)) = work.third_party {
         let status = if verdict.approved {
             LogStatus::Success
@@ -506,8 +533,7 @@ fn record_spans(
         };
         let third = SpanId::fresh(&mut svc.streams.traces);
         let window = (offset, offset + took);
-        svc.journal
-            .record_span(span(third, Some(service_span), window, status, part));
+        context.record_span(svc, span(third, Some(service_span), window, status, part));
     }
 }
 
