@@ -23,7 +23,15 @@ fn after_test_data(capacity: usize, count: u32, max_orders: usize) -> Service {
 
 #[test]
 fn a_short_log_after_test_data_holds_the_last_records_and_spans_of_a_long_one() {
-    let cases = [(37, 100), (36, 100), (40, 8), (5, 3), (0, 20), (1, 40), (50, 10)];
+    let cases = [
+        (37, 100),
+        (36, 100),
+        (40, 8),
+        (5, 3),
+        (0, 20),
+        (1, 40),
+        (50, 10),
+    ];
     for (capacity, count) in cases {
         for max_orders in [1_000_000, 1 + count as usize, count as usize] {
             let long = after_test_data(100_000, count, max_orders);

@@ -60,6 +60,7 @@ struct Context {
 
 impl Context {
     /// Writes a record of this request, or counts it as passed.
+    #[inline]
     fn write(&self, svc: &mut Backend, timestamp: i64, at: At, stage: Kept) {
         if self.kept {
             svc.journal.write(timestamp, at, stage);
@@ -69,6 +70,7 @@ impl Context {
     }
 
     /// Keeps a span of this request, unless its records are passed over.
+    #[inline]
     fn record_span(&self, svc: &mut Backend, span: SpanEntry) {
         if self.kept {
             svc.journal.record_span(span);
