@@ -30,14 +30,28 @@ pub fn fresh_code(
     rng: &mut Rng,
     taken: impl Fn(Code) -> bool,
 ) -> (String, Option<Code>) {
-    for _ in 0..64 {
-        let code = draw_code(rng);
-        if !taken(code) {
-            return (code.text(prefix), Some(code));
+    match untaken(rng, &taken) {
+        Some(code) => (code.text(prefix), Some(code)),
+        None => {
+            let id = suffixed(prefix, rng, |id| Code::parse(prefix, id).is_none_or(&taken));
+            (id, None)
         }
     }
-    let id = suffixed(prefix, rng, |id| Code::parse(prefix, id).is_none_or(&taken));
-    (id, None)
+}
+
+/// `fresh_code` for a caller that only keeps the code: the same draws
+/// from `rng`, the text never written (`None` past the bound).
+pub fn fresh_code_only(prefix: &str, rng: &mut Rng, taken: impl Fn(Code) -> bool) -> Option<Code> {
+    let code = untaken(rng, &taken);
+    if code.is_none() {
+        suffixed(prefix, rng, |id| Code::parse(prefix, id).is_none_or(&taken));
+    }
+    code
+}
+
+/// The first of at most 64 draws that is not taken.
+fn untaken(rng: &mut Rng, taken: &impl Fn(Code) -> bool) -> Option<Code> {
+    (0..64).map(|_| draw_code(rng)).find(|&code| !taken(code))
 }
 
 /// Past the bound: a draw with the attempt count after it.

@@ -16,7 +16,9 @@ use super::error::ApiError;
 use super::parse;
 use super::request::{check_body_size, quote, Headers, JsonBody, RawRequest, Target, Text};
 use super::route::{self, Matches, Route};
-use crate::domain::{BatchReport, NewOrder, NewPayment, Rejection};
+use crate::domain::code::Code;
+use crate::domain::money::Money;
+use crate::domain::{BatchReport, NewOrder, NewPayment, PaymentMethod, Rejection};
 use crate::observe::call::{known_method, Call};
 use crate::observe::trace::Incoming;
 use crate::observe::{
@@ -53,9 +55,30 @@ struct Context {
     at: At,
     sampled: bool,
     started: i64,
+    /// Whether its records and spans are kept; when not, each record is
+    /// counted as written and dropped (see `Journal::pass`).
+    kept: bool,
 }
 
 impl Context {
+    /// Writes a record of this request, or counts it as passed.
+    #[inline]
+    fn write(&self, svc: &mut Backend, timestamp: i64, at: At, stage: Kept) {
+        if self.kept {
+            svc.journal.write(timestamp, at, stage);
+        } else {
+            svc.journal.pass();
+        }
+    }
+
+    /// Keeps a span of this request, unless its records are passed over.
+    #[inline]
+    fn record_span(&self, svc: &mut Backend, span: SpanEntry) {
+        if self.kept {
+            svc.journal.record_span(span);
+        }
+    }
+
     /// The time `offset` ms of simulated time after the request arrived,
     /// stopped where the clock stops: where a span starting or ending
     /// there lies, and so where its record's timestamp lies.
@@ -68,21 +91,82 @@ impl Context {
 
 /// A request made inside the service, by the test-data runner: already
 /// read and routed, with its trace and user given. Only the work and the
-/// records remain, written exactly as for a request from outside.
-pub enum Inner {
-    Create(NewOrder),
-    Pay(NewPayment),
-    MarkPaid(String),
+/// records remain, written exactly as for a request from outside. The
+/// runner reads no answer back but the new order's code, so none is made.
+pub enum Inner<'a> {
+    /// Order create: user, price and description.
+    Create(&'a str, Money, &'a str),
+    /// Payment pay: order id, amount and method.
+    Pay(&'a str, Money, PaymentMethod),
+    /// Order mark paid, by id.
+    MarkPaid(&'a str),
+}
+
+/// The user the runner makes inner requests for, with the request lines
+/// of its order create and payment pay: the same for every order of the
+/// user, so made once and shared by all their records and spans.
+pub struct InnerCaller {
+    user_id: Rc<str>,
+    create: Rc<Call>,
+    pay: Rc<Call>,
+}
+
+impl InnerCaller {
+    pub fn new(user_id: Rc<str>) -> InnerCaller {
+        let line = |path: &'static str| {
+            Call {
+                method: Cow::Borrowed("POST"),
+                uri: Cow::Borrowed(path),
+                template: Some(path),
+                user_id: Some(Rc::clone(&user_id)),
+            }
+            .shared()
+        };
+        InnerCaller {
+            create: line("/api/order/create"),
+            pay: line("/api/payment/pay"),
+            user_id,
+        }
+    }
+
+    pub fn user_id(&self) -> &str {
+        &self.user_id
+    }
+
+    /// The request line of `inner`: shared, or made for it.
+    fn call(&self, inner: &Inner) -> Rc<Call> {
+        match inner {
+            Inner::Create(..) => Rc::clone(&self.create),
+            Inner::Pay(..) => Rc::clone(&self.pay),
+            Inner::MarkPaid(id) => {
+                let mut uri = String::with_capacity(id.len() + 15);
+                for part in ["/api/order/", id, "/pay"] {
+                    uri.push_str(part);
+                }
+                Call {
+                    method: Cow::Borrowed("POST"),
+                    uri: Cow::Owned(uri),
+                    template: Some("/api/order/{orderId}/pay"),
+                    user_id: Some(Rc::clone(&self.user_id)),
+                }
+                .shared()
+            }
+        }
+    }
 }
 
 /// Serves an inner request as part of the trace `trace`; returns the
-/// envelope's code, the data, and the simulated time it took.
+/// envelope's code, the new order's code (for order create), and the
+/// simulated time it took. With `kept` false its records and spans are
+/// counted as written and dropped at once: for a request whose records
+/// the caller knows later ones of the same call will push out of the log.
 pub fn exchange_inner(
     svc: &mut Backend,
     inner: Inner,
     trace: TraceId,
-    user_id: &Rc<str>,
-) -> (i32, Option<Data>, u64) {
+    caller: &InnerCaller,
+    kept: bool,
+) -> (i32, Option<Code>, u64) {
     let started = svc.clock.now_ms();
     let at = At {
         trace,
@@ -93,35 +177,28 @@ pub fn exchange_inner(
         at,
         sampled: true,
         started,
+        kept,
     };
-    let (uri, template): (Cow<'static, str>, _) = match &inner {
-        Inner::Create(_) => (Cow::Borrowed("/api/order/create"), "/api/order/create"),
-        Inner::Pay(_) => (Cow::Borrowed("/api/payment/pay"), "/api/payment/pay"),
-        Inner::MarkPaid(id) => {
-            let mut uri = String::with_capacity(id.len() + 15);
-            for part in ["/api/order/", id, "/pay"] {
-                uri.push_str(part);
-            }
-            (Cow::Owned(uri), "/api/order/{orderId}/pay")
-        }
-    };
-    let call = Call {
-        method: Cow::Borrowed("POST"),
-        uri,
-        template: Some(template),
-        user_id: Some(Rc::clone(user_id)),
-    }
-    .shared();
-    svc.journal
-        .write(started, context.at, Kept::Gateway(Rc::clone(&call)));
+    let call = caller.call(&inner);
+    context.write(svc, started, context.at, Kept::Gateway(Rc::clone(&call)));
     let mut work = Work::default();
     let result = match inner {
-        Inner::Create(new) => create(svc, Ok(new), &mut work),
-        Inner::Pay(new) => settle(svc, Ok(new), None, &mut work, EventClass::Payment),
+        Inner::Create(user_id, price, description) => {
+            create_inner(svc, user_id, price, description, &mut work).map(Some)
+        }
+        Inner::Pay(order_id, amount, method) => {
+            enter(svc, &mut work, EventClass::Payment);
+            judge(svc, order_id, None, &mut work).map(|()| {
+                let now = svc.clock.now_ms();
+                let ids = &mut svc.streams.ids;
+                svc.payments.add(order_id, amount, method, ids, now);
+                None
+            })
+        }
         Inner::MarkPaid(id) => {
             enter(svc, &mut work, EventClass::Order);
             svc.orders
-                .mark_paid(&id)
+                .mark_paid(id)
                 .map(|()| None)
                 .map_err(ApiError::from)
         }
@@ -235,6 +312,7 @@ fn arrive(
             at,
             sampled,
             started,
+            kept: true,
         },
         user_id,
     )
@@ -307,13 +385,13 @@ fn finish(
 /// `finish` for a request the service made itself: the same records,
 /// but only the code, the data and the simulated time come back, so no
 /// envelope or headers are made.
-fn finish_inner(
+fn finish_inner<T>(
     svc: &mut Backend,
     context: &Context,
     call: Rc<Call>,
-    result: Result<Option<Data>, ApiError>,
+    result: Result<Option<T>, ApiError>,
     work: Work,
-) -> (i32, Option<Data>, u64) {
+) -> (i32, Option<T>, u64) {
     let event_class = work.served_by;
     let (answer, data) = match result {
         Ok(data) => {
@@ -364,8 +442,7 @@ fn log(
     }
     // At the end of the request in simulated time, where its span ends.
     let ended = context.at(duration.unwrap_or(0));
-    svc.journal
-        .write(ended, context.at, Kept::Response(call, answer));
+    context.write(svc, ended, context.at, Kept::Response(call, answer));
     duration
 }
 
@@ -392,7 +469,7 @@ fn record_service(
         status,
         outcome: work.third_party.map(|(_, _, verdict)| verdict),
     };
-    svc.journal.write(now, at, stage);
+    context.write(svc, now, at, stage);
     Some(span)
 }
 
@@ -425,13 +502,16 @@ fn record_spans(
         msg: answer.msg.clone(),
     };
     let window = (0, total);
-    svc.journal.record_span(span(
-        context.at.span,
-        context.at.parent,
-        window,
-        answer.status,
-        gateway,
-    ));
+    context.record_span(
+        svc,
+        span(
+            context.at.span,
+            context.at.parent,
+            window,
+            answer.status,
+            gateway,
+        ),
+    );
     let (Some(class), Some(service_span)) = (work.served_by, service_span) else {
         return;
     };
@@ -440,8 +520,10 @@ fn record_spans(
         class,
     };
     let parent = Some(context.at.span);
-    svc.journal
-        .record_span(span(service_span, parent, window, answer.status, service));
+    context.record_span(
+        svc,
+        span(service_span, parent, window, answer.status, service),
+    );
     if let Some((offset, took, verdict)) = work.third_party {
         let status = if verdict.approved {
             LogStatus::Success
@@ -455,8 +537,7 @@ fn record_spans(
         };
         let third = SpanId::fresh(&mut svc.streams.traces);
         let window = (offset, offset + took);
-        svc.journal
-            .record_span(span(third, Some(service_span), window, status, part));
+        context.record_span(svc, span(third, Some(service_span), window, status, part));
     }
 }
 
@@ -566,14 +647,36 @@ fn create(
     new: Result<NewOrder, Rejection>,
     work: &mut Work,
 ) -> Result<Option<Data>, ApiError> {
-    let limit = svc.settings.max_orders;
-    if svc.orders.len() >= limit {
-        return Err(ApiError::InsufficientStorage { limit });
-    }
+    room_for_order(svc)?;
     enter(svc, work, EventClass::Order);
     let now = svc.clock.now_ms();
     let order = svc.orders.create(new?, svc.settings.seed, now);
     Ok(Some(Data::Order(order)))
+}
+
+/// `create` for the test-data runner: the same steps, the order's code
+/// back instead of the order.
+fn create_inner(
+    svc: &mut Backend,
+    user_id: &str,
+    price: Money,
+    description: &str,
+    work: &mut Work,
+) -> Result<Code, ApiError> {
+    room_for_order(svc)?;
+    enter(svc, work, EventClass::Order);
+    let now = svc.clock.now_ms();
+    let seed = svc.settings.seed;
+    Ok(svc.orders.add(user_id, price, description, seed, now))
+}
+
+/// Past `maxOrders`, no order is created.
+fn room_for_order(svc: &Backend) -> Result<(), ApiError> {
+    let limit = svc.settings.max_orders;
+    if svc.orders.len() >= limit {
+        return Err(ApiError::InsufficientStorage { limit });
+    }
+    Ok(())
 }
 
 /// Payment pay, once the body and the forcing header are read: the order,
@@ -587,10 +690,24 @@ fn settle(
 ) -> Result<Option<Data>, ApiError> {
     enter(svc, work, class);
     let new = new?;
-    if !svc.orders.exists(&new.order_id) {
+    judge(svc, &new.order_id, by_header, work)?;
+    let now = svc.clock.now_ms();
+    let payment = svc.payments.record(new, &mut svc.streams.ids, now);
+    Ok(Some(Data::Payment(payment)))
+}
+
+/// The order must exist; then the attempt is counted and the third
+/// party, taking its simulated time, approves or declines it.
+fn judge(
+    svc: &mut Backend,
+    order_id: &str,
+    by_header: Option<Forced>,
+    work: &mut Work,
+) -> Result<(), ApiError> {
+    if !svc.orders.exists(order_id) {
         return Err(Rejection::OrderNotFound.into());
     }
-    let attempt = svc.payments.next_attempt(&new.order_id);
+    let attempt = svc.payments.next_attempt(order_id);
     let forced = match by_header {
         Some(outcome) => Some((outcome, Rule::Header)),
         None => svc
@@ -603,7 +720,7 @@ fn settle(
     let settings = &svc.settings;
     let verdict = third_party::judge(
         settings.seed,
-        &new.order_id,
+        order_id,
         attempt,
         settings.failure_rate,
         forced,
@@ -612,9 +729,7 @@ fn settle(
     if !verdict.approved {
         return Err(Rejection::ThirdPartyFailed.into());
     }
-    let now = svc.clock.now_ms();
-    let payment = svc.payments.record(new, &mut svc.streams.ids, now);
-    Ok(Some(Data::Payment(payment)))
+    Ok(())
 }
 
 /// The request reached a service: from here on it is that service's

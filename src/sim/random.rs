@@ -35,8 +35,26 @@ impl Rng {
 
     /// Uniform in 0..n (0 when n is 0), without modulo bias worth measuring.
     pub fn below(&mut self, n: u64) -> u64 {
-        ((u128::from(self.next_u64()) * u128::from(n)) >> 64) as u64
+        let x = self.next_u64();
+        // WebAssembly has no 64x64->128 multiply: a `u128` product is a
+        // call to `__multi3`, on every id and latency drawn. The bounds
+        // the service draws below fit in 32 bits, where 64-bit products
+        // give the same high half.
+        match u32::try_from(n) {
+            Ok(n) if cfg!(target_arch = "wasm32") => high_product_u32(x, n),
+            _ => ((u128::from(x) * u128::from(n)) >> 64) as u64,
+        }
     }
+}
+
+/// The high 64 bits of `x * n`, from 64-bit products: with `x = h * 2^32
+/// + l`, it is `(h * n + (l * n >> 32)) >> 32`, exactly, and the sum stays
+/// below `2^64` because `n < 2^32`.
+fn high_product_u32(x: u64, n: u32) -> u64 {
+    let n = u64::from(n);
+    let high = (x >> 32) * n;
+    let low = (x & 0xffff_ffff) * n;
+    (high + (low >> 32)) >> 32
 }
 
 /// The SplitMix64 finaliser: a bijective scramble of 64 bits.
@@ -74,6 +92,33 @@ pub fn fnv1a_from(hash: u64, bytes: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_32_bit_product_is_the_128_bit_one() {
+        let mut rng = Rng::new(9);
+        let edges = [
+            0,
+            1,
+            36,
+            u64::from(u32::MAX),
+            u64::MAX,
+            1 << 63,
+            (1 << 32) - 1,
+        ];
+        for i in 0..200_000u64 {
+            let x = match edges.get(i as usize % 64) {
+                Some(&edge) => edge,
+                None => rng.next_u64(),
+            };
+            let n = match i % 5 {
+                0 => u32::MAX,
+                1 => 36,
+                _ => rng.next_u64() as u32 >> (i % 31),
+            };
+            let wide = ((u128::from(x) * u128::from(n)) >> 64) as u64;
+            assert_eq!(high_product_u32(x, n), wide, "{x} {n}");
+        }
+    }
 
     #[test]
     fn same_seed_same_sequence_other_seed_other_sequence() {

@@ -24,6 +24,10 @@ use super::options::{self, invalid_to_js, type_error, Options};
 use super::plain::Parts;
 use super::scratch::Scratch;
 use super::wall;
+use crate::json::write::Out;
+
+/// How an answer is written: the envelope, or status and headers first.
+type Writer = fn(&Response, &mut Out);
 
 /// A service behind plain data. Only the package's JS layer calls it.
 #[wasm_bindgen(js_name = RawService)]
@@ -72,9 +76,7 @@ impl Service {
     /// `now` is the wall-clock time, `Date.now()`.
     #[wasm_bindgen(js_name = handle)]
     pub fn handle_in_scratch(&self, flags: u32, used: u32, now: f64) -> u32 {
-        wall::during(now, || {
-            self.exchange(flags, used, |response| json::envelope(&response.body))
-        })
+        wall::during(now, || self.exchange(flags, used, json::envelope))
     }
 
     /// As `handle`, answering status and headers, a newline, and the
@@ -329,7 +331,7 @@ impl Service {
             headers,
             left,
         };
-        self.answer(parts, |response| json::envelope(&response.body))
+        self.answer(parts, json::envelope)
     }
 
     /// Status and headers, a newline, and the envelope, as JSON text.
@@ -364,21 +366,27 @@ impl Service {
 
     /// Handles one request and writes the answer; a request made while the
     /// service is borrowed (a re-entrant call from JS) gets a 500 instead.
-    fn answer(&self, parts: Parts, write: fn(&Response) -> String) -> String {
+    fn answer(&self, parts: Parts, write: Writer) -> String {
+        let mut out = Out::with_capacity(512);
+        self.answer_into(parts, write, &mut out);
+        out.text
+    }
+
+    fn answer_into(&self, parts: Parts, write: Writer, out: &mut Out) {
         match self.core.try_borrow_mut() {
-            Ok(mut core) => write(&core.handle(parts.into_raw())),
-            Err(_) => write(&busy()),
+            Ok(mut core) => write(&core.handle(parts.into_raw()), out),
+            Err(_) => write(&busy(), out),
         }
     }
 
-    /// The request in the scratch region, answered there; 0 when the
-    /// region is in use (never, short of re-entrance).
-    fn exchange(&self, flags: u32, used: u32, write: fn(&Response) -> String) -> u32 {
+    /// The request in the scratch region, answered there, written in
+    /// place; 0 when the region is in use (never, short of re-entrance).
+    fn exchange(&self, flags: u32, used: u32, write: Writer) -> u32 {
         let Ok(mut scratch) = self.scratch.try_borrow_mut() else {
             return 0;
         };
-        let text = self.answer(scratch.parts(flags, used as usize), write);
-        scratch.answer(&text)
+        let parts = scratch.parts(flags, used as usize);
+        scratch.answer_with(|out| self.answer_into(parts, write, out))
     }
 }
 

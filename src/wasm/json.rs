@@ -5,21 +5,20 @@
 
 use crate::prelude::*;
 
-use crate::gateway::{Envelope, Response};
+use crate::gateway::Response;
 use crate::json::write::Out;
 use crate::service::Service as Core;
 use crate::sim::third_party::Forced;
 
 /// `{code, msg, data}`.
-pub fn envelope(envelope: &Envelope) -> String {
-    envelope.to_json()
+pub fn envelope(response: &Response, out: &mut Out) {
+    response.body.write(out);
 }
 
 /// `{status, headers}`, a newline, then the envelope: JSON text never
 /// holds a raw newline, so the JS layer splits there, and the adapters
 /// send the envelope's text as it is, with no parse and stringify.
-pub fn response(response: &Response) -> String {
-    let mut out = Out::with_capacity(512);
+pub fn response(response: &Response, out: &mut Out) {
     out.begin_object();
     out.key("status");
     out.uint(u64::from(response.status));
@@ -33,8 +32,7 @@ pub fn response(response: &Response) -> String {
     out.end_object();
     out.text.push('\n');
     out.reset();
-    response.body.write(&mut out);
-    out.text
+    response.body.write(out);
 }
 
 /// The log records after `after` (all when none), as an array: the

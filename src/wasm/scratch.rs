@@ -22,6 +22,7 @@
 use crate::prelude::*;
 
 use super::plain::Parts;
+use crate::json::write::Out;
 
 /// `flags`: the path is present.
 pub const PATH: u32 = 1;
@@ -34,6 +35,9 @@ pub const LEFT: u32 = 8;
 
 /// The answer's header: its length, then the buffer's capacity.
 const HEADER: usize = 8;
+/// The room for input kept after an answer shorter than the buffer: the
+/// usual request fits, and a larger one asks for room (`reserve`).
+const KEEP: usize = 1024;
 
 #[derive(Default)]
 pub struct Scratch {
@@ -79,19 +83,35 @@ impl Scratch {
         }
     }
 
-    /// Writes the answer after its header and returns where it starts:
-    /// the buffer may have moved to hold it.
-    pub fn answer(&mut self, text: &str) -> u32 {
-        let end = HEADER + text.len();
-        if self.buf.len() < end {
-            self.buf.resize(end, 0);
-        }
-        if let Some(room) = self.buf.get_mut(HEADER..end) {
-            room.copy_from_slice(text.as_bytes());
+    /// Has `write` write the answer straight into the buffer, after its
+    /// header, and returns where it starts: no copy of the text, and no
+    /// allocation once the buffer has held an answer as long. The room
+    /// left for the next request's input is kept up to `KEEP` bytes, so a
+    /// short answer after a long one zeroes a little, not all it left.
+    pub fn answer_with(&mut self, write: impl FnOnce(&mut Out)) -> u32 {
+        let room = self.buf.len().min(KEEP);
+        let mut bytes = core::mem::take(&mut self.buf);
+        bytes.clear();
+        bytes.resize(HEADER, 0);
+        let mut out = Out::default();
+        // Eight zero bytes are UTF-8: this never falls back.
+        out.text = String::from_utf8(bytes).unwrap_or_default();
+        write(&mut out);
+        self.buf = out.text.into_bytes();
+        let length = self.buf.len().saturating_sub(HEADER);
+        if self.buf.len() < room {
+            self.buf.resize(room, 0);
         }
         let capacity = self.buf.len();
-        self.put_header(text.len(), capacity);
+        self.put_header(length, capacity);
         self.pointer()
+    }
+
+    /// An answer already written as text, placed as `answer_with`
+    /// places one.
+    #[cfg(test)]
+    pub fn answer(&mut self, text: &str) -> u32 {
+        self.answer_with(|out| out.text.push_str(text))
     }
 
     fn put_header(&mut self, length: usize, capacity: usize) {
@@ -171,6 +191,30 @@ mod tests {
         assert!(p.path.is_none() && p.headers.is_empty());
         let s = write(&[&[0xc3]]);
         assert_eq!(s.parts(0, 5).method, "\u{fffd}");
+    }
+
+    #[test]
+    fn an_answer_written_in_place_follows_its_header_and_keeps_room_for_input() {
+        let mut s = Scratch::default();
+        s.reserve(300);
+        let at = s.answer_with(|out| {
+            out.begin_object();
+            out.key("code");
+            out.int(0);
+            out.end_object();
+        });
+        assert_eq!(at, s.pointer());
+        assert_eq!(&s.buf[..4], &10u32.to_le_bytes());
+        assert_eq!(&s.buf[8..18], b"{\"code\":0}");
+        let capacity = u32::from_le_bytes([s.buf[4], s.buf[5], s.buf[6], s.buf[7]]) as usize;
+        assert_eq!((capacity, s.buf.len()), (300, 300));
+        // A long answer grows the region; the next short one keeps KEEP.
+        let long = "x".repeat(5000);
+        s.answer_with(|out| out.str(&long));
+        assert_eq!(s.buf.len(), HEADER + 5002);
+        s.answer_with(|out| out.int(7));
+        assert_eq!(&s.buf[..4], &1u32.to_le_bytes());
+        assert_eq!((s.buf[8], s.buf.len()), (b'7', KEEP));
     }
 
     #[test]
