@@ -321,7 +321,9 @@ impl<'a> JsonBody<'a> {
 }
 
 /// The first key given a second time, in the order of the body: by
-/// pairs for the few keys of a real body, by sorting for a hostile one.
+/// pairs for the few keys of a real body, by sorting for a hostile one
+/// (unstable sort: ties are broken by position, so the order is the same,
+/// and the module carries no stable sort).
 fn first_repeated<'m>(members: &'m [(Cow<'_, str>, Json<'_>)]) -> Option<&'m str> {
     if members.len() <= 16 {
         return members
@@ -331,7 +333,7 @@ fn first_repeated<'m>(members: &'m [(Cow<'_, str>, Json<'_>)]) -> Option<&'m str
             .map(|(_, (key, _))| key.as_ref());
     }
     let mut order: Vec<usize> = (0..members.len()).collect();
-    order.sort_by(|&a, &b| members[a].0.cmp(&members[b].0).then(a.cmp(&b)));
+    order.sort_unstable_by(|&a, &b| members[a].0.cmp(&members[b].0).then(a.cmp(&b)));
     order
         .windows(2)
         .filter(|w| members[w[0]].0 == members[w[1]].0)
