@@ -21,6 +21,7 @@ use super::json;
 use super::options::{self, invalid_to_js, type_error, Options};
 use super::plain::Parts;
 use super::scratch::Scratch;
+use super::text_in::RawText;
 use super::wall;
 
 #[wasm_bindgen(start)]
@@ -225,6 +226,15 @@ impl Service {
             core: RefCell::new(core),
             scratch: RefCell::default(),
         })
+    }
+
+    /// `restore` of a text the JS layer wrote into memory (`RawText`).
+    #[wasm_bindgen(js_name = restoreText)]
+    pub fn restore_text(snapshot: RawText) -> Result<Service, JsValue> {
+        let text = snapshot
+            .into_text()
+            .ok_or_else(|| type_error("snapshot: expected the text snapshot() returned"))?;
+        Service::restore(&text)
     }
 }
 
