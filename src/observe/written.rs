@@ -33,8 +33,18 @@ struct Cursor<'a> {
 impl<'a> Cursor<'a> {
     /// The bytes of `expected`, next.
     fn lit(&mut self, expected: &str) -> Option<()> {
-        let end = self.at + expected.len();
-        (self.text.as_bytes().get(self.at..end)? == expected.as_bytes()).then(|| self.at = end)
+        let found = self
+            .text
+            .as_bytes()
+            .get(self.at..self.at + expected.len())?;
+        // A loop, not `==`: a call to `memcmp` costs more than these few bytes.
+        for (a, b) in found.iter().zip(expected.as_bytes()) {
+            if a != b {
+                return None;
+            }
+        }
+        self.at += expected.len();
+        Some(())
     }
 
     fn peek(&self) -> Option<u8> {
@@ -64,6 +74,22 @@ impl<'a> Cursor<'a> {
     fn number(&mut self) -> Option<&'a str> {
         if !matches!(self.peek(), Some(b'-' | b'0'..=b'9')) {
             return None;
+        }
+        // The common case, a whole number of at most 15 digits with no
+        // leading zero: the reader would take the same text, and need
+        // not parse it as a double to know it is finite.
+        let bytes = self.text.as_bytes();
+        let from = self.at + usize::from(bytes.get(self.at) == Some(&b'-'));
+        let mut end = from;
+        while let Some(b'0'..=b'9') = bytes.get(end) {
+            end += 1;
+        }
+        let whole = !matches!(bytes.get(end), Some(b'.' | b'e' | b'E'));
+        let digits = end - from;
+        if whole && (1..=15).contains(&digits) && (digits == 1 || bytes.get(from) != Some(&b'0')) {
+            let text = self.text.get(self.at..end)?;
+            self.at = end;
+            return Some(text);
         }
         let mut r = Reader::at_offset(self.text, self.at);
         let Ok(Json::Num(text)) = r.value(0) else {

@@ -22,8 +22,14 @@ impl RawText {
     /// (those written so far); the memory may have grown.
     pub fn room(&mut self, kept: usize, room: usize) -> usize {
         let kept = kept.min(self.bytes.len());
-        self.bytes.truncate(kept);
-        self.bytes.resize(kept.saturating_add(room), 0);
+        if kept == 0 {
+            // Fresh zeroed memory, not a 60 MB fill: the allocator knows
+            // memory new from the host is zeros already.
+            self.bytes = vec![0; room];
+        } else {
+            self.bytes.truncate(kept);
+            self.bytes.resize(kept.saturating_add(room), 0);
+        }
         self.bytes.as_mut_ptr() as usize + kept
     }
 
