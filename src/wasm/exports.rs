@@ -217,6 +217,18 @@ impl Service {
         self.pieces(Core::otlp_pieces)
     }
 
+    /// `restore` of a text the JS layer wrote into memory (`RawText`):
+    /// the one way a whole snapshot comes in from JS.
+    #[wasm_bindgen(js_name = restoreText)]
+    pub fn restore_text(snapshot: RawText) -> Result<Service, JsValue> {
+        let text = snapshot
+            .into_text()
+            .ok_or_else(|| type_error("snapshot: expected the text snapshot() returned"))?;
+        Service::restore(&text)
+    }
+}
+
+impl Service {
     /// Throws a `TypeError` (wrong type, missing field, not a snapshot) or
     /// a `RangeError` (out of range, inconsistent) naming the first bad
     /// field.
@@ -228,17 +240,6 @@ impl Service {
         })
     }
 
-    /// `restore` of a text the JS layer wrote into memory (`RawText`).
-    #[wasm_bindgen(js_name = restoreText)]
-    pub fn restore_text(snapshot: RawText) -> Result<Service, JsValue> {
-        let text = snapshot
-            .into_text()
-            .ok_or_else(|| type_error("snapshot: expected the text snapshot() returned"))?;
-        Service::restore(&text)
-    }
-}
-
-impl Service {
     #[cfg(feature = "boundary-bench")]
     pub(super) fn core(&self) -> &RefCell<Core> {
         &self.core
