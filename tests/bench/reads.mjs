@@ -66,6 +66,15 @@ for (const records of sizes.length ? sizes : [10000, 100000]) {
     if (!perRecord.has(what)) perRecord.set(what, new Map());
     perRecord.get(what).set(records, ms / records);
   }
+  {
+    // The floor under exportOtlp(): JSON.parse of the same text, which
+    // builds the same objects.
+    let text = "";
+    if (typeof s.exportOtlpPieces === "function") for (const piece of s.exportOtlpPieces()) text += piece;
+    else text = JSON.stringify(s.exportOtlp());
+    const ms = best(2, () => JSON.parse(text));
+    console.log(JSON.stringify({ what: "JSON.parse of exportOtlp()'s text", records, ms, chars: text.length }));
+  }
   if (typeof s.snapshotPieces !== "function") {
     s.free();
     continue;
