@@ -1,7 +1,38 @@
 // Long texts in pieces, and a restore fed in pieces: the JS shapes of the
 // module's RawPieces and RawRestoring. Internal module: Service hands
 // them out (snapshotPieces, exportNdjsonPieces, exportOtlpPieces,
-// Service.restoring).
+// Service.restoring), and a long text written into its memory (textIn).
+import { RawText } from "./binding.js";
+import { TextEncoder } from "./text.js";
+
+/**
+ * A long text written into the module's memory as UTF-8 for it to read
+ * (a RawText): one native copy, where passing the string would copy it
+ * a UTF-16 unit at a time. `memory` returns the module's memory.
+ */
+export function textIn(text, memory) {
+  const raw = new RawText();
+  if (typeof encoder.encodeInto !== "function") {
+    const bytes = encoder.encode(text);
+    new Uint8Array(memory().buffer, raw.room(0, bytes.length), bytes.length).set(bytes);
+    raw.close(bytes.length);
+    return raw;
+  }
+  let read = 0;
+  let written = 0;
+  // ASCII fills one byte a unit; what follows anything else gets three.
+  for (let room = text.length; ; room = 3 * (text.length - read)) {
+    const at = raw.room(written, room);
+    const done = encoder.encodeInto(read === 0 ? text : text.slice(read), new Uint8Array(memory().buffer, at, room));
+    read += done.read;
+    written += done.written;
+    if (read >= text.length) break;
+  }
+  raw.close(written);
+  return raw;
+}
+
+const encoder = new TextEncoder();
 
 /** Bytes of UTF-8 a piece holds at least (a row is never split): a few ms of work. */
 export const DEFAULT_PIECE_SIZE = 262144;

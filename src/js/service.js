@@ -6,7 +6,7 @@ import { RawRestoring, RawService } from "./binding.js";
 import { Crossing } from "./crossing.js";
 import { readOptions } from "./options.js";
 import { errorText, plain } from "./plain.js";
-import { pieceSize, Restoring, TextPieces } from "./pieces.js";
+import { pieceSize, Restoring, textIn, TextPieces } from "./pieces.js";
 import { linearMemory, loaded } from "./ready.js";
 
 const FREED = "service: this Service was freed by free(); make a new one";
@@ -60,7 +60,7 @@ export class Service {
     if (typeof snapshot !== "string") {
       throw new TypeError("snapshot: expected the text snapshot() returned");
     }
-    return adopt(RawService.restore(snapshot));
+    return adopt(RawService.restoreText(textIn(snapshot, linearMemory)));
   }
 
   /** A restore fed in pieces (push, then finish), for a snapshot too large to restore in one go. */

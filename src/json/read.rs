@@ -440,10 +440,10 @@ pub(crate) fn string_stop(rest: &[u8]) -> Option<usize> {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let zero_in = |v: u64| v.wrapping_sub(ONES) & !v;
     let mut at = 0;
-    while let Some(chunk) = rest.get(at..at + 8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(word);
+    // Bytes taken one by one: a `copy_from_slice` here stays a call in
+    // the size-optimised module, once every eight bytes.
+    while let Some(&[a, b, c, d, e, f, g, h]) = rest.get(at..at + 8) {
+        let x = u64::from_le_bytes([a, b, c, d, e, f, g, h]);
         let found = (zero_in(x ^ (ONES * u64::from(b'"')))
             | zero_in(x ^ (ONES * u64::from(b'\\')))
             | (x.wrapping_sub(ONES * 0x20) & !x))

@@ -19,6 +19,7 @@ pub mod span;
 pub mod span_entry;
 pub mod status;
 pub mod trace;
+pub(crate) mod written;
 
 pub use call::Call;
 pub use counters::Counters;

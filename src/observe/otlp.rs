@@ -5,7 +5,7 @@
 
 use crate::prelude::*;
 
-use super::render::{attributes, Attr};
+use super::render::{attributes, name, Attr};
 use super::span::Component;
 use super::span_entry::SpanEntry;
 use super::status::LogStatus;
@@ -195,9 +195,7 @@ fn span(out: &mut Out, s: &SpanEntry) {
         push_hex64(t, parent.0);
     }
     t.push_str("\",\"name\":");
-    let mut name = String::with_capacity(48);
-    s.push_name(&mut name);
-    escape_into(t, &name);
+    name(t, s);
     // SpanKind: 2 is SERVER, 3 is CLIENT (the payment service calling out).
     t.push_str(if s.component() == Component::ThirdParty {
         ",\"kind\":3,\"startTimeUnixNano\":"

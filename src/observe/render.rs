@@ -151,25 +151,7 @@ pub fn span(out: &mut Out, s: &SpanEntry) {
     let t = &mut out.text;
     ids(t, &s.trace, s.span, s.parent);
     t.push_str(",\"name\":");
-    match &s.part {
-        Part::Gateway { call, .. } | Part::Service { call, .. } => match call.template {
-            // A template and a known method need no escaping; anything
-            // else a caller sent goes through the escaper.
-            Some(template) if call.method.bytes().all(|b| b.is_ascii_uppercase()) => {
-                t.push('"');
-                t.push_str(&call.method);
-                t.push(' ');
-                t.push_str(template);
-                t.push('"');
-            }
-            _ => {
-                let mut name = String::with_capacity(48);
-                s.push_name(&mut name);
-                escape_into(t, &name);
-            }
-        },
-        Part::ThirdParty { .. } => t.push_str("\"authorize payment\""),
-    }
+    name(t, s);
     t.push_str(",\"component\":\"");
     t.push_str(s.component().name());
     t.push_str("\",\"start\":");
@@ -197,6 +179,29 @@ pub fn span(out: &mut Out, s: &SpanEntry) {
     });
     t.push(']');
     out.end_object();
+}
+
+/// A span's name as a JSON string, for `spans()` and OTLP alike.
+pub fn name(t: &mut String, s: &SpanEntry) {
+    match &s.part {
+        Part::Gateway { call, .. } | Part::Service { call, .. } => match call.template {
+            // A template and a known method need no escaping; anything
+            // else a caller sent goes through the escaper.
+            Some(template) if call.method.bytes().all(|b| b.is_ascii_uppercase()) => {
+                t.push('"');
+                t.push_str(&call.method);
+                t.push(' ');
+                t.push_str(template);
+                t.push('"');
+            }
+            _ => {
+                let mut name = String::with_capacity(48);
+                s.push_name(&mut name);
+                escape_into(t, &name);
+            }
+        },
+        Part::ThirdParty { .. } => t.push_str("\"authorize payment\""),
+    }
 }
 
 /// An attribute's value: OpenTelemetry's string, int or bool.

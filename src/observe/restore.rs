@@ -84,7 +84,11 @@ fn parent(o: &Json<'_>) -> Read<Option<SpanId>> {
 }
 
 fn status(o: &Json<'_>) -> Read<LogStatus> {
-    match text(o, "status")? {
+    status_word(text(o, "status")?)
+}
+
+pub(super) fn status_word(word: &str) -> Read<LogStatus> {
+    match word {
         "success" => Ok(LogStatus::Success),
         "server_error" => Ok(LogStatus::ServerError),
         "client_error" => Ok(LogStatus::ClientError),
@@ -92,7 +96,7 @@ fn status(o: &Json<'_>) -> Read<LogStatus> {
     }
 }
 
-fn event_class(word: &str) -> Read<EventClass> {
+pub(super) fn event_class(word: &str) -> Read<EventClass> {
     [EventClass::Order, EventClass::Payment, EventClass::Test]
         .into_iter()
         .find(|c| c.as_str() == word)
@@ -137,7 +141,7 @@ impl Calls {
         template
     }
 
-    fn of_record(&mut self, method: &str, uri: &str, user: Option<&str>) -> Rc<Call> {
+    pub(super) fn of_record(&mut self, method: &str, uri: &str, user: Option<&str>) -> Rc<Call> {
         let same =
             |c: &&Rc<Call>| c.method == method && &*c.uri == uri && c.user_id.as_deref() == user;
         if let Some(call) = self.records.iter().find(same) {
@@ -177,7 +181,12 @@ impl Calls {
         }
     }
 
-    fn of_span(&mut self, name: &str, uri: Option<&str>, user: Option<&str>) -> Rc<Call> {
+    pub(super) fn of_span(
+        &mut self,
+        name: &str,
+        uri: Option<&str>,
+        user: Option<&str>,
+    ) -> Rc<Call> {
         let same = |(n, given, c): &&(Box<str>, bool, Rc<Call>)| {
             &**n == name
                 && *given == uri.is_some()

@@ -29,8 +29,8 @@ use crate::domain::{Orders, Payments};
 use crate::json::read::Reader;
 use crate::json::{Json, ReadError};
 use crate::observe::entry::Entry;
-use crate::observe::restore;
 use crate::observe::span_entry::SpanEntry;
+use crate::observe::{restore, written};
 use crate::sim::clock::Clock;
 use crate::sim::invalid::Invalid;
 
@@ -343,6 +343,10 @@ impl Reading {
             }
         }
         self.complete(r, done)?;
+        if role.is_array() && self.written(role, r) {
+            self.set(Place::After);
+            return Ok(());
+        }
         let start = r.at;
         let value = r.value(depth)?;
         self.take(role, start, &value);
@@ -401,6 +405,37 @@ impl Reading {
                 }
             }
         }
+    }
+
+    /// A record or span as `render` writes it, read straight from the
+    /// text (`written`); whether it was, else the reader has not moved
+    /// and the row is read as a tree.
+    fn written(&mut self, role: Role, r: &mut Reader) -> bool {
+        let Some(frame) = self.stack.last_mut() else {
+            return false;
+        };
+        let read = match role {
+            Role::Records => {
+                written::record(r.text(), r.at, &mut self.calls).map(|(entry, end)| {
+                    if let Some(Ok(records)) = &mut self.records {
+                        records.push_back(entry);
+                    }
+                    end
+                })
+            }
+            _ => written::span(r.text(), r.at, &mut self.calls).map(|(span, end)| {
+                if let Some(Ok(spans)) = &mut self.spans {
+                    spans.push_back(span);
+                }
+                end
+            }),
+        };
+        let Some(end) = read else {
+            return false;
+        };
+        frame.items += 1;
+        r.at = end;
+        true
     }
 
     /// A comma, or the container's end.

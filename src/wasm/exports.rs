@@ -23,6 +23,7 @@ use super::json;
 use super::options::{self, invalid_to_js, type_error, Options};
 use super::plain::Parts;
 use super::scratch::Scratch;
+use super::text_in::RawText;
 use super::wall;
 use crate::json::write::Out;
 
@@ -215,6 +216,18 @@ impl Service {
         self.pieces(Core::otlp_pieces)
     }
 
+    /// `restore` of a text the JS layer wrote into memory (`RawText`):
+    /// the one way a whole snapshot comes in from JS.
+    #[wasm_bindgen(js_name = restoreText)]
+    pub fn restore_text(snapshot: RawText) -> Result<Service, JsValue> {
+        let text = snapshot
+            .into_text()
+            .ok_or_else(|| type_error("snapshot: expected the text snapshot() returned"))?;
+        Service::restore(&text)
+    }
+}
+
+impl Service {
     /// Throws a `TypeError` (wrong type, missing field, not a snapshot) or
     /// a `RangeError` (out of range, inconsistent) naming the first bad
     /// field.
@@ -225,9 +238,7 @@ impl Service {
             scratch: RefCell::default(),
         })
     }
-}
 
-impl Service {
     #[cfg(feature = "boundary-bench")]
     pub(super) fn core(&self) -> &RefCell<Core> {
         &self.core

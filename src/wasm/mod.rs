@@ -14,6 +14,7 @@
 //! - [`plain`]: the plain request parts, and what the JS layer left behind.
 //! - [`scratch`]: the region of linear memory a request and its answer
 //!   cross through, one call per request.
+//! - [`text_in`]: a long text (a snapshot) written into memory by JS.
 //! - [`wall`]: the wall-clock time handed in with a request.
 //! - [`json`]: every value that leaves, as JSON text, one function each.
 //! - [`host`]: what the JS host provides: the wall clock and a random seed.
@@ -39,6 +40,8 @@ mod json;
 mod options;
 mod plain;
 mod scratch;
+#[cfg(target_arch = "wasm32")]
+mod text_in;
 mod wall;
 
 #[cfg(target_arch = "wasm32")]

@@ -4,6 +4,9 @@
 // record), then each incremental form at its default piece size: the whole
 // run, the pieces, and the longest single call, which is what a page
 // waits for in one task. Prints JSON lines.
+// Last, for each one-shot read, the time per record at the largest size
+// over the time per record at the smallest (linear is 1; the aim is at
+// most 1.5).
 // Usage: node tests/bench/reads.mjs [records...]; PKG=dir measures the
 // package in dir instead (an older build, say), without the incremental
 // forms when it has none.
@@ -39,6 +42,9 @@ function sliced(step) {
   return { ms: +total.toFixed(1), pieces: calls, longestMs: +longest.toFixed(1) };
 }
 
+/** Time per record of each one-shot read, by read and then by size. */
+const perRecord = new Map();
+
 for (const records of sizes.length ? sizes : [10000, 100000]) {
   const s = new Service({ seed: 1, virtualTime: 0, logCapacity: records });
   while (s.droppedLogs === 0) s.handle("GET", "/api/test/order/batch?count=1000");
@@ -57,6 +63,17 @@ for (const records of sizes.length ? sizes : [10000, 100000]) {
   for (const [what, read] of Object.entries(reads)) {
     const ms = best(2, read);
     console.log(JSON.stringify({ what, records, ms, usPerRecord: +((ms * 1000) / records).toFixed(2) }));
+    if (!perRecord.has(what)) perRecord.set(what, new Map());
+    perRecord.get(what).set(records, ms / records);
+  }
+  {
+    // The floor under exportOtlp(): JSON.parse of the same text, which
+    // builds the same objects.
+    let text = "";
+    if (typeof s.exportOtlpPieces === "function") for (const piece of s.exportOtlpPieces()) text += piece;
+    else text = JSON.stringify(s.exportOtlp());
+    const ms = best(2, () => JSON.parse(text));
+    console.log(JSON.stringify({ what: "JSON.parse of exportOtlp()'s text", records, ms, chars: text.length }));
   }
   if (typeof s.snapshotPieces !== "function") {
     s.free();
@@ -96,4 +113,12 @@ for (const records of sizes.length ? sizes : [10000, 100000]) {
     console.log(JSON.stringify({ what: "Service.restoring() push, finish", records, pieceChars: piece, ...run }));
   }
   s.free();
+}
+
+for (const [what, bySize] of perRecord) {
+  const sizesRead = [...bySize.keys()].sort((a, b) => a - b);
+  if (sizesRead.length < 2) continue;
+  const [small, large] = [sizesRead[0], sizesRead[sizesRead.length - 1]];
+  const ratio = bySize.get(large) / bySize.get(small);
+  console.log(JSON.stringify({ what, perRecordAt: large, over: small, ratio: +ratio.toFixed(2) }));
 }

@@ -1,0 +1,473 @@
+//! Records and spans read back from the text exactly as `render` writes
+//! it, straight into their compact form: each member is expected in its
+//! place, by its literal key, and each value is read where it stands, so
+//! a row costs one pass over its bytes and no tree. Restoring 100,000
+//! records through a tree spends most of its time building, searching and
+//! freeing one small tree a row.
+//!
+//! Anything else (spaces, another order, a member more or less, a value
+//! `render` never writes, text that is not JSON) gives `None`, and the row
+//! is read again as a tree by `restore`, which takes it or refuses it with
+//! its own messages. What is taken here is exactly what the tree would
+//! give: strings and numbers go through the JSON reader's own steps, and
+//! the words and ids through the same parsers.
+
+use alloc::borrow::Cow;
+
+use super::entry::{Answer, Entry, Kept};
+use super::event_class::EventClass;
+use super::ids::{SpanId, TraceId};
+use super::restore::{event_class, status_word, Calls};
+use super::span_entry::{Part, SpanEntry, Why};
+use super::status::LogStatus;
+use crate::json::read::Reader;
+use crate::json::Json;
+use crate::sim::third_party::{Rule, Verdict};
+
+/// A place in a row's text.
+struct Cursor<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    /// The bytes of `expected`, next.
+    fn lit(&mut self, expected: &str) -> Option<()> {
+        let found = self
+            .text
+            .as_bytes()
+            .get(self.at..self.at + expected.len())?;
+        // A loop, not `==`: a call to `memcmp` costs more than these few bytes.
+        for (a, b) in found.iter().zip(expected.as_bytes()) {
+            if a != b {
+                return None;
+            }
+        }
+        self.at += expected.len();
+        Some(())
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.text.as_bytes().get(self.at).copied()
+    }
+
+    /// A string, decoded as the JSON reader decodes it.
+    fn string(&mut self) -> Option<Cow<'a, str>> {
+        if self.peek() != Some(b'"') {
+            return None;
+        }
+        let mut r = Reader::at_offset(self.text, self.at);
+        let s = r.string().ok()?;
+        self.at = r.at;
+        Some(s)
+    }
+
+    /// `null`, or a string.
+    fn opt_string(&mut self) -> Option<Option<Cow<'a, str>>> {
+        if self.lit("null").is_some() {
+            return Some(None);
+        }
+        self.string().map(Some)
+    }
+
+    /// A number's text, as the JSON reader takes it.
+    fn number(&mut self) -> Option<&'a str> {
+        if !matches!(self.peek(), Some(b'-' | b'0'..=b'9')) {
+            return None;
+        }
+        // The common case, a whole number of at most 15 digits with no
+        // leading zero: the reader would take the same text, and need
+        // not parse it as a double to know it is finite.
+        let bytes = self.text.as_bytes();
+        let from = self.at + usize::from(bytes.get(self.at) == Some(&b'-'));
+        let mut end = from;
+        while let Some(b'0'..=b'9') = bytes.get(end) {
+            end += 1;
+        }
+        let whole = !matches!(bytes.get(end), Some(b'.' | b'e' | b'E'));
+        let digits = end - from;
+        if whole && (1..=15).contains(&digits) && (digits == 1 || bytes.get(from) != Some(&b'0')) {
+            let text = self.text.get(self.at..end)?;
+            self.at = end;
+            return Some(text);
+        }
+        let mut r = Reader::at_offset(self.text, self.at);
+        let Ok(Json::Num(text)) = r.value(0) else {
+            return None;
+        };
+        self.at = r.at;
+        Some(text)
+    }
+
+    fn uint(&mut self) -> Option<u64> {
+        self.number()?.parse().ok()
+    }
+
+    fn int(&mut self) -> Option<i64> {
+        self.number()?.parse().ok()
+    }
+
+    /// `null`, or a whole number.
+    fn opt_uint(&mut self) -> Option<Option<u64>> {
+        if self.lit("null").is_some() {
+            return Some(None);
+        }
+        self.uint().map(Some)
+    }
+
+    fn small<T: TryFrom<i64>>(&mut self) -> Option<T> {
+        T::try_from(self.int()?).ok()
+    }
+
+    fn bool(&mut self) -> Option<bool> {
+        if self.lit("true").is_some() {
+            Some(true)
+        } else {
+            self.lit("false").map(|()| false)
+        }
+    }
+
+    /// `"traceId":"…","spanId":"…","parentSpanId":…`, as `render` writes
+    /// them first in a record and a span.
+    fn ids(&mut self) -> Option<(TraceId, SpanId, Option<SpanId>)> {
+        self.lit("\"traceId\":")?;
+        let trace = TraceId::parse(&self.string()?)?;
+        self.lit(",\"spanId\":")?;
+        let span = SpanId::parse(&self.string()?)?;
+        self.lit(",\"parentSpanId\":")?;
+        let parent = match self.opt_string()? {
+            Some(p) => Some(SpanId::parse(&p)?),
+            None => None,
+        };
+        Some((trace, span, parent))
+    }
+
+    fn status(&mut self) -> Option<LogStatus> {
+        status_word(&self.string()?).ok()
+    }
+
+    fn class(&mut self) -> Option<EventClass> {
+        event_class(&self.string()?).ok()
+    }
+
+    /// `,"method":…,"uri":…,"uri_group":…`; the group is not kept.
+    fn request_line(&mut self) -> Option<(Cow<'a, str>, Cow<'a, str>)> {
+        self.lit(",\"method\":")?;
+        let method = self.string()?;
+        self.lit(",\"uri\":")?;
+        let uri = self.string()?;
+        self.lit(",\"uri_group\":")?;
+        self.opt_string()?;
+        Some((method, uri))
+    }
+
+    /// The third party's decision; its reason is made again from it.
+    fn verdict(&mut self) -> Option<Verdict> {
+        self.lit("{\"approved\":")?;
+        let approved = self.bool()?;
+        self.lit(",\"rule\":")?;
+        let rule = Rule::parse(&self.string()?)?;
+        self.lit(",\"attempt\":")?;
+        let attempt = self.small()?;
+        self.lit(",\"draw\":")?;
+        let draw = crate::json::number::parse(self.number()?)?;
+        self.lit(",\"threshold\":")?;
+        let threshold = crate::json::number::parse(self.number()?)?;
+        self.lit(",\"reason\":")?;
+        self.string()?;
+        self.lit("}")?;
+        Some(Verdict {
+            approved,
+            rule,
+            attempt,
+            draw,
+            threshold,
+        })
+    }
+
+    /// `["key",` of an attribute pair.
+    fn key(&mut self, key: &str) -> Option<()> {
+        self.lit("[\"")?;
+        self.lit(key)?;
+        self.lit("\",")
+    }
+
+    /// An attribute pair that may follow: its string value, if it is the
+    /// one named.
+    fn opt_attr(&mut self, key: &str) -> Option<Option<Cow<'a, str>>> {
+        let start = self.at;
+        if self.lit(",").and_then(|()| self.key(key)).is_none() {
+            self.at = start;
+            return Some(None);
+        }
+        let value = self.string()?;
+        self.lit("]")?;
+        Some(Some(value))
+    }
+}
+
+/// The record at `at` in `text`, and where it ends; `None` when it is not
+/// as `render` writes one.
+pub(crate) fn record(text: &str, at: usize, calls: &mut Calls) -> Option<(Entry, usize)> {
+    let mut c = Cursor { text, at };
+    c.lit("{\"seq\":")?;
+    let seq = c.uint()?;
+    c.lit(",\"timestamp\":")?;
+    let timestamp = c.int()?;
+    c.lit(",")?;
+    let (trace, span, parent) = c.ids()?;
+    c.lit(",\"stage\":\"")?;
+    let stage = if c.lit("gateway\"").is_some() {
+        let (method, uri) = c.request_line()?;
+        Kept::Gateway(calls.of_record(&method, &uri, None))
+    } else if c.lit("service\",\"event_class\":").is_some() {
+        let event_class = c.class()?;
+        c.lit(",\"duration\":")?;
+        let duration = c.uint()?;
+        c.lit(",\"status\":")?;
+        let status = c.status()?;
+        let outcome = match c.lit(",\"outcome\":") {
+            Some(()) => Some(c.verdict()?),
+            None => None,
+        };
+        Kept::Service {
+            event_class,
+            duration,
+            status,
+            outcome,
+        }
+    } else {
+        c.lit("response\"")?;
+        let (method, uri) = c.request_line()?;
+        c.lit(",\"event_class\":")?;
+        let event_class = match c.opt_string()? {
+            Some(word) => Some(event_class(&word).ok()?),
+            None => None,
+        };
+        c.lit(",\"duration\":")?;
+        let duration = c.opt_uint()?;
+        c.lit(",\"status\":")?;
+        let status = c.status()?;
+        c.lit(",\"httpStatus\":")?;
+        let http_status = c.small()?;
+        c.lit(",\"code\":")?;
+        let code = c.small()?;
+        c.lit(",\"msg\":")?;
+        let msg = c.string()?;
+        c.lit(",\"userId\":")?;
+        let user = c.opt_string()?;
+        Kept::Response(
+            calls.of_record(&method, &uri, user.as_deref()),
+            Answer {
+                event_class,
+                duration,
+                status,
+                http_status,
+                code,
+                msg: Cow::Owned(msg.into_owned()),
+            },
+        )
+    };
+    c.lit("}")?;
+    let entry = Entry {
+        seq,
+        timestamp,
+        trace,
+        span,
+        parent,
+        stage,
+    };
+    Some((entry, c.at))
+}
+
+/// The span at `at` in `text`, and where it ends; `None` when it is not
+/// as `render` writes one.
+pub(crate) fn span(text: &str, at: usize, calls: &mut Calls) -> Option<(SpanEntry, usize)> {
+    let mut c = Cursor { text, at };
+    c.lit("{")?;
+    let (trace, span, parent) = c.ids()?;
+    c.lit(",\"name\":")?;
+    let name = c.string()?;
+    c.lit(",\"component\":")?;
+    let component = c.string()?;
+    c.lit(",\"start\":")?;
+    let start = c.int()?;
+    c.lit(",\"end\":")?;
+    let end = c.int()?;
+    c.lit(",\"status\":")?;
+    let status = c.status()?;
+    c.lit(",\"attributes\":[")?;
+    let part = match &*component {
+        "gateway" => {
+            c.key("http.request.method")?;
+            c.string()?;
+            c.lit("],")?;
+            c.key("url.path")?;
+            let uri = c.string()?;
+            c.lit("],")?;
+            c.key("http.response.status_code")?;
+            let http_status = c.small()?;
+            c.lit("],")?;
+            c.key("orderpay.code")?;
+            let code = c.small()?;
+            c.lit("],")?;
+            c.key("orderpay.msg")?;
+            let msg = c.string()?;
+            c.lit("]")?;
+            c.opt_attr("http.route")?;
+            let user = c.opt_attr("enduser.id")?;
+            Part::Gateway {
+                call: calls.of_span(&name, Some(&uri), user.as_deref()),
+                http_status,
+                code,
+                msg: Cow::Owned(msg.into_owned()),
+            }
+        }
+        "third-party" => {
+            c.key("orderpay.approved")?;
+            let approved = c.bool()?;
+            c.lit("],")?;
+            c.key("orderpay.attempt")?;
+            let attempt = c.small()?;
+            c.lit("],")?;
+            c.key("orderpay.reason")?;
+            let reason = c.string()?;
+            c.lit("]")?;
+            Part::ThirdParty {
+                approved,
+                attempt,
+                why: Why::Given(reason.into()),
+            }
+        }
+        _ => {
+            c.key("orderpay.event_class")?;
+            let class = c.class()?;
+            c.lit("]")?;
+            Part::Service {
+                call: calls.of_span(&name, None, None),
+                class,
+            }
+        }
+    };
+    c.lit("]}")?;
+    let entry = SpanEntry {
+        trace,
+        span,
+        parent,
+        start,
+        end,
+        status,
+        part,
+    };
+    (entry.component().name() == component).then_some((entry, c.at))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gateway::RawRequest;
+    use crate::json::Out;
+    use crate::observe::render;
+    use crate::observe::restore::{record_at, span_at};
+    use crate::service::Service;
+    use crate::sim::clock::VirtualClock;
+    use crate::sim::Settings;
+
+    /// A service whose log holds every kind of record and span: each
+    /// stage, approvals and declines, refusals, users, a 64-bit B3 trace,
+    /// an unknown method and text that needs escaping.
+    fn busy() -> Service {
+        let clock = Box::new(VirtualClock::starting_at(0));
+        let mut s = Service::new(Settings::with_seed(7), clock).unwrap_or_else(|e| panic!("{e}"));
+        for request in [
+            RawRequest::new("GET", "/api/test/order/batch?count=40"),
+            RawRequest::new("POST", "/api/order/create")
+                .with_body(r#"{"userId":"u \"q\" é😀","description":"tab\there","price":12.5}"#),
+            RawRequest::new("POST", "/api/order/create").with_body("{\"price\":\"x\"}"),
+            RawRequest::new("GET", "/api/order/ORD-NOPE")
+                .with_header("X-B3-TraceId", "463ac35c9f6413ad"),
+            RawRequest::new("BREW", "/api/order/list?x=\"y\""),
+            RawRequest::new("GET", "/nowhere"),
+        ] {
+            s.handle(request);
+        }
+        s
+    }
+
+    #[test]
+    fn rows_read_straight_are_the_rows_the_tree_gives() {
+        let s = busy();
+        let (mut straight, mut tree) = (Calls::default(), Calls::default());
+        for entry in s.journal().entries(None) {
+            let mut out = Out::default();
+            render::record(&mut out, entry);
+            let text = &out.text;
+            let read = record(text, 0, &mut straight);
+            let parsed = crate::json::parse(text).unwrap_or_else(|e| panic!("{e}"));
+            let from_tree = record_at(&parsed, 0, &mut tree).ok();
+            assert_eq!(
+                read.as_ref().map(|(_, end)| *end),
+                Some(text.len()),
+                "{text}"
+            );
+            assert_eq!(read.map(|(e, _)| e), from_tree, "{text}");
+        }
+        for span_entry in s.journal().span_entries() {
+            let mut out = Out::default();
+            render::span(&mut out, span_entry);
+            let text = &out.text;
+            let read = span(text, 0, &mut straight);
+            let parsed = crate::json::parse(text).unwrap_or_else(|e| panic!("{e}"));
+            let from_tree = span_at(&parsed, 0, &mut tree).ok();
+            assert_eq!(
+                read.as_ref().map(|(_, end)| *end),
+                Some(text.len()),
+                "{text}"
+            );
+            assert_eq!(read.map(|(s, _)| s), from_tree, "{text}");
+        }
+    }
+
+    #[test]
+    fn rows_not_as_written_are_left_to_the_tree() {
+        let s = busy();
+        let mut calls = Calls::default();
+        let mut out = Out::default();
+        let entry = s
+            .journal()
+            .entries(None)
+            .next()
+            .unwrap_or_else(|| panic!("a record"));
+        render::record(&mut out, entry);
+        let text = out.text.clone();
+        assert!(record(&text, 0, &mut calls).is_some());
+        for changed in [
+            text.replacen('{', "{ ", 1),
+            text.replacen("\"seq\"", "\"s\\u0065q\"", 1),
+            text.replacen("\"seq\":", "\"seq\":0,\"seq\":", 1),
+            text.replacen("\"stage\"", "\"x\":1,\"stage\"", 1),
+            text.replacen("\"seq\":1", "\"seq\":1.0", 1),
+            text.replacen("\"seq\":", "\"seq\":0", 1),
+            text.replacen('}', "", 1),
+        ] {
+            assert!(record(&changed, 0, &mut calls).is_none(), "{changed}");
+        }
+        let mut out = Out::default();
+        let third_party = s
+            .journal()
+            .span_entries()
+            .find(|s| matches!(s.part, Part::ThirdParty { .. }))
+            .unwrap_or_else(|| panic!("a third-party span"));
+        render::span(&mut out, third_party);
+        let text = out.text.clone();
+        assert!(span(&text, 0, &mut calls).is_some());
+        for changed in [
+            text.replacen("\"third-party\"", "\"gateway\"", 1),
+            text.replacen("\"third-party\"", "\"order-service\"", 1),
+            text.replacen("]]}", "],[\"more\",1]]}", 1),
+            text.replacen(",\"start\":", ",\"start\": ", 1),
+        ] {
+            assert!(span(&changed, 0, &mut calls).is_none(), "{changed}");
+        }
+    }
+}
