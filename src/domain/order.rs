@@ -3,7 +3,6 @@
 
 use crate::prelude::*;
 
-use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::rc::Rc;
 
 use super::chunks::Chunks;
@@ -106,15 +105,17 @@ impl Texts {
 /// Every order of one service: rows in a vector, found by code through an
 /// index (a hash table: a lookup runs on every request that names an
 /// order). Deleted ids are remembered (as codes) so that an id is never
-/// issued twice.
+/// issued twice. Every table is hashed, none ordered: only a snapshot
+/// lists them in order, and it sorts them when it is written.
 #[derive(Debug, Clone, Default)]
 pub struct Orders {
     pub(crate) rows: Chunks<Row>,
     pub(crate) index: HashMap<Code, u32, ByCode>,
-    pub(crate) deleted: BTreeSet<Code>,
+    pub(crate) deleted: HashSet<Code, ByCode>,
     /// For each order content (by hash), how many ids it has had: the
     /// next identical order starts there instead of re-trying them all.
-    pub(crate) made: BTreeMap<u64, u64>,
+    /// The key is already a hash, so it is spread as a code is.
+    pub(crate) made: HashMap<u64, u64, ByCode>,
     pub(crate) texts: Texts,
 }
 
@@ -248,6 +249,26 @@ impl Orders {
         super::code::in_code_order(keys)
             .into_iter()
             .map(|(_, i)| i)
+            .collect()
+    }
+
+    /// The deleted ids in code order, as snapshots list them.
+    pub(crate) fn sorted_deleted(&self) -> Vec<Code> {
+        let keys = self.deleted.iter().map(|&code| (code, 0)).collect();
+        super::code::in_code_order(keys)
+            .into_iter()
+            .map(|(code, _)| code)
+            .collect()
+    }
+
+    /// The content hashes and their counts, by hash, as snapshots list them.
+    pub(crate) fn sorted_made(&self) -> Vec<(u64, u64)> {
+        let made: Vec<(u64, u64)> = self.made.iter().map(|(&h, &n)| (h, n)).collect();
+        let keys = made.iter().enumerate();
+        let keys = keys.map(|(i, &(hash, _))| (Code(hash), i as u32)).collect();
+        super::code::in_code_order(keys)
+            .into_iter()
+            .filter_map(|(_, i)| made.get(i as usize).copied())
             .collect()
     }
 
@@ -394,6 +415,32 @@ mod tests {
         );
         assert!(orders.get(&order.order_id).is_ok());
         assert_eq!(orders.texts.0.len(), 2);
+    }
+
+    #[test]
+    fn deleted_ids_and_content_counts_are_listed_in_order_whatever_the_table_order() {
+        let mut orders = Orders::default();
+        for n in 0..500 {
+            let new = NewOrder {
+                user_id: format!("u{n}"),
+                ..new_order()
+            };
+            let order = orders.create(new, 1, 0);
+            assert_eq!(orders.delete(&order.order_id), Ok(()));
+        }
+        let deleted: Vec<String> = orders
+            .sorted_deleted()
+            .iter()
+            .map(|c| c.text(PREFIX))
+            .collect();
+        assert_eq!(deleted.len(), 500);
+        assert!(deleted.windows(2).all(|w| w[0] < w[1]), "deleted by id");
+        let made = orders.sorted_made();
+        assert_eq!(made.len(), 500);
+        assert!(made.windows(2).all(|w| w[0].0 < w[1].0), "made by hash");
+        assert!(made
+            .iter()
+            .all(|&(hash, n)| orders.made.get(&hash) == Some(&n)));
     }
 
     #[test]

@@ -4,10 +4,9 @@
 
 use crate::prelude::*;
 
-use alloc::collections::BTreeMap;
-
 use super::chunks::Chunks;
 use super::code::Code;
+use super::hashing::ByCode;
 use super::id;
 use super::money::Money;
 use super::rejection::Rejection;
@@ -114,10 +113,11 @@ impl Row {
 #[derive(Debug, Clone, Default)]
 pub struct Payments {
     pub(crate) rows: Chunks<Row>,
-    /// By code, in order: payments are looked up by id far less often
-    /// than orders, and an ordered index costs less memory per payment.
-    pub(crate) index: BTreeMap<Code, u32>,
-    pub(crate) attempts: BTreeMap<Code, u32>,
+    /// By code, hashed: only a snapshot lists payments in order, and it
+    /// sorts them when it is written (`sorted_rows`).
+    pub(crate) index: HashMap<Code, u32, ByCode>,
+    /// By order code, hashed; `sorted_attempts` lists them in order.
+    pub(crate) attempts: HashMap<Code, u32, ByCode>,
 }
 
 impl PartialEq for Payments {
@@ -241,10 +241,20 @@ impl Payments {
             .collect()
     }
 
-    /// The rows' positions in code order: the index is ordered by code,
-    /// and codes sort as ids do.
+    /// The rows' positions in code order (codes sort as ids do).
     pub(crate) fn sorted_rows(&self) -> Vec<u32> {
-        self.index.values().copied().collect()
+        let keys = self.index.iter().map(|(&code, &i)| (code, i)).collect();
+        super::code::in_code_order(keys)
+            .into_iter()
+            .map(|(_, i)| i)
+            .collect()
+    }
+
+    /// The attempts by order, in the order's code order, as snapshots
+    /// list them.
+    pub(crate) fn sorted_attempts(&self) -> Vec<(Code, u32)> {
+        let keys = self.attempts.iter().map(|(&code, &n)| (code, n)).collect();
+        super::code::in_code_order(keys)
     }
 
     pub fn len(&self) -> usize {
@@ -292,6 +302,39 @@ mod tests {
         assert_eq!(
             payments.refund("PAY-NOPE0000"),
             Err(Rejection::PaymentNotFound)
+        );
+    }
+
+    #[test]
+    fn payments_and_attempts_are_listed_in_id_order_whatever_the_table_order() {
+        let mut payments = Payments::default();
+        let mut ids = Rng::new(9);
+        for n in 0..500u32 {
+            let order_id = format!("ORD-{:08}", (n * 7919) % 100_000_000);
+            payments.next_attempt(&order_id);
+            let new = NewPayment {
+                order_id,
+                amount: Money::positive(1.0).unwrap(),
+                method: PaymentMethod::Card,
+            };
+            payments.record(new, &mut ids, 0);
+        }
+        let ids: Vec<String> = payments
+            .sorted()
+            .iter()
+            .map(|r| r.payment().payment_id)
+            .collect();
+        assert_eq!(ids.len(), 500);
+        assert!(ids.windows(2).all(|w| w[0] < w[1]), "payments by id");
+        let orders: Vec<String> = payments
+            .sorted_attempts()
+            .iter()
+            .map(|(code, _)| code.text(super::super::order::PREFIX))
+            .collect();
+        assert_eq!(orders.len(), 500);
+        assert!(
+            orders.windows(2).all(|w| w[0] < w[1]),
+            "attempts by order id"
         );
     }
 

@@ -109,18 +109,18 @@ fn streams(out: &mut Out, s: &Streams) {
 fn orders_rest(out: &mut Out, o: &Orders) {
     out.key("deleted");
     out.begin_array();
-    for code in &o.deleted {
+    for code in o.sorted_deleted() {
         out.str(&code.text(ORDER));
     }
     out.end_array();
     out.key("made");
     out.begin_object();
     let mut key = String::new();
-    for (hash, n) in &o.made {
+    for (hash, n) in o.sorted_made() {
         key.clear();
-        json::write::push_uint(&mut key, *hash);
+        json::write::push_uint(&mut key, hash);
         out.key(&key);
-        out.uint(*n);
+        out.uint(n);
     }
     out.end_object();
 }
@@ -129,9 +129,9 @@ fn orders_rest(out: &mut Out, o: &Orders) {
 fn payments_rest(out: &mut Out, p: &Payments) {
     out.key("attempts");
     out.begin_object();
-    for (code, n) in &p.attempts {
+    for (code, n) in p.sorted_attempts() {
         out.key_text(&code.text(ORDER));
-        out.uint(u64::from(*n));
+        out.uint(u64::from(n));
     }
     out.end_object();
 }

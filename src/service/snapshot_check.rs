@@ -9,10 +9,9 @@
 
 use crate::prelude::*;
 
-use alloc::collections::BTreeSet;
-
 use super::snapshot::Parts;
 use crate::domain::code::Code;
+use crate::domain::hashing::ByCode;
 use crate::domain::order::{MAX_DESCRIPTION_CHARS, MAX_USER_ID_CHARS, PREFIX as ORDER};
 use crate::domain::payment::PREFIX as PAYMENT;
 use crate::domain::{Orders, Payments};
@@ -119,8 +118,8 @@ fn step(name: &str, p: &Profile) -> Checked {
 
 /// Checks the orders; returns every id ever issued (live and deleted),
 /// which payments may refer to. The reader has checked the ids' form.
-fn orders(orders: &Orders) -> Result<BTreeSet<Code>, Invalid> {
-    let mut known = BTreeSet::new();
+fn orders(orders: &Orders) -> Result<HashSet<Code, ByCode>, Invalid> {
+    let mut known = HashSet::default();
     for row in orders.sorted() {
         let at = |field: &str| {
             format!(
@@ -139,8 +138,9 @@ fn orders(orders: &Orders) -> Result<BTreeSet<Code>, Invalid> {
         })?;
         known.insert(row.code);
     }
-    for code in &orders.deleted {
-        if !known.insert(*code) {
+    // In order, so that of several bad ids the first is named.
+    for code in orders.sorted_deleted() {
+        if !known.insert(code) {
             return Err(Invalid::out_of_range(
                 &format!("snapshot.orders.deleted[{}]", quote(&code.text(ORDER))),
                 "is also a live order: an order is live or deleted, not both",
@@ -165,10 +165,10 @@ fn orders(orders: &Orders) -> Result<BTreeSet<Code>, Invalid> {
 
 /// `known_orders` holds every id issued; the attempts of a deleted order
 /// are forgotten, so only a live order's payments are counted against them.
-fn payments(payments: &Payments, orders: &Orders, known_orders: &BTreeSet<Code>) -> Checked {
-    for (order, &n) in &payments.attempts {
+fn payments(payments: &Payments, orders: &Orders, known_orders: &HashSet<Code, ByCode>) -> Checked {
+    for (order, n) in payments.sorted_attempts() {
         let at = || format!("snapshot.payments.attempts[{}]", quote(&order.text(ORDER)));
-        if !known_orders.contains(order) {
+        if !known_orders.contains(&order) {
             return Err(Invalid::out_of_range(
                 &at(),
                 "is not an order of this snapshot",
@@ -178,7 +178,7 @@ fn payments(payments: &Payments, orders: &Orders, known_orders: &BTreeSet<Code>)
             return Err(Invalid::out_of_range(&at(), "must be at least 1, got 0"));
         }
     }
-    let mut paid: alloc::collections::BTreeMap<Code, u32> = alloc::collections::BTreeMap::new();
+    let mut paid: HashMap<Code, u32, ByCode> = HashMap::default();
     for row in payments.sorted() {
         let at = |field: &str| {
             format!(
