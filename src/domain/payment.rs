@@ -11,6 +11,8 @@ use super::id;
 use super::money::Money;
 use super::rejection::Rejection;
 use crate::sim::random::Rng;
+use core::hash::BuildHasher;
+use hashbrown::HashTable;
 
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -113,9 +115,11 @@ impl Row {
 #[derive(Debug, Clone, Default)]
 pub struct Payments {
     pub(crate) rows: Chunks<Row>,
-    /// By code, hashed: only a snapshot lists payments in order, and it
-    /// sorts them when it is written (`sorted_rows`).
-    pub(crate) index: HashMap<Code, u32, ByCode>,
+    /// The rows' positions, hashed by their rows' codes: 4 bytes a slot,
+    /// where a map would keep the code beside each (16 with padding).
+    /// Only a snapshot lists payments in order, and it sorts them when it
+    /// is written (`sorted_rows`).
+    pub(crate) index: HashTable<u32>,
     /// By order code, hashed; `sorted_attempts` lists them in order.
     pub(crate) attempts: HashMap<Code, u32, ByCode>,
 }
@@ -124,25 +128,36 @@ impl PartialEq for Payments {
     fn eq(&self, other: &Payments) -> bool {
         self.rows.len() == other.rows.len()
             && self.attempts == other.attempts
-            && self.rows.iter().all(|r| {
-                other
-                    .index
-                    .get(&r.code)
-                    .and_then(|&i| other.rows.get(i as usize))
-                    == Some(r)
-            })
+            && self
+                .rows
+                .iter()
+                .all(|r| other.position(r.code).and_then(|i| other.rows.get(i)) == Some(r))
     }
 }
 
 impl Payments {
     fn find(&self, payment_id: &str) -> Option<usize> {
         let code = Code::parse(PREFIX, payment_id)?;
-        self.index.get(&code).map(|&i| i as usize)
+        self.position(code)
+    }
+
+    /// The row of the payment with this code, if there is one.
+    fn position(&self, code: Code) -> Option<usize> {
+        let rows = &self.rows;
+        let same = |&i: &u32| rows.get(i as usize).map(|r| r.code) == Some(code);
+        self.index.find(hash(code), same).map(|&i| i as usize)
+    }
+
+    pub(crate) fn contains(&self, code: Code) -> bool {
+        self.position(code).is_some()
     }
 
     /// Keeps a row (a new payment, or one read from a snapshot).
     pub(crate) fn keep(&mut self, row: Row) {
-        self.index.insert(row.code, self.rows.len() as u32);
+        let rows = &self.rows;
+        let rehash = |&i: &u32| rows.get(i as usize).map_or(0, |r| hash(r.code));
+        self.index
+            .insert_unique(hash(row.code), rows.len() as u32, rehash);
         self.rows.push(row);
     }
 
@@ -168,7 +183,7 @@ impl Payments {
     /// Records an approved payment. A declined one leaves no record: the
     /// spec shows no payment for it.
     pub fn record(&mut self, new: NewPayment, ids: &mut Rng, now: i64) -> Payment {
-        let (payment_id, code) = id::fresh_code(PREFIX, ids, |c| self.index.contains_key(&c));
+        let (payment_id, code) = id::fresh_code(PREFIX, ids, |c| self.contains(c));
         let order = Code::parse(super::order::PREFIX, &new.order_id).unwrap_or(Code(0));
         self.keep_new(code, order, new.amount, new.method, now);
         Payment {
@@ -191,7 +206,7 @@ impl Payments {
         ids: &mut Rng,
         now: i64,
     ) {
-        let code = id::fresh_code_only(PREFIX, ids, |c| self.index.contains_key(&c));
+        let code = id::fresh_code_only(PREFIX, ids, |c| self.contains(c));
         let order = Code::parse(super::order::PREFIX, order_id).unwrap_or(Code(0));
         self.keep_new(code, order, amount, method, now);
     }
@@ -243,7 +258,8 @@ impl Payments {
 
     /// The rows' positions in code order (codes sort as ids do).
     pub(crate) fn sorted_rows(&self) -> Vec<u32> {
-        let keys = self.index.iter().map(|(&code, &i)| (code, i)).collect();
+        let keys = self.rows.iter().enumerate();
+        let keys = keys.map(|(i, r)| (r.code, i as u32)).collect();
         super::code::in_code_order(keys)
             .into_iter()
             .map(|(_, i)| i)
@@ -264,6 +280,11 @@ impl Payments {
     pub fn is_empty(&self) -> bool {
         self.rows.is_empty()
     }
+}
+
+/// Where a code goes in the index: the hash the orders' index uses.
+fn hash(code: Code) -> u64 {
+    ByCode::default().hash_one(code)
 }
 
 #[cfg(test)]

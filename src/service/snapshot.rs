@@ -755,7 +755,7 @@ pub(crate) fn payment_member(
     let here = Keyed(by_id_at, id);
     object(p, &here)?;
     let code = code(PAYMENT, id, &here)?;
-    if payments.index.contains_key(&code) {
+    if payments.contains(code) {
         return Err(Invalid::out_of_range(
             &here.to_string(),
             "given more than once",
