@@ -233,14 +233,6 @@ impl Payments {
         }
     }
 
-    /// The payments, sorted by id, as snapshots list them.
-    pub(crate) fn sorted(&self) -> Vec<&Row> {
-        self.sorted_rows()
-            .into_iter()
-            .filter_map(|i| self.rows.get(i as usize))
-            .collect()
-    }
-
     /// The rows' positions in code order: the index is ordered by code,
     /// and codes sort as ids do.
     pub(crate) fn sorted_rows(&self) -> Vec<u32> {

@@ -112,6 +112,35 @@ for (const records of sizes.length ? sizes : [10000, 100000]) {
     restored.free();
     console.log(JSON.stringify({ what: "Service.restoring() push, finish", records, pieceChars: piece, ...run }));
   }
+  if (typeof Service.restoring().step === "function") {
+    // The same, with the work after the last piece done by step(budgetMs)
+    // as a page does it (one call a task), then finish().
+    const piece = 262144;
+    const budgetMs = 8;
+    let restoring;
+    let at = 0;
+    let restored;
+    const run = sliced(() => {
+      if (!restoring) {
+        restoring = Service.restoring();
+        return true;
+      }
+      if (at < snapshot.length) {
+        restoring.push(snapshot.slice(at, at + piece));
+        at += piece;
+        return true;
+      }
+      if (!restoring.done) {
+        restoring.step(budgetMs);
+        return true;
+      }
+      restored = restoring.finish();
+      return false;
+    });
+    if (restored.snapshot() !== snapshot) throw new Error("restoring: not the same service");
+    restored.free();
+    console.log(JSON.stringify({ what: "Service.restoring() push, step, finish", records, pieceChars: piece, budgetMs, ...run }));
+  }
   s.free();
 }
 
