@@ -10,6 +10,7 @@
 use crate::prelude::*;
 
 use alloc::collections::BTreeSet;
+use core::ops::Bound;
 
 use super::snapshot::Parts;
 use crate::domain::code::Code;
@@ -53,6 +54,8 @@ pub(crate) struct Checking {
     /// Payments of each live order so far.
     paid: alloc::collections::BTreeMap<Code, u32>,
     last_seq: u64,
+    /// The last order whose attempts were checked.
+    last_order: Option<Code>,
 }
 
 #[derive(Default, Clone, Copy, PartialEq, Eq)]
@@ -103,12 +106,22 @@ impl Checking {
             }
             Stage::Attempts => {
                 let known = &self.known;
-                let end = payments.attempts.len().min(self.at + ROWS);
-                for (order, &n) in payments.attempts.iter().skip(self.at).take(ROWS) {
-                    attempts(known, order, n)?;
+                // Resumed after the last order checked, not by position,
+                // so each step costs its own rows only.
+                let from = match self.last_order {
+                    Some(last) => (Bound::Excluded(last), Bound::Unbounded),
+                    None => (Bound::Unbounded, Bound::Unbounded),
+                };
+                let mut left = false;
+                for (n, (order, &count)) in payments.attempts.range(from).enumerate() {
+                    if n == ROWS {
+                        left = true;
+                        break;
+                    }
+                    attempts(known, order, count)?;
+                    self.last_order = Some(*order);
                 }
-                self.at = end;
-                if end == payments.attempts.len() {
+                if !left {
                     self.sorted = payments.sorted_rows();
                     self.next(Stage::Payments);
                 }
