@@ -38,7 +38,7 @@ pub(crate) fn check(parts: &Parts) -> Checked {
 }
 
 /// Rows a step of `Checking` looks at, at most: a few ms of work.
-const ROWS: usize = 4096;
+const ROWS: usize = 2048;
 
 /// `check` a bounded share at a time, for a restore done in steps: the
 /// same checks in the same order, so the same first refusal.
