@@ -348,3 +348,47 @@ fn a_refused_piece_leaves_nothing_behind_and_the_next_restore_starts_clean() {
     let again = restore_in_pieces(&snapshot, 64).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(again.snapshot(), snapshot);
 }
+
+/// The reading's refusal (the first step after the last piece): `Ok` once
+/// the text has been read into parts.
+fn read_in_steps(text: &str) -> Result<(), (String, String)> {
+    let mut restoring = Restoring::new();
+    restoring
+        .push(text)
+        .and_then(|()| restoring.step().map(drop))
+        .map_err(|e| (format!("{:?}", e.kind), e.msg))
+}
+
+#[test]
+fn the_lists_read_as_they_come_are_refused_as_the_tree_reader_refuses_them() {
+    // orders.live, deleted and made, payments.by_id and attempts, the
+    // journal's records and spans: each read member by member as the text
+    // comes, against the reader of the whole parsed tree.
+    let s = busy_service_of(6, 1, 3);
+    let variants = damaged(&s.snapshot());
+    let mut refused = 0;
+    for text in &variants {
+        let tree = orderpay::service::snapshot::read(text)
+            .map(drop)
+            .map_err(|e| (format!("{:?}", e.kind), e.msg));
+        refused += usize::from(tree.is_err());
+        assert_eq!(read_in_steps(text), tree, "{text}");
+    }
+    assert!(refused * 4 > variants.len(), "{refused} refused");
+}
+
+#[test]
+fn a_restore_finished_in_steps_checks_as_finish_does() {
+    let s = busy_service_of(6, 1, 3);
+    for text in damaged(&s.snapshot()).iter().step_by(7) {
+        let whole = outcome(Service::restore(text, clock()));
+        let mut restoring = Restoring::new();
+        let stepped = restoring.push(text).and_then(|()| {
+            while !restoring.step()? {}
+            assert!(restoring.step()?, "done stays done");
+            Ok(())
+        });
+        let stepped = stepped.and_then(|()| restoring.finish(clock()));
+        assert_eq!(outcome(stepped), whole, "{text}");
+    }
+}
