@@ -274,7 +274,7 @@ export interface Restoring {
   step(budgetMs?: number): boolean;
   /** Whether step() has done all the work finish() would. */
   readonly done: boolean;
-  /** The restored Service (after any steps left). Throws as Service.restore does for a damaged snapshot. */
+  /** The restored Service (after the steps left). Throws as Service.restore does for a damaged snapshot. */
   finish(): Service;
   /** Gives up and frees what was received. */
   abandon(): void;
