@@ -392,3 +392,36 @@ fn a_restore_finished_in_steps_checks_as_finish_does() {
         assert_eq!(outcome(stepped), whole, "{text}");
     }
 }
+
+#[test]
+fn a_refused_step_ends_the_restore_and_no_piece_follows_a_step() {
+    let s = busy_service_of(6, 1, 3);
+    let snapshot = s.snapshot();
+    let mut refused = Restoring::new();
+    let damaged = snapshot.replacen("\"failureRate\":0.3", "\"failureRate\":2", 1);
+    assert_ne!(damaged, snapshot);
+    // Refused by the checks (the settings' step), after the reading's.
+    let step = refused.push(&damaged).and_then(|()| {
+        while !refused.step()? {}
+        Ok(())
+    });
+    let Err(first) = step else {
+        panic!("a failure rate of 2 is refused")
+    };
+    assert!(first.msg.contains("failureRate"), "{}", first.msg);
+    for again in [refused.step().map(drop), refused.push("x")] {
+        let Err(e) = again else {
+            panic!("the restore is over")
+        };
+        assert!(e.msg.contains("this restore is over"), "{}", e.msg);
+    }
+    let mut stepped = Restoring::new();
+    stepped.push(&snapshot).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(stepped.step().ok(), Some(false));
+    let Err(late) = stepped.push(" ") else {
+        panic!("no piece after a step")
+    };
+    assert!(late.msg.contains("no more may come"), "{}", late.msg);
+    let restored = stepped.finish(clock()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(restored.snapshot(), snapshot);
+}

@@ -57,6 +57,16 @@ enum Stage {
     Read(Box<snapshot::Parts>, Checking),
     /// Every check passed: the service is made next.
     Checked(Box<snapshot::Parts>),
+    /// A step refused the snapshot: nothing more is done.
+    Refused,
+}
+
+/// What a refused restore answers from then on.
+fn over() -> Invalid {
+    Invalid::wrong_type(
+        "restore",
+        "this restore is over (refused a damaged snapshot); start another",
+    )
 }
 
 impl Restoring {
@@ -68,11 +78,15 @@ impl Restoring {
     /// boundaries may fall anywhere. Reads every order, payment, record and
     /// span the piece completes. Text that is not JSON is refused here.
     pub fn push(&mut self, piece: &str) -> Result<(), Invalid> {
-        if !matches!(self.stage, Stage::Receiving) {
-            return Err(Invalid::wrong_type(
-                "piece",
-                "the last piece is in (step has begun): no more may come",
-            ));
+        match self.stage {
+            Stage::Receiving => {}
+            Stage::Refused => return Err(over()),
+            Stage::Read(..) | Stage::Checked(_) => {
+                return Err(Invalid::wrong_type(
+                    "piece",
+                    "the last piece is in (step has begun): no more may come",
+                ))
+            }
         }
         self.text.push_str(piece);
         self.reading
@@ -85,7 +99,17 @@ impl Restoring {
     /// to make (then it does no more than that); refusals are those
     /// `finish` gives, in the same order. Pieces may not follow.
     pub fn step(&mut self) -> Result<bool, Invalid> {
-        match core::mem::take(&mut self.stage) {
+        let stepped = self.next_step();
+        if stepped.is_err() {
+            self.stage = Stage::Refused;
+            self.text = String::new();
+        }
+        stepped
+    }
+
+    fn next_step(&mut self) -> Result<bool, Invalid> {
+        match core::mem::replace(&mut self.stage, Stage::Refused) {
+            Stage::Refused => Err(over()),
             Stage::Receiving => {
                 let parts = self.reading.finish(&self.text)?;
                 self.text = String::new();
@@ -113,10 +137,7 @@ impl Restoring {
         while !self.step()? {}
         match self.stage {
             Stage::Checked(parts) => Ok(Service::from_checked(*parts, wall)),
-            Stage::Receiving | Stage::Read(..) => Err(Invalid::wrong_type(
-                "snapshot",
-                "not a snapshot of this service (expected the text snapshot() returns)",
-            )),
+            Stage::Receiving | Stage::Read(..) | Stage::Refused => Err(over()),
         }
     }
 }
