@@ -348,3 +348,80 @@ fn a_refused_piece_leaves_nothing_behind_and_the_next_restore_starts_clean() {
     let again = restore_in_pieces(&snapshot, 64).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(again.snapshot(), snapshot);
 }
+
+/// The reading's refusal (the first step after the last piece): `Ok` once
+/// the text has been read into parts.
+fn read_in_steps(text: &str) -> Result<(), (String, String)> {
+    let mut restoring = Restoring::new();
+    restoring
+        .push(text)
+        .and_then(|()| restoring.step().map(drop))
+        .map_err(|e| (format!("{:?}", e.kind), e.msg))
+}
+
+#[test]
+fn the_lists_read_as_they_come_are_refused_as_the_tree_reader_refuses_them() {
+    // orders.live, deleted and made, payments.by_id and attempts, the
+    // journal's records and spans: each read member by member as the text
+    // comes, against the reader of the whole parsed tree.
+    let s = busy_service_of(6, 1, 3);
+    let variants = damaged(&s.snapshot());
+    let mut refused = 0;
+    for text in &variants {
+        let tree = orderpay::service::snapshot::read(text)
+            .map(drop)
+            .map_err(|e| (format!("{:?}", e.kind), e.msg));
+        refused += usize::from(tree.is_err());
+        assert_eq!(read_in_steps(text), tree, "{text}");
+    }
+    assert!(refused * 4 > variants.len(), "{refused} refused");
+}
+
+#[test]
+fn a_restore_finished_in_steps_checks_as_finish_does() {
+    let s = busy_service_of(6, 1, 3);
+    for text in damaged(&s.snapshot()).iter().step_by(7) {
+        let whole = outcome(Service::restore(text, clock()));
+        let mut restoring = Restoring::new();
+        let stepped = restoring.push(text).and_then(|()| {
+            while !restoring.step()? {}
+            assert!(restoring.step()?, "done stays done");
+            Ok(())
+        });
+        let stepped = stepped.and_then(|()| restoring.finish(clock()));
+        assert_eq!(outcome(stepped), whole, "{text}");
+    }
+}
+
+#[test]
+fn a_refused_step_ends_the_restore_and_no_piece_follows_a_step() {
+    let s = busy_service_of(6, 1, 3);
+    let snapshot = s.snapshot();
+    let mut refused = Restoring::new();
+    let damaged = snapshot.replacen("\"failureRate\":0.3", "\"failureRate\":2", 1);
+    assert_ne!(damaged, snapshot);
+    // Refused by the checks (the settings' step), after the reading's.
+    let step = refused.push(&damaged).and_then(|()| {
+        while !refused.step()? {}
+        Ok(())
+    });
+    let Err(first) = step else {
+        panic!("a failure rate of 2 is refused")
+    };
+    assert!(first.msg.contains("failureRate"), "{}", first.msg);
+    for again in [refused.step().map(drop), refused.push("x")] {
+        let Err(e) = again else {
+            panic!("the restore is over")
+        };
+        assert!(e.msg.contains("this restore is over"), "{}", e.msg);
+    }
+    let mut stepped = Restoring::new();
+    stepped.push(&snapshot).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(stepped.step().ok(), Some(false));
+    let Err(late) = stepped.push(" ") else {
+        panic!("no piece after a step")
+    };
+    assert!(late.msg.contains("no more may come"), "{}", late.msg);
+    let restored = stepped.finish(clock()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(restored.snapshot(), snapshot);
+}

@@ -9,7 +9,7 @@ import { KEEP_IDS } from "./recent-ids.js";
 import { Tabs } from "./tabs.js";
 import { RequestIndex, keyOf } from "./requests-index.js";
 import { findServer } from "./remote.js";
-import { PIECES, breather, eachSliced, forSliced } from "./slices.js";
+import { BUDGET, PIECES, breather, eachSliced, forSliced } from "./slices.js";
 
 /** Requests sent from this page whose headers and body are kept (the log has neither), and how many of them are saved. */
 const KEEP_EXCHANGES = 500;
@@ -180,7 +180,7 @@ export class Store extends EventTarget {
    * damaged snapshot, before anything changes.
    */
   async restored(read, onProgress = () => {}) {
-    // The service's own last step (the whole restore, or finish() of one fed in pieces), measured so that its share of a long task can be told apart.
+    // The service's own last steps (the whole restore, or step() and finish() of one fed in pieces), each measured so that its share of a task can be told apart.
     const measured = (last) => {
       const started = performance.now();
       try {
@@ -195,6 +195,10 @@ export class Store extends EventTarget {
       let done = 0;
       const total = read.length ?? read.text.length;
       await eachSliced(cut(read.pieces ?? [read.text], RESTORE_PIECE), (piece) => { restoring.push(piece); done += piece.length; }, () => onProgress(done / Math.max(1, total)));
+      // The checks after the last piece, a slice at a time (older packages: all in finish()).
+      if (typeof restoring.step === "function") {
+        while (!measured(() => restoring.step(BUDGET))) await breather();
+      }
       const service = measured(() => restoring.finish());
       await breather(); // what follows (reading its log) in tasks of its own
       return service;

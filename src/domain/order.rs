@@ -235,14 +235,6 @@ impl Orders {
         }
     }
 
-    /// The orders, sorted by id, as snapshots list them.
-    pub(crate) fn sorted(&self) -> Vec<&Row> {
-        self.sorted_rows()
-            .into_iter()
-            .filter_map(|i| self.rows.get(i as usize))
-            .collect()
-    }
-
     /// The rows' positions in code order (codes sort as ids do).
     pub(crate) fn sorted_rows(&self) -> Vec<u32> {
         let keys = self.index.iter().map(|(&code, &i)| (code, i)).collect();

@@ -248,14 +248,6 @@ impl Payments {
         }
     }
 
-    /// The payments, sorted by id, as snapshots list them.
-    pub(crate) fn sorted(&self) -> Vec<&Row> {
-        self.sorted_rows()
-            .into_iter()
-            .filter_map(|i| self.rows.get(i as usize))
-            .collect()
-    }
-
     /// The rows' positions in code order (codes sort as ids do).
     pub(crate) fn sorted_rows(&self) -> Vec<u32> {
         let keys = self.rows.iter().enumerate();
@@ -341,8 +333,9 @@ mod tests {
             payments.record(new, &mut ids, 0);
         }
         let ids: Vec<String> = payments
-            .sorted()
-            .iter()
+            .sorted_rows()
+            .into_iter()
+            .filter_map(|i| payments.rows.get(i as usize))
             .map(|r| r.payment().payment_id)
             .collect();
         assert_eq!(ids.len(), 500);

@@ -263,7 +263,18 @@ export interface TextPieces extends IterableIterator<string> {
 export interface Restoring {
   /** The next piece of the snapshot's text. Throws as Service.restore does for damage it finds; the restore is then over. */
   push(piece: string): void;
-  /** The restored Service. Throws as Service.restore does for a damaged snapshot. */
+  /**
+   * Once the last piece is in: does the work finish() would, a bounded
+   * step at a time (a few ms each), for about `budgetMs` (default 8; at
+   * least one step). True once finish() has only the Service to hand over.
+   * No piece may follow. Throws as Service.restore does for damage the
+   * checks find (the restore is then over); a RangeError for a budget that
+   * is not a number of ms from 0 up.
+   */
+  step(budgetMs?: number): boolean;
+  /** Whether step() has done all the work finish() would. */
+  readonly done: boolean;
+  /** The restored Service (after the steps left). Throws as Service.restore does for a damaged snapshot. */
   finish(): Service;
   /** Gives up and frees what was received. */
   abandon(): void;

@@ -105,28 +105,38 @@ export class TextPieces {
 
 const OVER = "restore: this restore is over (finished, or refused a damaged snapshot); start another";
 
+const STEPPING = "restore: the last piece is in (step() has begun): no more pieces may come";
+
 /**
  * A snapshot received in pieces. Each push does the work of its piece;
- * finish() hands back the new Service. Nothing else is touched meanwhile,
- * and a damaged snapshot throws (from push or finish) as Service.restore
- * would, after which the restore is over.
+ * step(budgetMs) then does the work left in slices of about that long, and
+ * finish() hands back the new Service (doing whatever steps are left).
+ * Nothing else is touched meanwhile, and a damaged snapshot throws (from
+ * push, step or finish) as Service.restore would, after which the restore
+ * is over.
  */
 export class Restoring {
   #raw;
   #adopt;
+  #memory;
   #received = 0;
   /** A high surrogate that ended the last piece, held for its pair. */
   #pending = "";
+  /** Whether step() has begun: the last piece is in. */
+  #stepping = false;
+  #done = false;
 
-  constructor(raw, adopt) {
+  constructor(raw, adopt, memory) {
     this.#raw = raw;
     this.#adopt = adopt;
+    this.#memory = memory;
   }
 
   /** The next piece of the snapshot's text; pieces may split it anywhere. */
   push(piece) {
     const raw = this.#live();
     if (typeof piece !== "string") throw new TypeError("piece: expected a string, a piece of the text snapshot() returned");
+    if (this.#stepping) throw new TypeError(STEPPING);
     // A piece may end between the two halves of a character outside the
     // BMP; each half alone would cross into the module as U+FFFD.
     let text = this.#pending + piece;
@@ -137,12 +147,46 @@ export class Restoring {
       text = text.slice(0, -1);
     }
     try {
-      raw.push(text);
+      raw.pushText(textIn(text, this.#memory));
     } catch (error) {
       this.#release();
       throw error;
     }
     this.#received += piece.length;
+  }
+
+  /**
+   * Once the last piece is in: does the work finish() would, in bounded
+   * steps, for about `budgetMs` (at least one step); true once finish()
+   * has only the Service to hand over. A caller that must not block runs
+   * it between tasks until it says true.
+   */
+  step(budgetMs = 8) {
+    const raw = this.#live();
+    if (typeof budgetMs !== "number" || !(budgetMs >= 0) || budgetMs === Infinity) {
+      throw new RangeError(`budgetMs: expected a number of milliseconds from 0 up, got ${String(budgetMs)}`);
+    }
+    const start = performance.now();
+    try {
+      if (!this.#stepping) {
+        this.#stepping = true;
+        if (this.#pending !== "") raw.push(this.#pending);
+        this.#pending = "";
+      }
+      while (!this.#done) {
+        this.#done = raw.step();
+        if (performance.now() - start >= budgetMs) break;
+      }
+    } catch (error) {
+      this.#release();
+      throw error;
+    }
+    return this.#done;
+  }
+
+  /** Whether step() has done all the work finish() would. */
+  get done() {
+    return this.#done;
   }
 
   /** The restored Service. */

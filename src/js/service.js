@@ -63,12 +63,12 @@ export class Service {
     return adopt(RawService.restoreText(textIn(snapshot, linearMemory)));
   }
 
-  /** A restore fed in pieces (push, then finish), for a snapshot too large to restore in one go. */
+  /** A restore fed in pieces (push, then step until done, then finish), for a snapshot too large to restore in one go. */
   static restoring() {
     if (!loaded()) {
       throw new Error("orderpay: the WebAssembly module is not loaded yet: await init() first");
     }
-    return new Restoring(new RawRestoring(), adopt);
+    return new Restoring(new RawRestoring(), adopt, linearMemory);
   }
 
   /** The RawService, or a TypeError once freed. */

@@ -64,6 +64,12 @@ impl Service {
     /// A service from a snapshot's parts, once they pass every check.
     pub(crate) fn from_parts(parts: Parts, wall: Box<dyn Clock>) -> Result<Service, Invalid> {
         snapshot_check::check(&parts)?;
+        Ok(Service::from_checked(parts, wall))
+    }
+
+    /// `from_parts` once `snapshot_check` has passed (a restore done in
+    /// steps checks a share at a time).
+    pub(crate) fn from_checked(parts: Parts, wall: Box<dyn Clock>) -> Service {
         let clock: Box<dyn Clock> = match parts.clock {
             Some(now) => Box::new(VirtualClock::starting_at(now)),
             None => wall,
@@ -72,7 +78,7 @@ impl Service {
         let counters = parts
             .counters
             .unwrap_or_else(|| Counters::rebuild(&parts.journal));
-        Ok(Service {
+        Service {
             backend: Backend {
                 counters,
                 settings: parts.settings,
@@ -83,7 +89,7 @@ impl Service {
                 journal: parts.journal,
                 forced_next: parts.forced_next,
             },
-        })
+        }
     }
 
     /// The settings as JSON text, the form the `settings` getter shows.

@@ -17,14 +17,19 @@
 //! - anything else is refused by `finish`, in the snapshot reader's fixed
 //!   order, then `snapshot_check`'s.
 //!
-//! Nothing is replaced until `finish`, which makes a new service.
+//! Nothing is replaced until `finish`, which makes a new service. The
+//! work left once the last piece is in can also be done a step at a
+//! time (`step`), so a caller that must not block (a page's main thread)
+//! runs it between other work: no step reads or checks more than a
+//! bounded share of the snapshot.
 
 use crate::prelude::*;
 
 use alloc::collections::VecDeque;
 
 use super::instance::Service;
-use super::snapshot::{self, Streamed};
+use super::snapshot::{self, Streamed, StreamedOrders};
+use super::snapshot_check::Checking;
 use crate::domain::{Orders, Payments};
 use crate::json::read::Reader;
 use crate::json::{Json, ReadError};
@@ -39,6 +44,29 @@ use crate::sim::invalid::Invalid;
 pub struct Restoring {
     text: String,
     reading: Reading,
+    stage: Stage,
+}
+
+/// How far the work after the last piece has got.
+#[derive(Default)]
+enum Stage {
+    /// Pieces may still come.
+    #[default]
+    Receiving,
+    /// Read whole; the parts are being checked.
+    Read(Box<snapshot::Parts>, Checking),
+    /// Every check passed: the service is made next.
+    Checked(Box<snapshot::Parts>),
+    /// A step refused the snapshot: nothing more is done.
+    Refused,
+}
+
+/// What a refused restore answers from then on.
+fn over() -> Invalid {
+    Invalid::wrong_type(
+        "restore",
+        "this restore is over (refused a damaged snapshot); start another",
+    )
 }
 
 impl Restoring {
@@ -50,16 +78,67 @@ impl Restoring {
     /// boundaries may fall anywhere. Reads every order, payment, record and
     /// span the piece completes. Text that is not JSON is refused here.
     pub fn push(&mut self, piece: &str) -> Result<(), Invalid> {
+        match self.stage {
+            Stage::Receiving => {}
+            Stage::Refused => return Err(over()),
+            Stage::Read(..) | Stage::Checked(_) => {
+                return Err(Invalid::wrong_type(
+                    "piece",
+                    "the last piece is in (step has begun): no more may come",
+                ))
+            }
+        }
         self.text.push_str(piece);
         self.reading
             .read(&self.text, false)
             .map_err(snapshot::not_json)
     }
 
-    /// The service the pieces make, or the first bad field.
+    /// One step of the work left once the last piece is in: the end of
+    /// the reading, then the checks. Whether `finish` has only the service
+    /// to make (then it does no more than that); refusals are those
+    /// `finish` gives, in the same order. Pieces may not follow.
+    pub fn step(&mut self) -> Result<bool, Invalid> {
+        let stepped = self.next_step();
+        if stepped.is_err() {
+            self.stage = Stage::Refused;
+            self.text = String::new();
+        }
+        stepped
+    }
+
+    fn next_step(&mut self) -> Result<bool, Invalid> {
+        match core::mem::replace(&mut self.stage, Stage::Refused) {
+            Stage::Refused => Err(over()),
+            Stage::Receiving => {
+                let parts = self.reading.finish(&self.text)?;
+                self.text = String::new();
+                self.stage = Stage::Read(Box::new(parts), Checking::default());
+                Ok(false)
+            }
+            Stage::Read(parts, mut checking) => {
+                let done = checking.step(&parts)?;
+                self.stage = match done {
+                    true => Stage::Checked(parts),
+                    false => Stage::Read(parts, checking),
+                };
+                Ok(done)
+            }
+            checked @ Stage::Checked(_) => {
+                self.stage = checked;
+                Ok(true)
+            }
+        }
+    }
+
+    /// The service the pieces make, or the first bad field: what steps
+    /// are left, then the service.
     pub fn finish(mut self, wall: Box<dyn Clock>) -> Result<Service, Invalid> {
-        let parts = self.reading.finish(&self.text)?;
-        Service::from_parts(parts, wall)
+        while !self.step()? {}
+        match self.stage {
+            Stage::Checked(parts) => Ok(Service::from_checked(*parts, wall)),
+            Stage::Receiving | Stage::Read(..) | Stage::Refused => Err(over()),
+        }
     }
 }
 
@@ -76,14 +155,17 @@ enum Role {
     Payments,
     Journal,
     Live,
+    Deleted,
+    Made,
     ById,
+    Attempts,
     Records,
     Spans,
 }
 
 impl Role {
     fn is_array(self) -> bool {
-        matches!(self, Role::Records | Role::Spans)
+        matches!(self, Role::Records | Role::Spans | Role::Deleted)
     }
 
     /// The long list under `key` in this container, read element by
@@ -94,7 +176,10 @@ impl Role {
             (Role::Top, "payments") => Some((Role::Payments, b'{')),
             (Role::Top, "journal") => Some((Role::Journal, b'{')),
             (Role::Orders, "live") => Some((Role::Live, b'{')),
+            (Role::Orders, "deleted") => Some((Role::Deleted, b'[')),
+            (Role::Orders, "made") => Some((Role::Made, b'{')),
             (Role::Payments, "by_id") => Some((Role::ById, b'{')),
+            (Role::Payments, "attempts") => Some((Role::Attempts, b'{')),
             (Role::Journal, "records") => Some((Role::Records, b'[')),
             (Role::Journal, "spans") => Some((Role::Spans, b'[')),
             _ => None,
@@ -181,8 +266,9 @@ struct Reading {
     /// Not an object: read whole at `finish`, as `read` reads it.
     whole: bool,
     scan: Option<Scan>,
-    live: Option<snapshot::Read<Orders>>,
+    orders: StreamedOrders,
     by_id: Option<snapshot::Read<Payments>>,
+    attempts: Option<snapshot::Read<Payments>>,
     records: Option<Result<VecDeque<Entry>, String>>,
     spans: Option<Result<VecDeque<SpanEntry>, String>>,
     calls: restore::Calls,
@@ -227,8 +313,9 @@ impl Reading {
         snapshot::read_tree(
             &tree,
             Streamed {
-                live: self.live.take(),
+                orders: core::mem::take(&mut self.orders),
                 by_id: self.by_id.take(),
+                attempts: self.attempts.take(),
                 records: self.records.take(),
                 spans: self.spans.take(),
             },
@@ -343,7 +430,7 @@ impl Reading {
             }
         }
         self.complete(r, done)?;
-        if role.is_array() && self.written(role, r) {
+        if matches!(role, Role::Records | Role::Spans) && self.written(role, r) {
             self.set(Place::After);
             return Ok(());
         }
@@ -368,11 +455,41 @@ impl Reading {
                 frame.members.push((key, Member::Text(start)));
             }
             Role::Live => {
-                if let Some(Ok(orders)) = &mut self.live {
+                if let Some(Ok(orders)) = &mut self.orders.live {
                     if let Err(e) =
                         snapshot::order_member(orders, &frame.key, value, "snapshot.orders.live")
                     {
-                        self.live = Some(Err(e));
+                        self.orders.live = Some(Err(e));
+                    }
+                }
+            }
+            Role::Deleted => {
+                if let Some(Ok(orders)) = &mut self.orders.deleted {
+                    if let Err(e) =
+                        snapshot::deleted_item(orders, i, value, "snapshot.orders.deleted")
+                    {
+                        self.orders.deleted = Some(Err(e));
+                    }
+                }
+            }
+            Role::Made => {
+                if let Some(Ok(orders)) = &mut self.orders.made {
+                    if let Err(e) =
+                        snapshot::made_member(orders, &frame.key, value, "snapshot.orders.made")
+                    {
+                        self.orders.made = Some(Err(e));
+                    }
+                }
+            }
+            Role::Attempts => {
+                if let Some(Ok(payments)) = &mut self.attempts {
+                    if let Err(e) = snapshot::attempts_member(
+                        payments,
+                        &frame.key,
+                        value,
+                        "snapshot.payments.attempts",
+                    ) {
+                        self.attempts = Some(Err(e));
                     }
                 }
             }
@@ -471,7 +588,13 @@ impl Reading {
                 return Ok(());
             }
             Role::Orders | Role::Payments | Role::Journal => Member::Open(frame.members),
-            Role::Live | Role::ById | Role::Records | Role::Spans => Member::Listed {
+            Role::Live
+            | Role::Deleted
+            | Role::Made
+            | Role::ById
+            | Role::Attempts
+            | Role::Records
+            | Role::Spans => Member::Listed {
                 array: frame.role.is_array(),
             },
         };
@@ -508,8 +631,11 @@ impl Reading {
     /// A long list opens: its elements are read into a table of its own.
     fn begin(&mut self, list: Role) {
         match list {
-            Role::Live => self.live = Some(Ok(Orders::default())),
+            Role::Live => self.orders.live = Some(Ok(Orders::default())),
+            Role::Deleted => self.orders.deleted = Some(Ok(Orders::default())),
+            Role::Made => self.orders.made = Some(Ok(Orders::default())),
             Role::ById => self.by_id = Some(Ok(Payments::default())),
+            Role::Attempts => self.attempts = Some(Ok(Payments::default())),
             Role::Records => self.records = Some(Ok(VecDeque::new())),
             Role::Spans => self.spans = Some(Ok(VecDeque::new())),
             Role::Top | Role::Orders | Role::Payments | Role::Journal => {}

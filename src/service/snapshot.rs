@@ -590,11 +590,6 @@ impl Display for Keyed<'_> {
     }
 }
 
-/// A member key of a map, as its path step: `live["ORD-…"]`.
-fn keyed(at: &str, key: &str) -> String {
-    format!("{at}[{}]", quote(key))
-}
-
 fn read_profile(o: &Json, at: &str) -> Read<Profile> {
     object(o, &at)?;
     Ok(Profile {
@@ -699,10 +694,10 @@ pub(crate) fn order_member(orders: &mut Orders, id: &str, order: &Json, live_at:
 
 /// The orders; `live`, when given, are the members of `live` already read
 /// one by one as they came (`order_member`).
-fn read_orders(o: &Json, at: &str, live: Option<Read<Orders>>) -> Read<Orders> {
+fn read_orders(o: &Json, at: &str, streamed: StreamedOrders) -> Read<Orders> {
     let live_at = path(&at, "live");
     let listed = members(o, at, "live")?;
-    let mut orders = match live {
+    let mut orders = match streamed.live {
         Some(read) => read?,
         None => {
             let mut orders = Orders::default();
@@ -717,28 +712,66 @@ fn read_orders(o: &Json, at: &str, live: Option<Read<Orders>>) -> Read<Orders> {
     let deleted = deleted
         .as_array()
         .ok_or_else(|| wrong(&deleted_at, deleted, "an array"))?;
-    for (i, id) in deleted.iter().enumerate() {
-        let here = format!("{deleted_at}[{i}]");
-        let id = id.as_str().ok_or_else(|| wrong(&here, id, "a string"))?;
-        orders.deleted.insert(code(ORDER, id, &here)?);
+    match streamed.deleted {
+        Some(read) => orders.deleted = read?.deleted,
+        None => {
+            for (i, id) in deleted.iter().enumerate() {
+                deleted_item(&mut orders, i, id, &deleted_at)?;
+            }
+        }
     }
     let made_at = path(&at, "made");
-    for (hash, n) in members(o, at, "made")? {
-        let here = keyed(&made_at, hash);
-        let hash = hash.parse::<u64>().map_err(|_| {
-            Invalid::out_of_range(&here, "the key must be a content hash, a whole number")
-        })?;
-        orders.made.insert(hash, uint_value(n, &here)?);
+    let listed = members(o, at, "made")?;
+    match streamed.made {
+        Some(read) => orders.made = read?.made,
+        None => {
+            for (hash, n) in listed {
+                made_member(&mut orders, hash, n, &made_at)?;
+            }
+        }
     }
     Ok(orders)
 }
 
+/// The `i`th id of `orders.deleted`, added to `orders`; `deleted_at` is
+/// the list's path.
+pub(crate) fn deleted_item(orders: &mut Orders, i: usize, id: &Json, deleted_at: &str) -> Read<()> {
+    let here = Item(deleted_at, i);
+    let id = id.as_str().ok_or_else(|| wrong(&here, id, "a string"))?;
+    orders.deleted.insert(code(ORDER, id, &here)?);
+    Ok(())
+}
+
+/// One member of `orders.made`, added to `orders`; `made_at` is the
+/// object's path.
+pub(crate) fn made_member(orders: &mut Orders, hash: &str, n: &Json, made_at: &str) -> Read<()> {
+    let here = Keyed(made_at, hash);
+    let hash = hash.parse::<u64>().map_err(|_| {
+        Invalid::out_of_range(
+            &here.to_string(),
+            "the key must be a content hash, a whole number",
+        )
+    })?;
+    orders.made.insert(hash, uint_value(n, &here)?);
+    Ok(())
+}
+
+/// An element of a list as its path (`at[i]`), written out only for a
+/// refusal.
+struct Item<'a>(&'a str, usize);
+
+impl Display for Item<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}[{}]", self.0, self.1)
+    }
+}
+
 /// A count that fits 32 bits (attempts, a forced outcome's count).
-fn small_count(v: &Json, at: &str) -> Read<u32> {
-    let n = uint_value(v, &at)?;
+fn small_count(v: &Json, at: &dyn Display) -> Read<u32> {
+    let n = uint_value(v, at)?;
     u32::try_from(n).map_err(|_| {
         Invalid::out_of_range(
-            at,
+            &at.to_string(),
             format!("must be a whole number from 0 to {}, got {n}", u32::MAX),
         )
     })
@@ -796,7 +829,12 @@ pub(crate) fn payment_member(
 }
 
 /// The payments; `by_id`, when given, as `read_orders` takes `live`.
-fn read_payments(o: &Json, at: &str, by_id: Option<Read<Payments>>) -> Read<Payments> {
+fn read_payments(
+    o: &Json,
+    at: &str,
+    by_id: Option<Read<Payments>>,
+    attempts: Option<Read<Payments>>,
+) -> Read<Payments> {
     let by_id_at = path(&at, "by_id");
     let listed = members(o, at, "by_id")?;
     let mut payments = match by_id {
@@ -810,12 +848,30 @@ fn read_payments(o: &Json, at: &str, by_id: Option<Read<Payments>>) -> Read<Paym
         }
     };
     let attempts_at = path(&at, "attempts");
-    for (id, n) in members(o, at, "attempts")? {
-        let here = keyed(&attempts_at, id);
-        let order = code(ORDER, id, &here)?;
-        payments.attempts.insert(order, small_count(n, &here)?);
+    let listed = members(o, at, "attempts")?;
+    match attempts {
+        Some(read) => payments.attempts = read?.attempts,
+        None => {
+            for (id, n) in listed {
+                attempts_member(&mut payments, id, n, &attempts_at)?;
+            }
+        }
     }
     Ok(payments)
+}
+
+/// One member of `payments.attempts`, added to `payments`; `attempts_at`
+/// is the object's path.
+pub(crate) fn attempts_member(
+    payments: &mut Payments,
+    id: &str,
+    n: &Json,
+    attempts_at: &str,
+) -> Read<()> {
+    let here = Keyed(attempts_at, id);
+    let order = code(ORDER, id, &here)?;
+    payments.attempts.insert(order, small_count(n, &here)?);
+    Ok(())
 }
 
 /// A payment's order: an order id, or else "not an order of this
@@ -845,7 +901,7 @@ fn read_forced(o: &Json) -> Read<Option<(Forced, u32)>> {
                         format!("must be \"success\" or \"failure\", got {}", quote(name)),
                     )
                 })?;
-                Ok(Some((outcome, small_count(count, &format!("{at}[1]"))?)))
+                Ok(Some((outcome, small_count(count, &Item(at, 1))?)))
             }
             _ => Err(wrong(&at, v, "[outcome, count]")),
         },
@@ -893,10 +949,21 @@ pub fn read(text: &str) -> Read<Parts> {
 /// in the tree. Their place in the tree holds an empty placeholder.
 #[derive(Default)]
 pub(crate) struct Streamed {
-    pub live: Option<Read<Orders>>,
+    pub orders: StreamedOrders,
     pub by_id: Option<Read<Payments>>,
+    /// `payments.attempts`, read into a table of its own.
+    pub attempts: Option<Read<Payments>>,
     pub records: Option<Result<VecDeque<Entry>, String>>,
     pub spans: Option<Result<VecDeque<SpanEntry>, String>>,
+}
+
+/// The long lists of `orders`, as `Streamed`; `deleted` and `made` each
+/// read into a table of its own, so that each keeps its first refusal.
+#[derive(Default)]
+pub(crate) struct StreamedOrders {
+    pub live: Option<Read<Orders>>,
+    pub deleted: Option<Read<Orders>>,
+    pub made: Option<Read<Orders>>,
 }
 
 /// A snapshot's parsed JSON into its parts; the one place a restored state
@@ -934,16 +1001,17 @@ pub(crate) fn read_tree(tree: &Json, streamed: Streamed) -> Read<Parts> {
     }
     let part = |name: &str| field(tree, &at, name);
     let Streamed {
-        live,
+        orders,
         by_id,
+        attempts,
         records,
         spans,
     } = streamed;
     Ok(Parts {
         settings: read_settings(part("settings")?, "snapshot.settings")?,
         streams: read_streams(part("streams")?, "snapshot.streams")?,
-        orders: read_orders(part("orders")?, "snapshot.orders", live)?,
-        payments: read_payments(part("payments")?, "snapshot.payments", by_id)?,
+        orders: read_orders(part("orders")?, "snapshot.orders", orders)?,
+        payments: read_payments(part("payments")?, "snapshot.payments", by_id, attempts)?,
         journal: restore::journal_with(part("journal")?, records, spans).map_err(journal_error)?,
         forced_next: read_forced(tree)?,
         clock: match tree.get("clock") {

@@ -30,8 +30,155 @@ type Checked = Result<(), Invalid>;
 
 /// Refuses the first bad field, or accepts the whole.
 pub(crate) fn check(parts: &Parts) -> Checked {
-    settings(&parts.settings)?;
-    let known_orders = orders(&parts.orders)?;
+    let mut checking = Checking::default();
+    while !checking.step(parts)? {}
+    Ok(())
+}
+
+/// Rows a step of `Checking` looks at, at most: a few ms of work.
+const ROWS: usize = 2048;
+
+/// `check` a bounded share at a time, for a restore done in steps: the
+/// same checks in the same order, so the same first refusal.
+#[derive(Default)]
+pub(crate) struct Checking {
+    stage: Stage,
+    /// How far through the stage's rows.
+    at: usize,
+    /// The rows of the stage in the order they are checked (positions).
+    sorted: Vec<u32>,
+    /// The deleted ids, or the attempts by order, in code order: the
+    /// tables are hashed, and of several bad ids the first is named.
+    codes: Vec<(Code, u32)>,
+    /// Every id ever issued (live and deleted), which payments may name.
+    known: HashSet<Code, ByCode>,
+    /// Payments of each live order so far.
+    paid: HashMap<Code, u32, ByCode>,
+    last_seq: u64,
+}
+
+#[derive(Default, Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    #[default]
+    Settings,
+    Orders,
+    Deleted,
+    Attempts,
+    Payments,
+    Records,
+    Spans,
+    Rest,
+    Done,
+}
+
+impl Checking {
+    /// The next share of the checks; whether all have passed.
+    pub(crate) fn step(&mut self, parts: &Parts) -> Result<bool, Invalid> {
+        let (orders, payments, journal) = (&parts.orders, &parts.payments, &parts.journal);
+        match self.stage {
+            Stage::Settings => {
+                settings(&parts.settings)?;
+                self.sorted = orders.sorted_rows();
+                self.next(Stage::Orders);
+            }
+            Stage::Orders => {
+                let to = self.sorted.len().min(self.at + ROWS);
+                for &i in self.sorted.get(self.at..to).unwrap_or_default() {
+                    if let Some(row) = orders.rows.get(i as usize) {
+                        order(row)?;
+                        self.known.insert(row.code);
+                    }
+                }
+                self.at = to;
+                if to == self.sorted.len() {
+                    self.codes = orders
+                        .sorted_deleted()
+                        .into_iter()
+                        .map(|c| (c, 0))
+                        .collect();
+                    self.next(Stage::Deleted);
+                }
+            }
+            Stage::Deleted => {
+                let to = self.codes.len().min(self.at + ROWS);
+                for &(code, _) in self.codes.get(self.at..to).unwrap_or_default() {
+                    deleted(&mut self.known, code)?;
+                }
+                self.at = to;
+                if to == self.codes.len() {
+                    issued(orders, &self.known)?;
+                    max_orders(parts)?;
+                    self.codes = payments.sorted_attempts();
+                    self.next(Stage::Attempts);
+                }
+            }
+            Stage::Attempts => {
+                let to = self.codes.len().min(self.at + ROWS);
+                for (order, count) in self.codes.get(self.at..to).unwrap_or_default() {
+                    attempts(&self.known, order, *count)?;
+                }
+                self.at = to;
+                if to == self.codes.len() {
+                    self.codes = Vec::new();
+                    self.sorted = payments.sorted_rows();
+                    self.next(Stage::Payments);
+                }
+            }
+            Stage::Payments => {
+                let to = self.sorted.len().min(self.at + ROWS);
+                for &i in self.sorted.get(self.at..to).unwrap_or_default() {
+                    if let Some(row) = payments.rows.get(i as usize) {
+                        payment(row, payments, orders, &self.known, &mut self.paid)?;
+                    }
+                }
+                self.at = to;
+                if to == self.sorted.len() {
+                    journal_head(journal, parts.settings.log_capacity)?;
+                    self.sorted = Vec::new();
+                    self.next(Stage::Records);
+                }
+            }
+            Stage::Records => {
+                let next_seq = journal.next_seq();
+                let records = journal.entries(None);
+                let count = records.len();
+                for (i, record) in records.enumerate().skip(self.at).take(ROWS) {
+                    self.last_seq = record_in_turn(record, i, self.last_seq, next_seq)?;
+                }
+                self.at = count.min(self.at + ROWS);
+                if self.at == count {
+                    spans_head(journal)?;
+                    self.next(Stage::Spans);
+                }
+            }
+            Stage::Spans => {
+                let count = journal.span_entries().len();
+                for (i, s) in journal.span_entries().enumerate().skip(self.at).take(ROWS) {
+                    span(s, &|field: &str| {
+                        format!("snapshot.journal.spans[{i}].{field}")
+                    })?;
+                }
+                self.at = count.min(self.at + ROWS);
+                if self.at == count {
+                    self.next(Stage::Rest);
+                }
+            }
+            Stage::Rest => {
+                rest(parts)?;
+                self.next(Stage::Done);
+            }
+            Stage::Done => {}
+        }
+        Ok(self.stage == Stage::Done)
+    }
+
+    fn next(&mut self, stage: Stage) {
+        self.stage = stage;
+        self.at = 0;
+    }
+}
+
+fn max_orders(parts: &Parts) -> Checked {
     let kept = parts.orders.len();
     if kept > parts.settings.max_orders {
         return Err(Invalid::out_of_range(
@@ -42,8 +189,11 @@ pub(crate) fn check(parts: &Parts) -> Checked {
             ),
         ));
     }
-    payments(&parts.payments, &parts.orders, &known_orders)?;
-    journal(&parts.journal, parts.settings.log_capacity)?;
+    Ok(())
+}
+
+/// The checks after the journal's.
+fn rest(parts: &Parts) -> Checked {
     if let Some((_, 0)) = parts.forced_next {
         return Err(Invalid::out_of_range(
             "snapshot.forced_next",
@@ -116,37 +266,38 @@ fn step(name: &str, p: &Profile) -> Checked {
     Ok(())
 }
 
-/// Checks the orders; returns every id ever issued (live and deleted),
-/// which payments may refer to. The reader has checked the ids' form.
-fn orders(orders: &Orders) -> Result<HashSet<Code, ByCode>, Invalid> {
-    let mut known = HashSet::default();
-    for row in orders.sorted() {
-        let at = |field: &str| {
-            format!(
-                "snapshot.orders.live[{}].{field}",
-                quote(&row.code.text(ORDER))
-            )
-        };
-        named(&at, "userId", |f| {
-            text(f, &row.user_id, MAX_USER_ID_CHARS, true)
-        })?;
-        named(&at, "description", |f| {
-            text(f, &row.description, MAX_DESCRIPTION_CHARS, false)
-        })?;
-        named(&at, "createdAt", |f| {
-            check_time(f, row.created_at).map(drop)
-        })?;
-        known.insert(row.code);
+/// One live order (in code order). The reader has checked the ids' form.
+fn order(row: &crate::domain::order::Row) -> Checked {
+    let at = |field: &str| {
+        format!(
+            "snapshot.orders.live[{}].{field}",
+            quote(&row.code.text(ORDER))
+        )
+    };
+    named(&at, "userId", |f| {
+        text(f, &row.user_id, MAX_USER_ID_CHARS, true)
+    })?;
+    named(&at, "description", |f| {
+        text(f, &row.description, MAX_DESCRIPTION_CHARS, false)
+    })?;
+    named(&at, "createdAt", |f| {
+        check_time(f, row.created_at).map(drop)
+    })
+}
+
+/// One deleted order, added to `known`, the ids issued.
+fn deleted(known: &mut HashSet<Code, ByCode>, code: Code) -> Checked {
+    if !known.insert(code) {
+        return Err(Invalid::out_of_range(
+            &format!("snapshot.orders.deleted[{}]", quote(&code.text(ORDER))),
+            "is also a live order: an order is live or deleted, not both",
+        ));
     }
-    // In order, so that of several bad ids the first is named.
-    for code in orders.sorted_deleted() {
-        if !known.insert(code) {
-            return Err(Invalid::out_of_range(
-                &format!("snapshot.orders.deleted[{}]", quote(&code.text(ORDER))),
-                "is also a live order: an order is live or deleted, not both",
-            ));
-        }
-    }
+    Ok(())
+}
+
+/// The ids issued, counted, against the orders live or deleted.
+fn issued(orders: &Orders, known: &HashSet<Code, ByCode>) -> Checked {
     let issued = orders
         .made
         .values()
@@ -160,62 +311,70 @@ fn orders(orders: &Orders) -> Result<HashSet<Code, ByCode>, Invalid> {
             ),
         ));
     }
-    Ok(known)
+    Ok(())
 }
 
-/// `known_orders` holds every id issued; the attempts of a deleted order
-/// are forgotten, so only a live order's payments are counted against them.
-fn payments(payments: &Payments, orders: &Orders, known_orders: &HashSet<Code, ByCode>) -> Checked {
-    for (order, n) in payments.sorted_attempts() {
-        let at = || format!("snapshot.payments.attempts[{}]", quote(&order.text(ORDER)));
-        if !known_orders.contains(&order) {
-            return Err(Invalid::out_of_range(
-                &at(),
-                "is not an order of this snapshot",
-            ));
-        }
-        if n == 0 {
-            return Err(Invalid::out_of_range(&at(), "must be at least 1, got 0"));
-        }
+/// One order's count of payment attempts; `known` holds every id issued.
+fn attempts(known: &HashSet<Code, ByCode>, order: &Code, n: u32) -> Checked {
+    let at = || format!("snapshot.payments.attempts[{}]", quote(&order.text(ORDER)));
+    if !known.contains(order) {
+        return Err(Invalid::out_of_range(
+            &at(),
+            "is not an order of this snapshot",
+        ));
     }
-    let mut paid: HashMap<Code, u32, ByCode> = HashMap::default();
-    for row in payments.sorted() {
-        let at = |field: &str| {
-            format!(
-                "snapshot.payments.by_id[{}].{field}",
-                quote(&row.code.text(PAYMENT))
-            )
-        };
-        if !known_orders.contains(&row.order) {
-            return Err(Invalid::out_of_range(
-                &at("orderId"),
-                format!(
-                    "{} is not an order of this snapshot",
-                    quote(&row.order.text(ORDER))
-                ),
-            ));
-        }
-        named(&at, "paidAt", |f| check_time(f, row.paid_at).map(drop))?;
-        if !orders.index.contains_key(&row.order) {
-            continue;
-        }
-        let count = paid.entry(row.order).or_insert(0);
-        *count = count.saturating_add(1);
-        let tried = payments.attempts.get(&row.order).copied().unwrap_or(0);
-        if *count > tried {
-            return Err(Invalid::out_of_range(
-                &format!(
-                    "snapshot.payments.attempts[{}]",
-                    quote(&row.order.text(ORDER))
-                ),
-                format!("counts {tried} attempts, fewer than the order's {count} payments"),
-            ));
-        }
+    if n == 0 {
+        return Err(Invalid::out_of_range(&at(), "must be at least 1, got 0"));
     }
     Ok(())
 }
 
-fn journal(journal: &Journal, log_capacity: usize) -> Checked {
+/// One payment (in code order). `known` holds every id issued; the
+/// attempts of a deleted order are forgotten, so only a live order's
+/// payments are counted against them (in `paid`).
+fn payment(
+    row: &crate::domain::payment::Row,
+    payments: &Payments,
+    orders: &Orders,
+    known: &HashSet<Code, ByCode>,
+    paid: &mut HashMap<Code, u32, ByCode>,
+) -> Checked {
+    let at = |field: &str| {
+        format!(
+            "snapshot.payments.by_id[{}].{field}",
+            quote(&row.code.text(PAYMENT))
+        )
+    };
+    if !known.contains(&row.order) {
+        return Err(Invalid::out_of_range(
+            &at("orderId"),
+            format!(
+                "{} is not an order of this snapshot",
+                quote(&row.order.text(ORDER))
+            ),
+        ));
+    }
+    named(&at, "paidAt", |f| check_time(f, row.paid_at).map(drop))?;
+    if !orders.index.contains_key(&row.order) {
+        return Ok(());
+    }
+    let count = paid.entry(row.order).or_insert(0);
+    *count = count.saturating_add(1);
+    let tried = payments.attempts.get(&row.order).copied().unwrap_or(0);
+    if *count > tried {
+        return Err(Invalid::out_of_range(
+            &format!(
+                "snapshot.payments.attempts[{}]",
+                quote(&row.order.text(ORDER))
+            ),
+            format!("counts {tried} attempts, fewer than the order's {count} payments"),
+        ));
+    }
+    Ok(())
+}
+
+/// The journal's counts, before its records.
+fn journal_head(journal: &Journal, log_capacity: usize) -> Checked {
     let capacity = journal.capacity();
     if capacity != log_capacity {
         return Err(Invalid::out_of_range(
@@ -247,32 +406,34 @@ fn journal(journal: &Journal, log_capacity: usize) -> Checked {
             ),
         ));
     }
-    let mut last_seq = 0;
-    for (i, record) in journal.entries(None).enumerate() {
-        let at = |field: &str| format!("snapshot.journal.records[{i}].{field}");
-        if record.seq <= last_seq || record.seq >= next_seq {
-            return Err(Invalid::out_of_range(
-                &at("seq"),
-                format!(
-                    "must be above the previous record's {last_seq} and below next_seq {next_seq}, got {}",
-                    record.seq
-                ),
-            ));
-        }
-        last_seq = record.seq;
-        entry(record, &at)?;
+    Ok(())
+}
+
+/// The `i`th record, after one of seq `last_seq`; its own seq.
+fn record_in_turn(record: &Entry, i: usize, last_seq: u64, next_seq: u64) -> Result<u64, Invalid> {
+    let at = |field: &str| format!("snapshot.journal.records[{i}].{field}");
+    if record.seq <= last_seq || record.seq >= next_seq {
+        return Err(Invalid::out_of_range(
+            &at("seq"),
+            format!(
+                "must be above the previous record's {last_seq} and below next_seq {next_seq}, got {}",
+                record.seq
+            ),
+        ));
     }
+    entry(record, &at)?;
+    Ok(record.seq)
+}
+
+/// The count of spans, before the spans.
+fn spans_head(journal: &Journal) -> Checked {
+    let capacity = journal.capacity();
     let spans = journal.span_entries().len();
     if spans > capacity {
         return Err(Invalid::out_of_range(
             "snapshot.journal.spans",
             format!("holds {spans} spans, more than the capacity {capacity}"),
         ));
-    }
-    for (i, s) in journal.span_entries().enumerate() {
-        span(s, &|field: &str| {
-            format!("snapshot.journal.spans[{i}].{field}")
-        })?;
     }
     Ok(())
 }

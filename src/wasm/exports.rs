@@ -299,6 +299,30 @@ impl RawRestoring {
         Ok(())
     }
 
+    /// `push` of a piece the JS layer wrote into memory (`RawText`), the
+    /// way pieces come in from JS.
+    #[wasm_bindgen(js_name = pushText)]
+    pub fn push_text(&mut self, piece: RawText) -> Result<(), JsValue> {
+        let text = piece.into_text().ok_or_else(|| {
+            type_error("piece: expected a string, a piece of the text snapshot() returned")
+        })?;
+        self.push(&text)
+    }
+
+    /// One step of the work after the last piece (`Restoring::step`):
+    /// whether only `finish` is left. Throws as `restore` does; the
+    /// restore is then over.
+    pub fn step(&mut self) -> Result<bool, JsValue> {
+        let restoring = self
+            .restoring
+            .as_mut()
+            .ok_or_else(|| type_error(RESTORE_OVER))?;
+        restoring.step().map_err(|invalid| {
+            self.restoring = None;
+            invalid_to_js(invalid)
+        })
+    }
+
     /// The restored service; throws as `restore` does.
     pub fn finish(&mut self) -> Result<Service, JsValue> {
         let restoring = self

@@ -172,3 +172,105 @@ test("a restore can be abandoned, and a piece must be a string", () => {
   restoring.abandon();
   assert.throws(() => restoring.finish(), { name: "TypeError" });
 });
+
+/** Runs a restore's steps with a budget of 0 (one step a call); the steps taken. */
+function stepped(restoring) {
+  let steps = 0;
+  while (!restoring.done) {
+    restoring.step(0);
+    steps += 1;
+  }
+  return steps;
+}
+
+test("a restore finished in steps makes the same service, a bounded share of rows a step", () => {
+  // More orders, payments and records than a step checks (2,048 rows).
+  const s = new Service({ seed: 5, virtualTime: 0, logCapacity: 10000 });
+  s.handle("GET", "/api/test/order/batch?count=9000");
+  const snapshot = s.snapshot();
+  const restoring = Service.restoring();
+  for (const piece of s.snapshotPieces({ size: 65536 })) restoring.push(piece);
+  assert.equal(restoring.done, false);
+  // The end of the reading, then at least 5 steps each of orders, attempts, payments and records.
+  assert.ok(stepped(restoring) >= 20);
+  assert.equal(restoring.done, true);
+  assert.equal(restoring.step(5), true);
+  const restored = restoring.finish();
+  const whole = Service.restore(snapshot);
+  assert.equal(restored.snapshot(), snapshot);
+  assert.deepEqual(restored.handle("GET", "/api/test/order/batch?count=3"), whole.handle("GET", "/api/test/order/batch?count=3"));
+  restored.free();
+  whole.free();
+  // A budget runs steps until it is spent: one call can do them all.
+  const again = Service.restoring();
+  again.push(snapshot);
+  assert.equal(again.step(60000), true);
+  assert.equal(again.finish().snapshot(), snapshot);
+  s.free();
+});
+
+test("damage found by a step is refused as Service.restore refuses it, and the restore is over", () => {
+  const s = busy();
+  const snapshot = s.snapshot();
+  const before = s.snapshot();
+  const last = (text, pattern, value) => {
+    const at = text.lastIndexOf(pattern);
+    return text.slice(0, at) + text.slice(at).replace(new RegExp(`${pattern}\\d+`), `${pattern}${value}`);
+  };
+  const cases = [
+    snapshot.replace('"failureRate":0.3', '"failureRate":2'),
+    snapshot.replace('"clock":', '"clock":1e300,"x":'),
+    snapshot.slice(0, snapshot.length >> 1),
+    `${snapshot}x`,
+    // Found by the checks, late in their rows.
+    last(snapshot, '"createdAt":', 9999999999999999),
+    last(snapshot, '"paidAt":', 9999999999999999),
+    last(snapshot, '"logCapacity":', 2999),
+  ];
+  for (const text of cases) {
+    let whole;
+    try {
+      Service.restore(text);
+    } catch (e) {
+      whole = e;
+    }
+    assert.ok(whole, text.slice(0, 80));
+    const restoring = Service.restoring();
+    let error;
+    try {
+      for (const piece of split(text, 4096)) restoring.push(piece);
+      stepped(restoring);
+      restoring.finish();
+    } catch (e) {
+      error = e;
+    }
+    assert.equal(error?.name, whole.name);
+    assert.equal(error?.message, whole.message);
+    assert.throws(() => restoring.step(), { name: "TypeError", message: /over/ });
+    assert.throws(() => restoring.finish(), { name: "TypeError", message: /over/ });
+  }
+  assert.equal(s.snapshot(), before);
+  s.free();
+});
+
+test("once a step is taken no piece may follow; a budget must be a number of ms; a stepped restore can be abandoned", () => {
+  const s = busy();
+  const snapshot = s.snapshot();
+  const restoring = Service.restoring();
+  restoring.push(snapshot);
+  for (const budget of [-1, Number.NaN, Infinity, "5"]) {
+    assert.throws(() => restoring.step(budget), { name: "RangeError", message: /^budgetMs: / });
+  }
+  restoring.step(0);
+  assert.throws(() => restoring.push("x"), { name: "TypeError", message: /no more pieces/ });
+  // Still whole after the refused piece.
+  stepped(restoring);
+  assert.equal(restoring.finish().snapshot(), snapshot);
+  const abandoned = Service.restoring();
+  abandoned.push(snapshot);
+  abandoned.step(0);
+  abandoned.abandon();
+  assert.throws(() => abandoned.step(0), { name: "TypeError", message: /over/ });
+  assert.throws(() => abandoned.finish(), { name: "TypeError", message: /over/ });
+  s.free();
+});
