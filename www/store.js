@@ -37,6 +37,8 @@ export class Store extends EventTarget {
   tabs = new Tabs();
   /** The test-data run in progress or last made, saved with the snapshot: {target, made, succeeded, failed, requests, state}. */
   run = null;
+  /** True while a test-data run sends its chunks (lists out of sight wait for its end). */
+  generating = false;
   #lastSeq = 0;
   #lastDropped = 0;
   /** Saves begun and not yet over. */

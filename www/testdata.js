@@ -73,6 +73,7 @@ export function mountTestData(store) {
     progress.hidden = false;
     summary.textContent = "";
     summary.dataset.state = "running";
+    store.generating = true;
     const started = performance.now();
     let problem = "";
     let saving = null;
@@ -103,6 +104,7 @@ export function mountTestData(store) {
         await nextFrame();
       }
     } finally {
+      store.generating = false;
       runButton.disabled = false;
       cancel.disabled = true;
     }
