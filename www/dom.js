@@ -123,8 +123,8 @@ export function throttled(fn) {
  * (`store.generating`) an element out of sight is left as it was, and
  * redrawn once it comes into sight or the run ends. The log's hundred new
  * rows laid out after each chunk held the page for 30 to 150 ms with
- * 100,000 orders, off screen too: content-visibility still lays out what
- * lies within a screen and a half of the view.
+ * 100,000 orders, off screen too: the section's content-visibility did not
+ * spare it, the log lying a screen and a half below the view.
  */
 export function inSightWhileGenerating(store, el, redraw) {
   let inSight = true;

@@ -461,13 +461,14 @@ export class Store extends EventTarget {
 
   scheduleSave() {
     clearTimeout(this.#saveTimer);
-    this.#saveTimer = this.tabs.role === "owner" ? setTimeout(() => this.save(), 300) : 0;
+    // A test-data run saves as it goes, one save at a time: a save of the timer's would take its snapshot while the run's chunks go on.
+    this.#saveTimer = this.tabs.role === "owner" && !this.generating ? setTimeout(() => this.save(), 300) : 0;
   }
 
   /** Saves now if a save is waiting (the page is going away). */
   flush() {
     // A save still taking its snapshot in pieces, or compressing, would not be written before the page goes: this one is, if it fits as it is.
-    if (!this.#saveTimer && !this.#saving) return;
+    if (!this.#saveTimer && !this.#saving && !this.generating) return;
     this.save({ now: true });
   }
 
