@@ -14,13 +14,6 @@ export const CHUNK = 250;
 /** What a chunk's request (the service's work and the page's reading of its records) aims to take. */
 export const CHUNK_MS = 20;
 const FIRST_CHUNK = 50;
-/**
- * How long a save may go on beside the run before the run waits for it: the
- * saved state is then never much more than this behind the bar (a reload
- * keeps what the bar showed a moment before), at the cost of a slower run
- * while saves take longer than this.
- */
-export const SAVE_LEAD_MS = 500;
 const MIN_CHUNK = 5;
 const MAX = 10000;
 
@@ -66,10 +59,8 @@ export function mountTestData(store) {
    * previous save is still being compressed (then the first chunk after it
    * saves, with everything made by then): a reload at any moment finds the
    * chunks of the last save written, and the header beside them says
-   * exactly how many those were. A save that has gone on for SAVE_LEAD_MS
-   * is waited for, so that the run never gets far ahead of what is saved;
-   * waiting for every save instead would make a large run several times
-   * slower.
+   * exactly how many those were. Waiting for every save instead would make
+   * a large run several times slower.
    */
   async function runChunks(run) {
     cancelled = false;
@@ -87,11 +78,9 @@ export function mountTestData(store) {
     const started = performance.now();
     let problem = "";
     let saving = null;
-    let savingSince = 0;
     let chunk = FIRST_CHUNK;
     try {
       while (run.made < run.target && !cancelled) {
-        if (saving && performance.now() - savingSince > SAVE_LEAD_MS) await saving;
         const size = Math.min(chunk, run.target - run.made);
         const began = performance.now();
         const reply = store.request("GET", `/api/test/order/batch?count=${size}`, null, {});
@@ -109,7 +98,6 @@ export function mountTestData(store) {
         if (!saving) {
           await breather(); // the chunk and the start of its save in tasks of their own
           const save = store.save();
-          savingSince = performance.now();
           saving = save.finally(() => { saving = null; });
           // The snapshot is taken (in pieces) before the next chunk, so the save keeps up with the run; its compression goes on beside the run.
           await save.taken;
