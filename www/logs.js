@@ -2,7 +2,7 @@
 // the spec's part 6; filters; and a trace's records side by side when a
 // record or a trace id is clicked. Records the page does not know (fields
 // added by a later version of the service) are shown as they are.
-import { $, add, clock, fill, h, number, throttled } from "./dom.js";
+import { $, add, clock, fill, h, inSightWhileGenerating, number, throttled } from "./dom.js";
 import { DECLINED_WHY, declinedWhy, isDeclined, outcomeView } from "./outcome.js";
 import { waterfall } from "./trace.js";
 import { idMark } from "./ids.js";
@@ -197,7 +197,7 @@ export function mountLogs(store, undoable) {
     render();
   }
 
-  const later = throttled(render);
+  const later = inSightWhileGenerating(store, $("#log"), throttled(render));
   store.addEventListener("change", (e) => {
     if (e.detail.reset) { shown = null; detail.hidden = true; }
     later();

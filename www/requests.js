@@ -5,7 +5,7 @@
 // look different from a success and from a request the gateway turned away.
 // Selecting a row opens the side panel (request-panel.js) beside the list,
 // which stays where it was.
-import { $, add, clock, fill as fillNode, h, number, setText, throttled } from "./dom.js";
+import { $, add, clock, h, inSightWhileGenerating, number, setText, throttled } from "./dom.js";
 import { FIELDS, Search, prepare } from "./query.js";
 import { KIND_TEXT } from "./requests-index.js";
 import { mountRequestPanel } from "./request-panel.js";
@@ -96,6 +96,7 @@ export function mountRequests(store) {
    * restyles those, not fifty new subtrees.
    */
   const pool = [];
+  let rowByKey = new Map();
   function draw() {
     const page = results.slice(0, limit);
     put(count, "textContent", countText(results.length, page.length));
@@ -105,14 +106,36 @@ export function mountRequests(store) {
     if (signature === drawn) return;
     drawn = signature;
     const max = Math.max(1, ...page.map((r) => r.duration ?? 0));
-    while (pool.length < page.length) pool.push(row());
-    page.forEach((r, i) => fill(pool[i], r, max));
-    const wanted = pool.slice(0, page.length).map((x) => x.li);
-    const onScreen = list.children;
-    const same = onScreen.length === wanted.length && wanted.every((li, i) => onScreen[i] === li);
-    if (!same) fillNode(list, ...wanted);
+    // Each request keeps its row: new requests at the top add rows there, and
+    // the rows below move down unchanged instead of all taking their
+    // neighbour's text (with 500 rows, a relayout of the whole list each time).
+    const next = new Map();
+    for (const r of page) if (rowByKey.has(r.key)) next.set(r.key, rowByKey.get(r.key));
+    const spare = pool.filter((x) => !next.has(x.key) || next.get(x.key) !== x);
+    const wanted = page.map((r) => {
+      let x = next.get(r.key);
+      if (!x) {
+        x = spare.pop();
+        if (!x) { x = row(); pool.push(x); }
+        next.set(r.key, x);
+      }
+      fill(x, r, max);
+      return x.li;
+    });
+    rowByKey = next;
+    place(wanted);
     if (!store.requests.list.length) add(list, h("li", { class: "empty" }, "No requests yet: run the flow, or send one from the console."));
     else if (!results.length && !searching) add(list, h("li", { class: "empty" }, "No request matches the search."));
+  }
+
+  /** Puts `items` in the list in order, moving only what is not in place. */
+  function place(items) {
+    let at = list.firstChild;
+    for (const li of items) {
+      if (at === li) { at = at.nextSibling; continue; }
+      list.insertBefore(li, at);
+    }
+    while (at) { const after = at.nextSibling; at.remove(); at = after; }
   }
 
   /** An empty row and its cells, filled by `fill`. */
@@ -192,7 +215,7 @@ export function mountRequests(store) {
     }
   }
 
-  const later = throttled(refresh);
+  const later = inSightWhileGenerating(store, $("#requests"), throttled(refresh));
   store.addEventListener("change", (e) => {
     if (e.detail.reset) { searcher.reset(); if (selected) { selected = null; setOpen(false); panel.hide(); } }
     later();

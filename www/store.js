@@ -37,6 +37,8 @@ export class Store extends EventTarget {
   tabs = new Tabs();
   /** The test-data run in progress or last made, saved with the snapshot: {target, made, succeeded, failed, requests, state}. */
   run = null;
+  /** True while a test-data run sends its chunks (lists out of sight wait for its end). */
+  generating = false;
   #lastSeq = 0;
   #lastDropped = 0;
   /** Saves begun and not yet over. */
@@ -463,13 +465,14 @@ export class Store extends EventTarget {
 
   scheduleSave() {
     clearTimeout(this.#saveTimer);
-    this.#saveTimer = this.tabs.role === "owner" ? setTimeout(() => this.save(), 300) : 0;
+    // A test-data run saves as it goes, one save at a time: a save of the timer's would take its snapshot while the run's chunks go on.
+    this.#saveTimer = this.tabs.role === "owner" && !this.generating ? setTimeout(() => this.save(), 300) : 0;
   }
 
   /** Saves now if a save is waiting (the page is going away). */
   flush() {
     // A save still taking its snapshot in pieces, or compressing, would not be written before the page goes: this one is, if it fits as it is.
-    if (!this.#saveTimer && !this.#saving) return;
+    if (!this.#saveTimer && !this.#saving && !this.generating) return;
     this.save({ now: true });
   }
 

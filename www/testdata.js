@@ -56,10 +56,11 @@ export function mountTestData(store) {
   /**
    * Sends chunks until `run.made` reaches `run.target`. After each chunk the
    * state is saved with the run's progress in the same entry, unless the
-   * previous save is still being compressed (then the next chunk saves): a
-   * reload at any moment finds the chunks of the last save written, and the
-   * header beside them says exactly how many those were. Waiting for every
-   * save instead would make a large run several times slower.
+   * previous save is still being compressed (then the first chunk after it
+   * saves, with everything made by then): a reload at any moment finds the
+   * chunks of the last save written, and the header beside them says
+   * exactly how many those were. Waiting for every save instead would make
+   * a large run several times slower.
    */
   async function runChunks(run) {
     cancelled = false;
@@ -73,6 +74,7 @@ export function mountTestData(store) {
     progress.hidden = false;
     summary.textContent = "";
     summary.dataset.state = "running";
+    store.generating = true;
     const started = performance.now();
     let problem = "";
     let saving = null;
@@ -103,6 +105,7 @@ export function mountTestData(store) {
         await nextFrame();
       }
     } finally {
+      store.generating = false;
       runButton.disabled = false;
       cancel.disabled = true;
     }

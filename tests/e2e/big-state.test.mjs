@@ -131,10 +131,12 @@ test("5,000 more orders of test data on top, each chunk saved as it goes", { tim
   }, () => document.querySelector("#batch-summary").dataset.state === "done" && document.querySelector("#state-status").dataset.saved === "saved");
   assert.match(await page.textContent("#batch-summary"), /^5,000 orders generated/);
   assert.deepEqual(errors, []);
-  // Each chunk is sized to take about 20 ms and the charts redraw only what changed, without forcing
-  // a layout; frames after a chunk still hold the page for longer than their scripts (the printed
-  // frames show them). Reported, not yet required.
-  await t.test("no task of 50 ms or more during the run", { todo: "frames after a chunk still give tasks over 50 ms" }, () => check(run));
+  // Each chunk is sized to take about 20 ms, the charts redraw only what changed, the request rows
+  // stay with their requests, and the log and the request list wait while out of sight (their new
+  // rows were laid out after every chunk, 30 to 180 ms). What a trace still shows in the long tasks:
+  // the garbage collection of each save's 50 MB of text, and the save's messages to and from its
+  // worker (serialized on this thread). Reported, not yet required.
+  await t.test("no task of 50 ms or more during the run", { todo: "saves of the 100,000-order state still give GC and message tasks over 50 ms" }, () => check(run));
 });
 
 test("the state, the log as NDJSON, the spans as OTLP and the requests as HAR exported", { timeout: 600_000 }, async () => {

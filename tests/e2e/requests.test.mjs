@@ -280,3 +280,21 @@ test("a test-data request links to the orders it made, and each order's page lea
   assert.ok(timeline.some((t) => new RegExp(`POST /api/order/${made[1]}/pay.*marked paid: done`).test(t)), timeline.join("\n"));
   assert.deepEqual(errors, []);
 });
+
+test("a new request adds a row at the top; the rows below are the same elements, moved down", async () => {
+  const { page, errors } = await open(env);
+  await page.click("#send");
+  await page.click("#send");
+  await page.waitForFunction(() => document.querySelectorAll("#req-rows li[data-key]").length === 2);
+  // Each row marked with the request it shows.
+  const keys = await page.evaluate(() => [...document.querySelectorAll("#req-rows li[data-key]")].map((li) => {
+    li.shownKey = li.dataset.key;
+    return li.dataset.key;
+  }));
+  await page.click("#send");
+  await page.waitForFunction(() => document.querySelectorAll("#req-rows li[data-key]").length === 3);
+  const rows = await page.evaluate(() => [...document.querySelectorAll("#req-rows li[data-key]")].map((li) => ({ key: li.dataset.key, was: li.shownKey ?? null })));
+  assert.equal(rows[0].was, null, "the new request's row is new");
+  assert.deepEqual(rows.slice(1), keys.map((key) => ({ key, was: key })), "each older request kept its row");
+  assert.deepEqual(errors, []);
+});

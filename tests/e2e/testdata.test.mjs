@@ -90,3 +90,38 @@ test("a count out of bounds gets the service's own 400, in one request", async (
   }
   assert.deepEqual(errors, []);
 });
+
+test("while a run goes on, the log and the request list out of sight wait, and are drawn in sight or at its end", async () => {
+  const { page, errors } = await open(env);
+  await applySettings(page, { seed: 7, logCapacity: 100000 });
+  const counts = () => page.evaluate(() => ({ log: document.querySelector("#log-count").textContent, requests: document.querySelector("#req-count").textContent }));
+  await page.waitForFunction(() => /^[\d,]+ records? in the log/.test(document.querySelector("#log-count").textContent));
+  // The test-data form in view, and the log below it, out of sight (applying the settings left the
+  // page scrolled down to them, beside the log).
+  await page.evaluate(() => new Promise((resolve) => {
+    document.querySelector("#testdata").scrollIntoView({ block: "start" });
+    requestAnimationFrame(() => requestAnimationFrame(resolve));
+  }));
+  const atStart = await counts();
+  await page.fill("#batch-count", "6000");
+  await page.click("#batch-run");
+  await page.waitForFunction(() => document.querySelector("#batch-progress").value >= 1000, null, { timeout: 60_000 });
+  // The log lies out of sight: its count and rows are as before the run.
+  const log = await page.$eval("#log", (el) => el.getBoundingClientRect().top - innerHeight);
+  assert.ok(log > 0, `the log below the view: ${log}`);
+  assert.equal((await counts()).log, atStart.log);
+  // Brought into sight mid-run, it is drawn at once.
+  await page.evaluate(() => document.querySelector("#log").scrollIntoView({ block: "start" }));
+  await page.waitForFunction((before) => document.querySelector("#log-count").textContent !== before, atStart.log, { timeout: 5_000 });
+  assert.equal(await page.getAttribute("#batch-summary", "data-state"), "running");
+  // Out of sight again until the end: then both are drawn with every record and request.
+  await page.evaluate(() => scrollTo(0, 0));
+  await page.waitForSelector("#batch-summary[data-state=done]", { timeout: 120_000 });
+  // Nothing dropped: the newest row's seq is the number of records the count gives.
+  await page.waitForFunction(() => {
+    const total = /^([\d,]+) records in the log/.exec(document.querySelector("#log-count").textContent)?.[1].replaceAll(",", "");
+    return Number(total) > 40000 && Number(document.querySelector("#logs tr[data-seq]")?.dataset.seq) === Number(total);
+  }, null, { timeout: 10_000 });
+  assert.notEqual((await counts()).requests, atStart.requests);
+  assert.deepEqual(errors, []);
+});
