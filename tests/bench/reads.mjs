@@ -45,11 +45,11 @@ function sliced(step) {
 }
 
 /**
- * A restore fed in pieces of 262,144 characters, the work after the last
- * piece done by step(budgetMs) as a page does it (one call a task), then
- * finish(): each call timed.
+ * A restore fed in pieces of 262,144 characters, then finish(): each call
+ * timed. With a `budgetMs`, the work after the last piece is done by
+ * step(budgetMs) first, as a page does it (one call a task).
  */
-function steppedRestore(snapshot, piece = 262144, budgetMs = 8) {
+function restoreInPieces(snapshot, { piece = 262144, budgetMs = null } = {}) {
   let restoring;
   let at = 0;
   let restored;
@@ -63,7 +63,7 @@ function steppedRestore(snapshot, piece = 262144, budgetMs = 8) {
       at += piece;
       return true;
     }
-    if (!restoring.done) {
+    if (budgetMs !== null && !restoring.done) {
       restoring.step(budgetMs);
       return true;
     }
@@ -72,7 +72,7 @@ function steppedRestore(snapshot, piece = 262144, budgetMs = 8) {
   });
   if (restored.snapshot() !== snapshot) throw new Error("restoring: not the same service");
   restored.free();
-  return { pieceChars: piece, budgetMs, ...run };
+  return budgetMs === null ? { pieceChars: piece, ...run } : { pieceChars: piece, budgetMs, ...run };
 }
 
 /** Time per record of each one-shot read, by read and then by size. */
@@ -123,30 +123,9 @@ for (const records of sizes.length ? sizes : [10000, 100000]) {
     });
     console.log(JSON.stringify({ what: `${what}()`, records, ...run }));
   }
-  {
-    const piece = 262144;
-    let restoring;
-    let at = 0;
-    let restored;
-    const run = sliced(() => {
-      if (!restoring) {
-        restoring = Service.restoring();
-        return true;
-      }
-      if (at < snapshot.length) {
-        restoring.push(snapshot.slice(at, at + piece));
-        at += piece;
-        return true;
-      }
-      restored = restoring.finish();
-      return false;
-    });
-    if (restored.snapshot() !== snapshot) throw new Error("restoring: not the same service");
-    restored.free();
-    console.log(JSON.stringify({ what: "Service.restoring() push, finish", records, pieceChars: piece, ...run }));
-  }
+  console.log(JSON.stringify({ what: "Service.restoring() push, finish", records, ...restoreInPieces(snapshot) }));
   if (typeof Service.restoring().step === "function") {
-    console.log(JSON.stringify({ what: "Service.restoring() push, step, finish", records, ...steppedRestore(snapshot) }));
+    console.log(JSON.stringify({ what: "Service.restoring() push, step, finish", records, ...restoreInPieces(snapshot, { budgetMs: 8 }) }));
   }
   s.free();
 }
@@ -160,7 +139,7 @@ if (typeof Service.restoring === "function" && typeof Service.restoring().step =
   const snapshot = s.snapshot();
   s.free();
   for (let run = 0; run < 2; run++) {
-    console.log(JSON.stringify({ what: "Service.restoring() push, step, finish", orders, chars: snapshot.length, ...steppedRestore(snapshot) }));
+    console.log(JSON.stringify({ what: "Service.restoring() push, step, finish", orders, chars: snapshot.length, ...restoreInPieces(snapshot, { budgetMs: 8 }) }));
   }
 }
 
