@@ -454,73 +454,29 @@ impl Reading {
                 let key = core::mem::take(&mut frame.key);
                 frame.members.push((key, Member::Text(start)));
             }
-            Role::Live => {
-                if let Some(Ok(orders)) = &mut self.orders.live {
-                    if let Err(e) =
-                        snapshot::order_member(orders, &frame.key, value, "snapshot.orders.live")
-                    {
-                        self.orders.live = Some(Err(e));
-                    }
-                }
-            }
-            Role::Deleted => {
-                if let Some(Ok(orders)) = &mut self.orders.deleted {
-                    if let Err(e) =
-                        snapshot::deleted_item(orders, i, value, "snapshot.orders.deleted")
-                    {
-                        self.orders.deleted = Some(Err(e));
-                    }
-                }
-            }
-            Role::Made => {
-                if let Some(Ok(orders)) = &mut self.orders.made {
-                    if let Err(e) =
-                        snapshot::made_member(orders, &frame.key, value, "snapshot.orders.made")
-                    {
-                        self.orders.made = Some(Err(e));
-                    }
-                }
-            }
-            Role::Attempts => {
-                if let Some(Ok(payments)) = &mut self.attempts {
-                    if let Err(e) = snapshot::attempts_member(
-                        payments,
-                        &frame.key,
-                        value,
-                        "snapshot.payments.attempts",
-                    ) {
-                        self.attempts = Some(Err(e));
-                    }
-                }
-            }
-            Role::ById => {
-                if let Some(Ok(payments)) = &mut self.by_id {
-                    if let Err(e) = snapshot::payment_member(
-                        payments,
-                        &frame.key,
-                        value,
-                        "snapshot.payments.by_id",
-                    ) {
-                        self.by_id = Some(Err(e));
-                    }
-                }
-            }
-            Role::Records => {
-                if let Some(Ok(records)) = &mut self.records {
-                    match restore::record_at(value, i, &mut self.calls) {
-                        Ok(entry) => records.push_back(entry),
-                        Err(e) => self.records = Some(Err(e)),
-                    }
-                }
-            }
-            Role::Spans => {
-                if let Some(Ok(spans)) = &mut self.spans {
-                    match restore::span_at(value, i, &mut self.calls) {
-                        Ok(span) => spans.push_back(span),
-                        Err(e) => self.spans = Some(Err(e)),
-                    }
-                }
-            }
+            Role::Live => feed(&mut self.orders.live, |orders| {
+                snapshot::order_member(orders, &frame.key, value, "snapshot.orders.live")
+            }),
+            Role::Deleted => feed(&mut self.orders.deleted, |orders| {
+                snapshot::deleted_item(orders, i, value, "snapshot.orders.deleted")
+            }),
+            Role::Made => feed(&mut self.orders.made, |orders| {
+                snapshot::made_member(orders, &frame.key, value, "snapshot.orders.made")
+            }),
+            Role::Attempts => feed(&mut self.attempts, |payments| {
+                snapshot::attempts_member(payments, &frame.key, value, "snapshot.payments.attempts")
+            }),
+            Role::ById => feed(&mut self.by_id, |payments| {
+                snapshot::payment_member(payments, &frame.key, value, "snapshot.payments.by_id")
+            }),
+            Role::Records => feed(&mut self.records, |records| {
+                records.push_back(restore::record_at(value, i, &mut self.calls)?);
+                Ok(())
+            }),
+            Role::Spans => feed(&mut self.spans, |spans| {
+                spans.push_back(restore::span_at(value, i, &mut self.calls)?);
+                Ok(())
+            }),
         }
     }
 
@@ -748,4 +704,14 @@ fn tree_of(
         out.push((key.into(), value));
     }
     Ok(Json::Obj(out))
+}
+
+/// One more row into a list read as the text comes: the first refusal
+/// replaces the list, and later rows are not read.
+fn feed<T, E>(list: &mut Option<Result<T, E>>, read: impl FnOnce(&mut T) -> Result<(), E>) {
+    if let Some(Ok(items)) = list {
+        if let Err(e) = read(items) {
+            *list = Some(Err(e));
+        }
+    }
 }
