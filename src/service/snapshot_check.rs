@@ -47,9 +47,11 @@ pub(crate) struct Checking {
     at: usize,
     /// The rows of the stage in the order they are checked (positions).
     sorted: Vec<u32>,
-    /// The deleted ids, or the attempts by order, in code order: the
-    /// tables are hashed, and of several bad ids the first is named.
-    codes: Vec<(Code, u32)>,
+    /// The deleted ids in code order: the table is hashed, and of
+    /// several bad ids the first is named.
+    deleted: Vec<Code>,
+    /// The attempts by order, in code order, for the same reason.
+    attempts: Vec<(Code, u32)>,
     /// Every id ever issued (live and deleted), which payments may name.
     known: HashSet<Code, ByCode>,
     /// Payments of each live order so far.
@@ -82,57 +84,50 @@ impl Checking {
                 self.next(Stage::Orders);
             }
             Stage::Orders => {
-                let to = self.sorted.len().min(self.at + ROWS);
-                for &i in self.sorted.get(self.at..to).unwrap_or_default() {
+                let share = self.share(self.sorted.len());
+                for &i in self.sorted.get(share).unwrap_or_default() {
                     if let Some(row) = orders.rows.get(i as usize) {
                         order(row)?;
                         self.known.insert(row.code);
                     }
                 }
-                self.at = to;
-                if to == self.sorted.len() {
-                    self.codes = orders
-                        .sorted_deleted()
-                        .into_iter()
-                        .map(|c| (c, 0))
-                        .collect();
+                if self.at == self.sorted.len() {
+                    self.deleted = orders.sorted_deleted();
                     self.next(Stage::Deleted);
                 }
             }
             Stage::Deleted => {
-                let to = self.codes.len().min(self.at + ROWS);
-                for &(code, _) in self.codes.get(self.at..to).unwrap_or_default() {
+                let share = self.share(self.deleted.len());
+                for &code in self.deleted.get(share).unwrap_or_default() {
                     deleted(&mut self.known, code)?;
                 }
-                self.at = to;
-                if to == self.codes.len() {
+                if self.at == self.deleted.len() {
                     issued(orders, &self.known)?;
                     max_orders(parts)?;
-                    self.codes = payments.sorted_attempts();
+                    self.deleted = Vec::new();
+                    self.attempts = payments.sorted_attempts();
                     self.next(Stage::Attempts);
                 }
             }
             Stage::Attempts => {
-                let to = self.codes.len().min(self.at + ROWS);
-                for (order, count) in self.codes.get(self.at..to).unwrap_or_default() {
+                let share = self.share(self.attempts.len());
+                for (order, count) in self.attempts.get(share).unwrap_or_default() {
                     attempts(&self.known, order, *count)?;
                 }
-                self.at = to;
-                if to == self.codes.len() {
-                    self.codes = Vec::new();
+                if self.at == self.attempts.len() {
+                    self.attempts = Vec::new();
                     self.sorted = payments.sorted_rows();
                     self.next(Stage::Payments);
                 }
             }
             Stage::Payments => {
-                let to = self.sorted.len().min(self.at + ROWS);
-                for &i in self.sorted.get(self.at..to).unwrap_or_default() {
+                let share = self.share(self.sorted.len());
+                for &i in self.sorted.get(share).unwrap_or_default() {
                     if let Some(row) = payments.rows.get(i as usize) {
                         payment(row, payments, orders, &self.known, &mut self.paid)?;
                     }
                 }
-                self.at = to;
-                if to == self.sorted.len() {
+                if self.at == self.sorted.len() {
                     journal_head(journal, parts.settings.log_capacity)?;
                     self.sorted = Vec::new();
                     self.next(Stage::Records);
@@ -142,10 +137,10 @@ impl Checking {
                 let next_seq = journal.next_seq();
                 let records = journal.entries(None);
                 let count = records.len();
-                for (i, record) in records.enumerate().skip(self.at).take(ROWS) {
+                let share = self.share(count);
+                for (i, record) in records.enumerate().skip(share.start).take(share.len()) {
                     self.last_seq = record_in_turn(record, i, self.last_seq, next_seq)?;
                 }
-                self.at = count.min(self.at + ROWS);
                 if self.at == count {
                     spans_head(journal)?;
                     self.next(Stage::Spans);
@@ -153,12 +148,13 @@ impl Checking {
             }
             Stage::Spans => {
                 let count = journal.span_entries().len();
-                for (i, s) in journal.span_entries().enumerate().skip(self.at).take(ROWS) {
+                let share = self.share(count);
+                let spans = journal.span_entries().enumerate();
+                for (i, s) in spans.skip(share.start).take(share.len()) {
                     span(s, &|field: &str| {
                         format!("snapshot.journal.spans[{i}].{field}")
                     })?;
                 }
-                self.at = count.min(self.at + ROWS);
                 if self.at == count {
                     self.next(Stage::Rest);
                 }
@@ -170,6 +166,14 @@ impl Checking {
             Stage::Done => {}
         }
         Ok(self.stage == Stage::Done)
+    }
+
+    /// The next share of a stage's `len` rows (at most `ROWS`), by
+    /// position; the stage's place moves past them.
+    fn share(&mut self, len: usize) -> core::ops::Range<usize> {
+        let from = self.at.min(len);
+        self.at = len.min(from + ROWS);
+        from..self.at
     }
 
     fn next(&mut self, stage: Stage) {
