@@ -361,16 +361,25 @@ pub fn fixed(x: f64, frac: u32) -> String {
     out
 }
 
-/// `x` as Rust's `{:?}` writes it: `12.0`, `0.1`, `1e300`, `5e-324`.
-pub fn push_debug(out: &mut String, x: f64) {
+/// What every layout writes first: the word for NaN or an infinity
+/// (then nothing is left to write), else the sign of a negative `x`
+/// (`-0.0` included); gives `|x|` to lay out.
+fn push_sign(out: &mut String, x: f64) -> Option<f64> {
     if let Some(word) = special(x) {
         out.push_str(word);
-        return;
+        return None;
     }
     if x.is_sign_negative() {
         out.push('-');
     }
-    let abs = x.abs();
+    Some(x.abs())
+}
+
+/// `x` as Rust's `{:?}` writes it: `12.0`, `0.1`, `1e300`, `5e-324`.
+pub fn push_debug(out: &mut String, x: f64) {
+    let Some(abs) = push_sign(out, x) else {
+        return;
+    };
     if abs == 0.0 {
         out.push_str("0.0");
     } else if !(1e-4..1e16).contains(&abs) {
@@ -382,14 +391,9 @@ pub fn push_debug(out: &mut String, x: f64) {
 
 /// `x` as Rust's `{}` writes it: `12`, `0.1`, never an exponent.
 pub fn push_display(out: &mut String, x: f64) {
-    if let Some(word) = special(x) {
-        out.push_str(word);
+    let Some(abs) = push_sign(out, x) else {
         return;
-    }
-    if x.is_sign_negative() {
-        out.push('-');
-    }
-    let abs = x.abs();
+    };
     if abs == 0.0 {
         out.push('0');
     } else {
@@ -400,15 +404,11 @@ pub fn push_display(out: &mut String, x: f64) {
 /// `x` as Rust's `{:.N}` writes it, `frac` (at most 9) fraction digits,
 /// from the double's exact value, ties to even.
 pub fn push_fixed(out: &mut String, x: f64, frac: u32) {
-    if let Some(word) = special(x) {
-        out.push_str(word);
+    let Some(abs) = push_sign(out, x) else {
         return;
-    }
+    };
     let frac = frac.min(9);
-    if x.is_sign_negative() {
-        out.push('-');
-    }
-    let bits = x.abs().to_bits();
+    let bits = abs.to_bits();
     let biased = (bits >> 52) as i32;
     let fraction = bits & ((1 << 52) - 1);
     let (mantissa, exp) = if biased == 0 {
