@@ -49,6 +49,19 @@ export function fill(el, ...children) {
   el.replaceChildren(...nodes(children));
 }
 
+/**
+ * Puts `children` in `parent` in this order, moving only those not in
+ * place and removing the rest: rows kept by identity keep their layout.
+ */
+export function place(parent, children) {
+  let at = parent.firstChild;
+  for (const child of children) {
+    if (at === child) { at = at.nextSibling; continue; }
+    parent.insertBefore(child, at);
+  }
+  while (at) { const after = at.nextSibling; at.remove(); at = after; }
+}
+
 /** Sets an element's text, hidden characters shown as badges; null and undefined leave it empty. */
 export function setText(el, text) {
   el.replaceChildren(...(text === null || text === undefined ? [] : visibleNodes(String(text))));

@@ -2,7 +2,7 @@
 // the spec's part 6; filters; and a trace's records side by side when a
 // record or a trace id is clicked. Records the page does not know (fields
 // added by a later version of the service) are shown as they are.
-import { $, add, clock, fill, h, inSightWhileGenerating, number, throttled } from "./dom.js";
+import { $, add, clock, fill, h, inSightWhileGenerating, number, place, throttled } from "./dom.js";
 import { DECLINED_WHY, declinedWhy, isDeclined, outcomeView } from "./outcome.js";
 import { waterfall } from "./trace.js";
 import { idMark } from "./ids.js";
@@ -79,16 +79,6 @@ export function mountLogs(store, undoable) {
     return tr;
   };
 
-  /** Puts `rows` in the table in order, moving only what is not in place. */
-  function place(rows) {
-    let at = tbody.firstChild;
-    for (const tr of rows) {
-      if (at === tr) { at = at.nextSibling; continue; }
-      tbody.insertBefore(tr, at);
-    }
-    while (at) { const next = at.nextSibling; at.remove(); at = next; }
-  }
-
   function render() {
     learnValues();
     const rows = [];
@@ -108,7 +98,7 @@ export function mountLogs(store, undoable) {
       }
     }
     drawnRows = next;
-    place(rows);
+    place(tbody, rows);
     const dropped = store.droppedLogs;
     count.textContent = `${filtered ? `${number(matching)} matching of ` : ""}${number(store.records.length)} records in the log` +
       (dropped ? `, ${number(dropped)} older ones dropped to stay within the log capacity` : "") +

@@ -5,7 +5,7 @@
 // look different from a success and from a request the gateway turned away.
 // Selecting a row opens the side panel (request-panel.js) beside the list,
 // which stays where it was.
-import { $, add, clock, h, inSightWhileGenerating, number, setText, throttled } from "./dom.js";
+import { $, add, clock, h, inSightWhileGenerating, number, place, setText, throttled } from "./dom.js";
 import { FIELDS, Search, prepare } from "./query.js";
 import { KIND_TEXT } from "./requests-index.js";
 import { mountRequestPanel } from "./request-panel.js";
@@ -123,19 +123,9 @@ export function mountRequests(store) {
       return x.li;
     });
     rowByKey = next;
-    place(wanted);
+    place(list, wanted);
     if (!store.requests.list.length) add(list, h("li", { class: "empty" }, "No requests yet: run the flow, or send one from the console."));
     else if (!results.length && !searching) add(list, h("li", { class: "empty" }, "No request matches the search."));
-  }
-
-  /** Puts `items` in the list in order, moving only what is not in place. */
-  function place(items) {
-    let at = list.firstChild;
-    for (const li of items) {
-      if (at === li) { at = at.nextSibling; continue; }
-      list.insertBefore(li, at);
-    }
-    while (at) { const after = at.nextSibling; at.remove(); at = after; }
   }
 
   /** An empty row and its cells, filled by `fill`. */
