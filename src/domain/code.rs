@@ -18,15 +18,11 @@ impl Code {
         let (head, code) = id.as_bytes().split_at_checked(prefix.len())?;
         let (&dash, code) = code.split_first()?;
         let bytes: [u8; LEN] = code.try_into().ok()?;
-        if head != prefix.as_bytes()
-            || dash != b'-'
-            || !bytes
-                .iter()
-                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
-        {
+        let code = u64::from_be_bytes(bytes);
+        if head != prefix.as_bytes() || dash != b'-' || !letters_or_digits(code) {
             return None;
         }
-        Some(Code(u64::from_be_bytes(bytes)))
+        Some(Code(code))
     }
 
     pub fn push(self, prefix: &str, out: &mut String) {
@@ -46,6 +42,23 @@ impl Code {
         self.push(prefix, &mut out);
         out
     }
+}
+
+/// Whether each of the eight bytes of `x` is an upper-case letter or a
+/// digit, all eight at once. For a byte below 0x80, adding `0x80 - lo`
+/// sets its high bit exactly when it is at least `lo`, and adding
+/// `0x7f - hi` exactly when it is above `hi`; neither carries into the
+/// next byte.
+fn letters_or_digits(x: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = ONES * 0x80;
+    if x & HIGH != 0 {
+        return false;
+    }
+    let within = |lo: u8, hi: u8| {
+        (x + ONES * u64::from(0x80 - lo)) & !(x + ONES * u64::from(0x7f - hi)) & HIGH
+    };
+    within(b'0', b'9') | within(b'A', b'Z') == HIGH
 }
 
 /// Things (by index) in the order of their codes, as snapshots list
@@ -107,6 +120,26 @@ mod tests {
             "ORD-7K2Q9XWA0",
         ] {
             assert_eq!(Code::parse("ORD", bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_eight_bytes_are_checked_as_one_by_one() {
+        let one_by_one = |x: u64| {
+            x.to_be_bytes()
+                .iter()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+        };
+        let mut rng = crate::sim::random::Rng::new(11);
+        for at in 0..8 {
+            for byte in 0..=255u64 {
+                let x = u64::from_be_bytes(*b"AZ09QX7K") & !(0xff << (8 * at)) | byte << (8 * at);
+                assert_eq!(letters_or_digits(x), one_by_one(x), "{x:016x}");
+            }
+        }
+        for _ in 0..100_000 {
+            let x = rng.next_u64();
+            assert_eq!(letters_or_digits(x), one_by_one(x), "{x:016x}");
         }
     }
 }

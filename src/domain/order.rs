@@ -280,13 +280,13 @@ fn content_hash(user_id: &str, price: Money, description: &str) -> u64 {
     let mut h = Fnv::default();
     h.add(user_id.as_bytes());
     h.add(b"\0");
-    push_display(&mut h, price.get());
+    with_display(price.get(), |text| h.add(text));
     h.add(b"\0");
     h.add(description.as_bytes());
     h.0
 }
 
-/// FNV-1a as a text sink, so what is written is hashed, not kept.
+/// FNV-1a fed piece by piece, so what is written is hashed, not kept.
 struct Fnv(u64);
 
 impl Default for Fnv {
@@ -301,18 +301,20 @@ impl Fnv {
     }
 }
 
-impl core::fmt::Write for Fnv {
-    fn write_str(&mut self, s: &str) -> core::fmt::Result {
-        self.add(s.as_bytes());
-        Ok(())
-    }
-}
-
 /// `value` as `{}` writes it (the shortest text that reads back, with no
 /// exponent), without the formatting machinery for the usual prices: a
 /// number of cents below 2^43 is written as its digits. Others go the
 /// long way. The order ids depend on this text, so it must not change.
+#[cfg(test)]
 fn push_display(out: &mut impl core::fmt::Write, value: f64) {
+    with_display(value, |text| {
+        let _ = out.write_str(core::str::from_utf8(text).unwrap_or_default());
+    });
+}
+
+/// `push_display`'s text, handed to `take` as bytes: hashed as it is,
+/// with no check that digits are text.
+fn with_display(value: f64, take: impl FnOnce(&[u8])) {
     let cents = (value * 100.0).round();
     if cents >= 0.0 && cents < (1u64 << 43) as f64 && cents / 100.0 == value {
         let cents = cents as u64;
@@ -342,11 +344,11 @@ fn push_display(out: &mut impl core::fmt::Write, value: f64) {
                 break;
             }
         }
-        let _ = out.write_str(core::str::from_utf8(&text[at..]).unwrap_or_default());
+        take(text.get(at..).unwrap_or_default());
     } else {
         let mut text = String::new();
         crate::json::number::push_display(&mut text, value);
-        let _ = out.write_str(&text);
+        take(text.as_bytes());
     }
 }
 

@@ -14,7 +14,7 @@ use super::backend::Backend;
 use super::envelope::{Data, Envelope, HeaderFacts, Headers as ResponseHeaders, Response};
 use super::error::ApiError;
 use super::parse;
-use super::request::{check_body_size, quote, Headers, JsonBody, RawRequest, Target, Text};
+use super::request::{check_body_size, quote, Body, Headers, RawRequest, Target, Text};
 use super::route::{self, Matches, Route};
 use crate::domain::code::Code;
 use crate::domain::money::Money;
@@ -582,7 +582,7 @@ fn dispatch(
     let class = route.event_class();
     match route {
         Route::CreateOrder => {
-            let new = parse::new_order(&JsonBody::parse(req.body.as_ref(), &req.headers)?)?;
+            let new = parse::new_order(&Body::parse(req.body.as_ref(), &req.headers)?)?;
             create(svc, new, work)
         }
         Route::GetOrder(order_id) => {
@@ -628,7 +628,7 @@ fn pay(
     work: &mut Work,
     class: EventClass,
 ) -> Result<Option<Data>, ApiError> {
-    let new = parse::new_payment(&JsonBody::parse(req.body.as_ref(), &req.headers)?)?;
+    let new = parse::new_payment(&Body::parse(req.body.as_ref(), &req.headers)?)?;
     let by_header = match req.headers.get("x-sim-outcome") {
         None => None,
         Some(text) => Some(Forced::parse(text).ok_or_else(|| {

@@ -6,7 +6,7 @@
 use crate::prelude::*;
 
 use super::error::ApiError;
-use super::request::{bounded_text, quote, JsonBody, Target};
+use super::request::{bounded_text, quote, Fields, Target};
 use crate::domain::money::Money;
 use crate::domain::order::{MAX_DESCRIPTION_CHARS, MAX_USER_ID_CHARS};
 use crate::domain::{NewOrder, NewPayment, PaymentMethod, Rejection};
@@ -16,7 +16,7 @@ pub const MAX_COUNT: u32 = 10_000;
 
 /// Outer error: the body is malformed (400). Inner: the body is well
 /// formed but the spec's business rule refuses it (`price must be > 0`).
-pub fn new_order(body: &JsonBody) -> Result<Result<NewOrder, Rejection>, ApiError> {
+pub fn new_order(body: &impl Fields) -> Result<Result<NewOrder, Rejection>, ApiError> {
     let user_id = bounded_text("userId", body.string("userId")?, MAX_USER_ID_CHARS, true)?;
     let price = body.number("price")?;
     let description = body.optional_string("description")?.unwrap_or_default();
@@ -31,7 +31,7 @@ pub fn new_order(body: &JsonBody) -> Result<Result<NewOrder, Rejection>, ApiErro
 }
 
 /// Outer error: malformed (400). Inner: `amount must be > 0`.
-pub fn new_payment(body: &JsonBody) -> Result<Result<NewPayment, Rejection>, ApiError> {
+pub fn new_payment(body: &impl Fields) -> Result<Result<NewPayment, Rejection>, ApiError> {
     let order_id = body.string("orderId")?.to_owned();
     let amount = body.number("amount")?;
     let method_text = body.string("paymentMethod")?;
@@ -74,7 +74,7 @@ pub fn count(target: &Target) -> Result<u32, ApiError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gateway::request::{Headers, Text};
+    use crate::gateway::request::{Headers, JsonBody, Text};
 
     fn order(text: &str) -> Result<Result<NewOrder, Rejection>, ApiError> {
         let text: &'static Text = Box::leak(Box::new(Text::from(text)));

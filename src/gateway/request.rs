@@ -6,6 +6,7 @@ use crate::prelude::*;
 use alloc::borrow::Cow;
 
 use super::error::ApiError;
+use crate::json::flat::{Flat, Scalar};
 use crate::json::{self, Json};
 
 /// Bodies over this size are refused with 413 before any parsing.
@@ -169,7 +170,7 @@ impl Target {
         };
         // One scan: the path ends at the first `?` or `#`; a query runs
         // from that `?` to the fragment's `#`.
-        let (path, query) = match text.bytes().position(|b| b == b'?' || b == b'#') {
+        let (path, query) = match path_end(text.as_bytes()) {
             None => (text.as_str(), ""),
             Some(end) if text.as_bytes().get(end) == Some(&b'#') => (&text[..end], ""),
             Some(end) => {
@@ -207,6 +208,30 @@ impl Target {
     }
 }
 
+/// Where a request target's path ends: at its first `?` or `#`, found
+/// eight bytes at a time (the scan of `json::read::string_stop`, for two
+/// other bytes): a byte that matches sets its high bit in `found`, and
+/// the lowest one set is exact.
+fn path_end(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero_in = |v: u64| v.wrapping_sub(ONES) & !v;
+    let mut at = 0;
+    while let Some(&[a, b, c, d, e, f, g, h]) = bytes.get(at..at + 8) {
+        let x = u64::from_le_bytes([a, b, c, d, e, f, g, h]);
+        let found =
+            (zero_in(x ^ (ONES * u64::from(b'?'))) | zero_in(x ^ (ONES * u64::from(b'#')))) & HIGH;
+        if found != 0 {
+            return Some(at + found.trailing_zeros() as usize / 8);
+        }
+        at += 8;
+    }
+    let tail = bytes.get(at..)?;
+    tail.iter()
+        .position(|&b| b == b'?' || b == b'#')
+        .map(|i| at + i)
+}
+
 /// The body limit, for every request: a server refuses an oversized body
 /// before it knows whether the endpoint would read it.
 pub fn check_body_size(body: Option<&Text>) -> Result<(), ApiError> {
@@ -230,10 +255,30 @@ pub fn check_body_size(body: Option<&Text>) -> Result<(), ApiError> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct JsonBody<'a>(Vec<(Cow<'a, str>, Json<'a>)>);
 
-impl<'a> JsonBody<'a> {
+/// A request body as the services read it: the common flat one held in
+/// place (no allocation, see `json::flat`), any other as the general
+/// reader's members. Both answer every field alike.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Body<'a> {
+    Flat(Flat<'a>),
+    Read(JsonBody<'a>),
+}
+
+/// The fields a parsed body is asked for, whichever form it is in.
+pub trait Fields {
+    /// A required string field.
+    fn string(&self, field: &str) -> Result<&str, ApiError>;
+    /// An optional string field; `null` counts as absent.
+    fn optional_string(&self, field: &str) -> Result<Option<&str>, ApiError>;
+    /// A required number field. JSON has no NaN or infinity, and numbers
+    /// too large for a double are refused by the parser, so it is finite.
+    fn number(&self, field: &str) -> Result<f64, ApiError>;
+}
+
+impl<'a> Body<'a> {
     /// Checks size, media type and syntax, in that order, and that the
     /// body is an object: everything short of the fields themselves.
-    pub fn parse(body: Option<&'a Text>, headers: &Headers) -> Result<JsonBody<'a>, ApiError> {
+    pub fn parse(body: Option<&'a Text>, headers: &Headers) -> Result<Body<'a>, ApiError> {
         check_body_size(body)?;
         let text = match body {
             Some(Text::NotUtf8 { .. }) => {
@@ -256,11 +301,14 @@ impl<'a> JsonBody<'a> {
         }
         // The common body takes one quick pass; any other text goes to
         // the general reader, which also words every syntax error.
-        let parsed = match json::flat::flat_object(text) {
-            Some(members) => Ok(Json::Obj(members)),
-            None => json::parse(text),
-        };
-        let members = match parsed {
+        if let Some(flat) = json::flat::flat_members(text) {
+            let members = flat.members();
+            return match first_repeated(members.len(), |i| members.get(i).map(|m| m.0)) {
+                Some(key) => Err(repeated(key)),
+                None => Ok(Body::Flat(flat)),
+            };
+        }
+        let members = match json::parse(text) {
             Ok(Json::Obj(members)) => members,
             Ok(other) => {
                 let problem = format!("expected a JSON object, got {}", kind(&other));
@@ -270,19 +318,91 @@ impl<'a> JsonBody<'a> {
         };
         // Which of two equal keys a server reads is a classic source of
         // bugs, so a body that gives one twice is refused.
-        match first_repeated(&members) {
-            Some(key) => {
-                // A key that is not a plain word (`""`, `a b`, `x: y`) is
-                // quoted, so the msg still reads as field, then problem.
-                let plain = !key.is_empty()
-                    && key
-                        .chars()
-                        .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '$'));
-                let field = if plain { key.to_owned() } else { quote(key) };
-                Err(ApiError::bad(field, "given more than once in the body"))
-            }
-            None => Ok(JsonBody(members)),
+        let key = |i: usize| members.get(i).map(|(k, _)| k.as_ref());
+        match first_repeated(members.len(), key) {
+            Some(key) => Err(repeated(key)),
+            None => Ok(Body::Read(JsonBody(members))),
         }
+    }
+
+    /// A flat body's field, `null` counting as absent.
+    fn flat(flat: &Flat<'a>, field: &str) -> Option<Scalar<'a>> {
+        flat.members()
+            .iter()
+            .find(|(k, _)| *k == field)
+            .map(|&(_, v)| v)
+            .filter(|v| *v != Scalar::Null)
+    }
+}
+
+impl Fields for Body<'_> {
+    fn string(&self, field: &str) -> Result<&str, ApiError> {
+        self.optional_string(field)?.ok_or_else(|| missing(field))
+    }
+
+    fn optional_string(&self, field: &str) -> Result<Option<&str>, ApiError> {
+        match self {
+            Body::Read(body) => body.optional_string(field),
+            Body::Flat(flat) => match Body::flat(flat, field) {
+                None => Ok(None),
+                Some(Scalar::Str(s)) => Ok(Some(s)),
+                Some(other) => Err(wrong_type(field, "a string", &other.json())),
+            },
+        }
+    }
+
+    fn number(&self, field: &str) -> Result<f64, ApiError> {
+        match self {
+            Body::Read(body) => body.number(field),
+            Body::Flat(flat) => match Body::flat(flat, field) {
+                None => Err(missing(field)),
+                Some(Scalar::Num(text)) => crate::json::number::parse(text)
+                    .ok_or_else(|| ApiError::bad(field, "not a finite number")),
+                Some(other) => Err(wrong_type(field, "a number", &other.json())),
+            },
+        }
+    }
+}
+
+impl Fields for JsonBody<'_> {
+    fn string(&self, field: &str) -> Result<&str, ApiError> {
+        JsonBody::string(self, field)
+    }
+
+    fn optional_string(&self, field: &str) -> Result<Option<&str>, ApiError> {
+        JsonBody::optional_string(self, field)
+    }
+
+    fn number(&self, field: &str) -> Result<f64, ApiError> {
+        JsonBody::number(self, field)
+    }
+}
+
+/// The 400 for a key given twice. A key that is not a plain word (`""`,
+/// `a b`, `x: y`) is quoted, so the msg still reads as field, then
+/// problem.
+fn repeated(key: &str) -> ApiError {
+    let plain = !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '$'));
+    let field = if plain { key.to_owned() } else { quote(key) };
+    ApiError::bad(field, "given more than once in the body")
+}
+
+impl<'a> JsonBody<'a> {
+    /// `Body::parse`, with a flat body's members as the general reader
+    /// gives them.
+    pub fn parse(body: Option<&'a Text>, headers: &Headers) -> Result<JsonBody<'a>, ApiError> {
+        Ok(match Body::parse(body, headers)? {
+            Body::Read(body) => body,
+            Body::Flat(flat) => JsonBody(
+                flat.members()
+                    .iter()
+                    .map(|&(key, value)| (Cow::Borrowed(key), value.json()))
+                    .collect(),
+            ),
+        })
     }
 
     fn present(&self, field: &str) -> Option<&Json<'a>> {
@@ -320,26 +440,25 @@ impl<'a> JsonBody<'a> {
     }
 }
 
-/// The first key given a second time, in the order of the body: by
-/// pairs for the few keys of a real body, by sorting for a hostile one
-/// (unstable sort: ties are broken by position, so the order is the same,
-/// and the module carries no stable sort).
-fn first_repeated<'m>(members: &'m [(Cow<'_, str>, Json<'_>)]) -> Option<&'m str> {
-    if members.len() <= 16 {
-        return members
-            .iter()
-            .enumerate()
-            .find(|(i, (key, _))| members[..*i].iter().any(|(k, _)| k == key))
-            .map(|(_, (key, _))| key.as_ref());
+/// The first key given a second time, in the order of the body (`key`
+/// gives the `len` keys by position): by pairs for the few keys of a
+/// real body, by sorting for a hostile one (unstable sort: ties are
+/// broken by position, so the order is the same, and the module carries
+/// no stable sort).
+fn first_repeated<'m>(len: usize, key: impl Fn(usize) -> Option<&'m str>) -> Option<&'m str> {
+    if len <= 16 {
+        return (0..len)
+            .find(|&i| (0..i).any(|j| key(j) == key(i)))
+            .and_then(&key);
     }
-    let mut order: Vec<usize> = (0..members.len()).collect();
-    order.sort_unstable_by(|&a, &b| members[a].0.cmp(&members[b].0).then(a.cmp(&b)));
+    let mut order: Vec<usize> = (0..len).collect();
+    order.sort_unstable_by(|&a, &b| key(a).cmp(&key(b)).then(a.cmp(&b)));
     order
         .windows(2)
-        .filter(|w| members[w[0]].0 == members[w[1]].0)
+        .filter(|w| key(w[0]) == key(w[1]))
         .map(|w| w[1])
         .min()
-        .map(|i| members[i].0.as_ref())
+        .and_then(key)
 }
 
 /// Checks a free-text field's length in characters (not bytes, so that a
@@ -351,14 +470,21 @@ pub fn bounded_text(
     max_chars: usize,
     identifier: bool,
 ) -> Result<String, ApiError> {
-    let chars = text.chars().count();
-    if chars > max_chars {
-        return Err(ApiError::bad(
-            field,
-            format!("must be at most {max_chars} characters, got {chars}"),
-        ));
+    // A text has no more characters than bytes: only a longer one is
+    // counted.
+    if text.len() > max_chars {
+        let chars = text.chars().count();
+        if chars > max_chars {
+            return Err(ApiError::bad(
+                field,
+                format!("must be at most {max_chars} characters, got {chars}"),
+            ));
+        }
     }
-    if identifier {
+    // Printable ASCII with no space is neither blank nor a control
+    // character, as most identifiers are: the checks below only for others.
+    let plain = !text.is_empty() && text.bytes().all(|b| b.is_ascii_graphic());
+    if identifier && !plain {
         if text.trim().is_empty() {
             return Err(ApiError::bad(field, "must not be empty"));
         }
@@ -447,6 +573,25 @@ mod tests {
         assert_eq!(t.param("count"), Some("5"));
         assert_eq!(t.param("x"), Some(""));
         assert_eq!(t.param("y"), None);
+    }
+
+    #[test]
+    fn a_path_ends_where_a_byte_by_byte_scan_finds_its_end() {
+        let mut rng = crate::sim::random::Rng::new(8);
+        let alphabet = [
+            b'?', b'#', b'/', 0x3e, 0x40, 0x22, 0x24, 0x80, 0xbf, 0xff, 0,
+        ];
+        for _ in 0..20_000 {
+            let len = rng.below(40) as usize;
+            let bytes: Vec<u8> = (0..len)
+                .map(|_| match rng.below(10) {
+                    0 => alphabet[rng.below(alphabet.len() as u64) as usize],
+                    _ => b'a' + rng.below(26) as u8,
+                })
+                .collect();
+            let one_by_one = bytes.iter().position(|&b| b == b'?' || b == b'#');
+            assert_eq!(path_end(&bytes), one_by_one, "{bytes:?}");
+        }
     }
 
     #[test]

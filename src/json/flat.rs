@@ -3,8 +3,10 @@
 //! and no nesting. It walks the text once and gives up (`None`) on
 //! anything else, so the general reader in [`super::read`] still reads,
 //! and words the error for, every unusual body: both give the same
-//! members for every text this one accepts.
+//! members for every text this one accepts. The members are held in
+//! place, borrowed from the text: a request body costs no allocation.
 
+#[cfg(test)]
 use crate::prelude::*;
 
 use alloc::borrow::Cow;
@@ -15,16 +17,78 @@ use super::read::{string_stop, Json};
 /// range; anything this short without an exponent is a finite double.
 const MAX_NUMBER_BYTES: usize = 24;
 
+/// Objects with more members than this go to the general reader: the
+/// service's bodies have three.
+pub const MAX_FLAT_MEMBERS: usize = 8;
+
+/// A flat member's value, borrowed from the text.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Scalar<'a> {
+    Null,
+    Bool(bool),
+    /// A decimal's text, as `Json::Num` keeps it.
+    Num(&'a str),
+    /// A string's text, which has no escapes.
+    Str(&'a str),
+}
+
+impl<'a> Scalar<'a> {
+    /// The value as the general reader gives it.
+    pub fn json(self) -> Json<'a> {
+        match self {
+            Scalar::Null => Json::Null,
+            Scalar::Bool(b) => Json::Bool(b),
+            Scalar::Num(text) => Json::Num(text),
+            Scalar::Str(text) => Json::Str(Cow::Borrowed(text)),
+        }
+    }
+}
+
 /// The members of a flat object, in the order written, duplicates
-/// included; `None` for any text the general reader must see.
-pub fn flat_object(text: &str) -> Option<Vec<(Cow<'_, str>, Json<'_>)>> {
+/// included, held in place.
+#[derive(Debug, Clone, Copy)]
+pub struct Flat<'a> {
+    slots: [(&'a str, Scalar<'a>); MAX_FLAT_MEMBERS],
+    len: usize,
+}
+
+impl<'a> Flat<'a> {
+    pub fn members(&self) -> &[(&'a str, Scalar<'a>)] {
+        self.slots.get(..self.len).unwrap_or_default()
+    }
+
+    /// Adds a member; false when there is no room.
+    fn push(&mut self, member: (&'a str, Scalar<'a>)) -> bool {
+        match self.slots.get_mut(self.len) {
+            Some(slot) => {
+                *slot = member;
+                self.len += 1;
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+impl PartialEq for Flat<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.members() == other.members()
+    }
+}
+
+/// The members of a flat object of at most `MAX_FLAT_MEMBERS`; `None`
+/// for any text the general reader must see.
+pub fn flat_members(text: &str) -> Option<Flat<'_>> {
     let bytes = text.as_bytes();
     let mut at = skip_space(bytes, 0);
     if bytes.get(at) != Some(&b'{') {
         return None;
     }
     at = skip_space(bytes, at + 1);
-    let mut members = Vec::with_capacity(4);
+    let mut members = Flat {
+        slots: [("", Scalar::Null); MAX_FLAT_MEMBERS],
+        len: 0,
+    };
     if bytes.get(at) == Some(&b'}') {
         return end(bytes, at + 1).then_some(members);
     }
@@ -36,7 +100,9 @@ pub fn flat_object(text: &str) -> Option<Vec<(Cow<'_, str>, Json<'_>)>> {
         }
         at = skip_space(bytes, at + 1);
         let (value, next) = scalar(text, at)?;
-        members.push((Cow::Borrowed(key), value));
+        if !members.push((key, value)) {
+            return None;
+        }
         at = skip_space(bytes, next);
         match bytes.get(at) {
             Some(b',') => at = skip_space(bytes, at + 1),
@@ -44,6 +110,17 @@ pub fn flat_object(text: &str) -> Option<Vec<(Cow<'_, str>, Json<'_>)>> {
             _ => return None,
         }
     }
+}
+
+/// `flat_members` as the general reader's members, to compare the two.
+#[cfg(test)]
+pub fn flat_object(text: &str) -> Option<Vec<(Cow<'_, str>, Json<'_>)>> {
+    flat_members(text).map(|flat| {
+        flat.members()
+            .iter()
+            .map(|&(key, value)| (Cow::Borrowed(key), value.json()))
+            .collect()
+    })
 }
 
 fn skip_space(bytes: &[u8], mut at: usize) -> usize {
@@ -74,20 +151,25 @@ fn plain_string(text: &str, at: usize) -> Option<(&str, usize)> {
 }
 
 /// A string, a short decimal without exponent, or a word.
-fn scalar(text: &str, at: usize) -> Option<(Json<'_>, usize)> {
+fn scalar(text: &str, at: usize) -> Option<(Scalar<'_>, usize)> {
     let bytes = text.as_bytes();
     match bytes.get(at)? {
-        b'"' => plain_string(text, at).map(|(s, next)| (Json::Str(Cow::Borrowed(s)), next)),
+        b'"' => plain_string(text, at).map(|(s, next)| (Scalar::Str(s), next)),
         b'-' | b'0'..=b'9' => decimal(text, at),
-        b'n' => word(bytes, at, b"null", Json::Null),
-        b't' => word(bytes, at, b"true", Json::Bool(true)),
-        b'f' => word(bytes, at, b"false", Json::Bool(false)),
+        b'n' => word(bytes, at, b"null", Scalar::Null),
+        b't' => word(bytes, at, b"true", Scalar::Bool(true)),
+        b'f' => word(bytes, at, b"false", Scalar::Bool(false)),
         _ => None,
     }
 }
 
 /// One of the three words, in full.
-fn word<'a>(bytes: &[u8], at: usize, word: &[u8], value: Json<'a>) -> Option<(Json<'a>, usize)> {
+fn word<'a>(
+    bytes: &[u8],
+    at: usize,
+    word: &[u8],
+    value: Scalar<'a>,
+) -> Option<(Scalar<'a>, usize)> {
     bytes
         .get(at..at + word.len())
         .filter(|w| *w == word)
@@ -95,7 +177,7 @@ fn word<'a>(bytes: &[u8], at: usize, word: &[u8], value: Json<'a>) -> Option<(Js
 }
 
 /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?`, short; anything else is `None`.
-fn decimal(text: &str, start: usize) -> Option<(Json<'_>, usize)> {
+fn decimal(text: &str, start: usize) -> Option<(Scalar<'_>, usize)> {
     let bytes = text.as_bytes();
     let digits = |from: usize| {
         bytes
@@ -121,7 +203,7 @@ fn decimal(text: &str, start: usize) -> Option<(Json<'_>, usize)> {
     if matches!(bytes.get(at), Some(b'e' | b'E')) || at - start > MAX_NUMBER_BYTES {
         return None;
     }
-    Some((Json::Num(text.get(start..at)?), at))
+    Some((Scalar::Num(text.get(start..at)?), at))
 }
 
 #[cfg(test)]
