@@ -19,6 +19,7 @@ use super::route::{self, Matches, Route};
 use crate::domain::code::Code;
 use crate::domain::money::Money;
 use crate::domain::{BatchReport, NewOrder, NewPayment, PaymentMethod, Rejection};
+use crate::json::flat::Flat;
 use crate::observe::call::{known_method, Call};
 use crate::observe::trace::Incoming;
 use crate::observe::{
@@ -582,7 +583,8 @@ fn dispatch(
     let class = route.event_class();
     match route {
         Route::CreateOrder => {
-            let new = parse::new_order(&Body::parse(req.body.as_ref(), &req.headers)?)?;
+            let mut room = Flat::new();
+            let new = parse::new_order(&Body::parse(req.body.as_ref(), &req.headers, &mut room)?)?;
             create(svc, new, work)
         }
         Route::GetOrder(order_id) => {
@@ -628,7 +630,8 @@ fn pay(
     work: &mut Work,
     class: EventClass,
 ) -> Result<Option<Data>, ApiError> {
-    let new = parse::new_payment(&Body::parse(req.body.as_ref(), &req.headers)?)?;
+    let mut room = Flat::new();
+    let new = parse::new_payment(&Body::parse(req.body.as_ref(), &req.headers, &mut room)?)?;
     let by_header = match req.headers.get("x-sim-outcome") {
         None => None,
         Some(text) => Some(Forced::parse(text).ok_or_else(|| {

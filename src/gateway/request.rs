@@ -259,9 +259,10 @@ pub struct JsonBody<'a>(Vec<(Cow<'a, str>, Json<'a>)>);
 /// place (no allocation, see `json::flat`), any other as the general
 /// reader's members. Both answer every field alike.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Body<'a> {
-    Flat(Flat<'a>),
-    Read(JsonBody<'a>),
+pub enum Body<'f, 't> {
+    /// The members, in the room the caller gave (see `Body::parse`).
+    Flat(&'f Flat<'t>),
+    Read(JsonBody<'t>),
 }
 
 /// The fields a parsed body is asked for, whichever form it is in.
@@ -275,10 +276,15 @@ pub trait Fields {
     fn number(&self, field: &str) -> Result<f64, ApiError>;
 }
 
-impl<'a> Body<'a> {
+impl<'f, 't> Body<'f, 't> {
     /// Checks size, media type and syntax, in that order, and that the
-    /// body is an object: everything short of the fields themselves.
-    pub fn parse(body: Option<&'a Text>, headers: &Headers) -> Result<Body<'a>, ApiError> {
+    /// body is an object: everything short of the fields themselves. A
+    /// flat body's members are read into `room`, which the caller holds.
+    pub fn parse(
+        body: Option<&'t Text>,
+        headers: &Headers,
+        room: &'f mut Flat<'t>,
+    ) -> Result<Body<'f, 't>, ApiError> {
         check_body_size(body)?;
         let text = match body {
             Some(Text::NotUtf8 { .. }) => {
@@ -301,7 +307,8 @@ impl<'a> Body<'a> {
         }
         // The common body takes one quick pass; any other text goes to
         // the general reader, which also words every syntax error.
-        if let Some(flat) = json::flat::flat_members(text) {
+        if room.read(text) {
+            let flat: &'f Flat<'t> = room;
             let members = flat.members();
             return match first_repeated(members.len(), |i| members.get(i).map(|m| m.0)) {
                 Some(key) => Err(repeated(key)),
@@ -326,7 +333,7 @@ impl<'a> Body<'a> {
     }
 
     /// A flat body's field, `null` counting as absent.
-    fn flat(flat: &Flat<'a>, field: &str) -> Option<Scalar<'a>> {
+    fn flat(flat: &Flat<'t>, field: &str) -> Option<Scalar<'t>> {
         flat.members()
             .iter()
             .find(|(k, _)| *k == field)
@@ -335,7 +342,7 @@ impl<'a> Body<'a> {
     }
 }
 
-impl Fields for Body<'_> {
+impl Fields for Body<'_, '_> {
     fn string(&self, field: &str) -> Result<&str, ApiError> {
         self.optional_string(field)?.ok_or_else(|| missing(field))
     }
@@ -394,7 +401,8 @@ impl<'a> JsonBody<'a> {
     /// `Body::parse`, with a flat body's members as the general reader
     /// gives them.
     pub fn parse(body: Option<&'a Text>, headers: &Headers) -> Result<JsonBody<'a>, ApiError> {
-        Ok(match Body::parse(body, headers)? {
+        let mut room = Flat::new();
+        Ok(match Body::parse(body, headers, &mut room)? {
             Body::Read(body) => body,
             Body::Flat(flat) => JsonBody(
                 flat.members()

@@ -53,6 +53,14 @@ pub struct Flat<'a> {
 }
 
 impl<'a> Flat<'a> {
+    /// Room for the members of one body, filled by `read`.
+    pub fn new() -> Flat<'a> {
+        Flat {
+            slots: [("", Scalar::Null); MAX_FLAT_MEMBERS],
+            len: 0,
+        }
+    }
+
     pub fn members(&self) -> &[(&'a str, Scalar<'a>)] {
         self.slots.get(..self.len).unwrap_or_default()
     }
@@ -68,6 +76,50 @@ impl<'a> Flat<'a> {
             None => false,
         }
     }
+
+    /// Reads the members of a flat object of at most `MAX_FLAT_MEMBERS`
+    /// into this room, where the caller holds them (a body's members are
+    /// not moved about); false for any text the general reader must see.
+    pub fn read(&mut self, text: &'a str) -> bool {
+        self.len = 0;
+        self.read_members(text).is_some()
+    }
+
+    fn read_members(&mut self, text: &'a str) -> Option<()> {
+        let bytes = text.as_bytes();
+        let mut at = skip_space(bytes, 0);
+        if bytes.get(at) != Some(&b'{') {
+            return None;
+        }
+        at = skip_space(bytes, at + 1);
+        if bytes.get(at) == Some(&b'}') {
+            return end(bytes, at + 1).then_some(());
+        }
+        loop {
+            let (key, next) = plain_string(text, at)?;
+            at = skip_space(bytes, next);
+            if bytes.get(at) != Some(&b':') {
+                return None;
+            }
+            at = skip_space(bytes, at + 1);
+            let (value, next) = scalar(text, at)?;
+            if !self.push((key, value)) {
+                return None;
+            }
+            at = skip_space(bytes, next);
+            match bytes.get(at) {
+                Some(b',') => at = skip_space(bytes, at + 1),
+                Some(b'}') => return end(bytes, at + 1).then_some(()),
+                _ => return None,
+            }
+        }
+    }
+}
+
+impl Default for Flat<'_> {
+    fn default() -> Self {
+        Flat::new()
+    }
 }
 
 impl PartialEq for Flat<'_> {
@@ -76,46 +128,12 @@ impl PartialEq for Flat<'_> {
     }
 }
 
-/// The members of a flat object of at most `MAX_FLAT_MEMBERS`; `None`
-/// for any text the general reader must see.
-pub fn flat_members(text: &str) -> Option<Flat<'_>> {
-    let bytes = text.as_bytes();
-    let mut at = skip_space(bytes, 0);
-    if bytes.get(at) != Some(&b'{') {
-        return None;
-    }
-    at = skip_space(bytes, at + 1);
-    let mut members = Flat {
-        slots: [("", Scalar::Null); MAX_FLAT_MEMBERS],
-        len: 0,
-    };
-    if bytes.get(at) == Some(&b'}') {
-        return end(bytes, at + 1).then_some(members);
-    }
-    loop {
-        let (key, next) = plain_string(text, at)?;
-        at = skip_space(bytes, next);
-        if bytes.get(at) != Some(&b':') {
-            return None;
-        }
-        at = skip_space(bytes, at + 1);
-        let (value, next) = scalar(text, at)?;
-        if !members.push((key, value)) {
-            return None;
-        }
-        at = skip_space(bytes, next);
-        match bytes.get(at) {
-            Some(b',') => at = skip_space(bytes, at + 1),
-            Some(b'}') => return end(bytes, at + 1).then_some(members),
-            _ => return None,
-        }
-    }
-}
-
-/// `flat_members` as the general reader's members, to compare the two.
+/// `Flat::read`'s members as the general reader gives them, to compare
+/// the two.
 #[cfg(test)]
 pub fn flat_object(text: &str) -> Option<Vec<(Cow<'_, str>, Json<'_>)>> {
-    flat_members(text).map(|flat| {
+    let mut flat = Flat::new();
+    flat.read(text).then(|| {
         flat.members()
             .iter()
             .map(|&(key, value)| (Cow::Borrowed(key), value.json()))
