@@ -94,6 +94,12 @@ impl Texts {
         kept
     }
 
+    /// How many texts are kept.
+    #[cfg(test)]
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
     /// Forgets a text no order holds any more (its last holder is `text`).
     pub fn release(&mut self, text: Rc<str>) {
         if Rc::strong_count(&text) == 2 {
@@ -172,21 +178,44 @@ impl Orders {
         seed: u64,
         now: i64,
     ) -> Code {
-        let hash = content_hash(user_id, price, description);
+        let user_id = self.texts.share(user_id);
+        let description = self.texts.share(description);
+        self.add_shared(user_id, price, description, seed, now)
+    }
+
+    /// `add` with the texts already shared (`Texts::share` of this
+    /// table): the test-data runner shares its few texts once a run, not
+    /// once an order.
+    pub(crate) fn add_shared(
+        &mut self,
+        user_id: Rc<str>,
+        price: Money,
+        description: Rc<str>,
+        seed: u64,
+        now: i64,
+    ) -> Code {
+        let hash = content_hash(&user_id, price, &description);
         let taken = |c: Code| self.index.contains_key(&c) || self.deleted.contains(&c);
         let made = self.made.entry(hash).or_insert(0);
         let (code, next) = id::keyed_code(seed, hash, *made, taken);
         *made = next;
         let row = Row {
             code,
-            user_id: self.texts.share(user_id),
-            description: self.texts.share(description),
+            user_id,
+            description,
             price,
             created_at: now,
             status: OrderStatus::Created,
         };
         self.keep(row);
         code
+    }
+
+    /// Room for `more` orders in the tables, made at once rather than by
+    /// doubling as they come: for a run of test data.
+    pub(crate) fn reserve(&mut self, more: usize) {
+        self.index.reserve(more);
+        self.made.reserve(more);
     }
 
     pub fn get(&self, order_id: &str) -> Result<Order, Rejection> {

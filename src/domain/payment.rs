@@ -152,6 +152,15 @@ impl Payments {
         self.position(code).is_some()
     }
 
+    /// Room for `more` payments and paid orders in the tables, made at
+    /// once rather than by doubling as they come: for a run of test data.
+    pub(crate) fn reserve(&mut self, more: usize) {
+        let rows = &self.rows;
+        let rehash = |&i: &u32| rows.get(i as usize).map_or(0, |r| hash(r.code));
+        self.index.reserve(more, rehash);
+        self.attempts.reserve(more);
+    }
+
     /// Keeps a row (a new payment, or one read from a snapshot).
     pub(crate) fn keep(&mut self, row: Row) {
         let rows = &self.rows;

@@ -95,8 +95,9 @@ impl Context {
 /// records remain, written exactly as for a request from outside. The
 /// runner reads no answer back but the new order's code, so none is made.
 pub enum Inner<'a> {
-    /// Order create: user, price and description.
-    Create(&'a str, Money, &'a str),
+    /// Order create: user, price and description, shared in the orders'
+    /// table of texts (`Texts::share`).
+    Create(&'a Rc<str>, Money, &'a Rc<str>),
     /// Payment pay: order id, amount and method.
     Pay(&'a str, Money, PaymentMethod),
     /// Order mark paid, by id.
@@ -110,6 +111,9 @@ pub struct InnerCaller {
     user_id: Rc<str>,
     create: Rc<Call>,
     pay: Rc<Call>,
+    /// The mark-paid line of a request whose records are passed over:
+    /// only its route is counted, so its path is not written.
+    mark_paid: Rc<Call>,
 }
 
 impl InnerCaller {
@@ -126,6 +130,7 @@ impl InnerCaller {
         InnerCaller {
             create: line("/api/order/create"),
             pay: line("/api/payment/pay"),
+            mark_paid: line("/api/order/{orderId}/pay"),
             user_id,
         }
     }
@@ -134,11 +139,13 @@ impl InnerCaller {
         &self.user_id
     }
 
-    /// The request line of `inner`: shared, or made for it.
-    fn call(&self, inner: &Inner) -> Rc<Call> {
+    /// The request line of `inner`: shared, or made for it when its
+    /// records are `kept`.
+    fn call(&self, inner: &Inner, kept: bool) -> Rc<Call> {
         match inner {
             Inner::Create(..) => Rc::clone(&self.create),
             Inner::Pay(..) => Rc::clone(&self.pay),
+            Inner::MarkPaid(_) if !kept => Rc::clone(&self.mark_paid),
             Inner::MarkPaid(id) => {
                 let mut uri = String::with_capacity(id.len() + 15);
                 for part in ["/api/order/", id, "/pay"] {
@@ -180,7 +187,7 @@ pub fn exchange_inner(
         started,
         kept,
     };
-    let call = caller.call(&inner);
+    let call = caller.call(&inner, kept);
     context.write(svc, started, context.at, Kept::Gateway(Rc::clone(&call)));
     let mut work = Work::default();
     let result = match inner {
@@ -438,8 +445,14 @@ fn log(
     let duration = answer.duration;
     svc.counters
         .count(&call, &answer, work.third_party.as_ref().map(|t| &t.2));
-    if context.sampled {
+    if context.sampled && context.kept {
         record_spans(svc, context, &call, &answer, work, service_span);
+    } else if context.sampled && work.served_by.is_some() && service_span.is_some() {
+        // Spans passed over are not made; the third party's id is still
+        // drawn, so every later id comes out the same.
+        if work.third_party.is_some() {
+            SpanId::fresh(&mut svc.streams.traces);
+        }
     }
     // At the end of the request in simulated time, where its span ends.
     let ended = context.at(duration.unwrap_or(0));
@@ -661,16 +674,19 @@ fn create(
 /// back instead of the order.
 fn create_inner(
     svc: &mut Backend,
-    user_id: &str,
+    user_id: &Rc<str>,
     price: Money,
-    description: &str,
+    description: &Rc<str>,
     work: &mut Work,
 ) -> Result<Code, ApiError> {
     room_for_order(svc)?;
     enter(svc, work, EventClass::Order);
     let now = svc.clock.now_ms();
     let seed = svc.settings.seed;
-    Ok(svc.orders.add(user_id, price, description, seed, now))
+    let (user_id, description) = (Rc::clone(user_id), Rc::clone(description));
+    Ok(svc
+        .orders
+        .add_shared(user_id, price, description, seed, now))
 }
 
 /// Past `maxOrders`, no order is created.

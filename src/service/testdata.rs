@@ -33,13 +33,27 @@ pub fn run(svc: &mut Backend, count: u32) -> (BatchReport, u64) {
     let users: Vec<InnerCaller> = (1..=USERS)
         .map(|n| InnerCaller::new(Rc::from(format!("batch-user-{n}"))))
         .collect();
+    // The orders' texts, shared in their table once for the run rather
+    // than looked up for every order; let go at the end where no order
+    // took them.
+    let texts: Vec<Rc<str>> = users
+        .iter()
+        .map(|user| svc.orders.texts.share(user.user_id()))
+        .collect();
+    let description = svc.orders.texts.share(DESCRIPTION);
     let mut spent = 0;
     let passed = passed_over(svc, count);
+    if room_for_all(svc, count) {
+        // Every order of the run is made: room for them all at once.
+        svc.orders.reserve(count as usize);
+        svc.payments.reserve(count as usize);
+    }
     for n in 0..count {
         let kept = n >= passed;
         let trace = TraceId::fresh(&mut svc.streams.traces);
         let rng = &mut svc.streams.batch;
-        let Some(user) = users.get(rng.below(USERS as u64) as usize) else {
+        let pick = rng.below(USERS as u64) as usize;
+        let (Some(user), Some(text)) = (users.get(pick), texts.get(pick)) else {
             continue;
         };
         let cents = 100 + rng.below(49_901);
@@ -47,7 +61,7 @@ pub fn run(svc: &mut Backend, count: u32) -> (BatchReport, u64) {
         let Some(price) = Money::positive(cents as f64 / 100.0) else {
             continue;
         };
-        let create = Inner::Create(user.user_id(), price, DESCRIPTION);
+        let create = Inner::Create(text, price, &description);
         let (_, created, ms) = exchange_inner(svc, create, trace, user, kept);
         spent += ms;
         let Some(code) = created else {
@@ -67,6 +81,9 @@ pub fn run(svc: &mut Backend, count: u32) -> (BatchReport, u64) {
         spent += ms;
         report.order_ids.push(order_id);
     }
+    for text in texts.into_iter().chain([description]) {
+        svc.orders.texts.release(text);
+    }
     (report, spent)
 }
 
@@ -80,12 +97,39 @@ pub fn run(svc: &mut Backend, count: u32) -> (BatchReport, u64) {
 /// after it are written past `logCapacity`. Without that room, none is
 /// passed over. The log, its counts and its spans come out the same.
 fn passed_over(svc: &Backend, count: u32) -> u32 {
-    let room = svc.orders.len().saturating_add(count as usize) <= svc.settings.max_orders;
-    if !room {
+    if !room_for_all(svc, count) {
         return 0;
     }
     let capacity = svc.journal.capacity();
     // The first `n` with 5 * (count - 1 - n) < capacity.
     let sure = (capacity / 5 + usize::from(capacity % 5 != 0)) as u64;
     u64::from(count).saturating_sub(sure) as u32
+}
+
+/// Whether every order of a run of `count` fits under `maxOrders`.
+fn room_for_all(svc: &Backend, count: u32) -> bool {
+    svc.orders.len().saturating_add(count as usize) <= svc.settings.max_orders
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::clock::VirtualClock;
+    use crate::sim::Settings;
+
+    fn backend() -> Backend {
+        let clock = Box::new(VirtualClock::starting_at(0));
+        Backend::new(Settings::with_seed(3), clock).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn texts_shared_for_a_run_are_let_go_where_no_order_took_them() {
+        let mut svc = backend();
+        run(&mut svc, 1);
+        // One order: its user and the description, not the other users.
+        assert_eq!(svc.orders.len(), 1);
+        assert_eq!(svc.orders.texts.len(), 2);
+        run(&mut svc, 200);
+        assert_eq!(svc.orders.texts.len(), USERS + 1);
+    }
 }

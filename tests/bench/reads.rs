@@ -32,7 +32,29 @@ fn full(records: usize) -> Service {
     service
 }
 
+/// One call of the test-data endpoint on a fresh service, for
+/// `tests/bench/testdata-instructions.sh` to count under callgrind.
+fn test_data_once(count: u32) {
+    let mut service = Service::new(
+        Settings::with_seed(1),
+        Box::new(VirtualClock::starting_at(0)),
+    )
+    .expect("settings");
+    let path = format!("/api/test/order/batch?count={count}");
+    let r = service.handle(RawRequest::new("GET", &path));
+    println!(
+        "{{\"what\":\"test data\",\"count\":{count},\"code\":{}}}",
+        r.body.code
+    );
+}
+
 fn main() {
+    // `testdata N`: only one test-data call of count N.
+    let args: Vec<String> = std::env::args().collect();
+    if let (Some("testdata"), Some(count)) = (args.get(1).map(String::as_str), args.get(2)) {
+        test_data_once(count.parse().expect("a count"));
+        return;
+    }
     let (ms, _) = best_ms(|| {
         let mut service = Service::new(
             Settings::with_seed(1),
