@@ -152,21 +152,11 @@ impl Payments {
         self.position(code).is_some()
     }
 
-    /// Room for `more` payments and paid orders in the tables, made at
-    /// once rather than by doubling as they come: for a run of test data.
-    pub(crate) fn reserve(&mut self, more: usize) {
-        let rows = &self.rows;
-        let rehash = |&i: &u32| rows.get(i as usize).map_or(0, |r| hash(r.code));
-        self.index.reserve(more, rehash);
-        self.attempts.reserve(more);
-    }
-
     /// Keeps a row (a new payment, or one read from a snapshot).
     pub(crate) fn keep(&mut self, row: Row) {
-        let rows = &self.rows;
-        let rehash = |&i: &u32| rows.get(i as usize).map_or(0, |r| hash(r.code));
+        let at = self.rows.len() as u32;
         self.index
-            .insert_unique(hash(row.code), rows.len() as u32, rehash);
+            .insert_unique(hash(row.code), at, rehasher(&self.rows));
         self.rows.push(row);
     }
 
@@ -284,6 +274,12 @@ impl Payments {
 }
 
 /// Where a code goes in the index: the hash the orders' index uses.
+/// The hash of the row at a position, for the index to grow by: one
+/// closure type for every caller, so the table's growth is compiled once.
+fn rehasher(rows: &Chunks<Row>) -> impl Fn(&u32) -> u64 + '_ {
+    move |&i: &u32| rows.get(i as usize).map_or(0, |r| hash(r.code))
+}
+
 fn hash(code: Code) -> u64 {
     ByCode::default().hash_one(code)
 }

@@ -310,7 +310,12 @@ impl<'f, 't> Body<'f, 't> {
         if room.read(text) {
             let flat: &'f Flat<'t> = room;
             let members = flat.members();
-            return match first_repeated(members.len(), |i| members.get(i).map(|m| m.0)) {
+            let repeated_key = members
+                .iter()
+                .enumerate()
+                .find(|(i, (key, _))| members[..*i].iter().any(|(k, _)| k == key))
+                .map(|(_, (key, _))| *key);
+            return match repeated_key {
                 Some(key) => Err(repeated(key)),
                 None => Ok(Body::Flat(flat)),
             };
@@ -325,20 +330,46 @@ impl<'f, 't> Body<'f, 't> {
         };
         // Which of two equal keys a server reads is a classic source of
         // bugs, so a body that gives one twice is refused.
-        let key = |i: usize| members.get(i).map(|(k, _)| k.as_ref());
-        match first_repeated(members.len(), key) {
+        match first_repeated(&members) {
             Some(key) => Err(repeated(key)),
             None => Ok(Body::Read(JsonBody(members))),
         }
     }
 
-    /// A flat body's field, `null` counting as absent.
-    fn flat(flat: &Flat<'t>, field: &str) -> Option<Scalar<'t>> {
-        flat.members()
-            .iter()
-            .find(|(k, _)| *k == field)
-            .map(|&(_, v)| v)
-            .filter(|v| *v != Scalar::Null)
+    /// A field's value, `null` counting as absent: a scalar borrowed
+    /// from the body whichever form it is in, or the general reader's
+    /// array or object.
+    fn value(&self, field: &str) -> Option<Value<'_>> {
+        match self {
+            Body::Flat(flat) => flat
+                .members()
+                .iter()
+                .find(|(k, _)| *k == field)
+                .map(|&(_, v)| Value::Scalar(v)),
+            Body::Read(body) => body.present(field).map(|v| match v {
+                Json::Str(s) => Value::Scalar(Scalar::Str(s)),
+                Json::Num(text) => Value::Scalar(Scalar::Num(text)),
+                Json::Bool(b) => Value::Scalar(Scalar::Bool(*b)),
+                other => Value::Other(other),
+            }),
+        }
+        .filter(|v| !matches!(v, Value::Scalar(Scalar::Null)))
+    }
+}
+
+/// A field's value as `Body::value` finds it.
+enum Value<'b> {
+    Scalar(Scalar<'b>),
+    Other(&'b Json<'b>),
+}
+
+impl Value<'_> {
+    /// The 400 for a value of the wrong type.
+    fn wrong_type(&self, field: &str, expected: &str) -> ApiError {
+        match self {
+            Value::Scalar(scalar) => wrong_type(field, expected, &scalar.json()),
+            Value::Other(json) => wrong_type(field, expected, json),
+        }
     }
 }
 
@@ -348,25 +379,19 @@ impl Fields for Body<'_, '_> {
     }
 
     fn optional_string(&self, field: &str) -> Result<Option<&str>, ApiError> {
-        match self {
-            Body::Read(body) => body.optional_string(field),
-            Body::Flat(flat) => match Body::flat(flat, field) {
-                None => Ok(None),
-                Some(Scalar::Str(s)) => Ok(Some(s)),
-                Some(other) => Err(wrong_type(field, "a string", &other.json())),
-            },
+        match self.value(field) {
+            None => Ok(None),
+            Some(Value::Scalar(Scalar::Str(s))) => Ok(Some(s)),
+            Some(other) => Err(other.wrong_type(field, "a string")),
         }
     }
 
     fn number(&self, field: &str) -> Result<f64, ApiError> {
-        match self {
-            Body::Read(body) => body.number(field),
-            Body::Flat(flat) => match Body::flat(flat, field) {
-                None => Err(missing(field)),
-                Some(Scalar::Num(text)) => crate::json::number::parse(text)
-                    .ok_or_else(|| ApiError::bad(field, "not a finite number")),
-                Some(other) => Err(wrong_type(field, "a number", &other.json())),
-            },
+        match self.value(field) {
+            None => Err(missing(field)),
+            Some(Value::Scalar(Scalar::Num(text))) => crate::json::number::parse(text)
+                .ok_or_else(|| ApiError::bad(field, "not a finite number")),
+            Some(other) => Err(other.wrong_type(field, "a number")),
         }
     }
 }
@@ -448,25 +473,27 @@ impl<'a> JsonBody<'a> {
     }
 }
 
-/// The first key given a second time, in the order of the body (`key`
-/// gives the `len` keys by position): by pairs for the few keys of a
-/// real body, by sorting for a hostile one (unstable sort: ties are
-/// broken by position, so the order is the same, and the module carries
-/// no stable sort).
-fn first_repeated<'m>(len: usize, key: impl Fn(usize) -> Option<&'m str>) -> Option<&'m str> {
-    if len <= 16 {
-        return (0..len)
-            .find(|&i| (0..i).any(|j| key(j) == key(i)))
-            .and_then(&key);
+/// The first key given a second time, in the order of the body: by
+/// pairs for the few keys of a real body, by sorting for a hostile one
+/// (unstable sort: ties are broken by position, so the order is the same,
+/// and the module carries no stable sort). A flat body, of at most
+/// `MAX_FLAT_MEMBERS`, is checked by pairs where it is read.
+fn first_repeated<'m>(members: &'m [(Cow<'_, str>, Json<'_>)]) -> Option<&'m str> {
+    if members.len() <= 16 {
+        return members
+            .iter()
+            .enumerate()
+            .find(|(i, (key, _))| members[..*i].iter().any(|(k, _)| k == key))
+            .map(|(_, (key, _))| key.as_ref());
     }
-    let mut order: Vec<usize> = (0..len).collect();
-    order.sort_unstable_by(|&a, &b| key(a).cmp(&key(b)).then(a.cmp(&b)));
+    let mut order: Vec<usize> = (0..members.len()).collect();
+    order.sort_unstable_by(|&a, &b| members[a].0.cmp(&members[b].0).then(a.cmp(&b)));
     order
         .windows(2)
-        .filter(|w| key(w[0]) == key(w[1]))
+        .filter(|w| members[w[0]].0 == members[w[1]].0)
         .map(|w| w[1])
         .min()
-        .and_then(key)
+        .map(|i| members[i].0.as_ref())
 }
 
 /// Checks a free-text field's length in characters (not bytes, so that a

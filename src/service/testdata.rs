@@ -46,7 +46,6 @@ pub fn run(svc: &mut Backend, count: u32) -> (BatchReport, u64) {
     if room_for_all(svc, count) {
         // Every order of the run is made: room for them all at once.
         svc.orders.reserve(count as usize);
-        svc.payments.reserve(count as usize);
     }
     for n in 0..count {
         let kept = n >= passed;
