@@ -158,7 +158,7 @@ export function mountRequestPanel(store, { close, select }) {
     }
     drawRows();
 
-    function send(event) {
+    async function send(event) {
       event.preventDefault();
       message.textContent = "";
       const p = draft.path.trim();
@@ -170,7 +170,7 @@ export function mountRequestPanel(store, { close, select }) {
         if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) { message.textContent = `header name "${name}": letters, digits and - only, not empty`; return; }
         headers[name] = v;
       }
-      const reply = store.request(draft.method, p, draft.body === "" ? null : draft.body, headers);
+      const reply = await store.request(draft.method, p, draft.body === "" ? null : draft.body, headers);
       const key = reply.record ? `${reply.record.traceId}/${reply.record.spanId}` : null;
       draft = null;
       if (key) select(key);

@@ -90,7 +90,7 @@ export class Store extends EventTarget {
     } catch (e) {
       notice = `The state saved in this browser could not be restored (${e.message}); starting fresh.`;
     }
-    this.fresh({});
+    await this.fresh({});
     return notice;
   }
 
@@ -142,10 +142,11 @@ export class Store extends EventTarget {
   #goLive(remote) {
     this.remote = remote;
     this.#replace(remote);
-    remote.watch(
-      () => this.#lastSeq,
-      (records, dropped) => {
-        this.#pull(records, dropped);
+    // Spans the page asked for and the server sent later: the views that show them redraw.
+    remote.onSpans = () => this.dispatchEvent(new CustomEvent("change", { detail: { spans: true } }));
+    remote.follow(
+      () => {
+        this.#pull();
         this.changed({ request: true });
       },
       () => {
@@ -164,11 +165,11 @@ export class Store extends EventTarget {
     return typeof source === "string" ? Service.restore(source) : new Service(source);
   }
 
-  /** A new, empty service (`made`: one `probe` already built). Throws the service's own TypeError or RangeError for a bad option. */
-  fresh(options, made = null) {
+  /** A new, empty service (`made`: one `probe` already built). Rejects with the service's own TypeError or RangeError for a bad option. */
+  async fresh(options, made = null) {
     // Live, the server starts afresh; `made` (a probe) only checked the options.
     if (this.remote) made?.free();
-    this.#replace(this.remote ? this.remote.reset(options) : made ?? new Service(options));
+    this.#replace(this.remote ? await this.remote.reset(options) : made ?? new Service(options));
     this.ids = { orders: [], payments: [], prices: new Map() };
     this.run = null;
     this.exchanges = new Map();
@@ -217,7 +218,7 @@ export class Store extends EventTarget {
 
   /** Replaces the state with an imported one (`read` from persist.js, `made` from probeText). Throws when it is not a snapshot. */
   async restoreLoaded(read, made, onProgress) {
-    await this.#adopt(this.remote ? this.remote.restore(read.text) : made, read.ids, onProgress);
+    await this.#adopt(this.remote ? await this.remote.restore(read.text) : made, read.ids, onProgress);
     this.run = null;
     this.changed({ reset: true });
   }
@@ -288,15 +289,18 @@ export class Store extends EventTarget {
   }
 
   /**
-   * Sends one request. Returns `{status, headers, body, ms, record, service}`:
-   * what the service answered, the milliseconds the call took in this tab,
-   * the response log record it wrote (with its simulated duration), and its
-   * service record (with the `outcome` of a payment attempt), or null.
+   * Sends one request. Resolves with `{status, headers, body, ms, record,
+   * service}`: what the service answered, the milliseconds the call took
+   * in this tab, the response log record it wrote (with its simulated
+   * duration), and its service record (with the `outcome` of a payment
+   * attempt), or null. The page's own service answers at once; the
+   * server's (live) once its answer and records are here: one async path
+   * for both, so nothing waits on the network with the page held.
    */
-  request(method, path, body, headers) {
+  async request(method, path, body, headers) {
     const before = this.#lastSeq;
     const started = performance.now();
-    const reply = this.service.request(method, path, body, headers);
+    const reply = await this.service.request(method, path, body, headers);
     const ms = performance.now() - started;
     this.#learn(method, path, body, reply.body);
     this.#pull();
@@ -320,9 +324,9 @@ export class Store extends EventTarget {
     return { ...reply, ms, record, service };
   }
 
-  /** The next `count` payment attempts succeed or fail; 0 clears. Throws the service's TypeError or RangeError. */
-  forceNext(outcome, count) {
-    this.service.forceNext(outcome, count);
+  /** The next `count` payment attempts succeed or fail; 0 clears. Rejects with the service's TypeError or RangeError. */
+  async forceNext(outcome, count) {
+    await this.service.forceNext(outcome, count);
     this.changed({ forced: true });
   }
 
@@ -338,14 +342,16 @@ export class Store extends EventTarget {
   spansOf(traceId) {
     const mine = this.records.filter((r) => r.traceId === traceId);
     const key = `${traceId}|${mine.length}|${mine[0]?.seq}|${mine.at(-1)?.seq}`;
+    // Live, the spans come from the server: those held, fetched again when the trace has grown (a "change" says when they come).
+    if (this.remote) return this.remote.spansOfTrace(traceId, mine.at(-1)?.seq ?? 0);
     if (this.#spans.key !== key) {
       this.#spans = { key, spans: this.service.spans().filter((s) => s.traceId === traceId) };
     }
     return this.#spans.spans;
   }
 
-  clearLogs() {
-    this.service.clearLogs();
+  async clearLogs() {
+    await this.service.clearLogs();
     this.records = [];
     this.requests.clear();
     this.#lastDropped = this.service.droppedLogs;
@@ -442,6 +448,7 @@ export class Store extends EventTarget {
   async undo(checkpoint, onProgress) {
     let service = checkpoint.service;
     if (service) this.#kept.delete(service);
+    else if (this.remote) service = await this.remote.restore(checkpoint.text);
     else service = await this.restored({ text: checkpoint.text, pieces: [checkpoint.text] }, onProgress);
     await this.#adopt(service, null, onProgress);
     this.ids = checkpoint.ids;
