@@ -166,14 +166,16 @@ export class Store extends EventTarget {
   }
 
   /** A new, empty service (`made`: one `probe` already built). Rejects with the service's own TypeError or RangeError for a bad option. */
-  async fresh(options, made = null) {
+  fresh(options, made = null) {
     // Live, the server starts afresh; `made` (a probe) only checked the options.
     if (this.remote) made?.free();
-    this.#replace(this.remote ? await this.remote.reset(options) : made ?? new Service(options));
-    this.ids = { orders: [], payments: [], prices: new Map() };
-    this.run = null;
-    this.exchanges = new Map();
-    this.changed({ reset: true });
+    return settle(() => (this.remote ? this.remote.reset(options) : made ?? new Service(options)), (service) => {
+      this.#replace(service);
+      this.ids = { orders: [], payments: [], prices: new Map() };
+      this.run = null;
+      this.exchanges = new Map();
+      this.changed({ reset: true });
+    });
   }
 
   /**
@@ -297,10 +299,13 @@ export class Store extends EventTarget {
    * server's (live) once its answer and records are here: one async path
    * for both, so nothing waits on the network with the page held.
    */
-  async request(method, path, body, headers) {
+  request(method, path, body, headers) {
     const before = this.#lastSeq;
     const started = performance.now();
-    const reply = await this.service.request(method, path, body, headers);
+    return settle(() => this.service.request(method, path, body, headers), (reply) => this.#answered(method, path, body, headers, reply, before, started));
+  }
+
+  #answered(method, path, body, headers, reply, before, started) {
     const ms = performance.now() - started;
     this.#learn(method, path, body, reply.body);
     this.#pull();
@@ -325,9 +330,8 @@ export class Store extends EventTarget {
   }
 
   /** The next `count` payment attempts succeed or fail; 0 clears. Rejects with the service's TypeError or RangeError. */
-  async forceNext(outcome, count) {
-    await this.service.forceNext(outcome, count);
-    this.changed({ forced: true });
+  forceNext(outcome, count) {
+    return settle(() => this.service.forceNext(outcome, count), () => this.changed({ forced: true }));
   }
 
   /** What forceNext still has to do, or null. */
@@ -350,12 +354,13 @@ export class Store extends EventTarget {
     return this.#spans.spans;
   }
 
-  async clearLogs() {
-    await this.service.clearLogs();
-    this.records = [];
-    this.requests.clear();
-    this.#lastDropped = this.service.droppedLogs;
-    this.changed({ cleared: true });
+  clearLogs() {
+    return settle(() => this.service.clearLogs(), () => {
+      this.records = [];
+      this.requests.clear();
+      this.#lastDropped = this.service.droppedLogs;
+      this.changed({ cleared: true });
+    });
   }
 
   get droppedLogs() {
@@ -638,6 +643,22 @@ export class Store extends EventTarget {
   /** Forgets the saved copy (a reset to defaults). */
   forget() {
     if (this.tabs.role === "owner") forgetSaved();
+  }
+}
+
+/**
+ * The async facade over both services: `call()` asks the service, `then`
+ * takes its answer. The page's own service answers at once, and `then`
+ * runs at once too (the state has changed when the click that asked
+ * returns, as before); the server's answers later. A promise either way,
+ * rejected with what the service threw.
+ */
+function settle(call, then) {
+  try {
+    const value = call();
+    return value !== null && typeof value?.then === "function" ? value.then(then) : Promise.resolve(then(value));
+  } catch (e) {
+    return Promise.reject(e);
   }
 }
 
