@@ -36,7 +36,12 @@ export async function findServer() {
   } catch {
     return null;
   }
-  await remote.reload();
+  try {
+    await remote.reload();
+  } catch (e) {
+    // Shown with the page's notice; the page follows the log as soon as the server lets it.
+    remote.problem = e.message;
+  }
   return remote;
 }
 
@@ -59,6 +64,8 @@ export class RemoteService {
   #spansAsked = new Set();
   /** How the log is followed: "events", "polling", or "" before it is. */
   following = "";
+  /** Why the server's state could not be read at the start, or "". */
+  problem = "";
   /** Called with a trace id when spans the page asked for arrive. */
   onSpans = () => {};
 

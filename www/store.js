@@ -154,7 +154,8 @@ export class Store extends EventTarget {
         this.changed({ reset: true });
       },
     );
-    return `Live: this page shows the service of the server at ${remote.address}. Requests sent to it from anywhere (curl, an app) appear here, and the buttons act on it.`;
+    return `Live: this page shows the service of the server at ${remote.address}. Requests sent to it from anywhere (curl, an app) appear here, and the buttons act on it.` +
+      (remote.problem ? ` Its state could not be read: ${remote.problem}.` : "");
   }
 
   /**
