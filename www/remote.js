@@ -223,18 +223,27 @@ export class RemoteService {
     this.#read(await this.#admin("POST", "/advance", { ms }));
   }
 
-  /** The spans of one trace as last fetched, or [] (then fetched: `onSpans` says when they are here). `upTo`: the newest record of the trace the page holds. */
+  /**
+   * The spans of one trace as last fetched; when none are held yet, an
+   * empty list marked `pending` while they are fetched (`onSpans` says
+   * when they are here). `upTo`: the newest record of the trace the page
+   * holds: spans fetched before it was written are fetched again.
+   */
   spansOfTrace(traceId, upTo) {
     const kept = this.#spans.get(traceId);
     if ((!kept || kept.upTo < upTo) && !this.#spansAsked.has(traceId)) {
       this.#spansAsked.add(traceId);
       this.#fetchSpans(traceId).then(() => this.onSpans(traceId), () => {}).finally(() => this.#spansAsked.delete(traceId));
     }
-    return kept?.spans ?? [];
+    return kept?.spans ?? Object.assign([], { pending: this.#spansAsked.has(traceId) });
   }
 
   async #fetchSpans(traceId) {
-    if (!/^[0-9a-f]{16}([0-9a-f]{16})?$/.test(traceId)) return;
+    if (!/^[0-9a-f]{16}([0-9a-f]{16})?$/.test(traceId)) {
+      // No trace the service could have made: nothing to ask, ever.
+      this.#spans.set(traceId, { upTo: Infinity, spans: [] });
+      return;
+    }
     const upTo = this.#lastSeq; // written before this fetch starts, so their spans are in its answer
     const spans = await this.#admin("GET", `/spans?traceId=${traceId}`);
     this.#spans.delete(traceId);

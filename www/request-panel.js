@@ -53,12 +53,13 @@ export function mountRequestPanel(store, { close, select }) {
     return null;
   }
 
-  function show(key, { focus = true, quiet = false } = {}) {
+  /** `fresh`: drawn again even when its request has not changed (live, its trace's spans came from the server). */
+  function show(key, { focus = true, quiet = false, fresh = false } = {}) {
     const req = store.requests.byKey.get(key);
     if (!req) return hide();
     if (quiet && current?.startsWith("object:")) return; // an object page stays until the user leaves it
     const same = current === key;
-    if (quiet && same && panel.dataset.seq === String(req.response?.seq ?? "")) return; // nothing new to draw
+    if (quiet && !fresh && same && panel.dataset.seq === String(req.response?.seq ?? "")) return; // nothing new to draw
     if (!same) draft = null;
     current = key;
     const x = store.exchanges.get(key);

@@ -61,6 +61,9 @@ const rows = (p = page) => p.$$eval("#logs tr[data-seq]", (trs) => trs.map((tr) 
 
 test("the page says it is live, and shows the server's settings", async () => {
   assert.match(await page.textContent("#notice"), /^Live: this page shows the service of the server at /);
+  // Not "running entirely in this tab": the introduction speaks of the server.
+  assert.match(await page.textContent(".lead"), /orderpay serve/);
+  assert.doesNotMatch(await page.textContent(".lead"), /in this tab/);
   assert.equal(await page.inputValue("#seed"), "4");
 });
 
@@ -133,6 +136,17 @@ test("a record reaches the page through the server's event stream, with no poll"
   await page.waitForFunction(() => /^Done:/.test(document.querySelector("#flow-summary").textContent));
   // Its one waterfall: the spans of its seven requests, fetched with their answers.
   assert.ok((await page.$$("#flow-trace .wf-bar")).length >= 14, "the flow's spans are drawn");
+});
+
+test("another client's request opened in the panel: its trace's spans are fetched from the server and drawn", async () => {
+  const created = await call(`${server.url}/api/order/create`, "POST", { userId: "panel", price: 6 });
+  const traceId = created.headers["x-b3-traceid"];
+  await page.waitForFunction((t) => [...document.querySelectorAll("#logs tr[data-seq]")].some((tr) => tr.textContent.includes(t.slice(0, 8))), traceId, { timeout: 2000 });
+  await page.locator("#req-rows li[data-key] .req-row").first().click();
+  // The gateway's span and the order service's under it.
+  await page.waitForFunction(() => document.querySelectorAll("#requests .waterfall .wf-bar").length === 2, null, { timeout: 2000 });
+  assert.match(await page.textContent("#requests .waterfall"), /POST \/api\/order\/create/);
+  assert.deepEqual(await page.evaluate(() => window.syncRequests), []);
 });
 
 test("a server without the event stream: the page polls instead", async () => {
