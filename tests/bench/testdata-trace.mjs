@@ -7,7 +7,8 @@
 // serialize (postMessage to and from the save worker) or script; then
 // how many layout passes had more than half of the page's objects dirty.
 // Each long task follows on a line of its own: when (ms after the first),
-// how long, and its longest events inside by name.
+// how long (and how much of it was the thread's own CPU time), and its
+// longest events inside by name.
 // Needs the package (source .ci/lib.sh; build_package) and the e2e
 // dependencies (npm ci --prefix tests). Prints JSON lines.
 // Usage: node tests/bench/testdata-trace.mjs [orders]
@@ -71,11 +72,13 @@ try {
       const f = e.args?.data?.functionName || e.args?.data?.url?.split("/").pop() || e.args?.data?.type || "";
       return `${e.name}${f ? `(${f})` : ""} ${Math.round(e.dur / 1000)}`;
     });
-    details.push({ at: Math.round((task.ts - tasks[0].ts) / 1000), ms: Math.round(task.dur / 1000), kind, what });
+    details.push({ at: Math.round((task.ts - tasks[0].ts) / 1000), ms: Math.round(task.dur / 1000), cpuMs: Math.round((task.tdur ?? NaN) / 1000), kind, what });
   }
   const layouts = main.filter((e) => e.name === "Layout" && e.args?.beginData);
   const whole = layouts.filter((e) => e.args.beginData.dirtyObjects > e.args.beginData.totalObjects / 2);
-  console.log(JSON.stringify({ orders, ms, longTasks: tasks.length, byKind }));
+  // The main thread's own CPU time per task (the trace's thread time): what the page's work cost, the waits for a busy core left out.
+  const cpuLong = main.filter((e) => e.name === "ThreadControllerImpl::RunTask" && e.tdur >= 50_000).map((e) => Math.round(e.tdur / 1000));
+  console.log(JSON.stringify({ orders, ms, longTasks: tasks.length, byKind, tasksOf50msCpu: cpuLong }));
   for (const d of details) console.log(JSON.stringify(d));
   console.log(JSON.stringify({ layouts: layouts.length, wholePageLayouts: whole.length, longestWholePageLayoutMs: Math.round(Math.max(0, ...whole.map((e) => e.dur)) / 1000) }));
 } finally {

@@ -127,37 +127,66 @@ test("an import of 100,000 orders, and the save it sets going", { timeout: 600_0
   assert.deepEqual(errors, []);
 });
 
+/**
+ * Runs `act` under a Chromium performance trace and returns its result and the CPU time (ms) of each
+ * task of the page's main thread that used 50 ms or more of it (the trace's thread time: the page's
+ * own work, garbage collection included, without the waits for a core the other processes hold).
+ */
+async function cpuOfTasks(page, act) {
+  const cdp = await page.context().newCDPSession(page);
+  const events = [];
+  cdp.on("Tracing.dataCollected", (e) => events.push(...e.value));
+  await cdp.send("Tracing.start", { traceConfig: { includedCategories: ["toplevel"] }, transferMode: "ReportEvents" });
+  const result = await act();
+  const complete = new Promise((resolve) => cdp.once("Tracing.tracingComplete", resolve));
+  await cdp.send("Tracing.end");
+  await complete;
+  await cdp.detach();
+  const mains = new Set(events.filter((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain").map((e) => `${e.pid}:${e.tid}`));
+  const tasks = events.filter((e) => e.ph === "X" && e.name === "ThreadControllerImpl::RunTask" && mains.has(`${e.pid}:${e.tid}`));
+  // Tasks that had not ended when the trace began or stopped come without a thread time.
+  const timed = tasks.filter((e) => typeof e.tdur === "number");
+  assert.ok(timed.length > 100 && timed.length >= 0.95 * tasks.length, `the trace gives the tasks their thread time: ${timed.length} of ${tasks.length}`);
+  const longest = Math.round(Math.max(...timed.map((e) => e.tdur)) / 1000);
+  return { result, longest, cpu: timed.filter((e) => e.tdur >= 50_000).map((e) => Math.round(e.tdur / 1000)) };
+}
+
 test("5,000 more orders of test data on top, each chunk saved as it goes", { timeout: 600_000 }, async (t) => {
   // Each chunk is sized to take about 20 ms, the charts redraw only what changed, the request rows
   // stay with their requests, and the log and the request list wait while out of sight (their new
-  // rows were laid out after every chunk, 30 to 180 ms). What remains in the long tasks on a loaded
-  // machine: the garbage collection of each save's 37 MB of text (made on this thread by the
-  // package's snapshot pieces) and the page's slices of a few milliseconds stretched by the other
-  // processes sharing its cores. So the rule depends on the machine: on one that is quiet (a load
-  // average below one per core before the run) the issue's, no task of 50 ms or more; on a busy one,
-  // none of 120 ms or more and at most three of 50 ms or more. As for a reload, a run that breaks
-  // the rule is measured once more (5,000 orders more) under the same rule before the test decides.
+  // rows were laid out after every chunk, 30 to 180 ms). On a machine whose cores are taken by other
+  // processes, the slices of a few milliseconds that the run is made of stretch into long tasks of
+  // the wall clock (a trace showed tasks of 65 to 103 ms that used 1 to 15 ms of the thread's CPU).
+  // So the issue's rule is checked twice: on the page's own work, always (no task of the main thread
+  // uses 50 ms or more of its CPU time, from a Chromium trace), and on the wall clock (no long task at
+  // all) where the machine is quiet (a load average below one per core before the run); on a busy one
+  // the wall clock's long tasks are printed. As for a reload, a run that breaks a rule is measured
+  // once more (5,000 orders more) before the test decides.
   const [load] = loadavg();
   const quiet = load < cpus().length;
-  const rule = quiet ? { strict: true } : { most: 3 };
-  console.log(`test data: load average ${load.toFixed(1)} on ${cpus().length} cores, so ${quiet ? "no task of 50 ms or more" : "none of 120 ms or more, at most three of 50 ms or more"}`);
+  console.log(`test data: load average ${load.toFixed(1)} on ${cpus().length} cores, so ${quiet ? "no task of 50 ms or more of CPU time, and no long task" : "no task of 50 ms or more of CPU time (long tasks printed: the machine is busy)"}`);
   const measure = async (label) => {
-    const run = await phase(page, label, async () => {
+    const { result: run, cpu, longest } = await cpuOfTasks(page, () => phase(page, label, async () => {
       await page.fill("#batch-count", "5000");
       await page.click("#batch-run");
-    }, () => document.querySelector("#batch-summary").dataset.state === "done" && document.querySelector("#state-status").dataset.saved === "saved");
+    }, () => document.querySelector("#batch-summary").dataset.state === "done" && document.querySelector("#state-status").dataset.saved === "saved"));
+    console.log(`${label}: tasks of the main thread with 50 ms or more of CPU time (ms): [${cpu}]; the longest task's CPU time: ${longest} ms`);
     assert.match(await page.textContent("#batch-summary"), /^5,000 orders generated/);
     assert.match(await page.textContent("#state-status"), /state saved in this browser/);
-    return run;
+    return { run, cpu };
   };
-  let run = await measure("test data");
+  const rules = ({ run, cpu }) => {
+    assert.deepEqual(cpu, [], `${run.name}: no task of the main thread used 50 ms or more of CPU time`);
+    if (quiet) check(run, { strict: true });
+  };
+  let measured = await measure("test data");
   assert.deepEqual(errors, []);
   try {
-    check(run, rule);
+    rules(measured);
   } catch {
-    run = await measure("test data, again");
+    measured = await measure("test data, again");
   }
-  await t.test(quiet ? "no task of 50 ms or more during the run" : "no task of 120 ms or more, and at most three of 50 ms or more, during the run (a busy machine)", () => check(run, rule));
+  await t.test(quiet ? "no task of 50 ms or more during the run, of CPU time or of the wall clock" : "no task of 50 ms or more of CPU time during the run (a busy machine)", () => rules(measured));
   assert.deepEqual(errors, []);
 });
 
