@@ -35,6 +35,36 @@ fn a_body_over_the_limit_is_413_on_a_read_too_given_as_text_or_measured() {
 }
 
 #[test]
+fn a_body_a_server_stopped_reading_is_413_naming_what_the_server_knows_in_answer_and_log() {
+    let mut svc = service(3);
+    let mut declared = post("/api/order/create");
+    declared.body = Some(Text::Unread {
+        declared: Some(5_000_000),
+    });
+    let said = format!(
+        "body: 5000000 bytes (its content-length) is over the limit of {MAX_BODY_BYTES} bytes"
+    );
+    assert_eq!(
+        status_code_msg(&mut svc, declared),
+        (413, 413, said.clone())
+    );
+    assert_eq!(last_response_msg(&svc), said);
+    let mut stopped = get("/api/order/ORD-NOPE0000");
+    stopped.body = Some(Text::Unread { declared: None });
+    let said = format!("body: over the limit of {MAX_BODY_BYTES} bytes; reading stopped there");
+    assert_eq!(status_code_msg(&mut svc, stopped), (413, 413, said.clone()));
+    assert_eq!(last_response_msg(&svc), said);
+}
+
+fn last_response_msg(svc: &orderpay::Service) -> String {
+    let logs = svc.logs(None);
+    match logs.last().map(|r| &r.stage) {
+        Some(orderpay::observe::record::Stage::Response { msg, .. }) => msg.clone(),
+        other => panic!("the last record is not a response: {other:?}"),
+    }
+}
+
+#[test]
 fn bytes_that_are_not_utf8_are_ignored_where_no_body_is_read_and_400_where_one_is() {
     let mut svc = service(2);
     let order = create_order_id(&mut svc);

@@ -22,6 +22,8 @@ const store = new Store();
 try {
   const notice = await store.start((text) => { $("#notice").textContent = text; });
   if (notice) $("#notice").textContent = notice;
+  // Live, the service is the server's: the page's introduction says so rather than "in this tab".
+  if (store.remote) $(".lead").textContent = "An order and payment service of orderpay serve, the same npm package your app would install, running as a server: this page shows its state and sends it requests, as any client of it would.";
   const undoable = mountUndo(store);
   mountTabBar(store);
   mountSettings(store, undoable);

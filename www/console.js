@@ -174,11 +174,11 @@ export function mountConsole(store) {
     setText(preview, req.body === null ? lines.join("\n") : `${lines.join("\n")}\n\n${req.body}`);
   }
 
-  function send(event) {
+  async function send(event) {
     event.preventDefault();
     const req = current();
     const grouped = group && req.headers["X-B3-TraceId"] === group.traceId;
-    const reply = store.request(req.method, req.path, req.body, req.headers);
+    const reply = await store.request(req.method, req.path, req.body, req.headers);
     if (grouped) group.sent += 1;
     fillNode(out,
       h("h3", { class: "visually-hidden" }, "Response"),

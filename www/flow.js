@@ -71,11 +71,16 @@ export function mountFlow(store) {
   let abandon = null;
 
   let traceId = "";
+  /** Counts the runs: a step answered after a newer run began (live, a click while it was on its way) ends its own. */
+  let runs = 0;
+  const STALE = Symbol("a newer run began");
 
-  function step(n, title, expect, method, path, body = null, { expected = false } = {}) {
+  async function step(n, title, expect, method, path, body = null, { expected = false } = {}) {
     const headers = { ...(body === null ? { "X-User-Id": "u-1" } : JSON_HEADERS), "X-B3-TraceId": traceId };
     const text = body === null ? null : JSON.stringify(body, null, 2);
-    const reply = store.request(method, path, text, headers);
+    const mine = runs;
+    const reply = await store.request(method, path, text, headers);
+    if (mine !== runs) throw STALE;
     const ok = reply.body.code === 0;
     const rows = reply.record ? requestSpans(store.spansOf(traceId), reply.record.spanId) : [];
     const li = h("li", { class: `step ${ok ? "ok" : expected ? "expected" : "fail"}`, dataset: { step: String(n), code: String(reply.body.code) } },
@@ -116,6 +121,7 @@ export function mountFlow(store) {
   }
 
   async function run() {
+    runs++;
     abandon?.();
     fill(list);
     summary.textContent = "";
@@ -125,16 +131,16 @@ export function mountFlow(store) {
     const before = store.records.length ? store.records.at(-1).seq : 0;
 
     const order = { userId: "u-1", price: 25.5, description: "two coffees" };
-    const created = step(1, "Create an order", "Expected: code 0 and the new order, status CREATED.",
-      "POST", "/api/order/create", order).reply;
+    const created = (await step(1, "Create an order", "Expected: code 0 and the new order, status CREATED.",
+      "POST", "/api/order/create", order)).reply;
     if (created.body.code !== 0) return finish(`Creating the order failed: ${created.body.msg}`);
     const orderId = created.body.data.orderId;
 
-    step(2, "Read the order", "Expected: the same order back.", "GET", `/api/order/${orderId}`);
+    await step(2, "Read the order", "Expected: the same order back.", "GET", `/api/order/${orderId}`);
 
     let paid;
     for (let attempt = 1; ; attempt++) {
-      const { reply, li } = step(3, attempt === 1 ? "Pay for the order" : `Pay for the order, attempt ${attempt}`,
+      const { reply, li } = await step(3, attempt === 1 ? "Pay for the order" : `Pay for the order, attempt ${attempt}`,
         `Expected: code 0 and a payment with status SUCCESS, or code -1 Third party payment failed: ${odds(store.settings.failureRate)}${store.forced ? ", unless forceNext decides it" : ""}.`,
         "POST", "/api/payment/pay", { orderId, amount: order.price, paymentMethod: "CARD" });
       if (reply.body.code === 0) { paid = reply; break; }
@@ -144,11 +150,11 @@ export function mountFlow(store) {
     }
     const paymentId = paid.body.data.paymentId;
 
-    step(4, "Mark the order paid", "Expected: code 0. The order is now PAID.", "POST", `/api/order/${orderId}/pay`);
-    step(5, "Delete the paid order", "Expected to fail: code -1, Paid order cannot be deleted.",
+    await step(4, "Mark the order paid", "Expected: code 0. The order is now PAID.", "POST", `/api/order/${orderId}/pay`);
+    await step(5, "Delete the paid order", "Expected to fail: code -1, Paid order cannot be deleted.",
       "POST", `/api/order/delete/${orderId}`, null, { expected: true });
-    step(6, "Read the payment", "Expected: the payment, status SUCCESS.", "GET", `/api/payment/${paymentId}`);
-    step(7, "Refund the payment", "Expected: code 0. The payment is now REFUNDED.", "POST", `/api/payment/refund/${paymentId}`);
+    await step(6, "Read the payment", "Expected: the payment, status SUCCESS.", "GET", `/api/payment/${paymentId}`);
+    await step(7, "Refund the payment", "Expected: code 0. The payment is now REFUNDED.", "POST", `/api/payment/refund/${paymentId}`);
     const written = store.records.filter((r) => r.seq > before).length;
     finish(`Done: order ${orderId} was created, paid with ${paymentId}, marked paid, refused deletion, and refunded. The flow wrote ${written} log records, three per request: see them in the log below.`);
   }
@@ -169,7 +175,7 @@ export function mountFlow(store) {
 
   // Another click while a declined payment waits for an answer starts over.
   button.addEventListener("click", () => {
-    run().catch((e) => finish(`The flow broke: ${e.message}`));
+    run().catch((e) => { if (e !== STALE) finish(`The flow broke: ${e.message}`); });
   });
 }
 

@@ -205,7 +205,7 @@ export function mountLogs(store, undoable) {
   more.addEventListener("click", () => { limit += PAGE; render(); });
   $("#clear-logs").addEventListener("click", () => {
     const n = store.records.length;
-    undoable(`Emptied the log (${number(n)} record${n === 1 ? "" : "s"}).`, () => store.clearLogs(), { inPlace: true });
+    undoable(`Emptied the log (${number(n)} record${n === 1 ? "" : "s"}).`, () => store.clearLogs(), { inPlace: true }).catch(() => {}); // refused: nothing changed
   });
   render();
 }

@@ -1,20 +1,24 @@
 // Live mode. When the page comes from `orderpay serve`, it shows that
 // server's own service: the requests of curl, a phone or a test suite
-// appear in its log within a second, and its buttons act on the same state.
+// appear in its log at once, and its buttons act on the same state.
 //
-// RemoteService has the methods of the package's Service, answered by the
-// server. Those the user's own actions call stay synchronous (a
-// synchronous XMLHttpRequest to the same origin, on loopback a fraction of
-// a millisecond) so that every part of the page runs one code path in both
-// modes. Watching the log never blocks the page: it polls the admin API
-// with async fetch, hands the new records over, and keeps what it read of
-// the counters and dropped records so that the redraw they cause asks the
-// server nothing more until the page itself changes something.
+// RemoteService has the methods of the package's Service. What changes the
+// server (a request, forceNext, emptying the log, a reset, a restore) is
+// an async fetch that resolves once the answer and what it changed (the
+// new records, the counters, the settings, the spans of the request's
+// trace) are here: the page awaits it through the same store methods as
+// with its own service, whose answers come at once. What the page reads
+// (the records, the counters, forceNext, the spans) is read from that
+// mirror, so nothing ever blocks the page on the network. The log is
+// followed with the server's stream of events (`/__orderpay/events`), or,
+// where the server has none, by polling `logs?after=` every 0.4 s.
 
 const POLL_MS = 400;
 const TOKEN_KEY = "orderpay-playground/admin-token";
+/** The traces whose spans are kept, the most recently asked last. */
+const SPAN_TRACES = 64;
 
-/** Asks the page's origin whether it is an orderpay server: its health, or null. */
+/** Asks the page's origin whether it is an orderpay server: its service, mirrored, or null. */
 export async function findServer() {
   // The admin token, when the server printed one in the page's address (#token=...).
   const fromHash = /(?:^#|&)token=([^&]+)/.exec(location.hash)?.[1];
@@ -22,24 +26,23 @@ export async function findServer() {
     sessionStorage.setItem(TOKEN_KEY, decodeURIComponent(fromHash));
     history.replaceState(null, "", location.pathname + location.search);
   }
+  let remote;
   try {
     const reply = await fetch("/__orderpay/health", { headers: { accept: "application/json" } });
     if (!reply.ok) return null;
     const health = (await reply.json())?.data;
     if (health?.service !== "orderpay") return null;
-    return new RemoteService(health, sessionStorage.getItem(TOKEN_KEY));
+    remote = new RemoteService(health, sessionStorage.getItem(TOKEN_KEY));
   } catch {
     return null;
   }
-}
-
-function parseHeaders(text) {
-  const headers = {};
-  for (const line of text.trim().split(/\r?\n/)) {
-    const at = line.indexOf(":");
-    if (at > 0) headers[line.slice(0, at).trim().toLowerCase()] = line.slice(at + 1).trim();
+  try {
+    await remote.reload();
+  } catch (e) {
+    // Shown with the page's notice; the page follows the log as soon as the server lets it.
+    remote.problem = e.message;
   }
-  return headers;
+  return remote;
 }
 
 function envelope(status, msg) {
@@ -50,8 +53,21 @@ export class RemoteService {
   #base;
   #token;
   #timer = 0;
-  /** The counters, dropped count, forceNext and clock the last poll read; null once the page changed the server since. */
-  #seen = null;
+  /** settings, forced, now, droppedLogs, counters: as last fetched. */
+  #state = { settings: { seed: 0, latency: {} }, forced: null, now: 0, droppedLogs: 0, counters: null };
+  /** Records fetched and not yet handed to the page, oldest first. */
+  #records = [];
+  /** The newest record fetched. */
+  #lastSeq = 0;
+  /** traceId → { upTo, spans }: the spans of a trace, fetched once the records up to `upTo` were written. */
+  #spans = new Map();
+  #spansAsked = new Set();
+  /** How the log is followed: "events", "polling", or "" before it is. */
+  following = "";
+  /** Why the server's state could not be read at the start, or "". */
+  problem = "";
+  /** Called with a trace id when spans the page asked for arrive. */
+  onSpans = () => {};
 
   constructor(health, token) {
     this.#base = health.base === "/" ? "" : health.base;
@@ -60,89 +76,200 @@ export class RemoteService {
     this.address = location.origin + (this.#base || "/");
   }
 
-  /** One synchronous exchange with the server: `{status, headers, text}`. */
-  #send(method, url, body = null, headers = [], admin = true) {
-    if (method !== "GET" || !admin) this.#seen = null;
-    const xhr = new XMLHttpRequest();
-    xhr.open(method, url, false);
-    for (const [name, value] of headers) xhr.setRequestHeader(name, value);
-    if (admin && this.#token) xhr.setRequestHeader("authorization", `Bearer ${this.#token}`);
-    xhr.send(body);
-    return { status: xhr.status, headers: parseHeaders(xhr.getAllResponseHeaders()), text: xhr.responseText };
+  #auth(headers = new Headers()) {
+    if (this.#token) headers.set("authorization", `Bearer ${this.#token}`);
+    return headers;
   }
 
-  /** An admin route's data; throws the server's msg as the service would throw it. */
-  #admin(method, route, body) {
-    const json = body === undefined ? null : JSON.stringify(body);
-    const reply = this.#send(method, `/__orderpay${route}`, json, json === null ? [] : [["content-type", "application/json"]]);
+  /**
+   * One exchange with the admin API: its data (`as`: "text" for a document
+   * such as the snapshot, "json" for the OTLP/JSON one); throws the
+   * server's msg as the service would throw it.
+   */
+  async #admin(method, route, body, as = "data") {
+    const headers = this.#auth();
+    let payload = null;
+    if (typeof body === "string") payload = body;
+    else if (body !== undefined) payload = JSON.stringify(body);
+    if (payload !== null) headers.set("content-type", "application/json");
+    const reply = await fetch(`/__orderpay${route}`, { method, headers, body: payload, cache: "no-store" });
+    const text = await reply.text();
+    if (reply.status === 200 && as === "text") return text;
     let parsed = null;
-    try { parsed = JSON.parse(reply.text); } catch { /* a document, or an answer with no JSON */ }
-    if (reply.status === 200) return parsed?.data ?? reply.text;
+    try { parsed = JSON.parse(text); } catch { /* an answer with no JSON */ }
+    if (reply.status === 200) return as === "json" ? parsed : parsed?.data;
     if (reply.status === 401) throw new Error(`the admin API wants its token: open the address the server printed (with #token=...)`);
     const msg = parsed?.msg ?? `the server answered ${reply.status}`;
     throw reply.status === 400 && /must be|from 0 to/.test(msg) ? new RangeError(msg) : new TypeError(msg);
   }
 
-  /** As Service.request: the HTTP status, the response headers and the envelope. */
-  request(method, path, body, headers) {
+  /** Takes records newer than those held (a poll, an event and an action may bring the same ones). */
+  #take(records, droppedLogs) {
+    for (const r of records) {
+      if (r.seq > this.#lastSeq) {
+        this.#records.push(r);
+        this.#lastSeq = r.seq;
+      }
+    }
+    if (typeof droppedLogs === "number") this.#state.droppedLogs = droppedLogs;
+  }
+
+  /** What the page reads besides the records: `data` of /settings or of an event. */
+  #read(data) {
+    const s = this.#state;
+    if (data.settings) s.settings = data.settings;
+    if ("forced" in data) s.forced = data.forced;
+    if (typeof data.now === "number") s.now = data.now;
+    if (data.counters) s.counters = data.counters;
+  }
+
+  /** The whole log and state afresh: at the start, and after a reset or a restore (here or elsewhere). */
+  async reload() {
+    const [logs, state, counted] = await Promise.all([this.#admin("GET", "/logs"), this.#admin("GET", "/settings"), this.#admin("GET", "/counters")]);
+    this.generation = logs.generation;
+    this.#records = [];
+    this.#lastSeq = 0;
+    this.#spans.clear();
+    this.#take(logs.records, logs.droppedLogs);
+    this.#read({ ...state, counters: counted.counters });
+  }
+
+  /**
+   * What a change made here left: the new records, the counters, the
+   * settings. Returns false when the server's service was replaced
+   * meanwhile (by another client): then the whole log is read again.
+   */
+  async #catchUp() {
+    const [logs, state, counted] = await Promise.all([
+      this.#admin("GET", `/logs?after=${this.#lastSeq}`), this.#admin("GET", "/settings"), this.#admin("GET", "/counters"),
+    ]);
+    if (logs.generation !== this.generation) {
+      await this.reload();
+      this.replaced?.();
+      return false;
+    }
+    this.#take(logs.records, logs.droppedLogs);
+    this.#read({ ...state, counters: counted.counters });
+    return true;
+  }
+
+  /** As Service.request, resolved once its records are here: the HTTP status, the response headers and the envelope. */
+  async request(method, path, body, headers) {
     let list;
     try {
-      list = [...new Headers(headers ?? {})];
+      list = new Headers(headers ?? {});
     } catch (e) {
       return envelope(400, `headers: ${e.message}`);
     }
+    const verb = String(method);
     let payload = null;
-    if (typeof body === "string") payload = new Blob([body]); // a Blob of no type: no Content-Type is added
+    // A GET or HEAD carries no body in a browser (the service would ignore one).
+    if (/^(GET|HEAD)$/i.test(verb.trim())) payload = null;
+    else if (typeof body === "string") payload = new Blob([body]); // a Blob of no type: no Content-Type is added
     else if (body instanceof Uint8Array) payload = body;
     else if (body !== null && body !== undefined) payload = new Blob([JSON.stringify(body)]);
+    let reply;
     try {
-      const reply = this.#send(String(method), this.#base + path, payload, list, false);
+      const answer = await fetch(this.#base + path, { method: verb, headers: list, body: payload, cache: "no-store" });
+      const text = await answer.text();
       let parsed;
-      try { parsed = JSON.parse(reply.text); } catch { parsed = { code: reply.status, msg: reply.text, data: null }; }
-      return { status: reply.status, headers: reply.headers, body: parsed };
+      try { parsed = JSON.parse(text); } catch { parsed = { code: answer.status, msg: text, data: null }; }
+      reply = { status: answer.status, headers: Object.fromEntries(answer.headers), body: parsed };
     } catch (e) {
-      return envelope(400, `method: the browser cannot send ${String(method)} (${e.message})`);
+      return envelope(400, `method: the browser cannot send ${verb} (${e.message})`);
     }
+    const traceId = reply.headers["x-b3-traceid"];
+    try {
+      if (await this.#catchUp() && traceId) await this.#fetchSpans(traceId);
+    } catch {
+      // The answer stands; its records come with the next event or poll.
+    }
+    return reply;
   }
 
-  handle(method, path, body, headers) {
-    return this.request(method, path, body, headers).body;
+  async handle(method, path, body, headers) {
+    return (await this.request(method, path, body, headers)).body;
   }
 
+  /** The records newer than `after` not yet handed over (all held, without `after`). */
   logs(after) {
-    return this.#admin("GET", after === undefined ? "/logs" : `/logs?after=${Math.max(0, Math.floor(after))}`).records;
+    if (after === undefined) return this.#records.slice();
+    // Those up to `after` are the page's already.
+    let start = 0;
+    while (start < this.#records.length && this.#records[start].seq <= after) start++;
+    this.#records.splice(0, start);
+    return this.#records.slice();
   }
 
-  get #state() {
-    return this.#admin("GET", "/settings");
-  }
   get settings() { return this.#state.settings; }
-  get forced() { return this.#seen ? this.#seen.forced : this.#state.forced; }
-  get droppedLogs() { return this.#seen?.droppedLogs ?? this.#state.droppedLogs; }
-  get now() { return this.#seen?.now ?? this.#state.now; }
+  get forced() { return this.#state.forced; }
+  get droppedLogs() { return this.#state.droppedLogs; }
+  get now() { return this.#state.now; }
   get seed() { return this.#state.settings.seed; }
+  counters() { return this.#state.counters; }
 
-  clearLogs() { this.#admin("POST", "/logs/clear", {}); }
-  forceNext(outcome, count) { this.#admin("POST", "/force-next", { outcome, count }); }
-  advance(ms) { this.#admin("POST", "/advance", { ms }); }
-  spans() { return this.#admin("GET", "/spans"); }
-  counters() { return this.#seen?.counters ?? this.#admin("GET", "/counters").counters; }
-  snapshot() { return this.#admin("GET", "/snapshot"); }
-  exportNdjson() { return this.#admin("GET", "/logs.ndjson"); }
-  exportOtlp() { return JSON.parse(this.#send("GET", "/__orderpay/otlp").text); }
+  async clearLogs() {
+    await this.#admin("POST", "/logs/clear", {});
+    this.#records = [];
+    await this.#catchUp();
+  }
+
+  async forceNext(outcome, count) {
+    const data = await this.#admin("POST", "/force-next", { outcome, count });
+    this.#read(data);
+  }
+
+  async advance(ms) {
+    this.#read(await this.#admin("POST", "/advance", { ms }));
+  }
+
+  /**
+   * The spans of one trace as last fetched; when none are held yet, an
+   * empty list marked `pending` while they are fetched (`onSpans` says
+   * when they are here). `upTo`: the newest record of the trace the page
+   * holds: spans fetched before it was written are fetched again.
+   */
+  spansOfTrace(traceId, upTo) {
+    const kept = this.#spans.get(traceId);
+    if ((!kept || kept.upTo < upTo) && !this.#spansAsked.has(traceId)) {
+      this.#spansAsked.add(traceId);
+      this.#fetchSpans(traceId).then(() => this.onSpans(traceId), () => {}).finally(() => this.#spansAsked.delete(traceId));
+    }
+    return kept?.spans ?? Object.assign([], { pending: this.#spansAsked.has(traceId) });
+  }
+
+  async #fetchSpans(traceId) {
+    if (!/^[0-9a-f]{16}([0-9a-f]{16})?$/.test(traceId)) {
+      // No trace the service could have made: nothing to ask, ever.
+      this.#spans.set(traceId, { upTo: Infinity, spans: [] });
+      return;
+    }
+    const upTo = this.#lastSeq; // written before this fetch starts, so their spans are in its answer
+    const spans = await this.#admin("GET", `/spans?traceId=${traceId}`);
+    this.#spans.delete(traceId);
+    this.#spans.set(traceId, { upTo, spans });
+    if (this.#spans.size > SPAN_TRACES) this.#spans.delete(this.#spans.keys().next().value);
+  }
+
+  spans() {
+    return [...this.#spans.values()].flatMap((k) => k.spans);
+  }
+
+  snapshot() { return this.#admin("GET", "/snapshot", undefined, "text"); }
+  exportNdjson() { return this.#admin("GET", "/logs.ndjson", undefined, "text"); }
+  exportOtlp() { return this.#admin("GET", "/otlp", undefined, "json"); }
 
   /** A fresh service on the server, with these options over its start options. */
-  reset(options) {
-    this.generation = this.#admin("POST", "/reset", options).generation;
+  async reset(options) {
+    this.generation = (await this.#admin("POST", "/reset", options)).generation;
+    await this.reload();
     return this;
   }
 
   /** Replaces the server's state with a snapshot's. */
-  restore(text) {
-    const reply = this.#send("PUT", "/__orderpay/snapshot", text, [["content-type", "application/json"]]);
-    const parsed = JSON.parse(reply.text);
-    if (reply.status !== 200) throw new TypeError(parsed.msg);
-    this.generation = parsed.data.generation;
+  async restore(text) {
+    this.generation = (await this.#admin("PUT", "/snapshot", text)).generation;
+    await this.reload();
     return this;
   }
 
@@ -150,36 +277,74 @@ export class RemoteService {
   free() {}
 
   /**
-   * Calls `onRecords(records, droppedLogs)` with the records newer than
-   * `lastSeq()` when some arrive, and `onReplaced()` when the server's
-   * service was reset or replaced. Every exchange is an async fetch.
+   * Follows the server's log: `onRecords()` when records came (the page
+   * reads them with `logs(after)`), `onReplaced()` when the server's
+   * service was reset or replaced. With the server's event stream where it
+   * has one; else, or once the stream breaks, by polling.
    */
-  watch(lastSeq, onRecords, onReplaced) {
-    const headers = this.#token ? { authorization: `Bearer ${this.#token}` } : {};
-    let dropped = null;
-    const read = async (route) => (await (await fetch(`/__orderpay${route}`, { headers })).json())?.data;
+  follow(onRecords, onReplaced) {
+    this.replaced = onReplaced;
+    this.#events(onRecords, onReplaced).catch(() => {}).finally(() => {
+      if (this.following === "events" || this.following === "") this.#poll(onRecords);
+    });
+  }
+
+  /** The event stream (text/event-stream, read with fetch so that the admin token goes as a header). */
+  async #events(onRecords, onReplaced) {
+    const reply = await fetch(`/__orderpay/events?after=${this.#lastSeq}`, { headers: this.#auth(new Headers({ accept: "text/event-stream" })), cache: "no-store" });
+    if (!reply.ok || !/^text\/event-stream/.test(reply.headers.get("content-type") ?? "")) {
+      reply.body?.cancel().catch(() => {});
+      return;
+    }
+    this.following = "events";
+    const reader = reply.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += value;
+      let end;
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        let type = "message";
+        let data = "";
+        for (const line of block.split("\n")) {
+          if (line.startsWith("event:")) type = line.slice(6).trim();
+          else if (line.startsWith("data:")) data += line.slice(5).trimStart();
+        }
+        if (!data) continue;
+        const event = JSON.parse(data);
+        if (event.generation !== this.generation) {
+          await this.reload();
+          onReplaced();
+        } else if (type === "records") {
+          const had = this.#lastSeq;
+          const dropped = this.#state.droppedLogs;
+          this.#take(event.records, event.droppedLogs);
+          this.#read(event);
+          if (this.#lastSeq !== had || this.#state.droppedLogs !== dropped) onRecords();
+        }
+      }
+    }
+  }
+
+  /** Polls `logs?after=`, and when records came, the counters and settings too. */
+  #poll(onRecords) {
+    this.following = "polling";
+    let dropped = this.#state.droppedLogs;
     const poll = async () => {
       try {
-        const after = lastSeq();
-        const data = await read(`/logs?after=${after}`);
-        if (data && data.generation !== this.generation) {
-          this.generation = data.generation;
-          this.#seen = null;
-          onReplaced();
-        } else if (data && after === lastSeq() && (data.records?.length || (dropped !== null && data.droppedLogs !== dropped))) {
-          const [counted, state] = await Promise.all([read("/counters"), read("/settings")]);
-          // The page sent requests of its own meanwhile: its next poll reads them all.
-          if (after === lastSeq()) {
-            // Kept only if nothing was reset or emptied in between: else the redraw asks afresh.
-            const same = (d) => d?.generation === this.generation && d.droppedLogs === data.droppedLogs;
-            this.#seen = same(counted) && same(state)
-              ? { counters: counted.counters, droppedLogs: data.droppedLogs, forced: state.forced, now: state.now }
-              : null;
-            onRecords(data.records, data.droppedLogs);
-          }
+        const had = this.#lastSeq;
+        const logs = await this.#admin("GET", `/logs?after=${had}`);
+        if (logs.generation !== this.generation) {
+          await this.reload();
+          this.replaced();
+        } else if (logs.records.length || logs.droppedLogs !== dropped) {
+          // A log emptied elsewhere shows as a change of the dropped count alone.
+          if (await this.#catchUp() && (this.#lastSeq !== had || this.#state.droppedLogs !== dropped)) onRecords();
         }
-        // A log emptied elsewhere shows as a change of the dropped count alone.
-        dropped = data?.droppedLogs ?? null;
+        dropped = this.#state.droppedLogs;
       } catch { /* the server is away: try again */ }
       this.#timer = setTimeout(poll, POLL_MS);
     };

@@ -53,12 +53,13 @@ export function mountRequestPanel(store, { close, select }) {
     return null;
   }
 
-  function show(key, { focus = true, quiet = false } = {}) {
+  /** `fresh`: drawn again even when its request has not changed (live, its trace's spans came from the server). */
+  function show(key, { focus = true, quiet = false, fresh = false } = {}) {
     const req = store.requests.byKey.get(key);
     if (!req) return hide();
     if (quiet && current?.startsWith("object:")) return; // an object page stays until the user leaves it
     const same = current === key;
-    if (quiet && same && panel.dataset.seq === String(req.response?.seq ?? "")) return; // nothing new to draw
+    if (quiet && !fresh && same && panel.dataset.seq === String(req.response?.seq ?? "")) return; // nothing new to draw
     if (!same) draft = null;
     current = key;
     const x = store.exchanges.get(key);
@@ -158,7 +159,7 @@ export function mountRequestPanel(store, { close, select }) {
     }
     drawRows();
 
-    function send(event) {
+    async function send(event) {
       event.preventDefault();
       message.textContent = "";
       const p = draft.path.trim();
@@ -170,7 +171,7 @@ export function mountRequestPanel(store, { close, select }) {
         if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) { message.textContent = `header name "${name}": letters, digits and - only, not empty`; return; }
         headers[name] = v;
       }
-      const reply = store.request(draft.method, p, draft.body === "" ? null : draft.body, headers);
+      const reply = await store.request(draft.method, p, draft.body === "" ? null : draft.body, headers);
       const key = reply.record ? `${reply.record.traceId}/${reply.record.spanId}` : null;
       draft = null;
       if (key) select(key);

@@ -208,6 +208,8 @@ export function mountRequests(store) {
   const later = inSightWhileGenerating(store, $("#requests"), throttled(refresh));
   store.addEventListener("change", (e) => {
     if (e.detail.reset) { searcher.reset(); if (selected) { selected = null; setOpen(false); panel.hide(); } }
+    // Live: the spans of the open request's trace came from the server.
+    if (e.detail.spans && selected && store.requests.byKey.has(selected)) panel.show(selected, { focus: false, quiet: true, fresh: true });
     later();
   });
   search.addEventListener("input", () => { limit = PAGE; filter(); });

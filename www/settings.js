@@ -101,7 +101,7 @@ export function mountSettings(store, undoable) {
   $("#export-state").addEventListener("click", () => {
     const service = store.service;
     exportFile("the state", `orderpay-state-${stamp()}.json`, "application/json",
-      () => (store.remote ? [service.snapshot()] : piecesOf(service, "snapshotPieces", () => service.snapshot())),
+      async () => (store.remote ? [await service.snapshot()] : piecesOf(service, "snapshotPieces", () => service.snapshot())),
       (size) => `Exported the state (${bytes(size)}): Service.restore(text) takes it back, here or in Node.`);
   });
 
@@ -110,7 +110,7 @@ export function mountSettings(store, undoable) {
     // The page's copy of the journal counts the records: logs() would copy them all again.
     const count = store.records.length;
     exportFile("the log", `orderpay-logs-${stamp()}.ndjson`, "application/x-ndjson",
-      () => (store.remote ? [service.exportNdjson()] : piecesOf(service, "exportNdjsonPieces", () => service.exportNdjson())),
+      async () => (store.remote ? [await service.exportNdjson()] : piecesOf(service, "exportNdjsonPieces", () => service.exportNdjson())),
       () => `Exported ${number(count)} log records as NDJSON, one a line, oldest first.`);
   });
 
@@ -118,7 +118,7 @@ export function mountSettings(store, undoable) {
     const service = store.service;
     let spans = 0;
     exportFile("the OTLP/JSON export", `orderpay-traces-${stamp()}.otlp.json`, "application/json",
-      () => (typeof service.exportOtlpPieces === "function" && !store.remote ? service.exportOtlpPieces(PIECES) : jsonPieces(service.exportOtlp())),
+      async () => (typeof service.exportOtlpPieces === "function" && !store.remote ? service.exportOtlpPieces(PIECES) : jsonPieces(await service.exportOtlp())),
       () => `Exported ${number(spans)} spans as OTLP/JSON, one resource per component: POST the file to an OpenTelemetry collector's /v1/traces.`,
       (piece) => { spans += countSpans(piece); });
   });

@@ -49,7 +49,7 @@ export function mountSimulation(store) {
     fill(model, ...rows.flatMap(([k, v]) => [h("dt", null, k), h("dd", null, v)]));
   }
 
-  form.addEventListener("submit", (event) => {
+  form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const text = count.value.trim();
     // The count goes to the service as a number; it checks it and names what is wrong.
@@ -62,7 +62,7 @@ export function mountSimulation(store) {
       return;
     }
     try {
-      store.forceNext(outcome.value, n);
+      await store.forceNext(outcome.value, n);
       say(n === 0 ? "Cleared: nothing is forced." : `Forced: ${attempts(n, outcome.value)}. Pay from the flow or the request console.`);
     } catch (e) {
       say(`Not forced: ${e.message}`, "error");
@@ -70,9 +70,14 @@ export function mountSimulation(store) {
     }
   });
 
-  $("#force-clear").addEventListener("click", () => {
+  $("#force-clear").addEventListener("click", async () => {
     const had = store.forced;
-    store.forceNext("failure", 0);
+    try {
+      await store.forceNext("failure", 0);
+    } catch (e) {
+      say(`Not cleared: ${e.message}`, "error");
+      return;
+    }
     say(had ? `Cleared: the ${had.remaining} pending forced attempt${had.remaining === 1 ? " is" : "s are"} left to the draw again.` : "Nothing was forced.");
   });
 

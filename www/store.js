@@ -90,7 +90,7 @@ export class Store extends EventTarget {
     } catch (e) {
       notice = `The state saved in this browser could not be restored (${e.message}); starting fresh.`;
     }
-    this.fresh({});
+    await this.fresh({});
     return notice;
   }
 
@@ -142,10 +142,11 @@ export class Store extends EventTarget {
   #goLive(remote) {
     this.remote = remote;
     this.#replace(remote);
-    remote.watch(
-      () => this.#lastSeq,
-      (records, dropped) => {
-        this.#pull(records, dropped);
+    // Spans the page asked for and the server sent later: the views that show them redraw.
+    remote.onSpans = () => this.dispatchEvent(new CustomEvent("change", { detail: { spans: true } }));
+    remote.follow(
+      () => {
+        this.#pull();
         this.changed({ request: true });
       },
       () => {
@@ -153,7 +154,8 @@ export class Store extends EventTarget {
         this.changed({ reset: true });
       },
     );
-    return `Live: this page shows the service of the server at ${remote.address}. Requests sent to it from anywhere (curl, an app) appear here, and the buttons act on it.`;
+    return `Live: this page shows the service of the server at ${remote.address}. Requests sent to it from anywhere (curl, an app) appear here, and the buttons act on it.` +
+      (remote.problem ? ` Its state could not be read: ${remote.problem}.` : "");
   }
 
   /**
@@ -164,15 +166,17 @@ export class Store extends EventTarget {
     return typeof source === "string" ? Service.restore(source) : new Service(source);
   }
 
-  /** A new, empty service (`made`: one `probe` already built). Throws the service's own TypeError or RangeError for a bad option. */
+  /** A new, empty service (`made`: one `probe` already built). Rejects with the service's own TypeError or RangeError for a bad option. */
   fresh(options, made = null) {
     // Live, the server starts afresh; `made` (a probe) only checked the options.
     if (this.remote) made?.free();
-    this.#replace(this.remote ? this.remote.reset(options) : made ?? new Service(options));
-    this.ids = { orders: [], payments: [], prices: new Map() };
-    this.run = null;
-    this.exchanges = new Map();
-    this.changed({ reset: true });
+    return settle(() => (this.remote ? this.remote.reset(options) : made ?? new Service(options)), (service) => {
+      this.#replace(service);
+      this.ids = { orders: [], payments: [], prices: new Map() };
+      this.run = null;
+      this.exchanges = new Map();
+      this.changed({ reset: true });
+    });
   }
 
   /**
@@ -217,7 +221,7 @@ export class Store extends EventTarget {
 
   /** Replaces the state with an imported one (`read` from persist.js, `made` from probeText). Throws when it is not a snapshot. */
   async restoreLoaded(read, made, onProgress) {
-    await this.#adopt(this.remote ? this.remote.restore(read.text) : made, read.ids, onProgress);
+    await this.#adopt(this.remote ? await this.remote.restore(read.text) : made, read.ids, onProgress);
     this.run = null;
     this.changed({ reset: true });
   }
@@ -288,15 +292,21 @@ export class Store extends EventTarget {
   }
 
   /**
-   * Sends one request. Returns `{status, headers, body, ms, record, service}`:
-   * what the service answered, the milliseconds the call took in this tab,
-   * the response log record it wrote (with its simulated duration), and its
-   * service record (with the `outcome` of a payment attempt), or null.
+   * Sends one request. Resolves with `{status, headers, body, ms, record,
+   * service}`: what the service answered, the milliseconds the call took
+   * in this tab, the response log record it wrote (with its simulated
+   * duration), and its service record (with the `outcome` of a payment
+   * attempt), or null. The page's own service answers at once; the
+   * server's (live) once its answer and records are here: one async path
+   * for both, so nothing waits on the network with the page held.
    */
   request(method, path, body, headers) {
     const before = this.#lastSeq;
     const started = performance.now();
-    const reply = this.service.request(method, path, body, headers);
+    return settle(() => this.service.request(method, path, body, headers), (reply) => this.#answered(method, path, body, headers, reply, before, started));
+  }
+
+  #answered(method, path, body, headers, reply, before, started) {
     const ms = performance.now() - started;
     this.#learn(method, path, body, reply.body);
     this.#pull();
@@ -320,10 +330,9 @@ export class Store extends EventTarget {
     return { ...reply, ms, record, service };
   }
 
-  /** The next `count` payment attempts succeed or fail; 0 clears. Throws the service's TypeError or RangeError. */
+  /** The next `count` payment attempts succeed or fail; 0 clears. Rejects with the service's TypeError or RangeError. */
   forceNext(outcome, count) {
-    this.service.forceNext(outcome, count);
-    this.changed({ forced: true });
+    return settle(() => this.service.forceNext(outcome, count), () => this.changed({ forced: true }));
   }
 
   /** What forceNext still has to do, or null. */
@@ -338,6 +347,8 @@ export class Store extends EventTarget {
   spansOf(traceId) {
     const mine = this.records.filter((r) => r.traceId === traceId);
     const key = `${traceId}|${mine.length}|${mine[0]?.seq}|${mine.at(-1)?.seq}`;
+    // Live, the spans come from the server: those held, fetched again when the trace has grown (a "change" says when they come).
+    if (this.remote) return this.remote.spansOfTrace(traceId, mine.at(-1)?.seq ?? 0);
     if (this.#spans.key !== key) {
       this.#spans = { key, spans: this.service.spans().filter((s) => s.traceId === traceId) };
     }
@@ -345,11 +356,12 @@ export class Store extends EventTarget {
   }
 
   clearLogs() {
-    this.service.clearLogs();
-    this.records = [];
-    this.requests.clear();
-    this.#lastDropped = this.service.droppedLogs;
-    this.changed({ cleared: true });
+    return settle(() => this.service.clearLogs(), () => {
+      this.records = [];
+      this.requests.clear();
+      this.#lastDropped = this.service.droppedLogs;
+      this.changed({ cleared: true });
+    });
   }
 
   get droppedLogs() {
@@ -442,6 +454,7 @@ export class Store extends EventTarget {
   async undo(checkpoint, onProgress) {
     let service = checkpoint.service;
     if (service) this.#kept.delete(service);
+    else if (this.remote) service = await this.remote.restore(checkpoint.text);
     else service = await this.restored({ text: checkpoint.text, pieces: [checkpoint.text] }, onProgress);
     await this.#adopt(service, null, onProgress);
     this.ids = checkpoint.ids;
@@ -631,6 +644,22 @@ export class Store extends EventTarget {
   /** Forgets the saved copy (a reset to defaults). */
   forget() {
     if (this.tabs.role === "owner") forgetSaved();
+  }
+}
+
+/**
+ * The async facade over both services: `call()` asks the service, `then`
+ * takes its answer. The page's own service answers at once, and `then`
+ * runs at once too (the state has changed when the click that asked
+ * returns, as before); the server's answers later. A promise either way,
+ * rejected with what the service threw.
+ */
+function settle(call, then) {
+  try {
+    const value = call();
+    return value !== null && typeof value?.then === "function" ? value.then(then) : Promise.resolve(then(value));
+  } catch (e) {
+    return Promise.reject(e);
   }
 }
 

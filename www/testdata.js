@@ -43,7 +43,7 @@ export function mountTestData(store) {
     const count = /^\d{1,5}$/.test(raw) ? Number(raw) : NaN;
     if (!(count >= 1 && count <= MAX)) {
       // Out of the service's bounds: let the service say why, in one request.
-      const reply = store.request("GET", `/api/test/order/batch?count=${encodeURIComponent(raw)}`, null, {});
+      const reply = await store.request("GET", `/api/test/order/batch?count=${encodeURIComponent(raw)}`, null, {});
       progress.hidden = true;
       status.textContent = "";
       summary.dataset.state = "error";
@@ -83,7 +83,7 @@ export function mountTestData(store) {
       while (run.made < run.target && !cancelled) {
         const size = Math.min(chunk, run.target - run.made);
         const began = performance.now();
-        const reply = store.request("GET", `/api/test/order/batch?count=${size}`, null, {});
+        const reply = await store.request("GET", `/api/test/order/batch?count=${size}`, null, {});
         chunk = nextChunk(size, performance.now() - began);
         run.requests++;
         if (reply.body.code !== 0) {

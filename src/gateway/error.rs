@@ -31,6 +31,11 @@ pub enum ApiError {
         bytes: usize,
         limit: usize,
     },
+    /// A body a server stopped reading: its declared size, if it had one.
+    BodyUnread {
+        declared: Option<usize>,
+        limit: usize,
+    },
     UriTooLong {
         bytes: usize,
         limit: usize,
@@ -69,7 +74,7 @@ impl ApiError {
             ApiError::BadRequest { .. } => 400,
             ApiError::NotFound { .. } => 404,
             ApiError::MethodNotAllowed { .. } => 405,
-            ApiError::PayloadTooLarge { .. } => 413,
+            ApiError::PayloadTooLarge { .. } | ApiError::BodyUnread { .. } => 413,
             ApiError::UriTooLong { .. } => 414,
             ApiError::UnsupportedMediaType { .. } => 415,
             ApiError::HeadersTooLarge { .. } | ApiError::TooManyHeaders { .. } => 431,
@@ -113,6 +118,16 @@ impl ApiError {
             ApiError::PayloadTooLarge { bytes, limit } => {
                 format!("body: {bytes} bytes is over the limit of {limit} bytes")
             }
+            ApiError::BodyUnread {
+                declared: Some(bytes),
+                limit,
+            } => {
+                format!("body: {bytes} bytes (its content-length) is over the limit of {limit} bytes")
+            }
+            ApiError::BodyUnread {
+                declared: None,
+                limit,
+            } => format!("body: over the limit of {limit} bytes; reading stopped there"),
             ApiError::UriTooLong { bytes, limit } => {
                 format!("path: {bytes} bytes is over the limit of {limit} bytes")
             }

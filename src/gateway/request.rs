@@ -47,6 +47,13 @@ pub enum Text {
     NotUtf8 {
         bytes: usize,
     },
+    /// A body a server stopped reading once it was over the limit: the
+    /// size its content-length declared, or None when it declared none
+    /// (then only "over the limit" is known), so that the answer and the
+    /// log name what the server knows rather than a stand-in's size.
+    Unread {
+        declared: Option<usize>,
+    },
 }
 
 impl Default for Text {
@@ -166,6 +173,14 @@ impl Target {
             Text::NotUtf8 { .. } => {
                 return Err((ApiError::bad("path", "not valid UTF-8 text"), text));
             }
+            // No binding leaves a path unread; refused like one too long.
+            Text::Unread { declared } => {
+                let error = ApiError::UriTooLong {
+                    bytes: declared.unwrap_or(MAX_PATH_BYTES + 1),
+                    limit: MAX_PATH_BYTES,
+                };
+                return Err((error, text));
+            }
             Text::Given(t) => t,
         };
         // One scan: the path ends at the first `?` or `#`; a query runs
@@ -236,6 +251,12 @@ fn path_end(bytes: &[u8]) -> Option<usize> {
 /// before it knows whether the endpoint would read it.
 pub fn check_body_size(body: Option<&Text>) -> Result<(), ApiError> {
     let bytes = match body {
+        Some(Text::Unread { declared }) => {
+            return Err(ApiError::BodyUnread {
+                declared: *declared,
+                limit: MAX_BODY_BYTES,
+            })
+        }
         Some(Text::TooLarge { bytes }) => *bytes,
         Some(Text::Given(t)) => t.len(),
         Some(Text::NotUtf8 { bytes }) => *bytes,

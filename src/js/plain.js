@@ -29,6 +29,27 @@ const typedLength = getter("byteLength");
 const { isArray } = Array;
 const { stringify } = JSON;
 
+/**
+ * A body a server stopped reading once it was over the limit (the server
+ * passes this instead of bytes): the size its content-length declared, or
+ * none when reading stopped past the limit, so the service's answer and
+ * log name what the server knows. Only the package's server makes one;
+ * the private field cannot be forged, and checking for it runs no code of
+ * the caller's (a proxy's traps included).
+ */
+export class UnreadBody {
+  #declared;
+  /** `declared`: a whole number of bytes over the limit, or undefined. */
+  constructor(declared) {
+    this.#declared = Number.isSafeInteger(declared) && declared > MAX_BODY ? declared : undefined;
+    Object.freeze(this);
+  }
+  /** `true` when no size was declared, else the declared size, for `left.unread`. */
+  static measure(body) {
+    return #declared in body ? (body.#declared ?? true) : undefined;
+  }
+}
+
 /** The kind of a value, for messages; never throws (a revoked proxy cannot be asked IsArray). */
 export function kind(value) {
   if (value === null) return "null";
@@ -85,7 +106,8 @@ export function plain(method, path, body, headers) {
   }
 
   const b = readBody(body, parts);
-  if (b.tooLarge !== undefined) (left ??= {}).body = b.tooLarge;
+  if (b.unread !== undefined) (left ??= {}).unread = b.unread;
+  else if (b.tooLarge !== undefined) (left ??= {}).body = b.tooLarge;
   else if (b.problem !== undefined) unreadable("body", b.problem);
 
   if (headers !== undefined && headers !== null) {
@@ -110,6 +132,10 @@ function readBody(body, parts) {
     if (body.length > MAX_BODY) return { tooLarge: body.length };
     parts.body = body;
     return {};
+  }
+  if (typeof body === "object") {
+    const unread = UnreadBody.measure(body);
+    if (unread !== undefined) return { unread };
   }
   if (typeof body === "object" && typedName.call(body) === "Uint8Array") {
     // The slots' length is 0 once the buffer is detached.

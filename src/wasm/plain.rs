@@ -15,6 +15,9 @@ use crate::json::read::{self, Json};
 struct Left {
     path: Option<f64>,
     body: Option<f64>,
+    /// A body the server stopped reading: `Some(None)` when it declared
+    /// no size, else the size its content-length declared.
+    unread: Option<Option<f64>>,
     /// How many headers, and their size.
     headers: Option<(f64, f64)>,
     /// An argument that could not be read: its name and the problem.
@@ -22,7 +25,7 @@ struct Left {
 }
 
 impl Left {
-    /// `{path?, body?, headers?: [count, size], unreadable?: [name, problem]}`,
+    /// `{path?, body?, unread?: size | true, headers?: [count, size], unreadable?: [name, problem]}`,
     /// written by the package's own JS layer; anything else is reported as
     /// a request the module did not understand.
     fn read(text: &str) -> Left {
@@ -43,6 +46,10 @@ impl Left {
         Left {
             path: json.get("path").and_then(Json::as_f64),
             body: json.get("body").and_then(Json::as_f64),
+            unread: json.get("unread").and_then(|u| match u.as_bool() {
+                Some(true) => Some(None),
+                _ => u.as_f64().map(Some),
+            }),
             headers: pair("headers").and_then(|(n, b)| Some((n.as_f64()?, b.as_f64()?))),
             unreadable: pair("unreadable")
                 .and_then(|(n, p)| Some((n.as_str()?.to_owned(), p.as_str()?.to_owned()))),
@@ -70,13 +77,16 @@ impl Parts {
             (None, Some(path)) => Text::Given(path),
             (None, None) => Text::default(),
         };
-        let body = match (left.body, self.body, self.bytes) {
-            (Some(bytes), _, _) => Some(Text::TooLarge {
+        let body = match (left.unread, left.body, self.body, self.bytes) {
+            (Some(declared), _, _, _) => Some(Text::Unread {
+                declared: declared.map(|bytes| bytes as usize),
+            }),
+            (None, Some(bytes), _, _) => Some(Text::TooLarge {
                 bytes: bytes as usize,
             }),
-            (None, Some(text), _) => Some(Text::Given(text)),
-            (None, None, Some(bytes)) => Some(from_utf8(bytes)),
-            (None, None, None) => None,
+            (None, None, Some(text), _) => Some(Text::Given(text)),
+            (None, None, None, Some(bytes)) => Some(from_utf8(bytes)),
+            (None, None, None, None) => None,
         };
         let mut names_and_values = self.headers.into_iter();
         let mut headers = Vec::with_capacity(names_and_values.len() / 2);

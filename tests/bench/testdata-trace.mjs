@@ -6,6 +6,9 @@
 // what filled most of it: layout (style, layout, paint and commit), gc,
 // serialize (postMessage to and from the save worker) or script; then
 // how many layout passes had more than half of the page's objects dirty.
+// Each long task follows on a line of its own: when (ms after the first),
+// how long (and how much of it was the thread's own CPU time), and its
+// longest events inside by name.
 // Needs the package (source .ci/lib.sh; build_package) and the e2e
 // dependencies (npm ci --prefix tests). Prints JSON lines.
 // Usage: node tests/bench/testdata-trace.mjs [orders]
@@ -58,15 +61,25 @@ try {
   };
   const tasks = main.filter((e) => e.name === "ThreadControllerImpl::RunTask" && e.dur >= 50_000);
   const byKind = {};
+  const details = [];
   for (const task of tasks) {
     const inside = main.filter((e) => e.ts >= task.ts && e.ts + (e.dur ?? 0) <= task.ts + task.dur);
     const longest = (re) => inside.filter((e) => re.test(e.name)).reduce((n, e) => Math.max(n, e.dur), 0);
     const [kind] = Object.entries(KINDS).map(([k, re]) => [k, longest(re)]).sort((a, b) => b[1] - a[1])[0];
     (byKind[kind] ??= []).push(Math.round(task.dur / 1000));
+    // What filled it: the longest events inside, by name (a script by its function and file), in ms.
+    const what = inside.filter((e) => e !== task && e.dur >= 3000).sort((a, b) => b.dur - a.dur).slice(0, 6).map((e) => {
+      const f = e.args?.data?.functionName || e.args?.data?.url?.split("/").pop() || e.args?.data?.type || "";
+      return `${e.name}${f ? `(${f})` : ""} ${Math.round(e.dur / 1000)}`;
+    });
+    details.push({ at: Math.round((task.ts - tasks[0].ts) / 1000), ms: Math.round(task.dur / 1000), cpuMs: Math.round((task.tdur ?? NaN) / 1000), kind, what });
   }
   const layouts = main.filter((e) => e.name === "Layout" && e.args?.beginData);
   const whole = layouts.filter((e) => e.args.beginData.dirtyObjects > e.args.beginData.totalObjects / 2);
-  console.log(JSON.stringify({ orders, ms, longTasks: tasks.length, byKind }));
+  // The main thread's own CPU time per task (the trace's thread time): what the page's work cost, the waits for a busy core left out.
+  const cpuLong = main.filter((e) => e.name === "ThreadControllerImpl::RunTask" && e.tdur >= 50_000).map((e) => Math.round(e.tdur / 1000));
+  console.log(JSON.stringify({ orders, ms, longTasks: tasks.length, byKind, tasksOf50msCpu: cpuLong }));
+  for (const d of details) console.log(JSON.stringify(d));
   console.log(JSON.stringify({ layouts: layouts.length, wholePageLayouts: whole.length, longestWholePageLayoutMs: Math.round(Math.max(0, ...whole.map((e) => e.dur)) / 1000) }));
 } finally {
   await env.close();

@@ -222,3 +222,69 @@ test("the static files: the playground and the package, and nothing outside them
     assert.doesNotMatch(answer, /root:|"dependencies"|"name": ?"consumer"/, target);
   }
 });
+
+/** Reads server-sent events from a stream: `next()` resolves with the next `{type, id, data}`. */
+function eventReader(body) {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  return async function next() {
+    for (;;) {
+      const end = buffer.indexOf("\n\n");
+      if (end >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const event = { type: "message", id: null, data: "" };
+        for (const line of block.split("\n")) {
+          if (line.startsWith("event: ")) event.type = line.slice(7);
+          else if (line.startsWith("id: ")) event.id = line.slice(4);
+          else if (line.startsWith("data: ")) event.data += line.slice(6);
+        }
+        if (event.data) return { ...event, data: JSON.parse(event.data) };
+        continue; // a comment
+      }
+      const { value, done } = await reader.read();
+      if (done) throw new Error("the stream ended");
+      buffer += value;
+    }
+  };
+}
+
+test("events: the log as server-sent events, from ?after= on, then each batch, and a reset as `replaced`", async () => {
+  await call(admin("/reset"), "POST", {});
+  await order(7);
+  const controller = new AbortController();
+  const reply = await fetch(admin("/events?after=0"), { signal: controller.signal });
+  try {
+    assert.equal(reply.status, 200);
+    assert.match(reply.headers.get("content-type"), /^text\/event-stream/);
+    const next = eventReader(reply.body);
+    const first = await next();
+    assert.equal(first.type, "records");
+    assert.deepEqual(first.data.records.map((r) => r.stage), ["gateway", "service", "response"]);
+    assert.equal(first.id, "3");
+    // The counters a page redraws from come with the records: the same as the counters route's.
+    assert.deepEqual(first.data.counters, (await call(admin("/counters"))).body.data.counters);
+    // Two requests close together come as one batch, newer than the last sent.
+    await Promise.all([order(8), order(9)]);
+    const second = await next();
+    assert.equal(second.type, "records");
+    assert.deepEqual(second.data.records.map((r) => r.seq), [4, 5, 6, 7, 8, 9]);
+    assert.equal(second.id, "9");
+    // A reset elsewhere: `replaced`, then the new log from its start.
+    await call(admin("/reset"), "POST", { seed: 11 });
+    const replaced = await next();
+    assert.equal(replaced.type, "replaced");
+    assert.equal(replaced.data.settings.seed, 11);
+    // With the new service's counts (nothing yet), so a page can redraw at once.
+    const counted = await next();
+    assert.deepEqual([counted.type, counted.data.records, counted.data.counters], ["records", [], (await call(admin("/counters"))).body.data.counters]);
+    await order(10);
+    const fresh = await next();
+    assert.deepEqual(fresh.data.records.map((r) => r.seq), [1, 2, 3]);
+    assert.equal(fresh.data.generation, replaced.data.generation);
+  } finally {
+    controller.abort();
+  }
+  // A bad ?after= is refused like the logs route's.
+  assert.equal((await call(admin("/events?after=x"))).body.msg, 'after: expected a whole number, got "x"');
+});

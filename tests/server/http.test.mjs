@@ -24,6 +24,12 @@ before(async () => {
 });
 after(() => stop(server));
 
+/** The newest `response` record of the server's log. */
+async function lastResponseRecord() {
+  const { records } = (await call(`${server.origin}/__orderpay/logs`)).body.data;
+  return records.findLast((r) => r.stage === "response");
+}
+
 /** An answer of the gateway, checked against the document. */
 async function api(method, path, body, headers) {
   const reply = await call(server.url + path, method, body, headers);
@@ -160,16 +166,23 @@ test("a body over 1 MiB is refused with 413 while it streams in, before it is al
   assert.match(text, /^HTTP\/1\.1 413 /);
   assert.match(text, /"code":413/);
   // No length was declared and the rest was never read: the answer says only that it is over.
-  assert.match(text, /"msg":"body: over the limit of 1048576 bytes; reading stopped there"/);
+  const stopped = "body: over the limit of 1048576 bytes; reading stopped there";
+  assert.match(text, new RegExp(`"msg":"${stopped}"`));
   assert.doesNotMatch(text, /1048577/);
+  // The service's log record says the same as the answer, not a stand-in's size.
+  assert.equal((await lastResponseRecord()).msg, stopped);
   assert.ok(answeredAt > 1024 * 1024 && answeredAt < 4 * 1024 * 1024, `answered after ${answeredAt} bytes`);
   // A declared length over the limit is refused before any of it is read.
   const big = await rawExchange(port, async (socket) => {
     socket.write("POST /api/order/create HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 5000000\r\n\r\n{");
   });
   assert.match(big.text, /^HTTP\/1\.1 413 /);
-  // The declared size is the one named.
+  // The declared size is the one named, in the answer and in the log record.
+  const declared = "body: 5000000 bytes (its content-length) is over the limit of 1048576 bytes";
   assert.match(big.text, /"msg":"body: 5000000 bytes \(its content-length\) is over the limit of 1048576 bytes"/);
+  const record = await lastResponseRecord();
+  assert.equal(record.msg, declared);
+  assert.equal(record.httpStatus, 413);
 });
 
 test("a slow client is timed out: headers never finished, and a body that never ends", async () => {

@@ -1,6 +1,8 @@
 // The live playground: opened from `orderpay serve`, the page shows the
 // server's own service. Requests sent by another client appear in its log
-// within a second, and its buttons act on the server's state.
+// at once (server-sent events; polling where the stream is missing), its
+// buttons act on the server's state, and the page never sends a
+// synchronous request.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 
@@ -18,29 +20,50 @@ before(async () => {
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"],
   });
-  page = await browser.newPage();
-  page.on("pageerror", (e) => errors.push(String(e)));
-  // Counts the synchronous requests the page makes, which block it while they last.
-  await page.addInitScript(() => {
+  page = await livePage();
+});
+
+/**
+ * A page of the server's, which counts its synchronous requests (they block
+ * it while they last) and the admin routes it fetches. `noEvents`: the
+ * event stream answers 404, as a server without one would.
+ */
+async function livePage({ noEvents = false } = {}) {
+  const p = await browser.newPage();
+  p.on("pageerror", (e) => errors.push(String(e)));
+  p.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+  await p.addInitScript((noEvents) => {
     window.syncRequests = [];
+    window.fetched = [];
     const open = XMLHttpRequest.prototype.open;
     XMLHttpRequest.prototype.open = function (method, url, async = true, ...rest) {
       if (async === false) window.syncRequests.push(`${method} ${url}`);
       return open.call(this, method, url, async, ...rest);
     };
-  });
-  await page.goto(server.origin + "/");
-  await page.waitForSelector("body[data-ready=true]");
-});
+    const fetch = window.fetch;
+    window.fetch = function (input, init) {
+      const url = String(input instanceof Request ? input.url : input);
+      window.fetched.push(url.replace(location.origin, ""));
+      if (noEvents && url.includes("/__orderpay/events")) return Promise.resolve(new Response("{}", { status: 404 }));
+      return fetch.call(this, input, init);
+    };
+  }, noEvents);
+  await p.goto(server.origin + "/");
+  await p.waitForSelector("body[data-ready=true]");
+  return p;
+}
 after(async () => {
   await browser?.close();
   if (server) await stop(server);
 });
 
-const rows = () => page.$$eval("#logs tr[data-seq]", (trs) => trs.map((tr) => ({ seq: Number(tr.cells[0].textContent), uri: tr.cells[4].textContent })));
+const rows = (p = page) => p.$$eval("#logs tr[data-seq]", (trs) => trs.map((tr) => ({ seq: Number(tr.cells[0].textContent), uri: tr.cells[4].textContent })));
 
 test("the page says it is live, and shows the server's settings", async () => {
   assert.match(await page.textContent("#notice"), /^Live: this page shows the service of the server at /);
+  // Not "running entirely in this tab": the introduction speaks of the server.
+  assert.match(await page.textContent(".lead"), /orderpay serve/);
+  assert.doesNotMatch(await page.textContent(".lead"), /in this tab/);
   assert.equal(await page.inputValue("#seed"), "4");
 });
 
@@ -86,7 +109,6 @@ test("a reset made elsewhere (a test suite's) reaches the page too", async () =>
 });
 
 test("following the server's log never blocks the page: records, counters and charts come by async fetch", async () => {
-  await page.evaluate(() => (window.syncRequests.length = 0));
   const created = await call(`${server.url}/api/order/create`, "POST", { userId: "elsewhere", price: 12 });
   const paid = await call(`${server.url}/api/payment/pay`, "POST", { orderId: created.body.data.orderId, amount: 12, paymentMethod: "CARD" });
   assert.equal(paid.status, 200);
@@ -95,7 +117,54 @@ test("following the server's log never blocks the page: records, counters and ch
   // The chart redrawn from what the poll read agrees with the server's counters.
   await page.waitForFunction(() => document.querySelector("#chart-payments").dataset.attempts === "1", null, { timeout: 2000 });
   await page.waitForFunction(() => [...document.querySelectorAll("#logs tr[data-seq]")].some((tr) => tr.cells[4].textContent.endsWith(" /api/payment/pay")), null, { timeout: 2000 });
-  // Two more polls: still nothing synchronous.
   await page.waitForTimeout(900);
+});
+
+test("a record reaches the page through the server's event stream, with no poll", async () => {
+  await page.evaluate(() => (window.fetched.length = 0));
+  const last = Math.max(...(await rows()).map((r) => r.seq));
+  const sent = Date.now();
+  await call(`${server.url}/api/order/create`, "POST", { userId: "by-events", price: 3 });
+  await page.waitForFunction((last) => [...document.querySelectorAll("#logs tr[data-seq]")].some((tr) => Number(tr.cells[0].textContent) === last + 3), last, { timeout: 1000 });
+  const waited = Date.now() - sent;
+  // The stream was opened once, at the start; since then the page asked the admin API nothing to learn of this record.
+  const fetched = await page.evaluate(() => window.fetched);
+  assert.deepEqual(fetched.filter((u) => u.startsWith("/__orderpay/")), [], `fetched ${fetched.join(", ")}`);
+  console.log(`a record of another client's reached the page through the event stream in ${waited} ms`);
+  // And the page's own actions are async fetches that resolve with their records, not polls.
+  await page.click("#run-flow");
+  await page.waitForFunction(() => /^Done:/.test(document.querySelector("#flow-summary").textContent));
+  // Its one waterfall: the spans of its seven requests, fetched with their answers.
+  assert.ok((await page.$$("#flow-trace .wf-bar")).length >= 14, "the flow's spans are drawn");
+});
+
+test("another client's request opened in the panel: its trace's spans are fetched from the server and drawn", async () => {
+  const created = await call(`${server.url}/api/order/create`, "POST", { userId: "panel", price: 6 });
+  const traceId = created.headers["x-b3-traceid"];
+  await page.waitForFunction((t) => [...document.querySelectorAll("#logs tr[data-seq]")].some((tr) => tr.textContent.includes(t.slice(0, 8))), traceId, { timeout: 2000 });
+  await page.locator("#req-rows li[data-key] .req-row").first().click();
+  // The gateway's span and the order service's under it.
+  await page.waitForFunction(() => document.querySelectorAll("#requests .waterfall .wf-bar").length === 2, null, { timeout: 2000 });
+  assert.match(await page.textContent("#requests .waterfall"), /POST \/api\/order\/create/);
   assert.deepEqual(await page.evaluate(() => window.syncRequests), []);
+});
+
+test("a server without the event stream: the page polls instead", async () => {
+  const polling = await livePage({ noEvents: true });
+  try {
+    await polling.waitForTimeout(500);
+    const last = Math.max(...(await rows(polling)).map((r) => r.seq));
+    await call(`${server.url}/api/order/create`, "POST", { userId: "polled", price: 4 });
+    await polling.waitForFunction((last) => [...document.querySelectorAll("#logs tr[data-seq]")].some((tr) => Number(tr.cells[0].textContent) > last), last, { timeout: 2000 });
+    const fetched = await polling.evaluate(() => window.fetched);
+    assert.ok(fetched.some((u) => u.startsWith("/__orderpay/logs?after=")), "it polled");
+    assert.deepEqual(await polling.evaluate(() => window.syncRequests), []);
+  } finally {
+    await polling.close();
+  }
+});
+
+test("no synchronous request at all, from the first load to the last click", async () => {
+  assert.deepEqual(await page.evaluate(() => window.syncRequests), []);
+  assert.deepEqual(errors, []);
 });

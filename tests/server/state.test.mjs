@@ -109,6 +109,9 @@ test("SIGTERM lets the requests in flight finish, then saves and exits 0", async
     call(`${server.url}/api/test/order/batch?count=10`),
     call(`${server.url}/api/order/create`, "POST", { userId: "late", price: 1 }),
   ];
+  // A page following the log: its event stream never ends by itself, and must not hold the stop.
+  const events = await fetch(`${server.origin}/__orderpay/events`);
+  const streamEnded = events.text().then(() => true, () => true);
   await new Promise((r) => setTimeout(r, 300));
   const started = Date.now();
   server.proc.kill("SIGTERM");
@@ -118,6 +121,9 @@ test("SIGTERM lets the requests in flight finish, then saves and exits 0", async
   assert.equal(single.body.code, 0);
   const { code } = await server.exited;
   assert.equal(code, 0);
+  assert.ok(await streamEnded);
+  // The stream is ended by the stop: the server does not wait out its grace time (10 s) for it.
+  assert.ok(Date.now() - started < 8000, `exited ${Date.now() - started} ms after SIGTERM, held by the event stream`);
   assert.ok(Date.now() - started > 200, "it waited for the batch");
   assert.match(server.output(), /SIGTERM: finishing the requests in flight[\s\S]*state saved to[\s\S]*stopped/);
   // New connections are refused once it is stopping.

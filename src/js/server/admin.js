@@ -66,6 +66,13 @@ export function adminRoutes(ctx) {
         generation: ctx.instance.generation,
       });
     }],
+    ["GET", "/events", "the log as server-sent events: the records after ?after=SEQ (or Last-Event-ID), then each new batch", (req, res, params) => {
+      const after = wholeQuery(res, params, "after");
+      if (after === undefined) return;
+      if (req.method === "HEAD") return void res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8" }).end();
+      const resumed = Number(req.headers["last-event-id"]);
+      ctx.events.open(req, res, after ?? (Number.isSafeInteger(resumed) && resumed > 0 ? resumed : 0));
+    }],
     ["GET", "/counters", "what the service counted over every request, whatever the log still holds", (req, res) =>
       sendData(res, { counters: svc().counters(), droppedLogs: svc().droppedLogs, generation: ctx.instance.generation })],
     ["GET", "/logs.ndjson", "the log records as NDJSON", (req, res) =>

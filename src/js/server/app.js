@@ -11,6 +11,7 @@ import { AdminAccess } from "./access.js";
 import { adminRoutes, answerAdmin, PREFIX } from "./admin.js";
 import { answerPreflight, isPreflight } from "./cors.js";
 import { StaticFiles } from "./files.js";
+import { LogEvents } from "./events.js";
 import { answerGateway, gatewayPath } from "./gateway.js";
 import { Instance } from "./instance.js";
 import { rawError, sendError } from "./reply.js";
@@ -43,7 +44,11 @@ export function createOrderpayServer(options, serviceOptions) {
     started: performance.now(),
     state: options.state ? new StateFile(options.state, () => instance.service.snapshot()) : null,
     openapi: "",
-    changed: () => ctx.state?.touch(),
+    events: new LogEvents(instance),
+    changed: () => {
+      ctx.state?.touch();
+      ctx.events.changed();
+    },
   };
   ctx.adminRoutes = adminRoutes(ctx);
 
@@ -88,6 +93,12 @@ export function createOrderpayServer(options, serviceOptions) {
         resolve(url);
       });
     });
+  // The event streams never end by themselves: a stopping server ends them, so that it can finish.
+  const close = server.close.bind(server);
+  server.close = (callback) => {
+    ctx.events.end();
+    return close(callback);
+  };
   server.orderpay = ctx;
   return server;
 }

@@ -42,15 +42,12 @@ export function readBody(req, limit) {
 }
 
 /**
- * What a client is told of a body over `limit`: the size its
- * content-length declared when it gave one, else only that reading
- * stopped past the limit (the rest was never read, so no size is known).
+ * The size a request's content-length declares, or undefined without one
+ * (a chunked body): all a server knows of a body it stopped reading.
  */
-export function tooLargeMessage(req, limit) {
+export function declaredLength(req) {
   const declared = Number(req.headers["content-length"]);
-  return Number.isFinite(declared) && declared > limit
-    ? `body: ${declared} bytes (its content-length) is over the limit of ${limit} bytes`
-    : `body: over the limit of ${limit} bytes; reading stopped there`;
+  return Number.isSafeInteger(declared) ? declared : undefined;
 }
 
 const strict = new TextDecoder("utf-8", { fatal: true });

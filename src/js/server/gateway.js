@@ -3,17 +3,11 @@
 // sent as it is: status, headers and envelope. The service itself checks
 // everything (UTF-8, JSON, sizes, routes), so the server adds no rules of
 // its own beyond stopping a body at 1 MiB as it streams in.
-import { readBody, TOO_LARGE, tooLargeMessage } from "./body.js";
+import { UnreadBody } from "../plain.js";
+import { declaredLength, readBody, TOO_LARGE } from "./body.js";
 import { addCors } from "./cors.js";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
-
-/**
- * Stands in for a body over the limit: the service logs, counts and
- * answers 413 from its length alone, and the server then says in the
- * answer what it really knows of the size (tooLargeMessage).
- */
-let oversize = null;
 
 /** Whether `path` (no query) is under the gateway `{base}/api`, `api` in any letter case. */
 export function gatewayPath(base, path) {
@@ -24,15 +18,17 @@ export function gatewayPath(base, path) {
 
 /** Answers a gateway request; `path` has the base stripped, `query` its "?…" or "". */
 export async function answerGateway(req, res, ctx, path, query) {
-  const body = await readBody(req, MAX_BODY_BYTES);
+  let body = await readBody(req, MAX_BODY_BYTES);
   if (body === TOO_LARGE) {
-    oversize ??= new Uint8Array(MAX_BODY_BYTES + 1);
-    // The rest of the body is never read: the connection closes after the answer.
+    // The rest of the body is never read: the connection closes after the
+    // answer. The service is told only what the server knows of its size
+    // (the declared length, or that it passed the limit), and its answer
+    // and its log record say that.
     res.setHeader("connection", "close");
+    body = new UnreadBody(declaredLength(req));
   }
-  const reply = ctx.instance.service.request(req.method, path + query, body === TOO_LARGE ? oversize : body, req.headers);
+  const reply = ctx.instance.service.request(req.method, path + query, body, req.headers);
   ctx.changed();
-  if (body === TOO_LARGE && reply.status === 413) reply.body.msg = tooLargeMessage(req, MAX_BODY_BYTES);
   const text = JSON.stringify(reply.body);
   const wait = ctx.latency * Number(reply.headers["x-sim-duration-ms"] ?? 0);
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
