@@ -5,6 +5,8 @@
 
 use crate::prelude::*;
 
+use crate::json::message::{msg, Q};
+
 use super::error::ApiError;
 use super::request::{bounded_text, quote, JsonBody, Target};
 use crate::domain::money::Money;
@@ -38,9 +40,9 @@ pub fn new_payment(body: &JsonBody) -> Result<Result<NewPayment, Rejection>, Api
     let method = PaymentMethod::parse(method_text).ok_or_else(|| {
         ApiError::bad(
             "paymentMethod",
-            format!(
-                "must be one of CARD, WALLET_A, WALLET_B, got {}",
-                quote(method_text)
+            msg!(
+                "must be one of CARD, WALLET_A, WALLET_B, got ",
+                Q(method_text)
             ),
         )
     })?;
@@ -58,7 +60,12 @@ pub fn count(target: &Target) -> Result<u32, ApiError> {
     let problem = |got: String| {
         ApiError::bad(
             "count",
-            format!("must be a whole number from 1 to {MAX_COUNT}, got {got}"),
+            msg!(
+                "must be a whole number from 1 to ",
+                MAX_COUNT,
+                ", got ",
+                got
+            ),
         )
     };
     let text = target

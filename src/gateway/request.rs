@@ -3,6 +3,8 @@
 
 use crate::prelude::*;
 
+use crate::json::message::{msg, Q};
+
 use alloc::borrow::Cow;
 
 use super::error::ApiError;
@@ -179,7 +181,7 @@ impl Target {
             }
         };
         if !path.starts_with('/') {
-            let problem = format!("must start with '/', got {}", quote(path));
+            let problem = msg!("must start with '/', got ", Q(path));
             return Err((ApiError::bad("path", problem), Text::Given(text)));
         }
         let query = if query.is_empty() {
@@ -263,10 +265,10 @@ impl<'a> JsonBody<'a> {
         let members = match parsed {
             Ok(Json::Obj(members)) => members,
             Ok(other) => {
-                let problem = format!("expected a JSON object, got {}", kind(&other));
+                let problem = msg!("expected a JSON object, got ", kind(&other));
                 return Err(ApiError::bad("body", problem));
             }
-            Err(e) => return Err(ApiError::bad("body", format!("not valid JSON: {e}"))),
+            Err(e) => return Err(ApiError::bad("body", msg!("not valid JSON: ", e))),
         };
         // Which of two equal keys a server reads is a classic source of
         // bugs, so a body that gives one twice is refused.
@@ -355,7 +357,7 @@ pub fn bounded_text(
     if chars > max_chars {
         return Err(ApiError::bad(
             field,
-            format!("must be at most {max_chars} characters, got {chars}"),
+            msg!("must be at most ", max_chars, " characters, got ", chars),
         ));
     }
     if identifier {
@@ -384,16 +386,16 @@ fn missing(field: &str) -> ApiError {
 }
 
 fn wrong_type(field: &str, expected: &str, got: &Json) -> ApiError {
-    ApiError::bad(field, format!("expected {expected}, got {}", kind(got)))
+    ApiError::bad(field, msg!("expected ", expected, ", got ", kind(got)))
 }
 
 /// A value's JSON type, with a short sample so the caller sees what was sent.
 fn kind(value: &Json) -> String {
     match value {
         Json::Null => "null".to_owned(),
-        Json::Bool(b) => format!("boolean {b}"),
-        Json::Num(text) => format!("number {}", number_text(text)),
-        Json::Str(s) => format!("string {}", quote(s)),
+        Json::Bool(b) => msg!("boolean ", b),
+        Json::Num(text) => msg!("number ", number_text(text)),
+        Json::Str(s) => msg!("string ", Q(s)),
         Json::Arr(_) => "an array".to_owned(),
         Json::Obj(_) => "an object".to_owned(),
     }
@@ -404,20 +406,14 @@ fn kind(value: &Json) -> String {
 fn number_text(text: &str) -> String {
     let whole = !text.contains(['.', 'e', 'E']);
     match (whole, text.parse::<i64>(), text.parse::<u64>()) {
-        (true, Ok(n), _) => n.to_string(),
-        (true, _, Ok(n)) => n.to_string(),
+        (true, Ok(n), _) => msg!(n),
+        (true, _, Ok(n)) => msg!(n),
         _ => crate::json::number::debug(crate::json::number::parse(text).unwrap_or(f64::NAN)),
     }
 }
 
 /// Quotes text for an error message, cut to 40 characters.
-pub fn quote(text: &str) -> String {
-    let mut cut: String = text.chars().take(40).collect();
-    if cut.len() < text.len() {
-        cut.push('…');
-    }
-    format!("{cut:?}")
-}
+pub use crate::json::message::quote;
 
 #[cfg(test)]
 mod tests {

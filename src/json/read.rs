@@ -5,6 +5,8 @@
 
 use crate::prelude::*;
 
+use super::message::Msg;
+
 use alloc::borrow::Cow;
 use core::fmt;
 
@@ -31,6 +33,23 @@ pub struct ReadError {
     pub problem: &'static str,
     pub line: usize,
     pub column: usize,
+}
+
+impl ReadError {
+    /// `problem at line L column C`, appended to a message.
+    pub fn push(&self, m: &mut Msg) {
+        m.s(self.problem)
+            .s(" at line ")
+            .uint(self.line as u64)
+            .s(" column ")
+            .uint(self.column as u64);
+    }
+}
+
+impl super::message::Piece for ReadError {
+    fn put(self, m: &mut Msg) {
+        ReadError::push(&self, m);
+    }
 }
 
 impl fmt::Display for ReadError {
