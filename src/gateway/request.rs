@@ -173,11 +173,16 @@ impl Target {
         // from that `?` to the fragment's `#`.
         let (path, query) = match text.bytes().position(|b| b == b'?' || b == b'#') {
             None => (text.as_str(), ""),
-            Some(end) if text.as_bytes().get(end) == Some(&b'#') => (&text[..end], ""),
+            Some(end) if text.as_bytes().get(end) == Some(&b'#') => {
+                (text.get(..end).unwrap_or_default(), "")
+            }
             Some(end) => {
-                let rest = &text[end + 1..];
+                let rest = text.get(end + 1..).unwrap_or_default();
                 let query_end = rest.bytes().position(|b| b == b'#').unwrap_or(rest.len());
-                (&text[..end], &rest[..query_end])
+                (
+                    text.get(..end).unwrap_or_default(),
+                    rest.get(..query_end).unwrap_or_default(),
+                )
             }
         };
         if !path.starts_with('/') {
