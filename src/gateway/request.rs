@@ -329,8 +329,7 @@ impl<'a> JsonBody<'a> {
 
 /// The first key given a second time, in the order of the body: by
 /// pairs for the few keys of a real body, by sorting for a hostile one
-/// (unstable sort: ties are broken by position, so the order is the same,
-/// and the module carries no stable sort).
+/// (ties are broken by position, so any sort gives the same order).
 fn first_repeated<'m>(members: &'m [(Cow<'_, str>, Json<'_>)]) -> Option<&'m str> {
     if members.len() <= 16 {
         return members
@@ -340,13 +339,41 @@ fn first_repeated<'m>(members: &'m [(Cow<'_, str>, Json<'_>)]) -> Option<&'m str
             .map(|(_, (key, _))| key.as_ref());
     }
     let mut order: Vec<usize> = (0..members.len()).collect();
-    order.sort_unstable_by(|&a, &b| members[a].0.cmp(&members[b].0).then(a.cmp(&b)));
+    heap_sort(&mut order, |a, b| (&members[a].0, a) < (&members[b].0, b));
     order
         .windows(2)
         .filter(|w| members[w[0]].0 == members[w[1]].0)
         .map(|w| w[1])
         .min()
         .map(|i| members[i].0.as_ref())
+}
+
+/// Sorts `v` by `less`, a strict total order: a heapsort, O(n log n)
+/// whatever the input, in a few hundred bytes of the module where core's
+/// sort takes kilobytes; only a hostile body with many keys comes here.
+fn heap_sort(v: &mut [usize], less: impl Fn(usize, usize) -> bool) {
+    let sift = |v: &mut [usize], mut root: usize, end: usize| loop {
+        let mut child = 2 * root + 1;
+        if child >= end {
+            break;
+        }
+        if child + 1 < end && less(v[child], v[child + 1]) {
+            child += 1;
+        }
+        if !less(v[root], v[child]) {
+            break;
+        }
+        v.swap(root, child);
+        root = child;
+    };
+    let n = v.len();
+    for root in (0..n / 2).rev() {
+        sift(v, root, n);
+    }
+    for end in (1..n).rev() {
+        v.swap(0, end);
+        sift(v, 0, end);
+    }
 }
 
 /// Checks a free-text field's length in characters (not bytes, so that a
@@ -423,6 +450,42 @@ pub use crate::json::message::quote;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn heap_sort_orders_as_core_sorts() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for n in [0usize, 1, 2, 3, 17, 100, 1000] {
+            for range in [1u64, 3, 1 << 20] {
+                let keys: Vec<u64> = (0..n)
+                    .map(|_| {
+                        state ^= state << 13;
+                        state ^= state >> 7;
+                        state ^= state << 17;
+                        state % range
+                    })
+                    .collect();
+                let mut ours: Vec<usize> = (0..n).collect();
+                heap_sort(&mut ours, |a, b| (keys[a], a) < (keys[b], b));
+                let mut core: Vec<usize> = (0..n).collect();
+                core.sort_by_key(|&i| (keys[i], i));
+                assert_eq!(ours, core, "{n} keys below {range}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_first_repeated_key_of_many_is_found() {
+        let body = |keys: &[&str]| {
+            let members: Vec<String> = keys.iter().map(|k| format!("\"{k}\":1")).collect();
+            format!("{{{}}}", members.join(","))
+        };
+        let mut keys: Vec<String> = (0..40).map(|i| format!("k{i}")).collect();
+        keys.push("k30".into());
+        keys.push("k5".into());
+        let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+        let r = JsonBody::parse(Some(leak(&body(&keys))), &Headers::default());
+        assert_eq!(msg(r), "k30: given more than once in the body");
+    }
 
     /// Bodies borrow from their text; a test's text lives as long as it.
     fn leak(text: &str) -> &'static Text {
