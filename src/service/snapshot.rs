@@ -7,6 +7,7 @@
 use crate::prelude::*;
 
 use alloc::collections::VecDeque;
+use core::mem::take;
 
 use crate::domain::code::Code;
 use crate::domain::money::Money;
@@ -1023,7 +1024,7 @@ pub(crate) struct StreamedOrders {
 /// values and how the parts fit together. The refusals come in one fixed
 /// order, whatever the order of the text, so a text refused whole or in
 /// pieces is refused with the same message.
-pub(crate) fn read_tree(tree: &Json, streamed: Streamed) -> Read<Parts> {
+pub(crate) fn read_tree(tree: &Json, mut streamed: Streamed) -> Read<Parts> {
     let at = "snapshot";
     object(tree, &at).map_err(|e| {
         refusal(
@@ -1047,19 +1048,22 @@ pub(crate) fn read_tree(tree: &Json, streamed: Streamed) -> Read<Parts> {
         return Err(out_of_range(&"snapshot.format", &mut problem));
     }
     let part = |name: &str| field(tree, &at, name);
-    let Streamed {
-        orders,
-        by_id,
-        attempts,
-        records,
-        spans,
-    } = streamed;
+    // The streamed lists are taken out one by one, never moved out of
+    // `streamed`, so every refusal below drops what is left of it whole:
+    // one drop, not one for each list at each refusal.
+    let s = &mut streamed;
     Ok(Parts {
         settings: read_settings(part("settings")?, "snapshot.settings")?,
         streams: read_streams(part("streams")?, "snapshot.streams")?,
-        orders: read_orders(part("orders")?, "snapshot.orders", orders)?,
-        payments: read_payments(part("payments")?, "snapshot.payments", by_id, attempts)?,
-        journal: restore::journal_with(part("journal")?, records, spans).map_err(journal_error)?,
+        orders: read_orders(part("orders")?, "snapshot.orders", take(&mut s.orders))?,
+        payments: read_payments(
+            part("payments")?,
+            "snapshot.payments",
+            s.by_id.take(),
+            s.attempts.take(),
+        )?,
+        journal: restore::journal_with(part("journal")?, s.records.take(), s.spans.take())
+            .map_err(journal_error)?,
         forced_next: read_forced(tree)?,
         clock: match tree.get("clock") {
             None | Some(Json::Null) => None,
