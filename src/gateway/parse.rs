@@ -72,8 +72,14 @@ pub fn count(target: &Target) -> Result<u32, ApiError> {
         .param("count")
         .ok_or_else(|| problem("nothing".to_owned()))?;
     let valid = !text.is_empty() && text.len() <= 6 && text.bytes().all(|b| b.is_ascii_digit());
-    match text.parse::<u32>() {
-        Ok(n) if valid && (1..=MAX_COUNT).contains(&n) => Ok(n),
+    // At most six digits: their value is read without core's integer
+    // parser, whose code for `u32` the module would carry for this alone.
+    let n = match valid {
+        true => text.bytes().fold(0, |n, b| n * 10 + u32::from(b - b'0')),
+        false => 0,
+    };
+    match n {
+        1..=MAX_COUNT => Ok(n),
         _ => Err(problem(quote(text))),
     }
 }
