@@ -63,7 +63,9 @@ impl Msg {
         self
     }
 
-    /// The message, leaving this builder empty.
+    /// The message, leaving this builder empty. Never inlined, as the
+    /// steps above: one call at each of the many messages.
+    #[inline(never)]
     pub fn text(&mut self) -> String {
         core::mem::take(&mut self.text)
     }
@@ -191,8 +193,13 @@ impl Piece for Whole<'_> {
 /// A message of pieces, as `format!` would have written them:
 /// `msg!("got ", n, ", not ", Q(text))`.
 macro_rules! msg {
+    ($first:literal $(, $piece:expr)* $(,)?) => {{
+        let mut m = $crate::json::message::Msg::new($first);
+        $( $crate::json::message::Piece::put($piece, &mut m); )*
+        m.text()
+    }};
     ($($piece:expr),+ $(,)?) => {{
-        let mut m = $crate::json::message::Msg::default();
+        let mut m = $crate::json::message::Msg::new("");
         $( $crate::json::message::Piece::put($piece, &mut m); )+
         m.text()
     }};

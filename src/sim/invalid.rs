@@ -25,11 +25,16 @@ pub struct Invalid {
     pub msg: String,
 }
 
+/// The two constructors are never inlined: refusals are cold, and each of
+/// the many callers would otherwise carry its own copy of the joining and
+/// of dropping the problem's `String`.
 impl Invalid {
+    #[inline(never)]
     pub fn wrong_type(field: &str, problem: impl AsRef<str>) -> Invalid {
         Invalid::new(InvalidKind::WrongType, field, problem.as_ref())
     }
 
+    #[inline(never)]
     pub fn out_of_range(field: &str, problem: impl AsRef<str>) -> Invalid {
         Invalid::new(InvalidKind::OutOfRange, field, problem.as_ref())
     }
