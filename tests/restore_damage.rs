@@ -390,3 +390,43 @@ fn virtual_time_is_checked_where_it_comes_in() {
         .unwrap_or_default();
     assert_eq!(e.msg, "virtualTime: must be a whole number of milliseconds from -8640000000000000 to 8640000000000000 (the range of a JS Date), got 9007199254740991");
 }
+
+/// Every refusal of the damaged snapshots of the test above (each place
+/// removed, then given each replacement), one a line as `kind: message`,
+/// each message once, sorted.
+fn refusals_of_damaged_snapshots() -> String {
+    let root: Value = serde_json::from_str(&rich_snapshot()).unwrap_or_default();
+    let mut all = Vec::new();
+    places(&root, Vec::new(), &mut all);
+    let mut seen = std::collections::BTreeSet::new();
+    all.retain(|place| seen.insert(kind_of(&root, place)));
+    let values = replacements();
+    let mut lines = std::collections::BTreeSet::new();
+    for place in &all {
+        for with in std::iter::once(None).chain(values.iter().map(Some)) {
+            if let Err(e) = restore(&changed(&root, place, with).to_string()) {
+                lines.insert(format!("{:?}: {}\n", e.kind, e.msg));
+            }
+        }
+    }
+    lines.into_iter().collect()
+}
+
+/// The messages are part of what users see and match on: each refusal
+/// reads byte for byte as it did when they were written with `format!`
+/// (`tests/fixtures/refusals.txt`, written by that code; set
+/// `ORDERPAY_WRITE_REFUSALS=1` to write it again after a deliberate change).
+#[test]
+fn every_refusal_reads_as_it_did() {
+    let got = refusals_of_damaged_snapshots();
+    if std::env::var_os("ORDERPAY_WRITE_REFUSALS").is_some() {
+        std::fs::write("tests/fixtures/refusals.txt", &got).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let want = include_str!("fixtures/refusals.txt");
+    let mut lines = got.lines().zip(want.lines()).enumerate();
+    if let Some((i, (g, w))) = lines.find(|(_, (g, w))| g != w) {
+        panic!("refusal {}: got\n{g}\nwant\n{w}", i + 1);
+    }
+    assert_eq!(got.lines().count(), want.lines().count());
+    assert!(want.lines().count() > 1000, "{}", want.lines().count());
+}

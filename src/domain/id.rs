@@ -4,6 +4,7 @@
 use crate::prelude::*;
 
 use super::code::Code;
+use crate::json::write::push_uint;
 use crate::sim::random::{fnv1a, mix, Rng};
 
 const ALPHABET: &[u8; 36] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -58,7 +59,8 @@ fn untaken(rng: &mut Rng, taken: &impl Fn(Code) -> bool) -> Option<Code> {
 fn suffixed(prefix: &str, rng: &mut Rng, taken: impl Fn(&str) -> bool) -> String {
     let mut n: u64 = 0;
     loop {
-        let id = format!("{}{n}", draw(prefix, rng));
+        let mut id = draw(prefix, rng);
+        push_uint(&mut id, n);
         if !taken(&id) {
             return id;
         }

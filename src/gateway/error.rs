@@ -3,6 +3,8 @@
 
 use crate::prelude::*;
 
+use crate::json::message::{msg, Whole};
+
 use crate::domain::Rejection;
 use crate::observe::LogStatus;
 
@@ -95,11 +97,11 @@ impl ApiError {
     pub fn msg(&self) -> String {
         match self {
             ApiError::Rejected(r) => r.msg().to_owned(),
-            ApiError::BadRequest { field, problem } => format!("{field}: {problem}"),
+            ApiError::BadRequest { field, problem } => msg!(field, ": ", problem),
             ApiError::NotFound { method, path, hint } => {
-                let mut msg = format!("No route for {method} {path}");
+                let mut msg = msg!("No route for ", method, " ", path);
                 if let Some(hint) = hint {
-                    msg.push_str(&format!("; did you mean {hint}?"));
+                    msg.push_str(&msg!("; did you mean ", hint, "?"));
                 }
                 msg
             }
@@ -109,14 +111,14 @@ impl ApiError {
                 allow,
                 hint,
             } => {
-                let mut msg = format!("method: {method} is not allowed on {path}; use {allow}");
+                let mut msg = msg!("method: ", method, " is not allowed on ", path, "; use ", allow);
                 if let Some(hint) = hint {
-                    msg.push_str(&format!(", or did you mean {hint}?"));
+                    msg.push_str(&msg!(", or did you mean ", hint, "?"));
                 }
                 msg
             }
             ApiError::PayloadTooLarge { bytes, limit } => {
-                format!("body: {bytes} bytes is over the limit of {limit} bytes")
+                msg!("body: ", bytes, " bytes is over the limit of ", limit, " bytes")
             }
             ApiError::BodyUnread {
                 declared: Some(bytes),
@@ -129,22 +131,20 @@ impl ApiError {
                 limit,
             } => format!("body: over the limit of {limit} bytes; reading stopped there"),
             ApiError::UriTooLong { bytes, limit } => {
-                format!("path: {bytes} bytes is over the limit of {limit} bytes")
+                msg!("path: ", bytes, " bytes is over the limit of ", limit, " bytes")
             }
             ApiError::HeadersTooLarge { bytes, limit } => {
-                format!("headers: {bytes} bytes is over the limit of {limit} bytes")
+                msg!("headers: ", bytes, " bytes is over the limit of ", limit, " bytes")
             }
             ApiError::TooManyHeaders { count, limit } => {
-                format!("headers: {count} headers is over the limit of {limit} headers")
+                msg!("headers: ", count, " headers is over the limit of ", limit, " headers")
             }
             ApiError::UnsupportedMediaType { content_type } => {
-                format!("Content-Type: {content_type:?} is not supported; send application/json")
+                msg!("Content-Type: ", Whole(content_type), " is not supported; send application/json")
             }
-            ApiError::Internal(what) => format!("internal error: {what}"),
-            ApiError::InsufficientStorage { limit } => format!(
-                "maxOrders: the service already keeps {limit} orders, its maxOrders; \
-                 delete orders (POST /api/order/delete/{{orderId}}) or reset the service to make room"
-            ),
+            ApiError::Internal(what) => msg!("internal error: ", what),
+            ApiError::InsufficientStorage { limit } => msg!("maxOrders: the service already keeps ", limit, " orders, its maxOrders; \
+                 delete orders (POST /api/order/delete/{orderId}) or reset the service to make room"),
         }
     }
 

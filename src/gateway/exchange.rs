@@ -14,12 +14,13 @@ use super::backend::Backend;
 use super::envelope::{Data, Envelope, HeaderFacts, Headers as ResponseHeaders, Response};
 use super::error::ApiError;
 use super::parse;
-use super::request::{check_body_size, quote, Body, Headers, RawRequest, Target, Text};
+use super::request::{check_body_size, Body, Headers, RawRequest, Target, Text};
 use super::route::{self, Matches, Route};
 use crate::domain::code::Code;
 use crate::domain::money::Money;
 use crate::domain::{BatchReport, NewOrder, NewPayment, PaymentMethod, Rejection};
 use crate::json::flat::Flat;
+use crate::json::message::{msg, Q};
 use crate::observe::call::{known_method, Call};
 use crate::observe::trace::Incoming;
 use crate::observe::{
@@ -577,10 +578,7 @@ fn check_method(method: &str) -> Result<(), ApiError> {
     if method.is_empty() || !method.bytes().all(|b| b.is_ascii_alphabetic()) {
         // Blank is shown as empty; anything else as given, spaces included.
         let shown = if method.trim().is_empty() { "" } else { method };
-        let problem = format!(
-            "must be an HTTP method such as GET or POST, got {}",
-            quote(shown)
-        );
+        let problem = msg!("must be an HTTP method such as GET or POST, got ", Q(shown));
         return Err(ApiError::bad("method", problem));
     }
     Ok(())
@@ -650,7 +648,7 @@ fn pay(
         Some(text) => Some(Forced::parse(text).ok_or_else(|| {
             ApiError::bad(
                 "X-Sim-Outcome",
-                format!("must be success or failure, got {}", quote(text)),
+                msg!("must be success or failure, got ", Q(text)),
             )
         })?),
     };

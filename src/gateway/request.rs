@@ -3,6 +3,8 @@
 
 use crate::prelude::*;
 
+use crate::json::message::{msg, Q};
+
 use alloc::borrow::Cow;
 
 use super::error::ApiError;
@@ -187,15 +189,20 @@ impl Target {
         // from that `?` to the fragment's `#`.
         let (path, query) = match path_end(text.as_bytes()) {
             None => (text.as_str(), ""),
-            Some(end) if text.as_bytes().get(end) == Some(&b'#') => (&text[..end], ""),
+            Some(end) if text.as_bytes().get(end) == Some(&b'#') => {
+                (text.get(..end).unwrap_or_default(), "")
+            }
             Some(end) => {
-                let rest = &text[end + 1..];
+                let rest = text.get(end + 1..).unwrap_or_default();
                 let query_end = rest.bytes().position(|b| b == b'#').unwrap_or(rest.len());
-                (&text[..end], &rest[..query_end])
+                (
+                    text.get(..end).unwrap_or_default(),
+                    rest.get(..query_end).unwrap_or_default(),
+                )
             }
         };
         if !path.starts_with('/') {
-            let problem = format!("must start with '/', got {}", quote(path));
+            let problem = msg!("must start with '/', got ", Q(path));
             return Err((ApiError::bad("path", problem), Text::Given(text)));
         }
         let query = if query.is_empty() {
@@ -344,10 +351,10 @@ impl<'f, 't> Body<'f, 't> {
         let members = match json::parse(text) {
             Ok(Json::Obj(members)) => members,
             Ok(other) => {
-                let problem = format!("expected a JSON object, got {}", kind(&other));
+                let problem = msg!("expected a JSON object, got ", kind(&other));
                 return Err(ApiError::bad("body", problem));
             }
-            Err(e) => return Err(ApiError::bad("body", format!("not valid JSON: {e}"))),
+            Err(e) => return Err(ApiError::bad("body", msg!("not valid JSON: ", e))),
         };
         // Which of two equal keys a server reads is a classic source of
         // bugs, so a body that gives one twice is refused.
@@ -496,9 +503,9 @@ impl<'a> JsonBody<'a> {
 
 /// The first key given a second time, in the order of the body: by
 /// pairs for the few keys of a real body, by sorting for a hostile one
-/// (unstable sort: ties are broken by position, so the order is the same,
-/// and the module carries no stable sort). A flat body, of at most
-/// `MAX_FLAT_MEMBERS`, is checked by pairs where it is read.
+/// (ties are broken by position, so any sort gives the same order). A
+/// flat body, of at most `MAX_FLAT_MEMBERS`, is checked by pairs where it
+/// is read.
 fn first_repeated<'m>(members: &'m [(Cow<'_, str>, Json<'_>)]) -> Option<&'m str> {
     if members.len() <= 16 {
         return members
@@ -508,13 +515,41 @@ fn first_repeated<'m>(members: &'m [(Cow<'_, str>, Json<'_>)]) -> Option<&'m str
             .map(|(_, (key, _))| key.as_ref());
     }
     let mut order: Vec<usize> = (0..members.len()).collect();
-    order.sort_unstable_by(|&a, &b| members[a].0.cmp(&members[b].0).then(a.cmp(&b)));
+    heap_sort(&mut order, |a, b| (&members[a].0, a) < (&members[b].0, b));
     order
         .windows(2)
         .filter(|w| members[w[0]].0 == members[w[1]].0)
         .map(|w| w[1])
         .min()
         .map(|i| members[i].0.as_ref())
+}
+
+/// Sorts `v` by `less`, a strict total order: a heapsort, O(n log n)
+/// whatever the input, in a few hundred bytes of the module where core's
+/// sort takes kilobytes; only a hostile body with many keys comes here.
+fn heap_sort(v: &mut [usize], less: impl Fn(usize, usize) -> bool) {
+    let sift = |v: &mut [usize], mut root: usize, end: usize| loop {
+        let mut child = 2 * root + 1;
+        if child >= end {
+            break;
+        }
+        if child + 1 < end && less(v[child], v[child + 1]) {
+            child += 1;
+        }
+        if !less(v[root], v[child]) {
+            break;
+        }
+        v.swap(root, child);
+        root = child;
+    };
+    let n = v.len();
+    for root in (0..n / 2).rev() {
+        sift(v, root, n);
+    }
+    for end in (1..n).rev() {
+        v.swap(0, end);
+        sift(v, 0, end);
+    }
 }
 
 /// Checks a free-text field's length in characters (not bytes, so that a
@@ -533,7 +568,7 @@ pub fn bounded_text(
         if chars > max_chars {
             return Err(ApiError::bad(
                 field,
-                format!("must be at most {max_chars} characters, got {chars}"),
+                msg!("must be at most ", max_chars, " characters, got ", chars),
             ));
         }
     }
@@ -566,16 +601,16 @@ fn missing(field: &str) -> ApiError {
 }
 
 fn wrong_type(field: &str, expected: &str, got: &Json) -> ApiError {
-    ApiError::bad(field, format!("expected {expected}, got {}", kind(got)))
+    ApiError::bad(field, msg!("expected ", expected, ", got ", kind(got)))
 }
 
 /// A value's JSON type, with a short sample so the caller sees what was sent.
 fn kind(value: &Json) -> String {
     match value {
         Json::Null => "null".to_owned(),
-        Json::Bool(b) => format!("boolean {b}"),
-        Json::Num(text) => format!("number {}", number_text(text)),
-        Json::Str(s) => format!("string {}", quote(s)),
+        Json::Bool(b) => msg!("boolean ", b),
+        Json::Num(text) => msg!("number ", number_text(text)),
+        Json::Str(s) => msg!("string ", Q(s)),
         Json::Arr(_) => "an array".to_owned(),
         Json::Obj(_) => "an object".to_owned(),
     }
@@ -586,24 +621,54 @@ fn kind(value: &Json) -> String {
 fn number_text(text: &str) -> String {
     let whole = !text.contains(['.', 'e', 'E']);
     match (whole, text.parse::<i64>(), text.parse::<u64>()) {
-        (true, Ok(n), _) => n.to_string(),
-        (true, _, Ok(n)) => n.to_string(),
+        (true, Ok(n), _) => msg!(n),
+        (true, _, Ok(n)) => msg!(n),
         _ => crate::json::number::debug(crate::json::number::parse(text).unwrap_or(f64::NAN)),
     }
 }
 
 /// Quotes text for an error message, cut to 40 characters.
-pub fn quote(text: &str) -> String {
-    let mut cut: String = text.chars().take(40).collect();
-    if cut.len() < text.len() {
-        cut.push('…');
-    }
-    format!("{cut:?}")
-}
+pub use crate::json::message::quote;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn heap_sort_orders_as_core_sorts() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for n in [0usize, 1, 2, 3, 17, 100, 1000] {
+            for range in [1u64, 3, 1 << 20] {
+                let keys: Vec<u64> = (0..n)
+                    .map(|_| {
+                        state ^= state << 13;
+                        state ^= state >> 7;
+                        state ^= state << 17;
+                        state % range
+                    })
+                    .collect();
+                let mut ours: Vec<usize> = (0..n).collect();
+                heap_sort(&mut ours, |a, b| (keys[a], a) < (keys[b], b));
+                let mut core: Vec<usize> = (0..n).collect();
+                core.sort_by_key(|&i| (keys[i], i));
+                assert_eq!(ours, core, "{n} keys below {range}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_first_repeated_key_of_many_is_found() {
+        let body = |keys: &[&str]| {
+            let members: Vec<String> = keys.iter().map(|k| format!("\"{k}\":1")).collect();
+            format!("{{{}}}", members.join(","))
+        };
+        let mut keys: Vec<String> = (0..40).map(|i| format!("k{i}")).collect();
+        keys.push("k30".into());
+        keys.push("k5".into());
+        let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+        let r = JsonBody::parse(Some(leak(&body(&keys))), &Headers::default());
+        assert_eq!(msg(r), "k30: given more than once in the body");
+    }
 
     /// Bodies borrow from their text; a test's text lives as long as it.
     fn leak(text: &str) -> &'static Text {

@@ -4,6 +4,8 @@
 
 use crate::prelude::*;
 
+use crate::json::message::msg;
+
 use super::error::ApiError;
 use crate::observe::EventClass;
 
@@ -264,7 +266,7 @@ fn nearest(path: &str, wanted: &str, only_method: bool) -> Option<String> {
                     (None, None) => 0,
                 };
             }
-            (cost, format!("{method} {template}"))
+            (cost, msg!(method, " ", template))
         })
         .min_by_key(|(cost, _)| *cost)
         .filter(|(cost, _)| *cost <= path.len().max(4) / 2)

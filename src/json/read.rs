@@ -5,6 +5,8 @@
 
 use crate::prelude::*;
 
+use super::message::Msg;
+
 use alloc::borrow::Cow;
 use core::fmt;
 
@@ -31,6 +33,23 @@ pub struct ReadError {
     pub problem: &'static str,
     pub line: usize,
     pub column: usize,
+}
+
+impl ReadError {
+    /// `problem at line L column C`, appended to a message.
+    pub fn push(&self, m: &mut Msg) {
+        m.s(self.problem)
+            .s(" at line ")
+            .uint(self.line as u64)
+            .s(" column ")
+            .uint(self.column as u64);
+    }
+}
+
+impl super::message::Piece for ReadError {
+    fn put(self, m: &mut Msg) {
+        ReadError::push(&self, m);
+    }
 }
 
 impl fmt::Display for ReadError {
@@ -305,7 +324,7 @@ impl<'a> Reader<'a> {
                 return Err(self.number_fail("invalid number"));
             }
         }
-        let text = &self.text[start..self.at];
+        let text = self.text.get(start..self.at).unwrap_or_default();
         match super::number::parse(text) {
             Some(n) if n.is_finite() => Ok(Json::Num(text)),
             _ => Err(self.fail("number out of range")),
@@ -332,7 +351,7 @@ impl<'a> Reader<'a> {
             match self.bytes.get(self.at) {
                 None => return Err(self.fail("EOF while parsing a string")),
                 Some(b'"') => {
-                    let text = &self.text[start..self.at];
+                    let text = self.text.get(start..self.at).unwrap_or_default();
                     self.at += 1;
                     return Ok(Cow::Borrowed(text));
                 }
@@ -345,7 +364,7 @@ impl<'a> Reader<'a> {
                 Some(_) => self.at += 1,
             }
         }
-        let mut owned = String::from(&self.text[start..self.at]);
+        let mut owned = String::from(self.text.get(start..self.at).unwrap_or_default());
         loop {
             let from = self.at;
             while let Some(&b) = self.bytes.get(self.at) {
@@ -354,7 +373,7 @@ impl<'a> Reader<'a> {
                 }
                 self.at += 1;
             }
-            owned.push_str(&self.text[from..self.at]);
+            owned.push_str(self.text.get(from..self.at).unwrap_or_default());
             match self.bytes.get(self.at) {
                 None => return Err(self.fail("EOF while parsing a string")),
                 Some(b'"') => {

@@ -165,7 +165,7 @@ pub fn escape_into(out: &mut String, value: &str) {
             0..=0x1f => "",
             _ => continue,
         };
-        out.push_str(&value[start..i]);
+        out.push_str(value.get(start..i).unwrap_or_default());
         if escape.is_empty() {
             out.push_str("\\u00");
             out.push(char::from(HEX[usize::from(b >> 4)]));
@@ -175,7 +175,7 @@ pub fn escape_into(out: &mut String, value: &str) {
         }
         start = i + 1;
     }
-    out.push_str(&value[start..]);
+    out.push_str(value.get(start..).unwrap_or_default());
     out.push('"');
 }
 

@@ -12,6 +12,8 @@
 
 use crate::prelude::*;
 
+use crate::json::message::msg;
+
 use alloc::borrow::Cow;
 
 use super::call::Call;
@@ -356,11 +358,11 @@ impl Counters {
         if rows.len() > MAX_ROWS {
             return Err(Invalid::out_of_range(
                 &rows_at,
-                format!("at most {MAX_ROWS} rows, got {}", rows.len()),
+                msg!("at most ", MAX_ROWS, " rows, got ", rows.len()),
             ));
         }
         for (i, row) in rows.iter().enumerate() {
-            let here = format!("{rows_at}[{i}]");
+            let here = msg!(&rows_at, "[", i, "]");
             let row = read_row(row, &here)?;
             let again = c.by_route.iter().any(|r| {
                 (r.route.as_deref(), r.http_status, r.code)
@@ -375,7 +377,7 @@ impl Counters {
         if routed != c.requests {
             return Err(Invalid::out_of_range(
                 &rows_at,
-                format!("counts add up to {routed}, not requests {}", c.requests),
+                msg!("counts add up to ", routed, ", not requests ", c.requests),
             ));
         }
         let pay_at = path(at, "payments");
@@ -397,7 +399,7 @@ impl Counters {
             if given != n {
                 return Err(Invalid::out_of_range(
                     &path(&pay_at, name),
-                    format!("must equal the sum over byRule, {n}, got {given}"),
+                    msg!("must equal the sum over byRule, ", n, ", got ", given),
                 ));
             }
         }
@@ -437,7 +439,7 @@ impl Counters {
         if !self.every.is_power_of_two() {
             return Err(Invalid::out_of_range(
                 &every_at,
-                format!("must be a power of two, got {}", self.every),
+                msg!("must be a power of two, got ", self.every),
             ));
         }
         let points_at = path(at, "approved");
@@ -450,22 +452,31 @@ impl Counters {
         if !fits {
             return Err(Invalid::out_of_range(
                 &points_at,
-                format!(
-                    "{} points do not fit {attempts} attempts every {}",
+                msg!(
                     points.len(),
+                    " points do not fit ",
+                    attempts,
+                    " attempts every ",
                     self.every
                 ),
             ));
         }
         let mut last = 0;
         for (i, p) in points.iter().enumerate() {
-            let here = format!("{points_at}[{i}]");
+            let here = msg!(&points_at, "[", i, "]");
             let n = count(p, &here)?;
             let after = (i as u64 + 1) * self.every;
             if n < last || n > after || n - last > self.every || n > self.approved() {
                 return Err(Invalid::out_of_range(
                     &here,
-                    format!("{n} approvals cannot follow {last} within {after} attempts"),
+                    msg!(
+                        n,
+                        " approvals cannot follow ",
+                        last,
+                        " within ",
+                        after,
+                        " attempts"
+                    ),
                 ));
             }
             last = n;
@@ -530,24 +541,24 @@ fn read_histogram(v: &Json, at: &str) -> Result<Histogram, Invalid> {
     if buckets.len() != BUCKETS {
         return Err(Invalid::out_of_range(
             &buckets_at,
-            format!("must have {BUCKETS} buckets, got {}", buckets.len()),
+            msg!("must have ", BUCKETS, " buckets, got ", buckets.len()),
         ));
     }
     for (i, (b, slot)) in buckets.iter().zip(h.buckets.iter_mut()).enumerate() {
-        *slot = count(b, &format!("{buckets_at}[{i}]"))?;
+        *slot = count(b, &msg!(&buckets_at, "[", i, "]"))?;
     }
     let total: u64 = h.buckets.iter().sum();
     if total != h.count {
         return Err(Invalid::out_of_range(
             &path(at, "count"),
-            format!("must equal the buckets' sum, {total}, got {}", h.count),
+            msg!("must equal the buckets' sum, ", total, ", got ", h.count),
         ));
     }
     Ok(h)
 }
 
 fn path(at: &str, name: &str) -> String {
-    format!("{at}.{name}")
+    msg!(at, ".", name)
 }
 
 fn missing(at: &str) -> Invalid {
@@ -555,7 +566,7 @@ fn missing(at: &str) -> Invalid {
 }
 
 fn wrong(at: &str, expected: &str) -> Invalid {
-    Invalid::wrong_type(at, format!("expected {expected}"))
+    Invalid::wrong_type(at, msg!("expected ", expected))
 }
 
 fn field<'j, 'a>(o: &'j Json<'a>, at: &str, name: &str) -> Result<&'j Json<'a>, Invalid> {
@@ -563,7 +574,7 @@ fn field<'j, 'a>(o: &'j Json<'a>, at: &str, name: &str) -> Result<&'j Json<'a>, 
         return Err(wrong(at, "an object"));
     }
     o.get(name)
-        .ok_or_else(|| Invalid::wrong_type(at, format!("missing field `{name}`")))
+        .ok_or_else(|| Invalid::wrong_type(at, msg!("missing field `", name, "`")))
 }
 
 fn array<'j, 'a>(v: &'j Json<'a>, at: &str) -> Result<&'j [Json<'a>], Invalid> {
@@ -574,7 +585,7 @@ fn array<'j, 'a>(v: &'j Json<'a>, at: &str) -> Result<&'j [Json<'a>], Invalid> {
 fn count(v: &Json, at: &str) -> Result<u64, Invalid> {
     match v {
         Json::Num(_) => v.as_u64().filter(|n| *n <= MAX_COUNT).ok_or_else(|| {
-            Invalid::out_of_range(at, format!("must be a whole number from 0 to {MAX_COUNT}"))
+            Invalid::out_of_range(at, msg!("must be a whole number from 0 to ", MAX_COUNT))
         }),
         _ => Err(wrong(at, "a whole number")),
     }

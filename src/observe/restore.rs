@@ -3,6 +3,8 @@
 
 use crate::prelude::*;
 
+use crate::json::message::{msg, Whole};
+
 use alloc::borrow::Cow;
 use alloc::collections::VecDeque;
 use alloc::rc::Rc;
@@ -21,13 +23,14 @@ use crate::sim::third_party::{Rule, Verdict};
 type Read<T> = Result<T, String>;
 
 fn field<'j, 'a>(o: &'j Json<'a>, name: &str) -> Read<&'j Json<'a>> {
-    o.get(name).ok_or_else(|| format!("missing field `{name}`"))
+    o.get(name)
+        .ok_or_else(|| msg!("missing field `", name, "`"))
 }
 
 fn text<'j>(o: &'j Json<'_>, name: &str) -> Read<&'j str> {
     field(o, name)?
         .as_str()
-        .ok_or_else(|| format!("`{name}`: expected a string"))
+        .ok_or_else(|| msg!("`", name, "`: expected a string"))
 }
 
 fn opt_text<'j>(o: &'j Json<'_>, name: &str) -> Read<Option<&'j str>> {
@@ -36,14 +39,14 @@ fn opt_text<'j>(o: &'j Json<'_>, name: &str) -> Read<Option<&'j str>> {
         Some(v) => v
             .as_str()
             .map(Some)
-            .ok_or_else(|| format!("`{name}`: expected a string")),
+            .ok_or_else(|| msg!("`", name, "`: expected a string")),
     }
 }
 
 pub(crate) fn uint(o: &Json<'_>, name: &str) -> Read<u64> {
     field(o, name)?
         .as_u64()
-        .ok_or_else(|| format!("`{name}`: expected a whole number"))
+        .ok_or_else(|| msg!("`", name, "`: expected a whole number"))
 }
 
 fn opt_uint(o: &Json<'_>, name: &str) -> Read<Option<u64>> {
@@ -56,17 +59,17 @@ fn opt_uint(o: &Json<'_>, name: &str) -> Read<Option<u64>> {
 fn int(o: &Json<'_>, name: &str) -> Read<i64> {
     field(o, name)?
         .as_i64()
-        .ok_or_else(|| format!("`{name}`: expected an integer"))
+        .ok_or_else(|| msg!("`", name, "`: expected an integer"))
 }
 
 fn small<T: TryFrom<i64>>(o: &Json<'_>, name: &str) -> Read<T> {
-    T::try_from(int(o, name)?).map_err(|_| format!("`{name}`: out of range"))
+    T::try_from(int(o, name)?).map_err(|_| msg!("`", name, "`: out of range"))
 }
 
 fn number(o: &Json<'_>, name: &str) -> Read<f64> {
     field(o, name)?
         .as_f64()
-        .ok_or_else(|| format!("`{name}`: expected a number"))
+        .ok_or_else(|| msg!("`", name, "`: expected a number"))
 }
 
 fn trace(o: &Json<'_>) -> Read<TraceId> {
@@ -74,7 +77,7 @@ fn trace(o: &Json<'_>) -> Read<TraceId> {
 }
 
 fn span_id(o: &Json<'_>, name: &str) -> Read<SpanId> {
-    SpanId::parse(text(o, name)?).ok_or_else(|| format!("`{name}`: not a span id"))
+    SpanId::parse(text(o, name)?).ok_or_else(|| msg!("`", name, "`: not a span id"))
 }
 
 fn parent(o: &Json<'_>) -> Read<Option<SpanId>> {
@@ -92,7 +95,7 @@ pub(super) fn status_word(word: &str) -> Read<LogStatus> {
         "success" => Ok(LogStatus::Success),
         "server_error" => Ok(LogStatus::ServerError),
         "client_error" => Ok(LogStatus::ClientError),
-        other => Err(format!("`status`: unknown {other:?}")),
+        other => Err(msg!("`status`: unknown ", Whole(other))),
     }
 }
 
@@ -100,7 +103,7 @@ pub(super) fn event_class(word: &str) -> Read<EventClass> {
     [EventClass::Order, EventClass::Payment, EventClass::Test]
         .into_iter()
         .find(|c| c.as_str() == word)
-        .ok_or_else(|| format!("`event_class`: unknown {word:?}"))
+        .ok_or_else(|| msg!("`event_class`: unknown ", Whole(word)))
 }
 
 /// The calls read last, so the records and spans of one request share one
@@ -247,7 +250,7 @@ fn record(o: &Json<'_>, calls: &mut Calls) -> Read<Entry> {
                 msg: Cow::Owned(text(o, "msg")?.to_owned()),
             },
         ),
-        other => return Err(format!("`stage`: unknown {other:?}")),
+        other => return Err(msg!("`stage`: unknown ", Whole(other))),
     };
     Ok(Entry {
         seq: uint(o, "seq")?,
@@ -272,14 +275,14 @@ fn attribute<'j, 'a>(o: &'j Json<'a>, key: &str) -> Option<&'j Json<'a>> {
 fn attr_text<'j>(o: &'j Json<'_>, key: &str) -> Read<&'j str> {
     attribute(o, key)
         .and_then(Json::as_str)
-        .ok_or_else(|| format!("span attribute `{key}`: expected a string"))
+        .ok_or_else(|| msg!("span attribute `", key, "`: expected a string"))
 }
 
 fn attr_int<T: TryFrom<i64>>(o: &Json<'_>, key: &str) -> Read<T> {
     attribute(o, key)
         .and_then(Json::as_i64)
         .and_then(|n| T::try_from(n).ok())
-        .ok_or_else(|| format!("span attribute `{key}`: expected an integer"))
+        .ok_or_else(|| msg!("span attribute `", key, "`: expected an integer"))
 }
 
 /// A span's call, shared with the spans before it when the same.
@@ -332,10 +335,10 @@ fn list<T>(
 ) -> Read<VecDeque<T>> {
     field(o, name)?
         .as_array()
-        .ok_or_else(|| format!("`{name}`: expected an array"))?
+        .ok_or_else(|| msg!("`", name, "`: expected an array"))?
         .iter()
         .enumerate()
-        .map(|(i, item)| each(item).map_err(|e| format!("{name}[{i}]: {e}")))
+        .map(|(i, item)| each(item).map_err(|e| msg!(name, "[", i, "]: ", e)))
         .collect()
 }
 
@@ -369,10 +372,10 @@ pub fn journal_with(
 
 /// The `i`th record of a snapshot's journal, refused as `journal` would.
 pub fn record_at(o: &Json<'_>, i: usize, calls: &mut Calls) -> Read<Entry> {
-    record(o, calls).map_err(|e| format!("records[{i}]: {e}"))
+    record(o, calls).map_err(|e| msg!("records[", i, "]: ", e))
 }
 
 /// The `i`th span of a snapshot's journal, refused as `journal` would.
 pub fn span_at(o: &Json<'_>, i: usize, calls: &mut Calls) -> Read<SpanEntry> {
-    span(o, calls).map_err(|e| format!("spans[{i}]: {e}"))
+    span(o, calls).map_err(|e| msg!("spans[", i, "]: ", e))
 }

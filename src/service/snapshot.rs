@@ -7,7 +7,7 @@
 use crate::prelude::*;
 
 use alloc::collections::VecDeque;
-use core::fmt::{self, Display};
+use core::mem::take;
 
 use crate::domain::code::Code;
 use crate::domain::money::Money;
@@ -15,13 +15,13 @@ use crate::domain::order::{Row as OrderRow, PREFIX as ORDER};
 use crate::domain::payment::{PaymentStatus, Row as PaymentRow, PREFIX as PAYMENT};
 use crate::domain::{OrderStatus, Orders, PaymentMethod, Payments};
 use crate::gateway::envelope::{order as write_order, payment as write_payment};
-use crate::gateway::request::quote;
 use crate::gateway::Backend;
+use crate::json::message::Msg;
 use crate::json::{self, Json, Out};
 use crate::observe::entry::Entry;
 use crate::observe::span_entry::SpanEntry;
 use crate::observe::{render, restore, Counters, Journal};
-use crate::sim::invalid::Invalid;
+use crate::sim::invalid::{Invalid, InvalidKind};
 use crate::sim::latency::{LatencyModel, Profile};
 use crate::sim::random::Rng;
 use crate::sim::settings::DEFAULT_MAX_ORDERS;
@@ -463,43 +463,103 @@ fn tail(out: &mut Out, v: &View) {
 pub(crate) type Read<T> = Result<T, Invalid>;
 
 /// What a value is, for a message: `string "11"`, `number -1`, `null`.
-fn shown(v: &Json) -> String {
+fn shown(m: &mut Msg, v: &Json) {
     match v {
-        Json::Null => "null".to_owned(),
-        Json::Bool(b) => format!("boolean {b}"),
-        Json::Num(n) => format!("number {n}"),
-        Json::Str(s) => format!("string {}", quote(s)),
-        Json::Arr(_) => "an array".to_owned(),
-        Json::Obj(_) => "an object".to_owned(),
+        Json::Null => m.s("null"),
+        Json::Bool(true) => m.s("boolean true"),
+        Json::Bool(false) => m.s("boolean false"),
+        Json::Num(n) => m.s("number ").s(n),
+        Json::Str(s) => m.s("string ").q(s),
+        Json::Arr(_) => m.s("an array"),
+        Json::Obj(_) => m.s("an object"),
+    };
+}
+
+/// Where a value sits in the snapshot (`snapshot.settings`, `at.name`,
+/// `at["key"]`, `at[i]`), written out only for a refusal.
+pub(crate) trait Place {
+    fn push(&self, m: &mut Msg);
+}
+
+impl Place for &str {
+    fn push(&self, m: &mut Msg) {
+        m.s(self);
     }
 }
 
+impl Place for String {
+    fn push(&self, m: &mut Msg) {
+        m.s(self);
+    }
+}
+
+/// A place written out.
+#[inline(never)]
+fn place(at: &dyn Place) -> String {
+    let mut m = Msg::default();
+    at.push(&mut m);
+    m.text()
+}
+
 /// `at.name`, or `at` for a member of the snapshot itself.
-fn path(at: &dyn Display, name: &str) -> String {
-    format!("{at}.{name}")
+fn path(at: &dyn Place, name: &str) -> String {
+    place(&Path(at, name))
 }
 
-fn wrong(at: &dyn Display, v: &Json, expected: &str) -> Invalid {
-    Invalid::wrong_type(
-        &at.to_string(),
-        format!("invalid type: {}, expected {expected}", shown(v)),
-    )
+/// A refusal at `at`: its place, `: `, then `problem`.
+#[inline(never)]
+fn refusal(kind: InvalidKind, at: &dyn Place, problem: &mut Msg) -> Invalid {
+    let mut m = Msg::default();
+    at.push(&mut m);
+    m.s(": ").s(problem.buffer());
+    Invalid {
+        kind,
+        msg: m.text(),
+    }
 }
 
-fn outside(at: &dyn Display, v: &Json, expected: &str) -> Invalid {
-    Invalid::out_of_range(
-        &at.to_string(),
-        format!("invalid value: {}, expected {expected}", shown(v)),
-    )
+/// `invalid type: string "11", expected a whole number`, and the like.
+#[inline(never)]
+fn invalid(kind: InvalidKind, at: &dyn Place, v: &Json, expected: &str) -> Invalid {
+    let mut m = Msg::new(match kind {
+        InvalidKind::WrongType => "invalid type: ",
+        InvalidKind::OutOfRange => "invalid value: ",
+    });
+    shown(&mut m, v);
+    refusal(kind, at, m.s(", expected ").s(expected))
 }
 
-fn field<'j, 'a>(o: &'j Json<'a>, at: &dyn Display, name: &str) -> Read<&'j Json<'a>> {
-    o.get(name)
-        .ok_or_else(|| Invalid::wrong_type(&at.to_string(), format!("missing field `{name}`")))
+fn wrong(at: &dyn Place, v: &Json, expected: &str) -> Invalid {
+    invalid(InvalidKind::WrongType, at, v, expected)
+}
+
+fn outside(at: &dyn Place, v: &Json, expected: &str) -> Invalid {
+    invalid(InvalidKind::OutOfRange, at, v, expected)
+}
+
+/// An `OutOfRange` refusal at `at`.
+fn out_of_range(at: &dyn Place, problem: &mut Msg) -> Invalid {
+    refusal(InvalidKind::OutOfRange, at, problem)
+}
+
+/// `problem, got "text"`, out of range at `at`.
+#[inline(never)]
+fn got_text(at: &dyn Place, problem: &str, text: &str) -> Invalid {
+    out_of_range(at, Msg::new(problem).s(", got ").q(text))
+}
+
+fn field<'j, 'a>(o: &'j Json<'a>, at: &dyn Place, name: &str) -> Read<&'j Json<'a>> {
+    o.get(name).ok_or_else(|| {
+        refusal(
+            InvalidKind::WrongType,
+            at,
+            Msg::new("missing field `").s(name).s("`"),
+        )
+    })
 }
 
 /// A whole number 0 or more as `v`, the value at `at`.
-fn uint_value(v: &Json, at: &dyn Display) -> Read<u64> {
+fn uint_value(v: &Json, at: &dyn Place) -> Read<u64> {
     match v {
         Json::Num(_) => v
             .as_u64()
@@ -509,16 +569,15 @@ fn uint_value(v: &Json, at: &dyn Display) -> Read<u64> {
 }
 
 fn uint(o: &Json, at: &str, name: &str) -> Read<u64> {
-    uint_value(field(o, &at, name)?, &Path(at, name))
+    uint_value(field(o, &at, name)?, &Path(&at, name))
 }
 
 fn count(o: &Json, at: &str, name: &str) -> Read<usize> {
     let n = uint(o, at, name)?;
-    usize::try_from(n)
-        .map_err(|_| Invalid::out_of_range(&path(&at, name), format!("too large: {n}")))
+    usize::try_from(n).map_err(|_| out_of_range(&Path(&at, name), Msg::new("too large: ").uint(n)))
 }
 
-fn int_value(v: &Json, at: &dyn Display) -> Read<i64> {
+fn int_value(v: &Json, at: &dyn Place) -> Read<i64> {
     match v {
         Json::Num(_) => v.as_i64().ok_or_else(|| {
             outside(
@@ -531,62 +590,58 @@ fn int_value(v: &Json, at: &dyn Display) -> Read<i64> {
     }
 }
 
-fn int(o: &Json, at: &dyn Display, name: &str) -> Read<i64> {
+fn int(o: &Json, at: &dyn Place, name: &str) -> Read<i64> {
     int_value(field(o, at, name)?, &Path(at, name))
 }
 
-fn number(o: &Json, at: &dyn Display, name: &str) -> Read<f64> {
+fn number(o: &Json, at: &dyn Place, name: &str) -> Read<f64> {
     let v = field(o, at, name)?;
     v.as_f64()
-        .ok_or_else(|| wrong(&path(at, name), v, "a number"))
+        .ok_or_else(|| wrong(&Path(at, name), v, "a number"))
 }
 
-fn text<'j>(o: &'j Json, at: &dyn Display, name: &str) -> Read<&'j str> {
+fn text<'j>(o: &'j Json, at: &dyn Place, name: &str) -> Read<&'j str> {
     let v = field(o, at, name)?;
     v.as_str()
-        .ok_or_else(|| wrong(&path(at, name), v, "a string"))
+        .ok_or_else(|| wrong(&Path(at, name), v, "a string"))
 }
 
-fn money(o: &Json, at: &dyn Display, name: &str) -> Read<Money> {
+fn money(o: &Json, at: &dyn Place, name: &str) -> Read<Money> {
     let n = number(o, at, name)?;
     Money::positive(n).ok_or_else(|| {
-        Invalid::out_of_range(
-            &path(at, name),
-            format!(
-                "must be a finite number > 0, got {}",
-                crate::json::number::display(n)
-            ),
+        out_of_range(
+            &Path(at, name),
+            Msg::new("must be a finite number > 0, got ").num(n),
         )
     })
 }
 
 type Members<'j, 'a> = &'j [(alloc::borrow::Cow<'a, str>, Json<'a>)];
 
-fn object<'j, 'a>(v: &'j Json<'a>, at: &dyn Display) -> Read<Members<'j, 'a>> {
+fn object<'j, 'a>(v: &'j Json<'a>, at: &dyn Place) -> Read<Members<'j, 'a>> {
     v.as_object().ok_or_else(|| wrong(at, v, "an object"))
 }
 
 fn members<'j, 'a>(o: &'j Json<'a>, at: &str, name: &str) -> Read<Members<'j, 'a>> {
-    object(field(o, &at, name)?, &path(&at, name))
+    object(field(o, &at, name)?, &Path(&at, name))
 }
 
-/// A member of an object as its path (`at.name`), written out only for a
-/// refusal.
-struct Path<'a, A: ?Sized>(&'a A, &'a str);
+/// A member of an object as its place (`at.name`).
+struct Path<'a>(&'a dyn Place, &'a str);
 
-impl<A: Display + ?Sized> Display for Path<'_, A> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}.{}", self.0, self.1)
+impl Place for Path<'_> {
+    fn push(&self, m: &mut Msg) {
+        self.0.push(m);
+        m.s(".").s(self.1);
     }
 }
 
-/// A member of a map as its path (`live["ORD-…"]`), written out only
-/// for a refusal.
+/// A member of a map as its place (`live["ORD-…"]`).
 struct Keyed<'a>(&'a str, &'a str);
 
-impl Display for Keyed<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}[{}]", self.0, quote(self.1))
+impl Place for Keyed<'_> {
+    fn push(&self, m: &mut Msg) {
+        m.s(self.0).s("[").q(self.1).s("]");
     }
 }
 
@@ -639,14 +694,14 @@ fn read_streams(o: &Json, at: &str) -> Read<Streams> {
 }
 
 /// An id of this service (`PREFIX` and 8 upper-case letters or digits).
-fn code(prefix: &str, id: &str, at: &dyn Display) -> Read<Code> {
+fn code(prefix: &str, id: &str, at: &dyn Place) -> Read<Code> {
     Code::parse(prefix, id).ok_or_else(|| {
-        Invalid::out_of_range(
-            &at.to_string(),
-            format!(
-                "must be {prefix}- and 8 upper-case letters or digits, got {}",
-                quote(id)
-            ),
+        out_of_range(
+            at,
+            Msg::new("must be ")
+                .s(prefix)
+                .s("- and 8 upper-case letters or digits, got ")
+                .q(id),
         )
     })
 }
@@ -659,16 +714,14 @@ pub(crate) fn order_member(orders: &mut Orders, id: &str, order: &Json, live_at:
     object(order, &here)?;
     let code = code(ORDER, id, &here)?;
     if orders.index.contains_key(&code) {
-        return Err(Invalid::out_of_range(
-            &here.to_string(),
-            "given more than once",
-        ));
+        return Err(out_of_range(&here, &mut Msg::new("given more than once")));
     }
     let order_id = text(order, &here, "orderId")?;
     if order_id != id {
-        return Err(Invalid::out_of_range(
-            &path(&here, "orderId"),
-            format!("must equal its key, got {}", quote(order_id)),
+        return Err(got_text(
+            &Path(&here, "orderId"),
+            "must equal its key",
+            order_id,
         ));
     }
     let row = OrderRow {
@@ -681,9 +734,10 @@ pub(crate) fn order_member(orders: &mut Orders, id: &str, order: &Json, live_at:
             "CREATED" => OrderStatus::Created,
             "PAID" => OrderStatus::Paid,
             other => {
-                return Err(Invalid::out_of_range(
-                    &path(&here, "status"),
-                    format!("must be CREATED or PAID, got {}", quote(other)),
+                return Err(got_text(
+                    &Path(&here, "status"),
+                    "must be CREATED or PAID",
+                    other,
                 ))
             }
         },
@@ -747,32 +801,34 @@ pub(crate) fn deleted_item(orders: &mut Orders, i: usize, id: &Json, deleted_at:
 pub(crate) fn made_member(orders: &mut Orders, hash: &str, n: &Json, made_at: &str) -> Read<()> {
     let here = Keyed(made_at, hash);
     let hash = hash.parse::<u64>().map_err(|_| {
-        Invalid::out_of_range(
-            &here.to_string(),
-            "the key must be a content hash, a whole number",
+        out_of_range(
+            &here,
+            &mut Msg::new("the key must be a content hash, a whole number"),
         )
     })?;
     orders.made.insert(hash, uint_value(n, &here)?);
     Ok(())
 }
 
-/// An element of a list as its path (`at[i]`), written out only for a
-/// refusal.
+/// An element of a list as its place (`at[i]`).
 struct Item<'a>(&'a str, usize);
 
-impl Display for Item<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}[{}]", self.0, self.1)
+impl Place for Item<'_> {
+    fn push(&self, m: &mut Msg) {
+        m.s(self.0).s("[").uint(self.1 as u64).s("]");
     }
 }
 
 /// A count that fits 32 bits (attempts, a forced outcome's count).
-fn small_count(v: &Json, at: &dyn Display) -> Read<u32> {
+fn small_count(v: &Json, at: &dyn Place) -> Read<u32> {
     let n = uint_value(v, at)?;
     u32::try_from(n).map_err(|_| {
-        Invalid::out_of_range(
-            &at.to_string(),
-            format!("must be a whole number from 0 to {}, got {n}", u32::MAX),
+        out_of_range(
+            at,
+            Msg::new("must be a whole number from 0 to ")
+                .uint(u64::from(u32::MAX))
+                .s(", got ")
+                .uint(n),
         )
     })
 }
@@ -789,37 +845,36 @@ pub(crate) fn payment_member(
     object(p, &here)?;
     let code = code(PAYMENT, id, &here)?;
     if payments.contains(code) {
-        return Err(Invalid::out_of_range(
-            &here.to_string(),
-            "given more than once",
-        ));
+        return Err(out_of_range(&here, &mut Msg::new("given more than once")));
     }
     let payment_id = text(p, &here, "paymentId")?;
     if payment_id != id {
-        return Err(Invalid::out_of_range(
-            &path(&here, "paymentId"),
-            format!("must equal its key, got {}", quote(payment_id)),
+        return Err(got_text(
+            &Path(&here, "paymentId"),
+            "must equal its key",
+            payment_id,
         ));
     }
     let method = text(p, &here, "paymentMethod")?;
     let row = PaymentRow {
         code,
-        order: code_of_order(text(p, &here, "orderId")?, &|| path(&here, "orderId"))?,
+        order: code_of_order(text(p, &here, "orderId")?, &Path(&here, "orderId"))?,
         amount: money(p, &here, "amount")?,
         paid_at: int(p, &here, "paidAt")?,
         method: PaymentMethod::parse(method).ok_or_else(|| {
-            Invalid::out_of_range(
-                &path(&here, "paymentMethod"),
-                format!("unknown method {}", quote(method)),
+            out_of_range(
+                &Path(&here, "paymentMethod"),
+                Msg::new("unknown method ").q(method),
             )
         })?,
         status: match text(p, &here, "status")? {
             "SUCCESS" => PaymentStatus::Success,
             "REFUNDED" => PaymentStatus::Refunded,
             other => {
-                return Err(Invalid::out_of_range(
-                    &path(&here, "status"),
-                    format!("must be SUCCESS or REFUNDED, got {}", quote(other)),
+                return Err(got_text(
+                    &Path(&here, "status"),
+                    "must be SUCCESS or REFUNDED",
+                    other,
                 ))
             }
         },
@@ -876,12 +931,11 @@ pub(crate) fn attempts_member(
 
 /// A payment's order: an order id, or else "not an order of this
 /// snapshot", as for a well-formed id that names no order.
-fn code_of_order(id: &str, at: &dyn Fn() -> String) -> Read<Code> {
+fn code_of_order(id: &str, at: &dyn Place) -> Read<Code> {
     Code::parse(ORDER, id).ok_or_else(|| {
-        Invalid::out_of_range(
-            &at(),
-            format!("{} is not an order of this snapshot", quote(id)),
-        )
+        let mut problem = Msg::default();
+        problem.q(id).s(" is not an order of this snapshot");
+        out_of_range(at, &mut problem)
     })
 }
 
@@ -891,15 +945,12 @@ fn read_forced(o: &Json) -> Read<Option<(Forced, u32)>> {
         None | Some(Json::Null) => Ok(None),
         Some(v @ Json::Arr(pair)) => match pair.as_slice() {
             [outcome, count] => {
-                let outcome_at = format!("{at}[0]");
+                let outcome_at = Item(at, 0);
                 let name = outcome
                     .as_str()
                     .ok_or_else(|| wrong(&outcome_at, outcome, "\"success\" or \"failure\""))?;
                 let outcome = Forced::parse_exact(name).ok_or_else(|| {
-                    Invalid::out_of_range(
-                        &outcome_at,
-                        format!("must be \"success\" or \"failure\", got {}", quote(name)),
-                    )
+                    got_text(&outcome_at, "must be \"success\" or \"failure\"", name)
                 })?;
                 Ok(Some((outcome, small_count(count, &Item(at, 1))?)))
             }
@@ -932,11 +983,13 @@ fn mentions(text: &str, word: &str) -> bool {
 
 /// The refusal of text that is not JSON at all.
 pub(crate) fn not_json(e: json::ReadError) -> Invalid {
-    Invalid::wrong_type(
-        "snapshot",
-        format!("not a snapshot of this service (expected the text snapshot() returns): {e}"),
-    )
+    let mut problem = Msg::new(NOT_A_SNAPSHOT);
+    e.push(problem.s(": "));
+    refusal(InvalidKind::WrongType, &"snapshot", &mut problem)
 }
+
+const NOT_A_SNAPSHOT: &str =
+    "not a snapshot of this service (expected the text snapshot() returns)";
 
 /// Reads a snapshot's text into its parts, the whole text at once.
 pub fn read(text: &str) -> Read<Parts> {
@@ -971,15 +1024,13 @@ pub(crate) struct StreamedOrders {
 /// values and how the parts fit together. The refusals come in one fixed
 /// order, whatever the order of the text, so a text refused whole or in
 /// pieces is refused with the same message.
-pub(crate) fn read_tree(tree: &Json, streamed: Streamed) -> Read<Parts> {
+pub(crate) fn read_tree(tree: &Json, mut streamed: Streamed) -> Read<Parts> {
     let at = "snapshot";
     object(tree, &at).map_err(|e| {
-        Invalid::wrong_type(
-            at,
-            format!(
-                "not a snapshot of this service (expected the text snapshot() returns): {}",
-                e.msg
-            ),
+        refusal(
+            InvalidKind::WrongType,
+            &at,
+            Msg::new(NOT_A_SNAPSHOT).s(": ").s(&e.msg),
         )
     })?;
     // Every part is there before the format is read, so that text which
@@ -991,28 +1042,28 @@ pub(crate) fn read_tree(tree: &Json, streamed: Streamed) -> Read<Parts> {
     }
     let format = field(tree, &at, "format")?;
     if uint_value(format, &"snapshot.format")? != FORMAT {
-        return Err(Invalid::out_of_range(
-            "snapshot.format",
-            format!(
-                "format {} is not the supported {FORMAT}",
-                shown_number(format)
-            ),
-        ));
+        let mut problem = Msg::new("format ");
+        shown_number(&mut problem, format);
+        problem.s(" is not the supported ").uint(FORMAT);
+        return Err(out_of_range(&"snapshot.format", &mut problem));
     }
     let part = |name: &str| field(tree, &at, name);
-    let Streamed {
-        orders,
-        by_id,
-        attempts,
-        records,
-        spans,
-    } = streamed;
+    // The streamed lists are taken out one by one, never moved out of
+    // `streamed`, so every refusal below drops what is left of it whole:
+    // one drop, not one for each list at each refusal.
+    let s = &mut streamed;
     Ok(Parts {
         settings: read_settings(part("settings")?, "snapshot.settings")?,
         streams: read_streams(part("streams")?, "snapshot.streams")?,
-        orders: read_orders(part("orders")?, "snapshot.orders", orders)?,
-        payments: read_payments(part("payments")?, "snapshot.payments", by_id, attempts)?,
-        journal: restore::journal_with(part("journal")?, records, spans).map_err(journal_error)?,
+        orders: read_orders(part("orders")?, "snapshot.orders", take(&mut s.orders))?,
+        payments: read_payments(
+            part("payments")?,
+            "snapshot.payments",
+            s.by_id.take(),
+            s.attempts.take(),
+        )?,
+        journal: restore::journal_with(part("journal")?, s.records.take(), s.spans.take())
+            .map_err(journal_error)?,
         forced_next: read_forced(tree)?,
         clock: match tree.get("clock") {
             None | Some(Json::Null) => None,
@@ -1026,10 +1077,12 @@ pub(crate) fn read_tree(tree: &Json, streamed: Streamed) -> Read<Parts> {
 }
 
 /// A number's text as written.
-fn shown_number(v: &Json) -> String {
+fn shown_number(m: &mut Msg, v: &Json) {
     match v {
-        Json::Num(n) => (*n).to_owned(),
-        other => shown(other),
+        Json::Num(n) => {
+            m.s(n);
+        }
+        other => shown(m, other),
     }
 }
 

@@ -9,13 +9,14 @@
 
 use crate::prelude::*;
 
+use crate::json::message::{msg, Q};
+
 use super::snapshot::Parts;
 use crate::domain::code::Code;
 use crate::domain::hashing::ByCode;
 use crate::domain::order::{MAX_DESCRIPTION_CHARS, MAX_USER_ID_CHARS, PREFIX as ORDER};
 use crate::domain::payment::PREFIX as PAYMENT;
 use crate::domain::{Orders, Payments};
-use crate::gateway::request::quote;
 use crate::json::number::display;
 use crate::observe::entry::{Entry, Kept};
 use crate::observe::span_entry::{Part, SpanEntry, Why};
@@ -152,7 +153,7 @@ impl Checking {
                 let spans = journal.span_entries().enumerate();
                 for (i, s) in spans.skip(share.start).take(share.len()) {
                     span(s, &|field: &str| {
-                        format!("snapshot.journal.spans[{i}].{field}")
+                        msg!("snapshot.journal.spans[", i, "].", field)
                     })?;
                 }
                 if self.at == count {
@@ -187,8 +188,10 @@ fn max_orders(parts: &Parts) -> Checked {
     if kept > parts.settings.max_orders {
         return Err(Invalid::out_of_range(
             "snapshot.settings.maxOrders",
-            format!(
-                "must be at least the {kept} orders the snapshot keeps, got {}",
+            msg!(
+                "must be at least the ",
+                kept,
+                " orders the snapshot keeps, got ",
                 parts.settings.max_orders
             ),
         ));
@@ -214,8 +217,10 @@ fn settings(s: &Settings) -> Checked {
     if s.seed > MAX_SAFE_INTEGER {
         return Err(Invalid::out_of_range(
             "snapshot.settings.seed",
-            format!(
-                "must be a whole number from 0 to {MAX_SAFE_INTEGER}, got {}",
+            msg!(
+                "must be a whole number from 0 to ",
+                MAX_SAFE_INTEGER,
+                ", got ",
                 s.seed
             ),
         ));
@@ -223,15 +228,17 @@ fn settings(s: &Settings) -> Checked {
     if s.max_orders as u64 > MAX_SAFE_INTEGER {
         return Err(Invalid::out_of_range(
             "snapshot.settings.maxOrders",
-            format!(
-                "must be a whole number from 0 to {MAX_SAFE_INTEGER}, got {}",
+            msg!(
+                "must be a whole number from 0 to ",
+                MAX_SAFE_INTEGER,
+                ", got ",
                 s.max_orders
             ),
         ));
     }
     s.check().map_err(|msg| Invalid {
         kind: InvalidKind::OutOfRange,
-        msg: format!("snapshot.settings.{msg}"),
+        msg: msg!("snapshot.settings.", msg),
     })?;
     let latency = &s.latency;
     for (name, profile) in [
@@ -253,18 +260,20 @@ fn step(name: &str, p: &Profile) -> Checked {
     ] {
         if ms > MAX_STEP_MS {
             return Err(Invalid::out_of_range(
-                &format!("snapshot.settings.latency.{name}.{field}"),
-                format!("must be a whole number of ms from 0 to {MAX_STEP_MS}, got {ms}"),
+                &msg!("snapshot.settings.latency.", name, ".", field),
+                msg!(
+                    "must be a whole number of ms from 0 to ",
+                    MAX_STEP_MS,
+                    ", got ",
+                    ms
+                ),
             ));
         }
     }
     if !(0.0..=1.0).contains(&p.tail_chance) {
         return Err(Invalid::out_of_range(
-            &format!("snapshot.settings.latency.{name}.tailChance"),
-            format!(
-                "must be a number from 0 to 1, got {}",
-                display(p.tail_chance)
-            ),
+            &msg!("snapshot.settings.latency.", name, ".tailChance"),
+            msg!("must be a number from 0 to 1, got ", display(p.tail_chance)),
         ));
     }
     Ok(())
@@ -273,9 +282,11 @@ fn step(name: &str, p: &Profile) -> Checked {
 /// One live order (in code order). The reader has checked the ids' form.
 fn order(row: &crate::domain::order::Row) -> Checked {
     let at = |field: &str| {
-        format!(
-            "snapshot.orders.live[{}].{field}",
-            quote(&row.code.text(ORDER))
+        msg!(
+            "snapshot.orders.live[",
+            Q(&row.code.text(ORDER)),
+            "].",
+            field
         )
     };
     named(&at, "userId", |f| {
@@ -293,7 +304,7 @@ fn order(row: &crate::domain::order::Row) -> Checked {
 fn deleted(known: &mut HashSet<Code, ByCode>, code: Code) -> Checked {
     if !known.insert(code) {
         return Err(Invalid::out_of_range(
-            &format!("snapshot.orders.deleted[{}]", quote(&code.text(ORDER))),
+            &msg!("snapshot.orders.deleted[", Q(&code.text(ORDER)), "]"),
             "is also a live order: an order is live or deleted, not both",
         ));
     }
@@ -309,9 +320,12 @@ fn issued(orders: &Orders, known: &HashSet<Code, ByCode>) -> Checked {
     if issued < known.len() as u64 {
         return Err(Invalid::out_of_range(
             "snapshot.orders.made",
-            format!(
-                "counts {issued} ids issued, fewer than the {} orders live or deleted",
-                known.len()
+            msg!(
+                "counts ",
+                issued,
+                " ids issued, fewer than the ",
+                known.len(),
+                " orders live or deleted"
             ),
         ));
     }
@@ -320,7 +334,7 @@ fn issued(orders: &Orders, known: &HashSet<Code, ByCode>) -> Checked {
 
 /// One order's count of payment attempts; `known` holds every id issued.
 fn attempts(known: &HashSet<Code, ByCode>, order: &Code, n: u32) -> Checked {
-    let at = || format!("snapshot.payments.attempts[{}]", quote(&order.text(ORDER)));
+    let at = || msg!("snapshot.payments.attempts[", Q(&order.text(ORDER)), "]");
     if !known.contains(order) {
         return Err(Invalid::out_of_range(
             &at(),
@@ -344,17 +358,19 @@ fn payment(
     paid: &mut HashMap<Code, u32, ByCode>,
 ) -> Checked {
     let at = |field: &str| {
-        format!(
-            "snapshot.payments.by_id[{}].{field}",
-            quote(&row.code.text(PAYMENT))
+        msg!(
+            "snapshot.payments.by_id[",
+            Q(&row.code.text(PAYMENT)),
+            "].",
+            field
         )
     };
     if !known.contains(&row.order) {
         return Err(Invalid::out_of_range(
             &at("orderId"),
-            format!(
-                "{} is not an order of this snapshot",
-                quote(&row.order.text(ORDER))
+            msg!(
+                Q(&row.order.text(ORDER)),
+                " is not an order of this snapshot"
             ),
         ));
     }
@@ -367,11 +383,18 @@ fn payment(
     let tried = payments.attempts.get(&row.order).copied().unwrap_or(0);
     if *count > tried {
         return Err(Invalid::out_of_range(
-            &format!(
-                "snapshot.payments.attempts[{}]",
-                quote(&row.order.text(ORDER))
+            &msg!(
+                "snapshot.payments.attempts[",
+                Q(&row.order.text(ORDER)),
+                "]"
             ),
-            format!("counts {tried} attempts, fewer than the order's {count} payments"),
+            msg!(
+                "counts ",
+                tried,
+                " attempts, fewer than the order's ",
+                *count,
+                " payments"
+            ),
         ));
     }
     Ok(())
@@ -383,30 +406,49 @@ fn journal_head(journal: &Journal, log_capacity: usize) -> Checked {
     if capacity != log_capacity {
         return Err(Invalid::out_of_range(
             "snapshot.journal.capacity",
-            format!("must equal settings.logCapacity {log_capacity}, got {capacity}"),
+            msg!(
+                "must equal settings.logCapacity ",
+                log_capacity,
+                ", got ",
+                capacity
+            ),
         ));
     }
     let next_seq = journal.next_seq();
     if !(1..=MAX_SAFE_INTEGER).contains(&next_seq) {
         return Err(Invalid::out_of_range(
             "snapshot.journal.next_seq",
-            format!("must be a whole number from 1 to {MAX_SAFE_INTEGER}, got {next_seq}"),
+            msg!(
+                "must be a whole number from 1 to ",
+                MAX_SAFE_INTEGER,
+                ", got ",
+                next_seq
+            ),
         ));
     }
     let kept = journal.len();
     if kept > capacity {
         return Err(Invalid::out_of_range(
             "snapshot.journal.records",
-            format!("holds {kept} records, more than the capacity {capacity}"),
+            msg!(
+                "holds ",
+                kept,
+                " records, more than the capacity ",
+                capacity
+            ),
         ));
     }
     let dropped = journal.dropped();
     if dropped.saturating_add(kept as u64) > next_seq - 1 {
         return Err(Invalid::out_of_range(
             "snapshot.journal.dropped",
-            format!(
-                "{dropped} dropped and {kept} kept is more than the {} records written",
-                next_seq - 1
+            msg!(
+                dropped,
+                " dropped and ",
+                kept,
+                " kept is more than the ",
+                next_seq - 1,
+                " records written"
             ),
         ));
     }
@@ -415,12 +457,16 @@ fn journal_head(journal: &Journal, log_capacity: usize) -> Checked {
 
 /// The `i`th record, after one of seq `last_seq`; its own seq.
 fn record_in_turn(record: &Entry, i: usize, last_seq: u64, next_seq: u64) -> Result<u64, Invalid> {
-    let at = |field: &str| format!("snapshot.journal.records[{i}].{field}");
+    let at = |field: &str| msg!("snapshot.journal.records[", i, "].", field);
     if record.seq <= last_seq || record.seq >= next_seq {
         return Err(Invalid::out_of_range(
             &at("seq"),
-            format!(
-                "must be above the previous record's {last_seq} and below next_seq {next_seq}, got {}",
+            msg!(
+                "must be above the previous record's ",
+                last_seq,
+                " and below next_seq ",
+                next_seq,
+                ", got ",
                 record.seq
             ),
         ));
@@ -436,7 +482,7 @@ fn spans_head(journal: &Journal) -> Checked {
     if spans > capacity {
         return Err(Invalid::out_of_range(
             "snapshot.journal.spans",
-            format!("holds {spans} spans, more than the capacity {capacity}"),
+            msg!("holds ", spans, " spans, more than the capacity ", capacity),
         ));
     }
     Ok(())
@@ -479,13 +525,18 @@ fn status_and_code(at: &dyn Fn(&str) -> String, http_status: u16, code: i32) -> 
     if !(100..=599).contains(&http_status) {
         return Err(Invalid::out_of_range(
             &at("httpStatus"),
-            format!("must be an HTTP status from 100 to 599, got {http_status}"),
+            msg!("must be an HTTP status from 100 to 599, got ", http_status),
         ));
     }
     if ![0, -1, i32::from(http_status)].contains(&code) {
         return Err(Invalid::out_of_range(
             &at("code"),
-            format!("must be 0, -1 or the HTTP status {http_status}, got {code}"),
+            msg!(
+                "must be 0, -1 or the HTTP status ",
+                http_status,
+                ", got ",
+                code
+            ),
         ));
     }
     Ok(())
@@ -497,7 +548,7 @@ fn span(s: &SpanEntry, at: &dyn Fn(&str) -> String) -> Checked {
     if s.end < s.start {
         return Err(Invalid::out_of_range(
             &at("end"),
-            format!("must not be before start {}, got {}", s.start, s.end),
+            msg!("must not be before start ", s.start, ", got ", s.end),
         ));
     }
     match &s.part {
@@ -528,20 +579,20 @@ fn span(s: &SpanEntry, at: &dyn Fn(&str) -> String) -> Checked {
 fn verdict(at: &str, d: &Verdict) -> Checked {
     if d.attempt == 0 {
         return Err(Invalid::out_of_range(
-            &format!("{at}.attempt"),
+            &msg!(at, ".attempt"),
             "must be at least 1, got 0",
         ));
     }
     if !(0.0..1.0).contains(&d.draw) {
         return Err(Invalid::out_of_range(
-            &format!("{at}.draw"),
-            format!("must be a number from 0 up to 1, got {}", display(d.draw)),
+            &msg!(at, ".draw"),
+            msg!("must be a number from 0 up to 1, got ", display(d.draw)),
         ));
     }
     if !(0.0..=1.0).contains(&d.threshold) {
         return Err(Invalid::out_of_range(
-            &format!("{at}.threshold"),
-            format!("must be a number from 0 to 1, got {}", display(d.threshold)),
+            &msg!(at, ".threshold"),
+            msg!("must be a number from 0 to 1, got ", display(d.threshold)),
         ));
     }
     Ok(())
@@ -551,7 +602,12 @@ fn safe_count(at: &str, n: u64) -> Checked {
     if n > MAX_SAFE_INTEGER {
         return Err(Invalid::out_of_range(
             at,
-            format!("must be a whole number from 0 to {MAX_SAFE_INTEGER}, got {n}"),
+            msg!(
+                "must be a whole number from 0 to ",
+                MAX_SAFE_INTEGER,
+                ", got ",
+                n
+            ),
         ));
     }
     Ok(())

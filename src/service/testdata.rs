@@ -9,6 +9,8 @@ use crate::prelude::*;
 
 use alloc::rc::Rc;
 
+use crate::json::message::msg;
+
 use crate::domain::money::Money;
 use crate::domain::{order, BatchReport, PaymentMethod};
 use crate::gateway::exchange::{exchange_inner, Inner, InnerCaller};
@@ -31,7 +33,7 @@ pub fn run(svc: &mut Backend, count: u32) -> (BatchReport, u64) {
         order_ids: Vec::with_capacity(count as usize),
     };
     let users: Vec<InnerCaller> = (1..=USERS)
-        .map(|n| InnerCaller::new(Rc::from(format!("batch-user-{n}"))))
+        .map(|n| InnerCaller::new(Rc::from(msg!("batch-user-", n))))
         .collect();
     // The orders' texts, shared in their table once for the run rather
     // than looked up for every order; let go at the end where no order

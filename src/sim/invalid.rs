@@ -25,19 +25,29 @@ pub struct Invalid {
     pub msg: String,
 }
 
+/// The two constructors are never inlined: refusals are cold, and each of
+/// the many callers would otherwise carry its own copy of the joining and
+/// of dropping the problem's `String`.
 impl Invalid {
-    pub fn wrong_type(field: &str, problem: impl fmt::Display) -> Invalid {
-        Invalid {
-            kind: InvalidKind::WrongType,
-            msg: format!("{field}: {problem}"),
-        }
+    #[inline(never)]
+    pub fn wrong_type(field: &str, problem: impl AsRef<str>) -> Invalid {
+        Invalid::new(InvalidKind::WrongType, field, problem.as_ref())
     }
 
-    pub fn out_of_range(field: &str, problem: impl fmt::Display) -> Invalid {
-        Invalid {
-            kind: InvalidKind::OutOfRange,
-            msg: format!("{field}: {problem}"),
-        }
+    #[inline(never)]
+    pub fn out_of_range(field: &str, problem: impl AsRef<str>) -> Invalid {
+        Invalid::new(InvalidKind::OutOfRange, field, problem.as_ref())
+    }
+
+    /// `field: problem`, joined by hand: refusals are built on cold paths
+    /// all over the crate, and one shared step keeps `core::fmt` out.
+    #[inline(never)]
+    fn new(kind: InvalidKind, field: &str, problem: &str) -> Invalid {
+        let mut msg = String::with_capacity(field.len() + 2 + problem.len());
+        msg.push_str(field);
+        msg.push_str(": ");
+        msg.push_str(problem);
+        Invalid { kind, msg }
     }
 }
 

@@ -4,6 +4,8 @@
 
 use crate::prelude::*;
 
+use crate::json::message::{msg, Whole};
+
 use super::random::Rng;
 
 /// One step's latency: `base` plus a uniform `spread`, and now and then a
@@ -85,8 +87,7 @@ impl LatencyModel {
     /// optional, and the rest keep their values. Unknown names and wrong
     /// values are refused with a message naming them.
     pub fn with_overrides(mut self, json: &str) -> Result<LatencyModel, String> {
-        let value =
-            crate::json::parse(json).map_err(|e| format!("latency: not valid JSON: {e}"))?;
+        let value = crate::json::parse(json).map_err(|e| msg!("latency: not valid JSON: ", e))?;
         let steps = value
             .as_object()
             .ok_or("latency: expected an object such as { thirdParty: { baseMs: 500 } }")?;
@@ -97,22 +98,28 @@ impl LatencyModel {
                 "thirdParty" => &mut self.third_party,
                 "test" => &mut self.test,
                 other => {
-                    return Err(format!(
-                    "latency: unknown step {other:?}; known are order, payment, thirdParty, test"
-                ))
+                    return Err(msg!(
+                        "latency: unknown step ",
+                        Whole(other),
+                        "; known are order, payment, thirdParty, test"
+                    ))
                 }
             };
             let fields = fields
                 .as_object()
-                .ok_or_else(|| format!("latency.{step}: expected an object"))?;
+                .ok_or_else(|| msg!("latency.", step, ": expected an object"))?;
             for (name, value) in fields {
-                let at = format!("latency.{step}.{name}");
+                let at = msg!("latency.", step, ".", name);
                 let whole = || {
                     value
                         .as_u64()
                         .filter(|ms| *ms <= MAX_STEP_MS)
                         .ok_or_else(|| {
-                            format!("{at}: must be a whole number of ms from 0 to {MAX_STEP_MS}")
+                            msg!(
+                                &at,
+                                ": must be a whole number of ms from 0 to ",
+                                MAX_STEP_MS
+                            )
                         })
                 };
                 match name.as_ref() {
@@ -123,9 +130,17 @@ impl LatencyModel {
                         profile.tail_chance = value
                             .as_f64()
                             .filter(|p| (0.0..=1.0).contains(p))
-                            .ok_or_else(|| format!("{at}: must be a number from 0 to 1"))?
+                            .ok_or_else(|| msg!(&at, ": must be a number from 0 to 1"))?
                     }
-                    other => return Err(format!("latency.{step}: unknown field {other:?}; known are baseMs, spreadMs, tailChance, tailMs")),
+                    other => {
+                        return Err(msg!(
+                            "latency.",
+                            step,
+                            ": unknown field ",
+                            Whole(other),
+                            "; known are baseMs, spreadMs, tailChance, tailMs"
+                        ))
+                    }
                 }
             }
         }

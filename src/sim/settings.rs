@@ -3,6 +3,8 @@
 
 use crate::prelude::*;
 
+use crate::json::message::msg;
+
 use super::latency::LatencyModel;
 
 pub const DEFAULT_FAILURE_RATE: f64 = 0.3;
@@ -49,14 +51,16 @@ impl Settings {
     /// is a programming error, reported as a message naming the option.
     pub fn check(&self) -> Result<(), String> {
         if !(0.0..=1.0).contains(&self.failure_rate) {
-            return Err(format!(
-                "failureRate: must be a number from 0 to 1, got {}",
+            return Err(msg!(
+                "failureRate: must be a number from 0 to 1, got ",
                 crate::json::number::display(self.failure_rate)
             ));
         }
         if self.log_capacity > MAX_LOG_CAPACITY {
-            return Err(format!(
-                "logCapacity: must be at most {MAX_LOG_CAPACITY}, got {}",
+            return Err(msg!(
+                "logCapacity: must be at most ",
+                MAX_LOG_CAPACITY,
+                ", got ",
                 self.log_capacity
             ));
         }

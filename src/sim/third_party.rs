@@ -6,6 +6,8 @@
 
 use crate::prelude::*;
 
+use crate::json::message::msg;
+
 use super::random::keyed_unit;
 use crate::json::number::{display, fixed};
 
@@ -107,23 +109,30 @@ impl Verdict {
         let by_draw = self.draw >= self.threshold;
         let words = |approved: bool| if approved { "approved" } else { "declined" };
         match self.rule {
-            Rule::Draw => format!(
-                "draw {} {} failure rate {}: {}",
+            Rule::Draw => msg!(
+                "draw ",
                 fixed(self.draw, 4),
+                " ",
                 if by_draw { ">=" } else { "<" },
+                " failure rate ",
                 display(self.threshold),
+                ": ",
                 words(by_draw)
             ),
-            rule => format!(
-                "forced {} by the {} (the draw {} would have {})",
+            rule => msg!(
+                "forced ",
                 words(self.approved),
+                " by the ",
                 if rule == Rule::Header {
                     "X-Sim-Outcome header"
                 } else {
                     "forceNext"
                 },
+                " (the draw ",
                 fixed(self.draw, 4),
-                words(by_draw)
+                " would have ",
+                words(by_draw),
+                ")"
             ),
         }
     }

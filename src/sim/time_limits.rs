@@ -6,6 +6,8 @@
 
 use crate::prelude::*;
 
+use crate::json::message::{msg, Piece};
+
 use crate::json::number::display;
 use crate::sim::clock::Clock;
 use crate::sim::invalid::Invalid;
@@ -27,11 +29,16 @@ pub fn check_time(field: &str, ms: i64) -> Result<i64, Invalid> {
     }
 }
 
-fn out_of_range_time(field: &str, ms: impl core::fmt::Display) -> Invalid {
+fn out_of_range_time(field: &str, ms: impl Piece) -> Invalid {
     Invalid::out_of_range(
         field,
-        format!(
-            "must be a whole number of milliseconds from {MIN_TIME_MS} to {MAX_TIME_MS} (the range of a JS Date), got {ms}"
+        msg!(
+            "must be a whole number of milliseconds from ",
+            MIN_TIME_MS,
+            " to ",
+            MAX_TIME_MS,
+            " (the range of a JS Date), got ",
+            ms
         ),
     )
 }
@@ -53,8 +60,8 @@ pub fn advance_by(now: Option<i64>, ms: f64) -> Result<u64, Invalid> {
     if !(ms.is_finite() && ms.fract() == 0.0 && (0.0..=span).contains(&ms)) {
         return Err(Invalid::out_of_range(
             "ms",
-            format!(
-                "must be a whole number of milliseconds, 0 or more, got {}",
+            msg!(
+                "must be a whole number of milliseconds, 0 or more, got ",
                 display(ms)
             ),
         ));
@@ -63,9 +70,14 @@ pub fn advance_by(now: Option<i64>, ms: f64) -> Result<u64, Invalid> {
     match now {
         Some(now) if now.saturating_add(step) > MAX_TIME_MS => Err(Invalid::out_of_range(
             "ms",
-            format!(
-                "advancing by {} would move the clock past {MAX_TIME_MS}, the last time a JS Date can hold (it reads {now})",
-                display(ms)
+            msg!(
+                "advancing by ",
+                display(ms),
+                " would move the clock past ",
+                MAX_TIME_MS,
+                ", the last time a JS Date can hold (it reads ",
+                now,
+                ")"
             ),
         )),
         _ => Ok(step.unsigned_abs()),

@@ -4,6 +4,8 @@
 
 use crate::prelude::*;
 
+use crate::json::message::msg;
+
 use wasm_bindgen::JsValue;
 
 use crate::json::number;
@@ -61,9 +63,11 @@ pub fn whole_number(value: Option<f64>, name: &str, max: f64) -> Result<Option<u
         return Ok(None);
     };
     if !(n.fract() == 0.0 && (0.0..=max).contains(&n)) {
-        return Err(range_error(&format!(
-            "{name}: must be a whole number from 0 to {}, got {}",
+        return Err(range_error(&msg!(
+            name,
+            ": must be a whole number from 0 to ",
             number::display(max),
+            ", got ",
             js_number(n)
         )));
     }

@@ -5,6 +5,8 @@
 
 use crate::prelude::*;
 
+use crate::json::message::msg;
+
 use crate::gateway::request::{RawRequest, Text};
 use crate::json::read::{self, Json};
 
@@ -30,12 +32,12 @@ impl Left {
     /// a request the module did not understand.
     fn read(text: &str) -> Left {
         let not_understood = |problem: String| Left {
-            unreadable: Some(("request".to_owned(), format!("not understood: {problem}"))),
+            unreadable: Some(("request".to_owned(), msg!("not understood: ", problem))),
             ..Left::default()
         };
         let json = match read::parse(text) {
             Ok(json) => json,
-            Err(e) => return not_understood(e.to_string()),
+            Err(e) => return not_understood(msg!(e)),
         };
         let pair = |name: &str| -> Option<(&Json, &Json)> {
             match json.get(name)?.as_array()? {
