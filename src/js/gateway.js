@@ -238,13 +238,17 @@ export function engine(options, who, { anyOrigin = false } = {}) {
       abortedBy(signal);
       // Every kind of body (text, JSON, URLSearchParams, Blob, ArrayBuffer,
       // a stream) arrives as bytes; an empty one is no body, as on the wire.
-      const bytes = new Uint8Array(await request.arrayBuffer());
-      abortedBy(signal);
+      // A request with none (a GET) is not read, nor waited for.
+      let bytes = null;
+      if (request.body !== null) {
+        bytes = new Uint8Array(await request.arrayBuffer());
+        abortedBy(signal);
+      }
       const reply = answer({
         method: request.method,
         url: request.url,
         headers: request.headers,
-        body: bytes.length ? bytes : null,
+        body: bytes?.length ? bytes : null,
       });
       return responseTo(reply, request.url, signal);
     },
