@@ -14,16 +14,51 @@ const PLAIN_INIT_KEYS = new Set(["method", "headers", "body", "signal"]);
 const PLAIN_BODY = 64 * 1024;
 const NO_INIT = Object.freeze({});
 
+/** A header name fetch accepts: an HTTP token. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/**
+ * A header value fetch keeps as it is: bytes only (no code unit past
+ * 0xFF), no CR, LF or NUL, and nothing for it to trim at either end.
+ * Other values go through the Headers constructor, which trims or refuses.
+ */
+const PLAIN_VALUE = /^(?:[\x21-\x7e\x80-\xff](?:[\t\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?)?$/;
+
+/**
+ * The headers of a plain object such as `{ "content-type": "application/json" }`
+ * as [name, value] pairs in lower case, as `new Headers(object)` would hold
+ * them; null for anything else (other kinds of init, symbol keys, names
+ * the same but for case, values Headers would trim, join or refuse), which
+ * the Headers constructor then decides. A Headers costs more to make and
+ * to walk than the request's whole answer.
+ */
+function plainHeaders(init) {
+  if (init === undefined || init === null) return [];
+  if (typeof init !== "object" || Object.getPrototypeOf(init) !== Object.prototype) return null;
+  if (Object.getOwnPropertySymbols(init).length > 0) return null;
+  const names = Object.keys(init);
+  const pairs = [];
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i];
+    const value = init[name];
+    if (typeof value !== "string" || !TOKEN.test(name) || !PLAIN_VALUE.test(value)) return null;
+    const lower = name.toLowerCase();
+    for (let j = 0; j < pairs.length; j++) if (pairs[j][0] === lower) return null;
+    pairs.push([lower, value]);
+  }
+  return pairs;
+}
+
 /**
  * What `new Request(url, init)` would hold, read from a plain init with a
- * text body or none: the method in fetch's case, headers checked by the
- * Headers constructor, `text/plain` for a text body with no content type.
+ * text body or none: the method in fetch's case, headers as Headers would
+ * hold them (as [name, value] pairs, or a Headers), `text/plain` for a
+ * text body with no content type.
  * Making the Request (an AbortSignal, a body stream) and reading its body
  * back cost more than the service's answer; the Request constructor still
  * decides every case this does not cover (other methods, other bodies or
  * init members, what it would refuse), with its own errors.
  */
-function plainInit(init) {
+function plainInit(init, url) {
   if (init === undefined || init === null) init = NO_INIT;
   else if (typeof init !== "object" || Object.getPrototypeOf(init) !== Object.prototype) return null;
   for (const key in init) if (!PLAIN_INIT_KEYS.has(key)) return null;
@@ -36,12 +71,18 @@ function plainInit(init) {
   if (signal !== null && !(signal instanceof AbortSignal)) return null;
   let headers;
   try {
-    headers = new Headers(headersInit ?? undefined);
+    headers = plainHeaders(headersInit);
+    if (headers === null) {
+      const checked = new Headers(headersInit ?? undefined);
+      if (body !== null && !checked.has("content-type")) checked.set("content-type", "text/plain;charset=UTF-8");
+      headers = checked;
+    } else if (body !== null && !headers.some(([name]) => name === "content-type")) {
+      headers.push(["content-type", "text/plain;charset=UTF-8"]);
+    }
   } catch {
     return null;
   }
-  if (body !== null && !headers.has("content-type")) headers.set("content-type", "text/plain;charset=UTF-8");
-  return { method, headers, body, signal };
+  return { method, url, headers, body, signal };
 }
 
 function passthroughFor(option, network, where) {
@@ -75,21 +116,28 @@ export function createFetch(options) {
   const network = globalThis.fetch;
   const pass = passthroughFor(opts.passthrough, network, core.gateway.where);
 
-  async function orderpayFetch(input, init) {
-    const given = input instanceof Request ? input.url : input instanceof URL ? input.href : String(input);
-    // Throws a TypeError for what is not a URL, as fetch does.
-    const url = new URL(given, relativeBase()).href;
-    // Decided before anything is awaited, so that what is not the
-    // gateway's never waits for the WebAssembly module.
-    if (core.gateway.pathOf(url) === null) return pass(input, init, url);
-    if (!(input instanceof Request)) {
-      const parts = plainInit(init);
-      if (parts !== null) return core.respondTo({ ...parts, url });
+  // Not an async function: the promise it returns is the answer's own,
+  // with no second promise around it; what throws becomes a rejection.
+  function orderpayFetch(input, init) {
+    try {
+      const given = input instanceof Request ? input.url : input instanceof URL ? input.href : String(input);
+      // Throws a TypeError for what is not a URL, as fetch does.
+      const url = new URL(given, relativeBase()).href;
+      // Decided before anything is awaited, so that what is not the
+      // gateway's never waits for the WebAssembly module.
+      const path = core.gateway.pathOf(url);
+      if (path === null) return Promise.resolve(pass(input, init, url));
+      if (!(input instanceof Request)) {
+        const parts = plainInit(init, url);
+        if (parts !== null) return core.respondTo(parts, path);
+      }
+      // The Request constructor gives fetch's own rules: method names, header
+      // merging, bodies of every kind with their content type, and its errors.
+      const request = input instanceof Request ? new Request(input, init) : new Request(url, init);
+      return core.respond(request);
+    } catch (error) {
+      return Promise.reject(error);
     }
-    // The Request constructor gives fetch's own rules: method names, header
-    // merging, bodies of every kind with their content type, and its errors.
-    const request = input instanceof Request ? new Request(input, init) : new Request(url, init);
-    return core.respond(request);
   }
 
   Object.defineProperties(orderpayFetch, {

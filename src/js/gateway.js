@@ -175,9 +175,11 @@ export function engine(options, who, { anyOrigin = false } = {}) {
     ready.catch(() => {});
   }
 
-  /** Answers one request, given as parts; the service must be ready. */
-  function answer({ method, url, headers, body }) {
-    const path = gw.pathOf(url);
+  /**
+   * Answers one request, given as parts; the service must be ready.
+   * `path` is `gw.pathOf(url)`, when the caller has already read it.
+   */
+  function answer({ method, url, headers, body }, path = gw.pathOf(url)) {
     if (path === null) throw new Error(`${who}: ${url} is not under the gateway (${gw.where})`);
     // The envelope's JSON text goes out as it came from the service.
     const reply = exchange(service, method, path, body, headers);
@@ -194,14 +196,21 @@ export function engine(options, who, { anyOrigin = false } = {}) {
     };
   }
 
-  /** The Response to a reply, once its simulated time is waited out when asked. */
-  async function responseTo(reply, url, signal) {
+  /**
+   * The Response to a reply, once its simulated time is waited out when
+   * asked: a promise then, the Response itself when there is no delay.
+   */
+  function responseTo(reply, url, signal) {
     // The simulated time the request took, waited out in real time when
     // asked, so a UI shows its loading states as against a real backend.
     if (scale > 0) {
       const simulated = Number(reply.headers.find(([name]) => name === "x-sim-duration-ms")?.[1] ?? 0);
-      if (simulated > 0) await sleep(simulated * scale, signal);
+      if (simulated > 0) return sleep(simulated * scale, signal).then(() => responseOf(reply, url));
     }
+    return responseOf(reply, url);
+  }
+
+  function responseOf(reply, url) {
     const response = new Response(reply.body, {
       status: reply.status,
       statusText: reply.statusText,
@@ -229,13 +238,17 @@ export function engine(options, who, { anyOrigin = false } = {}) {
       abortedBy(signal);
       // Every kind of body (text, JSON, URLSearchParams, Blob, ArrayBuffer,
       // a stream) arrives as bytes; an empty one is no body, as on the wire.
-      const bytes = new Uint8Array(await request.arrayBuffer());
-      abortedBy(signal);
+      // A request with none (a GET) is not read, nor waited for.
+      let bytes = null;
+      if (request.body !== null) {
+        bytes = new Uint8Array(await request.arrayBuffer());
+        abortedBy(signal);
+      }
       const reply = answer({
         method: request.method,
         url: request.url,
         headers: request.headers,
-        body: bytes.length ? bytes : null,
+        body: bytes?.length ? bytes : null,
       });
       return responseTo(reply, request.url, signal);
     },
@@ -244,10 +257,10 @@ export function engine(options, who, { anyOrigin = false } = {}) {
      * method normalised, headers checked, a text body or none), with no
      * Request made: createFetch's way for a URL and a plain init.
      */
-    async respondTo({ method, url, headers, body, signal }) {
+    async respondTo({ method, url, headers, body, signal }, path) {
       await ready;
       abortedBy(signal);
-      const reply = answer({ method, url, headers, body: body === "" ? null : body });
+      const reply = answer({ method, url, headers, body: body === "" ? null : body }, path);
       return responseTo(reply, url, signal);
     },
   };
