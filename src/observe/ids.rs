@@ -59,6 +59,11 @@ impl TraceId {
         }
     }
 
+    /// The low 64 bits, random enough to pick a slot of a table by.
+    pub fn low_bits(&self) -> u64 {
+        self.low
+    }
+
     /// The id as given: 16 or 32 hex digits.
     pub fn push_hex(&self, out: &mut String) {
         if self.wide {

@@ -1,6 +1,8 @@
 //! Native timings of the test-data endpoint and of every read and export
 //! at two journal sizes, so their time per record can be compared: prints
-//! one JSON line per measurement. `cargo bench --bench reads`.
+//! one JSON line per measurement (for `logs()`, `spans()` and
+//! `exportOtlp()`, also the tape the JS layer builds their objects from).
+//! `cargo bench --bench reads`.
 
 use std::time::Instant;
 
@@ -47,8 +49,20 @@ fn main() {
         let service = full(records);
         let half = service.journal().next_seq() - records as u64 / 2;
         let snapshot = service.snapshot();
-        let reads: [Read; 7] = [
+        let reads: [Read; 10] = [
             ("logs()", Box::new(|| service.logs_json(None).len())),
+            (
+                "logs() tape",
+                Box::new(|| service.logs_tape(None).numbers.len()),
+            ),
+            (
+                "spans() tape",
+                Box::new(|| service.spans_tape().numbers.len()),
+            ),
+            (
+                "exportOtlp() tape",
+                Box::new(|| service.otlp_tape().numbers.len()),
+            ),
             (
                 "logs(after)",
                 Box::new(|| service.logs_json(Some(half)).len()),
