@@ -59,9 +59,10 @@ impl TraceId {
         }
     }
 
-    /// The low 64 bits, random enough to pick a slot of a table by.
-    pub fn low_bits(&self) -> u64 {
-        self.low
+    /// The high and low halves, and whether it was given with 32 digits:
+    /// what tells two ids apart.
+    pub fn parts(&self) -> [u64; 3] {
+        [self.high, self.low, u64::from(self.wide)]
     }
 
     /// The id as given: 16 or 32 hex digits.

@@ -18,8 +18,9 @@
 use crate::prelude::*;
 
 use super::ids::{SpanId, TraceId};
-use crate::domain::hashing::ByText;
+use crate::domain::hashing::ByCode;
 use crate::json::write::{escape_into, push_hex64};
+use crate::sim::random::fnv1a;
 
 /// What a string index of `NONE` stands for: `null`.
 pub const NONE: f64 = -1.0;
@@ -30,46 +31,54 @@ pub struct Written {
     pub strings: String,
 }
 
-/// The index last written for a key, in a slot picked by the key's hash:
-/// a direct-mapped table of `2^bits` slots that forgets on collision.
-struct Recent<K> {
-    slots: Vec<Option<(K, u32)>>,
-    bits: u32,
+/// What a string is, for the table of recent ones: its kind first (a
+/// word's place, a name's two places, a trace id, a span id, a time).
+type Key = [u64; 5];
+const WORD: u64 = 1;
+const NAME: u64 = 2;
+const TRACE: u64 = 3;
+const SPAN: u64 = 4;
+const NANOS: u64 = 5;
+
+/// The string index last written for a key, in a slot picked by the
+/// key's hash: a direct-mapped table that forgets on collision.
+struct Recent {
+    slots: Vec<(Key, u32)>,
 }
 
-impl<K: Copy + Eq> Recent<K> {
-    fn new(bits: u32) -> Recent<K> {
+/// Slots of the table of recent strings, as a power of two: a few
+/// thousand requests' worth of ids, words and times.
+const RECENT_BITS: u32 = 13;
+
+impl Recent {
+    fn new() -> Recent {
         Recent {
-            slots: vec![None; 1 << bits],
-            bits,
+            slots: vec![([0; 5], u32::MAX); 1 << RECENT_BITS],
         }
     }
 
-    /// The slot of a key hashed to `hash` (Fibonacci hashing: the top
-    /// bits of a multiply).
-    fn slot(&self, hash: u64) -> usize {
-        (hash.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - self.bits)) as usize
-    }
-
-    fn get(&self, slot: usize, key: K) -> Option<u32> {
+    /// The key's string index, or the slot to remember it in.
+    fn seen(&self, key: &Key) -> Result<u32, usize> {
+        let folded = key
+            .iter()
+            .fold(0u64, |h, &k| (h ^ k).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let slot = (folded >> (64 - RECENT_BITS)) as usize;
         match self.slots.get(slot) {
-            Some(Some((kept, index))) if *kept == key => Some(*index),
-            _ => None,
+            Some((kept, index)) if *index != u32::MAX && kept == key => Ok(*index),
+            _ => Err(slot),
         }
     }
 
-    fn put(&mut self, slot: usize, key: K, index: u32) {
+    fn remember(&mut self, slot: usize, key: Key, index: u32) {
         if let Some(s) = self.slots.get_mut(slot) {
-            *s = Some((key, index));
+            *s = (key, index);
         }
     }
 }
 
-/// A word's address and length.
-type Place = (usize, usize);
-
-fn place(text: &str) -> Place {
-    (text.as_ptr() as usize, text.len())
+/// A word's place: its address and length.
+fn place(text: &str) -> [u64; 2] {
+    [text.as_ptr() as u64, text.len() as u64]
 }
 
 /// A compact form being written, over words borrowed for `'a` (the
@@ -84,13 +93,12 @@ pub struct Tape<'a> {
     /// Whether trace ids are written with 32 digits always (OTLP), not as
     /// they were given.
     wide_ids: bool,
-    by_place: Recent<Place>,
-    by_text: HashMap<&'a str, u32, ByText>,
-    /// Two words joined by a space (a span's name).
-    names: Recent<(Place, Place)>,
-    traces: Recent<TraceId>,
-    spans: Recent<u64>,
-    nanos: Recent<i64>,
+    recent: Recent,
+    /// Words by their text's hash: the position in `texts` of the first
+    /// word written with that hash (another text of the same hash is
+    /// written as it comes).
+    by_hash: HashMap<u64, u64, ByCode>,
+    texts: Vec<(&'a str, u32)>,
 }
 
 impl<'a> Tape<'a> {
@@ -104,12 +112,9 @@ impl<'a> Tape<'a> {
             strings,
             count: 0,
             wide_ids,
-            by_place: Recent::new(12),
-            by_text: HashMap::default(),
-            names: Recent::new(8),
-            traces: Recent::new(12),
-            spans: Recent::new(12),
-            nanos: Recent::new(10),
+            recent: Recent::new(),
+            by_hash: HashMap::default(),
+            texts: Vec::new(),
         }
     }
 
@@ -137,25 +142,35 @@ impl<'a> Tape<'a> {
     /// A word that stays in place while the tape is written (in the
     /// journal, or in the program).
     pub fn word(&mut self, text: &'a str) {
-        let key = place(text);
-        let slot = self.by_place.slot((key.0 as u64) << 16 ^ key.1 as u64);
-        let index = match self.by_place.get(slot, key) {
-            Some(index) => index,
-            None => {
-                let index = match self.by_text.get(text) {
-                    Some(&index) => index,
-                    None => {
-                        let index = self.next_string();
-                        escape_into(&mut self.strings, text);
-                        self.by_text.insert(text, index);
-                        index
-                    }
-                };
-                self.by_place.put(slot, key, index);
+        let [at, len] = place(text);
+        let key = [WORD, at, len, 0, 0];
+        let index = match self.recent.seen(&key) {
+            Ok(index) => index,
+            Err(slot) => {
+                let index = self.by_text(text);
+                self.recent.remember(slot, key, index);
                 index
             }
         };
         self.numbers.push(f64::from(index));
+    }
+
+    /// The index of a word's text, written now if it is new.
+    fn by_text(&mut self, text: &'a str) -> u32 {
+        let hash = fnv1a(text.as_bytes());
+        let first = self.by_hash.get(&hash).copied();
+        if let Some((kept, index)) = first.and_then(|at| self.texts.get(at as usize)) {
+            if *kept == text {
+                return *index;
+            }
+        }
+        let index = self.next_string();
+        escape_into(&mut self.strings, text);
+        if first.is_none() {
+            self.by_hash.insert(hash, self.texts.len() as u64);
+            self.texts.push((text, index));
+        }
+        index
     }
 
     /// `word`, or `null`.
@@ -169,22 +184,14 @@ impl<'a> Tape<'a> {
     /// `first` and `second` joined by a space, two words that stay in
     /// place (a span's name: a method and a route).
     pub fn pair(&mut self, first: &'a str, second: &'a str) {
-        let key = (place(first), place(second));
-        let slot = self
-            .names
-            .slot((key.0 .0 ^ key.1 .0.rotate_left(16)) as u64);
-        if let Some(index) = self.names.get(slot, key) {
-            self.numbers.push(f64::from(index));
-            return;
-        }
-        let mut joined = String::with_capacity(first.len() + second.len() + 1);
-        joined.push_str(first);
-        joined.push(' ');
-        joined.push_str(second);
-        let index = self.next_string();
-        escape_into(&mut self.strings, &joined);
-        self.names.put(slot, key, index);
-        self.numbers.push(f64::from(index));
+        let ([a, a_len], [b, b_len]) = (place(first), place(second));
+        self.recalled([NAME, a, a_len, b, b_len], |out| {
+            let mut joined = String::with_capacity(first.len() + second.len() + 1);
+            joined.push_str(first);
+            joined.push(' ');
+            joined.push_str(second);
+            escape_into(out, &joined);
+        });
     }
 
     /// A string made for this field alone (it is not found again).
@@ -196,55 +203,26 @@ impl<'a> Tape<'a> {
 
     /// A trace id as hex: as given, or with 32 digits on a wide tape.
     pub fn trace(&mut self, id: &TraceId) {
-        let slot = self.traces.slot(id.low_bits());
-        let index = match self.traces.get(slot, *id) {
-            Some(index) => index,
-            None => {
-                let index = self.next_string();
-                self.strings.push('"');
-                if self.wide_ids {
-                    id.push_hex_128(&mut self.strings);
-                } else {
-                    id.push_hex(&mut self.strings);
-                }
-                self.strings.push('"');
-                self.traces.put(slot, *id, index);
-                index
+        let wide = self.wide_ids;
+        let [high, low, given_wide] = id.parts();
+        self.recalled([TRACE, high, low, given_wide, 0], |out| {
+            out.push('"');
+            if wide {
+                id.push_hex_128(out);
+            } else {
+                id.push_hex(out);
             }
-        };
-        self.numbers.push(f64::from(index));
+            out.push('"');
+        });
     }
 
     /// A span id as 16 hex digits.
     pub fn span(&mut self, id: SpanId) {
-        let slot = self.spans.slot(id.0);
-        let index = match self.spans.get(slot, id.0) {
-            Some(index) => index,
-            None => {
-                let index = self.next_string();
-                self.strings.push('"');
-                push_hex64(&mut self.strings, id.0);
-                self.strings.push('"');
-                self.spans.put(slot, id.0, index);
-                index
-            }
-        };
-        self.numbers.push(f64::from(index));
-    }
-
-    /// Unix ms as OTLP's nanoseconds, a decimal string (`otlp::nanos`).
-    pub fn nanos(&mut self, ms: i64) {
-        let slot = self.nanos.slot(ms as u64);
-        let index = match self.nanos.get(slot, ms) {
-            Some(index) => index,
-            None => {
-                let index = self.next_string();
-                super::otlp::nanos(&mut self.strings, ms);
-                self.nanos.put(slot, ms, index);
-                index
-            }
-        };
-        self.numbers.push(f64::from(index));
+        self.recalled([SPAN, id.0, 0, 0, 0], |out| {
+            out.push('"');
+            push_hex64(out, id.0);
+            out.push('"');
+        });
     }
 
     /// `span`, or `null`.
@@ -253,6 +231,28 @@ impl<'a> Tape<'a> {
             Some(id) => self.span(id),
             None => self.numbers.push(NONE),
         }
+    }
+
+    /// Unix ms as OTLP's nanoseconds, a decimal string (`otlp::nanos`).
+    pub fn nanos(&mut self, ms: i64) {
+        self.recalled([NANOS, ms as u64, 0, 0, 0], |out| {
+            super::otlp::nanos(out, ms);
+        });
+    }
+
+    /// The index of the string `key` stands for, written by `write` (as
+    /// JSON text) unless it was met recently.
+    fn recalled(&mut self, key: Key, write: impl FnOnce(&mut String)) {
+        let index = match self.recent.seen(&key) {
+            Ok(index) => index,
+            Err(slot) => {
+                let index = self.next_string();
+                write(&mut self.strings);
+                self.recent.remember(slot, key, index);
+                index
+            }
+        };
+        self.numbers.push(f64::from(index));
     }
 
     /// The numbers and the strings' JSON text.
