@@ -35,6 +35,20 @@ fn full(records: usize) -> Service {
 }
 
 fn main() {
+    // `cargo bench --bench reads -- NAME SIZE` times only the reads whose
+    // name holds NAME, at SIZE records (for a profiler such as callgrind).
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    let only = args.first().cloned();
+    let sizes: Vec<usize> = match args.get(1).and_then(|n| n.parse().ok()) {
+        Some(n) => vec![n],
+        None => vec![10_000, 100_000],
+    };
+    if only.is_some() {
+        return reads(&sizes, only.as_deref());
+    }
     let (ms, _) = best_ms(|| {
         let mut service = Service::new(
             Settings::with_seed(1),
@@ -45,7 +59,11 @@ fn main() {
         r.body.code as usize
     });
     println!("{{\"what\":\"test data count=10000\",\"ms\":{ms:.2}}}");
-    for records in [10_000, 100_000] {
+    reads(&sizes, None);
+}
+
+fn reads(sizes: &[usize], only: Option<&str>) {
+    for &records in sizes {
         let service = full(records);
         let half = service.journal().next_seq() - records as u64 / 2;
         let snapshot = service.snapshot();
@@ -84,6 +102,9 @@ fn main() {
             ),
         ];
         for (name, read) in reads {
+            if only.is_some_and(|only| !name.contains(only)) {
+                continue;
+            }
             let (ms, bytes) = best_ms(read);
             println!(
                 "{{\"what\":\"{name}\",\"records\":{records},\"ms\":{ms:.2},\"usPerRecord\":{:.3},\"bytes\":{bytes}}}",
