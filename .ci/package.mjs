@@ -16,7 +16,7 @@ const js = join(root, "src", "js");
 renameSync(join(pkg, "orderpay.js"), join(pkg, "binding.js"));
 renameSync(join(pkg, "orderpay.d.ts"), join(pkg, "binding.d.ts"));
 
-// Garbage collection frees a RawService (and a RawPieces, a RawRestoring)
+// Garbage collection frees a RawService (and a RawPieces, a RawRestoring, a RawTape)
 // through wasm-bindgen's FinalizationRegistry. If the module had ever trapped, that free would
 // throw inside the registry's callback, where nobody can catch it, and
 // Node would exit: the callback swallows the error instead (the memory of
@@ -24,7 +24,7 @@ renameSync(join(pkg, "orderpay.d.ts"), join(pkg, "binding.d.ts"));
 const binding = join(pkg, "binding.js");
 const glue = readFileSync(binding, "utf8");
 const cleanup = /new FinalizationRegistry\(ptr => (wasm\.__wbg_raw\w+_free\(ptr(?: >>> 0)?, 1\))\)/g;
-for (const name of ["rawservice", "rawpieces", "rawrestoring"]) {
+for (const name of ["rawservice", "rawpieces", "rawrestoring", "rawtape"]) {
   if (!glue.includes(`new FinalizationRegistry(ptr => wasm.__wbg_${name}_free(`)) {
     throw new Error(`package.mjs: the ${name} FinalizationRegistry was not found in the glue`);
   }

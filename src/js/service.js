@@ -8,6 +8,7 @@ import { readOptions } from "./options.js";
 import { errorText, plain } from "./plain.js";
 import { pieceSize, Restoring, textIn, TextPieces } from "./pieces.js";
 import { linearMemory, loaded } from "./ready.js";
+import * as tape from "./tape.js";
 
 const FREED = "service: this Service was freed by free(); make a new one";
 const JSON_HEADERS = { "content-type": "application/json" };
@@ -95,7 +96,7 @@ export class Service {
   }
 
   logs(after) {
-    return JSON.parse(this.#live().logs(typeof after === "number" ? after : undefined));
+    return tape.records(this.#live().logsTape(typeof after === "number" ? after : undefined), linearMemory);
   }
 
   clearLogs() {
@@ -152,11 +153,11 @@ export class Service {
   }
 
   spans() {
-    return JSON.parse(this.#live().spans());
+    return tape.spans(this.#live().spansTape(), linearMemory);
   }
 
   exportOtlp() {
-    return JSON.parse(this.#live().exportOtlp());
+    return tape.otlp(this.#live().otlpTape(), linearMemory);
   }
 
   exportNdjson() {

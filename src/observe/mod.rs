@@ -18,6 +18,7 @@ pub mod restore;
 pub mod span;
 pub mod span_entry;
 pub mod status;
+pub mod tape;
 pub mod trace;
 pub(crate) mod written;
 

@@ -5,10 +5,11 @@
 
 use crate::prelude::*;
 
-use super::render::{attributes, name, Attr};
+use super::render::{attributes, attributes_on_tape, name, name_on_tape, Attr};
 use super::span::Component;
 use super::span_entry::SpanEntry;
 use super::status::LogStatus;
+use super::tape::{Tape, Written};
 use crate::json::write::{escape_into, push_hex64, push_int};
 use crate::json::Out;
 
@@ -228,7 +229,7 @@ fn attribute(t: &mut String, key: &str, value: Attr) {
     t.push_str("{\"key\":\"");
     t.push_str(key);
     match value {
-        Attr::Str(text) => {
+        Attr::Str(text) | Attr::Made(text) => {
             t.push_str("\",\"value\":{\"stringValue\":");
             escape_into(t, text);
         }
@@ -246,7 +247,7 @@ fn attribute(t: &mut String, key: &str, value: Attr) {
 }
 
 /// Unix ms as OTLP's nanoseconds, a decimal string (int64 in OTLP/JSON).
-fn nanos(t: &mut String, ms: i64) {
+pub(super) fn nanos(t: &mut String, ms: i64) {
     t.push('"');
     push_int(t, ms);
     if ms != 0 {
@@ -263,7 +264,7 @@ fn key_value(out: &mut Out, key: &str, value: Attr) {
     out.key("value");
     out.begin_object();
     match value {
-        Attr::Str(text) => {
+        Attr::Str(text) | Attr::Made(text) => {
             out.key("stringValue");
             out.str(text);
         }
@@ -280,4 +281,45 @@ fn key_value(out: &mut Out, key: &str, value: Attr) {
     }
     out.end_object();
     out.end_object();
+}
+
+/// The export on a tape (`tape.rs`), for the JS layer to build: the
+/// package's version, how many components have spans and the name of
+/// each (in the order `export` writes them), then each span in the
+/// journal's order: which of those components it goes under, its ids (the
+/// trace id with 32 digits), name, kind, start and end as OTLP's
+/// nanosecond strings, whether it failed, and its attributes. The JS
+/// layer puts each span under its component, in the order `export`
+/// writes them; one pass keeps a trace's ids close together on the tape,
+/// where they are found again.
+pub fn export_tape<'a>(
+    spans: impl Iterator<Item = &'a SpanEntry> + Clone,
+    count: usize,
+) -> Written {
+    let mut tape = Tape::new(count * 30 + 8, true);
+    tape.word(env!("CARGO_PKG_VERSION"));
+    let present = Writer::new(spans.clone()).present;
+    tape.int(present.len() as i64);
+    for component in &present {
+        tape.word(component.name());
+    }
+    for s in spans {
+        let component = s.component();
+        let at = present.iter().position(|&c| c == component).unwrap_or(0);
+        tape.int(at as i64);
+        tape.trace(&s.trace);
+        tape.span(s.span);
+        tape.opt_span(s.parent);
+        name_on_tape(&mut tape, s);
+        tape.int(if component == Component::ThirdParty {
+            3
+        } else {
+            2
+        });
+        tape.nanos(s.start);
+        tape.nanos(s.end);
+        tape.flag(s.status == LogStatus::ServerError);
+        attributes_on_tape(&mut tape, s);
+    }
+    tape.finish()
 }

@@ -8,6 +8,7 @@ use super::entry::{Entry, Kept};
 use super::ids::SpanId;
 use super::span_entry::{Part, SpanEntry};
 use super::status::LogStatus;
+use super::tape::{Tape, Written};
 use crate::gateway::route::uri_group;
 use crate::json::write::{escape_into, push_f64, push_hex64, push_int, push_uint};
 use crate::json::Out;
@@ -171,7 +172,7 @@ pub fn span(out: &mut Out, s: &SpanEntry) {
         t.push_str(key);
         t.push_str("\",");
         match value {
-            Attr::Str(text) => escape_into(t, text),
+            Attr::Str(text) | Attr::Made(text) => escape_into(t, text),
             Attr::Int(n) => push_int(t, n),
             Attr::Bool(b) => t.push_str(if b { "true" } else { "false" }),
         }
@@ -205,15 +206,18 @@ pub fn name(t: &mut String, s: &SpanEntry) {
 }
 
 /// An attribute's value: OpenTelemetry's string, int or bool.
-pub enum Attr<'a> {
+pub enum Attr<'a, 'm> {
+    /// Text kept with the span (or in the program).
     Str(&'a str),
+    /// Text made for this read, gone after it.
+    Made(&'m str),
     Int(i64),
     Bool(bool),
 }
 
 /// A span's attributes, in order, with OpenTelemetry's semantic-convention
 /// names, made from the facts the span keeps.
-pub fn attributes(s: &SpanEntry, mut each: impl FnMut(&str, Attr)) {
+pub fn attributes<'a>(s: &'a SpanEntry, mut each: impl FnMut(&'static str, Attr<'a, '_>)) {
     match &s.part {
         Part::Gateway {
             call,
@@ -244,7 +248,7 @@ pub fn attributes(s: &SpanEntry, mut each: impl FnMut(&str, Attr)) {
         } => {
             each("orderpay.approved", Attr::Bool(*approved));
             each("orderpay.attempt", Attr::Int(i64::from(*attempt)));
-            each("orderpay.reason", Attr::Str(&why.text()));
+            each("orderpay.reason", Attr::Made(&why.text()));
         }
     }
 }
@@ -300,4 +304,146 @@ pub fn spans<'a>(all: impl Iterator<Item = &'a SpanEntry>, count: usize) -> Stri
     }
     out.end_array();
     out.text
+}
+
+/// The shapes of records on a tape (`tape.rs`), each followed by its
+/// fields in the order `record_on_tape` writes them: the JS layer's
+/// `tape.js` reads them in that order.
+pub mod shape {
+    pub const GATEWAY: f64 = 0.0;
+    pub const SERVICE: f64 = 1.0;
+    /// A service record with the third party's decision.
+    pub const DECIDED: f64 = 2.0;
+    pub const RESPONSE: f64 = 3.0;
+}
+
+/// The type of an attribute's value on a tape.
+pub mod attr_type {
+    pub const STR: f64 = 0.0;
+    pub const INT: f64 = 1.0;
+    pub const BOOL: f64 = 2.0;
+}
+
+/// One log record on a tape: the fields `record` writes as text, in its
+/// order; `null` is a string index of -1 or a NaN number.
+pub fn record_on_tape<'a>(tape: &mut Tape<'a>, r: &'a Entry) {
+    let shape = match &r.stage {
+        Kept::Gateway(_) => shape::GATEWAY,
+        Kept::Service { outcome: None, .. } => shape::SERVICE,
+        Kept::Service { .. } => shape::DECIDED,
+        Kept::Response(..) => shape::RESPONSE,
+    };
+    tape.num(shape);
+    tape.int(r.seq as i64);
+    tape.int(r.timestamp);
+    tape.trace(&r.trace);
+    tape.span(r.span);
+    tape.opt_span(r.parent);
+    match &r.stage {
+        Kept::Gateway(call) => request_line_on_tape(tape, &call.method, &call.uri),
+        Kept::Service {
+            event_class,
+            duration,
+            status,
+            outcome,
+        } => {
+            tape.word(event_class.as_str());
+            tape.int(*duration as i64);
+            tape.word(status.as_str());
+            if let Some(v) = outcome {
+                tape.flag(v.approved);
+                tape.word(v.rule.as_str());
+                tape.int(i64::from(v.attempt));
+                tape.opt_num(Some(v.draw));
+                tape.opt_num(Some(v.threshold));
+                tape.fresh(&v.reason());
+            }
+        }
+        Kept::Response(call, answer) => {
+            request_line_on_tape(tape, &call.method, &call.uri);
+            tape.opt_word(answer.event_class.map(|c| c.as_str()));
+            tape.opt_num(answer.duration.map(|d| d as f64));
+            tape.word(answer.status.as_str());
+            tape.int(i64::from(answer.http_status));
+            tape.int(i64::from(answer.code));
+            tape.word(&answer.msg);
+            tape.opt_word(call.user_id.as_deref());
+        }
+    }
+}
+
+fn request_line_on_tape<'a>(tape: &mut Tape<'a>, method: &'a str, uri: &'a str) {
+    tape.word(method);
+    tape.word(uri);
+    tape.opt_word(uri_group(uri));
+}
+
+/// Records on a tape, for `logs()`.
+pub fn records_tape<'a>(all: impl Iterator<Item = &'a Entry>, count: usize) -> Written {
+    let mut tape = Tape::new(count * 12, false);
+    for r in all {
+        record_on_tape(&mut tape, r);
+    }
+    tape.finish()
+}
+
+/// A span's name on a tape: one string for each route and method.
+pub fn name_on_tape<'a>(tape: &mut Tape<'a>, s: &'a SpanEntry) {
+    match &s.part {
+        Part::Gateway { call, .. } | Part::Service { call, .. } => match call.template {
+            Some(template) => tape.pair(&call.method, template),
+            None => tape.word(&call.method),
+        },
+        Part::ThirdParty { .. } => tape.word("authorize payment"),
+    }
+}
+
+/// A span's attributes on a tape: how many, then each key, type and value.
+pub fn attributes_on_tape<'a>(tape: &mut Tape<'a>, s: &'a SpanEntry) {
+    let count_at = tape.numbers.len();
+    tape.num(0.0);
+    let mut count = 0u32;
+    attributes(s, |key, value| {
+        count += 1;
+        tape.word(key);
+        match value {
+            Attr::Str(text) => {
+                tape.num(attr_type::STR);
+                tape.word(text);
+            }
+            Attr::Made(text) => {
+                tape.num(attr_type::STR);
+                tape.fresh(text);
+            }
+            Attr::Int(n) => {
+                tape.num(attr_type::INT);
+                tape.int(n);
+            }
+            Attr::Bool(b) => {
+                tape.num(attr_type::BOOL);
+                tape.flag(b);
+            }
+        }
+    });
+    if let Some(slot) = tape.numbers.get_mut(count_at) {
+        *slot = f64::from(count);
+    }
+}
+
+/// Spans on a tape, for `spans()`: each the fields `span` writes as
+/// text, in its order.
+pub fn spans_tape<'a>(all: impl Iterator<Item = &'a SpanEntry>, count: usize) -> Written {
+    let mut tape = Tape::new(count * 30, false);
+    for s in all {
+        tape.trace(&s.trace);
+        tape.span(s.span);
+        tape.opt_span(s.parent);
+        name_on_tape(&mut tape, s);
+        tape.word(s.component().name());
+        tape.int(s.start);
+        tape.int(s.end);
+        tape.word(s.status.as_str());
+        attributes_on_tape(&mut tape, s);
+    }
+    tape.finish()
 }

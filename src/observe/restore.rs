@@ -107,53 +107,65 @@ pub(super) fn event_class(word: &str) -> Read<EventClass> {
 }
 
 /// The calls read last, so the records and spans of one request share one
-/// `Call`, as they do in a running service, and its route is matched once.
+/// `Call`, as they do in a running service.
 #[derive(Default)]
 pub struct Calls {
     /// Calls of records, by method, uri and user.
     records: VecDeque<Rc<Call>>,
+    /// Every call the records made, in their order. The gateway spans come
+    /// in the same order, later: each looks for its call from `next` on,
+    /// and shares it when it is the same, with no copy and no route
+    /// matched again.
+    made: Vec<Rc<Call>>,
+    next: usize,
     /// Calls of spans, by span name, uri (when the span gives one) and user.
     spans: VecDeque<(Box<str>, bool, Rc<Call>)>,
-    /// Route templates by method and path: a route is matched once for
-    /// the records and spans of a request, and once for all the spans
-    /// named by the same template.
-    templates: VecDeque<(Box<str>, Box<str>, Option<&'static str>)>,
 }
 
 /// Enough for the records and spans of a request and its neighbours.
 const RECENT: usize = 4;
 
-/// Routes (method and template) and the last paths seen.
-const TEMPLATES: usize = 16;
+/// How many of the records' calls past `next` a gateway span looks at.
+const AHEAD: usize = 8;
+
+/// A span's name as its method, the path it names and the route that path
+/// matches. A malformed method is kept as given, spaces and all; a route
+/// template never holds one, so the name splits at its last space, and
+/// only when what follows is the route of what precedes.
+fn split_name(name: &str) -> (&str, &str, Option<&'static str>) {
+    let named = name
+        .rsplit_once(' ')
+        .and_then(|(method, path)| Some((method, path, template_named(method, path)?)));
+    match named {
+        Some((method, path, template)) => (method, path, Some(template)),
+        None => (name, "", template_named(name, "")),
+    }
+}
 
 impl Calls {
-    fn template(&mut self, method: &str, path: &str) -> Option<&'static str> {
-        let found = self
-            .templates
-            .iter()
-            .find(|(m, p, _)| &**m == method && &**p == path);
-        if let Some(&(_, _, template)) = found {
-            return template;
-        }
-        let template = template_named(method, path);
-        if self.templates.len() == TEMPLATES {
-            self.templates.pop_back();
-        }
-        self.templates
-            .push_front((method.into(), path.into(), template));
-        template
-    }
-
     pub(super) fn of_record(&mut self, method: &str, uri: &str, user: Option<&str>) -> Rc<Call> {
         let same =
             |c: &&Rc<Call>| c.method == method && &*c.uri == uri && c.user_id.as_deref() == user;
         if let Some(call) = self.records.iter().find(same) {
             return call.clone();
         }
+        // The gateway record's call has no user, the response's has: the
+        // second takes the first one's route rather than match it again.
+        // A path met before that is matched anew, which costs less than
+        // searching a table of the paths seen, most of them new (a path
+        // names its order).
+        let template = match self
+            .records
+            .iter()
+            .find(|c| &*c.uri == uri && c.method == method)
+        {
+            Some(c) => c.template,
+            None => template_named(method, uri),
+        };
         let call = Call {
             method: method_word(method),
             uri: Cow::Owned(uri.to_owned()),
-            template: self.template(method, uri),
+            template,
             user_id: user.map(Into::into),
         }
         .shared();
@@ -161,27 +173,35 @@ impl Calls {
             self.records.pop_back();
         }
         self.records.push_front(call.clone());
+        self.made.push(call.clone());
         call
     }
 
     /// The request line of a span, from its name (`POST
     /// /api/order/create`) and, for the gateway's, its attributes.
     fn span_call(&mut self, name: &str, uri: Option<&str>, user: Option<&str>) -> Call {
-        // A malformed method is kept as given, spaces and all; a route
-        // template never holds one, so the name splits at its last space,
-        // and only when what follows is the route of what precedes.
-        let (method, template) = match name.rsplit_once(' ') {
-            Some((method, template)) if self.template(method, template).is_some() => {
-                (method, template)
-            }
-            _ => (name, ""),
-        };
+        let (method, path, template) = split_name(name);
         Call {
             method: method_word(method),
-            uri: Cow::Owned(uri.unwrap_or(template).to_owned()),
-            template: self.template(method, template),
+            uri: Cow::Owned(uri.unwrap_or(path).to_owned()),
+            template,
             user_id: user.map(Into::into),
         }
+    }
+
+    /// The records' call a gateway span names, when it is exactly the
+    /// call `span_call` would make of the span.
+    fn of_records(&mut self, name: &str, uri: &str, user: Option<&str>) -> Option<Rc<Call>> {
+        let (method, _, template) = split_name(name);
+        let ahead = self.made.get(self.next..)?.iter().take(AHEAD);
+        let found = ahead.clone().position(|c| {
+            &*c.uri == uri
+                && *c.method == *method
+                && c.template == template
+                && c.user_id.as_deref() == user
+        })?;
+        self.next += found + 1;
+        ahead.clone().nth(found).cloned()
     }
 
     pub(super) fn of_span(
@@ -190,6 +210,11 @@ impl Calls {
         uri: Option<&str>,
         user: Option<&str>,
     ) -> Rc<Call> {
+        if let Some(uri) = uri {
+            if let Some(call) = self.of_records(name, uri, user) {
+                return call;
+            }
+        }
         let same = |(n, given, c): &&(Box<str>, bool, Rc<Call>)| {
             &**n == name
                 && *given == uri.is_some()

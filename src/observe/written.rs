@@ -17,10 +17,10 @@ use alloc::borrow::Cow;
 use super::entry::{Answer, Entry, Kept};
 use super::event_class::EventClass;
 use super::ids::{SpanId, TraceId};
-use super::restore::{event_class, status_word, Calls};
+use super::restore::Calls;
 use super::span_entry::{Part, SpanEntry, Why};
 use super::status::LogStatus;
-use crate::json::read::Reader;
+use crate::json::read::{string_stop, Reader};
 use crate::json::Json;
 use crate::sim::third_party::{Rule, Verdict};
 
@@ -31,14 +31,25 @@ struct Cursor<'a> {
 }
 
 impl<'a> Cursor<'a> {
-    /// The bytes of `expected`, next.
+    /// The bytes of `expected`, next: eight at a time, as words, then
+    /// one at a time.
     fn lit(&mut self, expected: &str) -> Option<()> {
-        let found = self
-            .text
-            .as_bytes()
-            .get(self.at..self.at + expected.len())?;
-        // A loop, not `==`: a call to `memcmp` costs more than these few bytes.
-        for (a, b) in found.iter().zip(expected.as_bytes()) {
+        let mut found = self.text.as_bytes().get(self.at..)?;
+        let mut want = expected.as_bytes();
+        while let (Some((a, found_rest)), Some((b, want_rest))) = (
+            found.split_first_chunk::<8>(),
+            want.split_first_chunk::<8>(),
+        ) {
+            if u64::from_ne_bytes(*a) != u64::from_ne_bytes(*b) {
+                return None;
+            }
+            found = found_rest;
+            want = want_rest;
+        }
+        if found.len() < want.len() {
+            return None;
+        }
+        for (a, b) in found.iter().zip(want) {
             if a != b {
                 return None;
             }
@@ -51,10 +62,22 @@ impl<'a> Cursor<'a> {
         self.text.as_bytes().get(self.at).copied()
     }
 
-    /// A string, decoded as the JSON reader decodes it.
+    /// A string, decoded as the JSON reader decodes it: a plain one (no
+    /// escape, no control character) is the text between its quotes, the
+    /// rest go through the reader's own steps.
     fn string(&mut self) -> Option<Cow<'a, str>> {
-        if self.peek() != Some(b'"') {
+        let bytes = self.text.as_bytes();
+        if !matches!(bytes.get(self.at), Some(b'"')) {
             return None;
+        }
+        let from = self.at + 1;
+        let rest = bytes.get(from..)?;
+        if let Some(len) = string_stop(rest) {
+            if matches!(rest.get(len), Some(b'"')) {
+                let text = self.text.get(from..from + len)?;
+                self.at = from + len + 1;
+                return Some(Cow::Borrowed(text));
+            }
         }
         let mut r = Reader::at_offset(self.text, self.at);
         let s = r.string().ok()?;
@@ -79,14 +102,17 @@ impl<'a> Cursor<'a> {
         // leading zero: the reader would take the same text, and need
         // not parse it as a double to know it is finite.
         let bytes = self.text.as_bytes();
-        let from = self.at + usize::from(bytes.get(self.at) == Some(&b'-'));
+        let from = self.at + usize::from(matches!(bytes.get(self.at), Some(b'-')));
         let mut end = from;
         while let Some(b'0'..=b'9') = bytes.get(end) {
             end += 1;
         }
         let whole = !matches!(bytes.get(end), Some(b'.' | b'e' | b'E'));
         let digits = end - from;
-        if whole && (1..=15).contains(&digits) && (digits == 1 || bytes.get(from) != Some(&b'0')) {
+        if whole
+            && (1..=15).contains(&digits)
+            && (digits == 1 || !matches!(bytes.get(from), Some(b'0')))
+        {
             let text = self.text.get(self.at..end)?;
             self.at = end;
             return Some(text);
@@ -99,12 +125,55 @@ impl<'a> Cursor<'a> {
         Some(text)
     }
 
+    /// A whole number as `render` writes one (a minus, then 1 to 15
+    /// digits with no leading zero), its sign and value read as it is
+    /// scanned; `None`, not moved, for any other number.
+    fn plain_whole(&mut self) -> Option<(bool, u64)> {
+        let bytes = self.text.as_bytes();
+        let negative = matches!(bytes.get(self.at), Some(b'-'));
+        let from = self.at + usize::from(negative);
+        let mut end = from;
+        let mut value = 0u64;
+        while let Some(&b) = bytes.get(end) {
+            let digit = b.wrapping_sub(b'0');
+            if digit > 9 {
+                break;
+            }
+            value = value * 10 + u64::from(digit);
+            end += 1;
+            if end - from > 15 {
+                return None;
+            }
+        }
+        let digits = end - from;
+        let plain = !matches!(bytes.get(end), Some(b'.' | b'e' | b'E'))
+            && digits >= 1
+            && (digits == 1 || !matches!(bytes.get(from), Some(b'0')));
+        if !plain {
+            return None;
+        }
+        self.at = end;
+        Some((negative, value))
+    }
+
     fn uint(&mut self) -> Option<u64> {
-        self.number()?.parse().ok()
+        match self.plain_whole() {
+            // What `parse` says of a minus sign before a `u64`.
+            Some((negative, value)) => (!negative).then_some(value),
+            None => self.number()?.parse().ok(),
+        }
     }
 
     fn int(&mut self) -> Option<i64> {
-        self.number()?.parse().ok()
+        match self.plain_whole() {
+            // At most 15 digits: well inside an `i64`.
+            Some((negative, value)) => Some(if negative {
+                -(value as i64)
+            } else {
+                value as i64
+            }),
+            None => self.number()?.parse().ok(),
+        }
     }
 
     /// `null`, or a whole number.
@@ -127,27 +196,56 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    /// An id in quotes: 16 or 32 plain hex digits, read in place. `None`
+    /// for anything else (an escape among them, say), and the row is read
+    /// as a tree.
+    fn hex<T>(&mut self, parse: impl Fn(&str) -> Option<T>) -> Option<T> {
+        let bytes = self.text.as_bytes();
+        if !matches!(bytes.get(self.at), Some(b'"')) {
+            return None;
+        }
+        let from = self.at + 1;
+        let len = match (bytes.get(from + 16), bytes.get(from + 32)) {
+            (Some(b'"'), _) => 16,
+            (_, Some(b'"')) => 32,
+            _ => return None,
+        };
+        let id = parse(self.text.get(from..from + len)?)?;
+        self.at = from + len + 1;
+        Some(id)
+    }
+
     /// `"traceId":"…","spanId":"…","parentSpanId":…`, as `render` writes
     /// them first in a record and a span.
     fn ids(&mut self) -> Option<(TraceId, SpanId, Option<SpanId>)> {
         self.lit("\"traceId\":")?;
-        let trace = TraceId::parse(&self.string()?)?;
+        let trace = self.hex(TraceId::parse)?;
         self.lit(",\"spanId\":")?;
-        let span = SpanId::parse(&self.string()?)?;
+        let span = self.hex(SpanId::parse)?;
         self.lit(",\"parentSpanId\":")?;
-        let parent = match self.opt_string()? {
-            Some(p) => Some(SpanId::parse(&p)?),
-            None => None,
+        let parent = match self.lit("null") {
+            Some(()) => None,
+            None => Some(self.hex(SpanId::parse)?),
         };
         Some((trace, span, parent))
     }
 
     fn status(&mut self) -> Option<LogStatus> {
-        status_word(&self.string()?).ok()
+        let word = self.string()?;
+        [
+            LogStatus::Success,
+            LogStatus::ServerError,
+            LogStatus::ClientError,
+        ]
+        .into_iter()
+        .find(|s| s.as_str() == word)
     }
 
     fn class(&mut self) -> Option<EventClass> {
-        event_class(&self.string()?).ok()
+        let word = self.string()?;
+        [EventClass::Order, EventClass::Payment, EventClass::Test]
+            .into_iter()
+            .find(|c| c.as_str() == word)
     }
 
     /// `,"method":…,"uri":…,"uri_group":…`; the group is not kept.
@@ -206,6 +304,15 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// A message as the journal keeps it: `success`, the message of most
+/// answers, shared as the running service shares it; others owned.
+fn kept(msg: Cow<'_, str>) -> Cow<'static, str> {
+    match &*msg {
+        "success" => Cow::Borrowed("success"),
+        _ => Cow::Owned(msg.into_owned()),
+    }
+}
+
 /// The record at `at` in `text`, and where it ends; `None` when it is not
 /// as `render` writes one.
 pub(crate) fn record(text: &str, at: usize, calls: &mut Calls) -> Option<(Entry, usize)> {
@@ -240,9 +347,9 @@ pub(crate) fn record(text: &str, at: usize, calls: &mut Calls) -> Option<(Entry,
         c.lit("response\"")?;
         let (method, uri) = c.request_line()?;
         c.lit(",\"event_class\":")?;
-        let event_class = match c.opt_string()? {
-            Some(word) => Some(event_class(&word).ok()?),
-            None => None,
+        let event_class = match c.lit("null") {
+            Some(()) => None,
+            None => Some(c.class()?),
         };
         c.lit(",\"duration\":")?;
         let duration = c.opt_uint()?;
@@ -264,7 +371,7 @@ pub(crate) fn record(text: &str, at: usize, calls: &mut Calls) -> Option<(Entry,
                 status,
                 http_status,
                 code,
-                msg: Cow::Owned(msg.into_owned()),
+                msg: kept(msg),
             },
         )
     };
@@ -320,7 +427,7 @@ pub(crate) fn span(text: &str, at: usize, calls: &mut Calls) -> Option<(SpanEntr
                 call: calls.of_span(&name, Some(&uri), user.as_deref()),
                 http_status,
                 code,
-                msg: Cow::Owned(msg.into_owned()),
+                msg: kept(msg),
             }
         }
         "third-party" => {

@@ -9,7 +9,8 @@ use super::{restoring, snapshot_check, testdata, Pieces};
 use crate::domain::{Orders, Payments};
 use crate::gateway::{exchange, Backend, RawRequest, Response};
 use crate::json::Out;
-use crate::observe::{Counters, Journal};
+use crate::observe::tape::Written;
+use crate::observe::{otlp, render, Counters, Journal};
 #[cfg(feature = "serde")]
 use crate::observe::{LogRecord, Span};
 use crate::sim::clock::{Clock, VirtualClock};
@@ -172,6 +173,26 @@ impl Service {
     /// The log records as a JSON array; with `after`, only newer ones.
     pub fn logs_json(&self, after: Option<u64>) -> String {
         self.backend.journal.records_json(after)
+    }
+
+    /// The log records (newer than `after`, when given) on a tape, for
+    /// the JS layer to build `logs()`'s objects from.
+    pub fn logs_tape(&self, after: Option<u64>) -> Written {
+        let entries = self.backend.journal.entries(after);
+        let count = entries.len();
+        render::records_tape(entries, count)
+    }
+
+    /// The spans on a tape, for `spans()`.
+    pub fn spans_tape(&self) -> Written {
+        let spans = self.backend.journal.span_entries();
+        render::spans_tape(spans.clone(), spans.len())
+    }
+
+    /// The OTLP/JSON export on a tape, for `exportOtlp()`.
+    pub fn otlp_tape(&self) -> Written {
+        let spans = self.backend.journal.span_entries();
+        otlp::export_tape(spans.clone(), spans.len())
     }
 
     pub fn journal(&self) -> &Journal {

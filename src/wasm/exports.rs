@@ -23,9 +23,11 @@ use super::json;
 use super::options::{self, invalid_to_js, type_error, Options};
 use super::plain::Parts;
 use super::scratch::Scratch;
+use super::tape::RawTape;
 use super::text_in::RawText;
 use super::wall;
 use crate::json::write::Out;
+use crate::observe::tape::Written;
 
 /// How an answer is written: the envelope, or status and headers first.
 type Writer = fn(&Response, &mut Out);
@@ -87,13 +89,11 @@ impl Service {
         wall::during(now, || self.exchange(flags, used, json::response))
     }
 
-    /// The log records (those after `after`, when given) as a JSON array.
-    pub fn logs(&self, after: Option<f64>) -> String {
+    /// The log records (those after `after`, when given) on a tape.
+    #[wasm_bindgen(js_name = logsTape)]
+    pub fn logs_tape(&self, after: Option<f64>) -> Result<RawTape, JsValue> {
         let after = after.map(|n| if n > 0.0 { n as u64 } else { 0 });
-        match self.core.try_borrow() {
-            Ok(core) => json::records(&core, after),
-            Err(_) => "[]".to_owned(),
-        }
+        self.tape(|core| core.logs_tape(after))
     }
 
     #[wasm_bindgen(js_name = clearLogs)]
@@ -175,19 +175,16 @@ impl Service {
         json::forced(self.core.try_borrow().ok().and_then(|c| c.forced_next()))
     }
 
-    pub fn spans(&self) -> String {
-        self.core
-            .try_borrow()
-            .map(|c| json::spans(&c))
-            .unwrap_or_else(|_| "[]".to_owned())
+    /// The spans on a tape.
+    #[wasm_bindgen(js_name = spansTape)]
+    pub fn spans_tape(&self) -> Result<RawTape, JsValue> {
+        self.tape(Core::spans_tape)
     }
 
-    #[wasm_bindgen(js_name = exportOtlp)]
-    pub fn export_otlp(&self) -> String {
-        self.core
-            .try_borrow()
-            .map(|c| json::otlp(&c))
-            .unwrap_or_else(|_| "null".to_owned())
+    /// The OTLP/JSON export on a tape.
+    #[wasm_bindgen(js_name = otlpTape)]
+    pub fn otlp_tape(&self) -> Result<RawTape, JsValue> {
+        self.tape(Core::otlp_tape)
     }
 
     #[wasm_bindgen(js_name = exportNdjson)]
@@ -392,6 +389,36 @@ impl Service {
 }
 
 impl Service {
+    /// The log records (those after `after`, when given) as a JSON array.
+    pub fn logs(&self, after: Option<f64>) -> String {
+        let after = after.map(|n| if n > 0.0 { n as u64 } else { 0 });
+        match self.core.try_borrow() {
+            Ok(core) => json::records(&core, after),
+            Err(_) => "[]".to_owned(),
+        }
+    }
+
+    /// The spans as a JSON array.
+    pub fn spans(&self) -> String {
+        self.core
+            .try_borrow()
+            .map(|c| json::spans(&c))
+            .unwrap_or_else(|_| "[]".to_owned())
+    }
+
+    /// The OTLP/JSON export as text.
+    pub fn export_otlp(&self) -> String {
+        self.core
+            .try_borrow()
+            .map(|c| json::otlp(&c))
+            .unwrap_or_else(|_| "null".to_owned())
+    }
+
+    fn tape(&self, read: impl FnOnce(&Core) -> Written) -> Result<RawTape, JsValue> {
+        let core = self.core.try_borrow().map_err(|_| type_error(BUSY))?;
+        Ok(RawTape::from(read(&core)))
+    }
+
     fn pieces(&self, open: fn(&Core) -> Pieces) -> Result<RawPieces, JsValue> {
         let core = self.core.try_borrow().map_err(|_| type_error(BUSY))?;
         Ok(RawPieces {

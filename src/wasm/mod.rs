@@ -6,7 +6,8 @@
 //! while this module is on the stack, and nothing can throw through it:
 //! a throw through wasm frames leaks its stack, and a trap poisons the
 //! module for the whole page. Answers leave as JSON text for `JSON.parse`,
-//! which builds JS objects faster than field-by-field conversion does, and
+//! which builds JS objects faster than field-by-field conversion does
+//! (the long reads as a tape of numbers and strings, faster still), and
 //! no export returns a JS object reference (see `exports`).
 //!
 //! - [`exports`]: the one exported class, thin calls into the core.
@@ -14,6 +15,8 @@
 //! - [`plain`]: the plain request parts, and what the JS layer left behind.
 //! - [`scratch`]: the region of linear memory a request and its answer
 //!   cross through, one call per request.
+//! - [`tape`]: records, spans or the OTLP export in a compact form the
+//!   JS layer builds its objects from (`logs()`, `spans()`, `exportOtlp()`).
 //! - [`text_in`]: a long text (a snapshot) written into memory by JS.
 //! - [`wall`]: the wall-clock time handed in with a request.
 //! - [`json`]: every value that leaves, as JSON text, one function each.
@@ -41,8 +44,12 @@ mod options;
 mod plain;
 mod scratch;
 #[cfg(target_arch = "wasm32")]
+mod tape;
+#[cfg(target_arch = "wasm32")]
 mod text_in;
 mod wall;
 
 #[cfg(target_arch = "wasm32")]
 pub use exports::{RawPieces, RawRestoring, Service};
+#[cfg(target_arch = "wasm32")]
+pub use tape::RawTape;

@@ -1,6 +1,8 @@
 //! Native timings of the test-data endpoint and of every read and export
 //! at two journal sizes, so their time per record can be compared: prints
-//! one JSON line per measurement. `cargo bench --bench reads`.
+//! one JSON line per measurement (for `logs()`, `spans()` and
+//! `exportOtlp()`, also the tape the JS layer builds their objects from).
+//! `cargo bench --bench reads`.
 
 use std::time::Instant;
 
@@ -49,11 +51,24 @@ fn test_data_once(count: u32) {
 }
 
 fn main() {
+    // `cargo bench --bench reads -- NAME SIZE` times only the reads whose
+    // name holds NAME, at SIZE records (for a profiler such as callgrind);
     // `testdata N`: only one test-data call of count N.
-    let args: Vec<String> = std::env::args().collect();
-    if let (Some("testdata"), Some(count)) = (args.get(1).map(String::as_str), args.get(2)) {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    if let (Some("testdata"), Some(count)) = (args.first().map(String::as_str), args.get(1)) {
         test_data_once(count.parse().expect("a count"));
         return;
+    }
+    let only = args.first().cloned();
+    let sizes: Vec<usize> = match args.get(1).and_then(|n| n.parse().ok()) {
+        Some(n) => vec![n],
+        None => vec![10_000, 100_000],
+    };
+    if only.is_some() {
+        return reads(&sizes, only.as_deref());
     }
     let (ms, _) = best_ms(|| {
         let mut service = Service::new(
@@ -65,12 +80,28 @@ fn main() {
         r.body.code as usize
     });
     println!("{{\"what\":\"test data count=10000\",\"ms\":{ms:.2}}}");
-    for records in [10_000, 100_000] {
+    reads(&sizes, None);
+}
+
+fn reads(sizes: &[usize], only: Option<&str>) {
+    for &records in sizes {
         let service = full(records);
         let half = service.journal().next_seq() - records as u64 / 2;
         let snapshot = service.snapshot();
-        let reads: [Read; 7] = [
+        let reads: [Read; 10] = [
             ("logs()", Box::new(|| service.logs_json(None).len())),
+            (
+                "logs() tape",
+                Box::new(|| service.logs_tape(None).numbers.len()),
+            ),
+            (
+                "spans() tape",
+                Box::new(|| service.spans_tape().numbers.len()),
+            ),
+            (
+                "exportOtlp() tape",
+                Box::new(|| service.otlp_tape().numbers.len()),
+            ),
             (
                 "logs(after)",
                 Box::new(|| service.logs_json(Some(half)).len()),
@@ -92,6 +123,9 @@ fn main() {
             ),
         ];
         for (name, read) in reads {
+            if only.is_some_and(|only| !name.contains(only)) {
+                continue;
+            }
             let (ms, bytes) = best_ms(read);
             println!(
                 "{{\"what\":\"{name}\",\"records\":{records},\"ms\":{ms:.2},\"usPerRecord\":{:.3},\"bytes\":{bytes}}}",

@@ -1,0 +1,219 @@
+// logs(), spans() and exportOtlp() built from the module's tape (see
+// src/observe/tape.rs): numbers read in place from linear memory, and the
+// strings they point into, parsed once as a JSON array. Each object is
+// made by a literal of its one shape, which V8 does several times faster
+// than JSON.parse reads the same objects from text, and a string shared
+// by many records (a trace id, a route) is made once. The fields come in
+// the order src/observe/render.rs and otlp.rs write them (`*_on_tape`):
+// the objects are those JSON.parse makes of the text, key for key.
+// Internal module: Service's reads use it.
+
+/** Record shapes, as render.rs's `shape` numbers them. */
+const GATEWAY = 0;
+const SERVICE = 1;
+const DECIDED = 2;
+
+/** Attribute value types, as render.rs's `attr_type` numbers them. */
+const STR = 0;
+const INT = 1;
+
+/**
+ * What `build` makes of the tape's numbers (read in place: no call into
+ * the module runs until it is done) and strings. `raw` is the module's
+ * RawTape, freed here; `memory` returns its linear memory.
+ */
+function read(raw, memory, build) {
+  try {
+    const strings = JSON.parse(raw.strings());
+    return build(new Float64Array(memory().buffer, raw.numbersAt(), raw.numbersLen()), strings);
+  } finally {
+    raw.free();
+  }
+}
+
+/** A string index: -1 is null. */
+function text(strings, index) {
+  return index < 0 ? null : strings[index];
+}
+
+/** A number that may be null: NaN on the tape. */
+function orNull(n) {
+  return n === n ? n : null;
+}
+
+/** The log records of a tape, in the form JSON.parse gives logs()'s text. */
+export function records(raw, memory) {
+  return read(raw, memory, buildRecords);
+}
+
+function buildRecords(t, s) {
+  const out = [];
+  let k = 0;
+  while (k < t.length) {
+    const shape = t[k];
+    const seq = t[k + 1];
+    const timestamp = t[k + 2];
+    const traceId = s[t[k + 3]];
+    const spanId = s[t[k + 4]];
+    const parentSpanId = text(s, t[k + 5]);
+    k += 6;
+    if (shape === GATEWAY) {
+      out.push({
+        seq,
+        timestamp,
+        traceId,
+        spanId,
+        parentSpanId,
+        stage: "gateway",
+        method: s[t[k]],
+        uri: s[t[k + 1]],
+        uri_group: text(s, t[k + 2]),
+      });
+      k += 3;
+    } else if (shape === SERVICE) {
+      out.push({
+        seq,
+        timestamp,
+        traceId,
+        spanId,
+        parentSpanId,
+        stage: "service",
+        event_class: s[t[k]],
+        duration: t[k + 1],
+        status: s[t[k + 2]],
+      });
+      k += 3;
+    } else if (shape === DECIDED) {
+      out.push({
+        seq,
+        timestamp,
+        traceId,
+        spanId,
+        parentSpanId,
+        stage: "service",
+        event_class: s[t[k]],
+        duration: t[k + 1],
+        status: s[t[k + 2]],
+        outcome: {
+          approved: t[k + 3] === 1,
+          rule: s[t[k + 4]],
+          attempt: t[k + 5],
+          draw: orNull(t[k + 6]),
+          threshold: orNull(t[k + 7]),
+          reason: s[t[k + 8]],
+        },
+      });
+      k += 9;
+    } else {
+      out.push({
+        seq,
+        timestamp,
+        traceId,
+        spanId,
+        parentSpanId,
+        stage: "response",
+        method: s[t[k]],
+        uri: s[t[k + 1]],
+        uri_group: text(s, t[k + 2]),
+        event_class: text(s, t[k + 3]),
+        duration: orNull(t[k + 4]),
+        status: s[t[k + 5]],
+        httpStatus: t[k + 6],
+        code: t[k + 7],
+        msg: s[t[k + 8]],
+        userId: text(s, t[k + 9]),
+      });
+      k += 10;
+    }
+  }
+  return out;
+}
+
+/** The spans of a tape, in the form JSON.parse gives spans()'s text. */
+export function spans(raw, memory) {
+  return read(raw, memory, buildSpans);
+}
+
+function buildSpans(t, s) {
+  const out = [];
+  let k = 0;
+  while (k < t.length) {
+    const count = t[k + 8];
+    const attributes = [];
+    let a = k + 9;
+    for (let i = 0; i < count; i++, a += 3) {
+      const type = t[a + 1];
+      attributes.push([s[t[a]], type === STR ? s[t[a + 2]] : type === INT ? t[a + 2] : t[a + 2] === 1]);
+    }
+    out.push({
+      traceId: s[t[k]],
+      spanId: s[t[k + 1]],
+      parentSpanId: text(s, t[k + 2]),
+      name: s[t[k + 3]],
+      component: s[t[k + 4]],
+      start: t[k + 5],
+      end: t[k + 6],
+      status: s[t[k + 7]],
+      attributes,
+    });
+    k = a;
+  }
+  return out;
+}
+
+/** The OTLP/JSON export of a tape, in the form JSON.parse gives its text. */
+export function otlp(raw, memory) {
+  return read(raw, memory, buildOtlp);
+}
+
+function buildOtlp(t, s) {
+  const version = s[t[0]];
+  const components = t[1];
+  const resourceSpans = [];
+  const under = [];
+  for (let c = 0; c < components; c++) {
+    const spans = [];
+    under.push(spans);
+    resourceSpans.push({
+      resource: {
+        attributes: [
+          { key: "service.name", value: { stringValue: s[t[2 + c]] } },
+          { key: "service.namespace", value: { stringValue: "orderpay" } },
+        ],
+      },
+      scopeSpans: [{ scope: { name: "orderpay", version }, spans }],
+    });
+  }
+  let k = 2 + components;
+  while (k < t.length) {
+    const traceId = s[t[k + 1]];
+    const spanId = s[t[k + 2]];
+    const parent = t[k + 3];
+    const name = s[t[k + 4]];
+    const kind = t[k + 5];
+    const startTimeUnixNano = s[t[k + 6]];
+    const endTimeUnixNano = s[t[k + 7]];
+    const status = t[k + 8] === 1 ? { code: 2, message: "server_error" } : {};
+    const count = t[k + 9];
+    const attributes = [];
+    let a = k + 10;
+    for (let j = 0; j < count; j++, a += 3) {
+      const key = s[t[a]];
+      const type = t[a + 1];
+      attributes.push(
+        type === STR
+          ? { key, value: { stringValue: s[t[a + 2]] } }
+          : type === INT
+            ? { key, value: { intValue: `${t[a + 2]}` } }
+            : { key, value: { boolValue: t[a + 2] === 1 } },
+      );
+    }
+    under[t[k]].push(
+      parent < 0
+        ? { traceId, spanId, name, kind, startTimeUnixNano, endTimeUnixNano, attributes, status }
+        : { traceId, spanId, parentSpanId: s[parent], name, kind, startTimeUnixNano, endTimeUnixNano, attributes, status },
+    );
+    k = a;
+  }
+  return { resourceSpans };
+}

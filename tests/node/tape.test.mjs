@@ -1,0 +1,151 @@
+// logs(), spans() and exportOtlp() build their objects in JS from the
+// module's tape (src/js/tape.js): they must be, key for key and in key
+// order, what JSON.parse makes of the same reads written as text, which
+// the module still writes for exportNdjson(), snapshot() and
+// exportOtlpPieces(). Checked on a busy service with every shape of
+// record and span, and on one restored from its snapshot (whose
+// third-party reasons come from the text).
+//
+// Needs the built package: `source .ci/lib.sh && build_package` (CI does it).
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { test } from "node:test";
+
+const pkg = new URL("../../pkg/", import.meta.url);
+if (!existsSync(new URL("node.js", pkg))) {
+  throw new Error("pkg/ is not built: run `source .ci/lib.sh && build_package` first");
+}
+const { Service } = await import(new URL("node.js", pkg).href);
+
+const T0 = 1_700_000_000_000;
+
+/** A service that has seen every kind of request the journal records. */
+function busy(options = {}) {
+  const s = new Service({ seed: 7, virtualTime: T0, ...options });
+  const post = (path, body, headers) => s.request("POST", path, body, headers);
+  const users = ["alice", "bob", "ünïcødé \"quoted\" \\ back\nslash", "😀 emoji", "\u0001ctl"];
+  for (let i = 0; i < 60; i++) {
+    const userId = users[i % users.length];
+    const created = post("/api/order/create", { userId, price: 1 + i, description: `item ${i}` });
+    const orderId = created.body.data?.orderId;
+    const headers = [
+      {},
+      { "X-Sim-Outcome": i % 2 ? "failure" : "success" },
+      { traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" },
+      { "X-B3-TraceId": "463ac35c9f6413ad", "X-B3-SpanId": "00f067aa0ba902b7" },
+      { "X-User-Id": userId },
+    ][i % 5];
+    if (i % 7 === 3) s.forceNext(i % 2 ? "failure" : "success", 2);
+    post("/api/payment/pay", { orderId, amount: 1 + i, paymentMethod: "CARD" }, headers);
+    s.request("GET", `/api/order/${orderId}`);
+    s.advance(i % 3);
+  }
+  s.request("GET", "/api/ordr/x");
+  s.request("GET", "/api/order/%E2%82%AC\u00e9?x=1");
+  s.request("BREW", "/api/order/create");
+  s.request("brew", "/api/payment/pay", "{}");
+  s.request("POST", "/api/order/create", "{not json");
+  s.request("POST", "/api/order/create", { userId: "", price: -1 });
+  s.request("DELETE", "/somewhere/else");
+  s.request("GET", "/api/test/order/batch?count=40");
+  return s;
+}
+
+/** What the text forms say, parsed: the records, the spans, the OTLP export. */
+function fromText(s) {
+  const journal = JSON.parse(s.snapshot()).journal;
+  const ndjson = s.exportNdjson();
+  let otlp = "";
+  for (const piece of s.exportOtlpPieces()) otlp += piece;
+  return {
+    records: ndjson === "" ? [] : JSON.parse(`[${ndjson.trimEnd().split("\n").join(",")}]`),
+    snapshotRecords: journal.records,
+    spans: journal.spans,
+    otlp: JSON.parse(otlp),
+    otlpText: otlp,
+  };
+}
+
+/** Deep equal, and equal as JSON text (so keys come in the same order). */
+function same(actual, expected, what) {
+  assert.deepStrictEqual(actual, expected, what);
+  assert.equal(JSON.stringify(actual), JSON.stringify(expected), `${what}: key order`);
+}
+
+function check(s, label) {
+  const text = fromText(s);
+  assert.ok(text.records.length > 100, `${label}: a busy log`);
+  assert.deepStrictEqual(text.records, text.snapshotRecords, `${label}: NDJSON and snapshot agree`);
+  const logs = s.logs();
+  same(logs, text.records, `${label}: logs()`);
+  for (const at of [0, 1, logs.length >> 1, logs.length - 1]) {
+    const after = logs[at].seq;
+    same(s.logs(after), text.records.filter((r) => r.seq > after), `${label}: logs(${after})`);
+  }
+  same(s.logs(Number.MAX_SAFE_INTEGER), [], `${label}: logs(after the last)`);
+  same(s.spans(), text.spans, `${label}: spans()`);
+  const otlp = s.exportOtlp();
+  same(otlp, text.otlp, `${label}: exportOtlp()`);
+  assert.equal(JSON.stringify(otlp), text.otlpText, `${label}: exportOtlp() as text`);
+  return { logs, spans: text.spans };
+}
+
+test("logs(), spans() and exportOtlp() are what JSON.parse makes of their text, on a busy service", () => {
+  const s = busy();
+  const { logs, spans } = check(s, "busy");
+  // Every shape of record and span was there to be compared.
+  assert.ok(logs.some((r) => r.stage === "gateway"));
+  assert.ok(logs.some((r) => r.stage === "service" && r.outcome));
+  assert.ok(logs.some((r) => r.stage === "service" && !r.outcome));
+  assert.ok(logs.some((r) => r.stage === "response" && r.event_class === null && r.duration === null));
+  assert.ok(logs.some((r) => r.stage === "response" && r.userId !== null && /[^\x20-\x7e]/.test(r.userId)));
+  assert.ok(logs.some((r) => r.traceId.length === 16));
+  assert.ok(logs.some((r) => r.uri_group === null));
+  assert.ok(spans.some((sp) => sp.component === "third-party"));
+  assert.ok(spans.some((sp) => sp.parentSpanId === null) && spans.some((sp) => sp.parentSpanId !== null));
+  assert.ok(spans.some((sp) => sp.attributes.some(([, v]) => typeof v === "boolean")));
+  s.free();
+});
+
+test("a restored service, a bounded log and a cleared one read the same both ways", () => {
+  const s = busy();
+  const restored = Service.restore(s.snapshot());
+  check(restored, "restored");
+  restored.free();
+  s.free();
+
+  const bounded = busy({ logCapacity: 150 });
+  assert.ok(bounded.droppedLogs > 0);
+  check(bounded, "bounded");
+  bounded.clearLogs();
+  same(bounded.logs(), [], "cleared logs()");
+  same(bounded.spans(), [], "cleared spans()");
+  same(bounded.exportOtlp(), { resourceSpans: [] }, "cleared exportOtlp()");
+  bounded.free();
+});
+
+test("the objects are the caller's own: changing one read leaves the next alone", () => {
+  const s = busy();
+  const first = s.logs();
+  const spans = s.spans();
+  const otlp = s.exportOtlp();
+  first[0].traceId = "changed";
+  spans[0].attributes[0][1] = "changed";
+  otlp.resourceSpans[0].scopeSpans[0].spans[0].attributes[0].value.stringValue = "changed";
+  const again = fromText(s);
+  same(s.logs(), again.records, "logs() after a change");
+  same(s.spans(), again.spans, "spans() after a change");
+  same(s.exportOtlp(), again.otlp, "exportOtlp() after a change");
+  // Two spans' attribute lists are never one array.
+  const next = s.spans();
+  assert.notEqual(next[0].attributes, next[1].attributes);
+  s.free();
+});
+
+test("reads of a freed service throw, as before", () => {
+  const s = busy();
+  s.free();
+  for (const read of [() => s.logs(), () => s.spans(), () => s.exportOtlp()]) {
+    assert.throws(read, TypeError);
+  }
+});
