@@ -123,13 +123,17 @@ impl ApiError {
             ApiError::BodyUnread {
                 declared: Some(bytes),
                 limit,
-            } => {
-                format!("body: {bytes} bytes (its content-length) is over the limit of {limit} bytes")
-            }
+            } => msg!(
+                "body: ",
+                bytes,
+                " bytes (its content-length) is over the limit of ",
+                limit,
+                " bytes"
+            ),
             ApiError::BodyUnread {
                 declared: None,
                 limit,
-            } => format!("body: over the limit of {limit} bytes; reading stopped there"),
+            } => msg!("body: over the limit of ", limit, " bytes; reading stopped there"),
             ApiError::UriTooLong { bytes, limit } => {
                 msg!("path: ", bytes, " bytes is over the limit of ", limit, " bytes")
             }
