@@ -166,37 +166,32 @@ export function otlp(raw, memory) {
   return read(raw, memory, buildOtlp);
 }
 
+/** The components in the order the export lists them, as otlp.rs's `COMPONENTS`. */
+const COMPONENTS = ["gateway", "order-service", "payment-service", "third-party", "test-data"];
+
+/**
+ * The package's version, then the spans as buildSpans reads them (with
+ * 32-digit trace ids, and times as OTLP's nanosecond strings): each span
+ * goes under its component, with kind 3 (CLIENT) for the third party's
+ * and 2 (SERVER) for the rest, and an error status for a server_error.
+ */
 function buildOtlp(t, s) {
   const version = s[t[0]];
-  const components = t[1];
-  const resourceSpans = [];
-  const under = [];
-  for (let c = 0; c < components; c++) {
-    const spans = [];
-    under.push(spans);
-    resourceSpans.push({
-      resource: {
-        attributes: [
-          { key: "service.name", value: { stringValue: s[t[2 + c]] } },
-          { key: "service.namespace", value: { stringValue: "orderpay" } },
-        ],
-      },
-      scopeSpans: [{ scope: { name: "orderpay", version }, spans }],
-    });
-  }
-  let k = 2 + components;
+  const under = new Map();
+  let k = 1;
   while (k < t.length) {
-    const traceId = s[t[k + 1]];
-    const spanId = s[t[k + 2]];
-    const parent = t[k + 3];
-    const name = s[t[k + 4]];
-    const kind = t[k + 5];
-    const startTimeUnixNano = s[t[k + 6]];
-    const endTimeUnixNano = s[t[k + 7]];
-    const status = t[k + 8] === 1 ? { code: 2, message: "server_error" } : {};
-    const count = t[k + 9];
+    const traceId = s[t[k]];
+    const spanId = s[t[k + 1]];
+    const parent = t[k + 2];
+    const name = s[t[k + 3]];
+    const component = s[t[k + 4]];
+    const kind = component === "third-party" ? 3 : 2;
+    const startTimeUnixNano = s[t[k + 5]];
+    const endTimeUnixNano = s[t[k + 6]];
+    const status = s[t[k + 7]] === "server_error" ? { code: 2, message: "server_error" } : {};
+    const count = t[k + 8];
     const attributes = [];
-    let a = k + 10;
+    let a = k + 9;
     for (let j = 0; j < count; j++, a += 3) {
       const key = s[t[a]];
       const type = t[a + 1];
@@ -208,12 +203,31 @@ function buildOtlp(t, s) {
             : { key, value: { boolValue: t[a + 2] === 1 } },
       );
     }
-    under[t[k]].push(
+    let spans = under.get(component);
+    if (spans === undefined) {
+      spans = [];
+      under.set(component, spans);
+    }
+    spans.push(
       parent < 0
         ? { traceId, spanId, name, kind, startTimeUnixNano, endTimeUnixNano, attributes, status }
         : { traceId, spanId, parentSpanId: s[parent], name, kind, startTimeUnixNano, endTimeUnixNano, attributes, status },
     );
     k = a;
+  }
+  const resourceSpans = [];
+  for (const component of COMPONENTS) {
+    const spans = under.get(component);
+    if (spans === undefined) continue;
+    resourceSpans.push({
+      resource: {
+        attributes: [
+          { key: "service.name", value: { stringValue: component } },
+          { key: "service.namespace", value: { stringValue: "orderpay" } },
+        ],
+      },
+      scopeSpans: [{ scope: { name: "orderpay", version }, spans }],
+    });
   }
   return { resourceSpans };
 }

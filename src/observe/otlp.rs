@@ -5,7 +5,7 @@
 
 use crate::prelude::*;
 
-use super::render::{attributes, attributes_on_tape, name, name_on_tape, Attr};
+use super::render::{attributes, name, spans_on_tape, Attr};
 use super::span::Component;
 use super::span_entry::SpanEntry;
 use super::status::LogStatus;
@@ -13,6 +13,8 @@ use super::tape::{Tape, Written};
 use crate::json::write::{escape_into, push_hex64, push_int};
 use crate::json::Out;
 
+/// The order the export lists the components in (`tape.js`'s
+/// `COMPONENTS` is the same list, by name).
 const COMPONENTS: [Component; 5] = [
     Component::Gateway,
     Component::OrderService,
@@ -284,42 +286,16 @@ fn key_value(out: &mut Out, key: &str, value: Attr) {
 }
 
 /// The export on a tape (`tape.rs`), for the JS layer to build: the
-/// package's version, how many components have spans and the name of
-/// each (in the order `export` writes them), then each span in the
-/// journal's order: which of those components it goes under, its ids (the
-/// trace id with 32 digits), name, kind, start and end as OTLP's
-/// nanosecond strings, whether it failed, and its attributes. The JS
-/// layer puts each span under its component, in the order `export`
-/// writes them; one pass keeps a trace's ids close together on the tape,
-/// where they are found again.
-pub fn export_tape<'a>(
-    spans: impl Iterator<Item = &'a SpanEntry> + Clone,
-    count: usize,
-) -> Written {
-    let mut tape = Tape::new(count * 30 + 8, true);
+/// package's version, then the spans as `spans()`'s tape has them
+/// (`render::spans_on_tape`), with 32-digit trace ids and the times as
+/// OTLP's nanosecond strings. The JS layer puts each span under its
+/// component in `COMPONENTS` order, with its kind and status, as `export`
+/// writes them: one walk of a span's fields serves both reads, and one
+/// pass keeps a trace's ids close together on the tape, where they are
+/// found again.
+pub fn export_tape<'a>(spans: impl Iterator<Item = &'a SpanEntry>, count: usize) -> Written {
+    let mut tape = Tape::new(count * 30 + 1, true);
     tape.word(env!("CARGO_PKG_VERSION"));
-    let present = Writer::new(spans.clone()).present;
-    tape.int(present.len() as i64);
-    for component in &present {
-        tape.word(component.name());
-    }
-    for s in spans {
-        let component = s.component();
-        let at = present.iter().position(|&c| c == component).unwrap_or(0);
-        tape.int(at as i64);
-        tape.trace(&s.trace);
-        tape.span(s.span);
-        tape.opt_span(s.parent);
-        name_on_tape(&mut tape, s);
-        tape.int(if component == Component::ThirdParty {
-            3
-        } else {
-            2
-        });
-        tape.nanos(s.start);
-        tape.nanos(s.end);
-        tape.flag(s.status == LogStatus::ServerError);
-        attributes_on_tape(&mut tape, s);
-    }
+    spans_on_tape(&mut tape, spans);
     tape.finish()
 }

@@ -434,16 +434,23 @@ pub fn attributes_on_tape<'a>(tape: &mut Tape<'a>, s: &'a SpanEntry) {
 /// text, in its order.
 pub fn spans_tape<'a>(all: impl Iterator<Item = &'a SpanEntry>, count: usize) -> Written {
     let mut tape = Tape::new(count * 30, false);
+    spans_on_tape(&mut tape, all);
+    tape.finish()
+}
+
+/// Each span's fields in `span`'s order, on `tape`: for `spans()`, and for
+/// the OTLP export, whose JS layer makes its spans of the same fields (an
+/// OTLP tape writes the trace ids and times as OTLP does).
+pub fn spans_on_tape<'a>(tape: &mut Tape<'a>, all: impl Iterator<Item = &'a SpanEntry>) {
     for s in all {
         tape.trace(&s.trace);
         tape.span(s.span);
         tape.opt_span(s.parent);
-        name_on_tape(&mut tape, s);
+        name_on_tape(tape, s);
         tape.word(s.component().name());
-        tape.int(s.start);
-        tape.int(s.end);
+        tape.time(s.start);
+        tape.time(s.end);
         tape.word(s.status.as_str());
-        attributes_on_tape(&mut tape, s);
+        attributes_on_tape(tape, s);
     }
-    tape.finish()
 }

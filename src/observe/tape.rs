@@ -90,9 +90,9 @@ pub struct Tape<'a> {
     /// `["…","…",…`: the strings the indices point into.
     strings: String,
     count: u32,
-    /// Whether trace ids are written with 32 digits always (OTLP), not as
-    /// they were given.
-    wide_ids: bool,
+    /// Whether the tape is for OTLP: trace ids with 32 digits always, not
+    /// as they were given, and times as OTLP's nanosecond strings.
+    otlp: bool,
     recent: Recent,
     /// Words by their text's hash: the position in `texts` of the first
     /// word written with that hash (another text of the same hash is
@@ -102,16 +102,16 @@ pub struct Tape<'a> {
 }
 
 impl<'a> Tape<'a> {
-    /// A tape for about `numbers` numbers; `wide_ids` writes every trace
-    /// id with 32 digits.
-    pub fn new(numbers: usize, wide_ids: bool) -> Tape<'a> {
+    /// A tape for about `numbers` numbers; `otlp` writes every trace id
+    /// with 32 digits and every time as OTLP's nanoseconds.
+    pub fn new(numbers: usize, otlp: bool) -> Tape<'a> {
         let mut strings = String::with_capacity(numbers * 2 + 2);
         strings.push('[');
         Tape {
             numbers: Vec::with_capacity(numbers),
             strings,
             count: 0,
-            wide_ids,
+            otlp,
             recent: Recent::new(),
             by_hash: HashMap::default(),
             texts: Vec::new(),
@@ -201,9 +201,9 @@ impl<'a> Tape<'a> {
         self.numbers.push(f64::from(index));
     }
 
-    /// A trace id as hex: as given, or with 32 digits on a wide tape.
+    /// A trace id as hex: as given, or with 32 digits on an OTLP tape.
     pub fn trace(&mut self, id: &TraceId) {
-        let wide = self.wide_ids;
+        let wide = self.otlp;
         let [high, low, given_wide] = id.parts();
         self.recalled([TRACE, high, low, given_wide, 0], |out| {
             out.push('"');
@@ -233,8 +233,18 @@ impl<'a> Tape<'a> {
         }
     }
 
+    /// A time in Unix ms: a number, or on an OTLP tape its nanoseconds as
+    /// a string (`otlp::nanos`), exact however large.
+    pub fn time(&mut self, ms: i64) {
+        if self.otlp {
+            self.nanos(ms);
+        } else {
+            self.int(ms);
+        }
+    }
+
     /// Unix ms as OTLP's nanoseconds, a decimal string (`otlp::nanos`).
-    pub fn nanos(&mut self, ms: i64) {
+    fn nanos(&mut self, ms: i64) {
         self.recalled([NANOS, ms as u64, 0, 0, 0], |out| {
             super::otlp::nanos(out, ms);
         });
@@ -329,14 +339,14 @@ mod tests {
     }
 
     #[test]
-    fn a_wide_tape_writes_short_trace_ids_with_32_digits_and_nanos_as_otlp_does() {
+    fn an_otlp_tape_writes_short_trace_ids_with_32_digits_and_times_as_nanos() {
         let mut tape = Tape::new(4, true);
         if let Some(trace) = TraceId::parse("463ac35c9f6413ad") {
             tape.trace(&trace);
         }
-        tape.nanos(0);
-        tape.nanos(1_700_000_000_000);
-        tape.nanos(1_700_000_000_000);
+        tape.time(0);
+        tape.time(1_700_000_000_000);
+        tape.time(1_700_000_000_000);
         let written = tape.finish();
         assert_eq!(
             strings(&written),
@@ -347,6 +357,16 @@ mod tests {
             ]
         );
         assert_eq!(written.numbers, [0.0, 1.0, 2.0, 2.0]);
+    }
+
+    #[test]
+    fn a_tape_for_spans_writes_times_as_numbers() {
+        let mut tape = Tape::new(2, false);
+        tape.time(0);
+        tape.time(1_700_000_000_000);
+        let written = tape.finish();
+        assert_eq!(written.strings, "[]");
+        assert_eq!(written.numbers, [0.0, 1_700_000_000_000.0]);
     }
 
     #[test]
