@@ -9,7 +9,7 @@ use super::render::{attributes, name, spans_on_tape, Attr};
 use super::span::Component;
 use super::span_entry::SpanEntry;
 use super::status::LogStatus;
-use super::tape::{Tape, Written};
+use super::tape::Written;
 use crate::json::write::{escape_into, push_hex64, push_int};
 use crate::json::Out;
 
@@ -294,8 +294,5 @@ fn key_value(out: &mut Out, key: &str, value: Attr) {
 /// pass keeps a trace's ids close together on the tape, where they are
 /// found again.
 pub fn export_tape<'a>(spans: impl Iterator<Item = &'a SpanEntry>, count: usize) -> Written {
-    let mut tape = Tape::new(count * 30 + 1, true);
-    tape.word(env!("CARGO_PKG_VERSION"));
-    spans_on_tape(&mut tape, spans);
-    tape.finish()
+    spans_on_tape(spans, count, Some(env!("CARGO_PKG_VERSION")))
 }

@@ -433,24 +433,34 @@ pub fn attributes_on_tape<'a>(tape: &mut Tape<'a>, s: &'a SpanEntry) {
 /// Spans on a tape, for `spans()`: each the fields `span` writes as
 /// text, in its order.
 pub fn spans_tape<'a>(all: impl Iterator<Item = &'a SpanEntry>, count: usize) -> Written {
-    let mut tape = Tape::new(count * 30, false);
-    spans_on_tape(&mut tape, all);
-    tape.finish()
+    spans_on_tape(all, count, None)
 }
 
-/// Each span's fields in `span`'s order, on `tape`: for `spans()`, and for
-/// the OTLP export, whose JS layer makes its spans of the same fields (an
-/// OTLP tape writes the trace ids and times as OTLP does).
-pub fn spans_on_tape<'a>(tape: &mut Tape<'a>, all: impl Iterator<Item = &'a SpanEntry>) {
+/// Each span's fields in `span`'s order, on a tape: for `spans()`, and for
+/// the OTLP export (`otlp::export_tape`), whose JS layer makes its spans of
+/// the same fields. Given `otlp_version`, the tape is for OTLP: that
+/// version first, and the trace ids and times as OTLP writes them. One
+/// function for both, so the module holds one copy of the walk.
+#[inline(never)]
+pub fn spans_on_tape<'a>(
+    all: impl Iterator<Item = &'a SpanEntry>,
+    count: usize,
+    otlp_version: Option<&'static str>,
+) -> Written {
+    let mut tape = Tape::new(count * 30 + 1, otlp_version.is_some());
+    if let Some(version) = otlp_version {
+        tape.word(version);
+    }
     for s in all {
         tape.trace(&s.trace);
         tape.span(s.span);
         tape.opt_span(s.parent);
-        name_on_tape(tape, s);
+        name_on_tape(&mut tape, s);
         tape.word(s.component().name());
         tape.time(s.start);
         tape.time(s.end);
         tape.word(s.status.as_str());
-        attributes_on_tape(tape, s);
+        attributes_on_tape(&mut tape, s);
     }
+    tape.finish()
 }
