@@ -177,15 +177,30 @@ const COMPONENTS = ["gateway", "order-service", "payment-service", "third-party"
  */
 function buildOtlp(t, s) {
   const version = s[t[0]];
+  // Each component's spans, by its name; and by its string index with
+  // their kind, so that a span finds them without reading the name.
   const under = new Map();
+  const byIndex = [];
+  const kinds = [];
   let k = 1;
   while (k < t.length) {
     const traceId = s[t[k]];
     const spanId = s[t[k + 1]];
     const parent = t[k + 2];
     const name = s[t[k + 3]];
-    const component = s[t[k + 4]];
-    const kind = component === "third-party" ? 3 : 2;
+    const at = t[k + 4];
+    let spans = byIndex[at];
+    if (spans === undefined) {
+      const component = s[at];
+      spans = under.get(component);
+      if (spans === undefined) {
+        spans = [];
+        under.set(component, spans);
+      }
+      byIndex[at] = spans;
+      kinds[at] = component === "third-party" ? 3 : 2;
+    }
+    const kind = kinds[at];
     const startTimeUnixNano = s[t[k + 5]];
     const endTimeUnixNano = s[t[k + 6]];
     const status = s[t[k + 7]] === "server_error" ? { code: 2, message: "server_error" } : {};
@@ -202,11 +217,6 @@ function buildOtlp(t, s) {
             ? { key, value: { intValue: `${t[a + 2]}` } }
             : { key, value: { boolValue: t[a + 2] === 1 } },
       );
-    }
-    let spans = under.get(component);
-    if (spans === undefined) {
-      spans = [];
-      under.set(component, spans);
     }
     spans.push(
       parent < 0
