@@ -5,6 +5,8 @@ use crate::prelude::*;
 
 use crate::json::message::{msg, Whole};
 
+use alloc::borrow::Cow;
+
 use crate::domain::Rejection;
 use crate::observe::LogStatus;
 
@@ -91,6 +93,23 @@ impl ApiError {
         match self {
             ApiError::Rejected(_) => -1,
             other => i32::from(other.http_status()),
+        }
+    }
+
+    /// The message when it is a fixed text (a business rejection's), so
+    /// the records and spans that repeat it share it instead of copying.
+    pub fn fixed_msg(&self) -> Option<&'static str> {
+        match self {
+            ApiError::Rejected(r) => Some(r.msg()),
+            _ => None,
+        }
+    }
+
+    /// The message as the records keep it: shared when fixed.
+    pub fn log_msg(&self) -> Cow<'static, str> {
+        match self.fixed_msg() {
+            Some(fixed) => Cow::Borrowed(fixed),
+            None => Cow::Owned(self.msg()),
         }
     }
 

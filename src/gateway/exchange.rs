@@ -367,13 +367,18 @@ fn finish(
         Err(ApiError::MethodNotAllowed { allow, .. }) => Some(*allow),
         _ => None,
     };
+    let fixed = match &result {
+        Ok(_) => Some("success"),
+        Err(error) => error.fixed_msg(),
+    };
     let (http_status, body) = match result {
         Ok(data) => (200, Envelope::success(data)),
         Err(error) => (error.http_status(), Envelope::failure(&error)),
     };
-    let msg: Cow<'static, str> = match body.code {
-        0 => Cow::Borrowed("success"),
-        _ => Cow::Owned(body.msg.clone()),
+    // A fixed message is shared by the records and spans, not copied.
+    let msg: Cow<'static, str> = match fixed {
+        Some(fixed) => Cow::Borrowed(fixed),
+        None => Cow::Owned(body.msg.clone()),
     };
     let answer = Answer {
         event_class,
@@ -421,7 +426,7 @@ fn finish_inner<T>(
                 status: error.log_status(),
                 http_status: error.http_status(),
                 code: error.code(),
-                msg: Cow::Owned(error.msg()),
+                msg: error.log_msg(),
             };
             (answer, None)
         }

@@ -89,9 +89,37 @@ impl Default for Histogram {
     }
 }
 
+/// Durations below this find their bucket in `BUCKET_OF`, in one step:
+/// where the services' durations mostly lie (the third party's 60 to 240
+/// ms included).
+const TABLED_MS: usize = 256;
+
+/// The bucket of each duration below `TABLED_MS`, as the search over
+/// `EDGES_MS` finds it; made when compiling, from the edges themselves.
+const BUCKET_OF: [u8; TABLED_MS] = {
+    let mut table = [0u8; TABLED_MS];
+    let (mut ms, mut bucket) = (0, 0);
+    while ms < TABLED_MS {
+        while bucket < EDGES_MS.len() && EDGES_MS[bucket] <= ms as u64 {
+            bucket += 1;
+        }
+        table[ms] = bucket as u8;
+        ms += 1;
+    }
+    table
+};
+
+/// The bucket of a duration: the number of edges at or below it.
+fn bucket_of(ms: u64) -> usize {
+    match BUCKET_OF.get(ms as usize) {
+        Some(&bucket) if ms < TABLED_MS as u64 => usize::from(bucket),
+        _ => EDGES_MS.partition_point(|&edge| edge <= ms),
+    }
+}
+
 impl Histogram {
     fn add(&mut self, ms: u64) {
-        let bucket = EDGES_MS.partition_point(|&edge| edge <= ms);
+        let bucket = bucket_of(ms);
         self.buckets[bucket] += 1;
         self.count += 1;
         self.sum_ms = self.sum_ms.saturating_add(ms);
@@ -115,6 +143,46 @@ pub struct Counters {
     /// False when the counts were rebuilt from a log that no longer held
     /// every record (an older snapshot): they start at its oldest record.
     pub complete: bool,
+    /// Where each request's row was last found, so it is not searched for.
+    rows: RowMemo,
+}
+
+/// Slots of the row memo: a power of two, a few times the rows a service
+/// makes, so two rows in use rarely share one.
+const MEMO_SLOTS: usize = 64;
+const _: () = assert!(MEMO_SLOTS == 1 << 6, "memo_slot takes six bits");
+
+/// Where the rows of `by_route` were last found, by a hash of their route
+/// template's address, HTTP status and code: the request's route is one
+/// of a few `'static` templates, so its row is found in one step instead
+/// of searched among all of them. Only a hint: a slot is used when the row
+/// it names still has that route, status and code, else the rows are
+/// searched and the slot set. So it is no part of the counts, and two
+/// counters with the same rows are equal whatever it holds.
+#[derive(Debug, Clone)]
+struct RowMemo([u16; MEMO_SLOTS]);
+
+impl Default for RowMemo {
+    fn default() -> RowMemo {
+        RowMemo([u16::MAX; MEMO_SLOTS])
+    }
+}
+
+impl PartialEq for RowMemo {
+    fn eq(&self, _: &RowMemo) -> bool {
+        true
+    }
+}
+
+impl Eq for RowMemo {}
+
+/// The memo's slot for a row: the template's address (rows of the same
+/// template share it), its status and its code, mixed.
+fn memo_slot(route: Option<&'static str>, http_status: u16, code: i32) -> usize {
+    let address = route.map_or(0, |t| t.as_ptr() as usize);
+    let key = (address as u64) ^ (u64::from(http_status) << 40) ^ ((code as u32 as u64) << 8);
+    // The top six bits, the best mixed: one of the 64 slots.
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize
 }
 
 impl Default for Counters {
@@ -127,6 +195,7 @@ impl Default for Counters {
             every: 1,
             durations: Default::default(),
             complete: true,
+            rows: RowMemo::default(),
         }
     }
 }
@@ -162,20 +231,50 @@ impl Counters {
         self.requests += 1;
         let route = call.template;
         let (http_status, code) = (answer.http_status, answer.code);
-        let row = self.by_route.iter_mut().find(|r| {
+        let slot = memo_slot(route, http_status, code);
+        let fits = |r: &RouteCount| {
             r.http_status == http_status && r.code == code && same_route(&r.route, route)
-        });
-        match row {
-            Some(row) => row.count += 1,
-            None => self.by_route.push(RouteCount {
-                route: route.map(Cow::Borrowed),
-                http_status,
-                code,
-                count: 1,
-            }),
+        };
+        let memo = self
+            .rows
+            .0
+            .get(slot)
+            .map_or(usize::MAX, |&i| usize::from(i));
+        if let Some(row) = self.by_route.get_mut(memo).filter(|r| fits(r)) {
+            row.count += 1;
+            return self.count_duration(answer);
         }
+        let at = self.by_route.iter().position(fits);
+        match at.and_then(|i| self.by_route.get_mut(i).map(|row| (i, row))) {
+            Some((i, row)) => {
+                row.count += 1;
+                self.remember(slot, i);
+            }
+            None => {
+                self.remember(slot, self.by_route.len());
+                self.by_route.push(RouteCount {
+                    route: route.map(Cow::Borrowed),
+                    http_status,
+                    code,
+                    count: 1,
+                });
+            }
+        }
+        self.count_duration(answer);
+    }
+
+    /// The request's simulated duration, when a service handled it.
+    fn count_duration(&mut self, answer: &Answer) {
         if let (Some(class), Some(ms)) = (answer.event_class, answer.duration) {
             self.durations[class_index(class)].add(ms);
+        }
+    }
+
+    /// Notes that the row of `slot` is at `index` (rows past what a slot
+    /// holds are searched for each time).
+    fn remember(&mut self, slot: usize, index: usize) {
+        if let (Some(memo), Ok(index)) = (self.rows.0.get_mut(slot), u16::try_from(index)) {
+            *memo = index;
         }
     }
 
@@ -588,5 +687,110 @@ fn count(v: &Json, at: &str) -> Result<u64, Invalid> {
             Invalid::out_of_range(at, msg!("must be a whole number from 0 to ", MAX_COUNT))
         }),
         _ => Err(wrong(at, "a whole number")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::observe::LogStatus;
+
+    const TEMPLATES: [Option<&str>; 4] = [
+        Some("/api/order/create"),
+        Some("/api/order/{orderId}"),
+        Some("/api/payment/pay"),
+        None,
+    ];
+
+    fn call(template: Option<&'static str>) -> Call {
+        Call {
+            method: Cow::Borrowed("GET"),
+            uri: Cow::Borrowed("/x"),
+            template,
+            user_id: None,
+        }
+    }
+
+    fn answer(http_status: u16, code: i32) -> Answer {
+        Answer {
+            event_class: None,
+            duration: None,
+            status: LogStatus::Success,
+            http_status,
+            code,
+            msg: Cow::Borrowed("success"),
+        }
+    }
+
+    /// The rows a plain search over every row would give: the memo of
+    /// where rows were last found changes no count and no order, with
+    /// more distinct rows than it has slots, rows of one template under
+    /// many codes, and rows read from a snapshot, whose route is a copy of
+    /// the template's text at another address.
+    #[test]
+    fn rows_found_by_the_memo_are_those_a_search_finds() {
+        let mut counters = Counters::default();
+        counters.by_route.push(RouteCount {
+            route: Some(Cow::Owned("/api/order/create".to_string())),
+            http_status: 200,
+            code: 0,
+            count: 5,
+        });
+        counters.requests = 5;
+        let mut expected: Vec<(Option<String>, u16, i32, u64)> =
+            vec![(Some("/api/order/create".to_string()), 200, 0, 5)];
+        let mut state = 7u64;
+        for _ in 0..20_000 {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            let pick = (state >> 33) as usize;
+            let template = TEMPLATES[pick % TEMPLATES.len()];
+            let code = [0, 1001, 2001, 3001, 4001][(pick >> 4) % 5] + (pick >> 8) as i32 % 40;
+            let http_status = [200, 400, 404, 409, 500][(pick >> 12) % 5];
+            counters.count(&call(template), &answer(http_status, code), None);
+            let row = expected
+                .iter_mut()
+                .find(|r| r.0.as_deref() == template && r.1 == http_status && r.2 == code);
+            match row {
+                Some(r) => r.3 += 1,
+                None => expected.push((template.map(str::to_string), http_status, code, 1)),
+            }
+        }
+        assert!(expected.len() > MEMO_SLOTS, "{} rows", expected.len());
+        let got: Vec<(Option<String>, u16, i32, u64)> = counters
+            .by_route
+            .iter()
+            .map(|r| {
+                (
+                    r.route.as_deref().map(str::to_string),
+                    r.http_status,
+                    r.code,
+                    r.count,
+                )
+            })
+            .collect();
+        assert_eq!(got, expected);
+        assert_eq!(counters.requests, 20_005);
+    }
+
+    #[test]
+    fn the_bucket_table_agrees_with_the_search_over_the_edges() {
+        for ms in (0..2 * TABLED_MS as u64).chain([u64::MAX, 1 << 32, 10_000, 9_999]) {
+            let searched = EDGES_MS.partition_point(|&edge| edge <= ms);
+            assert_eq!(bucket_of(ms), searched, "{ms} ms");
+        }
+    }
+
+    #[test]
+    fn counters_with_the_same_counts_are_equal_whatever_the_memo_holds() {
+        let mut a = Counters::default();
+        let b = Counters::default();
+        a.count(&call(TEMPLATES[0]), &answer(200, 0), None);
+        let mut c = b.clone();
+        c.by_route = a.by_route.clone();
+        c.requests = 1;
+        assert_eq!(a, c);
+        assert_ne!(a, b);
     }
 }

@@ -139,6 +139,14 @@ impl Journal {
 /// overwritten in place and the ring turned one step, which moves no
 /// other item, rather than an item popped, dropped and pushed.
 fn push_bounded<T>(ring: &mut VecDeque<T>, bound: usize, item: T) -> u64 {
+    // Most writes find the ring full and already cut to its bound.
+    if ring.len() == bound && ring.capacity() == bound {
+        if let Some(oldest) = ring.front_mut() {
+            *oldest = item;
+            ring.rotate_left(1);
+            return 1;
+        }
+    }
     if ring.len() < bound {
         ring.push_back(item);
         return 0;
