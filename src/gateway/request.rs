@@ -337,13 +337,7 @@ impl<'f, 't> Body<'f, 't> {
         // the general reader, which also words every syntax error.
         if room.read(text) {
             let flat: &'f Flat<'t> = room;
-            let members = flat.members();
-            let repeated_key = members
-                .iter()
-                .enumerate()
-                .find(|(i, (key, _))| members[..*i].iter().any(|(k, _)| k == key))
-                .map(|(_, (key, _))| *key);
-            return match repeated_key {
+            return match repeated_by_pairs(flat.members()) {
                 Some(key) => Err(repeated(key)),
                 None => Ok(Body::Flat(flat)),
             };
@@ -508,11 +502,7 @@ impl<'a> JsonBody<'a> {
 /// is read.
 fn first_repeated<'m>(members: &'m [(Cow<'_, str>, Json<'_>)]) -> Option<&'m str> {
     if members.len() <= 16 {
-        return members
-            .iter()
-            .enumerate()
-            .find(|(i, (key, _))| members[..*i].iter().any(|(k, _)| k == key))
-            .map(|(_, (key, _))| key.as_ref());
+        return repeated_by_pairs(members).map(AsRef::as_ref);
     }
     let mut order: Vec<usize> = (0..members.len()).collect();
     heap_sort(&mut order, |a, b| (&members[a].0, a) < (&members[b].0, b));
@@ -522,6 +512,20 @@ fn first_repeated<'m>(members: &'m [(Cow<'_, str>, Json<'_>)]) -> Option<&'m str
         .map(|w| w[1])
         .min()
         .map(|i| members[i].0.as_ref())
+}
+
+/// The first key given a second time, each key compared with those
+/// before it: for the few keys of a real body, flat or not.
+fn repeated_by_pairs<K: PartialEq, V>(members: &[(K, V)]) -> Option<&K> {
+    members
+        .iter()
+        .enumerate()
+        .find(|(i, (key, _))| {
+            members
+                .get(..*i)
+                .is_some_and(|before| before.iter().any(|(k, _)| k == key))
+        })
+        .map(|(_, (key, _))| key)
 }
 
 /// Sorts `v` by `less`, a strict total order: a heapsort, O(n log n)
