@@ -3,6 +3,7 @@
 // put in place of the global fetch, for code that calls it directly.
 import { Service } from "./orderpay.js";
 import { checkOptions, engine, kind, relativeBase } from "./gateway.js";
+import { inServiceWorker } from "./text_response.js";
 
 const OPTIONS = ["service", "baseUrl", "passthrough", "warn", "delay"];
 
@@ -115,6 +116,9 @@ export function createFetch(options) {
   const core = engine(opts, "createFetch");
   const network = globalThis.fetch;
   const pass = passthroughFor(opts.passthrough, network, core.gateway.where);
+  // Answers keep their body as text until read (text_response.js), but not
+  // where a Service Worker's respondWith would read them without a method.
+  const light = !inServiceWorker();
 
   // Not an async function: the promise it returns is the answer's own,
   // with no second promise around it; what throws becomes a rejection.
@@ -129,12 +133,12 @@ export function createFetch(options) {
       if (path === null) return Promise.resolve(pass(input, init, url));
       if (!(input instanceof Request)) {
         const parts = plainInit(init, url);
-        if (parts !== null) return core.respondTo(parts, path);
+        if (parts !== null) return core.respondTo(parts, path, light);
       }
       // The Request constructor gives fetch's own rules: method names, header
       // merging, bodies of every kind with their content type, and its errors.
       const request = input instanceof Request ? new Request(input, init) : new Request(url, init);
-      return core.respond(request);
+      return core.respond(request, light);
     } catch (error) {
       return Promise.reject(error);
     }

@@ -4,6 +4,7 @@
 // the package does not export this file.
 import { Service, exchange } from "./service.js";
 import { load, loaded } from "./ready.js";
+import { textResponse } from "./text_response.js";
 
 const STATUS_TEXT = {
   200: "OK",
@@ -200,17 +201,21 @@ export function engine(options, who, { anyOrigin = false } = {}) {
    * The Response to a reply, once its simulated time is waited out when
    * asked: a promise then, the Response itself when there is no delay.
    */
-  function responseTo(reply, url, signal) {
+  function responseTo(reply, url, signal, light) {
     // The simulated time the request took, waited out in real time when
     // asked, so a UI shows its loading states as against a real backend.
     if (scale > 0) {
       const simulated = Number(reply.headers.find(([name]) => name === "x-sim-duration-ms")?.[1] ?? 0);
-      if (simulated > 0) return sleep(simulated * scale, signal).then(() => responseOf(reply, url));
+      if (simulated > 0) return sleep(simulated * scale, signal).then(() => responseOf(reply, url, light));
     }
-    return responseOf(reply, url);
+    return responseOf(reply, url, light);
   }
 
-  function responseOf(reply, url) {
+  /** `light`: the body kept as text until read (text_response.js), for callers that read it only through its methods. */
+  function responseOf(reply, url, light) {
+    if (light && reply.body !== null) {
+      return textResponse(reply.body, { status: reply.status, statusText: reply.statusText, headers: reply.headers }, url);
+    }
     const response = new Response(reply.body, {
       status: reply.status,
       statusText: reply.statusText,
@@ -232,7 +237,8 @@ export function engine(options, who, { anyOrigin = false } = {}) {
     },
     answer,
     /** Answers a fetch Request under the gateway with a Response. */
-    async respond(request) {
+    /** `light`: as for responseOf; MSW reads the Response it gets as the platform does, so it gets a plain one. */
+    async respond(request, light = false) {
       await ready;
       const signal = request.signal;
       abortedBy(signal);
@@ -250,18 +256,18 @@ export function engine(options, who, { anyOrigin = false } = {}) {
         headers: request.headers,
         body: bytes?.length ? bytes : null,
       });
-      return responseTo(reply, request.url, signal);
+      return responseTo(reply, request.url, signal, light);
     },
     /**
      * Answers a request given as the parts a Request would hold (the
      * method normalised, headers checked, a text body or none), with no
      * Request made: createFetch's way for a URL and a plain init.
      */
-    async respondTo({ method, url, headers, body, signal }, path) {
+    async respondTo({ method, url, headers, body, signal }, path, light = false) {
       await ready;
       abortedBy(signal);
       const reply = answer({ method, url, headers, body: body === "" ? null : body }, path);
-      return responseTo(reply, url, signal);
+      return responseTo(reply, url, signal, light);
     },
   };
 }
