@@ -7,40 +7,11 @@
 use std::time::Instant;
 
 use orderpay::sim::clock::VirtualClock;
-use orderpay::{RawRequest, Service, Settings};
+use orderpay::{Data, RawRequest, Service, Settings};
 
-/// One simulated client: create, read, pay (retrying a decline), mark paid.
-fn client(service: &mut Service, n: u32) -> u32 {
-    let body = format!(
-        r#"{{"userId":"bench-{}","price":{}.5,"description":"benchmark order"}}"#,
-        n % 50,
-        n % 500 + 1
-    );
-    let created = service.handle(RawRequest::new("POST", "/api/order/create").with_body(&body));
-    let order_id = match created.body.data {
-        Some(orderpay::Data::Order(order)) => order.order_id,
-        _ => return 1,
-    };
-    service.handle(RawRequest::new("GET", &format!("/api/order/{order_id}")));
-    let pay = format!(r#"{{"orderId":"{order_id}","amount":1.5,"paymentMethod":"CARD"}}"#);
-    let mut requests = 2;
-    loop {
-        requests += 1;
-        if service
-            .handle(RawRequest::new("POST", "/api/payment/pay").with_body(&pay))
-            .body
-            .code
-            == 0
-        {
-            break;
-        }
-    }
-    service.handle(RawRequest::new(
-        "POST",
-        &format!("/api/order/{order_id}/pay"),
-    ));
-    requests + 1
-}
+// `client`: the typical flow of one simulated client, the same requests
+// the WebAssembly module runs in `benchTypicalFlow` (tests/bench/core-wasm.mjs).
+include!("typical_flow.rs");
 
 fn main() {
     let clients: u32 = std::env::args()
