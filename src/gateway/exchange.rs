@@ -77,7 +77,7 @@ impl Context {
     #[inline]
     fn record_span(&self, svc: &mut Backend, span: SpanEntry) {
         if self.kept {
-            svc.journal.record_span(span);
+            svc.journal.record_span(span, &mut svc.spare_call);
         }
     }
 
@@ -239,7 +239,7 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
         }
         (Err(_), _) => String::new(),
     };
-    let call = request_line(method, uri, matches.as_ref(), user_id);
+    let call = request_line(svc, method, uri, matches.as_ref(), user_id);
     svc.journal
         .write(started, context.at, Kept::Gateway(Rc::clone(&call)));
 
@@ -329,8 +329,10 @@ fn arrive(
 
 /// The request line the records and spans share: the path without its
 /// query (or what can be made of a path that did not parse) and its
-/// documented template.
+/// documented template; in the room of a line gone from the journal when
+/// there is one.
 fn request_line(
+    svc: &mut Backend,
     method: Cow<'static, str>,
     uri: String,
     matches: Option<&Matches>,
@@ -346,7 +348,7 @@ fn request_line(
         template,
         user_id,
     }
-    .shared()
+    .shared_in(&mut svc.spare_call)
 }
 
 /// Writes the service and response records and the spans, and shapes
