@@ -283,11 +283,11 @@ mod tests {
         j.record_span(span(&first), &mut spare);
         // Still held here: pushed out, it is only let go.
         j.record_span(span(&second), &mut spare);
-        assert!(!spare.is_kept());
+        assert_eq!(spare.kept(), 0);
         let room = Rc::as_ptr(&second);
         drop((first, second));
         j.record_span(span(&line("/c")), &mut spare);
-        assert!(spare.is_kept());
+        assert_eq!(spare.kept(), 1);
         let reused = call("/d").shared_in(&mut spare);
         assert_eq!(Rc::as_ptr(&reused), room);
         assert_eq!(*reused, call("/d"));
