@@ -15,7 +15,7 @@ use super::envelope::{Data, Envelope, HeaderFacts, Headers as ResponseHeaders, R
 use super::error::ApiError;
 use super::parse;
 use super::request::{check_body_size, Body, Headers, RawRequest, Target, Text};
-use super::route::{self, Matches, Route};
+use super::route::{self, Matches, Pick, Route};
 use crate::domain::code::Code;
 use crate::domain::money::Money;
 use crate::domain::{BatchReport, NewOrder, NewPayment, PaymentMethod, Rejection};
@@ -239,7 +239,9 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
         }
         (Err(_), _) => String::new(),
     };
-    let call = request_line(svc, method, uri, matches.as_ref(), user_id);
+    // The fit of the method, picked once for the template and the route.
+    let pick = matches.as_ref().and_then(|m| m.pick(&method));
+    let call = request_line(svc, method, uri, matches.as_ref(), pick, user_id);
     svc.journal
         .write(started, context.at, Kept::Gateway(Rc::clone(&call)));
 
@@ -251,7 +253,7 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
         check_method(&call.method)?;
         let target = target.as_ref().map_err(Clone::clone)?;
         let route = match &matches {
-            Some(m) => m.resolve(&call.method, &call.uri)?,
+            Some(m) => m.resolve_picked(pick, &call.method, &call.uri)?,
             None => route::resolve(&call.method, &call.uri)?,
         };
         check_body_size(raw.body.as_ref())?;
@@ -336,10 +338,11 @@ fn request_line(
     method: Cow<'static, str>,
     uri: String,
     matches: Option<&Matches>,
+    pick: Option<Pick>,
     user_id: Option<Rc<str>>,
 ) -> Rc<Call> {
     let template = match matches {
-        Some(m) => m.template(&method),
+        Some(m) => m.template_of(pick),
         None => route::template_of(&method, &uri),
     };
     Call {

@@ -163,13 +163,41 @@ impl Matches {
         })
     }
 
+    /// The fit a method takes: the first of that method, else the first
+    /// of any (whose template still names the path, and whose method a
+    /// 405 names); `None` when nothing fits. Found once a request, for
+    /// both its template and its route.
+    pub fn pick(&self, method: &str) -> Option<Pick> {
+        let hits = self.hits.get(..self.len).unwrap_or_default();
+        let of_method = hits
+            .iter()
+            .position(|&(i, ..)| ROUTES.get(i).is_some_and(|(m, ..)| same_method(m, method)));
+        match of_method {
+            Some(at) => Some(Pick { at, allowed: true }),
+            None if hits.is_empty() => None,
+            None => Some(Pick {
+                at: 0,
+                allowed: false,
+            }),
+        }
+    }
+
+    /// The route of the fit picked: method, template and kind, and where
+    /// the parameter lies.
+    fn picked(&self, pick: Pick) -> Option<Fit> {
+        let &(i, from, to) = self.hits.get(pick.at)?;
+        ROUTES.get(i).map(|&route| (route, (from, to)))
+    }
+
     /// The documented template of the path, the one of the method when
     /// several fit, whichever method it was sent with.
     pub fn template(&self, method: &str) -> Option<&'static str> {
-        self.best()
-            .find(|(m, ..)| same_method(m, method))
-            .or_else(|| self.best().next())
-            .map(|(_, template, ..)| template)
+        self.template_of(self.pick(method))
+    }
+
+    /// `template` from the fit already picked.
+    pub fn template_of(&self, pick: Option<Pick>) -> Option<&'static str> {
+        self.picked(pick?).map(|((_, template, _), _)| template)
     }
 
     /// The path's event class when it names a documented path, whatever
@@ -184,23 +212,45 @@ impl Matches {
     /// matches were found in), or the 404 or 405 that says why there is
     /// none.
     pub fn resolve<'p>(&self, method: &str, path: &'p str) -> Result<Route<'p>, ApiError> {
-        if let Some((_, _, kind, (from, to))) = self.best().find(|(m, ..)| same_method(m, method)) {
-            return Ok(build(kind, path.get(from..to).unwrap_or_default()));
-        }
-        match self.best().next() {
-            None => Err(ApiError::NotFound {
-                hint: nearest(path, method, false),
-                method: method.to_owned(),
-                path: path.to_owned(),
-            }),
-            Some((allow, ..)) => Err(ApiError::MethodNotAllowed {
+        self.resolve_picked(self.pick(method), method, path)
+    }
+
+    /// `resolve` from the fit already picked for `method`.
+    pub fn resolve_picked<'p>(
+        &self,
+        pick: Option<Pick>,
+        method: &str,
+        path: &'p str,
+    ) -> Result<Route<'p>, ApiError> {
+        match pick.and_then(|p| Some((p.allowed, self.picked(p)?))) {
+            Some((true, ((_, _, kind), (from, to)))) => {
+                Ok(build(kind, path.get(from..to).unwrap_or_default()))
+            }
+            Some((false, ((allow, ..), _))) => Err(ApiError::MethodNotAllowed {
                 allow,
                 hint: nearest(path, method, true),
                 method: method.to_owned(),
                 path: path.to_owned(),
             }),
+            None => Err(ApiError::NotFound {
+                hint: nearest(path, method, false),
+                method: method.to_owned(),
+                path: path.to_owned(),
+            }),
         }
     }
+}
+
+/// A route of `ROUTES` (method, template, kind) and where its parameter
+/// lies in the path.
+type Fit = ((&'static str, &'static str, Kind), (usize, usize));
+
+/// The fit a request's method takes among a path's `Matches`: where it
+/// is, and whether it is of that method (else the request is a 405).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pick {
+    at: usize,
+    allowed: bool,
 }
 
 /// Whether a route's method is the request's: a few bytes compared in
