@@ -197,10 +197,10 @@ pub fn exchange_inner(
         }
         Inner::Pay(order_id, amount, method) => {
             enter(svc, &mut work, EventClass::Payment);
-            judge(svc, order_id, None, &mut work).map(|()| {
+            judge(svc, order_id, None, &mut work).map(|order| {
                 let now = svc.clock.now_ms();
                 let ids = &mut svc.streams.ids;
-                svc.payments.add(order_id, amount, method, ids, now);
+                svc.payments.add(order, amount, method, ids, now);
                 None
             })
         }
@@ -717,24 +717,27 @@ fn settle(
 ) -> Result<Option<Data>, ApiError> {
     enter(svc, work, class);
     let new = new?;
-    judge(svc, &new.order_id, by_header, work)?;
+    let order = judge(svc, &new.order_id, by_header, work)?;
     let now = svc.clock.now_ms();
-    let payment = svc.payments.record(new, &mut svc.streams.ids, now);
+    let payment = svc
+        .payments
+        .record_for(new, order, &mut svc.streams.ids, now);
     Ok(Some(Data::Payment(payment)))
 }
 
 /// The order must exist; then the attempt is counted and the third
-/// party, taking its simulated time, approves or declines it.
+/// party, taking its simulated time, approves or declines it. Returns
+/// the order's code, read once for all of these and the payment.
 fn judge(
     svc: &mut Backend,
     order_id: &str,
     by_header: Option<Forced>,
     work: &mut Work,
-) -> Result<(), ApiError> {
-    if !svc.orders.exists(order_id) {
+) -> Result<Code, ApiError> {
+    let Some(order) = svc.orders.existing(order_id) else {
         return Err(Rejection::OrderNotFound.into());
-    }
-    let attempt = svc.payments.next_attempt(order_id);
+    };
+    let attempt = svc.payments.next_attempt_of(order);
     let forced = match by_header {
         Some(outcome) => Some((outcome, Rule::Header)),
         None => svc
@@ -756,7 +759,7 @@ fn judge(
     if !verdict.approved {
         return Err(Rejection::ThirdPartyFailed.into());
     }
-    Ok(())
+    Ok(order)
 }
 
 /// The request reached a service: from here on it is that service's
