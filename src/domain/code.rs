@@ -30,33 +30,29 @@ impl Code {
     }
 
     pub fn push(self, prefix: &str, out: &mut String) {
-        // A code holds only letters and digits (it was parsed or drawn
-        // as such), so its bytes are its text. The whole id is put in a
-        // word-aligned block of 16 bytes, padded with ASCII, and that
-        // block checked as text: a check `from_utf8` makes two words at
-        // a time, where it takes a short or unaligned text byte by byte
-        // (this runs for every id a response or a record names).
-        let bytes = self.0.to_be_bytes();
-        let len = prefix.len() + 1 + LEN;
-        let mut block = Block([b'-'; 16]);
-        if let Some((head, rest)) = block.0.split_at_mut_checked(prefix.len()) {
-            if let Some(code) = rest.get_mut(1..1 + LEN) {
-                head.copy_from_slice(prefix.as_bytes());
-                code.copy_from_slice(&bytes);
-                if let Some(text) = core::str::from_utf8(&block.0)
-                    .ok()
-                    .and_then(|t| t.get(..len))
-                {
-                    out.push_str(text);
-                    return;
-                }
-            }
-        }
         out.push_str(prefix);
         out.push('-');
-        match core::str::from_utf8(&bytes) {
-            Ok(text) => out.push_str(text),
-            Err(_) => bytes.iter().for_each(|&b| out.push(char::from(b))),
+        // A code holds only letters and digits (it was parsed or drawn
+        // as such), so its bytes are its text. They are checked as text
+        // at the start of a word-aligned block of 16 bytes padded with
+        // ASCII, which `from_utf8` reads two words at a time, where it
+        // takes eight bytes alone one by one (this runs for every id a
+        // response or a record names). The padding changes nothing: it
+        // can neither complete nor break a character of the code.
+        let [a, b, c, d, e, f, g, h] = self.0.to_be_bytes();
+        let block = Block([
+            a, b, c, d, e, f, g, h, b'-', b'-', b'-', b'-', b'-', b'-', b'-', b'-',
+        ]);
+        match core::str::from_utf8(&block.0)
+            .ok()
+            .and_then(|t| t.get(..LEN))
+        {
+            Some(text) => out.push_str(text),
+            None => self
+                .0
+                .to_be_bytes()
+                .iter()
+                .for_each(|&b| out.push(char::from(b))),
         }
     }
 
