@@ -9,6 +9,10 @@ pub struct Code(pub u64);
 
 const LEN: usize = 8;
 
+/// Sixteen bytes on a word boundary: see `Code::push`.
+#[repr(align(8))]
+struct Block([u8; 16]);
+
 impl Code {
     /// `PREFIX-XXXXXXXX`, eight upper-case letters or digits; `None` for
     /// anything else (such an id was never issued).
@@ -29,11 +33,26 @@ impl Code {
         out.push_str(prefix);
         out.push('-');
         // A code holds only letters and digits (it was parsed or drawn
-        // as such), so its bytes are its text.
-        let bytes = self.0.to_be_bytes();
-        match core::str::from_utf8(&bytes) {
-            Ok(text) => out.push_str(text),
-            Err(_) => bytes.iter().for_each(|&b| out.push(char::from(b))),
+        // as such), so its bytes are its text. They are checked as text
+        // at the start of a word-aligned block of 16 bytes padded with
+        // ASCII, which `from_utf8` reads two words at a time, where it
+        // takes eight bytes alone one by one (this runs for every id a
+        // response or a record names). The padding changes nothing: it
+        // can neither complete nor break a character of the code.
+        let [a, b, c, d, e, f, g, h] = self.0.to_be_bytes();
+        let block = Block([
+            a, b, c, d, e, f, g, h, b'-', b'-', b'-', b'-', b'-', b'-', b'-', b'-',
+        ]);
+        match core::str::from_utf8(&block.0)
+            .ok()
+            .and_then(|t| t.get(..LEN))
+        {
+            Some(text) => out.push_str(text),
+            None => self
+                .0
+                .to_be_bytes()
+                .iter()
+                .for_each(|&b| out.push(char::from(b))),
         }
     }
 
@@ -93,6 +112,49 @@ pub fn in_code_order(mut keys: Vec<(Code, u32)>) -> Vec<(Code, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_id_is_written_as_its_prefix_a_dash_and_the_codes_bytes() {
+        // Written the plain way: the prefix, `-`, and the bytes as text
+        // when they are, else each byte as the character of its value.
+        let plain = |code: Code, prefix: &str| {
+            let bytes = code.0.to_be_bytes();
+            let tail = match core::str::from_utf8(&bytes) {
+                Ok(text) => text.to_owned(),
+                Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
+            };
+            format!("{prefix}-{tail}")
+        };
+        let mut rng = crate::sim::random::Rng::new(9);
+        let drawn = (0..2000).map(|_| {
+            let mut bytes = [0u8; 8];
+            for b in &mut bytes {
+                *b = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[rng.below(36) as usize];
+            }
+            Code(u64::from_be_bytes(bytes))
+        });
+        let odd = [
+            Code(0),
+            Code(u64::MAX),
+            Code(u64::from_be_bytes(*b"ab\xc3\xa9cdef")),
+            Code(u64::from_be_bytes([
+                b'A', 0xe2, 0x82, 0xac, b'B', b'C', b'D', 0xc3,
+            ])),
+            Code(0x7f7f_7f7f_7f7f_7f7f),
+        ];
+        for code in drawn.chain(odd) {
+            for prefix in ["ORD", "PAY", "", "LONGER-PREFIX", "ÉÉÉ"] {
+                let mut out = String::from("x");
+                code.push(prefix, &mut out);
+                assert_eq!(out, format!("x{}", plain(code, prefix)), "{:x}", code.0);
+                assert_eq!(code.text(prefix), plain(code, prefix));
+            }
+        }
+        assert_eq!(
+            Code::parse("ORD", "ORD-7K2Q9XWA").map(|c| c.text("ORD")),
+            Some("ORD-7K2Q9XWA".to_owned())
+        );
+    }
 
     #[test]
     fn things_come_out_in_the_order_of_their_codes() {

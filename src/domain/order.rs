@@ -226,7 +226,14 @@ impl Orders {
     }
 
     pub fn exists(&self, order_id: &str) -> bool {
-        self.find(order_id).is_some()
+        self.existing(order_id).is_some()
+    }
+
+    /// The code of the order with this id, if there is one: read once
+    /// by a payment, which then counts, judges and records it by code.
+    pub(crate) fn existing(&self, order_id: &str) -> Option<Code> {
+        let code = Code::parse(PREFIX, order_id)?;
+        self.index.contains_key(&code).then_some(code)
     }
 
     /// CREATED to PAID. Marking a PAID order again is refused, so that a
@@ -391,6 +398,22 @@ mod tests {
             price: Money::positive(10.0).unwrap(),
             description: String::new(),
         }
+    }
+
+    #[test]
+    fn an_existing_order_gives_its_code_and_no_other_id_does() {
+        let mut orders = Orders::default();
+        let id = orders.create(new_order(), 1, 0).order_id;
+        let code = Code::parse(PREFIX, &id);
+        assert!(code.is_some());
+        assert_eq!(orders.existing(&id), code);
+        assert!(orders.exists(&id));
+        for other in ["ORD-ZZZZZZZZ", "ord-", "", "PAY-AAAAAAAA", "ORD-aaaaaaaa"] {
+            assert_eq!(orders.existing(other), None, "{other}");
+            assert!(!orders.exists(other));
+        }
+        assert_eq!(orders.delete(&id), Ok(()));
+        assert_eq!(orders.existing(&id), None);
     }
 
     #[test]

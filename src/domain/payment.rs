@@ -163,10 +163,15 @@ impl Payments {
     /// Counts an attempt on the order and returns its number, from 1. Only
     /// orders the service has are counted; any other id counts as 1.
     pub fn next_attempt(&mut self, order_id: &str) -> u32 {
-        let Some(code) = Code::parse(super::order::PREFIX, order_id) else {
-            return 1;
-        };
-        let n = self.attempts.entry(code).or_insert(0);
+        match Code::parse(super::order::PREFIX, order_id) {
+            Some(code) => self.next_attempt_of(code),
+            None => 1,
+        }
+    }
+
+    /// `next_attempt` of an order's code.
+    pub(crate) fn next_attempt_of(&mut self, order: Code) -> u32 {
+        let n = self.attempts.entry(order).or_insert(0);
         *n = n.saturating_add(1);
         *n
     }
@@ -182,8 +187,19 @@ impl Payments {
     /// Records an approved payment. A declined one leaves no record: the
     /// spec shows no payment for it.
     pub fn record(&mut self, new: NewPayment, ids: &mut Rng, now: i64) -> Payment {
-        let (payment_id, code) = id::fresh_code(PREFIX, ids, |c| self.contains(c));
         let order = Code::parse(super::order::PREFIX, &new.order_id).unwrap_or(Code(0));
+        self.record_for(new, order, ids, now)
+    }
+
+    /// `record` with the order's code already read (`Orders::existing`).
+    pub(crate) fn record_for(
+        &mut self,
+        new: NewPayment,
+        order: Code,
+        ids: &mut Rng,
+        now: i64,
+    ) -> Payment {
+        let (payment_id, code) = id::fresh_code(PREFIX, ids, |c| self.contains(c));
         self.keep_new(code, order, new.amount, new.method, now);
         Payment {
             payment_id,
@@ -199,14 +215,13 @@ impl Payments {
     /// none of its payments back: the same draws, no text written.
     pub(crate) fn add(
         &mut self,
-        order_id: &str,
+        order: Code,
         amount: Money,
         method: PaymentMethod,
         ids: &mut Rng,
         now: i64,
     ) {
         let code = id::fresh_code_only(PREFIX, ids, |c| self.contains(c));
-        let order = Code::parse(super::order::PREFIX, order_id).unwrap_or(Code(0));
         self.keep_new(code, order, amount, method, now);
     }
 

@@ -5,6 +5,7 @@
 use crate::prelude::*;
 
 use crate::domain::{Orders, Payments};
+use crate::observe::call::SpareCall;
 use crate::observe::{Counters, Journal};
 use crate::sim::clock::Clock;
 use crate::sim::latency::{LatencyModel, Profile};
@@ -23,6 +24,8 @@ pub struct Backend {
     pub(crate) counters: Counters,
     /// The outcome to force on the next payment attempts, and how many.
     pub(crate) forced_next: Option<(Forced, u32)>,
+    /// A request line's room, for the next request (see `SpareCall`).
+    pub(crate) spare_call: SpareCall,
 }
 
 impl Backend {
@@ -35,6 +38,7 @@ impl Backend {
             orders: Orders::default(),
             payments: Payments::default(),
             forced_next: None,
+            spare_call: SpareCall::default(),
             clock,
             settings,
         })

@@ -15,7 +15,7 @@ use super::envelope::{Data, Envelope, HeaderFacts, Headers as ResponseHeaders, R
 use super::error::ApiError;
 use super::parse;
 use super::request::{check_body_size, Body, Headers, RawRequest, Target, Text};
-use super::route::{self, Matches, Route};
+use super::route::{self, Matches, Pick, Route};
 use crate::domain::code::Code;
 use crate::domain::money::Money;
 use crate::domain::{BatchReport, NewOrder, NewPayment, PaymentMethod, Rejection};
@@ -77,7 +77,7 @@ impl Context {
     #[inline]
     fn record_span(&self, svc: &mut Backend, span: SpanEntry) {
         if self.kept {
-            svc.journal.record_span(span);
+            svc.journal.record_span(span, &mut svc.spare_call);
         }
     }
 
@@ -197,10 +197,10 @@ pub fn exchange_inner(
         }
         Inner::Pay(order_id, amount, method) => {
             enter(svc, &mut work, EventClass::Payment);
-            judge(svc, order_id, None, &mut work).map(|()| {
+            judge(svc, order_id, None, &mut work).map(|order| {
                 let now = svc.clock.now_ms();
                 let ids = &mut svc.streams.ids;
-                svc.payments.add(order_id, amount, method, ids, now);
+                svc.payments.add(order, amount, method, ids, now);
                 None
             })
         }
@@ -239,7 +239,9 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
         }
         (Err(_), _) => String::new(),
     };
-    let call = request_line(method, uri, matches.as_ref(), user_id);
+    // The fit of the method, picked once for the template and the route.
+    let pick = matches.as_ref().and_then(|m| m.pick(&method));
+    let call = request_line(svc, method, uri, matches.as_ref(), pick, user_id);
     svc.journal
         .write(started, context.at, Kept::Gateway(Rc::clone(&call)));
 
@@ -251,7 +253,7 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
         check_method(&call.method)?;
         let target = target.as_ref().map_err(Clone::clone)?;
         let route = match &matches {
-            Some(m) => m.resolve(&call.method, &call.uri)?,
+            Some(m) => m.resolve_picked(pick, &call.method, &call.uri)?,
             None => route::resolve(&call.method, &call.uri)?,
         };
         check_body_size(raw.body.as_ref())?;
@@ -329,15 +331,18 @@ fn arrive(
 
 /// The request line the records and spans share: the path without its
 /// query (or what can be made of a path that did not parse) and its
-/// documented template.
+/// documented template; in the room of a line gone from the journal when
+/// there is one.
 fn request_line(
+    svc: &mut Backend,
     method: Cow<'static, str>,
     uri: String,
     matches: Option<&Matches>,
+    pick: Option<Pick>,
     user_id: Option<Rc<str>>,
 ) -> Rc<Call> {
     let template = match matches {
-        Some(m) => m.template(&method),
+        Some(m) => m.template_of(pick),
         None => route::template_of(&method, &uri),
     };
     Call {
@@ -346,7 +351,7 @@ fn request_line(
         template,
         user_id,
     }
-    .shared()
+    .shared_in(&mut svc.spare_call)
 }
 
 /// Writes the service and response records and the spans, and shapes
@@ -712,24 +717,27 @@ fn settle(
 ) -> Result<Option<Data>, ApiError> {
     enter(svc, work, class);
     let new = new?;
-    judge(svc, &new.order_id, by_header, work)?;
+    let order = judge(svc, &new.order_id, by_header, work)?;
     let now = svc.clock.now_ms();
-    let payment = svc.payments.record(new, &mut svc.streams.ids, now);
+    let payment = svc
+        .payments
+        .record_for(new, order, &mut svc.streams.ids, now);
     Ok(Some(Data::Payment(payment)))
 }
 
 /// The order must exist; then the attempt is counted and the third
-/// party, taking its simulated time, approves or declines it.
+/// party, taking its simulated time, approves or declines it. Returns
+/// the order's code, read once for all of these and the payment.
 fn judge(
     svc: &mut Backend,
     order_id: &str,
     by_header: Option<Forced>,
     work: &mut Work,
-) -> Result<(), ApiError> {
-    if !svc.orders.exists(order_id) {
+) -> Result<Code, ApiError> {
+    let Some(order) = svc.orders.existing(order_id) else {
         return Err(Rejection::OrderNotFound.into());
-    }
-    let attempt = svc.payments.next_attempt(order_id);
+    };
+    let attempt = svc.payments.next_attempt_of(order);
     let forced = match by_header {
         Some(outcome) => Some((outcome, Rule::Header)),
         None => svc
@@ -751,7 +759,7 @@ fn judge(
     if !verdict.approved {
         return Err(Rejection::ThirdPartyFailed.into());
     }
-    Ok(())
+    Ok(order)
 }
 
 /// The request reached a service: from here on it is that service's

@@ -163,13 +163,41 @@ impl Matches {
         })
     }
 
+    /// The fit a method takes: the first of that method, else the first
+    /// of any (whose template still names the path, and whose method a
+    /// 405 names); `None` when nothing fits. Found once a request, for
+    /// both its template and its route.
+    pub fn pick(&self, method: &str) -> Option<Pick> {
+        let hits = self.hits.get(..self.len).unwrap_or_default();
+        let of_method = hits
+            .iter()
+            .position(|&(i, ..)| ROUTES.get(i).is_some_and(|(m, ..)| same_method(m, method)));
+        match of_method {
+            Some(at) => Some(Pick { at, allowed: true }),
+            None if hits.is_empty() => None,
+            None => Some(Pick {
+                at: 0,
+                allowed: false,
+            }),
+        }
+    }
+
+    /// The route of the fit picked: method, template and kind, and where
+    /// the parameter lies.
+    fn picked(&self, pick: Pick) -> Option<Fit> {
+        let &(i, from, to) = self.hits.get(pick.at)?;
+        ROUTES.get(i).map(|&route| (route, (from, to)))
+    }
+
     /// The documented template of the path, the one of the method when
     /// several fit, whichever method it was sent with.
     pub fn template(&self, method: &str) -> Option<&'static str> {
-        self.best()
-            .find(|(m, ..)| same_method(m, method))
-            .or_else(|| self.best().next())
-            .map(|(_, template, ..)| template)
+        self.template_of(self.pick(method))
+    }
+
+    /// `template` from the fit already picked.
+    pub fn template_of(&self, pick: Option<Pick>) -> Option<&'static str> {
+        self.picked(pick?).map(|((_, template, _), _)| template)
     }
 
     /// The path's event class when it names a documented path, whatever
@@ -184,23 +212,45 @@ impl Matches {
     /// matches were found in), or the 404 or 405 that says why there is
     /// none.
     pub fn resolve<'p>(&self, method: &str, path: &'p str) -> Result<Route<'p>, ApiError> {
-        if let Some((_, _, kind, (from, to))) = self.best().find(|(m, ..)| same_method(m, method)) {
-            return Ok(build(kind, path.get(from..to).unwrap_or_default()));
-        }
-        match self.best().next() {
-            None => Err(ApiError::NotFound {
-                hint: nearest(path, method, false),
-                method: method.to_owned(),
-                path: path.to_owned(),
-            }),
-            Some((allow, ..)) => Err(ApiError::MethodNotAllowed {
+        self.resolve_picked(self.pick(method), method, path)
+    }
+
+    /// `resolve` from the fit already picked for `method`.
+    pub fn resolve_picked<'p>(
+        &self,
+        pick: Option<Pick>,
+        method: &str,
+        path: &'p str,
+    ) -> Result<Route<'p>, ApiError> {
+        match pick.and_then(|p| Some((p.allowed, self.picked(p)?))) {
+            Some((true, ((_, _, kind), (from, to)))) => {
+                Ok(build(kind, path.get(from..to).unwrap_or_default()))
+            }
+            Some((false, ((allow, ..), _))) => Err(ApiError::MethodNotAllowed {
                 allow,
                 hint: nearest(path, method, true),
                 method: method.to_owned(),
                 path: path.to_owned(),
             }),
+            None => Err(ApiError::NotFound {
+                hint: nearest(path, method, false),
+                method: method.to_owned(),
+                path: path.to_owned(),
+            }),
         }
     }
+}
+
+/// A route of `ROUTES` (method, template, kind) and where its parameter
+/// lies in the path.
+type Fit = ((&'static str, &'static str, Kind), (usize, usize));
+
+/// The fit a request's method takes among a path's `Matches`: where it
+/// is, and whether it is of that method (else the request is a 405).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pick {
+    at: usize,
+    allowed: bool,
 }
 
 /// Whether a route's method is the request's: a few bytes compared in
@@ -255,47 +305,54 @@ fn build(kind: Kind, param: &str) -> Route<'_> {
 /// other is offered: `POST /api/order/creat` is nearest to the create
 /// route, not to reading an order named "creat".
 fn nearest(path: &str, wanted: &str, only_method: bool) -> Option<String> {
-    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
-    ROUTES
-        .iter()
-        .filter(|(method, _, _)| !only_method || *method == wanted)
-        .map(|(method, template, _)| {
-            let parts: Vec<&str> = template.split('/').filter(|s| !s.is_empty()).collect();
-            let mut cost = if *method == wanted { 0 } else { 2 };
-            for i in 0..parts.len().max(segments.len()) {
-                cost += match (parts.get(i), segments.get(i)) {
-                    (Some(p), Some(_)) if p.starts_with('{') => 0,
-                    (Some(p), Some(s)) => {
-                        edit_distance(&p.to_ascii_lowercase(), &s.to_ascii_lowercase())
-                    }
-                    (Some(p), None) if p.starts_with('{') => 1,
-                    (Some(p), None) => p.len().min(4),
-                    (None, Some(s)) => s.len().min(4),
-                    (None, None) => 0,
-                };
-            }
-            (cost, msg!(method, " ", template))
-        })
-        .min_by_key(|(cost, _)| *cost)
-        .filter(|(cost, _)| *cost <= path.len().max(4) / 2)
-        .map(|(_, route)| route)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (above + 1)
-                .min(row[j] + 1)
-                .min(diagonal + usize::from(ca != *cb));
-            diagonal = above;
+    // The first route of the least cost, its text made for it alone.
+    let mut best: Option<(usize, &str, &str)> = None;
+    for (method, template, _) in ROUTES.iter() {
+        if only_method && *method != wanted {
+            continue;
+        }
+        let mut cost = if *method == wanted { 0 } else { 2 };
+        let mut parts = template.split('/').filter(|s| !s.is_empty());
+        let mut segments = path.split('/').filter(|s| !s.is_empty());
+        loop {
+            cost += match (parts.next(), segments.next()) {
+                (Some(p), Some(_)) if p.starts_with('{') => 0,
+                (Some(p), Some(s)) => edit_distance(p, s),
+                (Some(p), None) if p.starts_with('{') => 1,
+                (Some(p), None) => p.len().min(4),
+                (None, Some(s)) => s.len().min(4),
+                (None, None) => break,
+            };
+        }
+        if best.is_none_or(|(least, ..)| cost < least) {
+            best = Some((cost, method, template));
         }
     }
-    row[b.len()]
+    best.filter(|(cost, ..)| *cost <= path.len().max(4) / 2)
+        .map(|(_, method, template)| msg!(method, " ", template))
+}
+
+/// The edit distance of two texts, their ASCII letters compared without
+/// regard to case, in one row of cells and no copy of either text.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let mut row: Vec<usize> = (0..=b.chars().count()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let ca = ca.to_ascii_lowercase();
+        // The row's cells before this character (`diagonal`, `above`)
+        // and after it (`left`, the cell just written).
+        let (mut diagonal, mut left) = (i, i + 1);
+        for (cell, cb) in row.iter_mut().skip(1).zip(b.chars()) {
+            let above = *cell;
+            let change = usize::from(ca != cb.to_ascii_lowercase());
+            left = (above + 1).min(left + 1).min(diagonal + change);
+            *cell = left;
+            diagonal = above;
+        }
+        if let Some(first) = row.first_mut() {
+            *first = i + 1;
+        }
+    }
+    row.last().copied().unwrap_or_default()
 }
 
 /// The definition `Matches::of` is checked against: every template
@@ -393,6 +450,104 @@ mod oracle {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `nearest` as it was written first, with the texts copied in lower
+    /// case and the segments collected: the definition it is checked
+    /// against.
+    fn nearest_by_copies(path: &str, wanted: &str, only_method: bool) -> Option<String> {
+        let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+        ROUTES
+            .iter()
+            .filter(|(method, _, _)| !only_method || *method == wanted)
+            .map(|(method, template, _)| {
+                let parts: Vec<&str> = template.split('/').filter(|s| !s.is_empty()).collect();
+                let mut cost = if *method == wanted { 0 } else { 2 };
+                for i in 0..parts.len().max(segments.len()) {
+                    cost += match (parts.get(i), segments.get(i)) {
+                        (Some(p), Some(_)) if p.starts_with('{') => 0,
+                        (Some(p), Some(s)) => {
+                            distance_by_copies(&p.to_ascii_lowercase(), &s.to_ascii_lowercase())
+                        }
+                        (Some(p), None) if p.starts_with('{') => 1,
+                        (Some(p), None) => p.len().min(4),
+                        (None, Some(s)) => s.len().min(4),
+                        (None, None) => 0,
+                    };
+                }
+                (cost, msg!(method, " ", template))
+            })
+            .min_by_key(|(cost, _)| *cost)
+            .filter(|(cost, _)| *cost <= path.len().max(4) / 2)
+            .map(|(_, route)| route)
+    }
+
+    fn distance_by_copies(a: &str, b: &str) -> usize {
+        let b: Vec<char> = b.chars().collect();
+        let mut row: Vec<usize> = (0..=b.len()).collect();
+        for (i, ca) in a.chars().enumerate() {
+            let mut diagonal = row[0];
+            row[0] = i + 1;
+            for (j, cb) in b.iter().enumerate() {
+                let above = row[j + 1];
+                row[j + 1] = (above + 1)
+                    .min(row[j] + 1)
+                    .min(diagonal + usize::from(ca != *cb));
+                diagonal = above;
+            }
+        }
+        row[b.len()]
+    }
+
+    #[test]
+    fn the_nearest_route_is_the_one_the_plain_definition_finds() {
+        let mut rng = crate::sim::random::Rng::new(21);
+        let pieces = [
+            "api",
+            "API",
+            "Api",
+            "order",
+            "ordr",
+            "orders",
+            "ORDER",
+            "create",
+            "creat",
+            "pay",
+            "PAY",
+            "delete",
+            "payment",
+            "paymnt",
+            "refund",
+            "test",
+            "batch",
+            "ORD-7K2Q9XWA",
+            "x",
+            "",
+            "é",
+            "ÉCRIRE",
+            "ßß",
+            "a\u{0}b",
+            "verylongsegment",
+        ];
+        let methods = ["GET", "POST", "PUT", "DELETE", "get", "PATCH"];
+        for _ in 0..20_000 {
+            let mut path = String::new();
+            for _ in 0..rng.below(6) {
+                path.push('/');
+                path.push_str(pieces[rng.below(pieces.len() as u64) as usize]);
+            }
+            if rng.below(4) == 0 {
+                path.push('/');
+            }
+            let method = methods[rng.below(methods.len() as u64) as usize];
+            for only in [false, true] {
+                assert_eq!(
+                    nearest(&path, method, only),
+                    nearest_by_copies(&path, method, only),
+                    "{method} {path} {only}"
+                );
+            }
+        }
+    }
 
     #[test]
     #[allow(clippy::useless_conversion)]

@@ -7,9 +7,10 @@ use crate::prelude::*;
 
 use alloc::collections::VecDeque;
 
+use super::call::SpareCall;
 use super::entry::{At, Entry, Kept};
 use super::render;
-use super::span_entry::SpanEntry;
+use super::span_entry::{Part, SpanEntry};
 
 /// A bounded journal: at most `capacity` records, the oldest dropped first,
 /// and a count of how many were dropped so nobody mistakes it for complete.
@@ -49,7 +50,7 @@ impl Journal {
             parent: at.parent,
             stage,
         };
-        self.dropped += push_bounded(&mut self.records, self.capacity, entry);
+        self.dropped += push_bounded(&mut self.records, self.capacity, entry, |_| ());
     }
 
     /// Counts a record as written and at once dropped, as `write` would
@@ -60,11 +61,19 @@ impl Journal {
         self.dropped += 1;
     }
 
-    pub fn record_span(&mut self, span: SpanEntry) {
+    /// Keeps a span; the request line of the span it pushes out, when
+    /// that was its last holder, becomes `spare` (spans outlive their
+    /// request's records: there are fewer of them a request, in a ring as
+    /// long).
+    pub fn record_span(&mut self, span: SpanEntry, spare: &mut SpareCall) {
         if self.capacity == 0 {
             return;
         }
-        push_bounded(&mut self.spans, self.capacity, span);
+        push_bounded(&mut self.spans, self.capacity, span, |gone| {
+            if let Part::Gateway { call, .. } | Part::Service { call, .. } = &gone.part {
+                spare.keep(call);
+            }
+        });
     }
 
     /// The records, oldest first; with `after`, only those with a larger
@@ -134,14 +143,21 @@ impl Journal {
 }
 
 /// Adds `item` at the back of a ring of at most `bound` items (`bound` at
-/// least 1); returns how many of the oldest it let go. A full ring gets its
-/// buffer cut to exactly `bound` once; from then on the oldest slot is
-/// overwritten in place and the ring turned one step, which moves no
-/// other item, rather than an item popped, dropped and pushed.
-fn push_bounded<T>(ring: &mut VecDeque<T>, bound: usize, item: T) -> u64 {
+/// least 1); returns how many of the oldest it let go, each shown to
+/// `leaving` just before. A full ring gets its buffer cut to exactly
+/// `bound` once; from then on the oldest slot is overwritten in place and
+/// the ring turned one step, which moves no other item, rather than an
+/// item popped, dropped and pushed.
+fn push_bounded<T>(
+    ring: &mut VecDeque<T>,
+    bound: usize,
+    item: T,
+    mut leaving: impl FnMut(&T),
+) -> u64 {
     // Most writes find the ring full and already cut to its bound.
     if ring.len() == bound && ring.capacity() == bound {
         if let Some(oldest) = ring.front_mut() {
+            leaving(oldest);
             *oldest = item;
             ring.rotate_left(1);
             return 1;
@@ -153,6 +169,9 @@ fn push_bounded<T>(ring: &mut VecDeque<T>, bound: usize, item: T) -> u64 {
     }
     let mut gone = 0;
     while ring.len() > bound {
+        if let Some(oldest) = ring.front() {
+            leaving(oldest);
+        }
         ring.pop_front();
         gone += 1;
     }
@@ -161,6 +180,7 @@ fn push_bounded<T>(ring: &mut VecDeque<T>, bound: usize, item: T) -> u64 {
     }
     match ring.front_mut() {
         Some(oldest) => {
+            leaving(oldest);
             *oldest = item;
             ring.rotate_left(1);
         }
@@ -212,20 +232,65 @@ mod tests {
         for bound in [1, 2, 3, 7] {
             let mut ring = VecDeque::new();
             let mut gone = 0;
+            let mut left = Vec::new();
             for n in 0..20u32 {
-                gone += push_bounded(&mut ring, bound, n);
+                gone += push_bounded(&mut ring, bound, n, |old| left.push(*old));
                 let kept = (n + 1).min(bound as u32);
                 let expected: Vec<u32> = (n + 1 - kept..=n).collect();
                 assert_eq!(ring.iter().copied().collect::<Vec<_>>(), expected);
                 assert_eq!(gone, u64::from(n + 1 - kept));
+                // Each item let go was shown first, oldest first.
+                assert_eq!(left, (0..n + 1 - kept).collect::<Vec<_>>());
             }
             assert_eq!(ring.capacity(), bound);
         }
         // A ring over its bound (a smaller capacity set on a fuller
         // journal) comes down to it.
         let mut ring: VecDeque<u32> = (0..10).collect();
-        assert_eq!(push_bounded(&mut ring, 4, 10), 7);
+        let mut left = Vec::new();
+        assert_eq!(push_bounded(&mut ring, 4, 10, |old| left.push(*old)), 7);
+        assert_eq!(left, (0..7).collect::<Vec<_>>());
         assert_eq!(ring.iter().copied().collect::<Vec<_>>(), vec![7, 8, 9, 10]);
+    }
+
+    #[test]
+    fn a_span_pushed_out_leaves_its_line_spare_when_it_was_the_last_holder() {
+        use crate::observe::{Call, Part, SpanEntry};
+        use alloc::borrow::Cow;
+        use alloc::rc::Rc;
+        let call = |uri: &'static str| Call {
+            method: Cow::Borrowed("GET"),
+            uri: Cow::Borrowed(uri),
+            template: None,
+            user_id: None,
+        };
+        let line = |uri| call(uri).shared();
+        let span = |call: &Rc<Call>| SpanEntry {
+            trace: at().trace,
+            span: at().span,
+            parent: None,
+            start: 0,
+            end: 1,
+            status: LogStatus::Success,
+            part: Part::Service {
+                call: Rc::clone(call),
+                class: EventClass::Order,
+            },
+        };
+        let mut j = Journal::with_capacity(1);
+        let mut spare = SpareCall::default();
+        let (first, second) = (line("/a"), line("/b"));
+        j.record_span(span(&first), &mut spare);
+        // Still held here: pushed out, it is only let go.
+        j.record_span(span(&second), &mut spare);
+        assert_eq!(spare.kept(), 0);
+        let room = Rc::as_ptr(&second);
+        drop((first, second));
+        j.record_span(span(&line("/c")), &mut spare);
+        assert_eq!(spare.kept(), 1);
+        let reused = call("/d").shared_in(&mut spare);
+        assert_eq!(Rc::as_ptr(&reused), room);
+        assert_eq!(*reused, call("/d"));
     }
 
     #[test]

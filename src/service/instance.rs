@@ -9,6 +9,7 @@ use super::{restoring, snapshot_check, testdata, Pieces};
 use crate::domain::{Orders, Payments};
 use crate::gateway::{exchange, Backend, RawRequest, Response};
 use crate::json::Out;
+use crate::observe::call::SpareCall;
 use crate::observe::tape::Written;
 use crate::observe::{otlp, render, Counters, Journal};
 #[cfg(feature = "serde")]
@@ -89,6 +90,7 @@ impl Service {
                 payments: parts.payments,
                 journal: parts.journal,
                 forced_next: parts.forced_next,
+                spare_call: SpareCall::default(),
             },
         }
     }
