@@ -16,7 +16,7 @@ use crate::domain::payment::{PaymentStatus, Row as PaymentRow, PREFIX as PAYMENT
 use crate::domain::{OrderStatus, Orders, PaymentMethod, Payments};
 use crate::gateway::envelope::{order as write_order, payment as write_payment};
 use crate::gateway::Backend;
-use crate::json::message::Msg;
+use crate::json::message::{place, Msg, Path, Place};
 use crate::json::{self, Json, Out};
 use crate::observe::entry::Entry;
 use crate::observe::span_entry::SpanEntry;
@@ -475,32 +475,6 @@ fn shown(m: &mut Msg, v: &Json) {
     };
 }
 
-/// Where a value sits in the snapshot (`snapshot.settings`, `at.name`,
-/// `at["key"]`, `at[i]`), written out only for a refusal.
-pub(crate) trait Place {
-    fn push(&self, m: &mut Msg);
-}
-
-impl Place for &str {
-    fn push(&self, m: &mut Msg) {
-        m.s(self);
-    }
-}
-
-impl Place for String {
-    fn push(&self, m: &mut Msg) {
-        m.s(self);
-    }
-}
-
-/// A place written out.
-#[inline(never)]
-fn place(at: &dyn Place) -> String {
-    let mut m = Msg::default();
-    at.push(&mut m);
-    m.text()
-}
-
 /// `at.name`, or `at` for a member of the snapshot itself.
 fn path(at: &dyn Place, name: &str) -> String {
     place(&Path(at, name))
@@ -624,16 +598,6 @@ fn object<'j, 'a>(v: &'j Json<'a>, at: &dyn Place) -> Read<Members<'j, 'a>> {
 
 fn members<'j, 'a>(o: &'j Json<'a>, at: &str, name: &str) -> Read<Members<'j, 'a>> {
     object(field(o, &at, name)?, &Path(&at, name))
-}
-
-/// A member of an object as its place (`at.name`).
-struct Path<'a>(&'a dyn Place, &'a str);
-
-impl Place for Path<'_> {
-    fn push(&self, m: &mut Msg) {
-        self.0.push(m);
-        m.s(".").s(self.1);
-    }
 }
 
 /// A member of a map as its place (`live["ORD-…"]`).
