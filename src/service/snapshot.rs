@@ -710,10 +710,13 @@ pub(crate) fn order_member(orders: &mut Orders, id: &str, order: &Json, live_at:
     Ok(())
 }
 
-/// The orders; `live`, when given, are the members of `live` already read
-/// one by one as they came (`order_member`).
-fn read_orders(o: &Json, at: &str, streamed: StreamedOrders) -> Read<Orders> {
-    let live_at = path(&at, "live");
+/// The orders (`snapshot.orders`); `live`, when given, are the members of
+/// `live` already read one by one as they came (`order_member`). The
+/// paths are written out whole, as `restoring` names them: none is built
+/// for a snapshot that is read.
+fn read_orders(o: &Json, streamed: StreamedOrders) -> Read<Orders> {
+    let at = "snapshot.orders";
+    let live_at = "snapshot.orders.live";
     let listed = members(o, at, "live")?;
     let mut orders = match streamed.live {
         Some(read) => read?,
@@ -725,7 +728,7 @@ fn read_orders(o: &Json, at: &str, streamed: StreamedOrders) -> Read<Orders> {
             orders
         }
     };
-    let deleted_at = path(&at, "deleted");
+    let deleted_at = "snapshot.orders.deleted";
     let deleted = field(o, &at, "deleted")?;
     let deleted = deleted
         .as_array()
@@ -738,7 +741,7 @@ fn read_orders(o: &Json, at: &str, streamed: StreamedOrders) -> Read<Orders> {
             }
         }
     }
-    let made_at = path(&at, "made");
+    let made_at = "snapshot.orders.made";
     let listed = members(o, at, "made")?;
     match streamed.made {
         Some(read) => orders.made = read?.made,
@@ -847,14 +850,15 @@ pub(crate) fn payment_member(
     Ok(())
 }
 
-/// The payments; `by_id`, when given, as `read_orders` takes `live`.
+/// The payments (`snapshot.payments`); `by_id`, when given, as
+/// `read_orders` takes `live`.
 fn read_payments(
     o: &Json,
-    at: &str,
     by_id: Option<Read<Payments>>,
     attempts: Option<Read<Payments>>,
 ) -> Read<Payments> {
-    let by_id_at = path(&at, "by_id");
+    let at = "snapshot.payments";
+    let by_id_at = "snapshot.payments.by_id";
     let listed = members(o, at, "by_id")?;
     let mut payments = match by_id {
         Some(read) => read?,
@@ -866,7 +870,7 @@ fn read_payments(
             payments
         }
     };
-    let attempts_at = path(&at, "attempts");
+    let attempts_at = "snapshot.payments.attempts";
     let listed = members(o, at, "attempts")?;
     match attempts {
         Some(read) => payments.attempts = read?.attempts,
@@ -1019,13 +1023,8 @@ pub(crate) fn read_tree(tree: &Json, mut streamed: Streamed) -> Read<Parts> {
     Ok(Parts {
         settings: read_settings(part("settings")?, "snapshot.settings")?,
         streams: read_streams(part("streams")?, "snapshot.streams")?,
-        orders: read_orders(part("orders")?, "snapshot.orders", take(&mut s.orders))?,
-        payments: read_payments(
-            part("payments")?,
-            "snapshot.payments",
-            s.by_id.take(),
-            s.attempts.take(),
-        )?,
+        orders: read_orders(part("orders")?, take(&mut s.orders))?,
+        payments: read_payments(part("payments")?, s.by_id.take(), s.attempts.take())?,
         journal: restore::journal_with(part("journal")?, s.records.take(), s.spans.take())
             .map_err(journal_error)?,
         forced_next: read_forced(tree)?,
