@@ -80,17 +80,17 @@ impl Msg {
 /// `at.name`, `at[i]`), written out only for a refusal: a reader passes
 /// places down as borrowed steps, so reading a valid text builds no path.
 pub trait Place {
-    fn push(&self, m: &mut Msg);
+    fn write_place(&self, m: &mut Msg);
 }
 
 impl Place for &str {
-    fn push(&self, m: &mut Msg) {
+    fn write_place(&self, m: &mut Msg) {
         m.s(self);
     }
 }
 
 impl Place for String {
-    fn push(&self, m: &mut Msg) {
+    fn write_place(&self, m: &mut Msg) {
         m.s(self);
     }
 }
@@ -99,8 +99,8 @@ impl Place for String {
 pub struct Path<'a>(pub &'a dyn Place, pub &'a str);
 
 impl Place for Path<'_> {
-    fn push(&self, m: &mut Msg) {
-        self.0.push(m);
+    fn write_place(&self, m: &mut Msg) {
+        self.0.write_place(m);
         m.s(".").s(self.1);
     }
 }
@@ -109,8 +109,8 @@ impl Place for Path<'_> {
 pub struct At<'a>(pub &'a dyn Place, pub usize);
 
 impl Place for At<'_> {
-    fn push(&self, m: &mut Msg) {
-        self.0.push(m);
+    fn write_place(&self, m: &mut Msg) {
+        self.0.write_place(m);
         m.s("[").uint(self.1 as u64).s("]");
     }
 }
@@ -119,7 +119,7 @@ impl Place for At<'_> {
 #[inline(never)]
 pub fn place(at: &dyn Place) -> String {
     let mut m = Msg::default();
-    at.push(&mut m);
+    at.write_place(&mut m);
     m.text()
 }
 

@@ -484,7 +484,7 @@ fn path(at: &dyn Place, name: &str) -> String {
 #[inline(never)]
 fn refusal(kind: InvalidKind, at: &dyn Place, problem: &mut Msg) -> Invalid {
     let mut m = Msg::default();
-    at.push(&mut m);
+    at.write_place(&mut m);
     m.s(": ").s(problem.buffer());
     Invalid {
         kind,
@@ -604,7 +604,7 @@ fn members<'j, 'a>(o: &'j Json<'a>, at: &str, name: &str) -> Read<Members<'j, 'a
 struct Keyed<'a>(&'a str, &'a str);
 
 impl Place for Keyed<'_> {
-    fn push(&self, m: &mut Msg) {
+    fn write_place(&self, m: &mut Msg) {
         m.s(self.0).s("[").q(self.1).s("]");
     }
 }
@@ -781,7 +781,7 @@ pub(crate) fn made_member(orders: &mut Orders, hash: &str, n: &Json, made_at: &s
 struct Item<'a>(&'a str, usize);
 
 impl Place for Item<'_> {
-    fn push(&self, m: &mut Msg) {
+    fn write_place(&self, m: &mut Msg) {
         m.s(self.0).s("[").uint(self.1 as u64).s("]");
     }
 }
