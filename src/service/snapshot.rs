@@ -723,7 +723,7 @@ fn read_orders(o: &Json, streamed: StreamedOrders) -> Read<Orders> {
         None => {
             let mut orders = Orders::default();
             for (id, order) in listed {
-                order_member(&mut orders, id, order, &live_at)?;
+                order_member(&mut orders, id, order, live_at)?;
             }
             orders
         }
@@ -737,7 +737,7 @@ fn read_orders(o: &Json, streamed: StreamedOrders) -> Read<Orders> {
         Some(read) => orders.deleted = read?.deleted,
         None => {
             for (i, id) in deleted.iter().enumerate() {
-                deleted_item(&mut orders, i, id, &deleted_at)?;
+                deleted_item(&mut orders, i, id, deleted_at)?;
             }
         }
     }
@@ -747,7 +747,7 @@ fn read_orders(o: &Json, streamed: StreamedOrders) -> Read<Orders> {
         Some(read) => orders.made = read?.made,
         None => {
             for (hash, n) in listed {
-                made_member(&mut orders, hash, n, &made_at)?;
+                made_member(&mut orders, hash, n, made_at)?;
             }
         }
     }
@@ -865,7 +865,7 @@ fn read_payments(
         None => {
             let mut payments = Payments::default();
             for (id, p) in listed {
-                payment_member(&mut payments, id, p, &by_id_at)?;
+                payment_member(&mut payments, id, p, by_id_at)?;
             }
             payments
         }
@@ -876,7 +876,7 @@ fn read_payments(
         Some(read) => payments.attempts = read?.attempts,
         None => {
             for (id, n) in listed {
-                attempts_member(&mut payments, id, n, &attempts_at)?;
+                attempts_member(&mut payments, id, n, attempts_at)?;
             }
         }
     }
