@@ -16,7 +16,7 @@ use crate::domain::payment::{PaymentStatus, Row as PaymentRow, PREFIX as PAYMENT
 use crate::domain::{OrderStatus, Orders, PaymentMethod, Payments};
 use crate::gateway::envelope::{order as write_order, payment as write_payment};
 use crate::gateway::Backend;
-use crate::json::message::{place, Msg, Path, Place};
+use crate::json::message::{Msg, Path, Place};
 use crate::json::{self, Json, Out};
 use crate::observe::entry::Entry;
 use crate::observe::span_entry::SpanEntry;
@@ -475,11 +475,6 @@ fn shown(m: &mut Msg, v: &Json) {
     };
 }
 
-/// `at.name`, or `at` for a member of the snapshot itself.
-fn path(at: &dyn Place, name: &str) -> String {
-    place(&Path(at, name))
-}
-
 /// A refusal at `at`: its place, `: `, then `problem`.
 #[inline(never)]
 fn refusal(kind: InvalidKind, at: &dyn Place, problem: &mut Msg) -> Invalid {
@@ -542,13 +537,13 @@ fn uint_value(v: &Json, at: &dyn Place) -> Read<u64> {
     }
 }
 
-fn uint(o: &Json, at: &str, name: &str) -> Read<u64> {
-    uint_value(field(o, &at, name)?, &Path(&at, name))
+fn uint(o: &Json, at: &dyn Place, name: &str) -> Read<u64> {
+    uint_value(field(o, at, name)?, &Path(at, name))
 }
 
-fn count(o: &Json, at: &str, name: &str) -> Read<usize> {
+fn count(o: &Json, at: &dyn Place, name: &str) -> Read<usize> {
     let n = uint(o, at, name)?;
-    usize::try_from(n).map_err(|_| out_of_range(&Path(&at, name), Msg::new("too large: ").uint(n)))
+    usize::try_from(n).map_err(|_| out_of_range(&Path(at, name), Msg::new("too large: ").uint(n)))
 }
 
 fn int_value(v: &Json, at: &dyn Place) -> Read<i64> {
@@ -609,26 +604,26 @@ impl Place for Keyed<'_> {
     }
 }
 
-fn read_profile(o: &Json, at: &str) -> Read<Profile> {
-    object(o, &at)?;
+fn read_profile(o: &Json, at: &dyn Place) -> Read<Profile> {
+    object(o, at)?;
     Ok(Profile {
         base_ms: uint(o, at, "baseMs")?,
         spread_ms: uint(o, at, "spreadMs")?,
-        tail_chance: number(o, &at, "tailChance")?,
+        tail_chance: number(o, at, "tailChance")?,
         tail_ms: uint(o, at, "tailMs")?,
     })
 }
 
 fn read_settings(o: &Json, at: &str) -> Read<Settings> {
-    let latency_at = path(&at, "latency");
+    let latency_at = Path(&at, "latency");
     let latency = field(o, &at, "latency")?;
     object(latency, &latency_at)?;
     let step =
-        |name: &str| read_profile(field(latency, &latency_at, name)?, &path(&latency_at, name));
+        |name: &str| read_profile(field(latency, &latency_at, name)?, &Path(&latency_at, name));
     Ok(Settings {
-        seed: uint(o, at, "seed")?,
+        seed: uint(o, &at, "seed")?,
         failure_rate: number(o, &at, "failureRate")?,
-        log_capacity: count(o, at, "logCapacity")?,
+        log_capacity: count(o, &at, "logCapacity")?,
         latency: LatencyModel {
             order: step("order")?,
             payment: step("payment")?,
@@ -637,7 +632,7 @@ fn read_settings(o: &Json, at: &str) -> Read<Settings> {
         },
         max_orders: match o.get("maxOrders") {
             None => DEFAULT_MAX_ORDERS,
-            Some(_) => count(o, at, "maxOrders")?,
+            Some(_) => count(o, &at, "maxOrders")?,
         },
     })
 }
@@ -645,7 +640,7 @@ fn read_settings(o: &Json, at: &str) -> Read<Settings> {
 fn read_streams(o: &Json, at: &str) -> Read<Streams> {
     let rng = |name: &str| -> Read<Rng> {
         let stream = field(o, &at, name)?;
-        let stream_at = path(&at, name);
+        let stream_at = Path(&at, name);
         object(stream, &stream_at)?;
         Ok(Rng::new(uint(stream, &stream_at, "state")?))
     };
