@@ -76,6 +76,53 @@ impl Msg {
     }
 }
 
+/// Where a value sits in a text read from outside (`snapshot.settings`,
+/// `at.name`, `at[i]`), written out only for a refusal: a reader passes
+/// places down as borrowed steps, so reading a valid text builds no path.
+pub trait Place {
+    fn write_place(&self, m: &mut Msg);
+}
+
+impl Place for &str {
+    fn write_place(&self, m: &mut Msg) {
+        m.s(self);
+    }
+}
+
+impl Place for String {
+    fn write_place(&self, m: &mut Msg) {
+        m.s(self);
+    }
+}
+
+/// A member of an object as its place (`at.name`).
+pub struct Path<'a>(pub &'a dyn Place, pub &'a str);
+
+impl Place for Path<'_> {
+    fn write_place(&self, m: &mut Msg) {
+        self.0.write_place(m);
+        m.s(".").s(self.1);
+    }
+}
+
+/// An element of a list as its place (`at[i]`).
+pub struct At<'a>(pub &'a dyn Place, pub usize);
+
+impl Place for At<'_> {
+    fn write_place(&self, m: &mut Msg) {
+        self.0.write_place(m);
+        m.s("[").uint(self.1 as u64).s("]");
+    }
+}
+
+/// A place written out.
+#[inline(never)]
+pub fn place(at: &dyn Place) -> String {
+    let mut m = Msg::default();
+    at.write_place(&mut m);
+    m.text()
+}
+
 /// One piece of a message, appended as `{}` would write it (a quoted
 /// sample with [`Q`], the whole text quoted as `{:?}` with [`Whole`]).
 pub trait Piece {

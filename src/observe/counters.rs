@@ -12,7 +12,7 @@
 
 use crate::prelude::*;
 
-use crate::json::message::msg;
+use crate::json::message::{msg, place, At, Path, Place};
 
 use alloc::borrow::Cow;
 
@@ -448,64 +448,65 @@ impl Counters {
     /// (the histogram's counts with its buckets, the running share with
     /// the attempts), or the first bad field is named under `at`.
     pub fn read(v: &Json, at: &str) -> Result<Counters, Invalid> {
+        let at: &dyn Place = &at;
         let mut c = Counters {
-            requests: count(field(v, at, "requests")?, &path(at, "requests"))?,
+            requests: count_in(v, at, "requests")?,
             ..Counters::default()
         };
-        let rows_at = path(at, "byRoute");
+        let rows_at = Path(at, "byRoute");
         let rows = array(field(v, at, "byRoute")?, &rows_at)?;
         if rows.len() > MAX_ROWS {
-            return Err(Invalid::out_of_range(
+            return Err(out_of_range(
                 &rows_at,
                 msg!("at most ", MAX_ROWS, " rows, got ", rows.len()),
             ));
         }
         for (i, row) in rows.iter().enumerate() {
-            let here = msg!(&rows_at, "[", i, "]");
+            let here = At(&rows_at, i);
             let row = read_row(row, &here)?;
             let again = c.by_route.iter().any(|r| {
                 (r.route.as_deref(), r.http_status, r.code)
                     == (row.route.as_deref(), row.http_status, row.code)
             });
             if again {
-                return Err(Invalid::out_of_range(&here, "given more than once"));
+                return Err(out_of_range(&here, "given more than once"));
             }
             c.by_route.push(row);
         }
         let routed: u64 = c.by_route.iter().map(|r| r.count).sum();
         if routed != c.requests {
-            return Err(Invalid::out_of_range(
+            return Err(out_of_range(
                 &rows_at,
                 msg!("counts add up to ", routed, ", not requests ", c.requests),
             ));
         }
-        let pay_at = path(at, "payments");
+        let pay_at = Path(at, "payments");
         let payments = field(v, at, "payments")?;
-        let rules_at = path(&pay_at, "byRule");
+        let rules_at = Path(&pay_at, "byRule");
         let rules = field(payments, &pay_at, "byRule")?;
         for (rule, d) in RULES.iter().zip(c.by_rule.iter_mut()) {
-            let here = path(&rules_at, rule.as_str());
+            let here = Path(&rules_at, rule.as_str());
             let o = field(rules, &rules_at, rule.as_str())?;
-            d.approved = count(field(o, &here, "approved")?, &path(&here, "approved"))?;
-            d.declined = count(field(o, &here, "declined")?, &path(&here, "declined"))?;
+            d.approved = count_in(o, &here, "approved")?;
+            d.declined = count_in(o, &here, "declined")?;
         }
         for (name, n) in [
             ("attempts", c.attempts()),
             ("approved", c.approved()),
             ("declined", c.declined()),
         ] {
-            let given = count(field(payments, &pay_at, name)?, &path(&pay_at, name))?;
+            let given = count_in(payments, &pay_at, name)?;
             if given != n {
-                return Err(Invalid::out_of_range(
-                    &path(&pay_at, name),
+                return Err(out_of_range(
+                    &Path(&pay_at, name),
                     msg!("must equal the sum over byRule, ", n, ", got ", given),
                 ));
             }
         }
-        c.read_running(payments, &path(&pay_at, "running"))?;
-        let dur_at = path(at, "durations");
+        c.read_running(payments, &Path(&pay_at, "running"))?;
+        let dur_at = Path(at, "durations");
         let durations = field(v, at, "durations")?;
-        let edges_at = path(&dur_at, "edgesMs");
+        let edges_at = Path(&dur_at, "edgesMs");
         let edges = array(field(durations, &dur_at, "edgesMs")?, &edges_at)?;
         let same = edges.len() == EDGES_MS.len()
             && edges
@@ -513,7 +514,7 @@ impl Counters {
                 .zip(EDGES_MS)
                 .all(|(e, m)| e.as_u64() == Some(m));
         if !same {
-            return Err(Invalid::out_of_range(
+            return Err(out_of_range(
                 &edges_at,
                 "must be the buckets this service counts in",
             ));
@@ -521,27 +522,27 @@ impl Counters {
         for (class, h) in CLASSES.iter().zip(c.durations.iter_mut()) {
             *h = read_histogram(
                 field(durations, &dur_at, class.as_str())?,
-                &path(&dur_at, class.as_str()),
+                &Path(&dur_at, class.as_str()),
             )?;
         }
         let complete = field(v, at, "complete")?;
         c.complete = complete
             .as_bool()
-            .ok_or_else(|| wrong(&path(at, "complete"), "true or false"))?;
+            .ok_or_else(|| wrong(&Path(at, "complete"), "true or false"))?;
         Ok(c)
     }
 
-    fn read_running(&mut self, payments: &Json, at: &str) -> Result<(), Invalid> {
+    fn read_running(&mut self, payments: &Json, at: &dyn Place) -> Result<(), Invalid> {
         let running = payments.get("running").ok_or_else(|| missing(at))?;
-        let every_at = path(at, "every");
-        self.every = count(field(running, at, "every")?, &every_at)?;
+        let every_at = Path(at, "every");
+        self.every = count_in(running, at, "every")?;
         if !self.every.is_power_of_two() {
-            return Err(Invalid::out_of_range(
+            return Err(out_of_range(
                 &every_at,
                 msg!("must be a power of two, got ", self.every),
             ));
         }
-        let points_at = path(at, "approved");
+        let points_at = Path(at, "approved");
         let points = array(field(running, at, "approved")?, &points_at)?;
         let attempts = self.attempts();
         let expected = attempts / self.every;
@@ -549,7 +550,7 @@ impl Counters {
             && points.len() <= RUNNING_POINTS
             && (self.every == 1 || points.len() >= RUNNING_POINTS / 2);
         if !fits {
-            return Err(Invalid::out_of_range(
+            return Err(out_of_range(
                 &points_at,
                 msg!(
                     points.len(),
@@ -562,11 +563,11 @@ impl Counters {
         }
         let mut last = 0;
         for (i, p) in points.iter().enumerate() {
-            let here = msg!(&points_at, "[", i, "]");
+            let here = At(&points_at, i);
             let n = count(p, &here)?;
             let after = (i as u64 + 1) * self.every;
             if n < last || n > after || n - last > self.every || n > self.approved() {
-                return Err(Invalid::out_of_range(
+                return Err(out_of_range(
                     &here,
                     msg!(
                         n,
@@ -595,97 +596,113 @@ fn same_route(row: &Option<Cow<'static, str>>, route: Option<&str>) -> bool {
     }
 }
 
-fn read_row(row: &Json, at: &str) -> Result<RouteCount, Invalid> {
+fn read_row(row: &Json, at: &dyn Place) -> Result<RouteCount, Invalid> {
     let text = |name: &str| -> Result<Option<Cow<'static, str>>, Invalid> {
         match field(row, at, name)? {
             Json::Null => Ok(None),
             Json::Str(s) if s.len() <= 64 => Ok(Some(Cow::Owned(s.to_string()))),
-            Json::Str(_) => Err(Invalid::out_of_range(
-                &path(at, name),
-                "longer than 64 bytes",
-            )),
-            _ => Err(wrong(&path(at, name), "a string or null")),
+            Json::Str(_) => Err(out_of_range(&Path(at, name), "longer than 64 bytes")),
+            _ => Err(wrong(&Path(at, name), "a string or null")),
         }
     };
     let route = text("route")?;
-    let status_at = path(at, "httpStatus");
     let http_status = field(row, at, "httpStatus")?
         .as_u64()
         .filter(|s| (100..=599).contains(s))
-        .ok_or_else(|| Invalid::out_of_range(&status_at, "must be an HTTP status, 100 to 599"))?;
-    let code_at = path(at, "code");
+        .ok_or_else(|| {
+            out_of_range(
+                &Path(at, "httpStatus"),
+                "must be an HTTP status, 100 to 599",
+            )
+        })?;
     let code = field(row, at, "code")?
         .as_i64()
         .and_then(|c| i32::try_from(c).ok())
-        .ok_or_else(|| Invalid::out_of_range(&code_at, "must be a whole number"))?;
+        .ok_or_else(|| out_of_range(&Path(at, "code"), "must be a whole number"))?;
     Ok(RouteCount {
         route,
         http_status: http_status as u16,
         code,
-        count: count(field(row, at, "count")?, &path(at, "count"))?,
+        count: count_in(row, at, "count")?,
     })
 }
 
-fn read_histogram(v: &Json, at: &str) -> Result<Histogram, Invalid> {
+fn read_histogram(v: &Json, at: &dyn Place) -> Result<Histogram, Invalid> {
     let mut h = Histogram {
-        count: count(field(v, at, "count")?, &path(at, "count"))?,
+        count: count_in(v, at, "count")?,
         sum_ms: field(v, at, "sumMs")?
             .as_u64()
-            .ok_or_else(|| wrong(&path(at, "sumMs"), "a whole number"))?,
-        max_ms: count(field(v, at, "maxMs")?, &path(at, "maxMs"))?,
+            .ok_or_else(|| wrong(&Path(at, "sumMs"), "a whole number"))?,
+        max_ms: count_in(v, at, "maxMs")?,
         ..Histogram::default()
     };
-    let buckets_at = path(at, "buckets");
+    let buckets_at = Path(at, "buckets");
     let buckets = array(field(v, at, "buckets")?, &buckets_at)?;
     if buckets.len() != BUCKETS {
-        return Err(Invalid::out_of_range(
+        return Err(out_of_range(
             &buckets_at,
             msg!("must have ", BUCKETS, " buckets, got ", buckets.len()),
         ));
     }
     for (i, (b, slot)) in buckets.iter().zip(h.buckets.iter_mut()).enumerate() {
-        *slot = count(b, &msg!(&buckets_at, "[", i, "]"))?;
+        *slot = count(b, &At(&buckets_at, i))?;
     }
     let total: u64 = h.buckets.iter().sum();
     if total != h.count {
-        return Err(Invalid::out_of_range(
-            &path(at, "count"),
+        return Err(out_of_range(
+            &Path(at, "count"),
             msg!("must equal the buckets' sum, ", total, ", got ", h.count),
         ));
     }
     Ok(h)
 }
 
-fn path(at: &str, name: &str) -> String {
-    msg!(at, ".", name)
+// The places below are written out only for a refusal (see `Place`), and
+// the refusals are never inlined: reading a valid snapshot's counters
+// builds no path, and each check is a call.
+
+#[inline(never)]
+fn out_of_range(at: &dyn Place, problem: impl AsRef<str>) -> Invalid {
+    Invalid::out_of_range(&place(at), problem)
 }
 
-fn missing(at: &str) -> Invalid {
-    Invalid::wrong_type(at, "missing")
+#[inline(never)]
+fn missing(at: &dyn Place) -> Invalid {
+    Invalid::wrong_type(&place(at), "missing")
 }
 
-fn wrong(at: &str, expected: &str) -> Invalid {
-    Invalid::wrong_type(at, msg!("expected ", expected))
+#[inline(never)]
+fn wrong(at: &dyn Place, expected: &str) -> Invalid {
+    Invalid::wrong_type(&place(at), msg!("expected ", expected))
 }
 
-fn field<'j, 'a>(o: &'j Json<'a>, at: &str, name: &str) -> Result<&'j Json<'a>, Invalid> {
+#[inline(never)]
+fn field<'j, 'a>(o: &'j Json<'a>, at: &dyn Place, name: &str) -> Result<&'j Json<'a>, Invalid> {
     if o.as_object().is_none() {
         return Err(wrong(at, "an object"));
     }
     o.get(name)
-        .ok_or_else(|| Invalid::wrong_type(at, msg!("missing field `", name, "`")))
+        .ok_or_else(|| Invalid::wrong_type(&place(at), msg!("missing field `", name, "`")))
 }
 
-fn array<'j, 'a>(v: &'j Json<'a>, at: &str) -> Result<&'j [Json<'a>], Invalid> {
+fn array<'j, 'a>(v: &'j Json<'a>, at: &dyn Place) -> Result<&'j [Json<'a>], Invalid> {
     v.as_array().ok_or_else(|| wrong(at, "an array"))
 }
 
+/// The count `name` of the object `o` at `at`.
+#[inline(never)]
+fn count_in(o: &Json, at: &dyn Place, name: &str) -> Result<u64, Invalid> {
+    count(field(o, at, name)?, &Path(at, name))
+}
+
 /// A count: a whole number a JS number holds exactly.
-fn count(v: &Json, at: &str) -> Result<u64, Invalid> {
+#[inline(never)]
+fn count(v: &Json, at: &dyn Place) -> Result<u64, Invalid> {
     match v {
-        Json::Num(_) => v.as_u64().filter(|n| *n <= MAX_COUNT).ok_or_else(|| {
-            Invalid::out_of_range(at, msg!("must be a whole number from 0 to ", MAX_COUNT))
-        }),
+        Json::Num(_) => v
+            .as_u64()
+            .filter(|n| *n <= MAX_COUNT)
+            .ok_or_else(|| out_of_range(at, msg!("must be a whole number from 0 to ", MAX_COUNT))),
         _ => Err(wrong(at, "a whole number")),
     }
 }

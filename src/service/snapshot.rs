@@ -16,7 +16,7 @@ use crate::domain::payment::{PaymentStatus, Row as PaymentRow, PREFIX as PAYMENT
 use crate::domain::{OrderStatus, Orders, PaymentMethod, Payments};
 use crate::gateway::envelope::{order as write_order, payment as write_payment};
 use crate::gateway::Backend;
-use crate::json::message::Msg;
+use crate::json::message::{Msg, Path, Place};
 use crate::json::{self, Json, Out};
 use crate::observe::entry::Entry;
 use crate::observe::span_entry::SpanEntry;
@@ -475,42 +475,11 @@ fn shown(m: &mut Msg, v: &Json) {
     };
 }
 
-/// Where a value sits in the snapshot (`snapshot.settings`, `at.name`,
-/// `at["key"]`, `at[i]`), written out only for a refusal.
-pub(crate) trait Place {
-    fn push(&self, m: &mut Msg);
-}
-
-impl Place for &str {
-    fn push(&self, m: &mut Msg) {
-        m.s(self);
-    }
-}
-
-impl Place for String {
-    fn push(&self, m: &mut Msg) {
-        m.s(self);
-    }
-}
-
-/// A place written out.
-#[inline(never)]
-fn place(at: &dyn Place) -> String {
-    let mut m = Msg::default();
-    at.push(&mut m);
-    m.text()
-}
-
-/// `at.name`, or `at` for a member of the snapshot itself.
-fn path(at: &dyn Place, name: &str) -> String {
-    place(&Path(at, name))
-}
-
 /// A refusal at `at`: its place, `: `, then `problem`.
 #[inline(never)]
 fn refusal(kind: InvalidKind, at: &dyn Place, problem: &mut Msg) -> Invalid {
     let mut m = Msg::default();
-    at.push(&mut m);
+    at.write_place(&mut m);
     m.s(": ").s(problem.buffer());
     Invalid {
         kind,
@@ -568,13 +537,13 @@ fn uint_value(v: &Json, at: &dyn Place) -> Read<u64> {
     }
 }
 
-fn uint(o: &Json, at: &str, name: &str) -> Read<u64> {
-    uint_value(field(o, &at, name)?, &Path(&at, name))
+fn uint(o: &Json, at: &dyn Place, name: &str) -> Read<u64> {
+    uint_value(field(o, at, name)?, &Path(at, name))
 }
 
-fn count(o: &Json, at: &str, name: &str) -> Read<usize> {
+fn count(o: &Json, at: &dyn Place, name: &str) -> Read<usize> {
     let n = uint(o, at, name)?;
-    usize::try_from(n).map_err(|_| out_of_range(&Path(&at, name), Msg::new("too large: ").uint(n)))
+    usize::try_from(n).map_err(|_| out_of_range(&Path(at, name), Msg::new("too large: ").uint(n)))
 }
 
 fn int_value(v: &Json, at: &dyn Place) -> Read<i64> {
@@ -626,45 +595,35 @@ fn members<'j, 'a>(o: &'j Json<'a>, at: &str, name: &str) -> Read<Members<'j, 'a
     object(field(o, &at, name)?, &Path(&at, name))
 }
 
-/// A member of an object as its place (`at.name`).
-struct Path<'a>(&'a dyn Place, &'a str);
-
-impl Place for Path<'_> {
-    fn push(&self, m: &mut Msg) {
-        self.0.push(m);
-        m.s(".").s(self.1);
-    }
-}
-
 /// A member of a map as its place (`live["ORD-…"]`).
 struct Keyed<'a>(&'a str, &'a str);
 
 impl Place for Keyed<'_> {
-    fn push(&self, m: &mut Msg) {
+    fn write_place(&self, m: &mut Msg) {
         m.s(self.0).s("[").q(self.1).s("]");
     }
 }
 
-fn read_profile(o: &Json, at: &str) -> Read<Profile> {
-    object(o, &at)?;
+fn read_profile(o: &Json, at: &dyn Place) -> Read<Profile> {
+    object(o, at)?;
     Ok(Profile {
         base_ms: uint(o, at, "baseMs")?,
         spread_ms: uint(o, at, "spreadMs")?,
-        tail_chance: number(o, &at, "tailChance")?,
+        tail_chance: number(o, at, "tailChance")?,
         tail_ms: uint(o, at, "tailMs")?,
     })
 }
 
 fn read_settings(o: &Json, at: &str) -> Read<Settings> {
-    let latency_at = path(&at, "latency");
+    let latency_at = Path(&at, "latency");
     let latency = field(o, &at, "latency")?;
     object(latency, &latency_at)?;
     let step =
-        |name: &str| read_profile(field(latency, &latency_at, name)?, &path(&latency_at, name));
+        |name: &str| read_profile(field(latency, &latency_at, name)?, &Path(&latency_at, name));
     Ok(Settings {
-        seed: uint(o, at, "seed")?,
+        seed: uint(o, &at, "seed")?,
         failure_rate: number(o, &at, "failureRate")?,
-        log_capacity: count(o, at, "logCapacity")?,
+        log_capacity: count(o, &at, "logCapacity")?,
         latency: LatencyModel {
             order: step("order")?,
             payment: step("payment")?,
@@ -673,7 +632,7 @@ fn read_settings(o: &Json, at: &str) -> Read<Settings> {
         },
         max_orders: match o.get("maxOrders") {
             None => DEFAULT_MAX_ORDERS,
-            Some(_) => count(o, at, "maxOrders")?,
+            Some(_) => count(o, &at, "maxOrders")?,
         },
     })
 }
@@ -681,7 +640,7 @@ fn read_settings(o: &Json, at: &str) -> Read<Settings> {
 fn read_streams(o: &Json, at: &str) -> Read<Streams> {
     let rng = |name: &str| -> Read<Rng> {
         let stream = field(o, &at, name)?;
-        let stream_at = path(&at, name);
+        let stream_at = Path(&at, name);
         object(stream, &stream_at)?;
         Ok(Rng::new(uint(stream, &stream_at, "state")?))
     };
@@ -746,22 +705,25 @@ pub(crate) fn order_member(orders: &mut Orders, id: &str, order: &Json, live_at:
     Ok(())
 }
 
-/// The orders; `live`, when given, are the members of `live` already read
-/// one by one as they came (`order_member`).
-fn read_orders(o: &Json, at: &str, streamed: StreamedOrders) -> Read<Orders> {
-    let live_at = path(&at, "live");
+/// The orders (`snapshot.orders`); `live`, when given, are the members of
+/// `live` already read one by one as they came (`order_member`). The
+/// paths are written out whole, as `restoring` names them: none is built
+/// for a snapshot that is read.
+fn read_orders(o: &Json, streamed: StreamedOrders) -> Read<Orders> {
+    let at = "snapshot.orders";
+    let live_at = "snapshot.orders.live";
     let listed = members(o, at, "live")?;
     let mut orders = match streamed.live {
         Some(read) => read?,
         None => {
             let mut orders = Orders::default();
             for (id, order) in listed {
-                order_member(&mut orders, id, order, &live_at)?;
+                order_member(&mut orders, id, order, live_at)?;
             }
             orders
         }
     };
-    let deleted_at = path(&at, "deleted");
+    let deleted_at = "snapshot.orders.deleted";
     let deleted = field(o, &at, "deleted")?;
     let deleted = deleted
         .as_array()
@@ -770,17 +732,17 @@ fn read_orders(o: &Json, at: &str, streamed: StreamedOrders) -> Read<Orders> {
         Some(read) => orders.deleted = read?.deleted,
         None => {
             for (i, id) in deleted.iter().enumerate() {
-                deleted_item(&mut orders, i, id, &deleted_at)?;
+                deleted_item(&mut orders, i, id, deleted_at)?;
             }
         }
     }
-    let made_at = path(&at, "made");
+    let made_at = "snapshot.orders.made";
     let listed = members(o, at, "made")?;
     match streamed.made {
         Some(read) => orders.made = read?.made,
         None => {
             for (hash, n) in listed {
-                made_member(&mut orders, hash, n, &made_at)?;
+                made_member(&mut orders, hash, n, made_at)?;
             }
         }
     }
@@ -814,7 +776,7 @@ pub(crate) fn made_member(orders: &mut Orders, hash: &str, n: &Json, made_at: &s
 struct Item<'a>(&'a str, usize);
 
 impl Place for Item<'_> {
-    fn push(&self, m: &mut Msg) {
+    fn write_place(&self, m: &mut Msg) {
         m.s(self.0).s("[").uint(self.1 as u64).s("]");
     }
 }
@@ -883,32 +845,33 @@ pub(crate) fn payment_member(
     Ok(())
 }
 
-/// The payments; `by_id`, when given, as `read_orders` takes `live`.
+/// The payments (`snapshot.payments`); `by_id`, when given, as
+/// `read_orders` takes `live`.
 fn read_payments(
     o: &Json,
-    at: &str,
     by_id: Option<Read<Payments>>,
     attempts: Option<Read<Payments>>,
 ) -> Read<Payments> {
-    let by_id_at = path(&at, "by_id");
+    let at = "snapshot.payments";
+    let by_id_at = "snapshot.payments.by_id";
     let listed = members(o, at, "by_id")?;
     let mut payments = match by_id {
         Some(read) => read?,
         None => {
             let mut payments = Payments::default();
             for (id, p) in listed {
-                payment_member(&mut payments, id, p, &by_id_at)?;
+                payment_member(&mut payments, id, p, by_id_at)?;
             }
             payments
         }
     };
-    let attempts_at = path(&at, "attempts");
+    let attempts_at = "snapshot.payments.attempts";
     let listed = members(o, at, "attempts")?;
     match attempts {
         Some(read) => payments.attempts = read?.attempts,
         None => {
             for (id, n) in listed {
-                attempts_member(&mut payments, id, n, &attempts_at)?;
+                attempts_member(&mut payments, id, n, attempts_at)?;
             }
         }
     }
@@ -1055,13 +1018,8 @@ pub(crate) fn read_tree(tree: &Json, mut streamed: Streamed) -> Read<Parts> {
     Ok(Parts {
         settings: read_settings(part("settings")?, "snapshot.settings")?,
         streams: read_streams(part("streams")?, "snapshot.streams")?,
-        orders: read_orders(part("orders")?, "snapshot.orders", take(&mut s.orders))?,
-        payments: read_payments(
-            part("payments")?,
-            "snapshot.payments",
-            s.by_id.take(),
-            s.attempts.take(),
-        )?,
+        orders: read_orders(part("orders")?, take(&mut s.orders))?,
+        payments: read_payments(part("payments")?, s.by_id.take(), s.attempts.take())?,
         journal: restore::journal_with(part("journal")?, s.records.take(), s.spans.take())
             .map_err(journal_error)?,
         forced_next: read_forced(tree)?,

@@ -22,7 +22,7 @@
 //! - [`json`]: every value that leaves, as JSON text, one function each.
 //! - [`host`]: what the JS host provides: the wall clock and a random seed.
 //! - `abort` and `allocator`: what std would bring, for the module built
-//!   without it: a panic traps, and the heap is dlmalloc.
+//!   without it: a panic traps, and the heap is talc.
 
 // Natively (under test) only the parts that need no JS host are built.
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]

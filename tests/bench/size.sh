@@ -22,7 +22,7 @@ const groups = [
   ["data segments (.rodata: messages, tables)", /^data segment/],
   ["number formatting and parsing (float Display and FromStr of core, or orderpay::json::number)", /flt2dec|dec2flt|fmt::float|f64 as core[^ ]*::(str|fmt)|orderpay::json::number/],
   ["other formatting (core::fmt)", /core(\[[0-9a-f]+\])?::fmt|escape_debug|unicode::printable/],
-  ["allocator (dlmalloc)", /dlmalloc|__rdl_|__rust_(alloc|dealloc|realloc)/],
+  ["allocator (dlmalloc, then talc)", /dlmalloc|talc|__rdl_|__rust_(alloc|dealloc|realloc)/],
   ["gateway", /orderpay::gateway/],
   ["binding (orderpay::wasm, wasm-bindgen, js-sys)", /orderpay::wasm|wasm_bindgen|js_sys|^__wbg|^__wbindgen/],
   ["records, spans, exports", /orderpay::observe/],
