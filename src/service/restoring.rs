@@ -8,9 +8,11 @@
 //! read into its compact form at once. Every other member is small: its
 //! place in the text is noted, and at `finish` those members and
 //! placeholders for the long lists make a small tree that the snapshot
-//! reader reads as it reads a whole text (`snapshot::read_tree`). So a
-//! text gets the same refusal, with the same message, whether it is
-//! restored whole or in pieces of any size:
+//! reader reads with the lists read here (`snapshot::read_tree`). This is
+//! the module's one reader of the format: `Service::restore` is these
+//! steps run over the whole text (`read_whole`). So a text gets the same
+//! refusal, with the same message, whether it is restored whole or in
+//! pieces of any size:
 //!
 //! - a text that is not JSON is refused by the piece that shows it (the
 //!   first syntax error is the refusal whatever follows);
@@ -32,7 +34,7 @@ use super::snapshot::{self, Streamed, StreamedOrders};
 use super::snapshot_check::Checking;
 use crate::domain::{Orders, Payments};
 use crate::json::read::Reader;
-use crate::json::{Json, ReadError};
+use crate::json::{self, Json, ReadError};
 use crate::observe::entry::Entry;
 use crate::observe::span_entry::SpanEntry;
 use crate::observe::{restore, written};
@@ -307,7 +309,13 @@ impl Reading {
         self.read(text, true).map_err(snapshot::not_json)?;
         let top = match self.top.take() {
             Some(top) if !self.whole => top,
-            _ => return snapshot::read(text),
+            // Not an object: refused as such, with no lists to read.
+            _ => {
+                return snapshot::read_tree(
+                    &json::parse(text).map_err(snapshot::not_json)?,
+                    Streamed::default(),
+                )
+            }
         };
         let tree = tree_of(text, top, 1).map_err(snapshot::not_json)?;
         snapshot::read_tree(

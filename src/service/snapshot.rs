@@ -705,48 +705,30 @@ pub(crate) fn order_member(orders: &mut Orders, id: &str, order: &Json, live_at:
     Ok(())
 }
 
-/// The orders (`snapshot.orders`); `live`, when given, are the members of
-/// `live` already read one by one as they came (`order_member`). The
-/// paths are written out whole, as `restoring` names them: none is built
-/// for a snapshot that is read.
+/// The orders (`snapshot.orders`): `live`, `deleted` and `made` as they
+/// were read one by one (`order_member`, `deleted_item`, `made_member`),
+/// each after the check that it is there and of its type. The paths are
+/// written out whole, as `restoring` names them: none is built for a
+/// snapshot that is read.
 fn read_orders(o: &Json, streamed: StreamedOrders) -> Read<Orders> {
     let at = "snapshot.orders";
-    let live_at = "snapshot.orders.live";
-    let listed = members(o, at, "live")?;
-    let mut orders = match streamed.live {
-        Some(read) => read?,
-        None => {
-            let mut orders = Orders::default();
-            for (id, order) in listed {
-                order_member(&mut orders, id, order, live_at)?;
-            }
-            orders
-        }
-    };
-    let deleted_at = "snapshot.orders.deleted";
+    members(o, at, "live")?;
+    let mut orders = listed(streamed.live)?;
     let deleted = field(o, &at, "deleted")?;
-    let deleted = deleted
+    deleted
         .as_array()
-        .ok_or_else(|| wrong(&deleted_at, deleted, "an array"))?;
-    match streamed.deleted {
-        Some(read) => orders.deleted = read?.deleted,
-        None => {
-            for (i, id) in deleted.iter().enumerate() {
-                deleted_item(&mut orders, i, id, deleted_at)?;
-            }
-        }
-    }
-    let made_at = "snapshot.orders.made";
-    let listed = members(o, at, "made")?;
-    match streamed.made {
-        Some(read) => orders.made = read?.made,
-        None => {
-            for (hash, n) in listed {
-                made_member(&mut orders, hash, n, made_at)?;
-            }
-        }
-    }
+        .ok_or_else(|| wrong(&"snapshot.orders.deleted", deleted, "an array"))?;
+    orders.deleted = listed(streamed.deleted)?.deleted;
+    members(o, at, "made")?;
+    orders.made = listed(streamed.made)?.made;
     Ok(orders)
+}
+
+/// A long list as it was read: its table, or its first refusal. A list
+/// is read whenever it is there and of its type, which its reader checks
+/// first; so the empty table here is never one that had rows.
+fn listed<T: Default>(read: Option<Read<T>>) -> Read<T> {
+    read.unwrap_or_else(|| Ok(T::default()))
 }
 
 /// The `i`th id of `orders.deleted`, added to `orders`; `deleted_at` is
@@ -845,7 +827,7 @@ pub(crate) fn payment_member(
     Ok(())
 }
 
-/// The payments (`snapshot.payments`); `by_id`, when given, as
+/// The payments (`snapshot.payments`): `by_id` and `attempts` as
 /// `read_orders` takes `live`.
 fn read_payments(
     o: &Json,
@@ -853,28 +835,10 @@ fn read_payments(
     attempts: Option<Read<Payments>>,
 ) -> Read<Payments> {
     let at = "snapshot.payments";
-    let by_id_at = "snapshot.payments.by_id";
-    let listed = members(o, at, "by_id")?;
-    let mut payments = match by_id {
-        Some(read) => read?,
-        None => {
-            let mut payments = Payments::default();
-            for (id, p) in listed {
-                payment_member(&mut payments, id, p, by_id_at)?;
-            }
-            payments
-        }
-    };
-    let attempts_at = "snapshot.payments.attempts";
-    let listed = members(o, at, "attempts")?;
-    match attempts {
-        Some(read) => payments.attempts = read?.attempts,
-        None => {
-            for (id, n) in listed {
-                attempts_member(&mut payments, id, n, attempts_at)?;
-            }
-        }
-    }
+    members(o, at, "by_id")?;
+    let mut payments = listed(by_id)?;
+    members(o, at, "attempts")?;
+    payments.attempts = listed(attempts)?.attempts;
     Ok(payments)
 }
 
@@ -954,15 +918,19 @@ pub(crate) fn not_json(e: json::ReadError) -> Invalid {
 const NOT_A_SNAPSHOT: &str =
     "not a snapshot of this service (expected the text snapshot() returns)";
 
-/// Reads a snapshot's text into its parts, the whole text at once.
+/// Reads a snapshot's text into its parts from its parsed tree, the long
+/// lists read from the tree as `restoring` reads them from the text. A
+/// second reading of the format, for the tests that hold the two to the
+/// same refusals; the module restores through `restoring` alone.
 pub fn read(text: &str) -> Read<Parts> {
     let tree = json::parse(text).map_err(not_json)?;
-    read_tree(&tree, Streamed::default())
+    read_tree(&tree, Streamed::of_tree(&tree))
 }
 
 /// The long lists of a snapshot read element by element as the text came
-/// in (`restoring`), each with its first refusal; `None` for a list left
-/// in the tree. Their place in the tree holds an empty placeholder.
+/// in (`restoring`), each with its first refusal; `None` for a list that
+/// is not there or not of its type. The tree holds an empty placeholder
+/// in each one's place: `read_tree` reads no row itself.
 #[derive(Default)]
 pub(crate) struct Streamed {
     pub orders: StreamedOrders,
@@ -971,6 +939,73 @@ pub(crate) struct Streamed {
     pub attempts: Option<Read<Payments>>,
     pub records: Option<Result<VecDeque<Entry>, String>>,
     pub spans: Option<Result<VecDeque<SpanEntry>, String>>,
+}
+
+impl Streamed {
+    /// Each long list of a parsed snapshot that is there and of its type
+    /// (the first of its name, as `Json::get` finds it), read row by row
+    /// with the readers `restoring` uses, each keeping its first refusal.
+    fn of_tree(tree: &Json) -> Streamed {
+        let list = |part: &str, name: &str| tree.get(part).and_then(|p| p.get(name));
+        let map = |part: &str, name: &str| list(part, name).and_then(Json::as_object);
+        let array = |part: &str, name: &str| list(part, name).and_then(Json::as_array);
+        let mut calls = restore::Calls::default();
+        let records = array("journal", "records").map(|rows| {
+            rows.iter()
+                .enumerate()
+                .map(|(i, row)| restore::record_at(row, i, &mut calls))
+                .collect()
+        });
+        let spans = array("journal", "spans").map(|rows| {
+            rows.iter()
+                .enumerate()
+                .map(|(i, row)| restore::span_at(row, i, &mut calls))
+                .collect()
+        });
+        Streamed {
+            orders: StreamedOrders {
+                live: map("orders", "live").map(|rows| {
+                    rows_into(rows, |t, _, (id, v)| {
+                        order_member(t, id, v, "snapshot.orders.live")
+                    })
+                }),
+                deleted: array("orders", "deleted").map(|rows| {
+                    rows_into(rows, |t, i, v| {
+                        deleted_item(t, i, v, "snapshot.orders.deleted")
+                    })
+                }),
+                made: map("orders", "made").map(|rows| {
+                    rows_into(rows, |t, _, (hash, n)| {
+                        made_member(t, hash, n, "snapshot.orders.made")
+                    })
+                }),
+            },
+            by_id: map("payments", "by_id").map(|rows| {
+                rows_into(rows, |t, _, (id, p)| {
+                    payment_member(t, id, p, "snapshot.payments.by_id")
+                })
+            }),
+            attempts: map("payments", "attempts").map(|rows| {
+                rows_into(rows, |t, _, (id, n)| {
+                    attempts_member(t, id, n, "snapshot.payments.attempts")
+                })
+            }),
+            records,
+            spans,
+        }
+    }
+}
+
+/// Rows read one by one into a new table, up to the first refusal.
+fn rows_into<'j, T: Default, R: 'j>(
+    rows: &'j [R],
+    mut read: impl FnMut(&mut T, usize, &'j R) -> Read<()>,
+) -> Read<T> {
+    let mut table = T::default();
+    for (i, row) in rows.iter().enumerate() {
+        read(&mut table, i, row)?;
+    }
+    Ok(table)
 }
 
 /// The long lists of `orders`, as `Streamed`; `deleted` and `made` each
@@ -982,8 +1017,8 @@ pub(crate) struct StreamedOrders {
     pub made: Option<Read<Orders>>,
 }
 
-/// A snapshot's parsed JSON into its parts; the one place a restored state
-/// is built. Only shapes are checked here; `snapshot_check` checks the
+/// A snapshot's parsed JSON into its parts, its long lists already read
+/// (`Streamed`); the one place a restored state is built. Only shapes are checked here; `snapshot_check` checks the
 /// values and how the parts fit together. The refusals come in one fixed
 /// order, whatever the order of the text, so a text refused whole or in
 /// pieces is refused with the same message.
