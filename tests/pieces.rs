@@ -425,3 +425,64 @@ fn a_refused_step_ends_the_restore_and_no_piece_follows_a_step() {
     let restored = stepped.finish(clock()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(restored.snapshot(), snapshot);
 }
+
+#[test]
+fn a_repeated_part_or_list_is_read_at_its_first_place_by_every_reader() {
+    // A long list's rows are read only as the text comes, by the row
+    // readers; the reader of the small members takes a list that was not
+    // read as empty. So a repeated list (or part holding lists) must be
+    // read, and refused, at its first place, as the parsed tree's reader
+    // takes the first of a name; a later one is passed over whatever it
+    // holds. One call, in pieces and the tree's reader agree on each.
+    let s = busy_service_of(6, 1, 3);
+    let snapshot = s.snapshot();
+    let orders_end = snapshot.find("},\"payments\":").unwrap_or(0);
+    let payments_end = snapshot.find("},\"journal\":").unwrap_or(0);
+    let journal_end = snapshot.find("},\"forced_next\":").unwrap_or(0);
+    let top_end = snapshot.len() - 1;
+    let repeated = [
+        ("live", '{', orders_end),
+        ("deleted", '[', orders_end),
+        ("made", '{', orders_end),
+        ("by_id", '{', payments_end),
+        ("attempts", '{', payments_end),
+        ("records", '[', journal_end),
+        ("spans", '[', journal_end),
+        ("orders", '{', top_end),
+        ("payments", '{', top_end),
+        ("journal", '{', top_end),
+    ];
+    let agree = |text: &str| {
+        let whole = outcome(Service::restore(text, clock()));
+        assert_eq!(outcome(restore_in_pieces(text, 7)), whole, "{text}");
+        let tree = orderpay::service::snapshot::read(text)
+            .map(drop)
+            .map_err(|e| (format!("{:?}", e.kind), e.msg));
+        assert_eq!(read_in_steps(text), tree, "{text}");
+        whole
+    };
+    for (name, opener, end) in repeated {
+        let first = snapshot
+            .find(&format!("\"{name}\":{opener}"))
+            .unwrap_or_else(|| panic!("{name}"));
+        assert!(0 < first && first < end, "{name}");
+        let bad_rows = match opener {
+            '[' => "[7]",
+            _ => r#"{"ORD-X":7,"live":7,"by_id":7,"records":7}"#,
+        };
+        for value in ["5", bad_rows] {
+            let before = format!(
+                "{}\"{name}\":{value},{}",
+                &snapshot[..first],
+                &snapshot[first..]
+            );
+            assert!(agree(&before).is_err(), "{before}");
+            let after = format!(
+                "{},\"{name}\":{value}{}",
+                &snapshot[..end],
+                &snapshot[end..]
+            );
+            assert_eq!(agree(&after), Ok(snapshot.clone()), "{after}");
+        }
+    }
+}
