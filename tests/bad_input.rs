@@ -958,16 +958,10 @@ fn refusals_of_bad_requests() -> String {
 /// a deliberate change).
 #[test]
 fn every_request_refusal_reads_as_it_did() {
-    let got = refusals_of_bad_requests();
-    if std::env::var_os("ORDERPAY_WRITE_REFUSALS").is_some() {
-        std::fs::write("tests/fixtures/request-refusals.txt", &got)
-            .unwrap_or_else(|e| panic!("{e}"));
-    }
-    let want = include_str!("fixtures/request-refusals.txt");
-    let mut lines = got.lines().zip(want.lines()).enumerate();
-    if let Some((i, (g, w))) = lines.find(|(_, (g, w))| g != w) {
-        panic!("refusal {}: got\n{g}\nwant\n{w}", i + 1);
-    }
-    assert_eq!(got.lines().count(), want.lines().count());
-    assert!(want.lines().count() > 200, "{}", want.lines().count());
+    same_as_fixture(
+        &refusals_of_bad_requests(),
+        "tests/fixtures/request-refusals.txt",
+        include_str!("fixtures/request-refusals.txt"),
+        200,
+    );
 }

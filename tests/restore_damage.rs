@@ -4,6 +4,7 @@
 //! service that answers every route correctly: none is accepted and then
 //! broken. And the clock: no time a JS Date cannot hold gets in.
 
+mod common;
 mod properties;
 
 use orderpay::sim::clock::VirtualClock;
@@ -418,15 +419,10 @@ fn refusals_of_damaged_snapshots() -> String {
 /// `ORDERPAY_WRITE_REFUSALS=1` to write it again after a deliberate change).
 #[test]
 fn every_refusal_reads_as_it_did() {
-    let got = refusals_of_damaged_snapshots();
-    if std::env::var_os("ORDERPAY_WRITE_REFUSALS").is_some() {
-        std::fs::write("tests/fixtures/refusals.txt", &got).unwrap_or_else(|e| panic!("{e}"));
-    }
-    let want = include_str!("fixtures/refusals.txt");
-    let mut lines = got.lines().zip(want.lines()).enumerate();
-    if let Some((i, (g, w))) = lines.find(|(_, (g, w))| g != w) {
-        panic!("refusal {}: got\n{g}\nwant\n{w}", i + 1);
-    }
-    assert_eq!(got.lines().count(), want.lines().count());
-    assert!(want.lines().count() > 1000, "{}", want.lines().count());
+    common::same_as_fixture(
+        &refusals_of_damaged_snapshots(),
+        "tests/fixtures/refusals.txt",
+        include_str!("fixtures/refusals.txt"),
+        1000,
+    );
 }

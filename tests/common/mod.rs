@@ -215,3 +215,20 @@ pub fn five_sigma_bounds(n: u64, p: f64) -> (u64, u64) {
         (mean + 5.0 * sd).ceil() as u64,
     )
 }
+
+/// Checks `got` against a fixture line by line, naming the first line
+/// that differs; with `ORDERPAY_WRITE_REFUSALS` set, writes `got` to
+/// `path` first (after a deliberate change). `want` is the fixture's text
+/// as built (`include_str!` of `path`); it must hold more than `at_least`
+/// lines, so an empty or cut fixture cannot pass.
+pub fn same_as_fixture(got: &str, path: &str, want: &str, at_least: usize) {
+    if std::env::var_os("ORDERPAY_WRITE_REFUSALS").is_some() {
+        std::fs::write(path, got).unwrap_or_else(|e| panic!("{path}: {e}"));
+    }
+    let mut lines = got.lines().zip(want.lines()).enumerate();
+    if let Some((i, (g, w))) = lines.find(|(_, (g, w))| g != w) {
+        panic!("{path}, line {}: got\n{g}\nwant\n{w}", i + 1);
+    }
+    assert_eq!(got.lines().count(), want.lines().count());
+    assert!(want.lines().count() > at_least, "{}", want.lines().count());
+}
