@@ -707,13 +707,7 @@ mod tests {
             b'?', b'#', b'/', 0x3e, 0x40, 0x22, 0x24, 0x80, 0xbf, 0xff, 0,
         ];
         for _ in 0..20_000 {
-            let len = rng.below(40) as usize;
-            let bytes: Vec<u8> = (0..len)
-                .map(|_| match rng.below(10) {
-                    0 => alphabet[rng.below(alphabet.len() as u64) as usize],
-                    _ => b'a' + rng.below(26) as u8,
-                })
-                .collect();
+            let bytes = rng.bytes_among(40, 10, &alphabet);
             let one_by_one = bytes.iter().position(|&b| b == b'?' || b == b'#');
             assert_eq!(path_end(&bytes), one_by_one, "{bytes:?}");
         }

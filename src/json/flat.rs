@@ -255,13 +255,7 @@ mod tests {
         let mut rng = crate::sim::random::Rng::new(5);
         let alphabet = [b'a', b'"', b'\\', 0x1f, 0x20, 0x7f, 0x80, 0xff, b'!', 0];
         for _ in 0..20_000 {
-            let len = rng.below(24) as usize;
-            let bytes: Vec<u8> = (0..len)
-                .map(|_| match rng.below(8) {
-                    0 => alphabet[rng.below(alphabet.len() as u64) as usize],
-                    _ => b'a' + rng.below(26) as u8,
-                })
-                .collect();
+            let bytes = rng.bytes_among(24, 8, &alphabet);
             let plain = bytes
                 .iter()
                 .position(|&b| b == b'"' || b == b'\\' || b < 0x20);

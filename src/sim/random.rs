@@ -45,6 +45,20 @@ impl Rng {
             _ => ((u128::from(x) * u128::from(n)) >> 64) as u64,
         }
     }
+
+    /// For tests of byte scanners: up to `max_len - 1` bytes, each one in
+    /// `one_in` drawn from `special` (the bytes a scanner stops at or must
+    /// pass), the others lower-case letters.
+    #[cfg(test)]
+    pub fn bytes_among(&mut self, max_len: u64, one_in: u64, special: &[u8]) -> Vec<u8> {
+        let len = self.below(max_len);
+        (0..len)
+            .map(|_| match self.below(one_in) {
+                0 => special[self.below(special.len() as u64) as usize],
+                _ => b'a' + self.below(26) as u8,
+            })
+            .collect()
+    }
 }
 
 /// The high 64 bits of `x * n`, from 64-bit products: with `x = h * 2^32
