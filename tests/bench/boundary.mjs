@@ -18,7 +18,7 @@ import { execFileSync } from "node:child_process";
 import { createServer } from "node:http";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
+import { launchChromium } from "../chromium.mjs";
 
 const root = new URL("../..", import.meta.url).pathname;
 const out = join(root, "target", "boundary-bench-pkg");
@@ -98,11 +98,7 @@ const server = createServer((req, res) => {
   res.writeHead(200, { "content-type": file.endsWith(".wasm") ? "application/wasm" : "text/javascript" }).end(bytes);
 }).listen(0, "127.0.0.1");
 await new Promise((resolve) => server.once("listening", resolve));
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--no-first-run", "--disable-sync"],
-});
+const browser = await launchChromium();
 try {
   const page = await browser.newPage();
   const base = `http://127.0.0.1:${server.address().port}`;

@@ -8,7 +8,7 @@ import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { chromium } from "playwright-core";
+import { launchChromium } from "../chromium.mjs";
 
 const [a, b, clientsArg = "3000"] = process.argv.slice(2);
 if (!a || !b) {
@@ -73,10 +73,7 @@ const server = createServer(async (req, res) => {
 }).listen(0, "127.0.0.1");
 await new Promise((done) => server.once("listening", done));
 const base = `http://127.0.0.1:${server.address().port}`;
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"],
-});
+const browser = await launchChromium();
 try {
   const page = await browser.newPage();
   await page.goto(`${base}/`);

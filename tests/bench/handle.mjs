@@ -3,7 +3,7 @@
 // Chromium, in one run so both sides see the same machine load. Prints
 // requests per second, best of three rounds, and the ratio.
 // Run after building the package: node tests/bench/handle.mjs [clients]
-import { chromium } from "playwright-core";
+import { launchChromium } from "../chromium.mjs";
 
 import { serve } from "../../.ci/server.mjs";
 import { Service } from "../../pkg/node.js";
@@ -61,11 +61,7 @@ for (const objects of [false, true]) {
 }
 
 const server = await serve(0);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--no-first-run", "--disable-sync"],
-});
+const browser = await launchChromium();
 try {
   const page = await browser.newPage();
   const base = `http://127.0.0.1:${server.address().port}`;

@@ -14,7 +14,7 @@ import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { join, normalize } from "node:path";
 
-import { chromium } from "playwright-core";
+import { launchChromium } from "../chromium.mjs";
 
 const records = Number(process.argv[2] ?? 100000);
 const rounds = Number(process.argv[3] ?? 5);
@@ -87,11 +87,7 @@ const server = createServer(async (req, res) => {
   }
 });
 await new Promise((done) => server.listen(0, "127.0.0.1", done));
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--no-first-run", "--disable-sync"],
-});
+const browser = await launchChromium();
 try {
   const page = await browser.newPage();
   const base = `http://127.0.0.1:${server.address().port}`;

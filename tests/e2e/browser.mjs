@@ -1,6 +1,6 @@
 // Debian's Chromium driven by playwright-core, and the playground served
 // on a free loopback port: the shared set-up of the end-to-end tests.
-import { chromium } from "playwright-core";
+import { launchChromium } from "../chromium.mjs";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 
@@ -11,11 +11,7 @@ mkdirSync(artifacts, { recursive: true });
 
 export async function start() {
   const server = await serve(0);
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-      "--no-first-run", "--disable-sync", "--disable-quic"],
-  });
+  const browser = await launchChromium(["--disable-quic"]);
   const base = `http://127.0.0.1:${server.address().port}/`;
   return {
     base,

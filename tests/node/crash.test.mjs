@@ -10,7 +10,7 @@ import { test } from "node:test";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { readFileSync } from "node:fs";
-import { chromium } from "playwright-core";
+import { launchChromium } from "../chromium.mjs";
 import binaryen from "../node_modules/binaryen/index.js";
 
 import { serve } from "../../.ci/server.mjs";
@@ -55,11 +55,7 @@ test("10 fresh Node processes each run the mixed workload to the end", { timeout
 
 test("headless Chromium runs the mixed workload to the end", { timeout: 600_000 }, async () => {
   const server = await serve(0);
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-      "--no-first-run", "--disable-sync"],
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     const errors = [];

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 
-import { chromium } from "playwright-core";
+import { launchChromium } from "../chromium.mjs";
 
 import { call, serve, stop } from "./serve.mjs";
 
@@ -16,10 +16,7 @@ let page;
 const errors = [];
 before(async () => {
   server = await serve(["--port", "0", "--seed", "4", "--failure-rate", "0"]);
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"],
-  });
+  browser = await launchChromium();
   page = await livePage();
 });
 
