@@ -15,13 +15,11 @@ small=${3:-500}
 large=${4:-2000}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+source tests/bench/callgrind.sh
 count() {
-  valgrind --tool=callgrind --smc-check=all-non-file --callgrind-out-file="$out/cg.$1" \
-    node tests/bench/boundary-workload.mjs "$pkg" "$entry" "$1" >"$out/run.$1" 2>"$out/log.$1"
-  local instructions requests
-  instructions=$(grep -m1 '^summary:' "$out/cg.$1" | awk '{print $2}')
-  requests=$(grep -o '"requests":[0-9]*' "$out/run.$1" | cut -d: -f2)
-  echo "$instructions $requests"
+  local instructions
+  instructions=$(counted "$out" "$1" --smc-check=all-non-file node tests/bench/boundary-workload.mjs "$pkg" "$entry" "$1")
+  echo "$instructions $(requests_in "$out" "$1")"
 }
 read -r i1 r1 < <(count "$small")
 read -r i2 r2 < <(count "$large")

@@ -13,12 +13,9 @@ cargo bench --quiet --bench throughput --no-run 2>/dev/null
 bin=$(ls -t target/release/deps/throughput-* | grep -v '\.d$' | head -1)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+source tests/bench/callgrind.sh
 count() {
-  valgrind --tool=callgrind --callgrind-out-file="$out/cg.$1" "$bin" "$1" 1 >"$out/run.$1" 2>"$out/log.$1"
-  local instructions requests
-  instructions=$(grep -m1 '^summary:' "$out/cg.$1" | awk '{print $2}')
-  requests=$(grep -o '"requests":[0-9]*' "$out/run.$1" | cut -d: -f2)
-  echo "$instructions $requests"
+  echo "$(counted "$out" "$1" "$bin" "$1" 1) $(requests_in "$out" "$1")"
 }
 read -r i1 r1 < <(count "$small")
 read -r i2 r2 < <(count "$large")

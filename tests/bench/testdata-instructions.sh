@@ -13,10 +13,12 @@ cargo bench --quiet --bench reads --no-run 2>/dev/null
 bin=$(ls -t target/release/deps/reads-* | grep -v '\.d$' | head -1)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+source tests/bench/callgrind.sh
 count() {
-  valgrind --tool=callgrind --callgrind-out-file="$out/cg.$1" "$bin" testdata "$1" >"$out/run.$1" 2>"$out/log.$1"
+  local instructions
+  instructions=$(counted "$out" "$1" "$bin" testdata "$1")
   grep -q '"code":0' "$out/run.$1"
-  grep -m1 '^summary:' "$out/cg.$1" | awk '{print $2}'
+  echo "$instructions"
 }
 one=$(count 1)
 full=$(count 10000)
