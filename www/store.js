@@ -196,10 +196,11 @@ export class Store extends EventTarget {
       }
     };
     if (typeof Service.restoring !== "function") return measured(() => Service.restore(read.text));
-    const restoring = Service.restoring();
+    const total = read.length ?? read.text.length;
+    // Room for the whole text at once: no push then copies what came before it (tens of ms for tens of MB).
+    const restoring = Service.restoring({ length: total });
     try {
       let done = 0;
-      const total = read.length ?? read.text.length;
       await eachSliced(cut(read.pieces ?? [read.text], RESTORE_PIECE), (piece) => { restoring.push(piece); done += piece.length; }, () => onProgress(done / Math.max(1, total)));
       // The checks after the last piece, a slice at a time (older packages: all in finish()).
       if (typeof restoring.step === "function") {

@@ -259,6 +259,17 @@ export interface TextPieces extends IterableIterator<string> {
   readonly progress: number;
 }
 
+/** Options of Service.restoring. */
+export interface RestoringOptions {
+  /**
+   * The snapshot text's length (its `.length`), when known: room for it is
+   * made at once, so no push moves the text received before it (a copy of
+   * tens of megabytes, each time the room would double). A RangeError when
+   * the module's memory has no room for it; at most 2 ** 30.
+   */
+  length?: number;
+}
+
 /** A snapshot being received in pieces (Service.restoring()). */
 export interface Restoring {
   /** The next piece of the snapshot's text. Throws as Service.restore does for damage it finds; the restore is then over. */
@@ -327,7 +338,7 @@ export class Service {
    * push that finds it or from finish, the TypeError or RangeError that
    * Service.restore throws.
    */
-  static restoring(): Restoring;
+  static restoring(options?: RestoringOptions): Restoring;
   /** The next `count` payment attempts (default 1) succeed or fail whatever the draw; count 0 clears. An X-Sim-Outcome header still decides its own request. */
   forceNext(outcome: "success" | "failure", count?: number): void;
   /** The settings in force (options as given, defaults filled in). */

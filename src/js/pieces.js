@@ -56,6 +56,27 @@ export function pieceSize(options) {
   return size;
 }
 
+/** The most a restore's `length` option may ask room for: 1 GiB of text. */
+const MAX_RESTORE_LENGTH = 2 ** 30;
+
+/** The `length` option of Service.restoring, checked: the text's length, or 0 when not given. */
+export function restoreLength(options) {
+  if (options === undefined || options === null) return 0;
+  if (typeof options !== "object") throw new TypeError("options: expected an object such as { length: text.length }");
+  let length;
+  try {
+    length = options.length;
+  } catch {
+    throw new TypeError("options.length: could not be read");
+  }
+  if (length === undefined) return 0;
+  if (typeof length !== "number") throw new TypeError("options.length: expected the snapshot text's length, a whole number");
+  if (!Number.isInteger(length) || length < 0 || length > MAX_RESTORE_LENGTH) {
+    throw new RangeError(`options.length: expected a whole number from 0 to ${MAX_RESTORE_LENGTH}, got ${length}`);
+  }
+  return length;
+}
+
 /**
  * An iterator of text pieces, each at least `size` bytes of UTF-8 but the
  * last. It reads a copy the module took when it was made, so requests

@@ -6,7 +6,7 @@ import { RawRestoring, RawService } from "./binding.js";
 import { Crossing } from "./crossing.js";
 import { readOptions } from "./options.js";
 import { errorText, plain } from "./plain.js";
-import { pieceSize, Restoring, textIn, TextPieces } from "./pieces.js";
+import { pieceSize, restoreLength, Restoring, textIn, TextPieces } from "./pieces.js";
 import { linearMemory, loaded } from "./ready.js";
 import * as tape from "./tape.js";
 
@@ -64,12 +64,26 @@ export class Service {
     return adopt(RawService.restoreText(textIn(snapshot, linearMemory)));
   }
 
-  /** A restore fed in pieces (push, then step until done, then finish), for a snapshot too large to restore in one go. */
-  static restoring() {
+  /**
+   * A restore fed in pieces (push, then step until done, then finish), for a
+   * snapshot too large to restore in one go. `{ length }`, the text's length
+   * when known, makes room for it at once.
+   */
+  static restoring(options) {
     if (!loaded()) {
       throw new Error("orderpay: the WebAssembly module is not loaded yet: await init() first");
     }
-    return new Restoring(new RawRestoring(), adopt, linearMemory);
+    const length = restoreLength(options);
+    const raw = new RawRestoring();
+    if (length > 0) {
+      try {
+        raw.reserve(length);
+      } catch (error) {
+        raw.free();
+        throw error;
+      }
+    }
+    return new Restoring(raw, adopt, linearMemory);
   }
 
   /** The RawService, or a TypeError once freed. */

@@ -71,9 +71,27 @@ fn over() -> Invalid {
     )
 }
 
+/// The module's memory cannot hold the snapshot's text.
+fn no_room(field: &str) -> Invalid {
+    Invalid::out_of_range(
+        field,
+        "no room in the module's memory for a snapshot this long",
+    )
+}
+
 impl Restoring {
     pub fn new() -> Restoring {
         Restoring::default()
+    }
+
+    /// Room for a text of `bytes` at once, when its length is known: the
+    /// pushes then never move the text received so far (copying tens of
+    /// megabytes each time the room doubles is a long pause on a page).
+    pub fn reserve(&mut self, bytes: usize) -> Result<(), Invalid> {
+        let more = bytes.saturating_sub(self.text.len());
+        self.text
+            .try_reserve_exact(more)
+            .map_err(|_| no_room("options.length"))
     }
 
     /// The next piece of the snapshot's text, pieces in order; their
@@ -90,6 +108,10 @@ impl Restoring {
                 ))
             }
         }
+        // A text past the module's memory is refused, not a trap.
+        self.text
+            .try_reserve(piece.len())
+            .map_err(|_| no_room("piece"))?;
         self.text.push_str(piece);
         self.reading
             .read(&self.text, false)
@@ -721,5 +743,60 @@ fn feed<T, E>(list: &mut Option<Result<T, E>>, read: impl FnOnce(&mut T) -> Resu
         if let Err(e) = read(items) {
             *list = Some(Err(e));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::clock::VirtualClock;
+    use crate::{RawRequest, Service, Settings};
+
+    fn snapshot() -> String {
+        let clock = Box::new(VirtualClock::starting_at(1_700_000_000_000));
+        let mut s = Service::new(Settings::with_seed(3), clock).unwrap_or_else(|e| panic!("{e}"));
+        s.handle(RawRequest::new("GET", "/api/test/order/batch?count=300"));
+        s.snapshot()
+    }
+
+    /// Pushes `text` in pieces of 1,000 bytes; how often the text moved.
+    fn moves(restoring: &mut Restoring, text: &str) -> usize {
+        let mut moved = 0;
+        for piece in text.as_bytes().chunks(1000) {
+            let before = restoring.text.as_ptr();
+            let piece = core::str::from_utf8(piece).unwrap_or_else(|e| panic!("{e}"));
+            restoring.push(piece).unwrap_or_else(|e| panic!("{e}"));
+            moved += usize::from(restoring.text.as_ptr() != before);
+        }
+        moved
+    }
+
+    #[test]
+    fn room_made_at_once_is_never_moved_by_a_push() {
+        let text = snapshot();
+        assert!(text.is_ascii() && text.len() > 100_000);
+        let mut reserved = Restoring::new();
+        reserved
+            .reserve(text.len())
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(moves(&mut reserved, &text), 0);
+        // Without it the room doubles as pieces come, moving the text.
+        assert!(moves(&mut Restoring::new(), &text) > 3);
+        let clock = Box::new(VirtualClock::starting_at(0));
+        let restored = reserved.finish(clock).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(restored.snapshot(), text);
+    }
+
+    #[test]
+    fn no_room_is_a_range_error_naming_the_option() {
+        let mut restoring = Restoring::new();
+        let refused = restoring.reserve(usize::MAX).err();
+        let refused = refused.unwrap_or_else(|| panic!("usize::MAX bytes were reserved"));
+        assert_eq!(refused.kind, crate::sim::invalid::InvalidKind::OutOfRange);
+        assert_eq!(
+            refused.msg,
+            "options.length: no room in the module's memory for a snapshot this long"
+        );
+        restoring.push("{").unwrap_or_else(|e| panic!("{e}"));
     }
 }

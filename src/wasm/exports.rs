@@ -282,6 +282,16 @@ impl RawRestoring {
         }
     }
 
+    /// Room for `bytes` of text at once (`Restoring::reserve`); a
+    /// RangeError naming `options.length` when the memory has none.
+    pub fn reserve(&mut self, bytes: u32) -> Result<(), JsValue> {
+        let restoring = self
+            .restoring
+            .as_mut()
+            .ok_or_else(|| type_error(RESTORE_OVER))?;
+        restoring.reserve(bytes as usize).map_err(invalid_to_js)
+    }
+
     /// Throws as `restore` does for damage found in this piece; the
     /// restore is then over.
     pub fn push(&mut self, piece: &str) -> Result<(), JsValue> {

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-const { Service } = await import(new URL("../../pkg/node.js", import.meta.url).href);
+const { default: init, Service } = await import(new URL("../../pkg/node.js", import.meta.url).href);
 
 function busy() {
   const s = new Service({ seed: 3, virtualTime: 0, logCapacity: 3000 });
@@ -171,6 +171,42 @@ test("a restore can be abandoned, and a piece must be a string", () => {
   restoring.abandon();
   restoring.abandon();
   assert.throws(() => restoring.finish(), { name: "TypeError" });
+});
+
+test("restoring({ length }) makes room for the text at once, and the option is checked", async () => {
+  const { memory } = await init();
+  const s = busy();
+  const snapshot = s.snapshot();
+  // More than the memory holds now: the room can only come from growing it, at the call.
+  const length = memory.buffer.byteLength + 8 * 2 ** 20;
+  const before = memory.buffer.byteLength;
+  const restoring = Service.restoring({ length });
+  const made = memory.buffer.byteLength;
+  assert.ok(made - before >= 8 * 2 ** 20, `memory grew by ${made - before} bytes at the call`);
+  for (const piece of split(snapshot, 4096)) restoring.push(piece);
+  assert.equal(memory.buffer.byteLength, made, "a push grew the memory");
+  assert.equal(restoring.finish().snapshot(), snapshot);
+  // A shorter length is a hint too: the rest comes as it would without it.
+  const short = Service.restoring({ length: 10 });
+  for (const piece of split(snapshot, 4096)) short.push(piece);
+  assert.equal(short.finish().snapshot(), snapshot);
+  for (const options of [{}, { length: undefined }, undefined, null, { length: 0 }]) Service.restoring(options).abandon();
+  const refusals = [
+    [5, TypeError, /^options: expected an object/],
+    [{ length: "100" }, TypeError, /^options\.length: expected the snapshot text's length/],
+    [{ length: -1 }, RangeError, /^options\.length: expected a whole number from 0 to 1073741824, got -1$/],
+    [{ length: 1.5 }, RangeError, /^options\.length: .* got 1\.5$/],
+    [{ length: NaN }, RangeError, /^options\.length: .* got NaN$/],
+    [{ length: 2 ** 30 + 1 }, RangeError, /^options\.length: .* got 1073741825$/],
+    [{ get length() { throw new Error("getter"); } }, TypeError, /^options\.length: could not be read$/],
+    [Proxy.revocable({}, {}), TypeError, /^options\.length: could not be read$/],
+  ];
+  for (const [options, type, message] of refusals) {
+    let given = options;
+    if (options?.revoke) { given = options.proxy; options.revoke(); }
+    assert.throws(() => Service.restoring(given), (e) => e instanceof type && message.test(e.message), String(message));
+  }
+  s.free();
 });
 
 /** Runs a restore's steps with a budget of 0 (one step a call); the steps taken. */
