@@ -45,7 +45,8 @@ function sliced(step) {
 }
 
 /**
- * A restore fed in pieces of 262,144 characters, then finish(): each call
+ * A restore fed in pieces of 262,144 characters (room made for the whole
+ * text first), then finish(): each call
  * timed. With a `budgetMs`, the work after the last piece is done by
  * step(budgetMs) first, as a page does it (one call a task).
  */
@@ -55,7 +56,8 @@ function restoreInPieces(snapshot, { piece = 262144, budgetMs = null } = {}) {
   let restored;
   const run = sliced(() => {
     if (!restoring) {
-      restoring = Service.restoring();
+      // The text's length, as the playground passes it (older builds ignore it).
+      restoring = Service.restoring({ length: snapshot.length });
       return true;
     }
     if (at < snapshot.length) {
