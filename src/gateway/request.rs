@@ -8,6 +8,7 @@ use crate::json::message::{msg, Q};
 use alloc::borrow::Cow;
 
 use super::error::ApiError;
+use crate::json::char_class;
 use crate::json::flat::{Flat, Scalar};
 use crate::json::{self, Json};
 
@@ -439,7 +440,7 @@ fn repeated(key: &str) -> ApiError {
     let plain = !key.is_empty()
         && key
             .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '$'));
+            .all(|c| char_class::alphanumeric(c) || matches!(c, '_' | '-' | '.' | '$'));
     let field = if plain { key.to_owned() } else { quote(key) };
     ApiError::bad(field, "given more than once in the body")
 }
@@ -757,6 +758,15 @@ mod tests {
         assert_eq!(
             msg(body(r#"{"a":1,"b":2,"a":1}"#)),
             "a: given more than once in the body"
+        );
+        // Letters and digits of any script name a key plainly; others quote it.
+        assert_eq!(
+            msg(body(r#"{"prénom٣":1,"prénom٣":2}"#)),
+            "prénom٣: given more than once in the body"
+        );
+        assert_eq!(
+            msg(body(r#"{"a€":1,"a€":2}"#)),
+            "\"a€\": given more than once in the body"
         );
         let b = body(r#"{"s":"x","n":2.5,"z":null,"w":"12"}"#);
         let b = b.unwrap_or(JsonBody(Vec::new()));
