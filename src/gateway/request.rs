@@ -10,7 +10,7 @@ use alloc::borrow::Cow;
 use super::error::ApiError;
 use crate::json::char_class;
 use crate::json::flat::{Flat, Scalar};
-use crate::json::{self, Json};
+use crate::json::{self, number, Json};
 
 /// Bodies over this size are refused with 413 before any parsing.
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
@@ -625,9 +625,9 @@ fn kind(value: &Json) -> String {
 /// the double they read as (`1.50` shows as `1.5`).
 fn number_text(text: &str) -> String {
     let whole = !text.contains(['.', 'e', 'E']);
-    match (whole, text.parse::<i64>(), text.parse::<u64>()) {
-        (true, Ok(n), _) => msg!(n),
-        (true, _, Ok(n)) => msg!(n),
+    match (whole, number::parse_i64(text), number::parse_u64(text)) {
+        (true, Some(n), _) => msg!(n),
+        (true, _, Some(n)) => msg!(n),
         _ => crate::json::number::debug(crate::json::number::parse(text).unwrap_or(f64::NAN)),
     }
 }

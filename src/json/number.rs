@@ -509,6 +509,43 @@ pub fn parse(text: &str) -> Option<f64> {
     }
 }
 
+/// `text` as `str::parse::<u64>` reads it: an optional `+`, then decimal
+/// digits, `None` past `u64::MAX`. Written here because core's generic
+/// integer parsing costs about a kilobyte of the module for what is, in
+/// JSON numbers and snapshot keys, a loop over digits.
+pub fn parse_u64(text: &str) -> Option<u64> {
+    magnitude(text.strip_prefix('+').unwrap_or(text))
+}
+
+/// `text` as `str::parse::<i64>` reads it: an optional `+` or `-`, then
+/// decimal digits, `None` outside `i64`.
+pub fn parse_i64(text: &str) -> Option<i64> {
+    match text.strip_prefix('-') {
+        Some(digits) => {
+            let m = magnitude(digits)?;
+            // 2^63 reads as `i64::MIN`, which negating wraps back to.
+            (m <= 1 << 63).then(|| (m as i64).wrapping_neg())
+        }
+        None => i64::try_from(parse_u64(text)?).ok(),
+    }
+}
+
+/// Decimal digits, at least one and nothing else, as a `u64`.
+fn magnitude(digits: &str) -> Option<u64> {
+    if digits.is_empty() {
+        return None;
+    }
+    let mut n: u64 = 0;
+    for b in digits.bytes() {
+        let digit = b.wrapping_sub(b'0');
+        if digit > 9 {
+            return None;
+        }
+        n = n.checked_mul(10)?.checked_add(u64::from(digit))?;
+    }
+    Some(n)
+}
+
 /// What the exact reading made of a text.
 #[derive(Debug, PartialEq)]
 enum Read {
@@ -588,6 +625,75 @@ fn fast_parse(text: &str) -> Read {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn whole_numbers_read_as_str_parse_reads_them() {
+        let mut texts: Vec<String> = [
+            "",
+            "+",
+            "-",
+            "0",
+            "-0",
+            "+0",
+            "007",
+            "+-1",
+            "-+1",
+            "--1",
+            "++1",
+            "1 ",
+            " 1",
+            "1.0",
+            "1e3",
+            "12a",
+            "a12",
+            "٣",
+            "18446744073709551615",
+            "18446744073709551616",
+            "+18446744073709551615",
+            "99999999999999999999",
+            "9223372036854775807",
+            "9223372036854775808",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "-18446744073709551615",
+            "000000000000000000000000000001",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        // Every text of up to three of these bytes.
+        let alphabet = ["", "0", "1", "9", "+", "-", "a", "."];
+        for a in alphabet {
+            for b in alphabet {
+                for c in alphabet {
+                    texts.push([a, b, c].concat());
+                }
+            }
+        }
+        // Random digits, signs now and then, up to 23 bytes (past both
+        // types' 19 and 20 digits), and random numbers of both types.
+        let mut state = 7u64;
+        let mut draw = |n: u64| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) % n
+        };
+        for _ in 0..20_000 {
+            let len = draw(24) as usize;
+            let text: String = (0..len)
+                .map(|_| b"0123456789012345678+-"[draw(21) as usize] as char)
+                .collect();
+            texts.push(text);
+            let wide = draw(1 << 31) << 33 | draw(1 << 31) << 2 | draw(4);
+            texts.push(wide.to_string());
+            texts.push((wide as i64).to_string());
+        }
+        for t in &texts {
+            assert_eq!(parse_u64(t), t.parse::<u64>().ok(), "u64 {t:?}");
+            assert_eq!(parse_i64(t), t.parse::<i64>().ok(), "i64 {t:?}");
+        }
+    }
 
     /// A seeded spread of doubles: every exponent, prices and rates with
     /// few decimals, random bit patterns, and the edges.

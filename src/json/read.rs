@@ -104,14 +104,14 @@ impl<'a> Json<'a> {
     /// A whole number that fits: `3`, not `3.0` or `-3`.
     pub fn as_u64(&self) -> Option<u64> {
         match self {
-            Json::Num(text) => text.parse().ok(),
+            Json::Num(text) => super::number::parse_u64(text),
             _ => None,
         }
     }
 
     pub fn as_i64(&self) -> Option<i64> {
         match self {
-            Json::Num(text) => text.parse().ok(),
+            Json::Num(text) => super::number::parse_i64(text),
             _ => None,
         }
     }
