@@ -210,9 +210,9 @@ impl Target {
             Vec::new()
         } else {
             query
-                .split('&')
+                .split(['&'])
                 .filter(|pair| !pair.is_empty())
-                .map(|pair| match pair.split_once('=') {
+                .map(|pair| match pair.split_once(['=']) {
                     Some((k, v)) => (k.to_owned(), v.to_owned()),
                     None => (pair.to_owned(), String::new()),
                 })
@@ -506,13 +506,17 @@ fn first_repeated<'m>(members: &'m [(Cow<'_, str>, Json<'_>)]) -> Option<&'m str
         return repeated_by_pairs(members).map(AsRef::as_ref);
     }
     let mut order: Vec<usize> = (0..members.len()).collect();
-    heap_sort(&mut order, |a, b| (&members[a].0, a) < (&members[b].0, b));
+    let key = |i: usize| members.get(i).map(|(k, _)| k);
+    heap_sort(&mut order, |a, b| (key(a), a) < (key(b), b));
     order
         .windows(2)
-        .filter(|w| members[w[0]].0 == members[w[1]].0)
-        .map(|w| w[1])
+        .filter_map(|w| match *w {
+            [a, b] if key(a) == key(b) => Some(b),
+            _ => None,
+        })
         .min()
-        .map(|i| members[i].0.as_ref())
+        .and_then(key)
+        .map(AsRef::as_ref)
 }
 
 /// The first key given a second time, each key compared with those
@@ -533,18 +537,29 @@ fn repeated_by_pairs<K: PartialEq, V>(members: &[(K, V)]) -> Option<&K> {
 /// whatever the input, in a few hundred bytes of the module where core's
 /// sort takes kilobytes; only a hostile body with many keys comes here.
 fn heap_sort(v: &mut [usize], less: impl Fn(usize, usize) -> bool) {
+    // Read and written with `get`: a slip would sort wrongly, never trap.
+    let at = |v: &[usize], i: usize| v.get(i).copied().unwrap_or(0);
+    let swap = |v: &mut [usize], a: usize, b: usize| {
+        let (x, y) = (at(v, a), at(v, b));
+        if let Some(slot) = v.get_mut(a) {
+            *slot = y;
+        }
+        if let Some(slot) = v.get_mut(b) {
+            *slot = x;
+        }
+    };
     let sift = |v: &mut [usize], mut root: usize, end: usize| loop {
         let mut child = 2 * root + 1;
         if child >= end {
             break;
         }
-        if child + 1 < end && less(v[child], v[child + 1]) {
+        if child + 1 < end && less(at(v, child), at(v, child + 1)) {
             child += 1;
         }
-        if !less(v[root], v[child]) {
+        if !less(at(v, root), at(v, child)) {
             break;
         }
-        v.swap(root, child);
+        swap(v, root, child);
         root = child;
     };
     let n = v.len();
@@ -552,7 +567,7 @@ fn heap_sort(v: &mut [usize], less: impl Fn(usize, usize) -> bool) {
         sift(v, root, n);
     }
     for end in (1..n).rev() {
-        v.swap(0, end);
+        swap(v, 0, end);
         sift(v, 0, end);
     }
 }
@@ -593,7 +608,7 @@ pub fn bounded_text(
 
 fn is_json_media_type(content_type: &str) -> bool {
     let media = content_type
-        .split(';')
+        .split([';'])
         .next()
         .unwrap_or_default()
         .trim()

@@ -134,7 +134,7 @@ const AHEAD: usize = 8;
 /// only when what follows is the route of what precedes.
 fn split_name(name: &str) -> (&str, &str, Option<&'static str>) {
     let named = name
-        .rsplit_once(' ')
+        .rsplit_once([' '])
         .and_then(|(method, path)| Some((method, path, template_named(method, path)?)));
     match named {
         Some((method, path, template)) => (method, path, Some(template)),

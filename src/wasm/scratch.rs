@@ -116,9 +116,12 @@ impl Scratch {
 
     fn put_header(&mut self, length: usize, capacity: usize) {
         let as_u32 = |n: usize| u32::try_from(n).unwrap_or(u32::MAX).to_le_bytes();
-        if let Some(header) = self.buf.get_mut(..HEADER) {
-            header[..4].copy_from_slice(&as_u32(length));
-            header[4..].copy_from_slice(&as_u32(capacity));
+        // Whole arrays assigned: no slice lengths to check.
+        if let Some((first, rest)) = self.buf.split_first_chunk_mut::<4>() {
+            *first = as_u32(length);
+            if let Some(second) = rest.first_chunk_mut::<4>() {
+                *second = as_u32(capacity);
+            }
         }
     }
 
