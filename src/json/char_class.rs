@@ -73,7 +73,7 @@ mod tests {
     /// The classes core gives `c`.
     fn core_class(c: char) -> u8 {
         let code = c.escape_debug().nth(1) == Some('u');
-        u8::from(code) * ESCAPED | u8::from(c.is_alphanumeric()) * ALPHANUMERIC
+        (u8::from(code) * ESCAPED) | (u8::from(c.is_alphanumeric()) * ALPHANUMERIC)
     }
 
     /// The table as core's answers make it: the block index and the runs.
@@ -87,7 +87,7 @@ mod tests {
             .unwrap_or(0);
         let mut blocks = Vec::new();
         let mut runs = Vec::new();
-        let mut push = |runs: &mut Vec<u8>, len: u32, class: u8| {
+        let push = |runs: &mut Vec<u8>, len: u32, class: u8| {
             let run = (len - 1) << 2 | u32::from(class);
             if run < 0x80 {
                 runs.push(run as u8);
