@@ -372,9 +372,11 @@ fn with_display(value: f64, take: impl FnOnce(&[u8])) {
             text[at] = b'.';
         }
         let mut whole = cents / 100;
-        loop {
+        // By iterator, from the end of what is left: no index to check.
+        let (left, _) = text.split_at_mut(at);
+        for slot in left.iter_mut().rev() {
+            *slot = b'0' + (whole % 10) as u8;
             at -= 1;
-            text[at] = b'0' + (whole % 10) as u8;
             whole /= 10;
             if whole == 0 {
                 break;

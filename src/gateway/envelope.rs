@@ -232,7 +232,11 @@ impl Headers {
 
     pub fn iter(&self) -> impl Iterator<Item = (&'static str, &str)> + '_ {
         let w = self.written();
-        let ends = w.fields[..usize::from(w.len)].iter();
+        let ends = w
+            .fields
+            .get(..usize::from(w.len))
+            .unwrap_or_default()
+            .iter();
         let starts = core::iter::once(0).chain(ends.clone().map(|&(_, end)| end));
         ends.zip(starts).map(|(&(name, to), from)| {
             let value = w.text.get(usize::from(from)..usize::from(to));

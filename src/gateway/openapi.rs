@@ -240,7 +240,7 @@ fn write_operation(out: &mut Out, template: &str, kind: Kind) {
 fn write_parameters(out: &mut Out, template: &str, kind: Kind) {
     out.begin_array();
     for name in template
-        .split('/')
+        .split(['/'])
         .filter_map(|s| s.strip_prefix('{').and_then(|s| s.strip_suffix('}')))
     {
         out.begin_object();

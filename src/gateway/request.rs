@@ -8,8 +8,9 @@ use crate::json::message::{msg, Q};
 use alloc::borrow::Cow;
 
 use super::error::ApiError;
+use crate::json::char_class;
 use crate::json::flat::{Flat, Scalar};
-use crate::json::{self, Json};
+use crate::json::{self, number, Json};
 
 /// Bodies over this size are refused with 413 before any parsing.
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
@@ -209,9 +210,9 @@ impl Target {
             Vec::new()
         } else {
             query
-                .split('&')
+                .split(['&'])
                 .filter(|pair| !pair.is_empty())
-                .map(|pair| match pair.split_once('=') {
+                .map(|pair| match pair.split_once(['=']) {
                     Some((k, v)) => (k.to_owned(), v.to_owned()),
                     None => (pair.to_owned(), String::new()),
                 })
@@ -439,7 +440,7 @@ fn repeated(key: &str) -> ApiError {
     let plain = !key.is_empty()
         && key
             .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '$'));
+            .all(|c| char_class::alphanumeric(c) || matches!(c, '_' | '-' | '.' | '$'));
     let field = if plain { key.to_owned() } else { quote(key) };
     ApiError::bad(field, "given more than once in the body")
 }
@@ -505,13 +506,17 @@ fn first_repeated<'m>(members: &'m [(Cow<'_, str>, Json<'_>)]) -> Option<&'m str
         return repeated_by_pairs(members).map(AsRef::as_ref);
     }
     let mut order: Vec<usize> = (0..members.len()).collect();
-    heap_sort(&mut order, |a, b| (&members[a].0, a) < (&members[b].0, b));
+    let key = |i: usize| members.get(i).map(|(k, _)| k);
+    heap_sort(&mut order, |a, b| (key(a), a) < (key(b), b));
     order
         .windows(2)
-        .filter(|w| members[w[0]].0 == members[w[1]].0)
-        .map(|w| w[1])
+        .filter_map(|w| match *w {
+            [a, b] if key(a) == key(b) => Some(b),
+            _ => None,
+        })
         .min()
-        .map(|i| members[i].0.as_ref())
+        .and_then(key)
+        .map(AsRef::as_ref)
 }
 
 /// The first key given a second time, each key compared with those
@@ -532,18 +537,29 @@ fn repeated_by_pairs<K: PartialEq, V>(members: &[(K, V)]) -> Option<&K> {
 /// whatever the input, in a few hundred bytes of the module where core's
 /// sort takes kilobytes; only a hostile body with many keys comes here.
 fn heap_sort(v: &mut [usize], less: impl Fn(usize, usize) -> bool) {
+    // Read and written with `get`: a slip would sort wrongly, never trap.
+    let at = |v: &[usize], i: usize| v.get(i).copied().unwrap_or(0);
+    let swap = |v: &mut [usize], a: usize, b: usize| {
+        let (x, y) = (at(v, a), at(v, b));
+        if let Some(slot) = v.get_mut(a) {
+            *slot = y;
+        }
+        if let Some(slot) = v.get_mut(b) {
+            *slot = x;
+        }
+    };
     let sift = |v: &mut [usize], mut root: usize, end: usize| loop {
         let mut child = 2 * root + 1;
         if child >= end {
             break;
         }
-        if child + 1 < end && less(v[child], v[child + 1]) {
+        if child + 1 < end && less(at(v, child), at(v, child + 1)) {
             child += 1;
         }
-        if !less(v[root], v[child]) {
+        if !less(at(v, root), at(v, child)) {
             break;
         }
-        v.swap(root, child);
+        swap(v, root, child);
         root = child;
     };
     let n = v.len();
@@ -551,7 +567,7 @@ fn heap_sort(v: &mut [usize], less: impl Fn(usize, usize) -> bool) {
         sift(v, root, n);
     }
     for end in (1..n).rev() {
-        v.swap(0, end);
+        swap(v, 0, end);
         sift(v, 0, end);
     }
 }
@@ -592,7 +608,7 @@ pub fn bounded_text(
 
 fn is_json_media_type(content_type: &str) -> bool {
     let media = content_type
-        .split(';')
+        .split([';'])
         .next()
         .unwrap_or_default()
         .trim()
@@ -624,9 +640,9 @@ fn kind(value: &Json) -> String {
 /// the double they read as (`1.50` shows as `1.5`).
 fn number_text(text: &str) -> String {
     let whole = !text.contains(['.', 'e', 'E']);
-    match (whole, text.parse::<i64>(), text.parse::<u64>()) {
-        (true, Ok(n), _) => msg!(n),
-        (true, _, Ok(n)) => msg!(n),
+    match (whole, number::parse_i64(text), number::parse_u64(text)) {
+        (true, Some(n), _) => msg!(n),
+        (true, _, Some(n)) => msg!(n),
         _ => crate::json::number::debug(crate::json::number::parse(text).unwrap_or(f64::NAN)),
     }
 }
@@ -757,6 +773,15 @@ mod tests {
         assert_eq!(
             msg(body(r#"{"a":1,"b":2,"a":1}"#)),
             "a: given more than once in the body"
+        );
+        // Letters and digits of any script name a key plainly; others quote it.
+        assert_eq!(
+            msg(body(r#"{"prénom٣":1,"prénom٣":2}"#)),
+            "prénom٣: given more than once in the body"
+        );
+        assert_eq!(
+            msg(body(r#"{"a€":1,"a€":2}"#)),
+            "\"a€\": given more than once in the body"
         );
         let b = body(r#"{"s":"x","n":2.5,"z":null,"w":"12"}"#);
         let b = b.unwrap_or(JsonBody(Vec::new()));

@@ -157,9 +157,10 @@ impl Matches {
     fn best(
         &self,
     ) -> impl Iterator<Item = (&'static str, &'static str, Kind, (usize, usize))> + '_ {
-        self.hits[..self.len].iter().map(|&(i, from, to)| {
-            let (method, template, kind) = ROUTES[i];
-            (method, template, kind, (from, to))
+        let hits = self.hits.get(..self.len).unwrap_or_default();
+        hits.iter().filter_map(|&(i, from, to)| {
+            let &(method, template, kind) = ROUTES.get(i)?;
+            Some((method, template, kind, (from, to)))
         })
     }
 
@@ -312,8 +313,8 @@ fn nearest(path: &str, wanted: &str, only_method: bool) -> Option<String> {
             continue;
         }
         let mut cost = if *method == wanted { 0 } else { 2 };
-        let mut parts = template.split('/').filter(|s| !s.is_empty());
-        let mut segments = path.split('/').filter(|s| !s.is_empty());
+        let mut parts = template.split(['/']).filter(|s| !s.is_empty());
+        let mut segments = path.split(['/']).filter(|s| !s.is_empty());
         loop {
             cost += match (parts.next(), segments.next()) {
                 (Some(p), Some(_)) if p.starts_with('{') => 0,
@@ -420,7 +421,7 @@ mod oracle {
         if open == t.len() {
             return (t == p).then_some((literals, ""));
         }
-        let (head, tail) = (&t[..open], &t[close..]);
+        let (head, tail) = (t.get(..open)?, t.get(close..)?);
         if p.len() <= head.len() + tail.len() || !p.starts_with(head) || !p.ends_with(tail) {
             return None;
         }
@@ -455,12 +456,12 @@ mod tests {
     /// case and the segments collected: the definition it is checked
     /// against.
     fn nearest_by_copies(path: &str, wanted: &str, only_method: bool) -> Option<String> {
-        let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+        let segments: Vec<&str> = path.split(['/']).filter(|s| !s.is_empty()).collect();
         ROUTES
             .iter()
             .filter(|(method, _, _)| !only_method || *method == wanted)
             .map(|(method, template, _)| {
-                let parts: Vec<&str> = template.split('/').filter(|s| !s.is_empty()).collect();
+                let parts: Vec<&str> = template.split(['/']).filter(|s| !s.is_empty()).collect();
                 let mut cost = if *method == wanted { 0 } else { 2 };
                 for i in 0..parts.len().max(segments.len()) {
                     cost += match (parts.get(i), segments.get(i)) {

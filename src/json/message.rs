@@ -10,6 +10,7 @@
 
 use crate::prelude::*;
 
+use super::char_class;
 use super::number::push_display;
 use super::write::{push_int, push_uint};
 
@@ -292,11 +293,37 @@ fn push_cut(out: &mut String, text: &str, chars: usize) {
     out.push('"');
 }
 
+/// `c` as `{:?}` writes it inside a quoted `str`: `char::escape_debug`,
+/// except that the single quote is left as it is. Written out here so that
+/// core's Unicode tables stay out of the module (see [`char_class`]).
 fn push_escaped(out: &mut String, c: char) {
-    if c == '\'' {
-        out.push(c);
-    } else {
-        out.extend(c.escape_debug());
+    let named = match c {
+        '\0' => "\\0",
+        '\t' => "\\t",
+        '\r' => "\\r",
+        '\n' => "\\n",
+        '\\' => "\\\\",
+        '"' => "\\\"",
+        _ if char_class::escaped_as_code(c) => {
+            out.push_str("\\u{");
+            push_hex(out, c as u32);
+            out.push('}');
+            return;
+        }
+        _ => {
+            out.push(c);
+            return;
+        }
+    };
+    out.push_str(named);
+}
+
+/// `code` in lower-case hexadecimal, without leading zeros.
+fn push_hex(out: &mut String, code: u32) {
+    let digits = (32 - (code | 1).leading_zeros()).div_ceil(4);
+    for shift in (0..digits).rev().map(|d| d * 4) {
+        let digit = (code >> shift) & 0xf;
+        out.push(char::from_digit(digit, 16).unwrap_or('0'));
     }
 }
 

@@ -10,8 +10,13 @@
 //! - [`write`]: escaping, numbers, and a builder for objects and arrays;
 //! - [`number`]: doubles as text and back, without core's float machinery;
 //! - [`message`]: refusal messages built piece by piece, without
-//!   `core::fmt`, and the quoted samples of input they show.
+//!   `core::fmt`, and the quoted samples of input they show;
+//! - [`char_class`]: which characters those samples escape and which are
+//!   letters or digits, from one small table instead of core's Unicode
+//!   tables.
 
+pub mod char_class;
+mod char_table;
 pub mod flat;
 pub mod message;
 pub mod number;

@@ -31,7 +31,7 @@ impl PartialEq for Decimal {
 
 impl Decimal {
     fn digits(&self) -> &[u8] {
-        &self.digits[..self.len]
+        self.digits.get(..self.len).unwrap_or_default()
     }
 
     /// Reads `d.ddde±n`, `123.45`, `1e-7` or `1.5e+300` (what core's
@@ -53,19 +53,16 @@ impl Decimal {
                         }
                         continue;
                     }
-                    if d.len == d.digits.len() {
+                    match d.digits.get_mut(d.len) {
+                        Some(slot) => {
+                            *slot = b;
+                            d.len += 1;
+                        }
                         // JS writes whole numbers below 10^21 in full:
                         // past 17 digits only zeros can follow.
-                        if b != b'0' {
-                            return None;
-                        }
-                        if !point {
-                            d.exp += 1;
-                        }
-                        continue;
+                        None if b != b'0' => return None,
+                        None => {}
                     }
-                    d.digits[d.len] = b;
-                    d.len += 1;
                     if !point {
                         d.exp += 1;
                     }
@@ -85,7 +82,7 @@ impl Decimal {
             let n = small_int(digits)?;
             d.exp += if negative { -n } else { n };
         }
-        while d.len > 0 && d.digits[d.len - 1] == b'0' {
+        while d.digits().last() == Some(&b'0') {
             d.len -= 1;
         }
         (d.len > 0).then_some(d)
@@ -100,11 +97,12 @@ impl Decimal {
         };
         let mut buf = [0u8; 20];
         let text = uint_digits(m, &mut buf);
-        let n = text.len().min(d.digits.len());
-        d.digits[..n].copy_from_slice(&text[..n]);
-        d.len = n;
+        for (slot, &digit) in d.digits.iter_mut().zip(text) {
+            *slot = digit;
+            d.len += 1;
+        }
         d.exp = text.len() as i32 - 1 - k;
-        while d.len > 1 && d.digits[d.len - 1] == b'0' {
+        while d.len > 1 && d.digits().last() == Some(&b'0') {
             d.len -= 1;
         }
         d
@@ -259,16 +257,17 @@ fn is_midpoint_above(x: f64, whole: u64, q: i32) -> bool {
 }
 
 fn uint_digits(mut value: u64, buf: &mut [u8; 20]) -> &[u8] {
+    // Filled from the end, by iterator: no index to check.
     let mut at = buf.len();
-    loop {
+    for slot in buf.iter_mut().rev() {
+        *slot = b'0' + (value % 10) as u8;
         at -= 1;
-        buf[at] = b'0' + (value % 10) as u8;
         value /= 10;
         if value == 0 {
             break;
         }
     }
-    &buf[at..]
+    buf.get(at..).unwrap_or_default()
 }
 
 fn push_ascii(out: &mut String, bytes: &[u8]) {
@@ -304,10 +303,11 @@ fn push_plain(out: &mut String, d: &Decimal, min_frac: usize) {
             push_zeros(out, whole - digits.len());
             0
         } else {
-            push_ascii(out, &digits[..whole]);
+            let (whole, frac) = digits.split_at_checked(whole).unwrap_or((digits, &[]));
+            push_ascii(out, whole);
             out.push('.');
-            push_ascii(out, &digits[whole..]);
-            digits.len() - whole
+            push_ascii(out, frac);
+            frac.len()
         }
     } else {
         out.push_str("0.");
@@ -326,11 +326,11 @@ fn push_plain(out: &mut String, d: &Decimal, min_frac: usize) {
 
 /// `d` as `d.ddde-n`, as Rust's `{:e}` writes it.
 fn push_exponential(out: &mut String, d: &Decimal) {
-    let digits = d.digits();
-    push_ascii(out, &digits[..1]);
-    if digits.len() > 1 {
+    let (first, rest) = d.digits().split_at_checked(1).unwrap_or_default();
+    push_ascii(out, first);
+    if !rest.is_empty() {
         out.push('.');
-        push_ascii(out, &digits[1..]);
+        push_ascii(out, rest);
     }
     out.push('e');
     if d.exp < 0 {
@@ -509,6 +509,43 @@ pub fn parse(text: &str) -> Option<f64> {
     }
 }
 
+/// `text` as `str::parse::<u64>` reads it: an optional `+`, then decimal
+/// digits, `None` past `u64::MAX`. Written here because core's generic
+/// integer parsing costs about a kilobyte of the module for what is, in
+/// JSON numbers and snapshot keys, a loop over digits.
+pub fn parse_u64(text: &str) -> Option<u64> {
+    magnitude(text.strip_prefix('+').unwrap_or(text))
+}
+
+/// `text` as `str::parse::<i64>` reads it: an optional `+` or `-`, then
+/// decimal digits, `None` outside `i64`.
+pub fn parse_i64(text: &str) -> Option<i64> {
+    match text.strip_prefix('-') {
+        Some(digits) => {
+            let m = magnitude(digits)?;
+            // 2^63 reads as `i64::MIN`, which negating wraps back to.
+            (m <= 1 << 63).then(|| (m as i64).wrapping_neg())
+        }
+        None => i64::try_from(parse_u64(text)?).ok(),
+    }
+}
+
+/// Decimal digits, at least one and nothing else, as a `u64`.
+fn magnitude(digits: &str) -> Option<u64> {
+    if digits.is_empty() {
+        return None;
+    }
+    let mut n: u64 = 0;
+    for b in digits.bytes() {
+        let digit = b.wrapping_sub(b'0');
+        if digit > 9 {
+            return None;
+        }
+        n = n.checked_mul(10)?.checked_add(u64::from(digit))?;
+    }
+    Some(n)
+}
+
 /// What the exact reading made of a text.
 #[derive(Debug, PartialEq)]
 enum Read {
@@ -578,9 +615,9 @@ fn fast_parse(text: &str) -> Read {
     } else if mantissa > 1 << 53 || !(-22..=22).contains(&exp) {
         return Read::Slow;
     } else if exp < 0 {
-        mantissa as f64 / POW10[exp.unsigned_abs() as usize]
+        mantissa as f64 / POW10.get(exp.unsigned_abs() as usize).unwrap_or(&1.0)
     } else {
-        mantissa as f64 * POW10[exp as usize]
+        mantissa as f64 * POW10.get(exp as usize).unwrap_or(&1.0)
     };
     Read::Value(if negative { -value } else { value })
 }
@@ -588,6 +625,75 @@ fn fast_parse(text: &str) -> Read {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn whole_numbers_read_as_str_parse_reads_them() {
+        let mut texts: Vec<String> = [
+            "",
+            "+",
+            "-",
+            "0",
+            "-0",
+            "+0",
+            "007",
+            "+-1",
+            "-+1",
+            "--1",
+            "++1",
+            "1 ",
+            " 1",
+            "1.0",
+            "1e3",
+            "12a",
+            "a12",
+            "٣",
+            "18446744073709551615",
+            "18446744073709551616",
+            "+18446744073709551615",
+            "99999999999999999999",
+            "9223372036854775807",
+            "9223372036854775808",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "-18446744073709551615",
+            "000000000000000000000000000001",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        // Every text of up to three of these bytes.
+        let alphabet = ["", "0", "1", "9", "+", "-", "a", "."];
+        for a in alphabet {
+            for b in alphabet {
+                for c in alphabet {
+                    texts.push([a, b, c].concat());
+                }
+            }
+        }
+        // Random digits, signs now and then, up to 23 bytes (past both
+        // types' 19 and 20 digits), and random numbers of both types.
+        let mut state = 7u64;
+        let mut draw = |n: u64| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) % n
+        };
+        for _ in 0..20_000 {
+            let len = draw(24) as usize;
+            let text: String = (0..len)
+                .map(|_| b"0123456789012345678+-"[draw(21) as usize] as char)
+                .collect();
+            texts.push(text);
+            let wide = draw(1 << 31) << 33 | draw(1 << 31) << 2 | draw(4);
+            texts.push(wide.to_string());
+            texts.push((wide as i64).to_string());
+        }
+        for t in &texts {
+            assert_eq!(parse_u64(t), t.parse::<u64>().ok(), "u64 {t:?}");
+            assert_eq!(parse_i64(t), t.parse::<i64>().ok(), "i64 {t:?}");
+        }
+    }
 
     /// A seeded spread of doubles: every exponent, prices and rates with
     /// few decimals, random bit patterns, and the edges.

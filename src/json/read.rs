@@ -104,14 +104,14 @@ impl<'a> Json<'a> {
     /// A whole number that fits: `3`, not `3.0` or `-3`.
     pub fn as_u64(&self) -> Option<u64> {
         match self {
-            Json::Num(text) => text.parse().ok(),
+            Json::Num(text) => super::number::parse_u64(text),
             _ => None,
         }
     }
 
     pub fn as_i64(&self) -> Option<i64> {
         match self {
-            Json::Num(text) => text.parse().ok(),
+            Json::Num(text) => super::number::parse_i64(text),
             _ => None,
         }
     }
@@ -166,7 +166,7 @@ impl<'a> Reader<'a> {
     }
 
     pub(crate) fn fail(&self, problem: &'static str) -> ReadError {
-        let upto = &self.bytes[..self.at.min(self.bytes.len())];
+        let upto = self.bytes.get(..self.at).unwrap_or(self.bytes);
         let line = 1 + upto.iter().filter(|&&b| b == b'\n').count();
         let column = upto.iter().rev().take_while(|&&b| b != b'\n').count();
         ReadError {
@@ -199,7 +199,7 @@ impl<'a> Reader<'a> {
     }
 
     fn word(&mut self) -> Result<Json<'a>, ReadError> {
-        let rest = &self.bytes[self.at..];
+        let rest = self.bytes.get(self.at..).unwrap_or_default();
         for (word, value) in [
             (&b"null"[..], Json::Null),
             (b"true", Json::Bool(true)),

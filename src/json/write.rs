@@ -181,16 +181,18 @@ pub fn escape_into(out: &mut String, value: &str) {
 
 pub fn push_uint(out: &mut String, mut value: u64) {
     let mut digits = [0u8; 20];
+    // Filled from the end, by iterator: no index to check.
     let mut at = digits.len();
-    loop {
+    for slot in digits.iter_mut().rev() {
+        *slot = b'0' + (value % 10) as u8;
         at -= 1;
-        digits[at] = b'0' + (value % 10) as u8;
         value /= 10;
         if value == 0 {
             break;
         }
     }
-    out.push_str(core::str::from_utf8(&digits[at..]).unwrap_or_default());
+    let digits = digits.get(at..).unwrap_or_default();
+    out.push_str(core::str::from_utf8(digits).unwrap_or_default());
 }
 
 pub fn push_int(out: &mut String, value: i64) {

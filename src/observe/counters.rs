@@ -119,8 +119,9 @@ fn bucket_of(ms: u64) -> usize {
 
 impl Histogram {
     fn add(&mut self, ms: u64) {
-        let bucket = bucket_of(ms);
-        self.buckets[bucket] += 1;
+        if let Some(bucket) = self.buckets.get_mut(bucket_of(ms)) {
+            *bucket += 1;
+        }
         self.count += 1;
         self.sum_ms = self.sum_ms.saturating_add(ms);
         self.max_ms = self.max_ms.max(ms);
@@ -266,7 +267,9 @@ impl Counters {
     /// The request's simulated duration, when a service handled it.
     fn count_duration(&mut self, answer: &Answer) {
         if let (Some(class), Some(ms)) = (answer.event_class, answer.duration) {
-            self.durations[class_index(class)].add(ms);
+            if let Some(histogram) = self.durations.get_mut(class_index(class)) {
+                histogram.add(ms);
+            }
         }
     }
 

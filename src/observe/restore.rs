@@ -133,8 +133,10 @@ const AHEAD: usize = 8;
 /// template never holds one, so the name splits at its last space, and
 /// only when what follows is the route of what precedes.
 fn split_name(name: &str) -> (&str, &str, Option<&'static str>) {
-    let named = name
-        .rsplit_once(' ')
+    // The last space, found by byte (no UTF-8 character holds that byte).
+    let space = name.bytes().rposition(|b| b == b' ');
+    let named = space
+        .and_then(|at| Some((name.get(..at)?, name.get(at + 1..)?)))
         .and_then(|(method, path)| Some((method, path, template_named(method, path)?)));
     match named {
         Some((method, path, template)) => (method, path, Some(template)),

@@ -61,7 +61,7 @@ pub fn parse_span_id(text: &str) -> Option<String> {
 /// `b3: {traceId}-{spanId}[-{sampled}[-{parentSpanId}]]`, or a lone
 /// sampling decision (`0`, `1`, `d`).
 fn parse_b3_single(text: &str) -> Option<Incoming> {
-    let parts: Vec<&str> = text.trim().split('-').collect();
+    let parts: Vec<&str> = text.trim().split(['-']).collect();
     match parts.as_slice() {
         [decision] => parse_sampled(decision).map(|sampled| Incoming {
             sampled: Some(sampled),
@@ -81,7 +81,7 @@ fn parse_b3_single(text: &str) -> Option<Incoming> {
 
 /// `traceparent: 00-{32 hex trace id}-{16 hex parent id}-{2 hex flags}`.
 fn parse_traceparent(text: &str) -> Option<Incoming> {
-    let parts: Vec<&str> = text.trim().split('-').collect();
+    let parts: Vec<&str> = text.trim().split(['-']).collect();
     let [version, trace, parent, flags] = parts.as_slice() else {
         return None;
     };

@@ -21,7 +21,7 @@ use super::restore::Calls;
 use super::span_entry::{Part, SpanEntry, Why};
 use super::status::LogStatus;
 use crate::json::read::{string_stop, Reader};
-use crate::json::Json;
+use crate::json::{number, Json};
 use crate::sim::third_party::{Rule, Verdict};
 
 /// A place in a row's text.
@@ -160,7 +160,7 @@ impl<'a> Cursor<'a> {
         match self.plain_whole() {
             // What `parse` says of a minus sign before a `u64`.
             Some((negative, value)) => (!negative).then_some(value),
-            None => self.number()?.parse().ok(),
+            None => number::parse_u64(self.number()?),
         }
     }
 
@@ -172,7 +172,7 @@ impl<'a> Cursor<'a> {
             } else {
                 value as i64
             }),
-            None => self.number()?.parse().ok(),
+            None => number::parse_i64(self.number()?),
         }
     }
 

@@ -64,11 +64,9 @@ impl Pieces {
         match &mut self.0 {
             Kind::Snapshot(parts, writer) => writer.next(&View::of_parts(parts), size),
             Kind::Ndjson { records, next } => {
-                if *next >= records.len() {
-                    return None;
-                }
+                let rest = records.get(*next..).filter(|rest| !rest.is_empty())?;
                 let mut text = String::with_capacity(size.min(1 << 22) + 512);
-                *next += render::ndjson_lines(&mut text, records[*next..].iter(), size);
+                *next += render::ndjson_lines(&mut text, rest.iter(), size);
                 Some(text)
             }
             Kind::Otlp { spans, writer } => writer.next(spans.iter(), size),

@@ -17,6 +17,7 @@ use crate::domain::{OrderStatus, Orders, PaymentMethod, Payments};
 use crate::gateway::envelope::{order as write_order, payment as write_payment};
 use crate::gateway::Backend;
 use crate::json::message::{Msg, Path, Place};
+use crate::json::number::parse_u64;
 use crate::json::{self, Json, Out};
 use crate::observe::entry::Entry;
 use crate::observe::span_entry::SpanEntry;
@@ -744,7 +745,7 @@ pub(crate) fn deleted_item(orders: &mut Orders, i: usize, id: &Json, deleted_at:
 /// object's path.
 pub(crate) fn made_member(orders: &mut Orders, hash: &str, n: &Json, made_at: &str) -> Read<()> {
     let here = Keyed(made_at, hash);
-    let hash = hash.parse::<u64>().map_err(|_| {
+    let hash = parse_u64(hash).ok_or_else(|| {
         out_of_range(
             &here,
             &mut Msg::new("the key must be a content hash, a whole number"),

@@ -58,7 +58,10 @@ pub fn run(svc: &mut Backend, count: u32) -> (BatchReport, u64) {
             continue;
         };
         let cents = 100 + rng.below(49_901);
-        let method = PaymentMethod::ALL[rng.below(3) as usize];
+        let method = PaymentMethod::ALL
+            .get(rng.below(3) as usize)
+            .copied()
+            .unwrap_or(PaymentMethod::ALL[0]);
         let Some(price) = Money::positive(cents as f64 / 100.0) else {
             continue;
         };

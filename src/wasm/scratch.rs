@@ -116,9 +116,12 @@ impl Scratch {
 
     fn put_header(&mut self, length: usize, capacity: usize) {
         let as_u32 = |n: usize| u32::try_from(n).unwrap_or(u32::MAX).to_le_bytes();
-        if let Some(header) = self.buf.get_mut(..HEADER) {
-            header[..4].copy_from_slice(&as_u32(length));
-            header[4..].copy_from_slice(&as_u32(capacity));
+        // Whole arrays assigned: no slice lengths to check.
+        if let Some((first, rest)) = self.buf.split_first_chunk_mut::<4>() {
+            *first = as_u32(length);
+            if let Some(second) = rest.first_chunk_mut::<4>() {
+                *second = as_u32(capacity);
+            }
         }
     }
 
@@ -140,13 +143,73 @@ fn field<'a>(input: &mut &'a [u8]) -> Option<&'a [u8]> {
     Some(item)
 }
 
+/// `bytes` as text, as `String::from_utf8_lossy` reads them: each
+/// maximal bad sequence becomes one U+FFFD. By hand, with core's UTF-8
+/// check alone: the lossy reader's chunk iterator is half a kilobyte of
+/// the module for input the JS layer's encoder never writes.
 fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+    match core::str::from_utf8(bytes) {
+        Ok(text) => text.to_owned(),
+        Err(_) => lossy(bytes),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn lossy(mut bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() + 2);
+    loop {
+        match core::str::from_utf8(bytes) {
+            Ok(text) => {
+                out.push_str(text);
+                return out;
+            }
+            Err(e) => {
+                let good = bytes.get(..e.valid_up_to()).unwrap_or_default();
+                out.push_str(core::str::from_utf8(good).unwrap_or_default());
+                out.push(char::REPLACEMENT_CHARACTER);
+                let bad = e.valid_up_to() + e.error_len().unwrap_or(bytes.len());
+                bytes = bytes.get(bad..).unwrap_or_default();
+            }
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_reads_bad_utf8_as_from_utf8_lossy_does() {
+        let mut samples: Vec<Vec<u8>> = [
+            &b""[..],
+            b"GET",
+            "é日🦀".as_bytes(),
+            b"\xff",
+            b"a\xffb",
+            b"\xe6\x97",
+            b"\xe6\x97a\xe6",
+            b"\xf0\x9f\xa6",
+            b"\xf0\x9f\xa6\x80\x80",
+            b"\xed\xa0\x80",
+            b"\xc0\xaf",
+            b"\xf4\x90\x80\x80",
+            b"ok\x80\x80\x80ok",
+        ]
+        .iter()
+        .map(|s| s.to_vec())
+        .collect();
+        // Every pair of bytes, and each after a valid 'é'.
+        for a in 0..=255u8 {
+            for b in (0..=255u8).step_by(3) {
+                samples.push(vec![a, b]);
+                samples.push(vec![0xc3, 0xa9, a, b, b'z']);
+            }
+        }
+        for bytes in &samples {
+            assert_eq!(text(bytes), String::from_utf8_lossy(bytes), "{bytes:?}");
+        }
+    }
 
     fn write(fields: &[&[u8]]) -> Scratch {
         let mut scratch = Scratch::default();
