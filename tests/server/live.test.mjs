@@ -93,6 +93,9 @@ test("the page's buttons act on the server's state: the flow, forceNext, the set
   await page.click("#apply-settings");
   await page.waitForFunction(() => /^Started a fresh service/.test(document.querySelector("#settings-message").textContent));
   assert.equal((await call(`${server.origin}/__orderpay/settings`)).body.data.settings.seed, 77);
+  // The log is drawn in the frame after the change (throttled), so it may trail the settings message by one.
+  await page.waitForFunction(() => document.querySelectorAll("#logs tr[data-seq]").length === 0, null, { timeout: 2000 })
+    .catch(() => {});
   assert.equal((await rows()).length, 0, "the page's log starts over with the server's");
 });
 
