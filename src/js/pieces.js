@@ -38,22 +38,34 @@ const encoder = new TextEncoder();
 export const DEFAULT_PIECE_SIZE = 262144;
 const MAX_PIECE_SIZE = 2 ** 30;
 
+/**
+ * One whole-number option of `options` (an object, or nothing), checked:
+ * `fallback` when it is not given; a TypeError or RangeError naming
+ * `options.<name>` otherwise (`expected`: what a non-number is told;
+ * `whole`: what a number out of range is told, before its range).
+ */
+function wholeOption(options, name, { fallback, min, max, example, expected, whole = expected }) {
+  if (options === undefined || options === null) return fallback;
+  if (typeof options !== "object") throw new TypeError(`options: expected an object such as ${example}`);
+  let value;
+  try {
+    value = options[name];
+  } catch {
+    throw new TypeError(`options.${name}: could not be read`);
+  }
+  if (value === undefined) return fallback;
+  if (typeof value !== "number") throw new TypeError(`options.${name}: expected ${expected}`);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new RangeError(`options.${name}: expected ${whole} from ${min} to ${max}, got ${value}`);
+  }
+  return value;
+}
+
 /** The `size` option of a pieces call, checked: a whole number of bytes. */
 export function pieceSize(options) {
-  if (options === undefined || options === null) return DEFAULT_PIECE_SIZE;
-  if (typeof options !== "object") throw new TypeError("options: expected an object such as { size: 262144 }");
-  let size;
-  try {
-    size = options.size;
-  } catch {
-    throw new TypeError("options.size: could not be read");
-  }
-  if (size === undefined) return DEFAULT_PIECE_SIZE;
-  if (typeof size !== "number") throw new TypeError("options.size: expected a whole number of bytes");
-  if (!Number.isInteger(size) || size < 1 || size > MAX_PIECE_SIZE) {
-    throw new RangeError(`options.size: expected a whole number of bytes from 1 to ${MAX_PIECE_SIZE}, got ${size}`);
-  }
-  return size;
+  return wholeOption(options, "size", {
+    fallback: DEFAULT_PIECE_SIZE, min: 1, max: MAX_PIECE_SIZE, example: "{ size: 262144 }", expected: "a whole number of bytes",
+  });
 }
 
 /** The most a restore's `length` option may ask room for: 1 GiB of text. */
@@ -61,20 +73,10 @@ const MAX_RESTORE_LENGTH = 2 ** 30;
 
 /** The `length` option of Service.restoring, checked: the text's length, or 0 when not given. */
 export function restoreLength(options) {
-  if (options === undefined || options === null) return 0;
-  if (typeof options !== "object") throw new TypeError("options: expected an object such as { length: text.length }");
-  let length;
-  try {
-    length = options.length;
-  } catch {
-    throw new TypeError("options.length: could not be read");
-  }
-  if (length === undefined) return 0;
-  if (typeof length !== "number") throw new TypeError("options.length: expected the snapshot text's length, a whole number");
-  if (!Number.isInteger(length) || length < 0 || length > MAX_RESTORE_LENGTH) {
-    throw new RangeError(`options.length: expected a whole number from 0 to ${MAX_RESTORE_LENGTH}, got ${length}`);
-  }
-  return length;
+  return wholeOption(options, "length", {
+    fallback: 0, min: 0, max: MAX_RESTORE_LENGTH, example: "{ length: text.length }",
+    expected: "the snapshot text's length, a whole number", whole: "a whole number",
+  });
 }
 
 /**
