@@ -144,11 +144,14 @@ async function cpuOfTasks(page, act) {
   await cdp.detach();
   const mains = new Set(events.filter((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain").map((e) => `${e.pid}:${e.tid}`));
   const tasks = events.filter((e) => e.ph === "X" && e.name === "ThreadControllerImpl::RunTask" && mains.has(`${e.pid}:${e.tid}`));
-  // Tasks that had not ended when the trace began or stopped come without a thread time.
+  // Some tasks come without a thread time (those that had not ended when the trace began or stopped,
+  // among others: 34 of 563 in one run). Such a task counts with its wall-clock time, which its CPU
+  // time cannot exceed, so it can only make the rule stricter.
   const timed = tasks.filter((e) => typeof e.tdur === "number");
-  assert.ok(timed.length > 100 && timed.length >= 0.95 * tasks.length, `the trace gives the tasks their thread time: ${timed.length} of ${tasks.length}`);
-  const longest = Math.round(Math.max(...timed.map((e) => e.tdur)) / 1000);
-  return { result, longest, cpu: timed.filter((e) => e.tdur >= 50_000).map((e) => Math.round(e.tdur / 1000)) };
+  assert.ok(timed.length > 100 && timed.length >= 0.8 * tasks.length, `the trace gives the tasks their thread time: ${timed.length} of ${tasks.length}`);
+  const cpu = tasks.map((e) => e.tdur ?? e.dur);
+  const longest = Math.round(Math.max(...cpu) / 1000);
+  return { result, longest, cpu: cpu.filter((t) => t >= 50_000).map((t) => Math.round(t / 1000)) };
 }
 
 test("5,000 more orders of test data on top, each chunk saved as it goes", { timeout: 600_000 }, async (t) => {
