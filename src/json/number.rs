@@ -672,13 +672,8 @@ mod tests {
         }
         // Random digits, signs now and then, up to 23 bytes (past both
         // types' 19 and 20 digits), and random numbers of both types.
-        let mut state = 7u64;
-        let mut draw = |n: u64| {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (state >> 33) % n
-        };
+        let mut rng = crate::sim::random::Rng::new(7);
+        let mut draw = |n: u64| rng.below(n);
         for _ in 0..20_000 {
             let len = draw(24) as usize;
             let text: String = (0..len)
