@@ -31,6 +31,12 @@
 //! std's prelude would have brought starts with `use crate::prelude::*;`.
 //! Natively, and in test binaries that link std (the `std` feature), the
 //! crate keeps std.
+//!
+//! Two habits keep core's panic formatting out of that module, and look
+//! odd without the reason: what input can reach is read with `get` and
+//! iterators rather than indexed, and text is split on a one-character
+//! array (`split(['/'])`), whose searcher needs no checked slicing, rather
+//! than on a `char`.
 
 #![cfg_attr(all(target_arch = "wasm32", not(feature = "std")), no_std)]
 
