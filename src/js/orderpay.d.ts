@@ -68,7 +68,7 @@ export interface ErrorEnvelope {
  * Every response body, discriminated on `code`: after `if (e.code === 0)`,
  * `e.data` is T; after `if (e.code !== 0)` or `if (e.code === -1)`, it is
  * null. T is the route's data when the method and path name a route (see
- * routes.d.ts); otherwise the data of any route.
+ * routes.d.ts); else the union of every route's data.
  */
 export type Envelope<T = Order | Payment | BatchReport | null> = SuccessEnvelope<T> | ErrorEnvelope;
 
