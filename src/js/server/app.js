@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { openapi } from "../node.js";
 import { AdminAccess } from "./access.js";
 import { adminRoutes, answerAdmin, PREFIX } from "./admin.js";
+import { adminOpenapi } from "./admin-openapi.js";
 import { answerPreflight, isPreflight } from "./cors.js";
 import { StaticFiles } from "./files.js";
 import { LogEvents } from "./events.js";
@@ -17,7 +18,7 @@ import { Instance } from "./instance.js";
 import { rawError, sendError } from "./reply.js";
 import { StateFile } from "./state.js";
 
-const VERSION = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
+const MANIFEST = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 
 /** Node refuses headers over this; the service's own 431 covers up to 64 KiB. */
 const MAX_HEADER_SIZE = 80 * 1024;
@@ -35,15 +36,17 @@ export function createOrderpayServer(options, serviceOptions) {
     ["/pkg/", new URL("..", import.meta.url).pathname],
   ]);
   const document = JSON.parse(openapi());
+  const adminDocument = adminOpenapi(MANIFEST);
   const ctx = {
     instance,
     access,
     base: options.base,
     latency: options.latency,
-    version: VERSION,
+    version: MANIFEST.version,
     started: performance.now(),
     state: options.state ? new StateFile(options.state, () => instance.service.snapshot()) : null,
     openapi: "",
+    adminOpenapi: "",
     events: new LogEvents(instance),
     changed: () => {
       ctx.state?.touch();
@@ -89,6 +92,8 @@ export function createOrderpayServer(options, serviceOptions) {
         const url = `http://${host}:${port}`;
         document.servers = [{ url: url + options.base }];
         ctx.openapi = JSON.stringify(document, null, 2);
+        adminDocument.servers = [{ url }];
+        ctx.adminOpenapi = JSON.stringify(adminDocument, null, 2);
         ctx.state?.touch();
         resolve(url);
       });
