@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-import { makeConsumer, readmeExamples, root } from "./consumer.mjs";
+import { makeConsumer, examples, root } from "./consumer.mjs";
 
 let app;
 before(() => {
@@ -14,7 +14,7 @@ before(() => {
 });
 
 test("the README's Node example runs as written", () => {
-  const [example] = readmeExamples("node");
+  const [example] = examples("node");
   assert.ok(example, "README has a Node example");
   const out = app.run("readme.mjs", example).trim().split("\n");
   assert.match(out[0], /^0 ORD-[A-Z0-9]{8}$/);
@@ -23,13 +23,13 @@ test("the README's Node example runs as written", () => {
 });
 
 test("the README's pieces example restores, in pieces, what it wrote in pieces", () => {
-  const [example] = readmeExamples("pieces");
+  const [example] = examples("pieces");
   assert.ok(example, "README has a pieces example");
   assert.equal(app.run("pieces.mjs", example).trim(), "true");
 });
 
 test("the README's replay example replays a failure, the same after unrelated requests", () => {
-  const [example] = readmeExamples("replay");
+  const [example] = examples("replay");
   const alone = app.run("replay.mjs", example).trim();
   assert.equal(alone, "Third party payment failed");
   const busy = app.run(
