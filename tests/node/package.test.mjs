@@ -48,6 +48,17 @@ test("the README's replay example replays a failure, the same after unrelated re
   assert.equal(busy, alone);
 });
 
+test("the README's failed-payment example forces declines and says why", () => {
+  const [example] = examples("failures");
+  assert.ok(example, "README has a failed-payment example");
+  assert.deepEqual(app.run("failures.mjs", example).trim().split("\n"), [
+    "-1 Third party payment failed",
+    "Third party payment failed",
+    "1",
+    "[ 'header', 'forced-next' ]",
+  ]);
+});
+
 test("the typical flow of the spec, step by step, through the installed package", () => {
   const out = app.run(
     "flow.mjs",
