@@ -12,8 +12,8 @@
 //
 // tests/node/docs.test.mjs fails when a fenced block has no marker, or a
 // marker no test reads.
-import { existsSync, readFileSync, readdirSync } from "node:fs";
-import { join, relative } from "node:path";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { dirname, join, normalize, relative } from "node:path";
 
 export const root = new URL("..", import.meta.url).pathname;
 
@@ -22,12 +22,12 @@ const TYPED_EXAMPLES = ["node", "fetch", "install", "msw", "replay", "pieces", "
 /** Runner sections whose code TypeScript checks too (Jest's globals need @types/jest, which a user may not have). */
 const TYPED_FIXTURES = ["vitest", "playwright", "browser-app"];
 
-/** README.md and docs/**\/*.md, as paths relative to the repository. */
-export function docFiles() {
+/** README.md and docs/**\/*.md, as paths relative to `base` (the repository, or an installed package). */
+export function docFiles(base = root) {
   const found = ["README.md"];
   const walk = (dir) => {
-    if (!existsSync(join(root, dir))) return;
-    for (const entry of readdirSync(join(root, dir), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    if (!existsSync(join(base, dir))) return;
+    for (const entry of readdirSync(join(base, dir), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       const path = `${dir}/${entry.name}`;
       if (entry.isDirectory()) walk(path);
       else if (entry.name.endsWith(".md")) found.push(path);
@@ -102,4 +102,43 @@ export function compatFiles(fixture) {
 /** Where a block is, for messages: docs/api.md:42. */
 export function where(block) {
   return `${relative(root, join(root, block.file))}:${block.line}`;
+}
+
+/** A document's prose: fenced blocks and inline code taken out. */
+export function prose(text) {
+  return text.replace(/^ *```[\s\S]*?^ *```/gm, "").replace(/`[^`\n]*`/g, "");
+}
+
+/** GitHub's anchors of a Markdown text's headings. */
+function anchors(text) {
+  const found = new Set();
+  const counts = new Map();
+  for (const [, heading] of text.replace(/^ *```[\s\S]*?^ *```/gm, "").matchAll(/^#{1,6} (.+)$/gm)) {
+    const slug = heading.toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, "").replace(/ /g, "-");
+    const n = counts.get(slug) ?? 0;
+    counts.set(slug, n + 1);
+    found.add(n ? `${slug}-${n}` : slug);
+  }
+  return found;
+}
+
+/**
+ * The relative links of `files` (paths under `base`) that lead to no file,
+ * or to no heading of the Markdown file they name: ["docs/x.md: y.md#z"].
+ */
+export function brokenLinks(base, files) {
+  const broken = [];
+  for (const file of files) {
+    const text = readFileSync(join(base, file), "utf8");
+    for (const [, target] of prose(text).matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/.test(target)) continue;
+      const [path, anchor] = target.split("#");
+      const resolved = path ? normalize(join(dirname(file), path)) : file;
+      if (!existsSync(join(base, resolved))) broken.push(`${file}: ${target}`);
+      else if (anchor && resolved.endsWith(".md") && statSync(join(base, resolved)).isFile()) {
+        if (!anchors(readFileSync(join(base, resolved), "utf8")).has(anchor)) broken.push(`${file}: ${target} (no such heading)`);
+      }
+    }
+  }
+  return broken;
 }

@@ -3,11 +3,11 @@
 // for), the tree of docs/architecture.md names paths that exist, links
 // between the documents lead somewhere, and the README stays short.
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
-import { dirname, join, normalize } from "node:path";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { test } from "node:test";
 
-import { allBlocks, docFiles, fencedBlocks, root, where } from "../docs.mjs";
+import { allBlocks, brokenLinks, docFiles, fencedBlocks, prose, root, where } from "../docs.mjs";
 
 /** The reader and this file name kinds without reading them. */
 const NOT_CONSUMERS = [join(root, "tests/docs.mjs"), join(root, "tests/node/docs.test.mjs")];
@@ -107,42 +107,8 @@ test("every path the source tree names exists", () => {
   }
 });
 
-/** GitHub's anchors of a Markdown text's headings. */
-function anchors(text) {
-  const found = new Set();
-  const counts = new Map();
-  for (const [, heading] of text.replace(/^```[\s\S]*?^```/gm, "").matchAll(/^#{1,6} (.+)$/gm)) {
-    const slug = heading.toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, "").replace(/ /g, "-");
-    const n = counts.get(slug) ?? 0;
-    counts.set(slug, n + 1);
-    found.add(n ? `${slug}-${n}` : slug);
-  }
-  return found;
-}
-
-/** A document's prose: fenced blocks and inline code taken out. */
-function prose(text) {
-  return text.replace(/^ *```[\s\S]*?^ *```/gm, "").replace(/`[^`\n]*`/g, "");
-}
-
 test("every link between the documents leads to a file, and to a heading there", () => {
-  const broken = [];
-  for (const file of docFiles()) {
-    const text = readFileSync(join(root, file), "utf8");
-    for (const [, target] of prose(text).matchAll(/\]\(([^)\s]+)\)/g)) {
-      if (/^[a-z]+:/.test(target)) continue;
-      const [path, anchor] = target.split("#");
-      const resolved = path ? normalize(join(dirname(file), path)) : file;
-      if (!existsSync(join(root, resolved))) {
-        broken.push(`${file}: ${target}`);
-        continue;
-      }
-      if (anchor && resolved.endsWith(".md") && statSync(join(root, resolved)).isFile()) {
-        if (!anchors(readFileSync(join(root, resolved), "utf8")).has(anchor)) broken.push(`${file}: ${target} (no such heading)`);
-      }
-    }
-  }
-  assert.deepEqual(broken, []);
+  assert.deepEqual(brokenLinks(root, docFiles()), []);
 });
 
 test("the README is at most 400 lines, with no dated headings and no HTML but the markers", () => {

@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
+import { brokenLinks, docFiles } from "../docs.mjs";
 import { makeConsumer, examples, root } from "./consumer.mjs";
 
 let app;
@@ -57,6 +58,14 @@ test("the README's failed-payment example forces declines and says why", () => {
     "1",
     "[ 'header', 'forced-next' ]",
   ]);
+});
+
+test("the installed package has the user README, and docs/ beside it for its links", () => {
+  const installed = join(app.dir, "node_modules", "orderpay");
+  assert.equal(readFileSync(join(installed, "README.md"), "utf8"), readFileSync(join(root, "README.md"), "utf8"));
+  const files = docFiles(installed);
+  assert.deepEqual(files, docFiles());
+  assert.deepEqual(brokenLinks(installed, files), []);
 });
 
 test("the typical flow of the spec, step by step, through the installed package", () => {
