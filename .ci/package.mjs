@@ -45,7 +45,7 @@ cpSync(join(js, "server"), join(pkg, "server"), { recursive: true });
 cpSync(join(root, "www"), join(pkg, "playground"), { recursive: true });
 
 const manifest = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8"));
-manifest.files = [...new Set([...manifest.files, "binding.js", "binding.d.ts", ...extra, "server/", "playground/", "openapi.json", "openapi-admin.json", "README.md"])];
+manifest.files = [...new Set([...manifest.files, "binding.js", "binding.d.ts", ...extra, "server/", "playground/", "openapi.json", "openapi-admin.json", "README.md", "docs/"])];
 manifest.bin = { orderpay: "./server/cli.js" };
 // Every entry loads the WebAssembly module on import, from bytes inlined
 // as base64 (inline.mjs), in every environment alike: no `node`/`browser`
@@ -97,7 +97,11 @@ manifest.peerDependencies = { msw: "^2.0.0 || ^3.0.0" };
 manifest.peerDependenciesMeta = { msw: { optional: true } };
 manifest.keywords = ["mock", "api", "payments", "wasm", "testing", "tracing"];
 writeFileSync(join(pkg, "package.json"), JSON.stringify(manifest, null, 2) + "\n");
+// The user README, and docs/ beside it so that its relative links lead
+// somewhere in node_modules too.
 copyFileSync(join(root, "README.md"), join(pkg, "README.md"));
+rmSync(join(pkg, "docs"), { recursive: true, force: true });
+cpSync(join(root, "docs"), join(pkg, "docs"), { recursive: true });
 
 // wasm-bindgen describes the raw wasm exports in the glue's types; nobody
 // should call them, so those types keep only the memory.
