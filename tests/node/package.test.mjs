@@ -60,6 +60,14 @@ test("the README's failed-payment example forces declines and says why", () => {
   ]);
 });
 
+test("the API reference's types example narrows on code and runs as written", () => {
+  const [example] = examples("types");
+  assert.ok(example, "docs/api.md has a types example");
+  const out = app.run("types.mjs", example).trim().split("\n");
+  assert.match(out[0], /^ORD-[A-Z0-9]{8}$/);
+  assert.equal(out[1], "Payment not found null");
+});
+
 test("the installed package has the user README, and docs/ beside it for its links", () => {
   const installed = join(app.dir, "node_modules", "orderpay");
   assert.equal(readFileSync(join(installed, "README.md"), "utf8"), readFileSync(join(root, "README.md"), "utf8"));
