@@ -300,11 +300,13 @@ export class Store extends EventTarget {
    * attempt), or null. The page's own service answers at once; the
    * server's (live) once its answer and records are here: one async path
    * for both, so nothing waits on the network with the page held.
+   * `options`: live, `{ spans: false }` leaves the trace's spans unfetched.
    */
-  request(method, path, body, headers) {
+  request(method, path, body, headers, options) {
     const before = this.#lastSeq;
     const started = performance.now();
-    return settle(() => this.service.request(method, path, body, headers), (reply) => this.#answered(method, path, body, headers, reply, before, started));
+    const send = () => (this.remote ? this.remote.request(method, path, body, headers, options) : this.service.request(method, path, body, headers));
+    return settle(send, (reply) => this.#answered(method, path, body, headers, reply, before, started));
   }
 
   #answered(method, path, body, headers, reply, before, started) {

@@ -197,7 +197,7 @@ const OPERATIONS = [
       ...refused,
     },
   }],
-  ["get", "/events", "events", "log", "The log as server-sent events", "A stream: a `records` event ({records, droppedLogs, generation, counters, forced, now}, its id the last seq) whenever requests were answered, at most every 50 ms, and `replaced` ({generation, settings}) when a reset or a restore swapped the service.", {
+  ["get", "/events", "events", "log", "The log as server-sent events", "A stream: `records` events ({records, droppedLogs, generation, counters, forced, now}, each id the last seq, at most 500 records each) whenever requests were answered, the first change after a quiet spell at once and then at most every 50 ms, and `replaced` ({generation, settings}) when a reset or a restore swapped the service.", {
     parameters: [
       { ...after, description: "Start after this seq (else after Last-Event-ID, else from the first record)" },
       { name: "Last-Event-ID", in: "header", required: false, description: "The last seq a reconnecting client got", schema: { type: "string" } },
