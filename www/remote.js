@@ -23,7 +23,7 @@ const TOKEN_KEY = "orderpay-playground/admin-token";
 /** The traces whose spans are kept, the most recently asked last. */
 const SPAN_TRACES = 64;
 
-/** Asks the page's origin whether it is an orderpay server: its service, mirrored, or null. */
+/** The service of the orderpay server that served this page (its live marker says so), mirrored, or null. */
 export async function findServer() {
   // The admin token, when the server printed one in the page's address (#token=...).
   const fromHash = /(?:^#|&)token=([^&]+)/.exec(location.hash)?.[1];
@@ -31,6 +31,8 @@ export async function findServer() {
     sessionStorage.setItem(TOKEN_KEY, decodeURIComponent(fromHash));
     history.replaceState(null, "", location.pathname + location.search);
   }
+  // `orderpay serve` marks the pages it serves; a page served any other way is the in-tab one and asks no server.
+  if (!document.querySelector('meta[name="orderpay-live"]')) return null;
   let remote;
   try {
     const reply = await fetch("/__orderpay/health", { headers: { accept: "application/json" } });

@@ -41,6 +41,8 @@ test("logs with ?after=, NDJSON, spans by trace, OTLP/JSON", async () => {
   assert.equal(ndjson.headers.get("content-type"), "application/x-ndjson");
   const lines = (await ndjson.text()).trim().split("\n").map((l) => JSON.parse(l));
   assert.equal(lines.at(-1).seq, fresh.records.at(-1).seq);
+  // Each line has the record's time as log stores index it, in ISO 8601.
+  assert.equal(lines.at(-1)["@timestamp"], new Date(fresh.records.at(-1).timestamp).toISOString());
   const traceId = created.headers["x-b3-traceid"];
   const spans = (await call(admin(`/spans?traceId=${traceId}`))).body.data;
   assert.deepEqual(spans.map((s) => s.component).sort(), ["gateway", "order-service"]);

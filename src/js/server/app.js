@@ -11,7 +11,7 @@ import { AdminAccess } from "./access.js";
 import { adminRoutes, answerAdmin, PREFIX } from "./admin.js";
 import { adminOpenapi } from "./admin-openapi.js";
 import { answerPreflight, isPreflight } from "./cors.js";
-import { StaticFiles } from "./files.js";
+import { LIVE_MARKER, StaticFiles } from "./files.js";
 import { LogEvents } from "./events.js";
 import { answerGateway, gatewayPath } from "./gateway.js";
 import { Instance } from "./instance.js";
@@ -31,10 +31,11 @@ const MAX_HEADER_SIZE = 80 * 1024;
 export function createOrderpayServer(options, serviceOptions) {
   const instance = new Instance(serviceOptions, options.snapshot ?? null);
   const access = new AdminAccess(options.host, options.adminToken);
+  // Pages served here carry the live marker: the playground then follows this server, with no probe.
   const files = new StaticFiles([
     ["/", options.playground],
     ["/pkg/", new URL("..", import.meta.url).pathname],
-  ]);
+  ], { head: LIVE_MARKER });
   const document = JSON.parse(openapi());
   const adminDocument = adminOpenapi(MANIFEST);
   const ctx = {
