@@ -417,8 +417,8 @@ export interface TraceHeadersVerdict {
 
 /**
  * Checks trace headers by the service's own rules, before sending: which
- * one decides the trace id, and why any is ignored (the service never
- * refuses a request over tracing). Names in any letter case; a Headers works too.
+ * one decides the trace id, and why each ill-formed one is ignored (the service never
+ * refuses a request over tracing). Names in upper or lower case; a Headers works too.
  * Needs the WebAssembly module loaded (`await init()` in a browser with the slim entry).
  */
 export function traceHeaders(headers: Record<string, string> | Headers): TraceHeadersVerdict;
