@@ -8,7 +8,8 @@ import { PARAMS, ROUTES, fill, paramsOf } from "./routes.js";
 import { attempts } from "./simulation.js";
 import { newTraceId } from "./flow.js";
 import { waterfall } from "./trace.js";
-import { b3Problem, decidingHeader, spanIdProblem, traceIdProblem, traceparentProblem } from "./trace-context.js";
+import { randomHex } from "./random-hex.js";
+import { traceHeaders } from "./pkg/orderpay.js";
 
 export function mountConsole(store) {
   const form = $("#console-form");
@@ -29,9 +30,9 @@ export function mountConsole(store) {
   const sim = $("#h-sim");
   const simPending = $("#sim-pending");
   const context = {
-    traceparent: { input: $("#h-traceparent"), check: $("#h-traceparent-check"), problem: traceparentProblem },
-    b3: { input: $("#h-b3"), check: $("#h-b3-check"), problem: b3Problem },
-    "X-B3-SpanId": { input: $("#h-spanid"), check: $("#h-spanid-check"), problem: spanIdProblem },
+    traceparent: { input: $("#h-traceparent"), check: $("#h-traceparent-check") },
+    b3: { input: $("#h-b3"), check: $("#h-b3-check") },
+    "X-B3-SpanId": { input: $("#h-spanid"), check: $("#h-spanid-check") },
   };
   const sampled = $("#h-sampled");
   const traceCheck = $("#h-trace-check");
@@ -149,20 +150,21 @@ export function mountConsole(store) {
   /** Says before sending which trace headers the service will ignore, and why. */
   function checkContext() {
     const id = traceId.value.trim();
-    const problem = traceIdProblem(id);
+    const { problems } = traceHeaders({ "X-B3-TraceId": id, ...Object.fromEntries(Object.entries(context).map(([n, c]) => [n, c.input.value.trim()])) });
+    const problem = problems["X-B3-TraceId"] ?? "";
     traceCheck.dataset.kind = problem ? "warn" : "ok";
     traceCheck.textContent = !id ? ""
       : problem ? `The service will ignore this id (${problem}) and make a fresh one.`
         : id.length === 16 ? "Used as it is: a 64-bit id. In traceparent and OTLP it becomes 32 digits, padded with 16 zeros on the left."
           : "Used as it is.";
-    for (const { input, check, problem: why } of Object.values(context)) {
+    for (const [name, { input, check }] of Object.entries(context)) {
       const text = input.value.trim();
-      const p = why(text);
+      const p = problems[name] ?? "";
       check.dataset.kind = p ? "warn" : "ok";
       check.textContent = !text ? "" : p ? `Ignored by the service: ${p}.` : "";
     }
     const req = current();
-    const decides = decidingHeader(req.headers);
+    const decides = traceHeaders(req.headers).decides;
     if (decides && decides !== "X-B3-TraceId" && id) traceCheck.textContent += ` ${decides} is not read: X-B3-TraceId comes first.`;
   }
 
@@ -192,7 +194,7 @@ export function mountConsole(store) {
   /** After sending: whether the trace id sent was the one used, and the caller's span as the parent. */
   function contextVerdict(headers, reply) {
     const used = reply.headers["x-b3-traceid"];
-    const decides = decidingHeader(headers);
+    const decides = traceHeaders(headers).decides;
     const sent = decides === "X-B3-TraceId" ? headers["X-B3-TraceId"]
       : decides === "b3" ? headers.b3.split("-")[0] : decides === "traceparent" ? headers.traceparent.split("-")[1] : null;
     const tried = ["X-B3-TraceId", "b3", "traceparent"].filter((n) => headers[n]);
@@ -212,17 +214,15 @@ export function mountConsole(store) {
   for (const input of [method, path, userId, traceId, contentType, sim, sampled, ...Object.values(context).map((c) => c.input)]) input.addEventListener("input", update);
   $("#pretend-caller").addEventListener("click", () => {
     // A caller's own span in a trace it started: the gateway span will hang under it.
-    const random = (n) => [...crypto.getRandomValues(new Uint8Array(n))].map((b) => b.toString(16).padStart(2, "0")).join("");
     traceId.value = "";
     context.b3.input.value = "";
     context["X-B3-SpanId"].input.value = "";
-    context.traceparent.input.value = `00-${random(16)}-${random(8)}-01`;
+    context.traceparent.input.value = `00-${randomHex(16)}-${randomHex(8)}-01`;
     update();
   });
   $("#reset-fields").addEventListener("click", () => { edited.clear(); refill(); });
   $("#new-trace").addEventListener("click", () => {
-    const bytes = crypto.getRandomValues(new Uint8Array(8));
-    traceId.value = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+    traceId.value = randomHex(8);
     update();
   });
   groupToggle.addEventListener("change", () => {

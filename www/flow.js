@@ -9,13 +9,14 @@ import { $, add, fill, h } from "./dom.js";
 import { requestView, responseView } from "./exchange.js";
 import { attempts } from "./simulation.js";
 import { waterfall } from "./trace.js";
+import { randomHex } from "./random-hex.js";
 
 const JSON_HEADERS = { "Content-Type": "application/json", "X-User-Id": "u-1" };
 const NAMES = { gateway: "gateway", "order-service": "order service", "payment-service": "payment service", "third-party": "third party", "test-data": "test data" };
 
 /** A fresh 32-digit trace id, as a tracing client would make. */
 export function newTraceId() {
-  return [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return randomHex(16);
 }
 
 /** The spans of one request (its gateway span and everything under it), in tree order. */

@@ -63,12 +63,8 @@ function controlled(registration, scriptURL, deadline, timeout) {
   });
 }
 
-/**
- * Registers the worker and resolves once it controls this page and has
- * acknowledged it: from then on, every request the page makes under the
- * gateway is answered by the returned `service`.
- */
-export async function startWorker(options) {
+/** The options of startWorker, checked, and that this page can have a worker at all. */
+function checkWorkerOptions(options) {
   const opts = checkOptions(options, OPTIONS, "startWorker");
   if (typeof opts.url !== "string" && !(opts.url instanceof URL)) {
     throw new TypeError(`startWorker: url: expected the URL your server serves orderpay's worker.js at, got ${kind(opts.url)}`);
@@ -86,6 +82,43 @@ export async function startWorker(options) {
         "(https, or http://localhost / 127.0.0.1)",
     );
   }
+  return opts;
+}
+
+/** Answers a request the worker passed on, on the port it gave: always, with a 500 when the page cannot. */
+function answerPage(core, event) {
+  const data = event.data;
+  if (data?.type !== "orderpay:request" || !event.ports[0]) return;
+  let reply;
+  try {
+    reply = core.answer({
+      method: data.method,
+      url: data.url,
+      headers: data.headers,
+      body: data.body ? new Uint8Array(data.body) : null,
+    });
+  } catch (error) {
+    // The worker waits for a reply: it always gets one.
+    const msg = `orderpay: the page could not answer ${data.method} ${data.url}: ${error?.message ?? error}`;
+    console.error(msg);
+    reply = {
+      status: 500,
+      statusText: "Internal Server Error",
+      headers: [["content-type", "application/json"]],
+      body: JSON.stringify({ code: 500, msg, data: null }),
+    };
+  }
+  event.ports[0].postMessage(reply);
+}
+
+/**
+ * Registers the worker and resolves once it controls this page and has
+ * acknowledged it: from then on, every request the page makes under the
+ * gateway is answered by the returned `service`.
+ */
+export async function startWorker(options) {
+  const opts = checkWorkerOptions(options);
+  const timeout = opts.timeout ?? 10000;
   const core = engine(opts, "startWorker");
   const service = await core.ready;
   const deadline = Date.now() + timeout;
@@ -105,30 +138,7 @@ export async function startWorker(options) {
   const registration = await container.register(script.href, { scope, updateViaCache: "none" });
   const worker = await controlled(registration, script.href, deadline, timeout);
 
-  function onMessage(event) {
-    const data = event.data;
-    if (data?.type !== "orderpay:request" || !event.ports[0]) return;
-    let reply;
-    try {
-      reply = core.answer({
-        method: data.method,
-        url: data.url,
-        headers: data.headers,
-        body: data.body ? new Uint8Array(data.body) : null,
-      });
-    } catch (error) {
-      // The worker waits for a reply: it always gets one.
-      const msg = `orderpay: the page could not answer ${data.method} ${data.url}: ${error?.message ?? error}`;
-      console.error(msg);
-      reply = {
-        status: 500,
-        statusText: "Internal Server Error",
-        headers: [["content-type", "application/json"]],
-        body: JSON.stringify({ code: 500, msg, data: null }),
-      };
-    }
-    event.ports[0].postMessage(reply);
-  }
+  const onMessage = (event) => answerPage(core, event);
   container.addEventListener("message", onMessage);
   container.startMessages();
 

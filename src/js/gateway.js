@@ -152,18 +152,19 @@ function abortedBy(signal) {
   if (signal?.aborted) throw signal.reason ?? new DOMException("This operation was aborted", "AbortError");
 }
 
-/**
- * The service behind one adapter, made as soon as the WebAssembly module is
- * loaded: at once in Node or when given a Service, else after loading.
- */
-export function engine(options, who, { anyOrigin = false } = {}) {
-  const gw = gateway(options.baseUrl, { anyOrigin });
-  const given = options.service;
+/** Refuses a `service` option that is neither a Service nor its options. */
+function checkService(given, who) {
   if (given !== undefined && !(given instanceof Service) && (given === null || typeof given !== "object")) {
     throw new TypeError(`${who}: service: expected a Service or its options such as { seed: 42 }, got ${kind(given)}`);
   }
-  const warn = warner(options.warn, who);
-  const scale = delayScale(options.delay, who);
+}
+
+/**
+ * The adapter's service: the one given, or one made from the options given
+ * as soon as the WebAssembly module is loaded (at once in Node). `ready`
+ * resolves to it; `current()` is it, or null before.
+ */
+function serviceWhenLoaded(given) {
   let service = given instanceof Service ? given : null;
   const make = () => (service ??= new Service(given));
   let ready;
@@ -175,15 +176,18 @@ export function engine(options, who, { anyOrigin = false } = {}) {
     // else should get an unhandled rejection for it.
     ready.catch(() => {});
   }
+  return { ready, current: () => service };
+}
 
-  /**
-   * Answers one request, given as parts; the service must be ready.
-   * `path` is `gw.pathOf(url)`, when the caller has already read it.
-   */
-  function answer({ method, url, headers, body }, path = gw.pathOf(url)) {
+/**
+ * Answers one request, given as parts, with the service `current()` (which
+ * must be ready). `path` is `gw.pathOf(url)`, when the caller has already read it.
+ */
+function answerer(gw, who, warn, current) {
+  return function answer({ method, url, headers, body }, path = gw.pathOf(url)) {
     if (path === null) throw new Error(`${who}: ${url} is not under the gateway (${gw.where})`);
     // The envelope's JSON text goes out as it came from the service.
-    const reply = exchange(service, method, path, body, headers);
+    const reply = exchange(current(), method, path, body, headers);
     if (reply.status >= 400) {
       const trace = reply.headers["x-b3-traceid"];
       const { msg } = JSON.parse(reply.text);
@@ -195,41 +199,68 @@ export function engine(options, who, { anyOrigin = false } = {}) {
       headers: Object.entries(reply.headers),
       body: String(method).toUpperCase() === "HEAD" ? null : reply.text,
     };
-  }
+  };
+}
 
-  /**
-   * The Response to a reply, once its simulated time is waited out when
-   * asked: a promise then, the Response itself when there is no delay.
-   */
-  function responseTo(reply, url, signal, light) {
-    // The simulated time the request took, waited out in real time when
-    // asked, so a UI shows its loading states as against a real backend.
-    if (scale > 0) {
-      const simulated = Number(reply.headers.find(([name]) => name === "x-sim-duration-ms")?.[1] ?? 0);
-      if (simulated > 0) return sleep(simulated * scale, signal).then(() => responseOf(reply, url, light));
-    }
-    return responseOf(reply, url, light);
+/**
+ * The Response to a reply, once its simulated time is waited out when
+ * asked (`scale` real ms per simulated ms): a promise then, the Response
+ * itself when there is no delay.
+ */
+function responseTo(reply, url, signal, light, scale) {
+  // The simulated time the request took, waited out in real time when
+  // asked, so a UI shows its loading states as against a real backend.
+  if (scale > 0) {
+    const simulated = Number(reply.headers.find(([name]) => name === "x-sim-duration-ms")?.[1] ?? 0);
+    if (simulated > 0) return sleep(simulated * scale, signal).then(() => responseOf(reply, url, light));
   }
+  return responseOf(reply, url, light);
+}
 
-  /** `light`: the body kept as text until read (text_response.js), for callers that read it only through its methods. */
-  function responseOf(reply, url, light) {
-    if (light && reply.body !== null) {
-      return textResponse(reply.body, { status: reply.status, statusText: reply.statusText, headers: reply.headers }, url);
-    }
-    const response = new Response(reply.body, {
-      status: reply.status,
-      statusText: reply.statusText,
-      headers: reply.headers,
-    });
-    // A real fetch's Response knows its URL; one made by hand does not.
-    Object.defineProperty(response, "url", { value: url, configurable: true });
-    return response;
+/** `light`: the body kept as text until read (text_response.js), for callers that read it only through its methods. */
+function responseOf(reply, url, light) {
+  if (light && reply.body !== null) {
+    return textResponse(reply.body, { status: reply.status, statusText: reply.statusText, headers: reply.headers }, url);
   }
+  const response = new Response(reply.body, {
+    status: reply.status,
+    statusText: reply.statusText,
+    headers: reply.headers,
+  });
+  // A real fetch's Response knows its URL; one made by hand does not.
+  Object.defineProperty(response, "url", { value: url, configurable: true });
+  return response;
+}
 
+/**
+ * A Request's body as bytes, or null for none. Every kind of body (text,
+ * JSON, URLSearchParams, Blob, ArrayBuffer, a stream) arrives as bytes; an
+ * empty one is no body, as on the wire. A request with none (a GET) is not
+ * read, nor waited for.
+ */
+async function bodyBytes(request, signal) {
+  if (request.body === null) return null;
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  abortedBy(signal);
+  return bytes.length ? bytes : null;
+}
+
+/**
+ * The service behind one adapter, made as soon as the WebAssembly module is
+ * loaded: at once in Node or when given a Service, else after loading.
+ */
+export function engine(options, who, { anyOrigin = false } = {}) {
+  const gw = gateway(options.baseUrl, { anyOrigin });
+  checkService(options.service, who);
+  const warn = warner(options.warn, who);
+  const scale = delayScale(options.delay, who);
+  const { ready, current } = serviceWhenLoaded(options.service);
+  const answer = answerer(gw, who, warn, current);
   return {
     gateway: gw,
     ready,
     get service() {
+      const service = current();
       if (!service) {
         throw new Error(`${who}: the service is not ready yet (the WebAssembly module is loading): await .ready first`);
       }
@@ -242,21 +273,9 @@ export function engine(options, who, { anyOrigin = false } = {}) {
       await ready;
       const signal = request.signal;
       abortedBy(signal);
-      // Every kind of body (text, JSON, URLSearchParams, Blob, ArrayBuffer,
-      // a stream) arrives as bytes; an empty one is no body, as on the wire.
-      // A request with none (a GET) is not read, nor waited for.
-      let bytes = null;
-      if (request.body !== null) {
-        bytes = new Uint8Array(await request.arrayBuffer());
-        abortedBy(signal);
-      }
-      const reply = answer({
-        method: request.method,
-        url: request.url,
-        headers: request.headers,
-        body: bytes?.length ? bytes : null,
-      });
-      return responseTo(reply, request.url, signal, light);
+      const body = await bodyBytes(request, signal);
+      const reply = answer({ method: request.method, url: request.url, headers: request.headers, body });
+      return responseTo(reply, request.url, signal, light, scale);
     },
     /**
      * Answers a request given as the parts a Request would hold (the
@@ -267,7 +286,7 @@ export function engine(options, who, { anyOrigin = false } = {}) {
       await ready;
       abortedBy(signal);
       const reply = answer({ method, url, headers, body: body === "" ? null : body }, path);
-      return responseTo(reply, url, signal, light);
+      return responseTo(reply, url, signal, light, scale);
     },
   };
 }

@@ -33,7 +33,7 @@ export function readOptions(options) {
   try {
     keys = Object.keys(options);
   } catch (error) {
-    throw new TypeError(`options: cannot be read: ${errorText(error)}`);
+    throw new TypeError(`options: cannot be read: ${errorText(error)}`, { cause: error });
   }
   for (const key of keys) {
     if (!KNOWN.includes(key)) {
@@ -66,6 +66,6 @@ function get(options, name) {
   try {
     return options[name];
   } catch (error) {
-    throw new TypeError(`${name}: cannot be read: ${errorText(error)}`);
+    throw new TypeError(`${name}: cannot be read: ${errorText(error)}`, { cause: error });
   }
 }

@@ -404,6 +404,25 @@ export function clearLogs(): void;
 /** The OpenAPI 3.1 document of the eight endpoints, as JSON text. */
 export function openapi(): string;
 
+/** A trace header the service reads: the trace id from the first valid of X-B3-TraceId, b3, traceparent. */
+export type TraceHeaderName = "X-B3-TraceId" | "X-B3-SpanId" | "b3" | "traceparent";
+
+/** What the service will make of a request's trace headers. */
+export interface TraceHeadersVerdict {
+  /** The header the trace id will come from, or null when the service makes a fresh one. */
+  decides: "X-B3-TraceId" | "b3" | "traceparent" | null;
+  /** Each trace header given that the service will ignore as ill-formed, and why. */
+  problems: Partial<Record<TraceHeaderName, string>>;
+}
+
+/**
+ * Checks trace headers by the service's own rules, before sending: which
+ * one decides the trace id, and why each ill-formed one is ignored (the service never
+ * refuses a request over tracing). Names in upper or lower case; a Headers works too.
+ * Needs the WebAssembly module loaded (`await init()` in a browser with the slim entry).
+ */
+export function traceHeaders(headers: Record<string, string> | Headers): TraceHeadersVerdict;
+
 export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
 export type SyncInitInput = BufferSource | WebAssembly.Module;
 

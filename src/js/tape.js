@@ -46,87 +46,101 @@ export function records(raw, memory) {
   return read(raw, memory, buildRecords);
 }
 
+// A record on the tape: its shape, six fields every record has, then those
+// of its shape (3, 3, 9 or 10). Each builder gets the tape at the shape.
+
 function buildRecords(t, s) {
   const out = [];
   let k = 0;
   while (k < t.length) {
     const shape = t[k];
-    const seq = t[k + 1];
-    const timestamp = t[k + 2];
-    const traceId = s[t[k + 3]];
-    const spanId = s[t[k + 4]];
-    const parentSpanId = text(s, t[k + 5]);
-    k += 6;
     if (shape === GATEWAY) {
-      out.push({
-        seq,
-        timestamp,
-        traceId,
-        spanId,
-        parentSpanId,
-        stage: "gateway",
-        method: s[t[k]],
-        uri: s[t[k + 1]],
-        uri_group: text(s, t[k + 2]),
-      });
-      k += 3;
-    } else if (shape === SERVICE) {
-      out.push({
-        seq,
-        timestamp,
-        traceId,
-        spanId,
-        parentSpanId,
-        stage: "service",
-        event_class: s[t[k]],
-        duration: t[k + 1],
-        status: s[t[k + 2]],
-      });
-      k += 3;
-    } else if (shape === DECIDED) {
-      out.push({
-        seq,
-        timestamp,
-        traceId,
-        spanId,
-        parentSpanId,
-        stage: "service",
-        event_class: s[t[k]],
-        duration: t[k + 1],
-        status: s[t[k + 2]],
-        outcome: {
-          approved: t[k + 3] === 1,
-          rule: s[t[k + 4]],
-          attempt: t[k + 5],
-          draw: orNull(t[k + 6]),
-          threshold: orNull(t[k + 7]),
-          reason: s[t[k + 8]],
-        },
-      });
+      out.push(gatewayRecord(t, s, k));
       k += 9;
+    } else if (shape === SERVICE) {
+      out.push(serviceRecord(t, s, k));
+      k += 9;
+    } else if (shape === DECIDED) {
+      out.push(decidedRecord(t, s, k));
+      k += 15;
     } else {
-      out.push({
-        seq,
-        timestamp,
-        traceId,
-        spanId,
-        parentSpanId,
-        stage: "response",
-        method: s[t[k]],
-        uri: s[t[k + 1]],
-        uri_group: text(s, t[k + 2]),
-        event_class: text(s, t[k + 3]),
-        duration: orNull(t[k + 4]),
-        status: s[t[k + 5]],
-        httpStatus: t[k + 6],
-        code: t[k + 7],
-        msg: s[t[k + 8]],
-        userId: text(s, t[k + 9]),
-      });
-      k += 10;
+      out.push(responseRecord(t, s, k));
+      k += 16;
     }
   }
   return out;
+}
+
+function gatewayRecord(t, s, k) {
+  return {
+    seq: t[k + 1],
+    timestamp: t[k + 2],
+    traceId: s[t[k + 3]],
+    spanId: s[t[k + 4]],
+    parentSpanId: text(s, t[k + 5]),
+    stage: "gateway",
+    method: s[t[k + 6]],
+    uri: s[t[k + 7]],
+    uri_group: text(s, t[k + 8]),
+  };
+}
+
+function serviceRecord(t, s, k) {
+  return {
+    seq: t[k + 1],
+    timestamp: t[k + 2],
+    traceId: s[t[k + 3]],
+    spanId: s[t[k + 4]],
+    parentSpanId: text(s, t[k + 5]),
+    stage: "service",
+    event_class: s[t[k + 6]],
+    duration: t[k + 7],
+    status: s[t[k + 8]],
+  };
+}
+
+/** A service record with the payment decision's outcome. */
+function decidedRecord(t, s, k) {
+  return {
+    seq: t[k + 1],
+    timestamp: t[k + 2],
+    traceId: s[t[k + 3]],
+    spanId: s[t[k + 4]],
+    parentSpanId: text(s, t[k + 5]),
+    stage: "service",
+    event_class: s[t[k + 6]],
+    duration: t[k + 7],
+    status: s[t[k + 8]],
+    outcome: {
+      approved: t[k + 9] === 1,
+      rule: s[t[k + 10]],
+      attempt: t[k + 11],
+      draw: orNull(t[k + 12]),
+      threshold: orNull(t[k + 13]),
+      reason: s[t[k + 14]],
+    },
+  };
+}
+
+function responseRecord(t, s, k) {
+  return {
+    seq: t[k + 1],
+    timestamp: t[k + 2],
+    traceId: s[t[k + 3]],
+    spanId: s[t[k + 4]],
+    parentSpanId: text(s, t[k + 5]),
+    stage: "response",
+    method: s[t[k + 6]],
+    uri: s[t[k + 7]],
+    uri_group: text(s, t[k + 8]),
+    event_class: text(s, t[k + 9]),
+    duration: orNull(t[k + 10]),
+    status: s[t[k + 11]],
+    httpStatus: t[k + 12],
+    code: t[k + 13],
+    msg: s[t[k + 14]],
+    userId: text(s, t[k + 15]),
+  };
 }
 
 /** The spans of a tape, in the form JSON.parse gives spans()'s text. */
@@ -205,19 +219,8 @@ function buildOtlp(t, s) {
     const endTimeUnixNano = s[t[k + 6]];
     const status = s[t[k + 7]] === "server_error" ? { code: 2, message: "server_error" } : {};
     const count = t[k + 8];
-    const attributes = [];
-    let a = k + 9;
-    for (let j = 0; j < count; j++, a += 3) {
-      const key = s[t[a]];
-      const type = t[a + 1];
-      attributes.push(
-        type === STR
-          ? { key, value: { stringValue: s[t[a + 2]] } }
-          : type === INT
-            ? { key, value: { intValue: `${t[a + 2]}` } }
-            : { key, value: { boolValue: t[a + 2] === 1 } },
-      );
-    }
+    const attributes = spanAttributes(t, s, k + 9, count);
+    const a = k + 9 + count * 3;
     spans.push(
       parent < 0
         ? { traceId, spanId, name, kind, startTimeUnixNano, endTimeUnixNano, attributes, status }
@@ -225,11 +228,33 @@ function buildOtlp(t, s) {
     );
     k = a;
   }
-  const resourceSpans = [];
+  return { resourceSpans: resourceSpans(under, version) };
+}
+
+/** A span's `count` attributes, from `a` on the tape: key, type, value each. */
+function spanAttributes(t, s, a, count) {
+  const attributes = [];
+  for (let j = 0; j < count; j++, a += 3) {
+    const key = s[t[a]];
+    const type = t[a + 1];
+    attributes.push(
+      type === STR
+        ? { key, value: { stringValue: s[t[a + 2]] } }
+        : type === INT
+          ? { key, value: { intValue: `${t[a + 2]}` } }
+          : { key, value: { boolValue: t[a + 2] === 1 } },
+    );
+  }
+  return attributes;
+}
+
+/** The spans under each component, in the components' order, as OTLP's resourceSpans. */
+function resourceSpans(under, version) {
+  const out = [];
   for (const component of COMPONENTS) {
     const spans = under.get(component);
     if (spans === undefined) continue;
-    resourceSpans.push({
+    out.push({
       resource: {
         attributes: [
           { key: "service.name", value: { stringValue: component } },
@@ -239,5 +264,5 @@ function buildOtlp(t, s) {
       scopeSpans: [{ scope: { name: "orderpay", version }, spans }],
     });
   }
-  return { resourceSpans };
+  return out;
 }

@@ -35,6 +35,7 @@ export function textResponse(text, init, url) {
   return new Made(text, init, url);
 }
 
+// eslint-disable-next-line max-lines-per-function -- its body is one class over the host's own Response, made when the host is known; each method is short
 function subclassOf(Base) {
   const encoder = new TextEncoder();
   // Named Response, as `constructor.name` and stack traces show it.

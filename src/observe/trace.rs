@@ -22,6 +22,12 @@ impl Incoming {
     /// single `b3` header, then W3C `traceparent`. Invalid values are
     /// ignored rather than refused: tracing must never break a request.
     pub fn read(header: impl Fn(&str) -> Option<String>) -> Incoming {
+        Incoming::read_from(header).0
+    }
+
+    /// As [`Incoming::read`], with the header the trace id came from, as
+    /// the spec writes its name, or `None` when it is to be made fresh.
+    pub fn read_from(header: impl Fn(&str) -> Option<String>) -> (Incoming, Option<&'static str>) {
         // A B3 sampling decision may travel alone (`X-B3-Sampled: 0`), and
         // then still decides, whatever else carries the trace id.
         let b3_decision = header("x-b3-flags")
@@ -29,19 +35,27 @@ impl Incoming {
             .map(|_| true)
             .or_else(|| header("x-b3-sampled").as_deref().and_then(parse_sampled));
         if let Some(trace_id) = header("x-b3-traceid").as_deref().and_then(parse_b3) {
-            return Incoming {
+            let found = Incoming {
                 trace_id: Some(trace_id),
                 parent_span_id: header("x-b3-spanid").as_deref().and_then(parse_span_id),
                 sampled: b3_decision,
             };
+            return (found, Some("X-B3-TraceId"));
         }
-        let mut found = header("b3")
-            .as_deref()
-            .and_then(parse_b3_single)
-            .or_else(|| header("traceparent").as_deref().and_then(parse_traceparent))
-            .unwrap_or_default();
+        // A valid `b3` header is read alone, even as a lone sampling
+        // decision with no trace id: `traceparent` is read only without it.
+        let (mut found, from) = match header("b3").as_deref().and_then(parse_b3_single) {
+            Some(found) => {
+                let from = found.trace_id.is_some().then_some("b3");
+                (found, from)
+            }
+            None => match header("traceparent").as_deref().and_then(parse_traceparent) {
+                Some(found) => (found, Some("traceparent")),
+                None => (Incoming::default(), None),
+            },
+        };
         found.sampled = b3_decision.or(found.sampled);
-        found
+        (found, from)
     }
 }
 
@@ -55,12 +69,15 @@ fn parse_sampled(text: &str) -> Option<bool> {
 
 /// A span id is 16 lower-case hex digits, not all zeros.
 pub fn parse_span_id(text: &str) -> Option<String> {
-    (text.len() == 16 && is_hex(text)).then(|| text.to_owned())
+    span_id_problem(text).is_none().then(|| text.to_owned())
 }
 
 /// `b3: {traceId}-{spanId}[-{sampled}[-{parentSpanId}]]`, or a lone
 /// sampling decision (`0`, `1`, `d`).
 fn parse_b3_single(text: &str) -> Option<Incoming> {
+    if b3_problem(text).is_some() {
+        return None;
+    }
     let parts: Vec<&str> = text.trim().split(['-']).collect();
     match parts.as_slice() {
         [decision] => parse_sampled(decision).map(|sampled| Incoming {
@@ -81,22 +98,15 @@ fn parse_b3_single(text: &str) -> Option<Incoming> {
 
 /// `traceparent: 00-{32 hex trace id}-{16 hex parent id}-{2 hex flags}`.
 fn parse_traceparent(text: &str) -> Option<Incoming> {
-    let parts: Vec<&str> = text.trim().split(['-']).collect();
-    let [version, trace, parent, flags] = parts.as_slice() else {
+    if traceparent_problem(text).is_some() {
         return None;
-    };
-    let valid = version.len() == 2
-        && hex_digits(version)
-        && *version != "ff"
-        && trace.len() == 32
-        && flags.len() == 2
-        && hex_digits(flags);
+    }
+    let mut parts = text.trim().split('-').skip(1);
+    let (trace, parent, flags) = (parts.next()?, parts.next()?, parts.next()?);
     let flags = u8::from_str_radix(flags, 16).ok()?;
-    // An invalid parent id voids the whole header (W3C Trace Context).
-    let parent = parse_span_id(parent)?;
-    (valid && is_hex(trace)).then(|| Incoming {
-        trace_id: Some((*trace).to_owned()),
-        parent_span_id: Some(parent),
+    Some(Incoming {
+        trace_id: Some(trace.to_owned()),
+        parent_span_id: Some(parent.to_owned()),
         sampled: Some(flags & 1 == 1),
     })
 }
@@ -124,7 +134,7 @@ pub fn trace_id_128(trace_id: &str) -> String {
 
 /// A B3 trace id is 16 or 32 lower-case hex digits, and not all zeros.
 pub fn parse_b3(text: &str) -> Option<String> {
-    (matches!(text.len(), 16 | 32) && is_hex(text)).then(|| text.to_owned())
+    trace_id_problem(text).is_none().then(|| text.to_owned())
 }
 
 /// A fresh 128-bit trace id, as 32 lower-case hex digits.
@@ -134,6 +144,159 @@ pub fn fresh(rng: &mut Rng) -> String {
         high = 1;
     }
     format!("{high:016x}{:016x}", rng.next_u64())
+}
+
+/// Why the service ignores a trace header: each rule the parsers above
+/// hold a value to, with the words the playground shows before sending.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Problem {
+    /// A trace id: hex digits in upper case.
+    UpperCase,
+    /// A trace id: not hex digits.
+    NotHex,
+    /// A trace id of this many digits.
+    TraceIdLength(usize),
+    AllZeros,
+    SpanNotHex,
+    SpanIdLength(usize),
+    SpanAllZeros,
+    /// `traceparent` not in four parts.
+    Parts,
+    /// `traceparent`'s version, as sent.
+    Version(String),
+    TraceparentTraceId,
+    TraceparentParentId,
+    Flags,
+    /// `b3` as one value that is no sampling decision.
+    LoneValue,
+    /// `b3` in more than four parts.
+    B3Parts,
+    /// `b3`'s trace id, and what is wrong with it.
+    B3TraceId(Box<Problem>),
+    B3SpanId,
+    B3Sampling,
+}
+
+impl Problem {
+    pub fn text(&self) -> String {
+        match self {
+            Problem::UpperCase => "upper-case letters: ids are lower-case hex (0-9, a-f)".into(),
+            Problem::NotHex => "not hex digits: an id has only 0-9 and a-f".into(),
+            Problem::TraceIdLength(n) => format!("{n} digits: an id has 16 or 32"),
+            Problem::AllZeros => "all zeros: that id means none".into(),
+            Problem::SpanNotHex => "not lower-case hex digits".into(),
+            Problem::SpanIdLength(n) => format!("{n} digits: a span id has 16"),
+            Problem::SpanAllZeros => "all zeros".into(),
+            Problem::Parts => {
+                "it has four parts: 00-{32 hex trace id}-{16 hex parent id}-{2 hex flags}".into()
+            }
+            Problem::Version(v) => format!("version \"{v}\": two hex digits, not ff"),
+            Problem::TraceparentTraceId => {
+                "the trace id: 32 lower-case hex digits, not all zeros".into()
+            }
+            Problem::TraceparentParentId => {
+                "the parent id: 16 lower-case hex digits, not all zeros".into()
+            }
+            Problem::Flags => "the flags: two hex digits (01: sampled)".into(),
+            Problem::LoneValue => "a lone value is a sampling decision: 0, 1 or d".into(),
+            Problem::B3Parts => "at most {traceId}-{spanId}-{sampled}-{parentSpanId}".into(),
+            Problem::B3TraceId(why) => format!("the trace id: {}", why.text()),
+            Problem::B3SpanId => "the span id: 16 lower-case hex digits, not all zeros".into(),
+            Problem::B3Sampling => "the sampling decision: 0, 1 or d".into(),
+        }
+    }
+}
+
+/// Why a B3 trace id (16 or 32 lower-case hex digits, not all zeros) is ignored.
+pub fn trace_id_problem(text: &str) -> Option<Problem> {
+    let upper = text.bytes().any(|b| b.is_ascii_uppercase());
+    if upper && !text.is_empty() && text.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Some(Problem::UpperCase);
+    }
+    if !hex_digits(text) {
+        return Some(Problem::NotHex);
+    }
+    if !matches!(text.len(), 16 | 32) {
+        return Some(Problem::TraceIdLength(text.len()));
+    }
+    (!is_hex(text)).then_some(Problem::AllZeros)
+}
+
+/// Why a span id (16 lower-case hex digits, not all zeros) is ignored.
+pub fn span_id_problem(text: &str) -> Option<Problem> {
+    if !hex_digits(text) {
+        return Some(Problem::SpanNotHex);
+    }
+    if text.len() != 16 {
+        return Some(Problem::SpanIdLength(text.len()));
+    }
+    (!is_hex(text)).then_some(Problem::SpanAllZeros)
+}
+
+/// Why a `traceparent` header is ignored.
+pub fn traceparent_problem(text: &str) -> Option<Problem> {
+    let parts: Vec<&str> = text.trim().split('-').collect();
+    let [version, trace, parent, flags] = parts.as_slice() else {
+        return Some(Problem::Parts);
+    };
+    if version.len() != 2 || !hex_digits(version) || *version == "ff" {
+        return Some(Problem::Version((*version).to_owned()));
+    }
+    if trace.len() != 32 || !is_hex(trace) {
+        return Some(Problem::TraceparentTraceId);
+    }
+    if span_id_problem(parent).is_some() {
+        return Some(Problem::TraceparentParentId);
+    }
+    (flags.len() != 2 || !hex_digits(flags)).then_some(Problem::Flags)
+}
+
+/// Why a single `b3` header is ignored.
+pub fn b3_problem(text: &str) -> Option<Problem> {
+    let parts: Vec<&str> = text.trim().split('-').collect();
+    match parts.as_slice() {
+        [decision] => parse_sampled(decision)
+            .is_none()
+            .then_some(Problem::LoneValue),
+        [trace, span, rest @ ..] if rest.len() <= 2 => {
+            if let Some(why) = trace_id_problem(trace) {
+                return Some(Problem::B3TraceId(Box::new(why)));
+            }
+            if span_id_problem(span).is_some() {
+                return Some(Problem::B3SpanId);
+            }
+            let sampled = rest
+                .first()
+                .is_none_or(|flag| parse_sampled(flag).is_some());
+            (!sampled).then_some(Problem::B3Sampling)
+        }
+        _ => Some(Problem::B3Parts),
+    }
+}
+
+/// A rule a header's value is held to.
+type Check = fn(&str) -> Option<Problem>;
+
+/// What the service makes of a caller's trace headers, for the playground
+/// to say before sending: the header its trace id will come from, and why
+/// each ill-formed one is ignored. `header` is read as by [`Incoming::read`].
+pub fn verdict(
+    header: impl Fn(&str) -> Option<String>,
+) -> (Option<&'static str>, Vec<(&'static str, Problem)>) {
+    let checks: [(&str, &'static str, Check); 4] = [
+        ("x-b3-traceid", "X-B3-TraceId", trace_id_problem),
+        ("x-b3-spanid", "X-B3-SpanId", span_id_problem),
+        ("b3", "b3", b3_problem),
+        ("traceparent", "traceparent", traceparent_problem),
+    ];
+    let problems = checks
+        .iter()
+        .filter_map(|(key, name, check)| {
+            let value = header(key).filter(|v| !v.is_empty())?;
+            check(&value).map(|why| (*name, why))
+        })
+        .collect();
+    (Incoming::read_from(header).1, problems)
 }
 
 #[cfg(test)]
@@ -281,5 +444,78 @@ mod tests {
             assert_eq!(parse_b3(&id).as_deref(), Some(id.as_str()));
             assert_eq!(id.len(), 32);
         }
+    }
+
+    #[test]
+    fn each_ignored_header_says_why_in_the_playgrounds_words() {
+        let why = |p: Option<Problem>| p.map(|p| p.text()).unwrap_or_default();
+        assert_eq!(
+            why(trace_id_problem("463AC35C9F6413AD")),
+            "upper-case letters: ids are lower-case hex (0-9, a-f)"
+        );
+        assert_eq!(
+            why(trace_id_problem("my-trace-1")),
+            "not hex digits: an id has only 0-9 and a-f"
+        );
+        assert_eq!(why(trace_id_problem("abc")), "3 digits: an id has 16 or 32");
+        assert_eq!(
+            why(trace_id_problem("0000000000000000")),
+            "all zeros: that id means none"
+        );
+        assert_eq!(why(span_id_problem("abc")), "3 digits: a span id has 16");
+        assert_eq!(
+            why(traceparent_problem("00-abc-01")),
+            "it has four parts: 00-{32 hex trace id}-{16 hex parent id}-{2 hex flags}"
+        );
+        assert_eq!(
+            why(traceparent_problem(
+                "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+            )),
+            "version \"ff\": two hex digits, not ff"
+        );
+        assert_eq!(
+            why(traceparent_problem(
+                "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-0A"
+            )),
+            "the flags: two hex digits (01: sampled)"
+        );
+        assert_eq!(
+            why(b3_problem("463AC35C9F6413AD-e457b5a2e4d86bd1")),
+            "the trace id: upper-case letters: ids are lower-case hex (0-9, a-f)"
+        );
+        assert_eq!(
+            why(b3_problem("x")),
+            "a lone value is a sampling decision: 0, 1 or d"
+        );
+        assert_eq!(why(b3_problem("463ac35c9f6413ad-e457b5a2e4d86bd1-1")), "");
+    }
+
+    #[test]
+    fn the_verdict_names_the_header_read_as_read_does() {
+        let verdict_of = |headers: &[(&str, &str)]| {
+            verdict(|name| {
+                headers
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, v)| (*v).to_owned())
+            })
+        };
+        let parent = (
+            "traceparent",
+            "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+        );
+        assert_eq!(verdict_of(&[parent]), (Some("traceparent"), vec![]));
+        let (decides, problems) = verdict_of(&[
+            ("x-b3-traceid", "nope"),
+            ("b3", "2222222222222222-e457b5a2e4d86bd1"),
+            parent,
+        ]);
+        assert_eq!(
+            (decides, problems),
+            (Some("b3"), vec![("X-B3-TraceId", Problem::NotHex)])
+        );
+        // A lone b3 sampling decision is read, and traceparent is not.
+        assert_eq!(verdict_of(&[("b3", "1"), parent]).0, None);
+        assert_eq!(read(&[("b3", "1"), parent]).trace_id, None);
     }
 }

@@ -470,3 +470,22 @@ fn busy() -> Response {
         body: Envelope::failure(&error),
     }
 }
+
+/// The trace headers a caller would send (each "" when absent), checked by
+/// the rules the service reads them with (`observe::trace`): which one its
+/// trace id would come from, and why each ill-formed one is ignored, as
+/// JSON text (`json::trace_verdict`).
+#[wasm_bindgen(js_name = traceHeaders)]
+pub fn trace_headers(trace_id: &str, span_id: &str, b3: &str, traceparent: &str) -> String {
+    let (decides, problems) = crate::observe::trace::verdict(|name| {
+        let value = match name {
+            "x-b3-traceid" => trace_id,
+            "x-b3-spanid" => span_id,
+            "b3" => b3,
+            "traceparent" => traceparent,
+            _ => "",
+        };
+        (!value.is_empty()).then(|| value.to_owned())
+    });
+    json::trace_verdict(decides, &problems)
+}

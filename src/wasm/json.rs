@@ -70,3 +70,24 @@ pub fn forced(pending: Option<(Forced, u32)>) -> String {
     out.end_object();
     out.text
 }
+
+/// Which trace header decides and why the others are ignored:
+/// `{"decides": name or null, "problems": {name: why}}`.
+pub fn trace_verdict(
+    decides: Option<&str>,
+    problems: &[(&str, crate::observe::trace::Problem)],
+) -> String {
+    let mut out = Out::with_capacity(128);
+    out.begin_object();
+    out.key("decides");
+    out.opt_str(decides);
+    out.key("problems");
+    out.begin_object();
+    for (name, why) in problems {
+        out.key(name);
+        out.str(&why.text());
+    }
+    out.end_object();
+    out.end_object();
+    out.text
+}

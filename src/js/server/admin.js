@@ -40,130 +40,159 @@ function wholeQuery(res, params, name) {
   return Number(text);
 }
 
-/** The admin routes: [method, path, what it does, handler]. admin-openapi.js documents each. */
+// The handlers, one per route, each given the server's context first.
+
+function health(ctx, req, res) {
+  sendData(res, {
+    status: "ok",
+    service: "orderpay",
+    version: ctx.version,
+    base: ctx.base || "/",
+    generation: ctx.instance.generation,
+    uptimeMs: Math.round(performance.now() - ctx.started),
+    adminToken: ctx.access.token !== null,
+  });
+}
+
+function logs(ctx, req, res, params) {
+  const after = wholeQuery(res, params, "after");
+  if (after === undefined) return;
+  const service = ctx.instance.service;
+  sendData(res, {
+    records: after === null ? service.logs() : service.logs(after),
+    droppedLogs: service.droppedLogs,
+    generation: ctx.instance.generation,
+  });
+}
+
+function events(ctx, req, res, params) {
+  const after = wholeQuery(res, params, "after");
+  if (after === undefined) return;
+  if (req.method === "HEAD") return void res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8" }).end();
+  const resumed = Number(req.headers["last-event-id"]);
+  ctx.events.open(req, res, after ?? (Number.isSafeInteger(resumed) && resumed > 0 ? resumed : 0));
+}
+
+function counters(ctx, req, res) {
+  const service = ctx.instance.service;
+  sendData(res, { counters: service.counters(), droppedLogs: service.droppedLogs, generation: ctx.instance.generation });
+}
+
+function clearLogs(ctx, req, res) {
+  ctx.instance.service.clearLogs();
+  ctx.changed();
+  sendData(res, { droppedLogs: ctx.instance.service.droppedLogs });
+}
+
+function spans(ctx, req, res, params) {
+  const traceId = params.get("traceId");
+  if (traceId !== null && !/^[0-9a-f]{16}([0-9a-f]{16})?$/.test(traceId)) {
+    return sendError(res, 400, `traceId: expected 16 or 32 lower-case hex digits, got ${JSON.stringify(traceId)}`);
+  }
+  const all = ctx.instance.service.spans();
+  sendData(res, traceId === null ? all : all.filter((s) => s.traceId === traceId));
+}
+
+async function replaceSnapshot(ctx, req, res) {
+  const raw = await readBody(req, SNAPSHOT_BODY);
+  if (raw === TOO_LARGE) {
+    res.setHeader("connection", "close");
+    return sendError(res, 413, `body: a snapshot of at most ${SNAPSHOT_BODY} bytes`);
+  }
+  const text = raw === null ? null : utf8(raw);
+  if (text === null) return sendError(res, 400, `body: expected the snapshot text, got ${raw === null ? "nothing" : "bytes that are not UTF-8"}`);
+  try {
+    ctx.instance.replace(text);
+  } catch (error) {
+    return sendError(res, 400, error.message.startsWith("snapshot") ? error.message : `snapshot: ${error.message}`);
+  }
+  ctx.changed();
+  sendData(res, { generation: ctx.instance.generation, settings: ctx.instance.service.settings });
+}
+
+function settings(ctx, req, res) {
+  const service = ctx.instance.service;
+  sendData(res, {
+    settings: service.settings,
+    forced: service.forced,
+    now: service.now,
+    droppedLogs: service.droppedLogs,
+    generation: ctx.instance.generation,
+    maxOrdersIgnored: ctx.instance.maxOrdersIgnored,
+  });
+}
+
+async function forceNext(ctx, req, res) {
+  const body = await jsonBody(req, res);
+  if (body === undefined) return;
+  if (body.outcome !== "success" && body.outcome !== "failure") {
+    return sendError(res, 400, `outcome: expected "success" or "failure", got ${JSON.stringify(body.outcome ?? null)}`);
+  }
+  try {
+    ctx.instance.service.forceNext(body.outcome, body.count ?? 1);
+  } catch (error) {
+    return sendError(res, 400, error.message);
+  }
+  ctx.changed();
+  sendData(res, { forced: ctx.instance.service.forced });
+}
+
+async function reset(ctx, req, res) {
+  const body = await jsonBody(req, res, { optional: true });
+  if (body === undefined) return;
+  try {
+    ctx.instance.reset(body);
+  } catch (error) {
+    return sendError(res, 400, error.message);
+  }
+  ctx.changed();
+  sendData(res, { generation: ctx.instance.generation, settings: ctx.instance.service.settings });
+}
+
+async function advance(ctx, req, res) {
+  const body = await jsonBody(req, res);
+  if (body === undefined) return;
+  if (!Number.isSafeInteger(body.ms) || body.ms < 0) {
+    return sendError(res, 400, `ms: expected a whole number of milliseconds from 0, got ${JSON.stringify(body.ms ?? null)}`);
+  }
+  try {
+    ctx.instance.service.advance(body.ms);
+  } catch (error) {
+    // Past the last time a Date holds: refused, the clock unmoved.
+    return sendError(res, 400, error.message);
+  }
+  ctx.changed();
+  sendData(res, { now: ctx.instance.service.now });
+}
+
+/** The admin API: [method, path, what it does, handler(ctx, req, res, params)]. admin-openapi.js documents each. */
+const ROUTES = [
+  ["GET", "/health", "liveness, version, where the gateway is, the log's position", health],
+  ["GET", "/openapi.json", "the OpenAPI 3.1 document of the eight endpoints",
+    (ctx, req, res) => sendText(res, "application/json", ctx.openapi)],
+  ["GET", "/openapi-admin.json", "the OpenAPI 3.1 document of this admin API (admin-openapi.js)",
+    (ctx, req, res) => sendText(res, "application/json", ctx.adminOpenapi)],
+  ["GET", "/logs", "the log records, oldest first; ?after=SEQ for the newer ones only", logs],
+  ["GET", "/events", "the log as server-sent events: the records after ?after=SEQ (or Last-Event-ID), then each new batch", events],
+  ["GET", "/counters", "what the service counted over every request, whatever the log still holds", counters],
+  ["GET", "/logs.ndjson", "the log records as NDJSON",
+    (ctx, req, res) => sendText(res, "application/x-ndjson", ctx.instance.service.exportNdjson())],
+  ["POST", "/logs/clear", "empties the log", clearLogs],
+  ["GET", "/spans", "the spans, oldest first; ?traceId=ID for one trace", spans],
+  ["GET", "/otlp", "the spans as OTLP/JSON, for a collector's /v1/traces",
+    (ctx, req, res) => sendJson(res, 200, ctx.instance.service.exportOtlp())],
+  ["GET", "/snapshot", "the whole state as snapshot text",
+    (ctx, req, res) => sendText(res, "application/json", ctx.instance.service.snapshot())],
+  ["PUT", "/snapshot", "replaces the whole state with a snapshot's", replaceSnapshot],
+  ["GET", "/settings", "the settings in force, the pending forceNext, the clock", settings],
+  ["POST", "/force-next", 'the next attempts fail or succeed: {"outcome":"failure","count":3}; count 0 clears', forceNext],
+  ["POST", "/reset", "a fresh service: the start options, with those of the body over them", reset],
+  ["POST", "/advance", 'moves a virtual clock on: {"ms":60000}', advance],
+];
+
+/** The admin routes of one server: [method, path, what it does, handler(req, res, params)]. */
 export function adminRoutes(ctx) {
-  const svc = () => ctx.instance.service;
-  return [
-    ["GET", "/health", "liveness, version, where the gateway is, the log's position", (req, res) =>
-      sendData(res, {
-        status: "ok",
-        service: "orderpay",
-        version: ctx.version,
-        base: ctx.base || "/",
-        generation: ctx.instance.generation,
-        uptimeMs: Math.round(performance.now() - ctx.started),
-        adminToken: ctx.access.token !== null,
-      })],
-    ["GET", "/openapi.json", "the OpenAPI 3.1 document of the eight endpoints", (req, res) =>
-      sendText(res, "application/json", ctx.openapi)],
-    ["GET", "/openapi-admin.json", "the OpenAPI 3.1 document of this admin API (admin-openapi.js)", (req, res) =>
-      sendText(res, "application/json", ctx.adminOpenapi)],
-    ["GET", "/logs", "the log records, oldest first; ?after=SEQ for the newer ones only", (req, res, params) => {
-      const after = wholeQuery(res, params, "after");
-      if (after === undefined) return;
-      const service = svc();
-      sendData(res, {
-        records: after === null ? service.logs() : service.logs(after),
-        droppedLogs: service.droppedLogs,
-        generation: ctx.instance.generation,
-      });
-    }],
-    ["GET", "/events", "the log as server-sent events: the records after ?after=SEQ (or Last-Event-ID), then each new batch", (req, res, params) => {
-      const after = wholeQuery(res, params, "after");
-      if (after === undefined) return;
-      if (req.method === "HEAD") return void res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8" }).end();
-      const resumed = Number(req.headers["last-event-id"]);
-      ctx.events.open(req, res, after ?? (Number.isSafeInteger(resumed) && resumed > 0 ? resumed : 0));
-    }],
-    ["GET", "/counters", "what the service counted over every request, whatever the log still holds", (req, res) =>
-      sendData(res, { counters: svc().counters(), droppedLogs: svc().droppedLogs, generation: ctx.instance.generation })],
-    ["GET", "/logs.ndjson", "the log records as NDJSON", (req, res) =>
-      sendText(res, "application/x-ndjson", svc().exportNdjson())],
-    ["POST", "/logs/clear", "empties the log", (req, res) => {
-      svc().clearLogs();
-      ctx.changed();
-      sendData(res, { droppedLogs: svc().droppedLogs });
-    }],
-    ["GET", "/spans", "the spans, oldest first; ?traceId=ID for one trace", (req, res, params) => {
-      const traceId = params.get("traceId");
-      if (traceId !== null && !/^[0-9a-f]{16}([0-9a-f]{16})?$/.test(traceId)) {
-        return sendError(res, 400, `traceId: expected 16 or 32 lower-case hex digits, got ${JSON.stringify(traceId)}`);
-      }
-      const spans = svc().spans();
-      sendData(res, traceId === null ? spans : spans.filter((s) => s.traceId === traceId));
-    }],
-    ["GET", "/otlp", "the spans as OTLP/JSON, for a collector's /v1/traces", (req, res) =>
-      sendJson(res, 200, svc().exportOtlp())],
-    ["GET", "/snapshot", "the whole state as snapshot text", (req, res) =>
-      sendText(res, "application/json", svc().snapshot())],
-    ["PUT", "/snapshot", "replaces the whole state with a snapshot's", async (req, res) => {
-      const raw = await readBody(req, SNAPSHOT_BODY);
-      if (raw === TOO_LARGE) {
-        res.setHeader("connection", "close");
-        return sendError(res, 413, `body: a snapshot of at most ${SNAPSHOT_BODY} bytes`);
-      }
-      const text = raw === null ? null : utf8(raw);
-      if (text === null) return sendError(res, 400, `body: expected the snapshot text, got ${raw === null ? "nothing" : "bytes that are not UTF-8"}`);
-      try {
-        ctx.instance.replace(text);
-      } catch (error) {
-        return sendError(res, 400, error.message.startsWith("snapshot") ? error.message : `snapshot: ${error.message}`);
-      }
-      ctx.changed();
-      sendData(res, { generation: ctx.instance.generation, settings: svc().settings });
-    }],
-    ["GET", "/settings", "the settings in force, the pending forceNext, the clock", (req, res) => {
-      const service = svc();
-      sendData(res, {
-        settings: service.settings,
-        forced: service.forced,
-        now: service.now,
-        droppedLogs: service.droppedLogs,
-        generation: ctx.instance.generation,
-        maxOrdersIgnored: ctx.instance.maxOrdersIgnored,
-      });
-    }],
-    ["POST", "/force-next", 'the next attempts fail or succeed: {"outcome":"failure","count":3}; count 0 clears', async (req, res) => {
-      const body = await jsonBody(req, res);
-      if (body === undefined) return;
-      if (body.outcome !== "success" && body.outcome !== "failure") {
-        return sendError(res, 400, `outcome: expected "success" or "failure", got ${JSON.stringify(body.outcome ?? null)}`);
-      }
-      try {
-        svc().forceNext(body.outcome, body.count ?? 1);
-      } catch (error) {
-        return sendError(res, 400, error.message);
-      }
-      ctx.changed();
-      sendData(res, { forced: svc().forced });
-    }],
-    ["POST", "/reset", "a fresh service: the start options, with those of the body over them", async (req, res) => {
-      const body = await jsonBody(req, res, { optional: true });
-      if (body === undefined) return;
-      try {
-        ctx.instance.reset(body);
-      } catch (error) {
-        return sendError(res, 400, error.message);
-      }
-      ctx.changed();
-      sendData(res, { generation: ctx.instance.generation, settings: svc().settings });
-    }],
-    ["POST", "/advance", 'moves a virtual clock on: {"ms":60000}', async (req, res) => {
-      const body = await jsonBody(req, res);
-      if (body === undefined) return;
-      if (!Number.isSafeInteger(body.ms) || body.ms < 0) {
-        return sendError(res, 400, `ms: expected a whole number of milliseconds from 0, got ${JSON.stringify(body.ms ?? null)}`);
-      }
-      try {
-        svc().advance(body.ms);
-      } catch (error) {
-        // Past the last time a Date holds: refused, the clock unmoved.
-        return sendError(res, 400, error.message);
-      }
-      ctx.changed();
-      sendData(res, { now: svc().now });
-    }],
-  ];
+  return ROUTES.map(([method, path, what, handler]) => [method, path, what, (req, res, params) => handler(ctx, req, res, params)]);
 }
 
 /** Answers a request under /__orderpay/. */

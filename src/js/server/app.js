@@ -23,6 +23,40 @@ const MANIFEST = JSON.parse(readFileSync(new URL("../package.json", import.meta.
 /** Node refuses headers over this; the service's own 431 covers up to 64 KiB. */
 const MAX_HEADER_SIZE = 80 * 1024;
 
+/** A request Node's parser refused: a 4xx written on the socket, or the socket closed. */
+function answerClientError(error, socket) {
+  if (!socket.writable || error.code === "ECONNRESET") return socket.destroy();
+  const [status, msg] =
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? [431, `headers: over the ${MAX_HEADER_SIZE} bytes this server reads`]
+      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, "request: not received in time; the connection is closed"]
+        : [400, `request: not valid HTTP (${error.code ?? error.message})`];
+  socket.end(rawError(status, msg));
+}
+
+/**
+ * Listens; resolves with the address the server is reachable at, once the
+ * OpenAPI documents name it as their server.
+ */
+function listen(server, options, ctx, document, adminDocument) {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => {
+      server.off("error", reject);
+      const { port } = server.address();
+      const host = options.host.includes(":") ? `[${options.host}]` : options.host;
+      const url = `http://${host}:${port}`;
+      document.servers = [{ url: url + options.base }];
+      ctx.openapi = JSON.stringify(document, null, 2);
+      adminDocument.servers = [{ url }];
+      ctx.adminOpenapi = JSON.stringify(adminDocument, null, 2);
+      ctx.state?.touch();
+      resolve(url);
+    });
+  });
+}
+
 /**
  * A server, not yet listening. `options`: those of the command line
  * (options.js), plus `snapshot`, a saved state's text to start from, and
@@ -71,34 +105,9 @@ export function createOrderpayServer(options, serviceOptions) {
       });
     },
   );
-  server.on("clientError", (error, socket) => {
-    if (!socket.writable || error.code === "ECONNRESET") return socket.destroy();
-    const [status, msg] =
-      error.code === "HPE_HEADER_OVERFLOW"
-        ? [431, `headers: over the ${MAX_HEADER_SIZE} bytes this server reads`]
-        : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
-          ? [408, "request: not received in time; the connection is closed"]
-          : [400, `request: not valid HTTP (${error.code ?? error.message})`];
-    socket.end(rawError(status, msg));
-  });
+  server.on("clientError", answerClientError);
 
-  /** Listens; resolves with the address the server is reachable at. */
-  server.start = () =>
-    new Promise((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(options.port, options.host, () => {
-        server.off("error", reject);
-        const { port } = server.address();
-        const host = options.host.includes(":") ? `[${options.host}]` : options.host;
-        const url = `http://${host}:${port}`;
-        document.servers = [{ url: url + options.base }];
-        ctx.openapi = JSON.stringify(document, null, 2);
-        adminDocument.servers = [{ url }];
-        ctx.adminOpenapi = JSON.stringify(adminDocument, null, 2);
-        ctx.state?.touch();
-        resolve(url);
-      });
-    });
+  server.start = () => listen(server, options, ctx, document, adminDocument);
   // The event streams never end by themselves: a stopping server ends them, so that it can finish.
   const close = server.close.bind(server);
   server.close = (callback) => {

@@ -24,7 +24,8 @@ export class Instance {
       return new Service(options);
     } catch (error) {
       if (options.maxOrders === undefined || !/unknown option "maxOrders"/.test(error.message)) throw error;
-      const { maxOrders: _, ...rest } = options;
+      const rest = { ...options };
+      delete rest.maxOrders;
       const service = new Service(rest);
       this.maxOrdersIgnored = true;
       return service;

@@ -1,5 +1,6 @@
 // The command line of `orderpay serve`: every option checked here, so that a
 // mistake is one clear line naming the option, never a stack trace.
+import { parseArgs as splitArgs } from "node:util";
 
 export const USAGE = `Usage: orderpay serve [options]
 
@@ -101,34 +102,41 @@ export const DEFAULTS = {
   requestTimeout: 30_000,
 };
 
+/** What node:util's parseArgs is told: every flag takes a value but --latency, whose value is optional. */
+const PARSE = Object.fromEntries([
+  ...Object.keys(FLAGS).map((flag) => [flag.slice(2), { type: flag === "--latency" ? "boolean" : "string" }]),
+  ["help", { type: "boolean", short: "h" }],
+]);
+
 /**
  * `serve` and its options, as `--name value` or `--name=value`. Returns
  * `{ help: true }` for --help. Throws a UsageError naming the option.
+ * node:util's parseArgs splits the words; they are then read in order, so
+ * the first mistake is the one reported.
  */
 export function parseArgs(argv) {
   const args = [...argv];
   if (args[0] === "serve") args.shift();
   else if (args[0] === undefined || args[0] === "--help" || args[0] === "-h" || args[0] === "help") return { help: true };
   else throw new UsageError(`unknown command ${JSON.stringify(args[0])}; the command is: orderpay serve`);
+  const { tokens } = splitArgs({ args, options: PARSE, strict: false, allowPositionals: true, tokens: true });
   const options = { ...DEFAULTS };
   const seen = new Set();
-  while (args.length) {
-    const arg = args.shift();
-    if (arg === "--help" || arg === "-h") return { help: true };
-    const eq = arg.indexOf("=");
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    const name = FLAGS[flag];
-    if (!name) throw new UsageError(`unknown option ${JSON.stringify(arg)}; see orderpay serve --help`);
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (token.kind === "option" && token.name === "help" && !token.inlineValue) return { help: true };
+    const flag = `--${token.name}`;
+    const name = token.kind === "option" && token.rawName === flag ? FLAGS[flag] : undefined;
+    if (!name) throw new UsageError(`unknown option ${JSON.stringify(args[token.index])}; see orderpay serve --help`);
     if (seen.has(name)) throw new UsageError(`${flag}: given twice`);
     seen.add(name);
-    let value;
-    if (eq > 0) value = arg.slice(eq + 1);
-    else if (name === "latency") {
+    let value = token.value;
+    if (name === "latency" && !token.inlineValue) {
       // A bare --latency waits the simulated time itself; a factor may follow.
-      value = args.length && /^\d*\.?\d+$/.test(args[0]) ? args.shift() : "1";
-    } else {
-      if (!args.length || args[0].startsWith("--")) throw new UsageError(`${flag}: needs a value`);
-      value = args.shift();
+      const next = tokens[i + 1];
+      value = next?.kind === "positional" && /^\d*\.?\d+$/.test(next.value) ? tokens[++i].value : "1";
+    } else if (!token.inlineValue && (value === undefined || value.startsWith("--"))) {
+      throw new UsageError(`${flag}: needs a value`);
     }
     options[name] = CHECK[name](flag, value);
   }

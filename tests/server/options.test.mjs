@@ -1,0 +1,75 @@
+// The command line of `orderpay serve` word by word: what parseArgs of the
+// shipped server/options.js makes of each form an option can take, and the
+// one message each mistake gets (the first mistake, reading left to right).
+// http.test.mjs runs the real command for the exit code of a few.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { test } from "node:test";
+
+import { root, serveFails } from "./serve.mjs";
+
+const { parseArgs, DEFAULTS, UsageError } = await import(join(root, "pkg", "server", "options.js"));
+
+const parsed = (...args) => parseArgs(["serve", ...args]);
+function refused(args, message) {
+  assert.throws(() => parseArgs(["serve", ...args]), (error) => {
+    assert.ok(error instanceof UsageError, `${args.join(" ")}: ${error}`);
+    assert.equal(error.message, message, args.join(" "));
+    return true;
+  });
+}
+
+test("a value follows its option as the next word or after =", () => {
+  assert.deepEqual(parsed("--port", "5"), { ...DEFAULTS, port: 5 });
+  assert.deepEqual(parsed("--port=5", "--base=/shop/"), { ...DEFAULTS, port: 5, base: "/shop" });
+  // A word after the option is its value even when it starts with one dash.
+  assert.equal(parsed("--host", "-h").host, "-h");
+  assert.deepEqual(parsed("--failure-rate", "0.5", "--seed", "7", "--max-orders", "3"),
+    { ...DEFAULTS, failureRate: 0.5, seed: 7, maxOrders: 3 });
+});
+
+test("--latency takes a factor only when a number follows it", () => {
+  assert.equal(parsed("--latency").latency, 1);
+  assert.equal(parsed("--latency", "2").latency, 2);
+  assert.equal(parsed("--latency", ".5").latency, 0.5);
+  assert.equal(parsed("--latency=0.25").latency, 0.25);
+  assert.deepEqual(parsed("--latency", "--port", "3"), { ...DEFAULTS, latency: 1, port: 3 });
+  refused(["--latency", "fast"], 'unknown option "fast"; see orderpay serve --help');
+  refused(["--latency=", "2"], '--latency: expected a number from 0 to 100, got ""');
+});
+
+test("help, from the command or anywhere among the options before a mistake", () => {
+  for (const argv of [[], ["help"], ["--help"], ["-h"], ["serve", "-h"], ["serve", "--port", "1", "--help"]]) {
+    assert.deepEqual(parseArgs(argv), { help: true }, argv.join(" "));
+  }
+  refused(["--port", "x", "--help"], '--port: expected a whole number from 0 to 65535, got "x"');
+  refused(["--help=x"], 'unknown option "--help=x"; see orderpay serve --help');
+  assert.throws(() => parseArgs(["start"]), { message: 'unknown command "start"; the command is: orderpay serve' });
+});
+
+test("each mistake is named as it was typed", () => {
+  refused(["--colour"], 'unknown option "--colour"; see orderpay serve --help');
+  refused(["--nope=3"], 'unknown option "--nope=3"; see orderpay serve --help');
+  refused(["-p", "3"], 'unknown option "-p"; see orderpay serve --help');
+  refused(["-abc"], 'unknown option "-abc"; see orderpay serve --help');
+  refused(["4010"], 'unknown option "4010"; see orderpay serve --help');
+  refused(["--"], 'unknown option "--"; see orderpay serve --help');
+  refused(["--port"], "--port: needs a value");
+  refused(["--port", "--host", "x"], "--port: needs a value");
+  refused(["--port", "1", "--port", "2"], "--port: given twice");
+  refused(["--latency", "1", "--latency"], "--latency: given twice");
+  refused(["--port=", "3"], '--port: expected a whole number from 0 to 65535, got ""');
+  refused(["--state", ""], "--state: expected a file name");
+});
+
+test("a repeated or valueless option stops the command with exit code 2", async () => {
+  for (const [args, message] of [
+    [["--port", "0", "--port", "0"], "orderpay: --port: given twice"],
+    [["--seed"], "orderpay: --seed: needs a value"],
+  ]) {
+    const { code, output } = await serveFails(args);
+    assert.equal(code, 2, output);
+    assert.match(output, new RegExp(message.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+    assert.doesNotMatch(output, /\n\s+at /);
+  }
+});
