@@ -613,7 +613,7 @@ fn circles(imports: &[Import]) -> Vec<String> {
             .collect();
         let mut circle = steps.join("; ");
         if group.len() + 1 > way.len() {
-            circle += &format!(" (one circle of {})", group.join(", "));
+            circle += &format!(" (these reach each other: {})", group.join(", "));
         }
         seen.extend(group);
         found.push(circle);

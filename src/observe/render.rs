@@ -9,7 +9,7 @@ use super::ids::SpanId;
 use super::span_entry::{Part, SpanEntry};
 use super::status::LogStatus;
 use super::tape::{Tape, Written};
-use crate::gateway::route::uri_group;
+use crate::domain::route_table::uri_group;
 use crate::json::write::{escape_into, push_f64, push_hex64, push_int, push_uint};
 use crate::json::Out;
 use crate::sim::third_party::Verdict;
