@@ -531,56 +531,66 @@ fn scan_value(bytes: &[u8], scan: &mut Scan) -> bool {
         }
     }
     match scan.kind {
-        Kind::Word => {
-            while let Some(&c) = bytes.get(scan.at) {
-                if !(c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.')) {
-                    return true;
-                }
-                scan.at += 1;
-            }
-            false
+        Kind::Word => word_ends(bytes, scan),
+        Kind::Text => string_ends(bytes, scan),
+        Kind::Nested | Kind::Unknown => container_ends(bytes, scan),
+    }
+}
+
+/// Whether a word or number ends within `bytes`.
+fn word_ends(bytes: &[u8], scan: &mut Scan) -> bool {
+    while let Some(&c) = bytes.get(scan.at) {
+        if !(c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.')) {
+            return true;
         }
-        Kind::Text => {
-            while let Some(&b) = bytes.get(scan.at) {
-                scan.at += 1;
-                if scan.escaped {
-                    scan.escaped = false;
-                } else if b == b'\\' {
-                    scan.escaped = true;
-                } else if b == b'"' {
-                    return true;
-                }
-            }
-            false
-        }
-        Kind::Nested | Kind::Unknown => {
-            while let Some(&b) = bytes.get(scan.at) {
-                scan.at += 1;
-                if scan.in_string {
-                    if scan.escaped {
-                        scan.escaped = false;
-                    } else if b == b'\\' {
-                        scan.escaped = true;
-                    } else if b == b'"' {
-                        scan.in_string = false;
-                    }
-                    continue;
-                }
-                match b {
-                    b'"' => scan.in_string = true,
-                    b'{' | b'[' => scan.depth += 1,
-                    b'}' | b']' => {
-                        scan.depth -= 1;
-                        if scan.depth == 0 {
-                            return true;
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            false
+        scan.at += 1;
+    }
+    false
+}
+
+/// Whether a string, its opening quote read, ends within `bytes`.
+fn string_ends(bytes: &[u8], scan: &mut Scan) -> bool {
+    while let Some(&b) = bytes.get(scan.at) {
+        scan.at += 1;
+        if scan.escaped {
+            scan.escaped = false;
+        } else if b == b'\\' {
+            scan.escaped = true;
+        } else if b == b'"' {
+            return true;
         }
     }
+    false
+}
+
+/// Whether an object or array, its opening bracket read, ends within
+/// `bytes`: brackets counted outside its strings.
+fn container_ends(bytes: &[u8], scan: &mut Scan) -> bool {
+    while let Some(&b) = bytes.get(scan.at) {
+        scan.at += 1;
+        if scan.in_string {
+            if scan.escaped {
+                scan.escaped = false;
+            } else if b == b'\\' {
+                scan.escaped = true;
+            } else if b == b'"' {
+                scan.in_string = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' => scan.in_string = true,
+            b'{' | b'[' => scan.depth += 1,
+            b'}' | b']' => {
+                scan.depth -= 1;
+                if scan.depth == 0 {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The small tree `read_tree` reads: each noted member parsed again from
