@@ -174,6 +174,60 @@ fn request_gives_the_head_then_the_envelope_and_echoes_the_trace_id() {
     assert_eq!(wrong["headers"]["x-b3-traceid"].as_str().unwrap().len(), 32);
 }
 
+/// What the JS layer can leave behind (method, path, what it could not
+/// read) and the answer each gets: its code and the start of its msg.
+const LEFT_BEHIND: [(&str, Option<&str>, &str, i32, &str); 7] = [
+    (
+        "POST",
+        Some("/api/order/create"),
+        r#"{"unreadable":["headers","no keys"]}"#,
+        400,
+        "headers: no keys",
+    ),
+    (
+        "",
+        Some("/api/order/create"),
+        r#"{"unreadable":["method","expected a string, got number"]}"#,
+        400,
+        "method: expected a string, got number",
+    ),
+    (
+        "GET",
+        None,
+        r#"{"path":100001}"#,
+        414,
+        "path: 100001 bytes is over the limit of 8192 bytes",
+    ),
+    (
+        "POST",
+        Some("/api/order/create"),
+        r#"{"body":2097152}"#,
+        413,
+        "body: 2097152 bytes is over the limit of 1048576 bytes",
+    ),
+    (
+        "GET",
+        Some("/api/order/create"),
+        r#"{"headers":[10000000,20000000]}"#,
+        431,
+        "headers: 10000000 headers is over the limit of 1000 headers",
+    ),
+    (
+        "GET",
+        Some("/api/order/create"),
+        r#"{"headers":[9,4831838208]}"#,
+        431,
+        "headers: 4294967295 bytes is over the limit of 65536 bytes",
+    ),
+    (
+        "GET",
+        Some("/api/order/create"),
+        "not json",
+        400,
+        "request: not understood:",
+    ),
+];
+
 #[wasm_bindgen_test]
 fn what_the_js_layer_left_behind_is_answered_with_its_status_and_changes_nothing() {
     let s = service(3.0);
@@ -187,58 +241,7 @@ fn what_the_js_layer_left_behind_is_answered_with_its_status_and_changes_nothing
             Some(left.to_owned()),
         ))
     };
-    let cases = [
-        (
-            "POST",
-            Some("/api/order/create"),
-            r#"{"unreadable":["headers","no keys"]}"#,
-            400,
-            "headers: no keys",
-        ),
-        (
-            "",
-            Some("/api/order/create"),
-            r#"{"unreadable":["method","expected a string, got number"]}"#,
-            400,
-            "method: expected a string, got number",
-        ),
-        (
-            "GET",
-            None,
-            r#"{"path":100001}"#,
-            414,
-            "path: 100001 bytes is over the limit of 8192 bytes",
-        ),
-        (
-            "POST",
-            Some("/api/order/create"),
-            r#"{"body":2097152}"#,
-            413,
-            "body: 2097152 bytes is over the limit of 1048576 bytes",
-        ),
-        (
-            "GET",
-            Some("/api/order/create"),
-            r#"{"headers":[10000000,20000000]}"#,
-            431,
-            "headers: 10000000 headers is over the limit of 1000 headers",
-        ),
-        (
-            "GET",
-            Some("/api/order/create"),
-            r#"{"headers":[9,4831838208]}"#,
-            431,
-            "headers: 4294967295 bytes is over the limit of 65536 bytes",
-        ),
-        (
-            "GET",
-            Some("/api/order/create"),
-            "not json",
-            400,
-            "request: not understood:",
-        ),
-    ];
-    for (method, path, what, code, msg) in cases {
+    for (method, path, what, code, msg) in LEFT_BEHIND {
         let r = left(method, path, what);
         assert_eq!(r["code"], code, "{r}");
         assert!(
