@@ -6,7 +6,7 @@
 
 /// Which of the eight a route is, without its parameter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
+pub enum Kind {
     CreateOrder,
     GetOrder,
     MarkOrderPaid,
@@ -18,7 +18,7 @@ pub(crate) enum Kind {
 }
 
 /// The routes as the spec documents them; `{…}` is a path parameter.
-pub(crate) const ROUTES: [(&str, &str, Kind); 8] = [
+pub const ROUTES: [(&str, &str, Kind); 8] = [
     ("POST", "/api/order/create", Kind::CreateOrder),
     ("GET", "/api/order/{orderId}", Kind::GetOrder),
     ("POST", "/api/order/{orderId}/pay", Kind::MarkOrderPaid),
