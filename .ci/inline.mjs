@@ -11,8 +11,8 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync,
 import { createRequire } from "node:module";
 import { join } from "node:path";
 
-// esbuild is build tooling, installed with the rest in tests/.
-const { transformSync } = createRequire(new URL("../tests/package.json", import.meta.url))("esbuild");
+// esbuild is build tooling, installed by the root package.json.
+const { transformSync } = createRequire(new URL("../package.json", import.meta.url))("esbuild");
 
 const TEXT_IMPORT = 'import { TextDecoder, TextEncoder } from "./text.js";';
 

@@ -1,9 +1,10 @@
 # Shared by .ci/serve and .ci/test: install what is missing, quietly, and
-# build the package. Sourced, not run.
+# build the package. Sourced, not run. .ci/serve needs only setup_build;
+# .ci/test runs setup_test.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-export PATH="$HOME/.cargo/bin:$ROOT/tests/node_modules/.bin:$PATH"
+export PATH="$HOME/.cargo/bin:$ROOT/node_modules/.bin:$ROOT/tests/node_modules/.bin:$PATH"
 WASM_BINDGEN_VERSION=$(sed -n 's/^wasm-bindgen = .*"=\([0-9.]*\)".*/\1/p' "$ROOT/Cargo.toml")
 WASM_PACK_VERSION=0.15.1
 
@@ -34,19 +35,14 @@ apt_install() {
   quiet as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y "$@"
 }
 
-setup() {
+# What building and serving the package need: the Rust target, the pinned
+# wasm-bindgen-cli, wasm-pack, Node with npm, and the build's own npm tools
+# (package.json at the root: wasm-opt from binaryen, and esbuild).
+setup_build() {
   if ! command -v cargo >/dev/null || ! command -v rustup >/dev/null; then
     echo "setup: Rust (cargo and rustup) is needed: see https://rustup.rs" >&2
     exit 1
   fi
-  local components
-  components=$(rustup component list --installed)
-  for component in clippy rustfmt; do
-    if ! grep -q "^$component" <<<"$components"; then
-      say "adding the $component component"
-      quiet rustup component add "$component"
-    fi
-  done
   if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
     say "adding the wasm32-unknown-unknown target"
     quiet rustup target add wasm32-unknown-unknown
@@ -63,21 +59,39 @@ setup() {
     say "installing Node.js and npm"
     apt_install nodejs npm
   fi
+  npm_ci "$ROOT" "the build's tools of package.json (wasm-opt from binaryen, esbuild)"
+}
+
+# npm ci in a folder when its node_modules is missing or older than its
+# lock file. Usage: npm_ci FOLDER WHAT
+npm_ci() {
+  if [ ! -f "$1/node_modules/.package-lock.json" ] ||
+    [ "$1/package-lock.json" -nt "$1/node_modules/.package-lock.json" ]; then
+    say "installing $2"
+    quiet npm ci --prefix "$1" --no-audit --no-fund
+  fi
+}
+
+# Everything the tests need: what the build needs, then clippy and rustfmt,
+# Chromium and chromedriver, the JS tooling of tests/, the server's test
+# tools, Python's venv with schemathesis, and the compatibility fixtures'
+# runners and bundlers.
+setup_test() {
+  setup_build
+  local components
+  components=$(rustup component list --installed)
+  for component in clippy rustfmt; do
+    if ! grep -q "^$component" <<<"$components"; then
+      say "adding the $component component"
+      quiet rustup component add "$component"
+    fi
+  done
   if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
     say "installing Chromium and chromedriver"
     apt_install chromium chromium-driver
   fi
-  # npm ci when node_modules is missing or older than the lock file.
-  if [ ! -f "$ROOT/tests/node_modules/.package-lock.json" ] ||
-    [ "$ROOT/tests/package-lock.json" -nt "$ROOT/tests/node_modules/.package-lock.json" ]; then
-    say "installing the JS tooling of tests/package.json (wasm-opt, esbuild, Playwright, TypeScript, msw, OpenTelemetry)"
-    quiet npm ci --prefix "$ROOT/tests" --no-audit --no-fund
-  fi
-  if [ ! -f "$ROOT/tests/server/node_modules/.package-lock.json" ] ||
-    [ "$ROOT/tests/server/package-lock.json" -nt "$ROOT/tests/server/node_modules/.package-lock.json" ]; then
-    say "installing the server's test and benchmark tooling of tests/server/package.json (OpenAPI validator, ajv, autocannon, Prism, json-server, WireMock)"
-    quiet npm ci --prefix "$ROOT/tests/server" --no-audit --no-fund
-  fi
+  npm_ci "$ROOT/tests" "the JS tooling of tests/package.json (Playwright, TypeScript, msw, OpenTelemetry)"
+  npm_ci "$ROOT/tests/server" "the server's test and benchmark tooling of tests/server/package.json (OpenAPI validator and linters, ajv, autocannon, Prism, json-server, WireMock)"
   local venv="$ROOT/tests/server/.venv"
   if ! command -v python3 >/dev/null || ! python3 -c "import ensurepip, venv" 2>/dev/null; then
     say "installing Python 3 with venv"
@@ -104,4 +118,18 @@ setup() {
 build_package() {
   (cd "$ROOT" && quiet wasm-pack build --release --target web --out-dir pkg)
   node "$ROOT/.ci/package.mjs"
+  touch "$ROOT/pkg/.built"
+}
+
+# build_package, unless pkg/ was built after the last change to what goes
+# into it (the crate, its lock file, the JS layer, the build scripts): a
+# second `npm start` with nothing changed serves at once.
+build_package_if_changed() {
+  local stamp="$ROOT/pkg/.built"
+  if [ -f "$stamp" ] && [ -z "$(cd "$ROOT" && find Cargo.toml Cargo.lock package.json src .ci -newer "$stamp" -print -quit)" ]; then
+    say "pkg/ is up to date"
+    return
+  fi
+  echo "building the package..." >&2
+  build_package
 }

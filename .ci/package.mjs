@@ -45,7 +45,7 @@ cpSync(join(js, "server"), join(pkg, "server"), { recursive: true });
 cpSync(join(root, "www"), join(pkg, "playground"), { recursive: true });
 
 const manifest = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8"));
-manifest.files = [...new Set([...manifest.files, "binding.js", "binding.d.ts", ...extra, "server/", "playground/", "openapi.json", "README.md"])];
+manifest.files = [...new Set([...manifest.files, "binding.js", "binding.d.ts", ...extra, "server/", "playground/", "openapi.json", "openapi-admin.json", "README.md", "docs/"])];
 manifest.bin = { orderpay: "./server/cli.js" };
 // Every entry loads the WebAssembly module on import, from bytes inlined
 // as base64 (inline.mjs), in every environment alike: no `node`/`browser`
@@ -75,6 +75,7 @@ manifest.exports = {
   "./worker.js": "./worker.js",
   "./orderpay_bg.wasm": "./orderpay_bg.wasm",
   "./openapi.json": "./openapi.json",
+  "./openapi-admin.json": "./openapi-admin.json",
   "./package.json": "./package.json",
 };
 // The entries that load the module must be kept whole: a bundler that
@@ -96,7 +97,11 @@ manifest.peerDependencies = { msw: "^2.0.0 || ^3.0.0" };
 manifest.peerDependenciesMeta = { msw: { optional: true } };
 manifest.keywords = ["mock", "api", "payments", "wasm", "testing", "tracing"];
 writeFileSync(join(pkg, "package.json"), JSON.stringify(manifest, null, 2) + "\n");
+// The user README, and docs/ beside it so that its relative links lead
+// somewhere in node_modules too.
 copyFileSync(join(root, "README.md"), join(pkg, "README.md"));
+rmSync(join(pkg, "docs"), { recursive: true, force: true });
+cpSync(join(root, "docs"), join(pkg, "docs"), { recursive: true });
 
 // wasm-bindgen describes the raw wasm exports in the glue's types; nobody
 // should call them, so those types keep only the memory.
@@ -113,3 +118,6 @@ writeFileSync(
 // (shipped in the JS layer: src/js/openapi.js, checked by tests/openapi_js.rs).
 const { openapi } = await import(join(pkg, "node.js"));
 writeFileSync(join(pkg, "openapi.json"), openapi() + "\n");
+// The admin API's, written as data beside its routes (src/js/server/admin-openapi.js).
+const { adminOpenapi } = await import(join(pkg, "server", "admin-openapi.js"));
+writeFileSync(join(pkg, "openapi-admin.json"), JSON.stringify(adminOpenapi(manifest), null, 2) + "\n");

@@ -1,8 +1,9 @@
-//! The README's contract, claim by claim: where it quotes a message, a
-//! limit, a default or a range, the value is read out of README.md and
-//! checked against the code (its constants, or the service's answer), so
-//! the two cannot drift apart. The decisions on edge cases the README
-//! states are tested here too.
+//! The documentation's contract, claim by claim: where README.md or a
+//! file of docs/ quotes a message, a limit, a default or a range, the
+//! value is read out of the documentation and checked against the code
+//! (its constants, or the service's answer), so the two cannot drift
+//! apart. The decisions on edge cases the documentation states are tested
+//! here too.
 
 mod common;
 
@@ -70,7 +71,7 @@ fn a_method_that_is_not_letters_only_is_a_400_even_with_only_spaces_around() {
     }
 }
 
-// --- The README, read and checked against the code ---
+// --- The documentation, read and checked against the code ---
 
 use orderpay::domain::order::{MAX_DESCRIPTION_CHARS, MAX_USER_ID_CHARS};
 use orderpay::gateway::parse::MAX_COUNT;
@@ -84,14 +85,14 @@ use orderpay::sim::time_limits::{MAX_SAFE_INTEGER, MAX_TIME_MS, MIN_TIME_MS};
 use serde_json::json;
 
 fn readme() -> String {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
-        .unwrap_or_default();
-    // Lines are wrapped anywhere: compare with the line breaks as spaces.
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    common::docs::docs_text()
 }
 
-fn says(readme: &str, claim: &str) {
-    assert!(readme.contains(claim), "README.md does not say: {claim}");
+fn says(docs: &str, claim: &str) {
+    assert!(
+        docs.contains(claim),
+        "neither README.md nor docs/ says: {claim}"
+    );
 }
 
 #[test]
@@ -219,7 +220,7 @@ fn the_latency_ranges_it_states_are_the_models() {
     }
 }
 
-/// Every msg the README quotes, and the request that gets it.
+/// Every msg the documentation quotes, and the request that gets it.
 #[test]
 fn the_messages_it_quotes_are_the_services() {
     let r = readme();

@@ -210,11 +210,33 @@ fn the_same_seed_and_calls_give_byte_identical_ndjson_snapshot_and_otlp() {
     assert_eq!(a.export_otlp(), b.export_otlp());
     assert_eq!(a.now(), b.now());
 
-    // The journal is the whole session, times included, on the virtual clock.
-    let lines: Vec<Value> = ndjson
+    // The journal is the whole session, times included, on the virtual
+    // clock; each line is its record with `@timestamp` first, the record's
+    // time in ISO 8601.
+    let mut lines: Vec<Value> = ndjson
         .lines()
         .map(|l| serde_json::from_str(l).expect("each line is JSON"))
         .collect();
+    assert!(ndjson.lines().all(|l| l.starts_with(r#"{"@timestamp":""#)));
+    assert_eq!(lines[0]["@timestamp"], json!("2023-11-14T22:13:20.000Z"));
+    let stamps: Vec<Value> = lines
+        .iter_mut()
+        .filter_map(|l| l.as_object_mut()?.remove("@timestamp"))
+        .collect();
+    assert_eq!(stamps.len(), lines.len());
+    // Later times too: the last line's is its record's time (T0 is
+    // 22:13:20 of that day; the session ends within the hour).
+    let since = a.now() - T0;
+    let second = 22 * 3600 + 13 * 60 + 20 + since / 1000;
+    assert!(second < 86_400, "the session ends that day ({since} ms)");
+    let expected = format!(
+        "2023-11-14T{:02}:{:02}:{:02}.{:03}Z",
+        second / 3600,
+        second / 60 % 60,
+        second % 60,
+        since % 1000
+    );
+    assert_eq!(stamps[stamps.len() - 1], json!(expected));
     assert_eq!(lines, logs_json(&a));
     assert!(lines.len() > 100, "{} records", lines.len());
     assert_eq!(lines[0]["timestamp"], json!(T0));

@@ -44,6 +44,6 @@ try {
   document.body.dataset.ready = "true";
 } catch (e) {
   $("#notice").dataset.kind = "error";
-  $("#notice").textContent = `The playground could not start: ${e.message}. Is the package built? Run bash .ci/serve.`;
+  $("#notice").textContent = `The playground could not start: ${e.message}. Is the package built? Run npm start.`;
   throw e;
 }

@@ -63,6 +63,27 @@ function miniWaterfall(rows) {
   }));
 }
 
+/**
+ * Waits until the request's simulated end, when a real client would have
+ * its answer. The service answers at once and only records how long the
+ * request took; without this wait the next step would start inside this
+ * one's simulated time, and the records and the waterfall would show
+ * steps the flow sent one after another as overlapping. In the tab the
+ * service reads this tab's clock, so the wait ends at the response
+ * record's time. Live, the server's clock may differ from this one: the
+ * wait is the whole simulated time after the answer came, unless the
+ * server waited it out already (`orderpay serve --latency`).
+ */
+export function answerArrives(reply, elapsed, live) {
+  const simulated = Number(reply.headers?.["x-sim-duration-ms"] ?? reply.record?.duration ?? 0);
+  if (!(simulated > 0)) return Promise.resolve();
+  const end = reply.record?.timestamp;
+  const wait = !live && typeof end === "number"
+    ? Math.min(simulated, end - Date.now() + 1) // a millisecond over: timers and Date.now() round apart
+    : elapsed >= simulated ? 0 : simulated;
+  return wait > 0 ? new Promise((resolve) => setTimeout(resolve, wait)) : Promise.resolve();
+}
+
 export function mountFlow(store) {
   const button = $("#run-flow");
   const list = $("#steps");
@@ -79,7 +100,10 @@ export function mountFlow(store) {
     const headers = { ...(body === null ? { "X-User-Id": "u-1" } : JSON_HEADERS), "X-B3-TraceId": traceId };
     const text = body === null ? null : JSON.stringify(body, null, 2);
     const mine = runs;
+    const sent = performance.now();
     const reply = await store.request(method, path, text, headers);
+    if (mine !== runs) throw STALE;
+    await answerArrives(reply, performance.now() - sent, Boolean(store.remote));
     if (mine !== runs) throw STALE;
     const ok = reply.body.code === 0;
     const rows = reply.record ? requestSpans(store.spansOf(traceId), reply.record.spanId) : [];
@@ -168,7 +192,7 @@ export function mountFlow(store) {
       h("h3", null, "The whole flow as one trace"),
       h("p", null, "Every step was sent with the same X-B3-TraceId, ",
         h("code", { class: "mono" }, traceId),
-        ", so a tracing tool puts them all in one trace: one row per span (a gateway span per request, the service it called under it, the third party under the payment service)."),
+        ", so a tracing tool puts them all in one trace: one row per span (a gateway span per request, the service it called under it, the third party under the payment service). Each step was sent once the one before had its answer, its simulated time later, so the requests follow each other on the axis."),
       waterfall(store.spansOf(traceId)),
     );
   }

@@ -1,16 +1,17 @@
-// The ids that join records, spans and headers, explained where they
-// appear, and the same id lit up everywhere on the page while the pointer
+// The ids that join records, spans and headers, with a link to what they
+// mean where they appear, and the same id lit up everywhere on the page while the pointer
 // (or the keyboard focus) is on one of them: a trace id in the records, the
 // spans and the x-b3-traceid header; a span id as one record's spanId and
 // another's parentSpanId.
 import { h } from "./dom.js";
 
-/** One line each: what a trace, a span and a parent are. */
+/**
+ * Where a trace, a span and a parent are explained: once, in the log's
+ * legend (index.html, #ids); the views that show ids link to it.
+ */
 export function idsExplained() {
   return h("p", { class: "ids-explained" },
-    h("strong", null, "traceId"), " is the whole journey: every request and span of one flow shares it. ",
-    h("strong", null, "spanId"), " is one hop's work: the gateway's, a service's, the third party's. ",
-    h("strong", null, "parentSpanId"), " is the span that called this one (none for the first). Point at an id to see it everywhere on the page.");
+    h("a", { href: "#ids" }, "What traceId, spanId and parentSpanId mean"), ". Point at an id to see it everywhere on the page.");
 }
 
 /** Marks an element as showing `id`, for the highlight. */

@@ -112,17 +112,17 @@ export function mountLogs(store, undoable) {
   function row(r) {
     const open = () => store.showTrace(r.traceId, r.seq);
     const result = r.stage === "response" ? `${r.httpStatus} · ${r.code} ${r.msg}` : "";
-    return h("tr", { dataset: { seq: String(r.seq), stage: String(r.stage), trace: String(r.traceId) }, class: shown?.traceId === r.traceId ? "in-trace" : null, onclick: (e) => { if (!e.target.closest("button")) open(); } },
-      h("td", { class: "num" }, r.seq),
-      h("td", { class: "mono" }, typeof r.timestamp === "number" ? clock(r.timestamp) : ""),
-      h("td", null, h("span", { class: `stage ${r.stage}` }, r.stage)),
-      h("td", null, h("button", { type: "button", class: "trace link", title: r.traceId, dataset: { idv: String(r.traceId) }, "aria-label": `show the records of trace ${r.traceId}`, onclick: open }, short(r.traceId))),
-      h("td", { class: "mono" }, [r.method, r.uri].filter(Boolean).join(" ")),
-      h("td", { class: "mono" }, r.uri_group ?? ""),
-      h("td", null, r.event_class ?? ""),
-      h("td", { class: "num" }, r.duration ?? ""),
-      h("td", null, r.status ? h("span", { class: `status ${r.status}` }, r.status) : ""),
-      h("td", { class: "result" }, result,
+    return h("tr", { dataset: { seq: String(r.seq), stage: String(r.stage), trace: String(r.traceId) }, class: shown?.traceId === r.traceId ? "in-trace" : null, onclick: (e) => { if (!e.target.closest("button, a")) open(); } },
+      cell("seq", "num", r.seq),
+      cell("time", "mono", typeof r.timestamp === "number" ? clock(r.timestamp) : ""),
+      cell("stage", null, h("span", { class: `stage ${r.stage}` }, r.stage)),
+      cell("traceId", null, h("button", { type: "button", class: "trace link", title: r.traceId, dataset: { idv: String(r.traceId) }, "aria-label": `show the records of trace ${r.traceId}`, onclick: open }, short(r.traceId))),
+      cell("uri", "mono uri", [r.method, r.uri].filter(Boolean).join(" ")),
+      cell("uri_group", "mono", r.uri_group ?? ""),
+      cell("event_class", null, r.event_class ?? ""),
+      cell("duration", "num", r.duration ?? ""),
+      cell("status", null, r.status ? h("span", { class: `status ${r.status}` }, r.status) : ""),
+      cell("answer", "result", result,
         isDeclined(r) ? h("span", { class: "why-inline", title: DECLINED_WHY }, " (the third party declined: handled, so 200; a business error, so -1; a dependency failed, so server_error)") : null),
     );
   }
@@ -227,6 +227,9 @@ function focusKeeper(root) {
     again?.focus({ preventScroll: true });
   };
 }
+
+/** A cell named by its column: a narrow screen shows each record as a card, each value under its name (style.css); an empty cell stays empty. */
+const cell = (label, cls, ...children) => h("td", { class: cls, dataset: { label } }, ...children.map((c) => (c === "" ? null : c)));
 
 const short = (id) => (typeof id === "string" && id.length > 12 ? `${id.slice(0, 12)}…` : String(id ?? ""));
 

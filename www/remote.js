@@ -11,14 +11,19 @@
 // (the records, the counters, forceNext, the spans) is read from that
 // mirror, so nothing ever blocks the page on the network. The log is
 // followed with the server's stream of events (`/__orderpay/events`), or,
-// where the server has none, by polling `logs?after=` every 0.4 s.
+// where the server has none, by polling `logs?after=` every 0.4 s. While
+// the stream flows, a request's records come with it (not fetched again),
+// and the stream is read a slice at a time.
+import { slicer } from "./slices.js";
 
 const POLL_MS = 400;
+/** How long a request waits for its records on the event stream before it fetches them (the server sends them within 50 ms). */
+const ARRIVAL_MS = 1000;
 const TOKEN_KEY = "orderpay-playground/admin-token";
 /** The traces whose spans are kept, the most recently asked last. */
 const SPAN_TRACES = 64;
 
-/** Asks the page's origin whether it is an orderpay server: its service, mirrored, or null. */
+/** The service of the orderpay server that served this page (its live marker says so), mirrored, or null. */
 export async function findServer() {
   // The admin token, when the server printed one in the page's address (#token=...).
   const fromHash = /(?:^#|&)token=([^&]+)/.exec(location.hash)?.[1];
@@ -26,6 +31,8 @@ export async function findServer() {
     sessionStorage.setItem(TOKEN_KEY, decodeURIComponent(fromHash));
     history.replaceState(null, "", location.pathname + location.search);
   }
+  // `orderpay serve` marks the pages it serves; a page served any other way is the in-tab one and asks no server.
+  if (!document.querySelector('meta[name="orderpay-live"]')) return null;
   let remote;
   try {
     const reply = await fetch("/__orderpay/health", { headers: { accept: "application/json" } });
@@ -45,6 +52,27 @@ export async function findServer() {
   return remote;
 }
 
+/** A request's body as fetch sends it. */
+function payload(verb, body) {
+  // A GET or HEAD carries no body in a browser (the service would ignore one).
+  if (/^(GET|HEAD)$/i.test(verb.trim())) return null;
+  if (typeof body === "string") return new Blob([body]); // a Blob of no type: no Content-Type is added
+  if (body instanceof Uint8Array) return body;
+  if (body !== null && body !== undefined) return new Blob([JSON.stringify(body)]);
+  return null;
+}
+
+/** One block of an event stream: its type and its data, parsed; null when it has none (a comment). */
+function parseEvent(block) {
+  let type = "message";
+  let data = "";
+  for (const line of block.split("\n")) {
+    if (line.startsWith("event:")) type = line.slice(6).trim();
+    else if (line.startsWith("data:")) data += line.slice(5).trimStart();
+  }
+  return data ? { type, data: JSON.parse(data) } : null;
+}
+
 function envelope(status, msg) {
   return { status, headers: {}, body: { code: status, msg, data: null } };
 }
@@ -62,6 +90,8 @@ export class RemoteService {
   /** traceId → { upTo, spans }: the spans of a trace, fetched once the records up to `upTo` were written. */
   #spans = new Map();
   #spansAsked = new Set();
+  /** Requests waiting for their records on the event stream (see #expect). */
+  #awaiting = new Set();
   /** How the log is followed: "events", "polling", or "" before it is. */
   following = "";
   /** Why the server's state could not be read at the start, or "". */
@@ -109,9 +139,39 @@ export class RemoteService {
       if (r.seq > this.#lastSeq) {
         this.#records.push(r);
         this.#lastSeq = r.seq;
+        if (r.stage === "response" && this.#awaiting.size) for (const waiter of this.#awaiting) waiter.saw(`${r.traceId}/${r.spanId}`);
       }
     }
     if (typeof droppedLogs === "number") this.#state.droppedLogs = droppedLogs;
+  }
+
+  /**
+   * A request's records awaited on the event stream: registered before the
+   * request is sent (they may come before its answer). `until(traceId,
+   * spanId)`, with the answer's ids, resolves true once its response record
+   * (the last it writes) is here, false when that does not come within
+   * ARRIVAL_MS or the stream ends: then the caller fetches them.
+   */
+  #expect() {
+    const seen = new Set();
+    let wanted = "";
+    let done = () => {};
+    const waiter = {
+      saw: (key) => { if (key === wanted) waiter.finish(true); else if (!wanted) seen.add(key); },
+      finish: (here) => { this.#awaiting.delete(waiter); done(here); return here; },
+      until: (traceId, spanId) => {
+        if (!traceId || !spanId) return Promise.resolve(waiter.finish(false));
+        wanted = `${traceId}/${spanId}`;
+        if (seen.has(wanted)) return Promise.resolve(waiter.finish(true));
+        seen.clear();
+        return new Promise((resolve) => {
+          const timer = setTimeout(() => waiter.finish(false), ARRIVAL_MS);
+          done = (here) => { clearTimeout(timer); resolve(here); };
+        });
+      },
+    };
+    this.#awaiting.add(waiter);
+    return waiter;
   }
 
   /** What the page reads besides the records: `data` of /settings or of an event. */
@@ -153,8 +213,13 @@ export class RemoteService {
     return true;
   }
 
-  /** As Service.request, resolved once its records are here: the HTTP status, the response headers and the envelope. */
-  async request(method, path, body, headers) {
+  /**
+   * As Service.request, resolved once its records are here: the HTTP
+   * status, the response headers and the envelope. Its trace's spans are
+   * fetched too, unless `spans` is false (a test-data chunk's are of no use
+   * to the page, and the server copies every span it holds to find them).
+   */
+  async request(method, path, body, headers, { spans = true } = {}) {
     let list;
     try {
       list = new Headers(headers ?? {});
@@ -162,25 +227,23 @@ export class RemoteService {
       return envelope(400, `headers: ${e.message}`);
     }
     const verb = String(method);
-    let payload = null;
-    // A GET or HEAD carries no body in a browser (the service would ignore one).
-    if (/^(GET|HEAD)$/i.test(verb.trim())) payload = null;
-    else if (typeof body === "string") payload = new Blob([body]); // a Blob of no type: no Content-Type is added
-    else if (body instanceof Uint8Array) payload = body;
-    else if (body !== null && body !== undefined) payload = new Blob([JSON.stringify(body)]);
+    // With no log kept, no record would come.
+    const arrival = this.following === "events" && this.#state.settings.logCapacity !== 0 ? this.#expect() : null;
     let reply;
     try {
-      const answer = await fetch(this.#base + path, { method: verb, headers: list, body: payload, cache: "no-store" });
+      const answer = await fetch(this.#base + path, { method: verb, headers: list, body: payload(verb, body), cache: "no-store" });
       const text = await answer.text();
       let parsed;
       try { parsed = JSON.parse(text); } catch { parsed = { code: answer.status, msg: text, data: null }; }
       reply = { status: answer.status, headers: Object.fromEntries(answer.headers), body: parsed };
     } catch (e) {
+      arrival?.finish(false);
       return envelope(400, `method: the browser cannot send ${verb} (${e.message})`);
     }
     const traceId = reply.headers["x-b3-traceid"];
     try {
-      if (await this.#catchUp() && traceId) await this.#fetchSpans(traceId);
+      const here = await arrival?.until(traceId, reply.headers["x-b3-spanid"]);
+      if ((here || await this.#catchUp()) && spans && traceId) await this.#fetchSpans(traceId);
     } catch {
       // The answer stands; its records come with the next event or poll.
     }
@@ -297,36 +360,59 @@ export class RemoteService {
       return;
     }
     this.following = "events";
-    const reader = reply.body.pipeThrough(new TextDecoderStream()).getReader();
+    try {
+      await this.#readEvents(reply.body, onRecords, onReplaced);
+    } finally {
+      // The stream broke: requests waiting for their records fetch them, and the log is polled.
+      this.following = "";
+      for (const waiter of this.#awaiting) waiter.finish(false);
+    }
+  }
+
+  /**
+   * Reads the stream's events a slice at a time: a burst (a test-data
+   * run's thousands of records, in events of a few hundred) is parsed in
+   * tasks of a few milliseconds, and the page hears of it once a slice.
+   */
+  async #readEvents(body, onRecords, onReplaced) {
+    const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+    const clock = slicer();
     let buffer = "";
+    let fresh = false;
     for (;;) {
       const { value, done } = await reader.read();
       if (done) break;
       buffer += value;
       let end;
       while ((end = buffer.indexOf("\n\n")) >= 0) {
-        const block = buffer.slice(0, end);
+        const event = parseEvent(buffer.slice(0, end));
         buffer = buffer.slice(end + 2);
-        let type = "message";
-        let data = "";
-        for (const line of block.split("\n")) {
-          if (line.startsWith("event:")) type = line.slice(6).trim();
-          else if (line.startsWith("data:")) data += line.slice(5).trimStart();
-        }
-        if (!data) continue;
-        const event = JSON.parse(data);
-        if (event.generation !== this.generation) {
+        if (!event) continue;
+        if (event.data.generation !== this.generation) {
           await this.reload();
           onReplaced();
-        } else if (type === "records") {
-          const had = this.#lastSeq;
-          const dropped = this.#state.droppedLogs;
-          this.#take(event.records, event.droppedLogs);
-          this.#read(event);
-          if (this.#lastSeq !== had || this.#state.droppedLogs !== dropped) onRecords();
+          fresh = false;
+        } else if (event.type === "records") {
+          fresh = this.#received(event.data) || fresh;
+        }
+        if (clock.due()) {
+          if (fresh) onRecords();
+          fresh = false;
+          await clock.next();
         }
       }
+      if (fresh) onRecords();
+      fresh = false;
     }
+  }
+
+  /** A `records` event taken in: true when it brought records or a new dropped count. */
+  #received(event) {
+    const had = this.#lastSeq;
+    const dropped = this.#state.droppedLogs;
+    this.#take(event.records, event.droppedLogs);
+    this.#read(event);
+    return this.#lastSeq !== had || this.#state.droppedLogs !== dropped;
   }
 
   /** Polls `logs?after=`, and when records came, the counters and settings too. */

@@ -8,7 +8,6 @@ import { KIND_TEXT } from "./requests-index.js";
 import { outcomeView } from "./outcome.js";
 import { recordCard } from "./logs.js";
 import { waterfall } from "./trace.js";
-import { idsExplained } from "./ids.js";
 import { objectView } from "./object-page.js";
 import { prepare } from "./query.js";
 
@@ -130,7 +129,6 @@ export function mountRequestPanel(store, { close, select }) {
       copied,
       resendForm(s),
       h("h4", null, "Its log records"),
-      idsExplained(),
       h("ol", { class: "records" }, records.map(recordCard)),
       waterfall(store.spansOf(req.traceId), { focus: req.spanId }),
       elsewhere(req),
@@ -227,7 +225,7 @@ export function mountRequestPanel(store, { close, select }) {
         ". In Jaeger, search for the trace id ", h("code", { dataset: { idv: req.traceId } }, req.traceId), ": it draws the waterfall above."),
       doc ? [h("p", { class: "hint" }, "Its response record as a log store would index it (a document with @timestamp):"),
         h("pre", { class: "log-doc", id: "log-doc" }, JSON.stringify(doc, null, 2))] : null,
-      h("p", { class: "hint" }, "Where the exports go: \"Export log (.ndjson)\" is one record a line, what a log shipper (Filebeat, Fluent Bit) sends on to Elasticsearch for Kibana; \"Export OTLP\" is what an OpenTelemetry collector takes at /v1/traces and passes on to Jaeger."),
+      h("p", { class: "hint" }, "Where the log and OTLP exports go: ", h("a", { href: "#kibana-jaeger" }, "in Kibana and Jaeger"), "."),
     );
   }
 

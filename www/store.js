@@ -17,6 +17,10 @@ const SAVE_EXCHANGES = 100;
 const SAVE_BODY = 4000;
 export const DEFAULTS = Object.freeze({ failureRate: 0.3, logCapacity: 10000 });
 
+/** An NDJSON line as the record `logs()` gives: without the `@timestamp` the export puts first for log stores. */
+const ISO_FIRST = '{"@timestamp":"';
+const recordOf = (line) => JSON.parse(line.startsWith(ISO_FIRST) ? "{" + line.slice(line.indexOf('",', ISO_FIRST.length) + 2) : line);
+
 export class Store extends EventTarget {
   service = null;
   /** The server's service when the page comes from `orderpay serve` (remote.js), else null. */
@@ -265,9 +269,9 @@ export class Store extends EventTarget {
       await eachSliced(pieces, (piece) => {
         const lines = (rest + piece).split("\n");
         rest = lines.pop();
-        for (const line of lines) if (line) records.push(JSON.parse(line));
+        for (const line of lines) if (line) records.push(recordOf(line));
       }, () => onProgress(pieces.progress * 0.5));
-      if (rest) records.push(JSON.parse(rest));
+      if (rest) records.push(recordOf(rest));
     } else {
       records = service.logs();
       await breather();
@@ -300,11 +304,13 @@ export class Store extends EventTarget {
    * attempt), or null. The page's own service answers at once; the
    * server's (live) once its answer and records are here: one async path
    * for both, so nothing waits on the network with the page held.
+   * `options`: live, `{ spans: false }` leaves the trace's spans unfetched.
    */
-  request(method, path, body, headers) {
+  request(method, path, body, headers, options) {
     const before = this.#lastSeq;
     const started = performance.now();
-    return settle(() => this.service.request(method, path, body, headers), (reply) => this.#answered(method, path, body, headers, reply, before, started));
+    const send = () => (this.remote ? this.remote.request(method, path, body, headers, options) : this.service.request(method, path, body, headers));
+    return settle(send, (reply) => this.#answered(method, path, body, headers, reply, before, started));
   }
 
   #answered(method, path, body, headers, reply, before, started) {

@@ -1,5 +1,11 @@
 import type { Service, ServiceOptions } from "./orderpay.js";
 
+// The envelope types, for a gateway Response's JSON: `const body:
+// RouteEnvelope<"POST", "/api/order/create"> = await response.json()`,
+// then `if (body.code === 0)` narrows `body.data` to an Order.
+export type { Envelope, EnvelopeCode, ErrorCode, ErrorEnvelope, SuccessEnvelope } from "./orderpay.js";
+export type { RouteEnvelope } from "./routes.js";
+
 /** A function called as `fetch` is. */
 export type Fetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
 

@@ -2,6 +2,9 @@ import type { HttpHandler } from "msw";
 import type { Service } from "./orderpay.js";
 import type { GatewayOptions } from "./fetch.js";
 
+// The envelope types, for the JSON of the handlers' responses (see fetch.d.ts).
+export type { Envelope, EnvelopeCode, ErrorCode, ErrorEnvelope, RouteEnvelope, SuccessEnvelope } from "./fetch.js";
+
 /** Handlers to spread into `setupServer(...)`, `setupWorker(...)` or `server.use(...)`. */
 export interface OrderpayHandlers extends Array<HttpHandler> {
   /** The service behind the handlers; in a browser, throws until `ready` resolves. */

@@ -8,6 +8,14 @@ const DOCUMENT = `{
   "info": {
     "title": "orderpay",
     "version": "0.1.0",
+    "license": {
+      "name": "MIT OR Apache-2.0",
+      "identifier": "MIT OR Apache-2.0"
+    },
+    "contact": {
+      "name": "orderpay",
+      "url": "https://example.invalid/orderpay"
+    },
     "description": "The order and payment service: eight endpoints behind one gateway, every answer in the {code, msg, data} envelope. Code 0 is success, -1 a business rejection (HTTP 200), and a malformed request gets its HTTP status as the code."
   },
   "servers": [
@@ -17,21 +25,25 @@ const DOCUMENT = `{
   ],
   "tags": [
     {
-      "name": "order"
+      "name": "order",
+      "description": "Orders: create, read, mark paid, delete"
     },
     {
-      "name": "payment"
+      "name": "payment",
+      "description": "Payments: pay, read, refund"
     },
     {
       "name": "test",
       "description": "Test data"
     }
   ],
+  "security": [],
   "paths": {
     "/api/order/create": {
       "post": {
         "operationId": "createOrder",
         "summary": "Create an order",
+        "description": "A new order in status CREATED, with an id \`ORD-\` and 8 characters; a price not above 0 is refused.",
         "tags": [
           "order"
         ],
@@ -187,6 +199,7 @@ const DOCUMENT = `{
       "get": {
         "operationId": "getOrder",
         "summary": "Read an order",
+        "description": "The order with this id, as it is now.",
         "tags": [
           "order"
         ],
@@ -332,6 +345,7 @@ const DOCUMENT = `{
       "post": {
         "operationId": "markOrderPaid",
         "summary": "Mark an order paid",
+        "description": "Moves a CREATED order to PAID. Paying through the payment endpoint does not do this by itself.",
         "tags": [
           "order"
         ],
@@ -470,6 +484,7 @@ const DOCUMENT = `{
       "post": {
         "operationId": "deleteOrder",
         "summary": "Delete an order",
+        "description": "Deletes an order that is not paid; the delete uses POST, as the spec fixes.",
         "tags": [
           "order"
         ],
@@ -608,6 +623,7 @@ const DOCUMENT = `{
       "post": {
         "operationId": "pay",
         "summary": "Pay for an order through the simulated third party",
+        "description": "A payment in status SUCCESS, or, for about 30% of attempts, the business error \`Third party payment failed\`. X-Sim-Outcome or the admin API's forceNext decides an attempt instead of the seeded draw.",
         "tags": [
           "payment"
         ],
@@ -763,6 +779,7 @@ const DOCUMENT = `{
       "get": {
         "operationId": "getPayment",
         "summary": "Read a payment",
+        "description": "The payment with this id, as it is now.",
         "tags": [
           "payment"
         ],
@@ -908,6 +925,7 @@ const DOCUMENT = `{
       "post": {
         "operationId": "refund",
         "summary": "Refund a payment",
+        "description": "Moves a SUCCESS payment to REFUNDED; any other status is refused.",
         "tags": [
           "payment"
         ],
@@ -1046,6 +1064,7 @@ const DOCUMENT = `{
       "get": {
         "operationId": "testOrderBatch",
         "summary": "Create, pay and mark paid \`count\` orders, as test data",
+        "description": "Runs the typical flow \`count\` times (create, pay, mark paid) and reports how many payments succeeded and failed, with the ids of the orders.",
         "tags": [
           "test"
         ],

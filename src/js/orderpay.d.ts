@@ -35,13 +35,42 @@ export interface BatchReport {
   orderIds: string[];
 }
 
-/** Every response body: code 0 and msg "success" on success. */
-export interface Envelope<T = Order | Payment | BatchReport> {
-  /** 0: success. -1: a business error. 400, 404, 405, 413...: the HTTP status of a malformed request. */
-  code: number;
-  msg: string;
-  data: T | null;
+/**
+ * The `code` of an answer that did not succeed. -1: a business error, sent
+ * with HTTP 200 ("Paid order cannot be deleted", "Third party payment
+ * failed", "Order not found"...). Any other: the HTTP status of a refused
+ * request, so the body alone tells the two apart: 400 a malformed request
+ * (its msg names the field), 404 a path with no route, 405 a wrong method, 413
+ * a body over 1 MiB, 414 a path over 8 KiB, 415 a body that is not JSON by
+ * its Content-Type, 431 headers over their limits, 500 a fault inside the
+ * module, 503 a Service used after free(), 507 more orders than maxOrders.
+ */
+export type ErrorCode = -1 | 400 | 404 | 405 | 413 | 414 | 415 | 431 | 500 | 503 | 507;
+
+/** Every `code` an answer can carry: 0 for success, else an ErrorCode. */
+export type EnvelopeCode = 0 | ErrorCode;
+
+/** A successful answer: code 0, msg "success", and the route's data (null for pay, delete and refund). */
+export interface SuccessEnvelope<T> {
+  code: 0;
+  msg: "success";
+  data: T;
 }
+
+/** An answer that did not succeed: data is always null, msg says why. */
+export interface ErrorEnvelope {
+  code: ErrorCode;
+  msg: string;
+  data: null;
+}
+
+/**
+ * Every response body, discriminated on `code`: after `if (e.code === 0)`,
+ * `e.data` is T; after `if (e.code !== 0)` or `if (e.code === -1)`, it is
+ * null. T is the route's data when the method and path name a route (see
+ * routes.d.ts); else the union of every route's data.
+ */
+export type Envelope<T = Order | Payment | BatchReport | null> = SuccessEnvelope<T> | ErrorEnvelope;
 
 /** JSON text, or a value taken as its JSON, or bytes of UTF-8 JSON text. */
 export type RequestBody = string | Uint8Array | object | number | boolean | null | undefined;

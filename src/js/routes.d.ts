@@ -1,8 +1,9 @@
 // What each documented route answers, worked out from the method and the
 // path at compile time: `handle("POST", "/api/order/create", …)` is an
 // Envelope<Order>, `handle("GET", `/api/payment/${id}`)` an
-// Envelope<Payment>. A path the types cannot place (a plain `string`, an
-// unknown route, a wrong method) is the generic Envelope.
+// Envelope<Payment>: on `code === 0` its data is that type, on any other
+// code null. A path the types cannot place (a plain `string`, an unknown
+// route, a wrong method) is the generic Envelope.
 import type { BatchReport, Envelope, HttpResponse, Order, Payment } from "./orderpay.js";
 
 declare const noRoute: unique symbol;
@@ -43,7 +44,7 @@ type GetData<P extends string> = P extends "/api/test/order/batch"
 type Data<M extends string, P extends string> =
   Uppercase<M> extends "POST" ? PostData<PathOf<P>> : Uppercase<M> extends "GET" ? GetData<PathOf<P>> : NoRoute;
 
-/** The envelope `handle(method, path)` returns: `data` is that route's type, or null. */
+/** The envelope `handle(method, path)` returns: on code 0 `data` is that route's type, on any other code null. */
 export type RouteEnvelope<M extends string, P extends string> = [Data<M, P>] extends [NoRoute]
   ? Envelope
   : Envelope<Exclude<Data<M, P>, NoRoute>>;

@@ -21,6 +21,7 @@ pub mod status;
 pub mod tape;
 pub mod trace;
 pub mod unix_nanos;
+pub mod utc;
 pub(crate) mod written;
 
 pub use call::Call;

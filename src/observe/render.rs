@@ -11,6 +11,7 @@ use super::ids::SpanId;
 use super::span_entry::{Part, SpanEntry};
 use super::status::LogStatus;
 use super::tape::{Tape, Written};
+use super::utc::push_iso8601;
 use crate::domain::route_table::uri_group;
 use crate::json::write::{escape_into, push_f64, push_hex64, push_int, push_uint};
 use crate::json::Out;
@@ -49,7 +50,24 @@ fn ids(t: &mut String, trace: &super::ids::TraceId, span: SpanId, parent: Option
 /// every record has, then those of its stage.
 pub fn record(out: &mut Out, r: &Entry) {
     out.begin_object();
-    let t = &mut out.text;
+    fields(&mut out.text, r);
+    out.end_object();
+}
+
+/// One log record as an NDJSON line's object: `@timestamp`, its time in
+/// ISO 8601 as log stores index it (Elasticsearch, Kibana), then the
+/// record's own fields, the epoch `timestamp` among them.
+pub fn ndjson_record(out: &mut Out, r: &Entry) {
+    out.begin_object();
+    out.text.push_str("\"@timestamp\":\"");
+    push_iso8601(&mut out.text, r.timestamp);
+    out.text.push_str("\",");
+    fields(&mut out.text, r);
+    out.end_object();
+}
+
+/// A record's members, in the order `logs()` has always written them.
+fn fields(t: &mut String, r: &Entry) {
     t.push_str("\"seq\":");
     push_uint(t, r.seq);
     t.push_str(",\"timestamp\":");
@@ -69,7 +87,6 @@ pub fn record(out: &mut Out, r: &Entry) {
         } => service_stage(t, *event_class, *duration, *status, outcome.as_ref()),
         Kept::Response(call, answer) => response_stage(t, call, answer),
     }
-    out.end_object();
 }
 
 /// The members of a service record: which service, how long it took,
@@ -281,7 +298,8 @@ pub fn records<'a>(all: impl Iterator<Item = &'a Entry>, count: usize) -> String
     out.text
 }
 
-/// Records as NDJSON: one object a line, as log shippers read them.
+/// Records as NDJSON: one object a line, as log shippers read them, each
+/// with `@timestamp` first.
 pub fn ndjson<'a>(all: impl Iterator<Item = &'a Entry>, count: usize) -> String {
     let mut text = String::with_capacity(count * 260);
     ndjson_lines(&mut text, all, usize::MAX);
@@ -300,7 +318,7 @@ pub fn ndjson_lines<'a>(
     out.text = core::mem::take(text);
     let mut written = 0;
     for r in records {
-        record(&mut out, r);
+        ndjson_record(&mut out, r);
         out.text.push('\n');
         out.reset();
         written += 1;

@@ -2,6 +2,8 @@
 //! requests, reading envelopes and log records.
 #![allow(dead_code)]
 
+pub mod docs;
+
 use orderpay::observe::{LogRecord, Stage};
 use orderpay::sim::clock::VirtualClock;
 use orderpay::sim::latency::{LatencyModel, Profile};

@@ -18,7 +18,7 @@ import { createServer } from "node:http";
 import { dirname, extname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
-import { compatFiles, readmeBlocks } from "./readme.mjs";
+import { compatFiles, runnerBlocks } from "../docs.mjs";
 
 const compat = dirname(fileURLToPath(import.meta.url));
 const root = join(compat, "..", "..");
@@ -61,16 +61,16 @@ function install(mode) {
 }
 
 /**
- * Copies the fixture's folders (later ones over earlier), with the README's
- * blocks for them, and the shared flow into .run/<mode>/<name>/.
+ * Copies the fixture's folders (later ones over earlier), with the
+ * documentation's blocks for them, and the shared flow into .run/<mode>/<name>/.
  */
 function place(mode, name, sources) {
   const dir = join(runDir, mode, name);
   rmSync(dir, { recursive: true, force: true });
   for (const source of sources) {
     cpSync(join(fixtures, source), dir, { recursive: true });
-    // The README's section for this runner, as written.
-    for (const [file, code] of compatFiles(join(root, "README.md"), source)) writeFileSync(join(dir, file), code);
+    // The documentation's section for this runner, as written.
+    for (const [file, code] of compatFiles(source)) writeFileSync(join(dir, file), code);
   }
   const flow = readFileSync(join(fixtures, "shared", "flow.js"));
   writeFileSync(join(dir, "flow.js"), flow);
@@ -314,9 +314,9 @@ const FIXTURES = [
   })),
 ];
 
-/** The README's examples (Node, fetch, MSW, replay, the runners' sections) as JavaScript files, as written, for tsc with checkJs. */
+/** The documentation's examples (Node, fetch, MSW, replay, the runners' sections) as JavaScript files, as written, for tsc with checkJs. */
 function writeReadmeExamples(dir) {
-  const examples = readmeBlocks(join(root, "README.md"));
+  const examples = runnerBlocks();
   mkdirSync(join(dir, "readme"), { recursive: true });
   for (const { kind, index, code } of examples.filter((e) => e.typecheck)) {
     writeFileSync(join(dir, "readme", `${kind}-${index}.js`), code);

@@ -18,6 +18,7 @@ import { after, before, test } from "node:test";
 
 import { artifacts, start } from "./browser.mjs";
 import { open } from "./playground.mjs";
+import { cpuOfTasks } from "./cpu-tasks.mjs";
 import { Service } from "../../pkg/node.js";
 
 const ORDERS = 100_000;
@@ -126,33 +127,6 @@ test("an import of 100,000 orders, and the save it sets going", { timeout: 600_0
   check(save);
   assert.deepEqual(errors, []);
 });
-
-/**
- * Runs `act` under a Chromium performance trace and returns its result and the CPU time (ms) of each
- * task of the page's main thread that used 50 ms or more of it (the trace's thread time: the page's
- * own work, garbage collection included, without the waits for a core the other processes hold).
- */
-async function cpuOfTasks(page, act) {
-  const cdp = await page.context().newCDPSession(page);
-  const events = [];
-  cdp.on("Tracing.dataCollected", (e) => events.push(...e.value));
-  await cdp.send("Tracing.start", { traceConfig: { includedCategories: ["toplevel"] }, transferMode: "ReportEvents" });
-  const result = await act();
-  const complete = new Promise((resolve) => cdp.once("Tracing.tracingComplete", resolve));
-  await cdp.send("Tracing.end");
-  await complete;
-  await cdp.detach();
-  const mains = new Set(events.filter((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain").map((e) => `${e.pid}:${e.tid}`));
-  const tasks = events.filter((e) => e.ph === "X" && e.name === "ThreadControllerImpl::RunTask" && mains.has(`${e.pid}:${e.tid}`));
-  // Some tasks come without a thread time (those that had not ended when the trace began or stopped,
-  // among others: 34 of 563 in one run). Such a task counts with its wall-clock time, which its CPU
-  // time cannot exceed, so it can only make the rule stricter.
-  const timed = tasks.filter((e) => typeof e.tdur === "number");
-  assert.ok(timed.length > 100 && timed.length >= 0.8 * tasks.length, `the trace gives the tasks their thread time: ${timed.length} of ${tasks.length}`);
-  const cpu = tasks.map((e) => e.tdur ?? e.dur);
-  const longest = Math.round(Math.max(...cpu) / 1000);
-  return { result, longest, cpu: cpu.filter((t) => t >= 50_000).map((t) => Math.round(t / 1000)) };
-}
 
 test("5,000 more orders of test data on top, each chunk saved as it goes", { timeout: 600_000 }, async (t) => {
   // Each chunk is sized to take about 20 ms, the charts redraw only what changed, the request rows

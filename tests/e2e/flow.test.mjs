@@ -87,3 +87,39 @@ test("stopping after a declined payment leaves the order unpaid and says so", as
   assert.deepEqual((await flowSteps(page)).map((s) => s.code), [0, 0, -1, -1]);
   assert.deepEqual(errors, []);
 });
+
+/** The spans of the flow's whole-trace waterfall: depth, component, start and end (ms from the first start). */
+const flowBars = (page) => page.$$eval("#flow-trace li.wf-row", (rows) => rows.map((r) => ({
+  depth: Number(r.dataset.depth), component: r.dataset.component, start: Number(r.dataset.start), end: Number(r.dataset.end),
+})));
+
+test("the flow's steps follow each other: no step starts before the one before it ended, in the waterfall or in the records", async () => {
+  const { page, errors } = await open(env);
+  await applySettings(page, { seed: 42, failureRate: 0 });
+  await page.click("#run-flow");
+  await page.waitForFunction(() => /^Done:/.test(document.querySelector("#flow-summary").textContent));
+
+  // The waterfall: one gateway bar per request (depth 0), each starting at or after the end of the one before.
+  const requests = (await flowBars(page)).filter((b) => b.depth === 0);
+  assert.equal(requests.length, 7);
+  const payment = requests[2];
+  assert.ok(payment.end - payment.start >= 50, `the payment waits for the third party (${payment.end - payment.start} ms), so an overlap would show`);
+  for (let i = 1; i < requests.length; i++) {
+    assert.ok(requests[i].start >= requests[i - 1].end, `step ${i + 1} starts at +${requests[i].start} ms, step ${i} ended at +${requests[i - 1].end} ms`);
+  }
+
+  // The records: in seq order, their times never go back (a request's response record is its end).
+  await page.click("#logs tr[data-seq] button.trace");
+  await page.locator("#trace-detail li.record").first().waitFor();
+  const records = await page.locator("#trace-detail li.record").evaluateAll((els) => els.map((el) => {
+    const field = (name) => [...el.querySelectorAll("dt")].find((dt) => dt.textContent === name)?.nextElementSibling.textContent;
+    return { seq: Number(el.dataset.seq), stage: el.dataset.stage, timestamp: Number(field("timestamp").split(" ")[0]) };
+  }));
+  assert.equal(records.length, 21);
+  records.sort((a, b) => a.seq - b.seq);
+  for (let i = 1; i < records.length; i++) {
+    assert.ok(records[i].timestamp >= records[i - 1].timestamp,
+      `seq ${records[i].seq} (${records[i].stage}) at ${records[i].timestamp} comes before seq ${records[i - 1].seq} (${records[i - 1].stage}) at ${records[i - 1].timestamp}`);
+  }
+  assert.deepEqual(errors, []);
+});

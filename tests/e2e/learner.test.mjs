@@ -65,7 +65,15 @@ test("a traceparent from the console: the gateway span is the caller's child, an
   await page.click("#req-rows li:first-child .req-row");
   const gateway = page.locator("#req-panel .wf-row[data-component=gateway]");
   assert.equal(await gateway.getAttribute("data-parent-span-id"), parent);
-  assert.match(await page.textContent("#req-panel .ids-explained"), /^traceId is the whole journey.*spanId is one hop's work.*parentSpanId is the span that called this one/);
+  // The ids are explained once, in the log's legend; the panel links there.
+  assert.equal(await page.getAttribute("#req-panel .ids-explained a", "href"), "#ids");
+  assert.match(await page.textContent("#log-legend"), /traceId is the whole journey.*spanId is one hop's work.*parentSpanId is the span that called this one/);
+  assert.equal(await page.evaluate(() => document.body.textContent.split("is the whole journey").length - 1), 1, "said once on the page");
+  await page.click("#req-panel .ids-explained a");
+  await page.waitForFunction(() => location.hash === "#ids");
+  const at = await page.$eval("#ids", (el) => ({ top: el.getBoundingClientRect().top, under: document.querySelector(".topbar").getBoundingClientRect().bottom }));
+  assert.ok(at.top >= at.under, `the link scrolls to the explanation, below the sticky bar (${JSON.stringify(at)})`);
+  await page.goBack();
 
   // Pointing at the gateway's span id lights it up wherever it is: its records, its span, the response header.
   const spanId = await gateway.getAttribute("data-span-id");
@@ -81,7 +89,12 @@ test("a traceparent from the console: the gateway span is the caller's child, an
   assert.equal(doc.traceId, traceId);
   assert.equal(doc.stage, "response");
   assert.equal(new Date(doc["@timestamp"]).getTime(), doc.timestamp);
-  assert.match(await page.textContent("#req-panel .elsewhere"), /OpenTelemetry collector takes at \/v1\/traces and passes on to Jaeger/);
+  // Where the exports go is said once, in the page's help, linked from here, from the log and from the export buttons.
+  assert.equal(await page.getAttribute("#req-panel .elsewhere a", "href"), "#kibana-jaeger");
+  assert.match(await page.textContent("#help"), /OpenTelemetry collector takes at \/v1\/traces and passes on to Jaeger/);
+  assert.match(await page.textContent("#help"), /@timestamp \(its time in ISO 8601/);
+  for (const from of ["#log", "#settings"]) assert.equal(await page.locator(`${from} a[href="#kibana-jaeger"]`).count(), 1, `linked from ${from}`);
+  assert.equal(await page.evaluate(() => document.body.textContent.split("passes on to Jaeger").length - 1), 1, "said once on the page");
   await page.screenshot({ path: `${artifacts}playground-ids.png` });
   assert.deepEqual(errors, []);
 });

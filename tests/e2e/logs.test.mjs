@@ -99,7 +99,8 @@ test("clicking a trace id, or a record, shows the three records of its request t
   const [file] = await Promise.all([page.waitForEvent("download"), page.click("#export-logs")]);
   const records = (await readFile(await file.path(), "utf8")).trim().split("\n").map((l) => JSON.parse(l)).filter((r) => r.traceId === pay.trace);
   const fields = await detail.locator("li.record").evaluateAll((els) => els.map((el) => [...el.querySelectorAll("dt")].map((dt) => dt.textContent).sort()));
-  assert.deepEqual(fields, records.map((r) => Object.keys(r).sort()));
+  // (The export adds @timestamp for log stores; the card shows the record's own fields.)
+  assert.deepEqual(fields, records.map((r) => Object.keys(r).filter((k) => k !== "@timestamp").sort()));
 
   // A click on the row of another record does the same for its request.
   const create = all.find((r) => r.stage === "service" && r.event_class === "order");
@@ -183,3 +184,50 @@ test("fields the page does not know (a later service's) are shown in the record'
   ]);
   assert.deepEqual(errors, []);
 });
+
+test("the legend and the headers' tooltips say what HTTP status, code and status each mean", async () => {
+  const { page, errors } = await open(env);
+  await withRecords(page);
+  const legend = await page.textContent("#log-legend");
+  for (const term of ["HTTP status", "code", "status"]) {
+    assert.ok(await page.locator("#log-legend dt", { hasText: term }).count() >= 1, `the legend names ${term}`);
+  }
+  // The two rows a learner stumbles on: a business refusal that is success, a decline that is server_error.
+  assert.match(legend, /-1 Paid order cannot be deleted is the rule doing its job/);
+  assert.match(legend, /server_error when something behind the gateway failed, the third party declining a payment included \(HTTP 200, code -1\)/);
+  const rows = await logRows(page);
+  const refused = rows.find((r) => r.stage === "response" && /Paid order cannot be deleted/.test(r.answer));
+  assert.equal(refused.status, "success");
+  // The status and answer headers carry the short form and point at the legend.
+  const heads = await page.$$eval("#log-table th", (ths) => Object.fromEntries(ths.map((th) => [th.textContent, { title: th.title, href: th.querySelector("a")?.getAttribute("href") ?? null }])));
+  assert.match(heads.status.title, /success, server_error .* or client_error/);
+  assert.match(heads.answer.title, /^HTTP status · code msg/);
+  assert.equal(heads.status.href, "#log-legend");
+  assert.equal(heads.answer.href, "#log-legend");
+  assert.deepEqual(errors, []);
+});
+
+for (const [width, height] of [[1280, 900], [390, 844]]) {
+  test(`the log fits its box at ${width} px: no sideways scroll, every record's answer whole`, async () => {
+    const { page, errors } = await open(env, { width, height });
+    await withRecords(page);
+    const fit = await page.$eval(".table-wrap", (wrap) => {
+      const box = wrap.getBoundingClientRect();
+      const cells = [...wrap.querySelectorAll("#logs tr[data-seq] td")].filter((td) => td.textContent !== "");
+      return {
+        page: document.documentElement.scrollWidth,
+        wrap: wrap.clientWidth,
+        table: wrap.scrollWidth,
+        outside: cells.filter((td) => { const r = td.getBoundingClientRect(); return r.left < box.left - 0.5 || r.right > box.right + 0.5; }).map((td) => td.dataset.label),
+        clipped: cells.filter((td) => td.scrollWidth > td.clientWidth + 1).map((td) => `${td.dataset.label}: ${td.textContent}`),
+        answer: [...wrap.querySelectorAll("#logs td.result")].map((td) => td.textContent).find((t) => /Paid order/.test(t)),
+      };
+    });
+    assert.equal(fit.page, width, "the page does not scroll sideways");
+    assert.ok(fit.table <= fit.wrap, `the table (${fit.table} px) fits its box (${fit.wrap} px)`);
+    assert.deepEqual(fit.outside, [], "every value within the box");
+    assert.deepEqual(fit.clipped, [], "no value cut off");
+    assert.equal(fit.answer, "200 · -1 Paid order cannot be deleted");
+    assert.deepEqual(errors, []);
+  });
+}

@@ -75,6 +75,12 @@ test("the state exports as a snapshot file that imports here and restores in Nod
   assert.deepEqual(records.map((r) => r.seq), Array.from({ length: 24 }, (_, i) => i + 1), "oldest first, one a line");
   assert.deepEqual(records.slice(0, 3).map((r) => r.stage), ["gateway", "service", "response"]);
   assert.ok(records.every((r) => typeof r.traceId === "string" && typeof r.timestamp === "number"));
+  // Each line opens with @timestamp, the record's time in ISO 8601, as Kibana indexes it.
+  assert.ok(lines.every((line) => line.startsWith('{"@timestamp":"')));
+  for (const r of records) {
+    assert.match(r["@timestamp"], /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    assert.equal(Date.parse(r["@timestamp"]), r.timestamp, `seq ${r.seq}: @timestamp is its time`);
+  }
   assert.match(await page.textContent("#settings-message"), /Exported 24 log records as NDJSON/);
 
   // Another browser profile imports the file and carries on from it.
@@ -83,6 +89,12 @@ test("the state exports as a snapshot file that imports here and restores in Nod
   await other.page.waitForFunction(() => /^Imported the state from orderpay-state-/.test(document.querySelector("#settings-message").textContent));
   await waitForRows(other.page, 24);
   assert.deepEqual(await logRows(other.page), await logRows(page));
+  // The imported log is read from the package's NDJSON: its records are the records, with no @timestamp of their own.
+  await other.page.click("#logs tr[data-seq] button.trace");
+  await other.page.locator("#trace-detail .record").first().waitFor();
+  const fields = await other.page.$$eval("#trace-detail .record dt", (dts) => dts.map((dt) => dt.textContent));
+  assert.ok(fields.includes("timestamp"));
+  assert.ok(!fields.includes("@timestamp"), "no @timestamp among the record's fields");
   assert.equal(await other.page.inputValue("#seed"), "5");
   assert.equal(await other.page.inputValue("#failure-rate"), "0");
   await other.page.selectOption("#route", "order-get");

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { readFile, readdir } from "node:fs/promises";
 import { after, before, test } from "node:test";
 
+import { examples } from "../docs.mjs";
 import { start } from "./browser.mjs";
 import { applySettings, logRows, open, waitForRows } from "./playground.mjs";
 
@@ -126,8 +127,7 @@ test("at 390px wide nothing but the log table scrolls sideways", async () => {
 });
 
 test("the README's browser example runs as written", async () => {
-  const readme = await readFile(new URL("../../README.md", import.meta.url), "utf8");
-  const [, example] = /<!-- example: browser -->\s*```js\n([\s\S]*?)```/.exec(readme) ?? [];
+  const [example] = examples("browser");
   assert.ok(example, "README has a browser example");
   const { page, errors, external } = await open(env);
   const logged = [];

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 
 import { start } from "./browser.mjs";
-import { readmeExamples } from "../node/consumer.mjs";
+import { examples } from "../node/consumer.mjs";
 import { checkReads, readsCompared } from "../node/response-reads.mjs";
 
 let env;
@@ -173,7 +173,7 @@ test("baseUrl reaches the worker; stop() hands the page's requests back to the n
 });
 
 test("the README's Service Worker example runs as written", async () => {
-  const [example] = readmeExamples("service-worker");
+  const [example] = examples("service-worker");
   assert.ok(example, "README has a Service Worker example");
   const { page, context, errors, console: printed } = await open("sw-demo/blank.html");
   await page.addScriptTag({ type: "module", content: example });

@@ -1,7 +1,7 @@
 // A throwaway app that installs the built package from its tarball, the
 // way a user's project would, so tests import "orderpay" by name.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -38,12 +38,8 @@ export function makeConsumer({ link = [] } = {}) {
   };
 }
 
-/** The README's code blocks marked `<!-- example: KIND -->`. */
-export function readmeExamples(kind) {
-  const readme = readFileSync(join(root, "README.md"), "utf8");
-  const pattern = new RegExp("<!-- example: " + kind + " -->\\s*```js\\n([\\s\\S]*?)```", "g");
-  return [...readme.matchAll(pattern)].map((m) => m[1]);
-}
+/** The documentation's code blocks marked `<!-- example: KIND -->` (tests/docs.mjs reads them). */
+export { examples } from "../docs.mjs";
 
 /** Type declarations without their comments, whose prose may say "any". */
 export function withoutComments(types) {

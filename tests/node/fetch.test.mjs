@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-import { makeConsumer, readmeExamples, root, withoutComments } from "./consumer.mjs";
+import { makeConsumer, examples, root, withoutComments } from "./consumer.mjs";
 import { checkReads, readsCompared } from "./response-reads.mjs";
 
 let app;
@@ -23,7 +23,7 @@ function json(file, source) {
 }
 
 test("the README's createFetch example runs as written", () => {
-  const [example] = readmeExamples("fetch");
+  const [example] = examples("fetch");
   assert.ok(example, "README has a createFetch example");
   const { status, stdout, stderr } = app.runAll("readme-fetch.mjs", example);
   assert.equal(status, 0, stderr);
@@ -37,7 +37,7 @@ test("the README's createFetch example runs as written", () => {
 });
 
 test("the README's installFetch example runs as written", () => {
-  const [example] = readmeExamples("install");
+  const [example] = examples("install");
   assert.ok(example, "README has an installFetch example");
   assert.deepEqual(app.run("readme-install.mjs", example).trim().split("\n"), ["Order not found", "true"]);
 });

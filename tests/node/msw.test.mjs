@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-import { makeConsumer, readmeExamples, root, withoutComments } from "./consumer.mjs";
+import { makeConsumer, examples, root, withoutComments } from "./consumer.mjs";
 
 let app;
 let bare;
@@ -23,7 +23,7 @@ function json(file, source) {
 }
 
 test("the README's MSW example runs as written", () => {
-  const [example] = readmeExamples("msw");
+  const [example] = examples("msw");
   assert.ok(example, "README has an MSW example");
   assert.deepEqual(app.run("readme-msw.mjs", example).trim().split("\n"), ["Third party payment failed", "2"]);
 });

@@ -6,7 +6,8 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-import { makeConsumer, readmeExamples, root } from "./consumer.mjs";
+import { brokenLinks, docFiles } from "../docs.mjs";
+import { makeConsumer, examples, root } from "./consumer.mjs";
 
 let app;
 before(() => {
@@ -14,7 +15,7 @@ before(() => {
 });
 
 test("the README's Node example runs as written", () => {
-  const [example] = readmeExamples("node");
+  const [example] = examples("node");
   assert.ok(example, "README has a Node example");
   const out = app.run("readme.mjs", example).trim().split("\n");
   assert.match(out[0], /^0 ORD-[A-Z0-9]{8}$/);
@@ -23,13 +24,13 @@ test("the README's Node example runs as written", () => {
 });
 
 test("the README's pieces example restores, in pieces, what it wrote in pieces", () => {
-  const [example] = readmeExamples("pieces");
+  const [example] = examples("pieces");
   assert.ok(example, "README has a pieces example");
   assert.equal(app.run("pieces.mjs", example).trim(), "true");
 });
 
 test("the README's replay example replays a failure, the same after unrelated requests", () => {
-  const [example] = readmeExamples("replay");
+  const [example] = examples("replay");
   const alone = app.run("replay.mjs", example).trim();
   assert.equal(alone, "Third party payment failed");
   const busy = app.run(
@@ -46,6 +47,33 @@ test("the README's replay example replays a failure, the same after unrelated re
      console.log(service.handle("POST", "/api/payment/pay", { orderId: data.orderId, amount: 25.5, paymentMethod: "CARD" }).msg);`,
   ).trim();
   assert.equal(busy, alone);
+});
+
+test("the README's failed-payment example forces declines and says why", () => {
+  const [example] = examples("failures");
+  assert.ok(example, "README has a failed-payment example");
+  assert.deepEqual(app.run("failures.mjs", example).trim().split("\n"), [
+    "-1 Third party payment failed",
+    "Third party payment failed",
+    "1",
+    "[ 'header', 'forced-next' ]",
+  ]);
+});
+
+test("the API reference's types example narrows on code and runs as written", () => {
+  const [example] = examples("types");
+  assert.ok(example, "docs/api.md has a types example");
+  const out = app.run("types.mjs", example).trim().split("\n");
+  assert.match(out[0], /^ORD-[A-Z0-9]{8}$/);
+  assert.equal(out[1], "Payment not found null");
+});
+
+test("the installed package has the user README, and docs/ beside it for its links", () => {
+  const installed = join(app.dir, "node_modules", "orderpay");
+  assert.equal(readFileSync(join(installed, "README.md"), "utf8"), readFileSync(join(root, "README.md"), "utf8"));
+  const files = docFiles(installed);
+  assert.deepEqual(files, docFiles());
+  assert.deepEqual(brokenLinks(installed, files), []);
 });
 
 test("the typical flow of the spec, step by step, through the installed package", () => {

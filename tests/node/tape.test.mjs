@@ -58,12 +58,20 @@ function fromText(s) {
   let otlp = "";
   for (const piece of s.exportOtlpPieces()) otlp += piece;
   return {
-    records: ndjson === "" ? [] : JSON.parse(`[${ndjson.trimEnd().split("\n").join(",")}]`),
+    records: ndjson === "" ? [] : JSON.parse(`[${ndjson.trimEnd().split("\n").join(",")}]`).map(withoutIsoTime),
     snapshotRecords: journal.records,
     spans: journal.spans,
     otlp: JSON.parse(otlp),
     otlpText: otlp,
   };
+}
+
+/** An NDJSON line's record: its first key, `@timestamp`, is its time in ISO 8601, and the rest is the record. */
+function withoutIsoTime(line) {
+  const { "@timestamp": at, ...record } = line;
+  assert.equal(Object.keys(line)[0], "@timestamp");
+  assert.equal(at, new Date(record.timestamp).toISOString());
+  return record;
 }
 
 /** Deep equal, and equal as JSON text (so keys come in the same order). */

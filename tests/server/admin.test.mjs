@@ -41,6 +41,8 @@ test("logs with ?after=, NDJSON, spans by trace, OTLP/JSON", async () => {
   assert.equal(ndjson.headers.get("content-type"), "application/x-ndjson");
   const lines = (await ndjson.text()).trim().split("\n").map((l) => JSON.parse(l));
   assert.equal(lines.at(-1).seq, fresh.records.at(-1).seq);
+  // Each line has the record's time as log stores index it, in ISO 8601.
+  assert.equal(lines.at(-1)["@timestamp"], new Date(fresh.records.at(-1).timestamp).toISOString());
   const traceId = created.headers["x-b3-traceid"];
   const spans = (await call(admin(`/spans?traceId=${traceId}`))).body.data;
   assert.deepEqual(spans.map((s) => s.component).sort(), ["gateway", "order-service"]);
@@ -264,12 +266,19 @@ test("events: the log as server-sent events, from ?after= on, then each batch, a
     assert.equal(first.id, "3");
     // The counters a page redraws from come with the records: the same as the counters route's.
     assert.deepEqual(first.data.counters, (await call(admin("/counters"))).body.data.counters);
-    // Two requests close together come as one batch, newer than the last sent.
+    // Requests close together: the first after a quiet spell goes out at once (a client awaiting its
+    // records gets them with no wait), those after it within 50 ms together, each newer than the last sent.
     await Promise.all([order(8), order(9)]);
-    const second = await next();
-    assert.equal(second.type, "records");
-    assert.deepEqual(second.data.records.map((r) => r.seq), [4, 5, 6, 7, 8, 9]);
-    assert.equal(second.id, "9");
+    const second = [await next()];
+    while (second.at(-1).data.records.at(-1)?.seq !== 9) second.push(await next());
+    assert.ok(second.every((e) => e.type === "records") && second.length <= 2, `${second.length} events`);
+    assert.deepEqual(second.flatMap((e) => e.data.records.map((r) => r.seq)), [4, 5, 6, 7, 8, 9]);
+    assert.equal(second.at(-1).id, "9");
+    const burst = [];
+    await Promise.all(Array.from({ length: 20 }, (_, i) => order(20 + i)));
+    do burst.push(await next()); while (burst.at(-1).data.records.at(-1)?.seq !== 9 + 60);
+    assert.equal(burst.flatMap((e) => e.data.records).length, 60);
+    assert.ok(burst.length < 20, `20 requests at once came in ${burst.length} events`);
     // A reset elsewhere: `replaced`, then the new log from its start.
     await call(admin("/reset"), "POST", { seed: 11 });
     const replaced = await next();

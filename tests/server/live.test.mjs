@@ -4,6 +4,7 @@
 // buttons act on the server's state, and the page never sends a
 // synchronous request.
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
 import { after, before, test } from "node:test";
 
 import { launchChromium } from "../chromium.mjs";
@@ -64,6 +65,23 @@ test("the page says it is live, and shows the server's settings", async () => {
   assert.equal(await page.inputValue("#seed"), "4");
 });
 
+test("the server marks the pages it serves as live, so the page asks nothing to know it", async () => {
+  const onDisk = await readFile(new URL("../../www/index.html", import.meta.url), "utf8");
+  const served = await fetch(server.origin + "/");
+  const text = await served.text();
+  assert.equal(Number(served.headers.get("content-length")), Buffer.byteLength(text));
+  // The page as written, with the marker just before </head>.
+  assert.equal(text, onDisk.replace("</head>", '<meta name="orderpay-live" content=""></head>'));
+  const head = await fetch(server.origin + "/index.html", { method: "HEAD" });
+  assert.equal(head.headers.get("content-length"), served.headers.get("content-length"));
+  // Other files go out as they are.
+  const css = await fetch(server.origin + "/style.css");
+  assert.equal(await css.text(), await readFile(new URL("../../www/style.css", import.meta.url), "utf8"));
+  // The page knew it was live from the marker (a static load, without it, asks nothing: tests/e2e/static-load.test.mjs).
+  assert.equal(await page.locator('meta[name="orderpay-live"]').count(), 1);
+  assert.deepEqual(errors, []);
+});
+
 test("a request made by another client shows up in the page's log within a second", async () => {
   const sent = Date.now();
   const created = await call(`${server.url}/api/order/create`, "POST", { userId: "from-curl", price: 9.9 });
@@ -82,6 +100,10 @@ test("the page's buttons act on the server's state: the flow, forceNext, the set
   const uris = logs.filter((r) => r.stage === "response").map((r) => r.uri);
   assert.equal(uris.length, 8, "the curl request and the flow's seven");
   assert.ok(uris.slice(1).every((u) => u.startsWith("/api/")));
+  // The flow's requests follow each other on the server's clock too: in seq order, no record's time goes back.
+  const flow = logs.filter((r) => r.traceId === logs.at(-1).traceId);
+  assert.equal(flow.length, 21);
+  for (let i = 1; i < flow.length; i++) assert.ok(flow[i].timestamp >= flow[i - 1].timestamp, `seq ${flow[i].seq} before seq ${flow[i - 1].seq}`);
 
   await page.fill("#force-count", "2");
   await page.click("#force-apply");

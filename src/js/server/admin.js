@@ -2,7 +2,7 @@
 // (logs, spans, exports, snapshots, forceNext, reset, the clock), over
 // HTTP for tests in any language. Answers are the {code, msg, data}
 // envelope, except the documents (NDJSON, OTLP/JSON, the snapshot, the
-// OpenAPI document), which come as themselves.
+// OpenAPI documents), which come as themselves.
 import { readBody, TOO_LARGE, utf8 } from "./body.js";
 import { sendData, sendError, sendJson, sendText } from "./reply.js";
 
@@ -40,7 +40,7 @@ function wholeQuery(res, params, name) {
   return Number(text);
 }
 
-/** The admin routes: [method, path, what it does, handler]. The README documents each. */
+/** The admin routes: [method, path, what it does, handler]. admin-openapi.js documents each. */
 export function adminRoutes(ctx) {
   const svc = () => ctx.instance.service;
   return [
@@ -56,6 +56,8 @@ export function adminRoutes(ctx) {
       })],
     ["GET", "/openapi.json", "the OpenAPI 3.1 document of the eight endpoints", (req, res) =>
       sendText(res, "application/json", ctx.openapi)],
+    ["GET", "/openapi-admin.json", "the OpenAPI 3.1 document of this admin API (admin-openapi.js)", (req, res) =>
+      sendText(res, "application/json", ctx.adminOpenapi)],
     ["GET", "/logs", "the log records, oldest first; ?after=SEQ for the newer ones only", (req, res, params) => {
       const after = wholeQuery(res, params, "after");
       if (after === undefined) return;
@@ -167,7 +169,7 @@ export function adminRoutes(ctx) {
 /** Answers a request under /__orderpay/. */
 export async function answerAdmin(req, res, ctx, path, params) {
   const sub = path.slice(PREFIX.length) || "/";
-  const open = sub === "/health" || sub === "/openapi.json";
+  const open = sub === "/health" || sub === "/openapi.json" || sub === "/openapi-admin.json";
   if (!open) {
     const refused = ctx.access.check(req);
     if (refused) return sendError(res, refused[0], refused[1], refused[2]);

@@ -9,15 +9,16 @@ import { readFileSync } from "node:fs";
 import { openapi } from "../node.js";
 import { AdminAccess } from "./access.js";
 import { adminRoutes, answerAdmin, PREFIX } from "./admin.js";
+import { adminOpenapi } from "./admin-openapi.js";
 import { answerPreflight, isPreflight } from "./cors.js";
-import { StaticFiles } from "./files.js";
+import { LIVE_MARKER, StaticFiles } from "./files.js";
 import { LogEvents } from "./events.js";
 import { answerGateway, gatewayPath } from "./gateway.js";
 import { Instance } from "./instance.js";
 import { rawError, sendError } from "./reply.js";
 import { StateFile } from "./state.js";
 
-const VERSION = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
+const MANIFEST = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 
 /** Node refuses headers over this; the service's own 431 covers up to 64 KiB. */
 const MAX_HEADER_SIZE = 80 * 1024;
@@ -30,20 +31,23 @@ const MAX_HEADER_SIZE = 80 * 1024;
 export function createOrderpayServer(options, serviceOptions) {
   const instance = new Instance(serviceOptions, options.snapshot ?? null);
   const access = new AdminAccess(options.host, options.adminToken);
+  // Pages served here carry the live marker: the playground then follows this server, with no probe.
   const files = new StaticFiles([
     ["/", options.playground],
     ["/pkg/", new URL("..", import.meta.url).pathname],
-  ]);
+  ], { head: LIVE_MARKER });
   const document = JSON.parse(openapi());
+  const adminDocument = adminOpenapi(MANIFEST);
   const ctx = {
     instance,
     access,
     base: options.base,
     latency: options.latency,
-    version: VERSION,
+    version: MANIFEST.version,
     started: performance.now(),
     state: options.state ? new StateFile(options.state, () => instance.service.snapshot()) : null,
     openapi: "",
+    adminOpenapi: "",
     events: new LogEvents(instance),
     changed: () => {
       ctx.state?.touch();
@@ -89,6 +93,8 @@ export function createOrderpayServer(options, serviceOptions) {
         const url = `http://${host}:${port}`;
         document.servers = [{ url: url + options.base }];
         ctx.openapi = JSON.stringify(document, null, 2);
+        adminDocument.servers = [{ url }];
+        ctx.adminOpenapi = JSON.stringify(adminDocument, null, 2);
         ctx.state?.touch();
         resolve(url);
       });

@@ -69,7 +69,7 @@ const settings = ctx.instance.service.settings;
 const lines = [
   `orderpay serving on ${url}${ctx.base}/api (seed ${settings.seed}, failure rate ${settings.failureRate})`,
   `  try: curl -X POST ${url}${ctx.base}/api/order/create -H 'Content-Type: application/json' -d '{"userId":"u1","price":9.9}'`,
-  `  admin API: ${url}/__orderpay/health, OpenAPI at ${url}/__orderpay/openapi.json`,
+  `  admin API: ${url}/__orderpay/health, OpenAPI at ${url}/__orderpay/openapi.json (gateway) and ${url}/__orderpay/openapi-admin.json (admin API)`,
 ];
 if (options.playground) lines.push(`  playground: ${url}/${ctx.access.token ? `#token=${ctx.access.token}` : ""}`);
 if (ctx.access.token) {

@@ -1,7 +1,9 @@
 // Static files: the playground at / and the package itself at /pkg/, and
 // nothing else on the disk. A path is decoded once, refused with 400 when
 // it carries NUL, a backslash or a dot segment, and the file it names must
-// lie inside its root once symbolic links are followed.
+// lie inside its root once symbolic links are followed. An HTML page gets
+// `head` (a server's marker, such as the live playground's) before its
+// </head>, so the page knows where it came from without asking.
 import { open, realpath } from "node:fs/promises";
 import { extname, join, resolve, sep } from "node:path";
 
@@ -20,9 +22,13 @@ const TYPES = {
   ".md": "text/markdown; charset=utf-8",
 };
 
-/** `roots`: [urlPrefix, directory] pairs, the longest prefix first. */
+/** The live playground's marker: the page reads it and follows this server (www/remote.js). */
+export const LIVE_MARKER = '<meta name="orderpay-live" content="">';
+
+/** `roots`: [urlPrefix, directory] pairs, the longest prefix first; `head`: markup added to each HTML page's head. */
 export class StaticFiles {
-  constructor(roots) {
+  constructor(roots, { head = "" } = {}) {
+    this.head = head;
     this.roots = roots
       .filter(([, dir]) => dir)
       .map(([prefix, dir]) => [prefix, resolve(dir)])
@@ -51,15 +57,17 @@ export class StaticFiles {
     if (Array.isArray(path)) return sendError(res, path[0], path[1]);
     const file = await this.#find(path);
     if (!file) return sendError(res, 404, `No file at ${path}`);
+    const page = this.head && extname(file.path) === ".html" ? await withHead(file, this.head) : null;
     const headers = {
       "content-type": TYPES[extname(file.path)] ?? "application/octet-stream",
-      "content-length": file.size,
+      "content-length": page?.length ?? file.size,
       "cache-control": "no-cache",
       "x-content-type-options": "nosniff",
     };
     // The package's Service Worker may control pages outside /pkg/.
     if (path.startsWith("/pkg/") && file.path.endsWith(".js")) headers["service-worker-allowed"] = "/";
     res.writeHead(200, headers);
+    if (page) return res.end(req.method === "HEAD" ? undefined : page);
     if (req.method === "HEAD") {
       await file.handle.close();
       return res.end();
@@ -97,5 +105,16 @@ export class StaticFiles {
   async #realRoot(dir) {
     if (!this.real.has(dir)) this.real.set(dir, await realpath(dir));
     return this.real.get(dir);
+  }
+}
+
+/** The page's bytes with `head` before its </head> (or first, when it has none); the file is closed. */
+async function withHead(file, head) {
+  try {
+    const text = (await file.handle.readFile()).toString("utf8");
+    const at = text.search(/<\/head\s*>/i);
+    return Buffer.from(at < 0 ? head + text : text.slice(0, at) + head + text.slice(at));
+  } finally {
+    await file.handle.close();
   }
 }

@@ -1,0 +1,337 @@
+// The OpenAPI 3.1 document of the admin API (/__orderpay/…, admin.js), as
+// data: the admin routes are JS, so their document is too, beside them.
+// tests/server/admin-openapi.test.mjs holds it to the server's real routes
+// (every route in it, every operation answering as it says), and
+// tests/server/lint-openapi.sh lints it with Redocly and Spectral.
+
+const ref = (section, name) => ({ $ref: `#/components/${section}/${name}` });
+const json = (schema) => ({ "application/json": { schema } });
+const text = (type, description) => ({ [type]: { schema: { type: "string", description } } });
+
+/** The envelope of a successful answer around `data`. */
+const envelope = (data) => ({
+  type: "object",
+  required: ["code", "msg", "data"],
+  properties: { code: { const: 0 }, msg: { const: "success" }, data },
+});
+const ok = (description, data) => ({ description, content: json(envelope(data)) });
+const whole = { type: "integer", minimum: 0 };
+const generation = { type: "integer", minimum: 1, description: "How many times reset or a restore swapped the service, from 1" };
+const TRACE_ID = "^[0-9a-f]{16}([0-9a-f]{16})?$";
+
+const schemas = {
+  ErrorEnvelope: {
+    type: "object",
+    required: ["code", "msg", "data"],
+    properties: {
+      code: { type: "integer", description: "The HTTP status" },
+      msg: { type: "string", description: "Names the field and the problem" },
+      data: { type: "null" },
+    },
+  },
+  LogRecord: {
+    type: "object",
+    description: "A gateway, service or response record: the JS API's LogRecord (orderpay.d.ts)",
+    required: ["seq", "timestamp", "traceId", "spanId", "parentSpanId", "stage"],
+    properties: {
+      seq: { type: "integer", minimum: 1, description: "Position in the log, from 1; gaps show dropped records" },
+      timestamp: { type: "integer", description: "Unix time in ms" },
+      traceId: { type: "string", pattern: TRACE_ID },
+      spanId: { type: "string" },
+      parentSpanId: { type: ["string", "null"] },
+      stage: { enum: ["gateway", "service", "response"] },
+    },
+  },
+  Span: {
+    type: "object",
+    description: "A span of a trace: the JS API's Span (orderpay.d.ts)",
+    required: ["traceId", "spanId", "parentSpanId", "name", "component", "start", "end", "status", "attributes"],
+    properties: {
+      traceId: { type: "string", pattern: TRACE_ID },
+      spanId: { type: "string" },
+      parentSpanId: { type: ["string", "null"] },
+      name: { type: "string" },
+      component: { enum: ["gateway", "order-service", "payment-service", "third-party", "test-data"] },
+      start: { type: "number" },
+      end: { type: "number" },
+      status: { enum: ["success", "server_error", "client_error"] },
+      attributes: {
+        type: "array",
+        description: "[name, value] pairs",
+        items: {
+          type: "array",
+          prefixItems: [{ type: "string" }],
+          items: { type: ["string", "number", "boolean"] },
+          minItems: 2,
+          maxItems: 2,
+        },
+      },
+    },
+  },
+  Settings: {
+    type: "object",
+    description: "The settings in force: the JS API's ServiceSettings (orderpay.d.ts)",
+    required: ["seed", "failureRate", "logCapacity", "latency"],
+    properties: {
+      seed: whole,
+      failureRate: { type: "number", minimum: 0, maximum: 1 },
+      logCapacity: { type: "integer", minimum: 0 },
+      maxOrders: { type: "integer", minimum: 0 },
+      latency: { type: "object" },
+    },
+  },
+  Forced: {
+    description: "What forceNext still has to do, or null",
+    oneOf: [
+      {
+        type: "object",
+        required: ["outcome", "remaining"],
+        properties: { outcome: { enum: ["success", "failure"] }, remaining: { type: "integer", minimum: 1 } },
+      },
+      { type: "null" },
+    ],
+  },
+  ServiceOptions: {
+    type: "object",
+    description: "Options of `new Service` (orderpay.d.ts); unknown names are refused",
+    properties: {
+      seed: { type: "integer", minimum: 0, maximum: 9007199254740991 },
+      failureRate: { type: "number", minimum: 0, maximum: 1 },
+      logCapacity: { type: "integer", minimum: 0, maximum: 1000000 },
+      maxOrders: { type: "integer", minimum: 0, maximum: 9007199254740991 },
+      virtualTime: { type: "integer", description: "Start a virtual clock at this Unix time (ms)" },
+      latency: { type: "object", description: "Overrides of the latency model: order, payment, thirdParty, test" },
+    },
+    additionalProperties: false,
+  },
+  OpenApiDocument: {
+    type: "object",
+    description: "An OpenAPI 3.1 document",
+    required: ["openapi", "info", "paths"],
+    properties: { openapi: { const: "3.1.0" }, info: { type: "object" }, paths: { type: "object" } },
+  },
+  Snapshot: {
+    type: "object",
+    description: "The whole state: settings, random streams, orders, payments, log, spans, clock, forceNext",
+    required: ["format", "settings", "streams", "orders", "payments", "journal"],
+    properties: {
+      format: { type: "integer", minimum: 1 },
+      settings: { type: "object" },
+      streams: { type: "object" },
+      orders: { type: "object" },
+      payments: { type: "object" },
+      journal: { type: "object" },
+    },
+  },
+};
+
+const responses = {
+  BadRequest: { description: "A malformed request: msg names the field and the problem; nothing changed", content: json(ref("schemas", "ErrorEnvelope")) },
+  Unauthorized: {
+    description: "No admin token, or a wrong one, where the server asks for it (--admin-token, or --host beyond loopback)",
+    headers: { "www-authenticate": { description: "Bearer, the scheme asked for", schema: { type: "string" } } },
+    content: json(ref("schemas", "ErrorEnvelope")),
+  },
+  Forbidden: {
+    description: "A page of another origin (Origin, Sec-Fetch-Site), or, on loopback, a Host that is not a loopback name",
+    content: json(ref("schemas", "ErrorEnvelope")),
+  },
+  TooLarge: { description: "A body over what the route takes (64 KiB, a snapshot 256 MiB)", content: json(ref("schemas", "ErrorEnvelope")) },
+  HeadersTooLarge: { description: "Headers over the 80 KiB the server reads", content: json(ref("schemas", "ErrorEnvelope")) },
+};
+
+const after = {
+  name: "after",
+  in: "query",
+  required: false,
+  description: "Only the records with a larger seq",
+  schema: { type: "string", pattern: "^\\d{1,15}$" },
+};
+
+/** The refusals a route can give besides its own answer: any route, one behind the token, one that reads a query, one with a body. */
+const open = { security: [], responses: { 431: ref("responses", "HeadersTooLarge") } };
+const guarded = { 401: ref("responses", "Unauthorized"), 403: ref("responses", "Forbidden"), ...open.responses };
+const refused = { 400: ref("responses", "BadRequest"), ...guarded };
+const bodied = { ...refused, 413: ref("responses", "TooLarge") };
+
+/** A JSON request body with its schema and an example. */
+const body = (schema, example, required = true) => ({ required, content: { "application/json": { schema, example } } });
+
+/** [method, path, operationId, tag, summary, description, the rest of the operation]. */
+const OPERATIONS = [
+  ["get", "/health", "health", "server", "Liveness", "Whether the server is up: its version, where the gateway is, the generation, and whether the admin API asks for a token. Needs no token.", {
+    ...open,
+    responses: {
+      200: ok("The server is up", {
+        type: "object",
+        required: ["status", "service", "version", "base", "generation", "uptimeMs", "adminToken"],
+        properties: {
+          status: { const: "ok" },
+          service: { const: "orderpay" },
+          version: { type: "string" },
+          base: { type: "string", description: "The gateway's base path (--base), / when none" },
+          generation,
+          uptimeMs: whole,
+          adminToken: { type: "boolean", description: "Whether the admin API asks for a token" },
+        },
+      }),
+      ...open.responses,
+    },
+  }],
+  ["get", "/openapi.json", "gatewayOpenapi", "server", "The gateway's OpenAPI document", "The OpenAPI 3.1 document of the eight endpoints of the spec, with this server's address in servers. Needs no token.", {
+    ...open,
+    responses: { 200: { description: "The document", content: json(ref("schemas", "OpenApiDocument")) }, ...open.responses },
+  }],
+  ["get", "/openapi-admin.json", "adminOpenapi", "server", "The admin API's OpenAPI document", "This document, with this server's address in servers. Needs no token.", {
+    ...open,
+    responses: { 200: { description: "The document", content: json(ref("schemas", "OpenApiDocument")) }, ...open.responses },
+  }],
+  ["get", "/logs", "logs", "log", "The log records", "The log records the service still holds, oldest first; with after, only the newer ones.", {
+    parameters: [after],
+    responses: {
+      200: ok("The records", {
+        type: "object",
+        required: ["records", "droppedLogs", "generation"],
+        properties: { records: { type: "array", items: ref("schemas", "LogRecord") }, droppedLogs: whole, generation },
+      }),
+      ...refused,
+    },
+  }],
+  ["get", "/events", "events", "log", "The log as server-sent events", "A stream: `records` events ({records, droppedLogs, generation, counters, forced, now}, each id the last seq, at most 500 records each) whenever requests were answered, the first change after a quiet spell at once and then at most every 50 ms, and `replaced` ({generation, settings}) when a reset or a restore swapped the service.", {
+    parameters: [
+      { ...after, description: "Start after this seq (else after Last-Event-ID, else from the first record)" },
+      { name: "Last-Event-ID", in: "header", required: false, description: "The last seq a reconnecting client got", schema: { type: "string" } },
+    ],
+    responses: { 200: { description: "The stream, open until the client or the server ends it", content: text("text/event-stream", "Server-sent events") }, ...refused },
+  }],
+  ["get", "/counters", "counters", "log", "What the service counted", "Counts over every request, whatever the log still holds: the JS API's ServiceCounters.", {
+    responses: {
+      200: ok("The counters", {
+        type: "object",
+        required: ["counters", "droppedLogs", "generation"],
+        properties: {
+          counters: {
+            type: "object",
+            required: ["requests", "byRoute", "payments", "durations", "complete"],
+            properties: {
+              requests: whole,
+              byRoute: { type: "array", items: { type: "object" } },
+              payments: { type: "object" },
+              durations: { type: "object" },
+              complete: { type: "boolean" },
+            },
+          },
+          droppedLogs: whole,
+          generation,
+        },
+      }),
+      ...guarded,
+    },
+  }],
+  ["get", "/logs.ndjson", "logsNdjson", "log", "The log as NDJSON", "One log record a line, for Kibana, Loki or jq.", {
+    responses: { 200: { description: "The records", content: text("application/x-ndjson", "One JSON record a line") }, ...guarded },
+  }],
+  ["post", "/logs/clear", "clearLogs", "log", "Empty the log", "Drops every record the log holds; the counters stay.", {
+    responses: { 200: ok("Emptied", { type: "object", required: ["droppedLogs"], properties: { droppedLogs: whole } }), ...guarded },
+  }],
+  ["get", "/spans", "spans", "traces", "The spans", "The spans, oldest first, of every trace or of one.", {
+    parameters: [{ name: "traceId", in: "query", required: false, description: "Only this trace's spans", schema: { type: "string", pattern: TRACE_ID } }],
+    responses: { 200: ok("The spans", { type: "array", items: ref("schemas", "Span") }), ...refused },
+  }],
+  ["get", "/otlp", "otlp", "traces", "The spans as OTLP/JSON", "The spans in the OTLP/JSON form a collector's /v1/traces takes.", {
+    responses: { 200: { description: "OTLP/JSON traces", content: json({ type: "object", required: ["resourceSpans"], properties: { resourceSpans: { type: "array", items: { type: "object" } } } }) }, ...guarded },
+  }],
+  ["get", "/snapshot", "snapshot", "state", "The whole state", "The snapshot text of the whole state, for PUT /snapshot, --state or Service.restore.", {
+    responses: { 200: { description: "The snapshot", content: json(ref("schemas", "Snapshot")) }, ...guarded },
+  }],
+  ["put", "/snapshot", "restore", "state", "Replace the whole state", "Replaces the whole state with a snapshot's; text that is no snapshot is refused, changing nothing.", {
+    requestBody: { required: true, content: json(ref("schemas", "Snapshot")) },
+    responses: {
+      200: ok("Restored", { type: "object", required: ["generation", "settings"], properties: { generation, settings: ref("schemas", "Settings") } }),
+      ...bodied,
+    },
+  }],
+  ["get", "/settings", "settings", "state", "The settings in force", "The settings, the pending forceNext and the clock.", {
+    responses: {
+      200: ok("The settings", {
+        type: "object",
+        required: ["settings", "forced", "now", "droppedLogs", "generation", "maxOrdersIgnored"],
+        properties: {
+          settings: ref("schemas", "Settings"),
+          forced: ref("schemas", "Forced"),
+          now: { type: "integer", description: "The service's clock, Unix time in ms" },
+          droppedLogs: whole,
+          generation,
+          maxOrdersIgnored: { type: "boolean", description: "Whether the service runs without --max-orders, which it does not know" },
+        },
+      }),
+      ...guarded,
+    },
+  }],
+  ["post", "/force-next", "forceNext", "state", "Decide the next payment attempts", "The next count payment attempts succeed or fail, whatever the draw; count 0 clears.", {
+    requestBody: body(
+      { type: "object", required: ["outcome"], properties: { outcome: { enum: ["success", "failure"] }, count: { type: "integer", minimum: 0, default: 1 } } },
+      { outcome: "failure", count: 3 },
+    ),
+    responses: { 200: ok("Set", { type: "object", required: ["forced"], properties: { forced: ref("schemas", "Forced") } }), ...bodied },
+  }],
+  ["post", "/reset", "reset", "state", "A fresh service", "A new service from the start options, with those of the body over them. A bad option is refused, changing nothing.", {
+    requestBody: body(ref("schemas", "ServiceOptions"), { seed: 7, failureRate: 1, virtualTime: 1767225600000 }, false),
+    responses: {
+      200: ok("Reset", { type: "object", required: ["generation", "settings"], properties: { generation, settings: ref("schemas", "Settings") } }),
+      ...bodied,
+    },
+  }],
+  ["post", "/advance", "advance", "state", "Move the virtual clock", "Moves a virtual clock (reset with virtualTime first) on by ms.", {
+    requestBody: body({ type: "object", required: ["ms"], properties: { ms: { type: "integer", minimum: 0 } } }, { ms: 60000 }),
+    responses: { 200: ok("Moved", { type: "object", required: ["now"], properties: { now: { type: "integer" } } }), ...bodied },
+  }],
+];
+
+/**
+ * The document, for a server whose origin is `origin` (its admin API under
+ * /__orderpay). `manifest`: the package's package.json (version, license,
+ * repository), as the gateway's document takes them from Cargo.toml.
+ */
+export function adminOpenapi({ version, license, repository }, origin = "http://127.0.0.1:4010") {
+  const paths = {};
+  for (const [method, path, operationId, tag, summary, description, rest] of OPERATIONS) {
+    paths[`/__orderpay${path}`] ??= {};
+    paths[`/__orderpay${path}`][method] = { operationId, summary, description, tags: [tag], ...rest };
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "orderpay admin API",
+      version,
+      description:
+        "What `orderpay serve` offers beside the gateway, for tests in any language: the log, the spans, the counters, " +
+        "the whole state, forceNext, reset and the clock. Answers are the {code, msg, data} envelope, except the documents " +
+        "(NDJSON, server-sent events, OTLP/JSON, the snapshot, the OpenAPI documents), which come as themselves. " +
+        "HEAD is answered wherever GET is.",
+      license: { name: license, identifier: license },
+      contact: { name: "orderpay", url: repository?.url ?? repository },
+    },
+    servers: [{ url: origin }],
+    tags: [
+      { name: "server", description: "Liveness and the OpenAPI documents, open to anyone" },
+      { name: "log", description: "The log records and what the service counted" },
+      { name: "traces", description: "The spans, as JSON and OTLP/JSON" },
+      { name: "state", description: "The whole state, its settings, forceNext, reset and the clock" },
+    ],
+    // On loopback with no --admin-token: nothing; else the bearer token.
+    security: [{}, { adminToken: [] }],
+    paths,
+    components: {
+      schemas,
+      responses,
+      securitySchemes: {
+        adminToken: {
+          type: "http",
+          scheme: "bearer",
+          description: "The --admin-token, or the one printed at start when --host reaches beyond loopback",
+        },
+      },
+    },
+  };
+}
