@@ -851,7 +851,32 @@ fn an_odd_unicode_user_id_header_is_logged_exactly() {
 /// near and far from a route, every method, bad headers and queries),
 /// one a line as `status msg`, each once, sorted.
 fn refusals_of_bad_requests() -> String {
-    let values = [
+    let values = bad_values();
+    let mut svc = always_approves(42);
+    let order_id = create_order_id(&mut svc);
+    let mut requests = Vec::new();
+    let create = json!({"userId": "u-1", "price": 10.5, "description": "d"});
+    let pay = json!({"orderId": order_id, "amount": 10.5, "paymentMethod": "CARD"});
+    for (path, good) in [("/api/order/create", &create), ("/api/payment/pay", &pay)] {
+        bad_bodies(path, good, &values, &mut requests);
+    }
+    bad_paths_and_methods(&mut requests);
+    for outcome in ["maybe", "", "SUCCESS ", "é"] {
+        requests.push(post_json("/api/payment/pay", &pay).with_header("X-Sim-Outcome", outcome));
+    }
+    let mut lines = std::collections::BTreeSet::new();
+    for req in requests {
+        let response = svc.handle(req);
+        if response.status >= 400 && response.status != 402 {
+            lines.insert(format!("{} {}\n", response.status, response.body.msg));
+        }
+    }
+    lines.into_iter().collect()
+}
+
+/// Values of every JSON kind that some field refuses.
+fn bad_values() -> Vec<Value> {
+    vec![
         json!(null),
         json!(true),
         json!(false),
@@ -875,46 +900,49 @@ fn refusals_of_bad_requests() -> String {
         json!(12345678901234567890u64),
         json!(i64::MIN),
         json!(0.1),
-    ];
-    let mut svc = always_approves(42);
-    let order_id = create_order_id(&mut svc);
-    let mut requests = Vec::new();
-    let create = json!({"userId": "u-1", "price": 10.5, "description": "d"});
-    let pay = json!({"orderId": order_id, "amount": 10.5, "paymentMethod": "CARD"});
-    for (path, good) in [("/api/order/create", &create), ("/api/payment/pay", &pay)] {
-        for field in good.as_object().into_iter().flat_map(|o| o.keys()) {
-            let mut without = good.clone();
-            without.as_object_mut().map(|o| o.remove(field));
-            requests.push(post_json(path, &without));
-            for v in &values {
-                let mut body = good.clone();
-                body[field] = v.clone();
-                requests.push(post_json(path, &body));
-            }
-        }
-        for v in &values {
-            requests.push(post_json(path, v));
-            let mut extra = good.clone();
-            extra["it's \"x\"é"] = v.clone();
-            requests.push(post_json(path, &extra));
-        }
-        for text in [
-            "",
-            "{",
-            "{\"a\":1,}",
-            "[1,2",
-            "nul",
-            "\"\\ud800\"",
-            "{\"price\":1e999}",
-            "1 2",
-            "{\"a\":1,\"a\":2}",
-        ] {
-            requests.push(post_text(path, text));
-        }
-        for content_type in ["text/plain", "application/xml; charset=\"é\"", ""] {
-            requests.push(post_json(path, good).with_header("Content-Type", content_type));
+    ]
+}
+
+/// Bad bodies for `path`, from its `good` one: each field left out or
+/// given each bad value, bad values whole or as an extra field, broken
+/// JSON and other content types.
+fn bad_bodies(path: &str, good: &Value, values: &[Value], requests: &mut Vec<RawRequest>) {
+    for field in good.as_object().into_iter().flat_map(|o| o.keys()) {
+        let mut without = good.clone();
+        without.as_object_mut().map(|o| o.remove(field));
+        requests.push(post_json(path, &without));
+        for v in values {
+            let mut body = good.clone();
+            body[field] = v.clone();
+            requests.push(post_json(path, &body));
         }
     }
+    for v in values {
+        requests.push(post_json(path, v));
+        let mut extra = good.clone();
+        extra["it's \"x\"é"] = v.clone();
+        requests.push(post_json(path, &extra));
+    }
+    for text in [
+        "",
+        "{",
+        "{\"a\":1,}",
+        "[1,2",
+        "nul",
+        "\"\\ud800\"",
+        "{\"price\":1e999}",
+        "1 2",
+        "{\"a\":1,\"a\":2}",
+    ] {
+        requests.push(post_text(path, text));
+    }
+    for content_type in ["text/plain", "application/xml; charset=\"é\"", ""] {
+        requests.push(post_json(path, good).with_header("Content-Type", content_type));
+    }
+}
+
+/// Every method on paths near and far from a route, and bad queries.
+fn bad_paths_and_methods(requests: &mut Vec<RawRequest>) {
     for path in [
         "/api/ordr/create",
         "/api/order/creat",
@@ -939,17 +967,6 @@ fn refusals_of_bad_requests() -> String {
             requests.push(RawRequest::new(method, path));
         }
     }
-    for outcome in ["maybe", "", "SUCCESS ", "é"] {
-        requests.push(post_json("/api/payment/pay", &pay).with_header("X-Sim-Outcome", outcome));
-    }
-    let mut lines = std::collections::BTreeSet::new();
-    for req in requests {
-        let response = svc.handle(req);
-        if response.status >= 400 && response.status != 402 {
-            lines.insert(format!("{} {}\n", response.status, response.body.msg));
-        }
-    }
-    lines.into_iter().collect()
 }
 
 /// Each refusal reads byte for byte as it did when the messages were

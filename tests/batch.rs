@@ -129,6 +129,19 @@ fn a_batch_follows_the_failure_rate_setting() {
     }
 }
 
+/// The records split into runs of one trace id.
+fn runs_of_one_trace(records: &[LogRecord]) -> Vec<&[LogRecord]> {
+    let mut runs: Vec<&[LogRecord]> = Vec::new();
+    let mut start = 0;
+    for i in 1..=records.len() {
+        if i == records.len() || records[i].trace_id != records[start].trace_id {
+            runs.push(&records[start..i]);
+            start = i;
+        }
+    }
+    runs
+}
+
 #[test]
 fn each_generated_order_has_its_own_trace_id_shared_by_its_requests() {
     let mut svc = service(4);
@@ -149,15 +162,7 @@ fn each_generated_order_has_its_own_trace_id_shared_by_its_requests() {
     assert!(records[n - 2..].iter().all(|r| r.trace_id == batch_trace));
     let inner = &records[1..n - 2];
 
-    // Split the inner records into runs of one trace id.
-    let mut runs: Vec<&[LogRecord]> = Vec::new();
-    let mut start = 0;
-    for i in 1..=inner.len() {
-        if i == inner.len() || inner[i].trace_id != inner[start].trace_id {
-            runs.push(&inner[start..i]);
-            start = i;
-        }
-    }
+    let runs = runs_of_one_trace(inner);
     assert_eq!(runs.len(), 60, "one run of records per generated order");
     let traces: BTreeSet<&str> = runs.iter().map(|r| r[0].trace_id.as_str()).collect();
     assert_eq!(traces.len(), 60, "trace ids differ between orders");

@@ -179,116 +179,152 @@ const ROUTES: [&str; 8] = [
 
 /// A seeded session of every kind of request, good and bad, with forcing.
 fn session(svc: &mut Service, model: &mut Model, seed: u64, n: usize) {
-    let mut dice = Dice(seed);
-    let mut orders: Vec<String> = Vec::new();
-    let mut payments: Vec<String> = Vec::new();
+    let mut s = Session {
+        svc,
+        model,
+        dice: Dice(seed),
+        orders: Vec::new(),
+        payments: Vec::new(),
+    };
     for i in 0..n {
-        let pick = |dice: &mut Dice, ids: &[String], unknown: &str| -> String {
-            if ids.is_empty() || dice.below(5) == 0 {
-                unknown.to_owned()
-            } else {
-                ids[dice.below(ids.len() as u64) as usize].clone()
-            }
-        };
-        match dice.below(14) {
-            0..=2 => {
-                let r = svc.handle(create_request("u-1", 1.0 + i as f64, "d"));
-                if let Some(id) = data(&r)["orderId"].as_str() {
-                    orders.push(id.to_owned());
-                }
-                model.request(Some(CREATE), &r);
-            }
-            3..=5 => {
-                let id = pick(&mut dice, &orders, "ORD-ZZZZZZZZ");
-                let header = dice.below(6) == 0;
-                let mut req = pay_request(&id, 2.0, "CARD");
-                if header {
-                    let word = if dice.below(2) == 0 {
-                        "failure"
-                    } else {
-                        "SUCCESS"
-                    };
-                    req = req.with_header("X-Sim-Outcome", word);
-                }
-                let r = svc.handle(req);
-                if let Some(id) = data(&r)["paymentId"].as_str() {
-                    payments.push(id.to_owned());
-                }
-                let reached = r.body.code == 0 || r.body.msg == "Third party payment failed";
-                if reached {
-                    model.pay(header, &r);
-                }
-                model.request(Some(PAY), &r);
-            }
+        match s.dice.below(14) {
+            0..=2 => s.create(i),
+            3..=5 => s.pay(),
             6 => {
-                let id = pick(&mut dice, &orders, "ORD-ZZZZZZZZ");
-                let r = svc.handle(get(&format!("/api/order/{id}")));
-                model.request(Some(GET_ORDER), &r);
+                let id = s.some_order();
+                s.send(GET_ORDER, get(&format!("/api/order/{id}")));
             }
             7 => {
-                let id = pick(&mut dice, &orders, "ORD-ZZZZZZZZ");
-                let r = svc.handle(post(&format!("/api/order/{id}/pay")));
-                model.request(Some(MARK_PAID), &r);
+                let id = s.some_order();
+                s.send(MARK_PAID, post(&format!("/api/order/{id}/pay")));
             }
             8 => {
-                let id = pick(&mut dice, &orders, "ORD-ZZZZZZZZ");
-                let r = svc.handle(post(&format!("/api/order/delete/{id}")));
-                model.request(Some(DELETE), &r);
+                let id = s.some_order();
+                s.send(DELETE, post(&format!("/api/order/delete/{id}")));
             }
-            9 => {
-                let id = pick(&mut dice, &payments, "PAY-ZZZZZZZZ");
-                let path = if dice.below(2) == 0 {
-                    format!("/api/payment/{id}")
-                } else {
-                    format!("/api/payment/refund/{id}")
-                };
-                let route = if path.contains("refund") {
-                    REFUND
-                } else {
-                    GET_PAYMENT
-                };
-                let r = svc.handle(if route == REFUND {
-                    post(&path)
-                } else {
-                    get(&path)
-                });
-                model.request(Some(route), &r);
-            }
-            10 => {
-                // Turned away: a bad body, a wrong method, an unknown path.
-                let (route, r) = match dice.below(3) {
-                    0 => (
-                        Some(CREATE),
-                        svc.handle(post_text(CREATE, r#"{"userId":"u","price":"12"}"#)),
-                    ),
-                    1 => (Some(CREATE), svc.handle(RawRequest::new("PATCH", CREATE))),
-                    _ => (None, svc.handle(get("/api/ordr/create"))),
-                };
-                assert!(r.status >= 400);
-                model.request(route, &r);
-            }
-            11 => {
-                // forceNext, counted only where it decides an attempt.
-                let outcome = if dice.below(2) == 0 {
-                    Forced::Failure
-                } else {
-                    Forced::Success
-                };
-                let count = dice.below(4) as u32;
-                svc.force_next(outcome, count);
-                model.forced = (count > 0).then_some((outcome, count));
-            }
+            9 => s.read_or_refund_a_payment(),
+            10 => s.turned_away(),
+            11 => s.force_next(),
             12 => {
                 // A payment with a broken amount: a business error before
                 // the third party, so no attempt.
-                let r = svc.handle(pay_request("ORD-ZZZZZZZZ", 0.0, "CARD"));
-                model.request(Some(PAY), &r);
+                s.send(PAY, pay_request("ORD-ZZZZZZZZ", 0.0, "CARD"));
             }
-            _ => {
-                let r = svc.handle(get("/api/payment/PAY-ZZZZZZZZ"));
-                model.request(Some(GET_PAYMENT), &r);
-            }
+            _ => s.send(GET_PAYMENT, get("/api/payment/PAY-ZZZZZZZZ")),
         }
+    }
+}
+
+/// A session under way: the service and its model, the dice, and the
+/// ids made so far.
+struct Session<'a> {
+    svc: &'a mut Service,
+    model: &'a mut Model,
+    dice: Dice,
+    orders: Vec<String>,
+    payments: Vec<String>,
+}
+
+/// One of `ids`, or now and then (always, when there is none) `unknown`.
+fn pick(dice: &mut Dice, ids: &[String], unknown: &str) -> String {
+    if ids.is_empty() || dice.below(5) == 0 {
+        unknown.to_owned()
+    } else {
+        ids[dice.below(ids.len() as u64) as usize].clone()
+    }
+}
+
+impl Session<'_> {
+    fn some_order(&mut self) -> String {
+        pick(&mut self.dice, &self.orders, "ORD-ZZZZZZZZ")
+    }
+
+    /// Sends a request on a known route, and counts it in the model.
+    fn send(&mut self, route: &'static str, request: RawRequest) {
+        let r = self.svc.handle(request);
+        self.model.request(Some(route), &r);
+    }
+
+    fn create(&mut self, i: usize) {
+        let r = self.svc.handle(create_request("u-1", 1.0 + i as f64, "d"));
+        if let Some(id) = data(&r)["orderId"].as_str() {
+            self.orders.push(id.to_owned());
+        }
+        self.model.request(Some(CREATE), &r);
+    }
+
+    /// A payment, now and then with its outcome forced by a header; an
+    /// attempt where it reached the third party.
+    fn pay(&mut self) {
+        let id = self.some_order();
+        let header = self.dice.below(6) == 0;
+        let mut req = pay_request(&id, 2.0, "CARD");
+        if header {
+            let word = if self.dice.below(2) == 0 {
+                "failure"
+            } else {
+                "SUCCESS"
+            };
+            req = req.with_header("X-Sim-Outcome", word);
+        }
+        let r = self.svc.handle(req);
+        if let Some(id) = data(&r)["paymentId"].as_str() {
+            self.payments.push(id.to_owned());
+        }
+        let reached = r.body.code == 0 || r.body.msg == "Third party payment failed";
+        if reached {
+            self.model.pay(header, &r);
+        }
+        self.model.request(Some(PAY), &r);
+    }
+
+    fn read_or_refund_a_payment(&mut self) {
+        let id = pick(&mut self.dice, &self.payments, "PAY-ZZZZZZZZ");
+        let path = if self.dice.below(2) == 0 {
+            format!("/api/payment/{id}")
+        } else {
+            format!("/api/payment/refund/{id}")
+        };
+        let route = if path.contains("refund") {
+            REFUND
+        } else {
+            GET_PAYMENT
+        };
+        self.send(
+            route,
+            if route == REFUND {
+                post(&path)
+            } else {
+                get(&path)
+            },
+        );
+    }
+
+    /// Turned away: a bad body, a wrong method, an unknown path.
+    fn turned_away(&mut self) {
+        let svc = &mut *self.svc;
+        let (route, r) = match self.dice.below(3) {
+            0 => (
+                Some(CREATE),
+                svc.handle(post_text(CREATE, r#"{"userId":"u","price":"12"}"#)),
+            ),
+            1 => (Some(CREATE), svc.handle(RawRequest::new("PATCH", CREATE))),
+            _ => (None, svc.handle(get("/api/ordr/create"))),
+        };
+        assert!(r.status >= 400);
+        self.model.request(route, &r);
+    }
+
+    /// forceNext, counted only where it decides an attempt.
+    fn force_next(&mut self) {
+        let outcome = if self.dice.below(2) == 0 {
+            Forced::Failure
+        } else {
+            Forced::Success
+        };
+        let count = self.dice.below(4) as u32;
+        self.svc.force_next(outcome, count);
+        self.model.forced = (count > 0).then_some((outcome, count));
     }
 }
 

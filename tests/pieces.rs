@@ -210,72 +210,75 @@ fn outcome(result: Result<Service, Invalid>) -> Result<String, (String, String)>
         .map_err(|e| (format!("{:?}", e.kind), e.msg))
 }
 
+/// Under `v` (at `at` in `root`), each child replaced by each damaging
+/// value and removed, then the same under it.
+fn damage_under(v: &Value, at: &mut Vec<Value>, root: &Value, out: &mut Vec<String>) {
+    let bad = [
+        Value::Null,
+        Value::from("x"),
+        Value::from(-1),
+        Value::from(1.5),
+        Value::from(u64::MAX),
+        Value::Array(Vec::new()),
+    ];
+    let children: Vec<(Value, &Value)> = match v {
+        Value::Object(map) => map
+            .iter()
+            .map(|(k, c)| (Value::from(k.clone()), c))
+            .collect(),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .take(3)
+            .map(|(i, c)| (Value::from(i), c))
+            .collect(),
+        _ => return,
+    };
+    for (step, child) in children {
+        at.push(step);
+        for with in bad.iter().map(Some).chain([None]) {
+            out.push(replaced(root, at, with).to_string());
+        }
+        damage_under(child, at, root, out);
+        at.pop();
+    }
+}
+
+/// A copy of `root` with the value at `at` replaced by `with`, or removed.
+fn replaced(root: &Value, at: &[Value], with: Option<&Value>) -> Value {
+    let mut copy = root.clone();
+    let Some((last, parents)) = at.split_last() else {
+        return copy;
+    };
+    let mut node = &mut copy;
+    for step in parents {
+        node = match step {
+            Value::String(k) => &mut node[k.as_str()],
+            _ => &mut node[step.as_u64().unwrap_or(0) as usize],
+        };
+    }
+    match (last, with, node) {
+        (Value::String(k), Some(w), Value::Object(map)) => {
+            map.insert(k.clone(), w.clone());
+        }
+        (Value::String(k), None, Value::Object(map)) => {
+            map.remove(k);
+        }
+        (i, Some(w), Value::Array(items)) => items[i.as_u64().unwrap_or(0) as usize] = w.clone(),
+        (i, None, Value::Array(items)) => {
+            items.remove(i.as_u64().unwrap_or(0) as usize);
+        }
+        _ => {}
+    }
+    copy
+}
+
 /// Every leaf of the snapshot's JSON, replaced by each of a few damaging
 /// values or removed.
 fn damaged(snapshot: &str) -> Vec<String> {
-    fn walk(v: &Value, at: &mut Vec<Value>, root: &Value, out: &mut Vec<String>) {
-        let bad = [
-            Value::Null,
-            Value::from("x"),
-            Value::from(-1),
-            Value::from(1.5),
-            Value::from(u64::MAX),
-            Value::Array(Vec::new()),
-        ];
-        let children: Vec<(Value, &Value)> = match v {
-            Value::Object(map) => map
-                .iter()
-                .map(|(k, c)| (Value::from(k.clone()), c))
-                .collect(),
-            Value::Array(items) => items
-                .iter()
-                .enumerate()
-                .take(3)
-                .map(|(i, c)| (Value::from(i), c))
-                .collect(),
-            _ => return,
-        };
-        for (step, child) in children {
-            at.push(step);
-            for with in bad.iter().map(Some).chain([None]) {
-                out.push(replaced(root, at, with).to_string());
-            }
-            walk(child, at, root, out);
-            at.pop();
-        }
-    }
-    fn replaced(root: &Value, at: &[Value], with: Option<&Value>) -> Value {
-        let mut copy = root.clone();
-        let Some((last, parents)) = at.split_last() else {
-            return copy;
-        };
-        let mut node = &mut copy;
-        for step in parents {
-            node = match step {
-                Value::String(k) => &mut node[k.as_str()],
-                _ => &mut node[step.as_u64().unwrap_or(0) as usize],
-            };
-        }
-        match (last, with, node) {
-            (Value::String(k), Some(w), Value::Object(map)) => {
-                map.insert(k.clone(), w.clone());
-            }
-            (Value::String(k), None, Value::Object(map)) => {
-                map.remove(k);
-            }
-            (i, Some(w), Value::Array(items)) => {
-                items[i.as_u64().unwrap_or(0) as usize] = w.clone()
-            }
-            (i, None, Value::Array(items)) => {
-                items.remove(i.as_u64().unwrap_or(0) as usize);
-            }
-            _ => {}
-        }
-        copy
-    }
     let root: Value = serde_json::from_str(snapshot).unwrap_or_default();
     let mut out = Vec::new();
-    walk(&root, &mut Vec::new(), &root, &mut out);
+    damage_under(&root, &mut Vec::new(), &root, &mut out);
     out
 }
 

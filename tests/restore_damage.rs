@@ -256,54 +256,57 @@ fn refusal(snapshot: &str, from: &str, to: &str) -> Invalid {
         .unwrap_or_else(|| panic!("{from} -> {to} was accepted"))
 }
 
+/// Damages of the rich snapshot and the refusal each gets: the text
+/// replaced, what replaces it, the start of the message and its kind.
+const FIRST_BAD_FIELDS: [(&str, &str, &str, InvalidKind); 7] = [
+    (
+        "\"clock\":",
+        "\"clock\":-9223372036854775801,\"x\":",
+        "snapshot.clock: must be a whole number of milliseconds from -8640000000000000 to 8640000000000000 (the range of a JS Date), got -9223372036854775801",
+        InvalidKind::OutOfRange,
+    ),
+    (
+        "\"next_seq\":",
+        "\"next_seq\":18446744073709551615,\"x\":",
+        "snapshot.journal.next_seq: must be a whole number from 1 to 9007199254740991, got 18446744073709551615",
+        InvalidKind::OutOfRange,
+    ),
+    (
+        "\"seed\":11",
+        "\"seed\":\"11\"",
+        "snapshot.settings.seed: invalid type: string \"11\", expected a whole number",
+        InvalidKind::WrongType,
+    ),
+    (
+        "\"format\":1",
+        "\"format\":2",
+        "snapshot.format: format 2 is not the supported 1",
+        InvalidKind::OutOfRange,
+    ),
+    (
+        "\"failureRate\":0.3",
+        "\"failureRate\":1.5",
+        "snapshot.settings.failureRate: must be a number from 0 to 1, got 1.5",
+        InvalidKind::OutOfRange,
+    ),
+    (
+        "\"forced_next\":[\"failure\",2]",
+        "\"forced_next\":[\"failure\",0]",
+        "snapshot.forced_next: a pending forced outcome must cover at least 1 attempt, got 0",
+        InvalidKind::OutOfRange,
+    ),
+    (
+        "\"userId\":\"u-7\",\"price\"",
+        "\"userId\":\" \",\"price\"",
+        "snapshot.orders.live[",
+        InvalidKind::OutOfRange,
+    ),
+];
+
 #[test]
 fn the_first_bad_field_is_named_with_its_path_and_kind() {
     let snapshot = rich_snapshot();
-    let cases = [
-        (
-            "\"clock\":",
-            "\"clock\":-9223372036854775801,\"x\":",
-            "snapshot.clock: must be a whole number of milliseconds from -8640000000000000 to 8640000000000000 (the range of a JS Date), got -9223372036854775801",
-            InvalidKind::OutOfRange,
-        ),
-        (
-            "\"next_seq\":",
-            "\"next_seq\":18446744073709551615,\"x\":",
-            "snapshot.journal.next_seq: must be a whole number from 1 to 9007199254740991, got 18446744073709551615",
-            InvalidKind::OutOfRange,
-        ),
-        (
-            "\"seed\":11",
-            "\"seed\":\"11\"",
-            "snapshot.settings.seed: invalid type: string \"11\", expected a whole number",
-            InvalidKind::WrongType,
-        ),
-        (
-            "\"format\":1",
-            "\"format\":2",
-            "snapshot.format: format 2 is not the supported 1",
-            InvalidKind::OutOfRange,
-        ),
-        (
-            "\"failureRate\":0.3",
-            "\"failureRate\":1.5",
-            "snapshot.settings.failureRate: must be a number from 0 to 1, got 1.5",
-            InvalidKind::OutOfRange,
-        ),
-        (
-            "\"forced_next\":[\"failure\",2]",
-            "\"forced_next\":[\"failure\",0]",
-            "snapshot.forced_next: a pending forced outcome must cover at least 1 attempt, got 0",
-            InvalidKind::OutOfRange,
-        ),
-        (
-            "\"userId\":\"u-7\",\"price\"",
-            "\"userId\":\" \",\"price\"",
-            "snapshot.orders.live[",
-            InvalidKind::OutOfRange,
-        ),
-    ];
-    for (from, to, msg, kind) in cases {
+    for (from, to, msg, kind) in FIRST_BAD_FIELDS {
         let e = refusal(&snapshot, from, to);
         assert!(e.msg.starts_with(msg), "{from} -> {to}: {}", e.msg);
         assert_eq!(e.kind, kind, "{}", e.msg);

@@ -4,6 +4,7 @@
 mod common;
 
 use common::*;
+use orderpay::Service;
 use serde_json::{json, Value};
 
 // ---------------------------------------------------------------- part 3: order
@@ -387,7 +388,6 @@ fn the_typical_flow_of_part_4_gives_these_exact_envelopes() {
     let mut svc = exact_service(28, 0.0);
     let order_ms = ORDER_MS as i64;
     let pay_ms = (PAYMENT_MS + THIRD_PARTY_MS) as i64;
-    let payment_ms = PAYMENT_MS as i64;
 
     // 1. Create an order.
     let created = svc.handle(create_request("alice", 42.5, "a book"));
@@ -447,7 +447,21 @@ fn the_typical_flow_of_part_4_gives_these_exact_envelopes() {
         (200, success(Value::Null))
     );
 
-    // The end state: order PAID, payment REFUNDED, each request logged thrice.
+    the_end_state_is_a_paid_order_and_a_refunded_payment(&mut svc, order, payment);
+}
+
+/// After the typical flow: order PAID, payment REFUNDED, each request
+/// logged thrice, at the simulated time the calls took.
+fn the_end_state_is_a_paid_order_and_a_refunded_payment(
+    svc: &mut Service,
+    order: Value,
+    payment: Value,
+) {
+    let order_ms = ORDER_MS as i64;
+    let pay_ms = (PAYMENT_MS + THIRD_PARTY_MS) as i64;
+    let payment_ms = PAYMENT_MS as i64;
+    let order_id = order["orderId"].as_str().expect("orderId").to_owned();
+    let payment_id = payment["paymentId"].as_str().expect("paymentId").to_owned();
     let mut paid_order = order;
     paid_order["status"] = json!("PAID");
     assert_eq!(

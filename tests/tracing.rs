@@ -514,91 +514,90 @@ fn a_lone_x_b3_sampled_0_is_a_deny_decision_like_b3_0() {
 
 // ------------------------------------------------------------ span trees
 
-#[test]
-fn without_incoming_context_each_request_is_a_fresh_root_with_its_service_below() {
-    let mut svc = service(5);
-    let order = a_created_order(&mut svc);
-    let second = a_created_order(&mut svc);
-    let mut payment = None;
-    let mut traces = Vec::new();
-    let mut check = |svc: &mut Service, req: RawRequest, expected: &[Component]| {
-        let r = svc.handle(req);
-        let trace = header(&r, "x-b3-traceid").to_owned();
-        assert!(is_lower_hex(&trace, 32));
-        assert!(!traces.contains(&trace), "a trace id used twice");
-        traces.push(trace.clone());
-        let spans = assert_in_trace(svc, &r, &trace, None, true);
-        assert_eq!(components(&spans), expected, "{:?}", r.body);
-        r
-    };
+/// Sends `req` with no incoming context: its trace is new, 32 hex digits,
+/// and holds the spans of `expected`, the gateway's the root.
+fn fresh_root(
+    traces: &mut Vec<String>,
+    svc: &mut Service,
+    req: RawRequest,
+    expected: &[Component],
+) -> Response {
+    let r = svc.handle(req);
+    let trace = header(&r, "x-b3-traceid").to_owned();
+    assert!(is_lower_hex(&trace, 32));
+    assert!(!traces.contains(&trace), "a trace id used twice");
+    traces.push(trace.clone());
+    let spans = assert_in_trace(svc, &r, &trace, None, true);
+    assert_eq!(components(&spans), expected, "{:?}", r.body);
+    r
+}
+
+/// Pays `order` until a payment goes through (at most 20 tries), each
+/// try a fresh root with the third party below; the payment's id.
+fn paid_as_fresh_roots(traces: &mut Vec<String>, svc: &mut Service, order: &str) -> String {
     use Component::*;
-    check(
-        &mut svc,
-        create_request("u", 2.0, ""),
-        &[Gateway, OrderService],
-    );
-    check(
-        &mut svc,
-        get(&format!("/api/order/{order}")),
-        &[Gateway, OrderService],
-    );
-    check(
-        &mut svc,
-        get("/api/order/ORD-NOPE0000"),
-        &[Gateway, OrderService],
-    );
+    let mut payment = None;
     for _ in 0..20 {
-        let r = check(
-            &mut svc,
-            pay_request(&order, 2.0, "CARD"),
-            &[Gateway, PaymentService, ThirdParty],
-        );
+        let req = pay_request(order, 2.0, "CARD");
+        let r = fresh_root(traces, svc, req, &[Gateway, PaymentService, ThirdParty]);
         if r.body.code == 0 {
             payment = data(&r)["paymentId"].as_str().map(str::to_owned);
             break;
         }
     }
-    let payment = payment.expect("one of 20 attempts went through");
-    check(
-        &mut svc,
-        with_outcome(pay_request(&second, 2.0, "CARD"), "failure"),
-        &[Gateway, PaymentService, ThirdParty],
-    );
-    check(
-        &mut svc,
-        pay_request("ORD-NOPE0000", 2.0, "CARD"),
-        &[Gateway, PaymentService],
-    );
-    check(
-        &mut svc,
-        post(&format!("/api/order/{order}/pay")),
-        &[Gateway, OrderService],
-    );
-    check(
-        &mut svc,
-        post(&format!("/api/order/delete/{order}")),
-        &[Gateway, OrderService],
-    );
-    check(
-        &mut svc,
-        get(&format!("/api/payment/{payment}")),
-        &[Gateway, PaymentService],
-    );
-    check(
-        &mut svc,
-        post(&format!("/api/payment/refund/{payment}")),
-        &[Gateway, PaymentService],
-    );
-    check(
-        &mut svc,
-        post(&format!("/api/payment/refund/{payment}")),
-        &[Gateway, PaymentService],
-    );
-    check(
-        &mut svc,
-        get("/api/test/order/batch?count=2"),
-        &[Gateway, TestData],
-    );
+    payment.expect("one of 20 attempts went through")
+}
+
+#[test]
+fn without_incoming_context_each_request_is_a_fresh_root_with_its_service_below() {
+    use Component::*;
+    let mut svc = service(5);
+    let order = a_created_order(&mut svc);
+    let second = a_created_order(&mut svc);
+    let mut traces = Vec::new();
+    let orders = [
+        create_request("u", 2.0, ""),
+        get(&format!("/api/order/{order}")),
+        get("/api/order/ORD-NOPE0000"),
+    ];
+    for req in orders {
+        fresh_root(&mut traces, &mut svc, req, &[Gateway, OrderService]);
+    }
+    let payment = paid_as_fresh_roots(&mut traces, &mut svc, &order);
+    let rest: [(RawRequest, &[Component]); 8] = [
+        (
+            with_outcome(pay_request(&second, 2.0, "CARD"), "failure"),
+            &[Gateway, PaymentService, ThirdParty],
+        ),
+        (
+            pay_request("ORD-NOPE0000", 2.0, "CARD"),
+            &[Gateway, PaymentService],
+        ),
+        (
+            post(&format!("/api/order/{order}/pay")),
+            &[Gateway, OrderService],
+        ),
+        (
+            post(&format!("/api/order/delete/{order}")),
+            &[Gateway, OrderService],
+        ),
+        (
+            get(&format!("/api/payment/{payment}")),
+            &[Gateway, PaymentService],
+        ),
+        (
+            post(&format!("/api/payment/refund/{payment}")),
+            &[Gateway, PaymentService],
+        ),
+        (
+            post(&format!("/api/payment/refund/{payment}")),
+            &[Gateway, PaymentService],
+        ),
+        (get("/api/test/order/batch?count=2"), &[Gateway, TestData]),
+    ];
+    for (req, expected) in rest {
+        fresh_root(&mut traces, &mut svc, req, expected);
+    }
 }
 
 #[test]

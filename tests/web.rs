@@ -14,6 +14,11 @@ use orderpay::wasm::{RawRestoring, Service};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+// Each test starts with `console_error_panic_hook::set_once()` (the
+// runner has no setup of its own to put it in): a panic prints its
+// message and stack with console.error, which the runner shows under a
+// failed test.
+
 fn service(seed: f64) -> Service {
     Service::new(Some(seed), None, None, None, None, None).unwrap()
 }
@@ -77,6 +82,7 @@ fn message(error: &JsValue) -> (String, String) {
 
 #[wasm_bindgen_test]
 fn the_typical_flow_runs_on_plain_data() {
+    console_error_panic_hook::set_once();
     let s = Service::new(Some(7.0), Some(0.0), None, None, None, None).unwrap();
     let order = create(&s);
     assert_eq!(
@@ -110,6 +116,7 @@ fn the_typical_flow_runs_on_plain_data() {
 
 #[wasm_bindgen_test]
 fn bytes_are_read_as_utf8_where_a_body_is_read() {
+    console_error_panic_hook::set_once();
     let s = service(1.0);
     let body = br#"{"userId":"u","price":2}"#.to_vec();
     let created = parse(&s.handle(
@@ -134,6 +141,7 @@ fn bytes_are_read_as_utf8_where_a_body_is_read() {
 
 #[wasm_bindgen_test]
 fn request_gives_the_head_then_the_envelope_and_echoes_the_trace_id() {
+    console_error_panic_hook::set_once();
     let s = service(1.0);
     let (head, body) = request(
         &s,
@@ -174,8 +182,63 @@ fn request_gives_the_head_then_the_envelope_and_echoes_the_trace_id() {
     assert_eq!(wrong["headers"]["x-b3-traceid"].as_str().unwrap().len(), 32);
 }
 
+/// What the JS layer can leave behind (method, path, what it could not
+/// read) and the answer each gets: its code and the start of its msg.
+const LEFT_BEHIND: [(&str, Option<&str>, &str, i32, &str); 7] = [
+    (
+        "POST",
+        Some("/api/order/create"),
+        r#"{"unreadable":["headers","no keys"]}"#,
+        400,
+        "headers: no keys",
+    ),
+    (
+        "",
+        Some("/api/order/create"),
+        r#"{"unreadable":["method","expected a string, got number"]}"#,
+        400,
+        "method: expected a string, got number",
+    ),
+    (
+        "GET",
+        None,
+        r#"{"path":100001}"#,
+        414,
+        "path: 100001 bytes is over the limit of 8192 bytes",
+    ),
+    (
+        "POST",
+        Some("/api/order/create"),
+        r#"{"body":2097152}"#,
+        413,
+        "body: 2097152 bytes is over the limit of 1048576 bytes",
+    ),
+    (
+        "GET",
+        Some("/api/order/create"),
+        r#"{"headers":[10000000,20000000]}"#,
+        431,
+        "headers: 10000000 headers is over the limit of 1000 headers",
+    ),
+    (
+        "GET",
+        Some("/api/order/create"),
+        r#"{"headers":[9,4831838208]}"#,
+        431,
+        "headers: 4294967295 bytes is over the limit of 65536 bytes",
+    ),
+    (
+        "GET",
+        Some("/api/order/create"),
+        "not json",
+        400,
+        "request: not understood:",
+    ),
+];
+
 #[wasm_bindgen_test]
 fn what_the_js_layer_left_behind_is_answered_with_its_status_and_changes_nothing() {
+    console_error_panic_hook::set_once();
     let s = service(3.0);
     let left = |method: &str, path: Option<&str>, left: &str| {
         parse(&s.handle(
@@ -187,58 +250,7 @@ fn what_the_js_layer_left_behind_is_answered_with_its_status_and_changes_nothing
             Some(left.to_owned()),
         ))
     };
-    let cases = [
-        (
-            "POST",
-            Some("/api/order/create"),
-            r#"{"unreadable":["headers","no keys"]}"#,
-            400,
-            "headers: no keys",
-        ),
-        (
-            "",
-            Some("/api/order/create"),
-            r#"{"unreadable":["method","expected a string, got number"]}"#,
-            400,
-            "method: expected a string, got number",
-        ),
-        (
-            "GET",
-            None,
-            r#"{"path":100001}"#,
-            414,
-            "path: 100001 bytes is over the limit of 8192 bytes",
-        ),
-        (
-            "POST",
-            Some("/api/order/create"),
-            r#"{"body":2097152}"#,
-            413,
-            "body: 2097152 bytes is over the limit of 1048576 bytes",
-        ),
-        (
-            "GET",
-            Some("/api/order/create"),
-            r#"{"headers":[10000000,20000000]}"#,
-            431,
-            "headers: 10000000 headers is over the limit of 1000 headers",
-        ),
-        (
-            "GET",
-            Some("/api/order/create"),
-            r#"{"headers":[9,4831838208]}"#,
-            431,
-            "headers: 4294967295 bytes is over the limit of 65536 bytes",
-        ),
-        (
-            "GET",
-            Some("/api/order/create"),
-            "not json",
-            400,
-            "request: not understood:",
-        ),
-    ];
-    for (method, path, what, code, msg) in cases {
+    for (method, path, what, code, msg) in LEFT_BEHIND {
         let r = left(method, path, what);
         assert_eq!(r["code"], code, "{r}");
         assert!(
@@ -267,6 +279,7 @@ type Case = (
 
 #[wasm_bindgen_test]
 fn options_out_of_range_throw_range_errors_naming_the_option() {
+    console_error_panic_hook::set_once();
     let cases: [Case; 6] = [
         (
             None,
@@ -319,6 +332,7 @@ fn options_out_of_range_throw_range_errors_naming_the_option() {
 
 #[wasm_bindgen_test]
 fn the_same_seed_replays_ids_and_outcomes_and_the_seed_is_readable() {
+    console_error_panic_hook::set_once();
     let a = service(99.0);
     let b = service(a.seed());
     for _ in 0..5 {
@@ -341,6 +355,7 @@ fn the_same_seed_replays_ids_and_outcomes_and_the_seed_is_readable() {
 
 #[wasm_bindgen_test]
 fn the_log_is_bounded_and_says_how_much_it_dropped() {
+    console_error_panic_hook::set_once();
     let s = Service::new(Some(5.0), None, Some(4.0), None, None, None).unwrap();
     create(&s);
     create(&s);
@@ -355,6 +370,7 @@ fn the_log_is_bounded_and_says_how_much_it_dropped() {
 
 #[wasm_bindgen_test]
 fn the_counters_count_every_request_whatever_the_log_dropped() {
+    console_error_panic_hook::set_once();
     let s = Service::new(Some(5.0), None, Some(2.0), None, None, None).unwrap();
     create(&s);
     create(&s);
@@ -369,6 +385,7 @@ fn the_counters_count_every_request_whatever_the_log_dropped() {
 
 #[wasm_bindgen_test]
 fn a_virtual_clock_and_a_snapshot_replay_a_session_to_the_byte() {
+    console_error_panic_hook::set_once();
     let session = |s: &Service| {
         for _ in 0..3 {
             create(s);
@@ -393,6 +410,7 @@ fn a_virtual_clock_and_a_snapshot_replay_a_session_to_the_byte() {
 
 #[wasm_bindgen_test]
 fn forced_outcomes_from_the_header_and_from_force_next_are_explained_in_the_log() {
+    console_error_panic_hook::set_once();
     let s = Service::new(Some(2.0), Some(0.0), None, None, None, None).unwrap();
     let id = create(&s)["data"]["orderId"].as_str().unwrap().to_owned();
     let pay = format!(r#"{{"orderId":"{id}","amount":1,"paymentMethod":"CARD"}}"#);
@@ -433,6 +451,7 @@ fn forced_outcomes_from_the_header_and_from_force_next_are_explained_in_the_log(
 
 #[wasm_bindgen_test]
 fn trace_context_comes_in_from_traceparent_and_goes_out_in_the_headers_and_spans() {
+    console_error_panic_hook::set_once();
     let s = Service::new(Some(4.0), Some(0.0), None, None, None, None).unwrap();
     let (head, _) = request(
         &s,
@@ -474,6 +493,7 @@ fn trace_context_comes_in_from_traceparent_and_goes_out_in_the_headers_and_spans
 
 #[wasm_bindgen_test]
 fn latency_overrides_set_the_simulated_durations() {
+    console_error_panic_hook::set_once();
     let latency = r#"{"order":{"baseMs":10,"spreadMs":0,"tailChance":0},"payment":{"baseMs":5,"spreadMs":0,"tailChance":0},"thirdParty":{"baseMs":300,"spreadMs":0,"tailChance":0}}"#;
     let s = Service::new(
         Some(1.0),
@@ -497,6 +517,7 @@ fn latency_overrides_set_the_simulated_durations() {
 /// Its answers, laid out as Rust lays them out, must be core's exactly.
 #[wasm_bindgen_test]
 fn numbers_through_the_js_engine_are_written_and_read_as_core_does() {
+    console_error_panic_hook::set_once();
     use orderpay::json::number;
     let mut state = 0x2545_f491_4f6c_dd1du64;
     let mut next = move || {
@@ -543,6 +564,7 @@ fn numbers_through_the_js_engine_are_written_and_read_as_core_does() {
 
 #[wasm_bindgen_test]
 fn pieces_and_a_restore_in_pieces_cross_as_plain_text() {
+    console_error_panic_hook::set_once();
     let s = service(3.0);
     handle(&s, "GET", "/api/test/order/batch?count=60", None, &[]);
     let whole = s.snapshot();
@@ -577,6 +599,7 @@ fn pieces_and_a_restore_in_pieces_cross_as_plain_text() {
 
 #[wasm_bindgen_test]
 fn a_damaged_snapshot_in_pieces_throws_what_restore_throws_and_ends_the_restore() {
+    console_error_panic_hook::set_once();
     let s = service(4.0);
     handle(&s, "GET", "/api/test/order/batch?count=5", None, &[]);
     let damaged = s.snapshot().replacen("\"seed\":4", "\"seed\":\"4\"", 1);

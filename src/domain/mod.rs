@@ -11,6 +11,7 @@ pub mod money;
 pub mod order;
 pub mod payment;
 pub mod rejection;
+pub mod route_table;
 
 pub use batch_report::BatchReport;
 pub use order::{NewOrder, Order, OrderStatus, Orders};

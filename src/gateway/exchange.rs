@@ -15,9 +15,10 @@ use super::envelope::{Data, Envelope, HeaderFacts, Headers as ResponseHeaders, R
 use super::error::ApiError;
 use super::parse;
 use super::request::{check_body_size, Body, Headers, RawRequest, Target, Text};
-use super::route::{self, Matches, Pick, Route};
+use super::route::{self, Route};
 use crate::domain::code::Code;
 use crate::domain::money::Money;
+use crate::domain::route_table::{self, Matches, Pick};
 use crate::domain::{BatchReport, NewOrder, NewPayment, PaymentMethod, Rejection};
 use crate::json::flat::Flat;
 use crate::json::message::{msg, Q};
@@ -253,7 +254,7 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
         check_method(&call.method)?;
         let target = target.as_ref().map_err(Clone::clone)?;
         let route = match &matches {
-            Some(m) => m.resolve_picked(pick, &call.method, &call.uri)?,
+            Some(m) => route::resolve_picked(m, pick, &call.method, &call.uri)?,
             None => route::resolve(&call.method, &call.uri)?,
         };
         check_body_size(raw.body.as_ref())?;
@@ -265,7 +266,7 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
         dispatch(svc, testdata, route, request, &mut work)
     });
     let event_class = work.served_by.or_else(|| match &matches {
-        Some(m) => m.event_class(),
+        Some(m) => route::event_class(m),
         None => route::event_class_of_path(&call.uri),
     });
     finish(svc, &context, call, result, work, event_class)
@@ -343,7 +344,7 @@ fn request_line(
 ) -> Rc<Call> {
     let template = match matches {
         Some(m) => m.template_of(pick),
-        None => route::template_of(&method, &uri),
+        None => route_table::template_of(&method, &uri),
     };
     Call {
         method,

@@ -3,14 +3,14 @@
 //! digit (`char::is_alphanumeric`). core answers both from its Unicode
 //! tables (printable, grapheme extend, alphabetic, numeric), which
 //! together weigh about 7 KB of the WebAssembly module; the two answers
-//! here come from one run-length table of 2.8 KB ([`super::char_table`]),
+//! here come from one run-length table of 2.8 KB (`char_table.rs`),
 //! generated from core's answers and held to them for every character by
 //! the tests below.
 //!
 //! The table lists, block of 4,096 characters by block, runs of
 //! characters of the same class: one byte per run (two when the run is
 //! longer than 32 characters), its length less one shifted left by two,
-//! its class in the low two bits ([`ESCAPED`], [`ALPHANUMERIC`]). A
+//! its class in the low two bits (`ESCAPED`, `ALPHANUMERIC`). A
 //! lookup reads only its own block's runs. Past the last block every
 //! character is escaped and none is a letter.
 

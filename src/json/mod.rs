@@ -7,7 +7,7 @@
 //!   depth limit callers see in a 400;
 //! - [`flat`]: the one-pass read of a flat request body, falling back
 //!   to [`read`] for anything else;
-//! - [`write`]: escaping, numbers, and a builder for objects and arrays;
+//! - [`write`](mod@write): escaping, numbers, and a builder for objects and arrays;
 //! - [`number`]: doubles as text and back, without core's float machinery;
 //! - [`message`]: refusal messages built piece by piece, without
 //!   `core::fmt`, and the quoted samples of input they show;

@@ -597,18 +597,10 @@ fn fast_parse(text: &str) -> Read {
         return Read::NotANumber;
     }
     if let Some(tail) = body.get(at + 1..) {
-        let (minus, digits) = match tail.split_first() {
-            Some((b'-', d)) => (true, d),
-            Some((b'+', d)) => (false, d),
-            _ => (false, tail),
-        };
-        if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
-            return Read::NotANumber;
+        match exponent(tail) {
+            Ok(n) => exp += n,
+            Err(read) => return read,
         }
-        let Some(n) = small_int(digits) else {
-            return Read::Slow;
-        };
-        exp += if minus { -n } else { n };
     }
     let value = if mantissa == 0 {
         0.0
@@ -620,6 +612,23 @@ fn fast_parse(text: &str) -> Read {
         mantissa as f64 * POW10.get(exp as usize).unwrap_or(&1.0)
     };
     Read::Value(if negative { -value } else { value })
+}
+
+/// The exponent written after the `e`, with its sign; else what the
+/// whole text reads as: not a number, or one for the slow reading.
+fn exponent(tail: &[u8]) -> Result<i32, Read> {
+    let (minus, digits) = match tail.split_first() {
+        Some((b'-', d)) => (true, d),
+        Some((b'+', d)) => (false, d),
+        _ => (false, tail),
+    };
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+        return Err(Read::NotANumber);
+    }
+    let Some(n) = small_int(digits) else {
+        return Err(Read::Slow);
+    };
+    Ok(if minus { -n } else { n })
 }
 
 #[cfg(test)]

@@ -363,6 +363,18 @@ impl Counters {
         out.key("requests");
         out.uint(self.requests);
         out.key("byRoute");
+        self.write_by_route(out);
+        out.key("payments");
+        self.write_payments(out);
+        out.key("durations");
+        self.write_durations(out);
+        out.key("complete");
+        out.bool(self.complete);
+        out.end_object();
+    }
+
+    /// `byRoute`: a row per route, status and code met.
+    fn write_by_route(&self, out: &mut Out) {
         out.begin_array();
         for r in &self.by_route {
             out.begin_object();
@@ -377,7 +389,11 @@ impl Counters {
             out.end_object();
         }
         out.end_array();
-        out.key("payments");
+    }
+
+    /// `payments`: the attempts, by the rule that decided them, and the
+    /// running count of approvals.
+    fn write_payments(&self, out: &mut Out) {
         out.begin_object();
         out.key("attempts");
         out.uint(self.attempts());
@@ -409,7 +425,10 @@ impl Counters {
         out.end_array();
         out.end_object();
         out.end_object();
-        out.key("durations");
+    }
+
+    /// `durations`: the bucket edges, then a histogram per service.
+    fn write_durations(&self, out: &mut Out) {
         out.begin_object();
         out.key("edgesMs");
         out.begin_array();
@@ -435,9 +454,6 @@ impl Counters {
             out.end_object();
         }
         out.end_object();
-        out.key("complete");
-        out.bool(self.complete);
-        out.end_object();
     }
 
     pub fn to_json(&self) -> String {
@@ -456,6 +472,19 @@ impl Counters {
             requests: count_in(v, at, "requests")?,
             ..Counters::default()
         };
+        c.read_by_route(v, at)?;
+        c.read_payments(field(v, at, "payments")?, &Path(at, "payments"))?;
+        c.read_durations(field(v, at, "durations")?, &Path(at, "durations"))?;
+        let complete = field(v, at, "complete")?;
+        c.complete = complete
+            .as_bool()
+            .ok_or_else(|| wrong(&Path(at, "complete"), "true or false"))?;
+        Ok(c)
+    }
+
+    /// `byRoute`: at most `MAX_ROWS` rows, none twice, whose counts add up
+    /// to the requests.
+    fn read_by_route(&mut self, v: &Json, at: &dyn Place) -> Result<(), Invalid> {
         let rows_at = Path(at, "byRoute");
         let rows = array(field(v, at, "byRoute")?, &rows_at)?;
         if rows.len() > MAX_ROWS {
@@ -467,50 +496,62 @@ impl Counters {
         for (i, row) in rows.iter().enumerate() {
             let here = At(&rows_at, i);
             let row = read_row(row, &here)?;
-            let again = c.by_route.iter().any(|r| {
+            let again = self.by_route.iter().any(|r| {
                 (r.route.as_deref(), r.http_status, r.code)
                     == (row.route.as_deref(), row.http_status, row.code)
             });
             if again {
                 return Err(out_of_range(&here, "given more than once"));
             }
-            c.by_route.push(row);
+            self.by_route.push(row);
         }
-        let routed: u64 = c.by_route.iter().map(|r| r.count).sum();
-        if routed != c.requests {
+        let routed: u64 = self.by_route.iter().map(|r| r.count).sum();
+        if routed != self.requests {
             return Err(out_of_range(
                 &rows_at,
-                msg!("counts add up to ", routed, ", not requests ", c.requests),
+                msg!(
+                    "counts add up to ",
+                    routed,
+                    ", not requests ",
+                    self.requests
+                ),
             ));
         }
-        let pay_at = Path(at, "payments");
-        let payments = field(v, at, "payments")?;
-        let rules_at = Path(&pay_at, "byRule");
-        let rules = field(payments, &pay_at, "byRule")?;
-        for (rule, d) in RULES.iter().zip(c.by_rule.iter_mut()) {
+        Ok(())
+    }
+
+    /// `payments`: the decisions by rule, the totals that must be their
+    /// sums, and the running count.
+    fn read_payments(&mut self, payments: &Json, pay_at: &dyn Place) -> Result<(), Invalid> {
+        let rules_at = Path(pay_at, "byRule");
+        let rules = field(payments, pay_at, "byRule")?;
+        for (rule, d) in RULES.iter().zip(self.by_rule.iter_mut()) {
             let here = Path(&rules_at, rule.as_str());
             let o = field(rules, &rules_at, rule.as_str())?;
             d.approved = count_in(o, &here, "approved")?;
             d.declined = count_in(o, &here, "declined")?;
         }
         for (name, n) in [
-            ("attempts", c.attempts()),
-            ("approved", c.approved()),
-            ("declined", c.declined()),
+            ("attempts", self.attempts()),
+            ("approved", self.approved()),
+            ("declined", self.declined()),
         ] {
-            let given = count_in(payments, &pay_at, name)?;
+            let given = count_in(payments, pay_at, name)?;
             if given != n {
                 return Err(out_of_range(
-                    &Path(&pay_at, name),
+                    &Path(pay_at, name),
                     msg!("must equal the sum over byRule, ", n, ", got ", given),
                 ));
             }
         }
-        c.read_running(payments, &Path(&pay_at, "running"))?;
-        let dur_at = Path(at, "durations");
-        let durations = field(v, at, "durations")?;
-        let edges_at = Path(&dur_at, "edgesMs");
-        let edges = array(field(durations, &dur_at, "edgesMs")?, &edges_at)?;
+        self.read_running(payments, &Path(pay_at, "running"))
+    }
+
+    /// `durations`: the bucket edges this service counts in, then a
+    /// histogram per service.
+    fn read_durations(&mut self, durations: &Json, dur_at: &dyn Place) -> Result<(), Invalid> {
+        let edges_at = Path(dur_at, "edgesMs");
+        let edges = array(field(durations, dur_at, "edgesMs")?, &edges_at)?;
         let same = edges.len() == EDGES_MS.len()
             && edges
                 .iter()
@@ -522,17 +563,13 @@ impl Counters {
                 "must be the buckets this service counts in",
             ));
         }
-        for (class, h) in CLASSES.iter().zip(c.durations.iter_mut()) {
+        for (class, h) in CLASSES.iter().zip(self.durations.iter_mut()) {
             *h = read_histogram(
-                field(durations, &dur_at, class.as_str())?,
-                &Path(&dur_at, class.as_str()),
+                field(durations, dur_at, class.as_str())?,
+                &Path(dur_at, class.as_str()),
             )?;
         }
-        let complete = field(v, at, "complete")?;
-        c.complete = complete
-            .as_bool()
-            .ok_or_else(|| wrong(&Path(at, "complete"), "true or false"))?;
-        Ok(c)
+        Ok(())
     }
 
     fn read_running(&mut self, payments: &Json, at: &dyn Place) -> Result<(), Invalid> {

@@ -20,6 +20,7 @@ pub mod span_entry;
 pub mod status;
 pub mod tape;
 pub mod trace;
+pub mod unix_nanos;
 pub mod utc;
 pub(crate) mod written;
 

@@ -10,6 +10,7 @@ use super::span::Component;
 use super::span_entry::SpanEntry;
 use super::status::LogStatus;
 use super::tape::Written;
+use super::unix_nanos::nanos;
 use crate::json::write::{escape_into, push_hex64, push_int};
 use crate::json::Out;
 
@@ -246,16 +247,6 @@ fn attribute(t: &mut String, key: &str, value: Attr) {
         }
     }
     t.push_str("}}");
-}
-
-/// Unix ms as OTLP's nanoseconds, a decimal string (int64 in OTLP/JSON).
-pub(super) fn nanos(t: &mut String, ms: i64) {
-    t.push('"');
-    push_int(t, ms);
-    if ms != 0 {
-        t.push_str("000000");
-    }
-    t.push('"');
 }
 
 /// An OTLP `KeyValue`; integers go as strings, as OTLP/JSON encodes int64.

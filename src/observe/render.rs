@@ -4,13 +4,15 @@
 
 use crate::prelude::*;
 
-use super::entry::{Entry, Kept};
+use super::call::Call;
+use super::entry::{Answer, Entry, Kept};
+use super::event_class::EventClass;
 use super::ids::SpanId;
 use super::span_entry::{Part, SpanEntry};
 use super::status::LogStatus;
 use super::tape::{Tape, Written};
 use super::utc::push_iso8601;
-use crate::gateway::route::uri_group;
+use crate::domain::route_table::uri_group;
 use crate::json::write::{escape_into, push_f64, push_hex64, push_int, push_uint};
 use crate::json::Out;
 use crate::sim::third_party::Verdict;
@@ -44,7 +46,8 @@ fn ids(t: &mut String, trace: &super::ids::TraceId, span: SpanId, parent: Option
     }
 }
 
-/// One log record as a JSON object, the spec's field names.
+/// One log record as a JSON object, the spec's field names: the members
+/// every record has, then those of its stage.
 pub fn record(out: &mut Out, r: &Entry) {
     out.begin_object();
     fields(&mut out.text, r);
@@ -81,50 +84,64 @@ fn fields(t: &mut String, r: &Entry) {
             duration,
             status,
             outcome,
-        } => {
-            t.push_str(",\"stage\":\"service\",\"event_class\":\"");
-            t.push_str(event_class.as_str());
-            t.push_str("\",\"duration\":");
-            push_uint(t, *duration);
-            t.push_str(",\"status\":\"");
-            t.push_str(status.as_str());
+        } => service_stage(t, *event_class, *duration, *status, outcome.as_ref()),
+        Kept::Response(call, answer) => response_stage(t, call, answer),
+    }
+}
+
+/// The members of a service record: which service, how long it took,
+/// and the third party's decision where it made one.
+fn service_stage(
+    t: &mut String,
+    event_class: EventClass,
+    duration: u64,
+    status: LogStatus,
+    outcome: Option<&Verdict>,
+) {
+    t.push_str(",\"stage\":\"service\",\"event_class\":\"");
+    t.push_str(event_class.as_str());
+    t.push_str("\",\"duration\":");
+    push_uint(t, duration);
+    t.push_str(",\"status\":\"");
+    t.push_str(status.as_str());
+    t.push('"');
+    if let Some(verdict) = outcome {
+        t.push_str(",\"outcome\":");
+        decision(t, verdict);
+    }
+}
+
+/// The members of a response record: the request line, then the answer
+/// as the caller got it.
+fn response_stage(t: &mut String, call: &Call, answer: &Answer) {
+    t.push_str(",\"stage\":\"response\"");
+    request_line(t, &call.method, &call.uri);
+    t.push_str(",\"event_class\":");
+    match answer.event_class {
+        Some(class) => {
             t.push('"');
-            if let Some(verdict) = outcome {
-                t.push_str(",\"outcome\":");
-                decision(t, verdict);
-            }
+            t.push_str(class.as_str());
+            t.push('"');
         }
-        Kept::Response(call, answer) => {
-            t.push_str(",\"stage\":\"response\"");
-            request_line(t, &call.method, &call.uri);
-            t.push_str(",\"event_class\":");
-            match answer.event_class {
-                Some(class) => {
-                    t.push('"');
-                    t.push_str(class.as_str());
-                    t.push('"');
-                }
-                None => t.push_str("null"),
-            }
-            t.push_str(",\"duration\":");
-            match answer.duration {
-                Some(d) => push_uint(t, d),
-                None => t.push_str("null"),
-            }
-            t.push_str(",\"status\":\"");
-            t.push_str(answer.status.as_str());
-            t.push_str("\",\"httpStatus\":");
-            push_uint(t, u64::from(answer.http_status));
-            t.push_str(",\"code\":");
-            push_int(t, i64::from(answer.code));
-            t.push_str(",\"msg\":");
-            escape_into(t, &answer.msg);
-            t.push_str(",\"userId\":");
-            match call.user_id.as_deref() {
-                Some(user) => escape_into(t, user),
-                None => t.push_str("null"),
-            }
-        }
+        None => t.push_str("null"),
+    }
+    t.push_str(",\"duration\":");
+    match answer.duration {
+        Some(d) => push_uint(t, d),
+        None => t.push_str("null"),
+    }
+    t.push_str(",\"status\":\"");
+    t.push_str(answer.status.as_str());
+    t.push_str("\",\"httpStatus\":");
+    push_uint(t, u64::from(answer.http_status));
+    t.push_str(",\"code\":");
+    push_int(t, i64::from(answer.code));
+    t.push_str(",\"msg\":");
+    escape_into(t, &answer.msg);
+    t.push_str(",\"userId\":");
+    match call.user_id.as_deref() {
+        Some(user) => escape_into(t, user),
+        None => t.push_str("null"),
     }
 }
 

@@ -16,7 +16,7 @@ use super::ids::{SpanId, TraceId};
 use super::journal::Journal;
 use super::span_entry::{Part, SpanEntry, Why};
 use super::status::LogStatus;
-use crate::gateway::route::template_named;
+use crate::domain::route_table::template_named;
 use crate::json::Json;
 use crate::sim::third_party::{Rule, Verdict};
 

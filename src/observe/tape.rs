@@ -234,7 +234,7 @@ impl<'a> Tape<'a> {
     }
 
     /// A time in Unix ms: a number, or on an OTLP tape its nanoseconds as
-    /// a string (`otlp::nanos`), exact however large.
+    /// a string (`unix_nanos::nanos`), exact however large.
     pub fn time(&mut self, ms: i64) {
         if self.otlp {
             self.nanos(ms);
@@ -243,10 +243,10 @@ impl<'a> Tape<'a> {
         }
     }
 
-    /// Unix ms as OTLP's nanoseconds, a decimal string (`otlp::nanos`).
+    /// Unix ms as OTLP's nanoseconds, a decimal string (`unix_nanos::nanos`).
     fn nanos(&mut self, ms: i64) {
         self.recalled([NANOS, ms as u64, 0, 0, 0], |out| {
-            super::otlp::nanos(out, ms);
+            super::unix_nanos::nanos(out, ms);
         });
     }
 

@@ -328,52 +328,10 @@ pub(crate) fn record(text: &str, at: usize, calls: &mut Calls) -> Option<(Entry,
         let (method, uri) = c.request_line()?;
         Kept::Gateway(calls.of_record(&method, &uri, None))
     } else if c.lit("service\",\"event_class\":").is_some() {
-        let event_class = c.class()?;
-        c.lit(",\"duration\":")?;
-        let duration = c.uint()?;
-        c.lit(",\"status\":")?;
-        let status = c.status()?;
-        let outcome = match c.lit(",\"outcome\":") {
-            Some(()) => Some(c.verdict()?),
-            None => None,
-        };
-        Kept::Service {
-            event_class,
-            duration,
-            status,
-            outcome,
-        }
+        service_stage(&mut c)?
     } else {
         c.lit("response\"")?;
-        let (method, uri) = c.request_line()?;
-        c.lit(",\"event_class\":")?;
-        let event_class = match c.lit("null") {
-            Some(()) => None,
-            None => Some(c.class()?),
-        };
-        c.lit(",\"duration\":")?;
-        let duration = c.opt_uint()?;
-        c.lit(",\"status\":")?;
-        let status = c.status()?;
-        c.lit(",\"httpStatus\":")?;
-        let http_status = c.small()?;
-        c.lit(",\"code\":")?;
-        let code = c.small()?;
-        c.lit(",\"msg\":")?;
-        let msg = c.string()?;
-        c.lit(",\"userId\":")?;
-        let user = c.opt_string()?;
-        Kept::Response(
-            calls.of_record(&method, &uri, user.as_deref()),
-            Answer {
-                event_class,
-                duration,
-                status,
-                http_status,
-                code,
-                msg: kept(msg),
-            },
-        )
+        response_stage(&mut c, calls)?
     };
     c.lit("}")?;
     let entry = Entry {
@@ -385,6 +343,60 @@ pub(crate) fn record(text: &str, at: usize, calls: &mut Calls) -> Option<(Entry,
         stage,
     };
     Some((entry, c.at))
+}
+
+/// A service record's members after its stage: which service, how long,
+/// and the third party's decision where there was one.
+fn service_stage(c: &mut Cursor) -> Option<Kept> {
+    let event_class = c.class()?;
+    c.lit(",\"duration\":")?;
+    let duration = c.uint()?;
+    c.lit(",\"status\":")?;
+    let status = c.status()?;
+    let outcome = match c.lit(",\"outcome\":") {
+        Some(()) => Some(c.verdict()?),
+        None => None,
+    };
+    Some(Kept::Service {
+        event_class,
+        duration,
+        status,
+        outcome,
+    })
+}
+
+/// A response record's members after its stage: the request line and
+/// the answer.
+fn response_stage(c: &mut Cursor, calls: &mut Calls) -> Option<Kept> {
+    let (method, uri) = c.request_line()?;
+    c.lit(",\"event_class\":")?;
+    let event_class = match c.lit("null") {
+        Some(()) => None,
+        None => Some(c.class()?),
+    };
+    c.lit(",\"duration\":")?;
+    let duration = c.opt_uint()?;
+    c.lit(",\"status\":")?;
+    let status = c.status()?;
+    c.lit(",\"httpStatus\":")?;
+    let http_status = c.small()?;
+    c.lit(",\"code\":")?;
+    let code = c.small()?;
+    c.lit(",\"msg\":")?;
+    let msg = c.string()?;
+    c.lit(",\"userId\":")?;
+    let user = c.opt_string()?;
+    Some(Kept::Response(
+        calls.of_record(&method, &uri, user.as_deref()),
+        Answer {
+            event_class,
+            duration,
+            status,
+            http_status,
+            code,
+            msg: kept(msg),
+        },
+    ))
 }
 
 /// The span at `at` in `text`, and where it ends; `None` when it is not
@@ -405,47 +417,8 @@ pub(crate) fn span(text: &str, at: usize, calls: &mut Calls) -> Option<(SpanEntr
     let status = c.status()?;
     c.lit(",\"attributes\":[")?;
     let part = match &*component {
-        "gateway" => {
-            c.key("http.request.method")?;
-            c.string()?;
-            c.lit("],")?;
-            c.key("url.path")?;
-            let uri = c.string()?;
-            c.lit("],")?;
-            c.key("http.response.status_code")?;
-            let http_status = c.small()?;
-            c.lit("],")?;
-            c.key("orderpay.code")?;
-            let code = c.small()?;
-            c.lit("],")?;
-            c.key("orderpay.msg")?;
-            let msg = c.string()?;
-            c.lit("]")?;
-            c.opt_attr("http.route")?;
-            let user = c.opt_attr("enduser.id")?;
-            Part::Gateway {
-                call: calls.of_span(&name, Some(&uri), user.as_deref()),
-                http_status,
-                code,
-                msg: kept(msg),
-            }
-        }
-        "third-party" => {
-            c.key("orderpay.approved")?;
-            let approved = c.bool()?;
-            c.lit("],")?;
-            c.key("orderpay.attempt")?;
-            let attempt = c.small()?;
-            c.lit("],")?;
-            c.key("orderpay.reason")?;
-            let reason = c.string()?;
-            c.lit("]")?;
-            Part::ThirdParty {
-                approved,
-                attempt,
-                why: Why::Given(reason.into()),
-            }
-        }
+        "gateway" => gateway_part(&mut c, calls, &name)?,
+        "third-party" => third_party_part(&mut c)?,
         _ => {
             c.key("orderpay.event_class")?;
             let class = c.class()?;
@@ -467,6 +440,51 @@ pub(crate) fn span(text: &str, at: usize, calls: &mut Calls) -> Option<(SpanEntr
         part,
     };
     (entry.component().name() == component).then_some((entry, c.at))
+}
+
+/// The attributes of a gateway span: the request and its answer.
+fn gateway_part(c: &mut Cursor, calls: &mut Calls, name: &str) -> Option<Part> {
+    c.key("http.request.method")?;
+    c.string()?;
+    c.lit("],")?;
+    c.key("url.path")?;
+    let uri = c.string()?;
+    c.lit("],")?;
+    c.key("http.response.status_code")?;
+    let http_status = c.small()?;
+    c.lit("],")?;
+    c.key("orderpay.code")?;
+    let code = c.small()?;
+    c.lit("],")?;
+    c.key("orderpay.msg")?;
+    let msg = c.string()?;
+    c.lit("]")?;
+    c.opt_attr("http.route")?;
+    let user = c.opt_attr("enduser.id")?;
+    Some(Part::Gateway {
+        call: calls.of_span(name, Some(&uri), user.as_deref()),
+        http_status,
+        code,
+        msg: kept(msg),
+    })
+}
+
+/// The attributes of a third-party span: its decision.
+fn third_party_part(c: &mut Cursor) -> Option<Part> {
+    c.key("orderpay.approved")?;
+    let approved = c.bool()?;
+    c.lit("],")?;
+    c.key("orderpay.attempt")?;
+    let attempt = c.small()?;
+    c.lit("],")?;
+    c.key("orderpay.reason")?;
+    let reason = c.string()?;
+    c.lit("]")?;
+    Some(Part::ThirdParty {
+        approved,
+        attempt,
+        why: Why::Given(reason.into()),
+    })
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 use crate::prelude::*;
 
 use super::snapshot::{self, Parts};
-use super::{restoring, snapshot_check, testdata, Pieces};
+use super::{snapshot_check, snapshot_reading, testdata, Pieces};
 use crate::domain::{Orders, Payments};
 use crate::gateway::{exchange, Backend, RawRequest, Response};
 use crate::json::Out;
@@ -60,7 +60,7 @@ impl Service {
     /// text is refused with the first bad field named (see `snapshot` and
     /// `snapshot_check`), never turned into a service that cannot answer.
     pub fn restore(text: &str, wall: Box<dyn Clock>) -> Result<Service, Invalid> {
-        Service::from_parts(restoring::read_whole(text)?, wall)
+        Service::from_parts(snapshot_reading::read_whole(text)?, wall)
     }
 
     /// A service from a snapshot's parts, once they pass every check.

@@ -7,6 +7,7 @@ pub mod pieces;
 pub mod restoring;
 pub mod snapshot;
 pub mod snapshot_check;
+pub(crate) mod snapshot_reading;
 pub mod testdata;
 
 pub use instance::Service;

@@ -277,6 +277,7 @@ impl Writer {
         }
     }
 
+    /// Writes on from the step reached; the step after what was written.
     fn advance(&mut self, v: &View, size: usize) -> Step {
         let out = &mut self.out;
         match self.step {
@@ -284,38 +285,8 @@ impl Writer {
                 head(out, v);
                 Step::Orders(0)
             }
-            Step::Orders(from) => {
-                let order = self
-                    .order_rows
-                    .get_or_insert_with(|| v.orders.sorted_rows());
-                let rest = order
-                    .iter()
-                    .skip(from)
-                    .filter_map(|&i| v.orders.rows.get(i as usize));
-                match count_until(out, size, &mut self.rows_done, rest, order_row) {
-                    Some(written) => Step::Orders(from + written),
-                    None => {
-                        between_orders_and_payments(out, v);
-                        Step::Payments(0)
-                    }
-                }
-            }
-            Step::Payments(from) => {
-                let order = self
-                    .payment_rows
-                    .get_or_insert_with(|| v.payments.sorted_rows());
-                let rest = order
-                    .iter()
-                    .skip(from)
-                    .filter_map(|&i| v.payments.rows.get(i as usize));
-                match count_until(out, size, &mut self.rows_done, rest, payment_row) {
-                    Some(written) => Step::Payments(from + written),
-                    None => {
-                        between_payments_and_records(out, v);
-                        Step::Records(0)
-                    }
-                }
-            }
+            Step::Orders(from) => self.orders(v, size, from),
+            Step::Payments(from) => self.payments(v, size, from),
             Step::Records(from) => {
                 let rest = v.journal.entries(None).skip(from);
                 match count_until(out, size, &mut self.rows_done, rest, render::record) {
@@ -338,6 +309,46 @@ impl Writer {
                 Step::Done
             }
             Step::Done => Step::Done,
+        }
+    }
+
+    /// The orders from the `from`th on, in code order, until the piece is
+    /// full; after the last, what stands between them and the payments.
+    fn orders(&mut self, v: &View, size: usize, from: usize) -> Step {
+        let order = self
+            .order_rows
+            .get_or_insert_with(|| v.orders.sorted_rows());
+        let rest = order
+            .iter()
+            .skip(from)
+            .filter_map(|&i| v.orders.rows.get(i as usize));
+        let out = &mut self.out;
+        match count_until(out, size, &mut self.rows_done, rest, order_row) {
+            Some(written) => Step::Orders(from + written),
+            None => {
+                between_orders_and_payments(out, v);
+                Step::Payments(0)
+            }
+        }
+    }
+
+    /// The payments from the `from`th on, in code order, until the piece
+    /// is full; after the last, what stands between them and the records.
+    fn payments(&mut self, v: &View, size: usize, from: usize) -> Step {
+        let order = self
+            .payment_rows
+            .get_or_insert_with(|| v.payments.sorted_rows());
+        let rest = order
+            .iter()
+            .skip(from)
+            .filter_map(|&i| v.payments.rows.get(i as usize));
+        let out = &mut self.out;
+        match count_until(out, size, &mut self.rows_done, rest, payment_row) {
+            Some(written) => Step::Payments(from + written),
+            None => {
+                between_payments_and_records(out, v);
+                Step::Records(0)
+            }
         }
     }
 }

@@ -77,89 +77,18 @@ enum Stage {
 impl Checking {
     /// The next share of the checks; whether all have passed.
     pub(crate) fn step(&mut self, parts: &Parts) -> Result<bool, Invalid> {
-        let (orders, payments, journal) = (&parts.orders, &parts.payments, &parts.journal);
         match self.stage {
             Stage::Settings => {
                 settings(&parts.settings)?;
-                self.sorted = orders.sorted_rows();
+                self.sorted = parts.orders.sorted_rows();
                 self.next(Stage::Orders);
             }
-            Stage::Orders => {
-                let share = self.share(self.sorted.len());
-                for &i in self.sorted.get(share).unwrap_or_default() {
-                    if let Some(row) = orders.rows.get(i as usize) {
-                        order(row)?;
-                        self.known.insert(row.code);
-                    }
-                }
-                if self.at == self.sorted.len() {
-                    self.deleted = orders.sorted_deleted();
-                    self.next(Stage::Deleted);
-                }
-            }
-            Stage::Deleted => {
-                let share = self.share(self.deleted.len());
-                for &code in self.deleted.get(share).unwrap_or_default() {
-                    deleted(&mut self.known, code)?;
-                }
-                if self.at == self.deleted.len() {
-                    issued(orders, &self.known)?;
-                    max_orders(parts)?;
-                    self.deleted = Vec::new();
-                    self.attempts = payments.sorted_attempts();
-                    self.next(Stage::Attempts);
-                }
-            }
-            Stage::Attempts => {
-                let share = self.share(self.attempts.len());
-                for (order, count) in self.attempts.get(share).unwrap_or_default() {
-                    attempts(&self.known, order, *count)?;
-                }
-                if self.at == self.attempts.len() {
-                    self.attempts = Vec::new();
-                    self.sorted = payments.sorted_rows();
-                    self.next(Stage::Payments);
-                }
-            }
-            Stage::Payments => {
-                let share = self.share(self.sorted.len());
-                for &i in self.sorted.get(share).unwrap_or_default() {
-                    if let Some(row) = payments.rows.get(i as usize) {
-                        payment(row, payments, orders, &self.known, &mut self.paid)?;
-                    }
-                }
-                if self.at == self.sorted.len() {
-                    journal_head(journal, parts.settings.log_capacity)?;
-                    self.sorted = Vec::new();
-                    self.next(Stage::Records);
-                }
-            }
-            Stage::Records => {
-                let next_seq = journal.next_seq();
-                let records = journal.entries(None);
-                let count = records.len();
-                let share = self.share(count);
-                for (i, record) in records.enumerate().skip(share.start).take(share.len()) {
-                    self.last_seq = record_in_turn(record, i, self.last_seq, next_seq)?;
-                }
-                if self.at == count {
-                    spans_head(journal)?;
-                    self.next(Stage::Spans);
-                }
-            }
-            Stage::Spans => {
-                let count = journal.span_entries().len();
-                let share = self.share(count);
-                let spans = journal.span_entries().enumerate();
-                for (i, s) in spans.skip(share.start).take(share.len()) {
-                    span(s, &|field: &str| {
-                        msg!("snapshot.journal.spans[", i, "].", field)
-                    })?;
-                }
-                if self.at == count {
-                    self.next(Stage::Rest);
-                }
-            }
+            Stage::Orders => self.order_rows(&parts.orders)?,
+            Stage::Deleted => self.deleted_codes(parts)?,
+            Stage::Attempts => self.attempt_counts(&parts.payments)?,
+            Stage::Payments => self.payment_rows(parts)?,
+            Stage::Records => self.records(&parts.journal)?,
+            Stage::Spans => self.spans(&parts.journal)?,
             Stage::Rest => {
                 rest(parts)?;
                 self.next(Stage::Done);
@@ -167,6 +96,106 @@ impl Checking {
             Stage::Done => {}
         }
         Ok(self.stage == Stage::Done)
+    }
+
+    /// A share of the orders, in code order, each known once checked;
+    /// after the last, the deleted codes.
+    fn order_rows(&mut self, orders: &Orders) -> Result<(), Invalid> {
+        let share = self.share(self.sorted.len());
+        for &i in self.sorted.get(share).unwrap_or_default() {
+            if let Some(row) = orders.rows.get(i as usize) {
+                order(row)?;
+                self.known.insert(row.code);
+            }
+        }
+        if self.at == self.sorted.len() {
+            self.deleted = orders.sorted_deleted();
+            self.next(Stage::Deleted);
+        }
+        Ok(())
+    }
+
+    /// A share of the deleted codes; after the last, the codes issued
+    /// and the count of orders, then the payment attempts.
+    fn deleted_codes(&mut self, parts: &Parts) -> Result<(), Invalid> {
+        let share = self.share(self.deleted.len());
+        for &code in self.deleted.get(share).unwrap_or_default() {
+            deleted(&mut self.known, code)?;
+        }
+        if self.at == self.deleted.len() {
+            issued(&parts.orders, &self.known)?;
+            max_orders(parts)?;
+            self.deleted = Vec::new();
+            self.attempts = parts.payments.sorted_attempts();
+            self.next(Stage::Attempts);
+        }
+        Ok(())
+    }
+
+    /// A share of the attempt counts by order; after the last, the
+    /// payments.
+    fn attempt_counts(&mut self, payments: &Payments) -> Result<(), Invalid> {
+        let share = self.share(self.attempts.len());
+        for (order, count) in self.attempts.get(share).unwrap_or_default() {
+            attempts(&self.known, order, *count)?;
+        }
+        if self.at == self.attempts.len() {
+            self.attempts = Vec::new();
+            self.sorted = payments.sorted_rows();
+            self.next(Stage::Payments);
+        }
+        Ok(())
+    }
+
+    /// A share of the payments, in code order; after the last, the
+    /// journal's head.
+    fn payment_rows(&mut self, parts: &Parts) -> Result<(), Invalid> {
+        let (orders, payments) = (&parts.orders, &parts.payments);
+        let share = self.share(self.sorted.len());
+        for &i in self.sorted.get(share).unwrap_or_default() {
+            if let Some(row) = payments.rows.get(i as usize) {
+                payment(row, payments, orders, &self.known, &mut self.paid)?;
+            }
+        }
+        if self.at == self.sorted.len() {
+            journal_head(&parts.journal, parts.settings.log_capacity)?;
+            self.sorted = Vec::new();
+            self.next(Stage::Records);
+        }
+        Ok(())
+    }
+
+    /// A share of the log records, each in turn after the one before;
+    /// after the last, the spans' head.
+    fn records(&mut self, journal: &Journal) -> Result<(), Invalid> {
+        let next_seq = journal.next_seq();
+        let records = journal.entries(None);
+        let count = records.len();
+        let share = self.share(count);
+        for (i, record) in records.enumerate().skip(share.start).take(share.len()) {
+            self.last_seq = record_in_turn(record, i, self.last_seq, next_seq)?;
+        }
+        if self.at == count {
+            spans_head(journal)?;
+            self.next(Stage::Spans);
+        }
+        Ok(())
+    }
+
+    /// A share of the spans; after the last, the rest of the snapshot.
+    fn spans(&mut self, journal: &Journal) -> Result<(), Invalid> {
+        let count = journal.span_entries().len();
+        let share = self.share(count);
+        let spans = journal.span_entries().enumerate();
+        for (i, s) in spans.skip(share.start).take(share.len()) {
+            span(s, &|field: &str| {
+                msg!("snapshot.journal.spans[", i, "].", field)
+            })?;
+        }
+        if self.at == count {
+            self.next(Stage::Rest);
+        }
+        Ok(())
     }
 
     /// The next share of a stage's `len` rows (at most `ROWS`), by

@@ -166,6 +166,20 @@ fn text_of(value: &Value, field: &str) -> Result<String, String> {
 /// own snapshot restorable, and every route answered as the spec says,
 /// through a whole order and payment life cycle.
 pub fn answers_every_route(svc: &mut Service) -> Result<(), String> {
+    reads_and_restores_itself(svc)?;
+    if svc.orders().len() >= svc.settings().max_orders {
+        return refuses_only_creating_when_full(svc);
+    }
+    let order_id = creates_and_reads_an_order(svc)?;
+    let (payment, payment_id) = pays_the_order(svc, &order_id)?;
+    reads_and_refunds_the_payment(svc, &payment, &payment_id)?;
+    answers_unknown_ids_a_batch_and_bad_input(svc)?;
+    safe_json(&svc.spans(), "spans")?;
+    safe_json(&svc.export_otlp(), "exportOtlp")
+}
+
+/// Every read and export is representable, and its own snapshot restores.
+fn reads_and_restores_itself(svc: &mut Service) -> Result<(), String> {
     safe_json(&svc.logs(None), "logs")?;
     safe_json(&svc.spans(), "spans")?;
     safe_json(&svc.export_otlp(), "exportOtlp")?;
@@ -176,27 +190,32 @@ pub fn answers_every_route(svc: &mut Service) -> Result<(), String> {
         Box::new(orderpay::sim::clock::VirtualClock::starting_at(0)),
     )
     .map_err(|e| format!("its own snapshot is refused: {e}"))?;
+    Ok(())
+}
 
-    if svc.orders().len() >= svc.settings().max_orders {
-        // Full, by its own settings: creating is refused, nothing else.
-        let full = step(
-            svc,
-            post_json("/api/order/create", &json!({"userId": "u", "price": 1})),
-        )?;
-        if full.status != 507 || !full.body.msg.starts_with("maxOrders: ") {
-            return Err(format!(
-                "a full service answered a create with {:?}",
-                full.body
-            ));
-        }
-        expect(
-            svc,
-            RawRequest::new("GET", "/api/order/ORD-NOPE0000"),
-            -1,
-            "Order not found",
-        )?;
-        return Ok(());
+/// Full, by its own settings: creating is refused, nothing else.
+fn refuses_only_creating_when_full(svc: &mut Service) -> Result<(), String> {
+    let full = step(
+        svc,
+        post_json("/api/order/create", &json!({"userId": "u", "price": 1})),
+    )?;
+    if full.status != 507 || !full.body.msg.starts_with("maxOrders: ") {
+        return Err(format!(
+            "a full service answered a create with {:?}",
+            full.body
+        ));
     }
+    expect(
+        svc,
+        RawRequest::new("GET", "/api/order/ORD-NOPE0000"),
+        -1,
+        "Order not found",
+    )?;
+    Ok(())
+}
+
+/// An order is created and read back as created; its id.
+fn creates_and_reads_an_order(svc: &mut Service) -> Result<String, String> {
     let order = expect(
         svc,
         post_json(
@@ -216,6 +235,12 @@ pub fn answers_every_route(svc: &mut Service) -> Result<(), String> {
     if got != order || order["status"] != "CREATED" {
         return Err(format!("get answered {got}, created {order}"));
     }
+    Ok(order_id)
+}
+
+/// The order is paid after a failed attempt, marked paid once, and can
+/// no longer be deleted; the payment and its id.
+fn pays_the_order(svc: &mut Service, order_id: &str) -> Result<(Value, String), String> {
     let pay = json!({"orderId": order_id, "amount": 12.5, "paymentMethod": "CARD"});
     expect(
         svc,
@@ -244,9 +269,18 @@ pub fn answers_every_route(svc: &mut Service) -> Result<(), String> {
         -1,
         "Paid order cannot be deleted",
     )?;
+    Ok((payment, payment_id))
+}
+
+/// The payment reads back as paid, and is refunded once.
+fn reads_and_refunds_the_payment(
+    svc: &mut Service,
+    payment: &Value,
+    payment_id: &str,
+) -> Result<(), String> {
     let payment_path = format!("/api/payment/{payment_id}");
     let got = expect(svc, RawRequest::new("GET", &payment_path), 0, "success")?;
-    if got != payment {
+    if got != *payment {
         return Err(format!("get payment answered {got}, paid {payment}"));
     }
     let refund = format!("/api/payment/refund/{payment_id}");
@@ -257,6 +291,12 @@ pub fn answers_every_route(svc: &mut Service) -> Result<(), String> {
         -1,
         "Only success payment can be refunded",
     )?;
+    Ok(())
+}
+
+/// Unknown ids are not found, a batch is made, and a body without its
+/// userId is a 400.
+fn answers_unknown_ids_a_batch_and_bad_input(svc: &mut Service) -> Result<(), String> {
     expect(
         svc,
         RawRequest::new("GET", "/api/order/ORD-NOPE0000"),
@@ -282,6 +322,5 @@ pub fn answers_every_route(svc: &mut Service) -> Result<(), String> {
     if bad.status != 400 {
         return Err(format!("a body without userId got {:?}", bad.body));
     }
-    safe_json(&svc.spans(), "spans")?;
-    safe_json(&svc.export_otlp(), "exportOtlp")
+    Ok(())
 }
