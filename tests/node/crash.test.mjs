@@ -11,7 +11,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { readFileSync } from "node:fs";
 import { launchChromium } from "../chromium.mjs";
-import binaryen from "../node_modules/binaryen/index.js";
+import binaryen from "binaryen";
 
 import { serve } from "../../.ci/server.mjs";
 import { flows } from "./mixed-workload.mjs";

@@ -11,7 +11,7 @@
 //
 //   node --allow-natives-syntax tests/node/v8-deopt-probe.mjs num   # survives
 //   node --allow-natives-syntax tests/node/v8-deopt-probe.mjs ref   # aborts on Node 20
-import binaryen from "../node_modules/binaryen/index.js";
+import binaryen from "binaryen";
 
 const wat = `(module
   (import "js" "poke" (func $poke))
