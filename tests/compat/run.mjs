@@ -330,11 +330,17 @@ const FIXTURES = [
   })),
 ];
 
-/** The documentation's examples (Node, fetch, MSW, replay, the runners' sections) as JavaScript files, as written, for tsc with checkJs. */
+/**
+ * The documentation's examples (Node, fetch, MSW, replay, the runners'
+ * sections) as JavaScript files, as written, for tsc with checkJs. Those that pass
+ * MSW 2's `onUnhandledRequest` are checked against MSW 2 only: MSW 3's
+ * types name that option `onUnhandledFrame`.
+ */
 function writeReadmeExamples(dir) {
   const examples = runnerBlocks();
+  const msw2Only = (code) => tools === "next" && /\bonUnhandledRequest\b/.test(code);
   mkdirSync(join(dir, "readme"), { recursive: true });
-  for (const { kind, index, code } of examples.filter((e) => e.typecheck)) {
+  for (const { kind, index, code } of examples.filter((e) => e.typecheck && !msw2Only(e.code))) {
     writeFileSync(join(dir, "readme", `${kind}-${index}.js`), code);
   }
 }
