@@ -6,12 +6,19 @@
 // root and babel-jest transforms it). Prints one line per run, then
 // "N passed, N failed"; exits non-zero when one failed.
 //
-//   node tests/compat/run.mjs [--only NAME-PART] [--mode tarball|linked]
+//   node tests/compat/run.mjs [--only NAME-PART] [--mode tarball|linked] [--tools current|next]
 //
 // Layout of a run: .run/<mode>/node_modules/orderpay, and each fixture
 // copied to .run/<mode>/<fixture>/, so that the fixture resolves
 // `orderpay` from .run/<mode>/node_modules and every tool from
 // tests/compat/node_modules further up.
+//
+// Two sets of tools. On Node 20, tests/compat's own (MSW 2, Vitest 4,
+// jsdom 29). On Node 22 and later, next/'s newer ones (MSW 3, Vitest 5,
+// jsdom 31, Vitest's browser mode), which need Node 22: the run then lives
+// in next/.run/, so that a fixture resolves those from next/node_modules
+// first and the other tools from tests/compat/node_modules above it.
+// --tools overrides the choice.
 import { spawn, execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -22,18 +29,20 @@ import { compatFiles, runnerBlocks } from "../docs.mjs";
 
 const compat = dirname(fileURLToPath(import.meta.url));
 const root = join(compat, "..", "..");
-const runDir = join(compat, ".run");
+const args = process.argv.slice(2);
+const tools = args.includes("--tools") ? args[args.indexOf("--tools") + 1] : Number(process.versions.node.split(".")[0]) >= 22 ? "next" : "current";
+const toolsDir = tools === "next" ? join(compat, "next") : compat;
+const runDir = join(toolsDir, ".run");
 const fixtures = join(compat, "fixtures");
 const bin = {
   jest: join(compat, "node_modules/jest/bin/jest.js"),
-  vitest: join(compat, "node_modules/vitest/vitest.mjs"),
+  vitest: join(toolsDir, "node_modules/vitest/vitest.mjs"),
   vite7: join(compat, "node_modules/vite7/bin/vite.js"),
   vite8: join(compat, "node_modules/vite/bin/vite.js"),
   playwright: join(compat, "node_modules/@playwright/test/cli.js"),
   tsc: join(compat, "node_modules/typescript/bin/tsc"),
 };
 
-const args = process.argv.slice(2);
 const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : null;
 const modes = args.includes("--mode") ? [args[args.indexOf("--mode") + 1]] : ["tarball", "linked"];
 
@@ -304,6 +313,13 @@ const FIXTURES = [
       return run("node", [bin.playwright, "test", "--workers=1"], { cwd: dir, env: { PORT: port } });
     },
   },
+  {
+    // Vitest's browser mode (Vitest 5, Node 22 and later): a real Chromium page.
+    name: "vitest-browser",
+    from: ["vitest-browser"],
+    tools: "next",
+    run: (dir) => run("node", [bin.vitest, "run"], { cwd: dir }),
+  },
   ...["bundler", "node16", "nodenext"].map((resolution) => ({
     name: `tsc-${resolution}`,
     from: ["types"],
@@ -314,19 +330,57 @@ const FIXTURES = [
   })),
 ];
 
-/** The documentation's examples (Node, fetch, MSW, replay, the runners' sections) as JavaScript files, as written, for tsc with checkJs. */
+/**
+ * The documentation's examples (Node, fetch, MSW, replay, the runners'
+ * sections) as JavaScript files, as written, for tsc with checkJs. Those that pass
+ * MSW 2's `onUnhandledRequest` are checked against MSW 2 only: MSW 3's
+ * types name that option `onUnhandledFrame`.
+ */
 function writeReadmeExamples(dir) {
   const examples = runnerBlocks();
+  const msw2Only = (code) => tools === "next" && /\bonUnhandledRequest\b/.test(code);
   mkdirSync(join(dir, "readme"), { recursive: true });
-  for (const { kind, index, code } of examples.filter((e) => e.typecheck)) {
+  for (const { kind, index, code } of examples.filter((e) => e.typecheck && !msw2Only(e.code))) {
     writeFileSync(join(dir, "readme", `${kind}-${index}.js`), code);
   }
 }
 
+// ---------------------------------------------------------------- tools
+
+/** The version of `name` a fixture under .run/ resolves: the first node_modules/<name> up from there. */
+function resolvedVersion(name) {
+  for (let dir = runDir; dir !== dirname(dir); dir = dirname(dir)) {
+    const manifest = join(dir, "node_modules", name, "package.json");
+    if (existsSync(manifest)) return JSON.parse(readFileSync(manifest, "utf8")).version;
+  }
+  return "missing";
+}
+
+/**
+ * Checks that the run is the one it says: the children's `node` is this
+ * Node (it is first on PATH), and the fixtures resolve the versions the
+ * tool set pins. Prints them.
+ */
+function checkTools() {
+  const childNode = execFileSync("node", ["-p", "process.version"], { encoding: "utf8" }).trim();
+  if (childNode !== process.version) {
+    throw new Error(`the \`node\` on PATH is ${childNode}, this run's is ${process.version}: put the Node under test first on PATH`);
+  }
+  const pinned = JSON.parse(readFileSync(join(toolsDir, "package.json"), "utf8")).devDependencies;
+  const versions = ["msw", "vitest", "jsdom"].map((name) => [name, resolvedVersion(name)]);
+  const wrong = versions.filter(([name, version]) => version !== pinned[name]);
+  if (wrong.length) {
+    const install = tools === "next" ? "setup_nodes (.ci/nodes.sh)" : "setup (.ci/lib.sh)";
+    throw new Error(`tools ${tools}: ${wrong.map(([name, version]) => `${name} ${version}, pinned ${pinned[name]}`).join("; ")}: run ${install}`);
+  }
+  console.log(`Node ${process.version}, tools ${tools}: ${versions.map(([name, version]) => `${name} ${version}`).join(", ")}`);
+}
+
 // ---------------------------------------------------------------- main
 
-const selected = FIXTURES.filter((fixture) => !only || fixture.name.includes(only));
+const selected = FIXTURES.filter((fixture) => (!only || fixture.name.includes(only)) && (!fixture.tools || fixture.tools === tools));
 rmSync(runDir, { recursive: true, force: true });
+checkTools();
 let passed = 0;
 let failed = 0;
 try {

@@ -128,6 +128,56 @@ test("handlers made for each test keep their orders apart", () => {
   assert.deepEqual(out, { seenByNext: "Order not found", logsOfNext: true });
 });
 
+test("a page on another origin: its CORS preflight is answered without reaching the service, and every answer names its origin", () => {
+  const out = json(
+    "cors-msw.mjs",
+    `import { setupServer } from "msw/node";
+     import { createHandlers } from "orderpay/msw";
+     const orderpay = createHandlers({ service: { seed: 3, failureRate: 0 } });
+     const server = setupServer(...orderpay);
+     server.listen({ onUnhandledRequest: "error" });
+     const page = "http://localhost:3000";
+     const url = "http://localhost/api/order/create";
+     const headersOf = (r) => Object.fromEntries([...r.headers].filter(([name]) => /^(access-control-|vary$)/.test(name)));
+     const pre = await fetch(url, { method: "OPTIONS", headers: { Origin: page,
+       "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type,x-user-id" } });
+     const logsAfterPreflight = orderpay.service.logs().length;
+     const created = await fetch(url, { method: "POST", headers: { Origin: page, "Content-Type": "application/json" },
+       body: JSON.stringify({ userId: "u", price: 2 }) });
+     const plain = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" },
+       body: JSON.stringify({ userId: "u", price: 2 }) });
+     const bareOptions = await fetch(url, { method: "OPTIONS", headers: { Origin: page } });
+     server.close();
+     console.log(JSON.stringify({
+       preflight: { status: pre.status, headers: headersOf(pre), body: await pre.text() }, logsAfterPreflight,
+       created: { status: created.status, headers: headersOf(created), code: (await created.json()).code },
+       plain: headersOf(plain), bareOptions: (await bareOptions.json()).msg,
+       logged: orderpay.service.logs().filter((r) => r.stage === "response").map((r) => r.method) }));`,
+  );
+  assert.deepEqual(out.preflight, {
+    status: 204,
+    headers: {
+      "access-control-allow-credentials": "true",
+      "access-control-allow-headers": "content-type,x-user-id",
+      "access-control-allow-methods": "POST",
+      "access-control-allow-origin": "http://localhost:3000",
+      "access-control-max-age": "600",
+      vary: "Origin",
+    },
+    body: "",
+  });
+  assert.equal(out.logsAfterPreflight, 0, "the preflight is not a request to the service");
+  assert.equal(out.created.status, 200);
+  assert.equal(out.created.code, 0);
+  assert.equal(out.created.headers["access-control-allow-origin"], "http://localhost:3000");
+  assert.equal(out.created.headers["access-control-allow-credentials"], "true");
+  assert.match(out.created.headers["access-control-expose-headers"], /(^|, )x-b3-traceid(,|$)/);
+  assert.match(out.created.headers.vary, /Origin/);
+  assert.deepEqual(out.plain, {}, "no Origin, no CORS headers");
+  assert.match(out.bareOptions, /OPTIONS/, "an OPTIONS that is no preflight goes to the service");
+  assert.deepEqual(out.logged, ["POST", "POST", "OPTIONS"]);
+});
+
 test("msw stays optional: a peer dependency, never bundled, needed only by orderpay/msw", () => {
   const manifest = JSON.parse(readFileSync(join(bare.dir, "node_modules/orderpay/package.json"), "utf8"));
   assert.deepEqual(manifest.peerDependencies, { msw: "^2.0.0 || ^3.0.0" });
