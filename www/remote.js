@@ -80,7 +80,6 @@ function envelope(status, msg) {
 export class RemoteService {
   #base;
   #token;
-  #timer = 0;
   /** settings, forced, now, droppedLogs, counters: as last fetched. */
   #state = { settings: { seed: 0, latency: {} }, forced: null, now: 0, droppedLogs: 0, counters: null };
   /** Records fetched and not yet handed to the page, oldest first. */
@@ -432,8 +431,8 @@ export class RemoteService {
         }
         dropped = this.#state.droppedLogs;
       } catch { /* the server is away: try again */ }
-      this.#timer = setTimeout(poll, POLL_MS);
+      setTimeout(poll, POLL_MS);
     };
-    this.#timer = setTimeout(poll, POLL_MS);
+    setTimeout(poll, POLL_MS);
   }
 }

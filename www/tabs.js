@@ -21,7 +21,6 @@ export class Tabs extends EventTarget {
   reason = "alone";
   #channel = null;
   #waiting = null; // AbortController of a queued lock request
-  #release = null; // ends our hold on the lock
 
   get supported() {
     return typeof BroadcastChannel === "function" && typeof navigator.locks?.request === "function";
@@ -56,7 +55,7 @@ export class Tabs extends EventTarget {
     return new Promise((resolve) => {
       navigator.locks.request(LOCK, { signal: this.#waiting.signal }, () => {
         resolve(true);
-        return new Promise((release) => { this.#release = release; });
+        return new Promise(() => {}); // held until the tab closes (or the lock is stolen)
       }).catch(() => {
         resolve(false);
         // Held and then stolen by a tab that took over.
@@ -80,7 +79,7 @@ export class Tabs extends EventTarget {
     await new Promise((resolve) => {
       navigator.locks.request(LOCK, { steal: true }, () => {
         resolve();
-        return new Promise((release) => { this.#release = release; });
+        return new Promise(() => {}); // held until the tab closes (or the lock is stolen)
       }).catch(() => { if (this.role === "owner") this.#set("separate", "taken-over"); });
     });
     this.#set("owner", "took-over");

@@ -37,6 +37,7 @@ const NAMES = {
 
 // Controls (C0 but tab and line feed, DEL, C1), the named ones above, and the tag characters
 // (U+E0000 block), which hide whole ASCII strings. Zero width joiners stay: emoji and scripts need them.
+// eslint-disable-next-line no-control-regex -- finding control characters is what it is for
 const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
 const ANY = new RegExp(HIDDEN.source);
 
