@@ -37,30 +37,52 @@ export function nextChunk(size, tookMs) {
 }
 
 export function mountTestData(store) {
-  const form = $("#batch-form");
-  const input = $("#batch-count");
-  const runButton = $("#batch-run");
-  const resume = $("#batch-resume");
-  const cancel = $("#batch-cancel");
-  const progress = $("#batch-progress");
-  const status = $("#batch-status");
-  const summary = $("#batch-summary");
-  let cancelled = false;
+  const panel = new TestDataPanel(store);
+  $("#batch-resume").addEventListener("click", () => panel.resume());
+  store.addEventListener("change", (e) => { if (e.detail.reset) panel.showInterrupted(); });
+  panel.showInterrupted();
+  $("#batch-form").addEventListener("submit", (event) => panel.generate(event));
+  $("#batch-cancel").addEventListener("click", () => panel.cancel());
+}
 
-  async function generate(event) {
+/** The test-data form: its runs of chunks, their progress, and a run a reload cut short. */
+class TestDataPanel {
+  input = $("#batch-count");
+  runButton = $("#batch-run");
+  resumeButton = $("#batch-resume");
+  cancelButton = $("#batch-cancel");
+  progress = $("#batch-progress");
+  status = $("#batch-status");
+  summary = $("#batch-summary");
+  cancelled = false;
+
+  constructor(store) {
+    this.store = store;
+  }
+
+  cancel() {
+    this.cancelled = true;
+  }
+
+  async generate(event) {
     event.preventDefault();
-    const raw = input.value.trim();
+    const raw = this.input.value.trim();
     const count = /^\d{1,5}$/.test(raw) ? Number(raw) : NaN;
     if (!(count >= 1 && count <= MAX)) {
       // Out of the service's bounds: let the service say why, in one request.
-      const reply = await store.request("GET", `/api/test/order/batch?count=${encodeURIComponent(raw)}`, null, {});
-      progress.hidden = true;
-      status.textContent = "";
-      summary.dataset.state = "error";
-      summary.textContent = `HTTP ${reply.status}, code ${reply.body.code}: ${reply.body.msg}`;
+      const reply = await this.store.request("GET", `/api/test/order/batch?count=${encodeURIComponent(raw)}`, null, {});
+      this.progress.hidden = true;
+      this.status.textContent = "";
+      this.summary.dataset.state = "error";
+      this.summary.textContent = `HTTP ${reply.status}, code ${reply.body.code}: ${reply.body.msg}`;
       return;
     }
-    await runChunks({ target: count, made: 0, succeeded: 0, failed: 0, requests: 0, state: "running" });
+    await this.runChunks({ target: count, made: 0, succeeded: 0, failed: 0, requests: 0, state: "running" });
+  }
+
+  resume() {
+    const run = this.store.run;
+    if (run?.state === "running" && run.made < run.target) this.runChunks({ ...run });
   }
 
   /**
@@ -72,61 +94,75 @@ export function mountTestData(store) {
    * exactly how many those were. Waiting for every save instead would make
    * a large run several times slower.
    */
-  async function runChunks(run) {
-    cancelled = false;
-    run.state = "running";
-    store.run = run;
-    runButton.disabled = true;
-    cancel.disabled = false;
-    resume.hidden = true;
-    progress.max = run.target;
-    progress.value = run.made;
-    progress.hidden = false;
-    summary.textContent = "";
-    summary.dataset.state = "running";
-    store.generating = true;
+  async runChunks(run) {
+    this.#begin(run);
     const started = performance.now();
     let problem = "";
-    let saving = null;
+    // The save under way (its compression goes on beside the run), or null.
+    const saving = { now: null };
+    try {
+      problem = await this.#sendChunks(run, saving);
+    } finally {
+      this.store.generating = false;
+      this.runButton.disabled = false;
+      this.cancelButton.disabled = true;
+    }
+    await saving.now;
+    run.state = this.cancelled ? "cancelled" : problem ? "stopped" : "done";
+    this.store.changed({ run: true });
+    this.store.save();
+    this.#showDone(run, problem, performance.now() - started);
+  }
+
+  #begin(run) {
+    this.cancelled = false;
+    run.state = "running";
+    this.store.run = run;
+    this.runButton.disabled = true;
+    this.cancelButton.disabled = false;
+    this.resumeButton.hidden = true;
+    this.progress.max = run.target;
+    this.progress.value = run.made;
+    this.progress.hidden = false;
+    this.summary.textContent = "";
+    this.summary.dataset.state = "running";
+    this.store.generating = true;
+  }
+
+  /** The run's chunks, each followed by a save unless one is still going on; what stopped it, or "". */
+  async #sendChunks(run, saving) {
+    const store = this.store;
     const live = Boolean(store.remote);
     let chunk = live ? LIVE_CHUNK : FIRST_CHUNK;
-    try {
-      while (run.made < run.target && !cancelled) {
-        const size = Math.min(chunk, run.target - run.made);
-        const began = performance.now();
-        const reply = await store.request("GET", `/api/test/order/batch?count=${size}`, null, {}, { spans: false });
-        if (!live) chunk = nextChunk(size, performance.now() - began);
-        run.requests++;
-        if (reply.body.code !== 0) {
-          problem = `a chunk failed: HTTP ${reply.status}, ${reply.body.msg}`;
-          break;
-        }
-        run.made += reply.body.data.count;
-        run.succeeded += reply.body.data.succeeded;
-        run.failed += reply.body.data.failed;
-        progress.value = run.made;
-        status.textContent = progressText(run);
-        if (!saving) {
-          await breather(); // the chunk and the start of its save in tasks of their own
-          const save = store.save();
-          saving = save.finally(() => { saving = null; });
-          // The snapshot is taken (in pieces) before the next chunk, so the save keeps up with the run; its compression goes on beside the run.
-          await save.taken;
-        }
-        await nextFrame();
+    while (run.made < run.target && !this.cancelled) {
+      const size = Math.min(chunk, run.target - run.made);
+      const began = performance.now();
+      const reply = await store.request("GET", `/api/test/order/batch?count=${size}`, null, {}, { spans: false });
+      if (!live) chunk = nextChunk(size, performance.now() - began);
+      run.requests++;
+      if (reply.body.code !== 0) return `a chunk failed: HTTP ${reply.status}, ${reply.body.msg}`;
+      run.made += reply.body.data.count;
+      run.succeeded += reply.body.data.succeeded;
+      run.failed += reply.body.data.failed;
+      this.progress.value = run.made;
+      this.status.textContent = progressText(run);
+      if (!saving.now) {
+        await breather(); // the chunk and the start of its save in tasks of their own
+        const save = store.save();
+        saving.now = save.finally(() => { saving.now = null; });
+        // The snapshot is taken (in pieces) before the next chunk, so the save keeps up with the run; its compression goes on beside the run.
+        await save.taken;
       }
-    } finally {
-      store.generating = false;
-      runButton.disabled = false;
-      cancel.disabled = true;
+      await nextFrame();
     }
-    await saving;
-    run.state = cancelled ? "cancelled" : problem ? "stopped" : "done";
-    store.changed({ run: true });
-    store.save();
-    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    return "";
+  }
+
+  #showDone(run, problem, tookMs) {
+    const { status, summary } = this;
+    const seconds = (tookMs / 1000).toFixed(1);
     const share = run.made ? run.succeeded / run.made : 0;
-    status.textContent = cancelled ? `Cancelled at ${number(run.made)} of ${number(run.target)}.` : problem ? "Stopped." : `${number(run.made)} of ${number(run.target)} orders.`;
+    status.textContent = this.cancelled ? `Cancelled at ${number(run.made)} of ${number(run.target)}.` : problem ? "Stopped." : `${number(run.made)} of ${number(run.target)} orders.`;
     summary.dataset.state = problem ? "error" : "done";
     Object.assign(summary.dataset, { count: run.made, succeeded: run.succeeded, failed: run.failed, requests: run.requests });
     summary.textContent = `${number(run.made)} orders generated in ${run.requests} request${run.requests === 1 ? "" : "s"} (${seconds} s): ` +
@@ -134,32 +170,23 @@ export function mountTestData(store) {
   }
 
   /** A run that a reload cut short: say how far it got, and offer the rest. */
-  function showInterrupted() {
+  showInterrupted() {
+    const { store, progress, summary, resumeButton } = this;
     const run = store.run;
     if (!run || run.state !== "running" || !(run.made < run.target) || store.tabs.role !== "owner") {
-      resume.hidden = true;
+      resumeButton.hidden = true;
       return;
     }
     progress.max = run.target;
     progress.value = run.made;
     progress.hidden = false;
-    status.textContent = `Cut short by a reload at ${number(run.made)} of ${number(run.target)} orders.`;
+    this.status.textContent = `Cut short by a reload at ${number(run.made)} of ${number(run.target)} orders.`;
     summary.dataset.state = "interrupted";
     Object.assign(summary.dataset, { count: run.made, succeeded: run.succeeded, failed: run.failed, requests: run.requests });
     summary.textContent = `The ${number(run.made)} orders made before the reload are kept (${number(run.succeeded)} paid, ${number(run.failed)} declined); ${number(run.target - run.made)} were not made.`;
-    resume.textContent = `Make the other ${number(run.target - run.made)}`;
-    resume.hidden = false;
+    resumeButton.textContent = `Make the other ${number(run.target - run.made)}`;
+    resumeButton.hidden = false;
   }
-
-  resume.addEventListener("click", () => {
-    const run = store.run;
-    if (run?.state === "running" && run.made < run.target) runChunks({ ...run });
-  });
-  store.addEventListener("change", (e) => { if (e.detail.reset) showInterrupted(); });
-  showInterrupted();
-
-  form.addEventListener("submit", generate);
-  cancel.addEventListener("click", () => { cancelled = true; });
 }
 
 /** How far a run is, as the bar shows it and in per cent: "2,500 of 10,000 orders (25%)…". */
