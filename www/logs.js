@@ -20,28 +20,77 @@ const FIELD_ORDER = ["seq", "stage", "timestamp", "traceId", "spanId", "parentSp
   "event_class", "duration", "status", "outcome", "httpStatus", "code", "msg", "userId"];
 
 export function mountLogs(store, undoable) {
-  const tbody = $("#logs");
-  const count = $("#log-count");
-  const more = $("#logs-more");
-  const detail = $("#trace-detail");
-  const controls = Object.fromEntries(FILTERS.map((f) => [f, $(`#filter-${f}`)]));
-  let limit = PAGE;
-  let shown = null; // { traceId, seq } of the trace detail
-  let origin = null; // the control that asked for the trace, to go back to
+  const view = new LogView(store);
+  const { controls, detail } = view;
+  const later = inSightWhileGenerating(store, $("#log"), throttled(() => view.render()));
+  store.addEventListener("change", (e) => {
+    if (e.detail.reset) { view.shown = null; detail.hidden = true; }
+    later();
+  });
+  store.addEventListener("show-trace", (e) => view.showTrace(e.detail));
+  for (const f of FILTERS) controls[f].addEventListener("input", () => view.firstPage());
+  $("#filters").addEventListener("reset", () => setTimeout(() => view.firstPage()));
+  view.more.addEventListener("click", () => { view.limit += PAGE; view.render(); });
+  $("#clear-logs").addEventListener("click", () => {
+    const n = store.records.length;
+    undoable(`Emptied the log (${number(n)} record${n === 1 ? "" : "s"}).`, () => store.clearLogs(), { inPlace: true }).catch(() => {}); // refused: nothing changed
+  });
+  view.render();
+}
 
-  for (const [name, values] of Object.entries(KNOWN_VALUES)) {
-    add(controls[name], ...values.map((v) => h("option", { value: v }, v)));
+/** The log table with its filters and paging, and the trace detail beside it. */
+class LogView {
+  tbody = $("#logs");
+  count = $("#log-count");
+  more = $("#logs-more");
+  detail = $("#trace-detail");
+  controls = Object.fromEntries(FILTERS.map((f) => [f, $(`#filter-${f}`)]));
+  /** How many rows are shown. */
+  limit = PAGE;
+  /** { traceId, seq } of the trace detail, or null. */
+  shown = null;
+  /** The control that asked for the trace, to go back to. */
+  origin = null;
+  /** Values of a field seen in the records that the selects do not offer yet: each record looked at once. */
+  learned = { records: null, seq: 0 };
+  /**
+   * The rows drawn last, by record: a record never changes, so its row is
+   * made once and kept while it stays among the rows shown. A chunk of test
+   * data then adds its new rows at the top rather than redrawing a hundred.
+   */
+  drawnRows = new Map();
+
+  constructor(store) {
+    this.store = store;
+    for (const [name, values] of Object.entries(KNOWN_VALUES)) {
+      add(this.controls[name], ...values.map((v) => h("option", { value: v }, v)));
+    }
   }
 
-  /** Values of a field seen in the records that the selects do not offer yet: each record looked at once. */
-  let learned = { records: null, seq: 0 };
-  function learnValues() {
-    if (learned.records !== store.records) learned = { records: store.records, seq: 0 };
+  /** The filters changed: back to the first page of rows. */
+  firstPage() {
+    this.limit = PAGE;
+    this.render();
+  }
+
+  /** Opens the trace `shown` ({ traceId, seq }), remembering the control it was asked from. */
+  showTrace(shown) {
+    this.shown = shown;
+    const from = document.activeElement;
+    this.origin = from && from !== document.body && !$("#log").contains(from) ? from : null;
+    this.render();
+    this.detail.scrollIntoView({ block: "start" });
+    $("#trace-title").focus({ preventScroll: true });
+  }
+
+  learnValues() {
+    const records = this.store.records;
+    if (this.learned.records !== records) this.learned = { records, seq: 0 };
     const fresh = [];
-    for (let i = store.records.length - 1; i >= 0 && store.records[i].seq > learned.seq; i--) fresh.push(store.records[i]);
-    learned.seq = store.records.at(-1)?.seq ?? 0;
+    for (let i = records.length - 1; i >= 0 && records[i].seq > this.learned.seq; i--) fresh.push(records[i]);
+    this.learned.seq = records.at(-1)?.seq ?? 0;
     for (const name of Object.keys(KNOWN_VALUES)) {
-      const select = controls[name];
+      const select = this.controls[name];
       const offered = new Set([...select.options].map((o) => o.value));
       for (const r of fresh) {
         const v = r[name];
@@ -53,7 +102,8 @@ export function mountLogs(store, undoable) {
     }
   }
 
-  function matches(r) {
+  matches(r) {
+    const { controls } = this;
     const trace = controls.traceId.value.trim().toLowerCase();
     if (trace && !String(r.traceId ?? "").toLowerCase().includes(trace)) return false;
     for (const name of Object.keys(KNOWN_VALUES)) {
@@ -65,54 +115,55 @@ export function mountLogs(store, undoable) {
     return true;
   }
 
-  /**
-   * The rows drawn last, by record: a record never changes, so its row is
-   * made once and kept while it stays among the rows shown. A chunk of test
-   * data then adds its new rows at the top rather than redrawing a hundred.
-   */
-  let drawnRows = new Map();
-  const rowOf = (r, next) => {
-    let tr = drawnRows.get(r);
-    if (!tr) tr = row(r);
-    else tr.classList.toggle("in-trace", shown?.traceId === r.traceId);
-    next.set(r, tr);
-    return tr;
-  };
-
-  function render() {
-    learnValues();
-    const rows = [];
-    const next = new Map();
-    let matching = 0;
-    const filtered = FILTERS.some((f) => controls[f].value.trim());
-    if (!filtered) {
-      // Nothing to match: the newest records are the rows, and all of them count.
-      matching = store.records.length;
-      for (let i = store.records.length - 1; i >= 0 && rows.length < limit; i--) rows.push(rowOf(store.records[i], next));
-    } else {
-      for (let i = store.records.length - 1; i >= 0; i--) {
-        const r = store.records[i];
-        if (!matches(r)) continue;
-        matching++;
-        if (rows.length < limit) rows.push(rowOf(r, next));
-      }
-    }
-    drawnRows = next;
-    place(tbody, rows);
-    const dropped = store.droppedLogs;
-    count.textContent = `${filtered ? `${number(matching)} matching of ` : ""}${number(store.records.length)} records in the log` +
+  render() {
+    this.learnValues();
+    const records = this.store.records;
+    const filtered = FILTERS.some((f) => this.controls[f].value.trim());
+    const { rows, matching } = this.#rows(filtered);
+    place(this.tbody, rows);
+    const dropped = this.store.droppedLogs;
+    this.count.textContent = `${filtered ? `${number(matching)} matching of ` : ""}${number(records.length)} records in the log` +
       (dropped ? `, ${number(dropped)} older ones dropped to stay within the log capacity` : "") +
       (matching > rows.length ? `; showing the newest ${number(rows.length)}` : "") + ".";
-    count.dataset.matching = String(matching);
-    more.hidden = matching <= rows.length;
-    if (!store.records.length) add(tbody, h("tr", null, h("td", { colspan: 10, class: "empty" }, "No records yet: send a request or run the flow.")));
-    if (shown) renderTrace();
+    this.count.dataset.matching = String(matching);
+    this.more.hidden = matching <= rows.length;
+    if (!records.length) add(this.tbody, h("tr", null, h("td", { colspan: 10, class: "empty" }, "No records yet: send a request or run the flow.")));
+    if (this.shown) this.renderTrace();
   }
 
-  function row(r) {
-    const open = () => store.showTrace(r.traceId, r.seq);
+  /** The rows to show, newest first up to the limit, and how many records match. */
+  #rows(filtered) {
+    const records = this.store.records;
+    const rows = [];
+    const next = new Map();
+    const rowOf = (r) => {
+      let tr = this.drawnRows.get(r);
+      if (!tr) tr = this.row(r);
+      else tr.classList.toggle("in-trace", this.shown?.traceId === r.traceId);
+      next.set(r, tr);
+      return tr;
+    };
+    let matching = 0;
+    if (!filtered) {
+      // Nothing to match: the newest records are the rows, and all of them count.
+      matching = records.length;
+      for (let i = records.length - 1; i >= 0 && rows.length < this.limit; i--) rows.push(rowOf(records[i]));
+    } else {
+      for (let i = records.length - 1; i >= 0; i--) {
+        const r = records[i];
+        if (!this.matches(r)) continue;
+        matching++;
+        if (rows.length < this.limit) rows.push(rowOf(r));
+      }
+    }
+    this.drawnRows = next;
+    return { rows, matching };
+  }
+
+  row(r) {
+    const open = () => this.store.showTrace(r.traceId, r.seq);
     const result = r.stage === "response" ? `${r.httpStatus} · ${r.code} ${r.msg}` : "";
-    return h("tr", { dataset: { seq: String(r.seq), stage: String(r.stage), trace: String(r.traceId) }, class: shown?.traceId === r.traceId ? "in-trace" : null, onclick: (e) => { if (!e.target.closest("button, a")) open(); } },
+    return h("tr", { dataset: { seq: String(r.seq), stage: String(r.stage), trace: String(r.traceId) }, class: this.shown?.traceId === r.traceId ? "in-trace" : null, onclick: (e) => { if (!e.target.closest("button, a")) open(); } },
       cell("seq", "num", r.seq),
       cell("time", "mono", typeof r.timestamp === "number" ? clock(r.timestamp) : ""),
       cell("stage", null, h("span", { class: `stage ${r.stage}` }, r.stage)),
@@ -128,14 +179,11 @@ export function mountLogs(store, undoable) {
   }
 
   /** The trace: its spans as a waterfall, then its records split into requests (each starts at its gateway record). */
-  function renderTrace() {
-    const { traceId, seq } = shown;
-    const records = store.records.filter((r) => r.traceId === traceId);
-    const requests = [];
-    for (const r of records) {
-      if (r.stage === "gateway" || !requests.length) requests.push([]);
-      requests.at(-1).push(r);
-    }
+  renderTrace() {
+    const { traceId, seq } = this.shown;
+    const { detail } = this;
+    const records = this.store.records.filter((r) => r.traceId === traceId);
+    const requests = byRequest(records);
     const focus = requests.find((group) => group.some((r) => r.seq === seq)) ?? requests[0];
     const list = requests.slice(-30).map((group) => h("li", { class: group === focus ? "request focused" : "request" },
       h("p", { class: "request-title" }, requestTitle(group)),
@@ -146,17 +194,11 @@ export function mountLogs(store, undoable) {
     const refocus = focusKeeper(detail);
     detail.hidden = false;
     fill(detail, ...[
-      h("div", { class: "detail-head" },
-        h("h3", { id: "trace-title", tabindex: "-1" }, "Trace ", h("span", { class: "mono" }, traceId)),
-        h("button", { type: "button", class: "secondary", onclick: () => { controls.traceId.value = traceId; limit = PAGE; render(); } }, "Filter the table by this trace"),
-        origin && !detail.contains(origin) && document.contains(origin)
-          ? h("button", { type: "button", class: "secondary", id: "trace-back", onclick: back }, "Back to where you were") : null,
-        h("button", { type: "button", class: "secondary", id: "trace-close", onclick: close }, "Close"),
-      ),
+      this.#traceHead(traceId),
       h("p", null, records.length
         ? `${records.length} record${records.length === 1 ? "" : "s"} from ${requests.length} request${requests.length === 1 ? "" : "s"}: each request leaves a gateway, a service and a response record (no service record when the gateway turned it away).`
         : "None of this trace's records are in the log any more."),
-      waterfall(store.spansOf(traceId), { focus: gateway?.spanId ?? null }),
+      waterfall(this.store.spansOf(traceId), { focus: gateway?.spanId ?? null }),
       h("h4", { class: "records-title" }, "Log records, by request"),
       requests.length > 30 ? h("p", { class: "note" }, `Showing the last 30 of ${requests.length} requests.`) : null,
       h("ol", { class: "requests" }, list),
@@ -164,50 +206,50 @@ export function mountLogs(store, undoable) {
     refocus();
   }
 
-  function requestTitle(group) {
-    const g = group.find((r) => r.stage === "gateway") ?? group[0];
-    const res = group.find((r) => r.stage === "response");
-    return [`${g.method ?? ""} ${g.uri ?? ""}`.trim(), res ? `→ HTTP ${res.httpStatus}, code ${res.code}, ${res.msg}` : ""].join(" ");
+  /** The trace detail's title and its buttons: filter by it, back to where it was opened, close. */
+  #traceHead(traceId) {
+    const { origin } = this;
+    return h("div", { class: "detail-head" },
+      h("h3", { id: "trace-title", tabindex: "-1" }, "Trace ", h("span", { class: "mono" }, traceId)),
+      h("button", { type: "button", class: "secondary", onclick: () => { this.controls.traceId.value = traceId; this.firstPage(); } }, "Filter the table by this trace"),
+      origin && !this.detail.contains(origin) && document.contains(origin)
+        ? h("button", { type: "button", class: "secondary", id: "trace-back", onclick: () => this.back() }, "Back to where you were") : null,
+      h("button", { type: "button", class: "secondary", id: "trace-close", onclick: () => this.close() }, "Close"),
+    );
   }
 
   /** Goes back to the control (a step's trace id, a request's) that opened the trace. */
-  function back() {
-    const to = origin;
-    origin = null;
+  back() {
+    const to = this.origin;
+    this.origin = null;
     if (!to || !document.contains(to)) return;
     to.scrollIntoView({ block: "center" });
     to.focus({ preventScroll: true });
-    renderTrace();
+    this.renderTrace();
   }
 
-  function close() {
-    shown = null;
-    detail.hidden = true;
-    fill(detail);
-    render();
+  close() {
+    this.shown = null;
+    this.detail.hidden = true;
+    fill(this.detail);
+    this.render();
   }
+}
 
-  const later = inSightWhileGenerating(store, $("#log"), throttled(render));
-  store.addEventListener("change", (e) => {
-    if (e.detail.reset) { shown = null; detail.hidden = true; }
-    later();
-  });
-  store.addEventListener("show-trace", (e) => {
-    shown = e.detail;
-    const from = document.activeElement;
-    origin = from && from !== document.body && !$("#log").contains(from) ? from : null;
-    render();
-    detail.scrollIntoView({ block: "start" });
-    $("#trace-title").focus({ preventScroll: true });
-  });
-  for (const f of FILTERS) controls[f].addEventListener("input", () => { limit = PAGE; render(); });
-  $("#filters").addEventListener("reset", () => setTimeout(() => { limit = PAGE; render(); }));
-  more.addEventListener("click", () => { limit += PAGE; render(); });
-  $("#clear-logs").addEventListener("click", () => {
-    const n = store.records.length;
-    undoable(`Emptied the log (${number(n)} record${n === 1 ? "" : "s"}).`, () => store.clearLogs(), { inPlace: true }).catch(() => {}); // refused: nothing changed
-  });
-  render();
+/** A trace's records in requests: each starts at its gateway record. */
+function byRequest(records) {
+  const requests = [];
+  for (const r of records) {
+    if (r.stage === "gateway" || !requests.length) requests.push([]);
+    requests.at(-1).push(r);
+  }
+  return requests;
+}
+
+function requestTitle(group) {
+  const g = group.find((r) => r.stage === "gateway") ?? group[0];
+  const res = group.find((r) => r.stage === "response");
+  return [`${g.method ?? ""} ${g.uri ?? ""}`.trim(), res ? `→ HTTP ${res.httpStatus}, code ${res.code}, ${res.msg}` : ""].join(" ");
 }
 
 /**
