@@ -18,97 +18,134 @@ function put(target, name, value) {
 }
 
 export function mountRequests(store) {
-  const list = $("#req-rows");
-  const count = $("#req-count");
-  const more = $("#req-more");
-  const search = $("#req-search");
-  const problems = $("#req-search-problems");
-  const net = $("#net");
-  const searcher = new Search();
-  let limit = PAGE;
-  let selected = null; // key of the open request
-  let results = []; // newest first
-  let searching = false;
-
-  const panel = mountRequestPanel(store, {
-    close() {
-      const key = selected;
-      selected = null;
-      setOpen(false);
-      draw();
-      list.querySelector(`[data-key="${CSS.escape(key ?? "")}"] .req-row`)?.focus({ preventScroll: true });
-    },
-    select(key) { open(key); },
+  const view = new RequestList(store);
+  const later = inSightWhileGenerating(store, $("#requests"), throttled(() => view.refresh()));
+  store.addEventListener("change", (e) => {
+    if (e.detail.reset) view.reset();
+    // Live: the spans of the open request's trace came from the server.
+    if (e.detail.spans && view.selected && store.requests.byKey.has(view.selected)) view.panel.show(view.selected, { focus: false, quiet: true, fresh: true });
+    later();
   });
+  view.search.addEventListener("input", () => { view.limit = PAGE; view.filter(); });
+  view.more.addEventListener("click", () => { view.limit += PAGE; view.draw(); });
+  $("#req-search-help").textContent = `Fields: ${FIELDS.join(", ")}.`;
+  view.refresh();
+  return { open: (key, options) => view.open(key, options) };
+}
 
-  /** Starts the search; rows are drawn as soon as the newest matches are found, the count once it is done. */
-  /** With the panel open, the section is drawn whole: skipping it off screen would also pin the phone's full-screen panel inside it. */
-  function setOpen(on) {
-    net.classList.toggle("with-panel", on);
-    $("#requests").classList.toggle("panel-open", on);
-  }
-
-  function filter() {
-    const all = store.requests.list;
-    let drawn = false;
-    searcher.start(all, search.value, store.requests.version, (out) => {
-      results = out.results;
-      searching = !out.done;
-      // Each set only when it changes: an unchanged text or attribute set again still costs a restyle.
-      put(problems, "textContent", out.errors.join("; "));
-      if (search.getAttribute("aria-invalid") !== String(out.errors.length > 0)) search.setAttribute("aria-invalid", String(out.errors.length > 0));
-      put(net.dataset, "incremental", String(out.incremental));
-      // Draw when the first page of rows is found (or the search is over), then only the count.
-      // The drawing in a task of its own, after the slice that found the rows: two short tasks rather than one longer.
-      if (!drawn && (out.done || results.length >= limit)) { drawn = true; drawSoon(); }
-      else if (out.done) put(count, "textContent", countText(results.length, list.querySelectorAll("li[data-key]").length));
-      if (out.done) put(count.dataset, "matching", String(results.length));
-      // "Searching" ends once the rows found are drawn too.
-      if (!drawQueued) put(net.dataset, "searching", String(searching));
-    }, { prepare: (r) => prepare(r, store.exchanges.get(r.key)) });
-  }
-
-  let drawQueued = false;
-  const drawPort = new MessageChannel();
-  drawPort.port1.onmessage = () => {
-    drawQueued = false;
-    draw();
-    put(net.dataset, "searching", String(searching));
-  };
-  function drawSoon() {
-    if (drawQueued) return;
-    drawQueued = true;
-    drawPort.port2.postMessage(null);
-  }
-
-  function countText(matching, shown) {
-    const total = store.requests.list.length;
-    const filtered = search.value.trim() !== "";
-    return (filtered ? `${number(matching)}${searching ? "+ so far" : ""} matching of ` : "") + `${number(total)} request${total === 1 ? "" : "s"}` +
-      (matching > shown ? `; showing the newest ${number(shown)}` : "") + "." +
-      (store.droppedLogs ? ` The log dropped ${number(store.droppedLogs)} older records, and their requests with them.` : "");
-  }
-
-  let drawn = ""; // the rows on screen: their keys, responses and the selection
+/** The list of requests, its search and paging, and which request the side panel shows. */
+class RequestList {
+  list = $("#req-rows");
+  count = $("#req-count");
+  more = $("#req-more");
+  search = $("#req-search");
+  problems = $("#req-search-problems");
+  net = $("#net");
+  searcher = new Search();
+  limit = PAGE;
+  /** Key of the open request, or null. */
+  selected = null;
+  /** The requests that match the search, newest first. */
+  results = [];
+  searching = false;
+  drawQueued = false;
+  drawPort = new MessageChannel();
+  /** The rows on screen: their keys, responses and the selection. */
+  drawn = "";
   /**
    * The rows drawn, kept and filled again on the next draw rather than made
    * anew: a keystroke then changes a few texts and classes, and the browser
    * restyles those, not fifty new subtrees.
    */
-  const pool = [];
-  let rowByKey = new Map();
-  function draw() {
-    const page = results.slice(0, limit);
-    put(count, "textContent", countText(results.length, page.length));
-    put(more, "hidden", results.length <= page.length);
+  pool = [];
+  rowByKey = new Map();
+
+  constructor(store) {
+    this.store = store;
+    this.panel = mountRequestPanel(store, {
+      close: () => this.closePanel(),
+      select: (key) => { this.open(key); },
+    });
+    this.drawPort.port1.onmessage = () => {
+      this.drawQueued = false;
+      this.draw();
+      put(this.net.dataset, "searching", String(this.searching));
+    };
+  }
+
+  /** With the panel open, the section is drawn whole: skipping it off screen would also pin the phone's full-screen panel inside it. */
+  setOpen(on) {
+    this.net.classList.toggle("with-panel", on);
+    $("#requests").classList.toggle("panel-open", on);
+  }
+
+  closePanel() {
+    const key = this.selected;
+    this.selected = null;
+    this.setOpen(false);
+    this.draw();
+    this.list.querySelector(`[data-key="${CSS.escape(key ?? "")}"] .req-row`)?.focus({ preventScroll: true });
+  }
+
+  /** Starts the search; rows are drawn as soon as the newest matches are found, the count once it is done. */
+  filter() {
+    const { store, search, net, count } = this;
+    let drawn = false;
+    this.searcher.start(store.requests.list, search.value, store.requests.version, (out) => {
+      this.results = out.results;
+      this.searching = !out.done;
+      // Each set only when it changes: an unchanged text or attribute set again still costs a restyle.
+      put(this.problems, "textContent", out.errors.join("; "));
+      if (search.getAttribute("aria-invalid") !== String(out.errors.length > 0)) search.setAttribute("aria-invalid", String(out.errors.length > 0));
+      put(net.dataset, "incremental", String(out.incremental));
+      // Draw when the first page of rows is found (or the search is over), then only the count.
+      // The drawing in a task of its own, after the slice that found the rows: two short tasks rather than one longer.
+      if (!drawn && (out.done || this.results.length >= this.limit)) { drawn = true; this.drawSoon(); }
+      else if (out.done) put(count, "textContent", this.countText(this.results.length, this.list.querySelectorAll("li[data-key]").length));
+      if (out.done) put(count.dataset, "matching", String(this.results.length));
+      // "Searching" ends once the rows found are drawn too.
+      if (!this.drawQueued) put(net.dataset, "searching", String(this.searching));
+    }, { prepare: (r) => prepare(r, store.exchanges.get(r.key)) });
+  }
+
+  drawSoon() {
+    if (this.drawQueued) return;
+    this.drawQueued = true;
+    this.drawPort.port2.postMessage(null);
+  }
+
+  countText(matching, shown) {
+    const { store } = this;
+    const total = store.requests.list.length;
+    const filtered = this.search.value.trim() !== "";
+    return (filtered ? `${number(matching)}${this.searching ? "+ so far" : ""} matching of ` : "") + `${number(total)} request${total === 1 ? "" : "s"}` +
+      (matching > shown ? `; showing the newest ${number(shown)}` : "") + "." +
+      (store.droppedLogs ? ` The log dropped ${number(store.droppedLogs)} older records, and their requests with them.` : "");
+  }
+
+  draw() {
+    const { results, store, list } = this;
+    const page = results.slice(0, this.limit);
+    put(this.count, "textContent", this.countText(results.length, page.length));
+    put(this.more, "hidden", results.length <= page.length);
     // Typing often leaves the newest matches as they were: then the rows stay, untouched.
-    const signature = `${selected}|${store.requests.list.length}|${page.map((r) => `${r.key}:${r.response?.seq ?? ""}`).join(",")}`;
-    if (signature === drawn) return;
-    drawn = signature;
+    const signature = `${this.selected}|${store.requests.list.length}|${page.map((r) => `${r.key}:${r.response?.seq ?? ""}`).join(",")}`;
+    if (signature === this.drawn) return;
+    this.drawn = signature;
+    place(list, this.#rowsFor(page));
+    if (!store.requests.list.length) add(list, h("li", { class: "empty" }, "No requests yet: run the flow, or send one from the console."));
+    else if (!results.length && !this.searching) add(list, h("li", { class: "empty" }, "No request matches the search."));
+  }
+
+  /**
+   * The row elements for `page`. Each request keeps its row: new requests at
+   * the top add rows there, and the rows below move down unchanged instead of
+   * all taking their neighbour's text (with 500 rows, a relayout of the whole
+   * list each time).
+   */
+  #rowsFor(page) {
+    const { pool, rowByKey } = this;
     const max = Math.max(1, ...page.map((r) => r.duration ?? 0));
-    // Each request keeps its row: new requests at the top add rows there, and
-    // the rows below move down unchanged instead of all taking their
-    // neighbour's text (with 500 rows, a relayout of the whole list each time).
     const next = new Map();
     for (const r of page) if (rowByKey.has(r.key)) next.set(r.key, rowByKey.get(r.key));
     const spare = pool.filter((x) => !next.has(x.key) || next.get(x.key) !== x);
@@ -116,105 +153,97 @@ export function mountRequests(store) {
       let x = next.get(r.key);
       if (!x) {
         x = spare.pop();
-        if (!x) { x = row(); pool.push(x); }
+        if (!x) { x = emptyRow((key) => this.open(key), (e, key) => this.move(e, key)); pool.push(x); }
         next.set(r.key, x);
       }
-      fill(x, r, max);
+      fillRow(x, r, max, this.selected);
       return x.li;
     });
-    rowByKey = next;
-    place(list, wanted);
-    if (!store.requests.list.length) add(list, h("li", { class: "empty" }, "No requests yet: run the flow, or send one from the console."));
-    else if (!results.length && !searching) add(list, h("li", { class: "empty" }, "No request matches the search."));
-  }
-
-  /** An empty row and its cells, filled by `fill`. */
-  function row() {
-    const x = {};
-    x.bar = h("span", { class: "req-bar" });
-    x.method = h("span", { class: "req-method" });
-    x.path = h("span", { class: "req-path" });
-    x.status = h("span", { class: "req-status" });
-    x.code = h("span", { class: "req-code" });
-    x.msg = h("span", { class: "req-msg" });
-    x.dur = h("span", { class: "req-dur" });
-    x.timing = h("span", { class: "req-timing", "aria-hidden": "true" }, x.bar);
-    x.button = h("button", {
-      type: "button", class: "req-row",
-      onclick: () => open(x.key),
-      onkeydown: (e) => move(e, x.key),
-    }, x.method, x.path, x.status, x.code, x.msg, x.dur, x.timing);
-    x.li = h("li", {}, x.button);
-    x.shown = {};
-    return x;
-  }
-
-  /** Shows whether row `x` is the selected one. */
-  function mark(x) {
-    const on = x.key === selected;
-    const cls = `req kind-${x.kindName}${on ? " selected" : ""}`;
-    if (x.shown.cls !== cls) { x.shown.cls = cls; x.li.setAttribute("class", cls); }
-    if (x.shown.pressed !== on) { x.shown.pressed = on; x.button.setAttribute("aria-pressed", String(on)); }
-  }
-
-  /** Puts request `r` in row `x`, touching only what differs from what it showed. */
-  function fill(x, r, max) {
-    const kind = r.kind ?? "pending";
-    const path = r.fullPath ?? r.uri;
-    const show = (name, value, apply) => { if (x.shown[name] !== value) { x.shown[name] = value; apply(value); } };
-    x.key = r.key;
-    x.kindName = kind;
-    mark(x);
-    show("key", r.key, (v) => { x.li.dataset.key = v; });
-    show("kind", kind, (v) => { x.li.dataset.kind = v; });
-    show("seq", String(r.seq), (v) => { x.li.dataset.seq = v; });
-    show("label", `${r.method} ${path}: HTTP ${r.httpStatus ?? "?"}, code ${r.code ?? "?"}, ${r.msg ?? ""}, ${KIND_TEXT[kind]}`, (v) => x.button.setAttribute("aria-label", v));
-    show("method", String(r.method ?? ""), (v) => setText(x.method, v));
-    show("path", String(path ?? ""), (v) => { setText(x.path, v); x.path.title = v; });
-    show("status", String(r.httpStatus ?? "–"), (v) => { x.status.textContent = v; x.status.setAttribute("class", `req-status s${String(r.httpStatus ?? "")[0] ?? ""}`); });
-    show("code", String(r.code ?? "–"), (v) => { x.code.textContent = v; });
-    show("msg", kind === "declined" ? `${r.msg} (declined)` : String(r.msg ?? ""), (v) => setText(x.msg, v));
-    show("dur", typeof r.duration === "number" ? `${r.duration} ms` : "", (v) => { x.dur.textContent = v; });
-    show("title", typeof r.timestamp === "number" ? `at ${clock(r.timestamp)}, ${r.duration} ms simulated` : "", (v) => { x.timing.title = v; });
-    show("bar", `${Math.max(1, ((r.duration ?? 0) / max) * 100).toFixed(2)}%`, (v) => { x.bar.style.width = v; });
+    this.rowByKey = next;
+    return wanted;
   }
 
   /** Up and down move between rows, as in a list. */
-  function move(e, key) {
+  move(e, key) {
     if (e.key !== "ArrowDown" && e.key !== "ArrowUp") return;
     e.preventDefault();
-    const li = list.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    const li = this.list.querySelector(`[data-key="${CSS.escape(key)}"]`);
     const next = e.key === "ArrowDown" ? li?.nextElementSibling : li?.previousElementSibling;
     next?.querySelector(".req-row")?.focus();
-    if (selected && next?.dataset.key) open(next.dataset.key, { focus: false });
+    if (this.selected && next?.dataset.key) this.open(next.dataset.key, { focus: false });
   }
 
-  function open(key, { focus = true } = {}) {
-    if (!store.requests.byKey.has(key)) return;
-    selected = key;
-    setOpen(true);
-    for (const x of pool) if (x.li.isConnected) mark(x);
-    panel.show(key, { focus });
+  open(key, { focus = true } = {}) {
+    if (!this.store.requests.byKey.has(key)) return;
+    this.selected = key;
+    this.setOpen(true);
+    for (const x of this.pool) if (x.li.isConnected) markRow(x, this.selected);
+    this.panel.show(key, { focus });
   }
 
-  function refresh() {
-    filter();
+  refresh() {
+    this.filter();
+    const { selected } = this;
     if (selected) {
-      if (store.requests.byKey.has(selected)) panel.show(selected, { focus: false, quiet: true });
-      else panel.hide();
+      if (this.store.requests.byKey.has(selected)) this.panel.show(selected, { focus: false, quiet: true });
+      else this.panel.hide();
     }
   }
 
-  const later = inSightWhileGenerating(store, $("#requests"), throttled(refresh));
-  store.addEventListener("change", (e) => {
-    if (e.detail.reset) { searcher.reset(); if (selected) { selected = null; setOpen(false); panel.hide(); } }
-    // Live: the spans of the open request's trace came from the server.
-    if (e.detail.spans && selected && store.requests.byKey.has(selected)) panel.show(selected, { focus: false, quiet: true, fresh: true });
-    later();
-  });
-  search.addEventListener("input", () => { limit = PAGE; filter(); });
-  more.addEventListener("click", () => { limit += PAGE; draw(); });
-  $("#req-search-help").textContent = `Fields: ${FIELDS.join(", ")}.`;
-  refresh();
-  return { open };
+  /** A new state: the search starts over and the panel closes. */
+  reset() {
+    this.searcher.reset();
+    if (this.selected) { this.selected = null; this.setOpen(false); this.panel.hide(); }
+  }
+}
+
+/** An empty row and its cells, filled by `fillRow`; `open(key)` and `move(event, key)` answer its clicks and keys. */
+function emptyRow(open, move) {
+  const x = {};
+  x.bar = h("span", { class: "req-bar" });
+  x.method = h("span", { class: "req-method" });
+  x.path = h("span", { class: "req-path" });
+  x.status = h("span", { class: "req-status" });
+  x.code = h("span", { class: "req-code" });
+  x.msg = h("span", { class: "req-msg" });
+  x.dur = h("span", { class: "req-dur" });
+  x.timing = h("span", { class: "req-timing", "aria-hidden": "true" }, x.bar);
+  x.button = h("button", {
+    type: "button", class: "req-row",
+    onclick: () => open(x.key),
+    onkeydown: (e) => move(e, x.key),
+  }, x.method, x.path, x.status, x.code, x.msg, x.dur, x.timing);
+  x.li = h("li", {}, x.button);
+  x.shown = {};
+  return x;
+}
+
+/** Shows whether row `x` is the selected one. */
+function markRow(x, selected) {
+  const on = x.key === selected;
+  const cls = `req kind-${x.kindName}${on ? " selected" : ""}`;
+  if (x.shown.cls !== cls) { x.shown.cls = cls; x.li.setAttribute("class", cls); }
+  if (x.shown.pressed !== on) { x.shown.pressed = on; x.button.setAttribute("aria-pressed", String(on)); }
+}
+
+/** Puts request `r` in row `x`, touching only what differs from what it showed. */
+function fillRow(x, r, max, selected) {
+  const kind = r.kind ?? "pending";
+  const path = r.fullPath ?? r.uri;
+  const show = (name, value, apply) => { if (x.shown[name] !== value) { x.shown[name] = value; apply(value); } };
+  x.key = r.key;
+  x.kindName = kind;
+  markRow(x, selected);
+  show("key", r.key, (v) => { x.li.dataset.key = v; });
+  show("kind", kind, (v) => { x.li.dataset.kind = v; });
+  show("seq", String(r.seq), (v) => { x.li.dataset.seq = v; });
+  show("label", `${r.method} ${path}: HTTP ${r.httpStatus ?? "?"}, code ${r.code ?? "?"}, ${r.msg ?? ""}, ${KIND_TEXT[kind]}`, (v) => x.button.setAttribute("aria-label", v));
+  show("method", String(r.method ?? ""), (v) => setText(x.method, v));
+  show("path", String(path ?? ""), (v) => { setText(x.path, v); x.path.title = v; });
+  show("status", String(r.httpStatus ?? "–"), (v) => { x.status.textContent = v; x.status.setAttribute("class", `req-status s${String(r.httpStatus ?? "")[0] ?? ""}`); });
+  show("code", String(r.code ?? "–"), (v) => { x.code.textContent = v; });
+  show("msg", kind === "declined" ? `${r.msg} (declined)` : String(r.msg ?? ""), (v) => setText(x.msg, v));
+  show("dur", typeof r.duration === "number" ? `${r.duration} ms` : "", (v) => { x.dur.textContent = v; });
+  show("title", typeof r.timestamp === "number" ? `at ${clock(r.timestamp)}, ${r.duration} ms simulated` : "", (v) => { x.timing.title = v; });
+  show("bar", `${Math.max(1, ((r.duration ?? 0) / max) * 100).toFixed(2)}%`, (v) => { x.bar.style.width = v; });
 }
