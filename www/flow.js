@@ -86,26 +86,88 @@ export function answerArrives(reply, elapsed, live) {
 }
 
 export function mountFlow(store) {
-  const button = $("#run-flow");
-  const list = $("#steps");
-  const summary = $("#flow-summary");
-  const whole = $("#flow-trace");
-  let abandon = null;
+  const flow = new Flow(store);
+  // Another click while a declined payment waits for an answer starts over.
+  $("#run-flow").addEventListener("click", () => {
+    flow.run().catch((e) => { if (e !== STALE) flow.finish(`The flow broke: ${e.message}`); });
+  });
+}
 
-  let traceId = "";
+const STALE = Symbol("a newer run began");
+
+/** The flow's steps as they run, under one trace id, and the whole trace at the end. */
+class Flow {
+  list = $("#steps");
+  summary = $("#flow-summary");
+  whole = $("#flow-trace");
+  /** Ends the run waiting on a declined payment's choice, or null. */
+  abandon = null;
+  traceId = "";
   /** Counts the runs: a step answered after a newer run began (live, a click while it was on its way) ends its own. */
-  let runs = 0;
-  const STALE = Symbol("a newer run began");
+  runs = 0;
 
-  async function step(n, title, expect, method, path, body = null, { expected = false } = {}) {
+  constructor(store) {
+    this.store = store;
+  }
+
+  async run() {
+    const { store } = this;
+    this.runs++;
+    this.abandon?.();
+    fill(this.list);
+    this.summary.textContent = "";
+    this.traceId = newTraceId();
+    fill(this.whole);
+    this.whole.hidden = true;
+    const before = store.records.length ? store.records.at(-1).seq : 0;
+
+    const order = { userId: "u-1", price: 25.5, description: "two coffees" };
+    const created = (await this.step(1, "Create an order", "Expected: code 0 and the new order, status CREATED.",
+      "POST", "/api/order/create", order)).reply;
+    if (created.body.code !== 0) return this.finish(`Creating the order failed: ${created.body.msg}`);
+    const orderId = created.body.data.orderId;
+
+    await this.step(2, "Read the order", "Expected: the same order back.", "GET", `/api/order/${orderId}`);
+    const paid = await this.#pay(orderId, order.price);
+    if (!paid) return;
+    const paymentId = paid.body.data.paymentId;
+
+    await this.step(4, "Mark the order paid", "Expected: code 0. The order is now PAID.", "POST", `/api/order/${orderId}/pay`);
+    await this.step(5, "Delete the paid order", "Expected to fail: code -1, Paid order cannot be deleted.",
+      "POST", `/api/order/delete/${orderId}`, null, { expected: true });
+    await this.step(6, "Read the payment", "Expected: the payment, status SUCCESS.", "GET", `/api/payment/${paymentId}`);
+    await this.step(7, "Refund the payment", "Expected: code 0. The payment is now REFUNDED.", "POST", `/api/payment/refund/${paymentId}`);
+    const written = store.records.filter((r) => r.seq > before).length;
+    this.finish(`Done: order ${orderId} was created, paid with ${paymentId}, marked paid, refused deletion, and refunded. The flow wrote ${written} log records, three per request: see them in the log below.`);
+  }
+
+  /** Step 3, again after each declined attempt while the user says so: the paid reply, or null once the flow stopped. */
+  async #pay(orderId, amount) {
+    const { store } = this;
+    for (let attempt = 1; ; attempt++) {
+      const { reply, li } = await this.step(3, attempt === 1 ? "Pay for the order" : `Pay for the order, attempt ${attempt}`,
+        `Expected: code 0 and a payment with status SUCCESS, or code -1 Third party payment failed: ${odds(store.settings.failureRate)}${store.forced ? ", unless forceNext decides it" : ""}.`,
+        "POST", "/api/payment/pay", { orderId, amount, paymentMethod: "CARD" });
+      if (reply.body.code === 0) return reply;
+      const choice = await this.offerRetry(li, reply);
+      if (choice === "abandon") return null;
+      if (choice === "stop") {
+        this.finish(`Stopped after ${attempt} declined payment attempt${attempt > 1 ? "s" : ""}: order ${orderId} stays CREATED and unpaid.`);
+        return null;
+      }
+    }
+  }
+
+  async step(n, title, expect, method, path, body = null, { expected = false } = {}) {
+    const { store, traceId } = this;
     const headers = { ...(body === null ? { "X-User-Id": "u-1" } : JSON_HEADERS), "X-B3-TraceId": traceId };
     const text = body === null ? null : JSON.stringify(body, null, 2);
-    const mine = runs;
+    const mine = this.runs;
     const sent = performance.now();
     const reply = await store.request(method, path, text, headers);
-    if (mine !== runs) throw STALE;
+    if (mine !== this.runs) throw STALE;
     await answerArrives(reply, performance.now() - sent, Boolean(store.remote));
-    if (mine !== runs) throw STALE;
+    if (mine !== this.runs) throw STALE;
     const ok = reply.body.code === 0;
     const rows = reply.record ? requestSpans(store.spansOf(traceId), reply.record.spanId) : [];
     const li = h("li", { class: `step ${ok ? "ok" : expected ? "expected" : "fail"}`, dataset: { step: String(n), code: String(reply.body.code) } },
@@ -115,23 +177,17 @@ export function mountFlow(store) {
       miniWaterfall(rows),
       h("div", { class: "exchange" }, requestView({ method, path, headers, body: text }), responseView(reply, store, { expected })),
     );
-    add(list, li);
+    add(this.list, li);
     return { reply, li };
   }
 
   /** Shows what a declined payment means and waits for "try again" or "stop". */
-  function offerRetry(li, reply) {
+  offerRetry(li, reply) {
     const declined = reply.body.msg === "Third party payment failed";
-    const rule = reply.service?.outcome?.rule;
-    const pending = store.forced;
-    const why = rule === "forced-next"
-      ? `The simulated third party declined this attempt because forceNext in the Simulation panel said so (${pending ? `still pending: ${attempts(pending.remaining, pending.outcome)}` : "nothing more is forced"}).`
-      : rule === "header"
-        ? "The simulated third party declined this attempt because the X-Sim-Outcome header said so."
-        : `The simulated third party declined this attempt: its seeded draw fell below the failure rate (${odds(store.settings.failureRate)}; see Settings).`;
+    const why = declineWhy(this.store, reply);
     return new Promise((resolve) => {
-      abandon = () => resolve("abandon");
-      const done = (choice) => { actions.remove(); abandon = null; resolve(choice); };
+      this.abandon = () => resolve("abandon");
+      const done = (choice) => { actions.remove(); this.abandon = null; resolve(choice); };
       const retry = h("button", { type: "button", id: "flow-retry", onclick: () => done("retry") }, "Try the payment again");
       const actions = h("div", { class: "retry", role: "group", "aria-label": "payment declined" },
         h("p", null, declined
@@ -145,47 +201,9 @@ export function mountFlow(store) {
     });
   }
 
-  async function run() {
-    runs++;
-    abandon?.();
-    fill(list);
-    summary.textContent = "";
-    traceId = newTraceId();
-    fill(whole);
-    whole.hidden = true;
-    const before = store.records.length ? store.records.at(-1).seq : 0;
-
-    const order = { userId: "u-1", price: 25.5, description: "two coffees" };
-    const created = (await step(1, "Create an order", "Expected: code 0 and the new order, status CREATED.",
-      "POST", "/api/order/create", order)).reply;
-    if (created.body.code !== 0) return finish(`Creating the order failed: ${created.body.msg}`);
-    const orderId = created.body.data.orderId;
-
-    await step(2, "Read the order", "Expected: the same order back.", "GET", `/api/order/${orderId}`);
-
-    let paid;
-    for (let attempt = 1; ; attempt++) {
-      const { reply, li } = await step(3, attempt === 1 ? "Pay for the order" : `Pay for the order, attempt ${attempt}`,
-        `Expected: code 0 and a payment with status SUCCESS, or code -1 Third party payment failed: ${odds(store.settings.failureRate)}${store.forced ? ", unless forceNext decides it" : ""}.`,
-        "POST", "/api/payment/pay", { orderId, amount: order.price, paymentMethod: "CARD" });
-      if (reply.body.code === 0) { paid = reply; break; }
-      const choice = await offerRetry(li, reply);
-      if (choice === "abandon") return;
-      if (choice === "stop") return finish(`Stopped after ${attempt} declined payment attempt${attempt > 1 ? "s" : ""}: order ${orderId} stays CREATED and unpaid.`);
-    }
-    const paymentId = paid.body.data.paymentId;
-
-    await step(4, "Mark the order paid", "Expected: code 0. The order is now PAID.", "POST", `/api/order/${orderId}/pay`);
-    await step(5, "Delete the paid order", "Expected to fail: code -1, Paid order cannot be deleted.",
-      "POST", `/api/order/delete/${orderId}`, null, { expected: true });
-    await step(6, "Read the payment", "Expected: the payment, status SUCCESS.", "GET", `/api/payment/${paymentId}`);
-    await step(7, "Refund the payment", "Expected: code 0. The payment is now REFUNDED.", "POST", `/api/payment/refund/${paymentId}`);
-    const written = store.records.filter((r) => r.seq > before).length;
-    finish(`Done: order ${orderId} was created, paid with ${paymentId}, marked paid, refused deletion, and refunded. The flow wrote ${written} log records, three per request: see them in the log below.`);
-  }
-
-  function finish(text) {
-    summary.textContent = text;
+  finish(text) {
+    const { whole, traceId } = this;
+    this.summary.textContent = text;
     // The whole flow under its one trace id: every step's spans on one time axis.
     whole.hidden = false;
     whole.dataset.trace = traceId;
@@ -194,14 +212,20 @@ export function mountFlow(store) {
       h("p", null, "Every step was sent with the same X-B3-TraceId, ",
         h("code", { class: "mono" }, traceId),
         ", so a tracing tool puts them all in one trace: one row per span (a gateway span per request, the service it called under it, the third party under the payment service). Each step was sent once the one before had its answer, its simulated time later, so the requests follow each other on the axis."),
-      waterfall(store.spansOf(traceId)),
+      waterfall(this.store.spansOf(traceId)),
     );
   }
+}
 
-  // Another click while a declined payment waits for an answer starts over.
-  button.addEventListener("click", () => {
-    run().catch((e) => { if (e !== STALE) finish(`The flow broke: ${e.message}`); });
-  });
+/** Why the third party declined: forceNext, the X-Sim-Outcome header, or the seeded draw. */
+function declineWhy(store, reply) {
+  const rule = reply.service?.outcome?.rule;
+  const pending = store.forced;
+  return rule === "forced-next"
+    ? `The simulated third party declined this attempt because forceNext in the Simulation panel said so (${pending ? `still pending: ${attempts(pending.remaining, pending.outcome)}` : "nothing more is forced"}).`
+    : rule === "header"
+      ? "The simulated third party declined this attempt because the X-Sim-Outcome header said so."
+      : `The simulated third party declined this attempt: its seeded draw fell below the failure rate (${odds(store.settings.failureRate)}; see Settings).`;
 }
 
 /** What a failure rate means for the attempts. */
