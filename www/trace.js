@@ -35,14 +35,35 @@ export function waterfall(spans, { focus = null } = {}) {
   const t1 = Math.max(...rows.map((r) => r.span.end));
   const total = Math.max(t1 - t0, 1);
   const step = niceStep(total / 5);
-  const frac = (t) => (t - t0) / total;
-  const pct = (f) => `${(f * 100).toFixed(3)}%`;
-  const focusRoots = requests > 1 && focus ? new Set([focus]) : new Set();
+  /** What each row is drawn against: the figure's id, the time axis, its grid, and the focused request's root. */
+  const scale = {
+    id, t0, total, step,
+    grid: `${((step / total) * 100).toFixed(4)}% 100%`,
+    focusRoots: requests > 1 && focus ? new Set([focus]) : new Set(),
+  };
+  const list = h("ol", { class: "wf-rows" }, rows.map((row, i) => spanRow(row, i, scale)));
 
-  // The axis: tick labels over the bars' column; the grid lines are each track's background.
+  add(figure, ...[
+    title,
+    h("p", { class: "wf-summary" },
+      `${rows.length} span${rows.length === 1 ? "" : "s"} from ${shownRequests} request${shownRequests === 1 ? "" : "s"}, ${ms(t1 - t0)} ms from the first start to the last end. Each child is indented under its parent; a name shows the span's details.`),
+    idsExplained(),
+    requests > shownRequests ? h("p", { class: "note" }, `Showing the spans of the last ${shownRequests} of ${requests} requests.`) : null,
+    legend(),
+    // A declined payment's spans read server_error while its answer is HTTP 200, code -1.
+    rows.some(({ span }) => span.component === "third-party" && span.status === "server_error") ? declinedWhy() : null,
+    h("div", { class: "wf-chart" }, axis(scale), list),
+  ].filter(Boolean));
+  return figure;
+}
+
+const pct = (f) => `${(f * 100).toFixed(3)}%`;
+
+/** The axis: tick labels over the bars' column; the grid lines are each track's background. */
+function axis({ total, step }) {
   const ticks = [];
   for (let t = 0; t <= total + 1e-9; t += step) ticks.push(t);
-  const axis = h("div", { class: "wf-axis", "aria-hidden": "true" },
+  return h("div", { class: "wf-axis", "aria-hidden": "true" },
     h("span", { class: "wf-axis-label" }, "ms from the first start"),
     h("div", { class: "wf-ticks" }, ticks.map((t) => {
       const f = t / total;
@@ -51,83 +72,77 @@ export function waterfall(spans, { focus = null } = {}) {
       return tick;
     })),
   );
-  const grid = `${((step / total) * 100).toFixed(4)}% 100%`;
+}
 
-  const list = h("ol", { class: "wf-rows" }, rows.map(({ span, depth, root }, i) => {
-    const start = frac(span.start);
-    const end = frac(span.end);
-    const duration = span.end - span.start;
-    const error = span.status === "server_error";
-    const component = COMPONENTS.includes(span.component) ? span.component : "other";
-
-    const bar = h("span", { class: "wf-bar", title: `${span.component} · ${span.name}: +${ms(span.start - t0)} to +${ms(span.end - t0)} ms (${ms(duration)} ms), ${span.status}` });
-    bar.style.left = pct(start);
-    bar.style.width = pct(end - start);
-    const label = h("span", { class: "wf-dur" }, `${ms(duration)} ms`);
-    if (end <= 0.75) {
-      label.style.left = `calc(${pct(end)} + 4px)`;
-    } else if (start >= 0.25) {
-      label.style.right = `calc(${pct(1 - start)} + 4px)`;
-    } else {
-      label.classList.add("inside");
-      label.style.right = `calc(${pct(1 - end)} + 4px)`;
-    }
-    const track = h("div", { class: "wf-track" }, bar, label,
-      h("span", { class: "visually-hidden" }, `, from +${ms(span.start - t0)} ms`));
-    track.style.backgroundSize = grid;
-
-    const detailsId = `${id}-span-${i}`;
-    const isOpen = openSpans.has(span.spanId);
-    const details = h("dl", { class: "wf-details", id: detailsId, hidden: !isOpen }, spanFacts(span, t0));
-    const toggle = h("button", {
-      type: "button", class: "wf-name", dataset: { idv: span.spanId }, "aria-expanded": String(isOpen), "aria-controls": detailsId,
-      title: "show this span's ids, times and attributes",
-      onclick: () => {
-        const open = details.hidden;
-        details.hidden = !open;
-        toggle.setAttribute("aria-expanded", String(open));
-        if (open) openSpans.add(span.spanId); else openSpans.delete(span.spanId);
-      },
-    }, span.name);
-
-    const row = h("li", {
-      class: `wf-row c-${component}${error ? " error" : ""}${focusRoots.has(root) ? " focused" : ""}`,
-      dataset: {
-        spanId: span.spanId, parentSpanId: span.parentSpanId ?? "", component: span.component, depth: String(depth),
-        status: span.status, start: String(span.start - t0), end: String(span.end - t0),
-      },
+/** One span's row: its name (which opens its details), component, bar on the axis, and duration. */
+function spanRow({ span, depth, root }, i, scale) {
+  const error = span.status === "server_error";
+  const component = COMPONENTS.includes(span.component) ? span.component : "other";
+  const { t0 } = scale;
+  const detailsId = `${scale.id}-span-${i}`;
+  const isOpen = openSpans.has(span.spanId);
+  const details = h("dl", { class: "wf-details", id: detailsId, hidden: !isOpen }, spanFacts(span, t0));
+  const toggle = h("button", {
+    type: "button", class: "wf-name", dataset: { idv: span.spanId }, "aria-expanded": String(isOpen), "aria-controls": detailsId,
+    title: "show this span's ids, times and attributes",
+    onclick: () => {
+      const open = details.hidden;
+      details.hidden = !open;
+      toggle.setAttribute("aria-expanded", String(open));
+      if (open) openSpans.add(span.spanId); else openSpans.delete(span.spanId);
     },
-    h("div", { class: "wf-label" },
-      h("span", { class: "wf-swatch", "aria-hidden": "true" }),
-      h("span", { class: "wf-text" },
-        toggle,
-        h("span", { class: "wf-comp" }, span.component, error ? h("span", { class: "wf-error" }, " · server_error") : null),
-      ),
-    ),
-    track,
-    details,
-    );
-    row.style.setProperty("--depth", String(depth));
-    return row;
-  }));
+  }, span.name);
 
-  const legend = h("ul", { class: "wf-legend", "aria-label": "colours of the components" },
+  const row = h("li", {
+    class: `wf-row c-${component}${error ? " error" : ""}${scale.focusRoots.has(root) ? " focused" : ""}`,
+    dataset: {
+      spanId: span.spanId, parentSpanId: span.parentSpanId ?? "", component: span.component, depth: String(depth),
+      status: span.status, start: String(span.start - t0), end: String(span.end - t0),
+    },
+  },
+  h("div", { class: "wf-label" },
+    h("span", { class: "wf-swatch", "aria-hidden": "true" }),
+    h("span", { class: "wf-text" },
+      toggle,
+      h("span", { class: "wf-comp" }, span.component, error ? h("span", { class: "wf-error" }, " · server_error") : null),
+    ),
+  ),
+  spanTrack(span, scale),
+  details,
+  );
+  row.style.setProperty("--depth", String(depth));
+  return row;
+}
+
+/** A span's bar from its start to its end, with its duration beside it (or inside, when it spans the axis). */
+function spanTrack(span, { t0, total, grid }) {
+  const start = (span.start - t0) / total;
+  const end = (span.end - t0) / total;
+  const duration = span.end - span.start;
+  const bar = h("span", { class: "wf-bar", title: `${span.component} · ${span.name}: +${ms(span.start - t0)} to +${ms(span.end - t0)} ms (${ms(duration)} ms), ${span.status}` });
+  bar.style.left = pct(start);
+  bar.style.width = pct(end - start);
+  const label = h("span", { class: "wf-dur" }, `${ms(duration)} ms`);
+  if (end <= 0.75) {
+    label.style.left = `calc(${pct(end)} + 4px)`;
+  } else if (start >= 0.25) {
+    label.style.right = `calc(${pct(1 - start)} + 4px)`;
+  } else {
+    label.classList.add("inside");
+    label.style.right = `calc(${pct(1 - end)} + 4px)`;
+  }
+  const track = h("div", { class: "wf-track" }, bar, label,
+    h("span", { class: "visually-hidden" }, `, from +${ms(span.start - t0)} ms`));
+  track.style.backgroundSize = grid;
+  return track;
+}
+
+/** The components' colours. */
+function legend() {
+  return h("ul", { class: "wf-legend", "aria-label": "colours of the components" },
     COMPONENTS.map((c) => h("li", { class: `c-${c}` }, h("span", { class: "wf-swatch", "aria-hidden": "true" }), c)),
     h("li", { class: "error" }, h("span", { class: "wf-swatch", "aria-hidden": "true" }), "server_error (striped, red edge)"),
   );
-
-  add(figure, ...[
-    title,
-    h("p", { class: "wf-summary" },
-      `${rows.length} span${rows.length === 1 ? "" : "s"} from ${shownRequests} request${shownRequests === 1 ? "" : "s"}, ${ms(t1 - t0)} ms from the first start to the last end. Each child is indented under its parent; a name shows the span's details.`),
-    idsExplained(),
-    requests > shownRequests ? h("p", { class: "note" }, `Showing the spans of the last ${shownRequests} of ${requests} requests.`) : null,
-    legend,
-    // A declined payment's spans read server_error while its answer is HTTP 200, code -1.
-    rows.some(({ span }) => span.component === "third-party" && span.status === "server_error") ? declinedWhy() : null,
-    h("div", { class: "wf-chart" }, axis, list),
-  ].filter(Boolean));
-  return figure;
 }
 
 /** Rows in tree order (each span after its parent, siblings by start), the last requests only. */
