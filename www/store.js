@@ -536,34 +536,10 @@ export class Store extends EventTarget {
     const changes = this.#changes;
     // A copy, as things are now: the run and the counts go on changing while the snapshot is compressed, and the header must describe the snapshot.
     const header = structuredClone({ savedAt: Date.now(), stamp: `${this.tabs.id}-${generation}`, run: this.run, exchanges: this.#savedExchanges() });
-    // The service's own part of a save, measured so that its share of a long task can be told apart.
-    const started = performance.now();
-    let pieces = null;
-    let length = 0;
-    let packing = null;
-    if (!now && typeof this.service.snapshotPieces === "function") {
-      const source = this.service.snapshotPieces(PIECES);
-      performance.measure("orderpay snapshot", { start: started, end: performance.now() });
-      // Known to be too big for localStorage as it is: each piece goes to the worker as it comes.
-      const stream = this.#lastLength >= this.#plainRefused ? packer() : null;
-      if (stream) {
-        this.#status("saving");
-        this.saved.since = performance.now();
-        await eachSliced(source, (piece) => { stream.add(piece); length += piece.length; }, () => {
-          if (generation === this.#saveGeneration) this.#progress(source.progress);
-        });
-        packing = stream.end();
-        packing.catch(() => {}); // overtaken below: nobody waits for it
-      } else {
-        pieces = [];
-        await eachSliced(source, (piece) => { pieces.push(piece); length += piece.length; });
-      }
-      if (generation !== this.#saveGeneration) return false;
-    } else {
-      pieces = [this.service.snapshot()];
-      length = pieces[0].length;
-      performance.measure("orderpay snapshot", { start: started, end: performance.now() });
-    }
+    // Whole, the snapshot is taken and written in this same task (a flush as the page is hidden waits for nothing).
+    const snapshot = now || typeof this.service.snapshotPieces !== "function" ? this.#wholeSnapshot() : await this.#snapshotPieces(generation);
+    if (!snapshot) return false;
+    const { pieces, length } = snapshot;
     this.#lastLength = length;
     taken();
     // A size localStorage refused once is not tried again as it is: the refused write costs as much as a good one.
@@ -577,6 +553,51 @@ export class Store extends EventTarget {
         rememberRefused({ plain: this.#plainRefused, packed: this.#packedRefused });
       }
     }
+    return this.#savePacked(generation, changes, header, snapshot);
+  }
+
+  /** The service's snapshot as one text: { pieces: [text], length }. */
+  #wholeSnapshot() {
+    // The service's own part of a save, measured so that its share of a long task can be told apart.
+    const started = performance.now();
+    const pieces = [this.service.snapshot()];
+    performance.measure("orderpay snapshot", { start: started, end: performance.now() });
+    return { pieces, length: pieces[0].length, packing: null };
+  }
+
+  /**
+   * The service's snapshot in pieces, for save number `generation`: {
+   * pieces, length, packing }, its pieces as text or (known to be too big
+   * for localStorage as it is) already on their way to the worker's
+   * compression; null when a newer save overtook it.
+   */
+  async #snapshotPieces(generation) {
+    const started = performance.now();
+    let pieces = null;
+    let length = 0;
+    let packing = null;
+    const source = this.service.snapshotPieces(PIECES);
+    performance.measure("orderpay snapshot", { start: started, end: performance.now() });
+    // Known to be too big for localStorage as it is: each piece goes to the worker as it comes.
+    const stream = this.#lastLength >= this.#plainRefused ? packer() : null;
+    if (stream) {
+      this.#status("saving");
+      this.saved.since = performance.now();
+      await eachSliced(source, (piece) => { stream.add(piece); length += piece.length; }, () => {
+        if (generation === this.#saveGeneration) this.#progress(source.progress);
+      });
+      packing = stream.end();
+      packing.catch(() => {}); // overtaken below: nobody waits for it
+    } else {
+      pieces = [];
+      await eachSliced(source, (piece) => { pieces.push(piece); length += piece.length; });
+    }
+    if (generation !== this.#saveGeneration) return null;
+    return { pieces, length, packing };
+  }
+
+  /** The snapshot compressed, in localStorage, or in IndexedDB when even that is too big; whether it was written. */
+  async #savePacked(generation, changes, header, { pieces, length, packing }) {
     if (!packing) {
       this.#status("saving");
       this.saved.since = performance.now();
