@@ -97,7 +97,7 @@ class TestDataPanel {
   async runChunks(run) {
     this.#begin(run);
     const started = performance.now();
-    let problem = "";
+    let problem;
     // The save under way (its compression goes on beside the run), or null.
     const saving = { now: null };
     try {
