@@ -3,9 +3,10 @@
 //! the match on its kind is exhaustive, so a route cannot be added without
 //! being documented, nor documented without existing.
 //!
-//! Native only, with the `serde` feature: `tests/openapi_js.rs` writes the
-//! document into the JS layer (`src/js/openapi.js`), so the WebAssembly
-//! module carries neither the document nor serde_json. It is built as a
+//! Compiled with the `serde` feature only, and called natively:
+//! `tests/openapi_js.rs` writes the document into the JS layer
+//! (`src/js/openapi.js`), so the package's WebAssembly carries neither the
+//! document nor serde_json. It is built as a
 //! [`Value`] and printed by serde_json; its `preserve_order` feature keeps
 //! the keys in the order they are written here.
 
