@@ -3,12 +3,14 @@
 //! the match on its kind is exhaustive, so a route cannot be added without
 //! being documented, nor documented without existing.
 //!
-//! It is written with the core's own JSON writer ([`Out`]), straight into
-//! text, so the WebAssembly build carries no JSON library for it.
+//! Compiled with the `serde` feature only, and called natively:
+//! `tests/openapi_js.rs` writes the document into the JS layer
+//! (`src/js/openapi.js`), so the package's WebAssembly carries neither the
+//! document nor serde_json. It is built as a
+//! [`Value`] and printed by serde_json; its `preserve_order` feature keeps
+//! the keys in the order they are written here.
 
-use crate::prelude::*;
-
-use crate::json::write::Out;
+use serde_json::{json, Map, Value};
 
 use super::request::{MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_PATH_BYTES};
 use super::route::{Kind, ROUTES};
@@ -28,360 +30,236 @@ struct Operation {
     rejections: &'static [&'static str],
 }
 
-// Until this writer moves onto serde_json, which rewrites it whole.
-#[allow(clippy::too_many_lines)]
-fn operation(kind: Kind) -> Operation {
-    let op = |id, summary, description, tag, body, data, rejections| Operation {
-        id,
-        summary,
-        description,
-        tag,
-        body,
-        data,
-        rejections,
-    };
+/// The operation of each kind of route.
+fn operation(kind: Kind) -> &'static Operation {
     match kind {
-        Kind::CreateOrder => op(
-            "createOrder",
-            "Create an order",
-            "A new order in status CREATED, with an id `ORD-` and 8 characters; a price not above 0 is refused.",
-            "order",
-            Some("NewOrder"),
-            Some("Order"),
-            &["price must be > 0"],
-        ),
-        Kind::GetOrder => op(
-            "getOrder",
-            "Read an order",
-            "The order with this id, as it is now.",
-            "order",
-            None,
-            Some("Order"),
-            &["Order not found"],
-        ),
-        Kind::MarkOrderPaid => op(
-            "markOrderPaid",
-            "Mark an order paid",
-            "Moves a CREATED order to PAID. Paying through the payment endpoint does not do this by itself.",
-            "order",
-            None,
-            None,
-            &["Order not found", "Order already paid"],
-        ),
-        Kind::DeleteOrder => op(
-            "deleteOrder",
-            "Delete an order",
-            "Deletes an order that is not paid; the delete uses POST, as the spec fixes.",
-            "order",
-            None,
-            None,
-            &["Order not found", "Paid order cannot be deleted"],
-        ),
-        Kind::Pay => op(
-            "pay",
-            "Pay for an order through the simulated third party",
-            "A payment in status SUCCESS, or, for about 30% of attempts, the business error `Third party payment failed`. X-Sim-Outcome or the admin API's forceNext decides an attempt instead of the seeded draw.",
-            "payment",
-            Some("NewPayment"),
-            Some("Payment"),
-            &[
-                "Order not found",
-                "amount must be > 0",
-                "Third party payment failed",
-            ],
-        ),
-        Kind::GetPayment => op(
-            "getPayment",
-            "Read a payment",
-            "The payment with this id, as it is now.",
-            "payment",
-            None,
-            Some("Payment"),
-            &["Payment not found"],
-        ),
-        Kind::Refund => op(
-            "refund",
-            "Refund a payment",
-            "Moves a SUCCESS payment to REFUNDED; any other status is refused.",
-            "payment",
-            None,
-            None,
-            &["Payment not found", "Only success payment can be refunded"],
-        ),
-        Kind::Batch => op(
-            "testOrderBatch",
-            "Create, pay and mark paid `count` orders, as test data",
-            "Runs the typical flow `count` times (create, pay, mark paid) and reports how many payments succeeded and failed, with the ids of the orders.",
-            "test",
-            None,
-            Some("BatchReport"),
-            &[],
-        ),
+        Kind::CreateOrder => &CREATE_ORDER,
+        Kind::GetOrder => &GET_ORDER,
+        Kind::MarkOrderPaid => &MARK_ORDER_PAID,
+        Kind::DeleteOrder => &DELETE_ORDER,
+        Kind::Pay => &PAY,
+        Kind::GetPayment => &GET_PAYMENT,
+        Kind::Refund => &REFUND,
+        Kind::Batch => &BATCH,
     }
 }
 
-/// The document as JSON text, indented as people read it.
+const CREATE_ORDER: Operation = Operation {
+    id: "createOrder",
+    summary: "Create an order",
+    description: "A new order in status CREATED, with an id `ORD-` and 8 characters; a price not above 0 is refused.",
+    tag: "order",
+    body: Some("NewOrder"),
+    data: Some("Order"),
+    rejections: &["price must be > 0"],
+};
+
+const GET_ORDER: Operation = Operation {
+    id: "getOrder",
+    summary: "Read an order",
+    description: "The order with this id, as it is now.",
+    tag: "order",
+    body: None,
+    data: Some("Order"),
+    rejections: &["Order not found"],
+};
+
+const MARK_ORDER_PAID: Operation = Operation {
+    id: "markOrderPaid",
+    summary: "Mark an order paid",
+    description: "Moves a CREATED order to PAID. Paying through the payment endpoint does not do this by itself.",
+    tag: "order",
+    body: None,
+    data: None,
+    rejections: &["Order not found", "Order already paid"],
+};
+
+const DELETE_ORDER: Operation = Operation {
+    id: "deleteOrder",
+    summary: "Delete an order",
+    description: "Deletes an order that is not paid; the delete uses POST, as the spec fixes.",
+    tag: "order",
+    body: None,
+    data: None,
+    rejections: &["Order not found", "Paid order cannot be deleted"],
+};
+
+const PAY: Operation = Operation {
+    id: "pay",
+    summary: "Pay for an order through the simulated third party",
+    description: "A payment in status SUCCESS, or, for about 30% of attempts, the business error `Third party payment failed`. X-Sim-Outcome or the admin API's forceNext decides an attempt instead of the seeded draw.",
+    tag: "payment",
+    body: Some("NewPayment"),
+    data: Some("Payment"),
+    rejections: &[
+        "Order not found",
+        "amount must be > 0",
+        "Third party payment failed",
+    ],
+};
+
+const GET_PAYMENT: Operation = Operation {
+    id: "getPayment",
+    summary: "Read a payment",
+    description: "The payment with this id, as it is now.",
+    tag: "payment",
+    body: None,
+    data: Some("Payment"),
+    rejections: &["Payment not found"],
+};
+
+const REFUND: Operation = Operation {
+    id: "refund",
+    summary: "Refund a payment",
+    description: "Moves a SUCCESS payment to REFUNDED; any other status is refused.",
+    tag: "payment",
+    body: None,
+    data: None,
+    rejections: &["Payment not found", "Only success payment can be refunded"],
+};
+
+const BATCH: Operation = Operation {
+    id: "testOrderBatch",
+    summary: "Create, pay and mark paid `count` orders, as test data",
+    description: "Runs the typical flow `count` times (create, pay, mark paid) and reports how many payments succeeded and failed, with the ids of the orders.",
+    tag: "test",
+    body: None,
+    data: Some("BatchReport"),
+    rejections: &[],
+};
+
+/// The document as JSON text, indented as people read it (serde_json's
+/// pretty printer: two spaces a level).
 pub fn document() -> String {
-    let mut out = Out::with_capacity(24 * 1024);
-    write_document(&mut out);
-    indent(&out.text)
+    format!("{:#}", root())
 }
 
-// Until this writer moves onto serde_json, which rewrites it whole.
-#[allow(clippy::too_many_lines)]
-fn write_document(out: &mut Out) {
-    out.begin_object();
-    out.key("openapi");
-    out.plain("3.1.0");
-    out.key("info");
-    out.begin_object();
-    out.key("title");
-    out.plain("orderpay");
-    out.key("version");
-    out.plain(env!("CARGO_PKG_VERSION"));
-    out.key("license");
-    out.begin_object();
-    out.key("name");
-    out.str(env!("CARGO_PKG_LICENSE"));
-    out.key("identifier");
-    out.str(env!("CARGO_PKG_LICENSE"));
-    out.end_object();
-    out.key("contact");
-    out.begin_object();
-    out.key("name");
-    out.plain("orderpay");
-    out.key("url");
-    out.str(env!("CARGO_PKG_REPOSITORY"));
-    out.end_object();
-    out.key("description");
-    out.str(
-        "The order and payment service: eight endpoints behind one gateway, \
-        every answer in the {code, msg, data} envelope. Code 0 is success, -1 a business \
-        rejection (HTTP 200), and a malformed request gets its HTTP status as the code.",
-    );
-    out.end_object();
-    out.key("servers");
-    out.begin_array();
-    out.begin_object();
-    out.key("url");
-    out.plain("http://127.0.0.1:4010");
-    out.end_object();
-    out.end_array();
-    out.key("tags");
-    out.begin_array();
-    for (name, description) in [
-        ("order", "Orders: create, read, mark paid, delete"),
-        ("payment", "Payments: pay, read, refund"),
-        ("test", "Test data"),
-    ] {
-        out.begin_object();
-        out.key("name");
-        out.plain(name);
-        out.key("description");
-        out.plain(description);
-        out.end_object();
-    }
-    out.end_array();
-    // The spec's part 5: no endpoint needs a credential.
-    out.key("security");
-    out.raw("[]");
-    out.key("paths");
-    out.begin_object();
-    for (i, (_, template, _)) in ROUTES.iter().enumerate() {
-        if ROUTES[..i].iter().any(|(_, t, _)| t == template) {
-            continue;
+/// The document's top level, in the order people read it.
+fn root() -> Value {
+    json!({
+        "openapi": "3.1.0",
+        "info": info(),
+        "servers": [{ "url": "http://127.0.0.1:4010" }],
+        "tags": tags(),
+        // The spec's part 5: no endpoint needs a credential.
+        "security": [],
+        "paths": paths(),
+        "components": components(),
+    })
+}
+
+fn info() -> Value {
+    json!({
+        "title": "orderpay",
+        "version": env!("CARGO_PKG_VERSION"),
+        "license": {
+            "name": env!("CARGO_PKG_LICENSE"),
+            "identifier": env!("CARGO_PKG_LICENSE"),
+        },
+        "contact": {
+            "name": "orderpay",
+            "url": env!("CARGO_PKG_REPOSITORY"),
+        },
+        "description": "The order and payment service: eight endpoints behind one gateway, \
+            every answer in the {code, msg, data} envelope. Code 0 is success, -1 a business \
+            rejection (HTTP 200), and a malformed request gets its HTTP status as the code.",
+    })
+}
+
+/// The operations' tags: name, description.
+const TAGS: [(&str, &str); 3] = [
+    ("order", "Orders: create, read, mark paid, delete"),
+    ("payment", "Payments: pay, read, refund"),
+    ("test", "Test data"),
+];
+
+fn tags() -> Value {
+    TAGS.iter()
+        .map(|(name, description)| json!({ "name": name, "description": description }))
+        .collect()
+}
+
+/// One path item a template, in the order of the route table, with its
+/// methods in that order too.
+fn paths() -> Value {
+    let mut paths = Map::new();
+    for (method, template, kind) in ROUTES {
+        let item = paths
+            .entry(template)
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Some(item) = item.as_object_mut() {
+            item.insert(method.to_ascii_lowercase(), path_operation(template, kind));
         }
-        out.key(template);
-        out.begin_object();
-        for (method, _, kind) in ROUTES.iter().filter(|(_, t, _)| t == template) {
-            out.key(&method.to_ascii_lowercase());
-            write_operation(out, template, *kind);
-        }
-        out.end_object();
     }
-    out.end_object();
-    out.key("components");
-    write_components(out);
-    out.end_object();
+    Value::Object(paths)
 }
 
 /// `{"$ref": "#/components/<section>/<name>"}`.
-fn reference(out: &mut Out, section: &str, name: &str) {
-    out.begin_object();
-    out.key("$ref");
-    out.comma_then_quote();
-    for part in ["#/components/", section, "/", name, "\""] {
-        out.text.push_str(part);
-    }
-    out.end_object();
+fn reference(section: &str, name: &str) -> Value {
+    json!({ "$ref": format!("#/components/{section}/{name}") })
 }
 
-/// `{"type": "<name>"}`.
-fn typed(out: &mut Out, name: &str) {
-    out.begin_object();
-    out.key("type");
-    out.plain(name);
-    out.end_object();
+/// `{"application/json": {"schema": …}}`.
+fn json_content(schema: Value) -> Value {
+    json!({ "application/json": { "schema": schema } })
 }
 
-/// An array of plain words.
-fn words(out: &mut Out, items: &[&str]) {
-    out.begin_array();
-    for item in items {
-        out.plain(item);
-    }
-    out.end_array();
-}
-
-/// `{"application/json": {"schema": …}}`, the schema written by `schema`.
-fn json_content(out: &mut Out, schema: impl FnOnce(&mut Out)) {
-    out.begin_object();
-    out.key("application/json");
-    out.begin_object();
-    out.key("schema");
-    schema(out);
-    out.end_object();
-    out.end_object();
-}
-
-fn write_operation(out: &mut Out, template: &str, kind: Kind) {
+fn path_operation(template: &str, kind: Kind) -> Value {
     let op = operation(kind);
-    out.begin_object();
-    out.key("operationId");
-    out.plain(op.id);
-    out.key("summary");
-    out.str(op.summary);
-    out.key("description");
-    out.str(op.description);
-    out.key("tags");
-    words(out, &[op.tag]);
-    out.key("parameters");
-    write_parameters(out, template, kind);
-    out.key("responses");
-    write_responses(out, &op, kind);
-    if let Some(schema) = op.body {
-        out.key("requestBody");
-        out.begin_object();
-        out.key("required");
-        out.bool(true);
-        out.key("content");
-        json_content(out, |out| reference(out, "schemas", schema));
-        out.end_object();
+    let mut value = json!({
+        "operationId": op.id,
+        "summary": op.summary,
+        "description": op.description,
+        "tags": [op.tag],
+        "parameters": parameters(template, kind),
+        "responses": responses(op, kind),
+    });
+    if let (Some(fields), Some(schema)) = (value.as_object_mut(), op.body) {
+        let body = json!({
+            "required": true,
+            "content": json_content(reference("schemas", schema)),
+        });
+        fields.insert("requestBody".into(), body);
     }
-    out.end_object();
+    value
 }
 
-fn write_parameters(out: &mut Out, template: &str, kind: Kind) {
-    out.begin_array();
-    for name in template
-        .split(['/'])
+/// The template's `{…}` parameters, the batch's `count`, then the request
+/// headers the route reads.
+fn parameters(template: &str, kind: Kind) -> Value {
+    let mut list: Vec<Value> = template
+        .split('/')
         .filter_map(|s| s.strip_prefix('{').and_then(|s| s.strip_suffix('}')))
-    {
-        out.begin_object();
-        out.key("name");
-        out.str(name);
-        out.key("in");
-        out.plain("path");
-        out.key("required");
-        out.bool(true);
-        out.key("schema");
-        out.begin_object();
-        out.key("type");
-        out.plain("string");
-        out.key("minLength");
-        out.uint(1);
-        out.end_object();
-        out.end_object();
-    }
+        .map(|name| {
+            json!({
+                "name": name,
+                "in": "path",
+                "required": true,
+                "schema": { "type": "string", "minLength": 1 },
+            })
+        })
+        .collect();
     if kind == Kind::Batch {
-        out.begin_object();
-        out.key("name");
-        out.plain("count");
-        out.key("in");
-        out.plain("query");
-        out.key("required");
-        out.bool(true);
-        out.key("description");
-        out.plain("How many orders, digits only.");
-        out.key("schema");
-        out.begin_object();
-        out.key("type");
-        out.plain("integer");
-        out.key("minimum");
-        out.uint(1);
-        out.key("maximum");
-        out.uint(10000);
-        out.end_object();
-        out.end_object();
+        list.push(json!({
+            "name": "count",
+            "in": "query",
+            "required": true,
+            "description": "How many orders, digits only.",
+            "schema": { "type": "integer", "minimum": 1, "maximum": 10000 },
+        }));
     }
     for (name, ..) in HEADER_PARAMETERS {
         if name != "X-Sim-Outcome" || kind == Kind::Pay {
-            reference(out, "parameters", name);
+            list.push(reference("parameters", name));
         }
     }
-    out.end_array();
+    Value::Array(list)
 }
 
-// Until this writer moves onto serde_json, which rewrites it whole.
-#[allow(clippy::too_many_lines)]
-fn write_responses(out: &mut Out, op: &Operation, kind: Kind) {
-    out.begin_object();
-    out.key("200");
-    out.begin_object();
-    out.key("description");
-    if op.rejections.is_empty() {
-        out.plain("Code 0 and msg `success`");
-    } else {
-        let mut description = String::from(
-            "Code 0 and msg `success`; or code -1 with data null for a business rejection: ",
-        );
-        for (i, rejection) in op.rejections.iter().enumerate() {
-            if i > 0 {
-                description.push_str(", ");
-            }
-            description.push('`');
-            description.push_str(rejection);
-            description.push('`');
-        }
-        out.str(&description);
-    }
-    out.key("headers");
-    write_response_headers(out, false);
-    out.key("content");
-    json_content(out, |out| {
-        out.begin_object();
-        out.key("type");
-        out.plain("object");
-        out.key("required");
-        words(out, &["code", "msg", "data"]);
-        out.key("properties");
-        out.begin_object();
-        out.key("code");
-        out.begin_object();
-        out.key("type");
-        out.plain("integer");
-        out.key("enum");
-        out.raw("[0,-1]");
-        out.end_object();
-        out.key("msg");
-        typed(out, "string");
-        out.key("data");
-        match op.data {
-            Some(schema) => {
-                out.begin_object();
-                out.key("anyOf");
-                out.begin_array();
-                reference(out, "schemas", schema);
-                typed(out, "null");
-                out.end_array();
-                out.end_object();
-            }
-            None => typed(out, "null"),
-        }
-        out.end_object();
-        out.end_object();
-    });
-    out.end_object();
+/// The success answer, then the error answers the route can get.
+fn responses(op: &Operation, kind: Kind) -> Value {
+    let mut responses = Map::new();
+    responses.insert("200".into(), success(op));
     for (status, _) in ERRORS {
         let takes = match status {
             // Only a route that reads a body can get one too big or not JSON.
@@ -391,13 +269,41 @@ fn write_responses(out: &mut Out, op: &Operation, kind: Kind) {
             _ => true,
         };
         if takes {
-            out.key(status);
-            let mut name = String::from("Error");
-            name.push_str(status);
-            reference(out, "responses", &name);
+            let name = format!("Error{status}");
+            responses.insert(status.into(), reference("responses", &name));
         }
     }
-    out.end_object();
+    Value::Object(responses)
+}
+
+/// Code 0 with the route's data, or code -1 for one of its rejections.
+fn success(op: &Operation) -> Value {
+    let description = if op.rejections.is_empty() {
+        String::from("Code 0 and msg `success`")
+    } else {
+        let named: Vec<String> = op.rejections.iter().map(|r| format!("`{r}`")).collect();
+        format!(
+            "Code 0 and msg `success`; or code -1 with data null for a business rejection: {}",
+            named.join(", ")
+        )
+    };
+    let data = match op.data {
+        Some(schema) => json!({ "anyOf": [reference("schemas", schema), { "type": "null" }] }),
+        None => json!({ "type": "null" }),
+    };
+    json!({
+        "description": description,
+        "headers": response_headers(false),
+        "content": json_content(json!({
+            "type": "object",
+            "required": ["code", "msg", "data"],
+            "properties": {
+                "code": { "type": "integer", "enum": [0, -1] },
+                "msg": { "type": "string" },
+                "data": data,
+            },
+        })),
+    })
 }
 
 /// Response headers of every answer: name, description, pattern.
@@ -431,32 +337,25 @@ const RESPONSE_HEADERS: [(&str, &str, &str); 6] = [
 ];
 
 /// The response headers; a 405 adds `allow`.
-fn write_response_headers(out: &mut Out, allow: bool) {
-    out.begin_object();
-    for (name, description, pattern) in RESPONSE_HEADERS {
-        out.key(name);
-        out.begin_object();
-        out.key("description");
-        out.str(description);
-        out.key("schema");
-        out.begin_object();
-        out.key("type");
-        out.plain("string");
-        out.key("pattern");
-        out.str(pattern);
-        out.end_object();
-        out.end_object();
-    }
+fn response_headers(allow: bool) -> Value {
+    let mut headers: Map<String, Value> = RESPONSE_HEADERS
+        .iter()
+        .map(|(name, description, pattern)| {
+            let header = json!({
+                "description": description,
+                "schema": { "type": "string", "pattern": pattern },
+            });
+            ((*name).into(), header)
+        })
+        .collect();
     if allow {
-        out.key("allow");
-        out.begin_object();
-        out.key("description");
-        out.plain("The method the path takes.");
-        out.key("schema");
-        typed(out, "string");
-        out.end_object();
+        let header = json!({
+            "description": "The method the path takes.",
+            "schema": { "type": "string" },
+        });
+        headers.insert("allow".into(), header);
     }
-    out.end_object();
+    Value::Object(headers)
 }
 
 /// The error answers, in order of status, with what each means.
@@ -521,107 +420,123 @@ const HEADER_PARAMETERS: [(&str, &str, &[&str]); 9] = [
     ),
 ];
 
-fn write_components(out: &mut Out) {
-    out.begin_object();
-    out.key("schemas");
-    write_schemas(out);
-    out.key("parameters");
-    out.begin_object();
-    for (name, description, values) in HEADER_PARAMETERS {
-        out.key(name);
-        out.begin_object();
-        out.key("name");
-        out.plain(name);
-        out.key("in");
-        out.plain("header");
-        out.key("required");
-        out.bool(false);
-        out.key("description");
-        out.str(description);
-        out.key("schema");
-        out.begin_object();
-        out.key("type");
-        out.plain("string");
-        if !values.is_empty() {
-            out.key("enum");
-            words(out, values);
-        }
-        out.end_object();
-        out.end_object();
-    }
-    out.end_object();
-    out.key("responses");
-    out.begin_object();
-    for (status, description) in ERRORS {
-        let mut name = String::from("Error");
-        name.push_str(status);
-        out.key(&name);
-        out.begin_object();
-        out.key("description");
-        out.str(description);
-        out.key("headers");
-        write_response_headers(out, status == "405");
-        out.key("content");
-        json_content(out, |out| reference(out, "schemas", "ErrorEnvelope"));
-        out.end_object();
-    }
-    out.end_object();
-    out.key("x-limits");
-    out.begin_object();
-    out.key("bodyBytes");
-    out.uint(MAX_BODY_BYTES as u64);
-    out.key("pathBytes");
-    out.uint(MAX_PATH_BYTES as u64);
-    out.key("headerBytes");
-    out.uint(MAX_HEADER_BYTES as u64);
-    out.end_object();
-    out.end_object();
+fn components() -> Value {
+    json!({
+        "schemas": schemas(),
+        "parameters": header_parameters(),
+        "responses": error_responses(),
+        "x-limits": {
+            "bodyBytes": MAX_BODY_BYTES,
+            "pathBytes": MAX_PATH_BYTES,
+            "headerBytes": MAX_HEADER_BYTES,
+        },
+    })
 }
 
-/// One property of a schema: its name, then its schema as JSON text.
-type Property = (&'static str, &'static str);
+/// The request headers, each an optional header parameter.
+fn header_parameters() -> Value {
+    let parameters = HEADER_PARAMETERS.iter().map(|(name, description, values)| {
+        let mut schema = json!({ "type": "string" });
+        if let (Some(fields), false) = (schema.as_object_mut(), values.is_empty()) {
+            fields.insert("enum".into(), json!(values));
+        }
+        let parameter = json!({
+            "name": name,
+            "in": "header",
+            "required": false,
+            "description": description,
+            "schema": schema,
+        });
+        ((*name).into(), parameter)
+    });
+    Value::Object(parameters.collect())
+}
 
-const ORDER_ID: &str = r#"{"type":"string","pattern":"^ORD-[A-Z0-9]{8}$"}"#;
-const PAYMENT_ID: &str = r#"{"type":"string","pattern":"^PAY-[A-Z0-9]{8}$"}"#;
-const STRING: &str = r#"{"type":"string"}"#;
-const POSITIVE: &str = r#"{"type":"number","exclusiveMinimum":0}"#;
-const TIME: &str = r#"{"type":"integer","description":"Unix time in ms"}"#;
-const PAYMENT_METHOD: &str = r##"{"$ref":"#/components/schemas/PaymentMethod"}"##;
+/// The error answers, `Error<status>`: the envelope with the status as code.
+fn error_responses() -> Value {
+    let responses = ERRORS.iter().map(|(status, description)| {
+        let response = json!({
+            "description": description,
+            "headers": response_headers(*status == "405"),
+            "content": json_content(reference("schemas", "ErrorEnvelope")),
+        });
+        (format!("Error{status}"), response)
+    });
+    Value::Object(responses.collect())
+}
 
-/// The object schemas: name, required properties, properties.
-const SCHEMAS: [(&str, &[&str], &[Property]); 6] = [
-    (
-        "NewOrder",
+/// `{"type": "object", "required": […], "properties": {…}}`: every
+/// schema of a body or of `data` is one.
+fn object(required: &[&str], properties: Value) -> Value {
+    json!({ "type": "object", "required": required, "properties": properties })
+}
+
+/// The schemas of the bodies and of `data`: what the routes read, then
+/// what they answer.
+fn schemas() -> Value {
+    json!({
+        "NewOrder": new_order(),
+        "NewPayment": new_payment(),
+        "Order": order(),
+        "Payment": payment(),
+        "BatchReport": batch_report(),
+        "ErrorEnvelope": object(
+            &["code", "msg", "data"],
+            json!({
+                "code": { "type": "integer", "description": "The HTTP status" },
+                "msg": { "type": "string" },
+                "data": { "type": "null" },
+            }),
+        ),
+        "PaymentMethod": { "type": "string", "enum": ["CARD", "WALLET_A", "WALLET_B"] },
+    })
+}
+
+fn new_order() -> Value {
+    object(
         &["userId", "price"],
-        &[
-            (
-                "userId",
-                r#"{"type":"string","minLength":1,"maxLength":64,"pattern":"\\S"}"#,
-            ),
-            (
-                "price",
-                r#"{"type":"number","description":"Not above 0: code -1, price must be > 0"}"#,
-            ),
-            (
-                "description",
-                r#"{"type":["string","null"],"maxLength":1000}"#,
-            ),
-        ],
-    ),
-    (
-        "NewPayment",
+        json!({
+            "userId": { "type": "string", "minLength": 1, "maxLength": 64, "pattern": "\\S" },
+            "price": {
+                "type": "number",
+                "description": "Not above 0: code -1, price must be > 0",
+            },
+            "description": { "type": ["string", "null"], "maxLength": 1000 },
+        }),
+    )
+}
+
+fn new_payment() -> Value {
+    object(
         &["orderId", "amount", "paymentMethod"],
-        &[
-            ("orderId", STRING),
-            (
-                "amount",
-                r#"{"type":"number","description":"Not above 0: code -1, amount must be > 0"}"#,
-            ),
-            ("paymentMethod", PAYMENT_METHOD),
-        ],
-    ),
-    (
-        "Order",
+        json!({
+            "orderId": { "type": "string" },
+            "amount": {
+                "type": "number",
+                "description": "Not above 0: code -1, amount must be > 0",
+            },
+            "paymentMethod": reference("schemas", "PaymentMethod"),
+        }),
+    )
+}
+
+/// Unix time in ms, as `createdAt` and `paidAt` are.
+fn time() -> Value {
+    json!({ "type": "integer", "description": "Unix time in ms" })
+}
+
+/// An amount as kept: only a positive one gets in.
+fn positive() -> Value {
+    json!({ "type": "number", "exclusiveMinimum": 0 })
+}
+
+/// An order's id, `ORD-` and 8 characters.
+fn order_id() -> Value {
+    json!({ "type": "string", "pattern": "^ORD-[A-Z0-9]{8}$" })
+}
+
+fn order() -> Value {
+    object(
         &[
             "orderId",
             "userId",
@@ -630,17 +545,19 @@ const SCHEMAS: [(&str, &[&str], &[Property]); 6] = [
             "description",
             "createdAt",
         ],
-        &[
-            ("orderId", ORDER_ID),
-            ("userId", STRING),
-            ("price", POSITIVE),
-            ("status", r#"{"type":"string","enum":["CREATED","PAID"]}"#),
-            ("description", STRING),
-            ("createdAt", TIME),
-        ],
-    ),
-    (
-        "Payment",
+        json!({
+            "orderId": order_id(),
+            "userId": { "type": "string" },
+            "price": positive(),
+            "status": { "type": "string", "enum": ["CREATED", "PAID"] },
+            "description": { "type": "string" },
+            "createdAt": time(),
+        }),
+    )
+}
+
+fn payment() -> Value {
+    object(
         &[
             "paymentId",
             "orderId",
@@ -649,123 +566,27 @@ const SCHEMAS: [(&str, &[&str], &[Property]); 6] = [
             "paymentMethod",
             "paidAt",
         ],
-        &[
-            ("paymentId", PAYMENT_ID),
-            ("orderId", STRING),
-            ("amount", POSITIVE),
-            (
-                "status",
-                r#"{"type":"string","enum":["SUCCESS","REFUNDED"]}"#,
-            ),
-            ("paymentMethod", PAYMENT_METHOD),
-            ("paidAt", TIME),
-        ],
-    ),
-    (
-        "BatchReport",
-        &["count", "succeeded", "failed", "orderIds"],
-        &[
-            ("count", r#"{"type":"integer","minimum":1}"#),
-            ("succeeded", r#"{"type":"integer","minimum":0}"#),
-            ("failed", r#"{"type":"integer","minimum":0}"#),
-            (
-                "orderIds",
-                r#"{"type":"array","items":{"type":"string","pattern":"^ORD-[A-Z0-9]{8}$"}}"#,
-            ),
-        ],
-    ),
-    (
-        "ErrorEnvelope",
-        &["code", "msg", "data"],
-        &[
-            (
-                "code",
-                r#"{"type":"integer","description":"The HTTP status"}"#,
-            ),
-            ("msg", STRING),
-            ("data", r#"{"type":"null"}"#),
-        ],
-    ),
-];
-
-fn write_schemas(out: &mut Out) {
-    out.begin_object();
-    for (name, required, properties) in SCHEMAS {
-        out.key(name);
-        out.begin_object();
-        out.key("type");
-        out.plain("object");
-        out.key("required");
-        words(out, required);
-        out.key("properties");
-        out.begin_object();
-        for (property, schema) in properties {
-            out.key(property);
-            out.raw(schema);
-        }
-        out.end_object();
-        out.end_object();
-    }
-    out.key("PaymentMethod");
-    out.raw(r#"{"type":"string","enum":["CARD","WALLET_A","WALLET_B"]}"#);
-    out.end_object();
+        json!({
+            "paymentId": { "type": "string", "pattern": "^PAY-[A-Z0-9]{8}$" },
+            "orderId": { "type": "string" },
+            "amount": positive(),
+            "status": { "type": "string", "enum": ["SUCCESS", "REFUNDED"] },
+            "paymentMethod": reference("schemas", "PaymentMethod"),
+            "paidAt": time(),
+        }),
+    )
 }
 
-/// Compact JSON text re-indented by two spaces a level, with `": "`
-/// between keys and values and empty containers kept as `{}` and `[]`.
-fn indent(compact: &str) -> String {
-    let mut text = String::with_capacity(compact.len() * 2);
-    let mut depth = 0usize;
-    let (mut in_string, mut escaped) = (false, false);
-    let bytes = compact.as_bytes();
-    let newline = |text: &mut String, depth: usize| {
-        text.push('\n');
-        for _ in 0..depth {
-            text.push_str("  ");
-        }
-    };
-    let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        if in_string {
-            match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        let after = match b {
-            b'"' => {
-                in_string = true;
-                continue;
-            }
-            b'{' | b'[' if matches!(bytes.get(i + 1), Some(b'}' | b']')) => continue,
-            b'{' | b'[' => {
-                depth += 1;
-                Some(depth)
-            }
-            b',' => Some(depth),
-            b':' => None,
-            b'}' | b']' if i > 0 && matches!(bytes[i - 1], b'{' | b'[') => continue,
-            b'}' | b']' => {
-                depth = depth.saturating_sub(1);
-                text.push_str(&compact[start..i]);
-                newline(&mut text, depth);
-                start = i;
-                continue;
-            }
-            _ => continue,
-        };
-        text.push_str(&compact[start..=i]);
-        start = i + 1;
-        match after {
-            Some(depth) => newline(&mut text, depth),
-            None => text.push(' '),
-        }
-    }
-    text.push_str(&compact[start..]);
-    text
+fn batch_report() -> Value {
+    object(
+        &["count", "succeeded", "failed", "orderIds"],
+        json!({
+            "count": { "type": "integer", "minimum": 1 },
+            "succeeded": { "type": "integer", "minimum": 0 },
+            "failed": { "type": "integer", "minimum": 0 },
+            "orderIds": { "type": "array", "items": order_id() },
+        }),
+    )
 }
 
 #[cfg(test)]
@@ -883,21 +704,6 @@ mod tests {
                 assert!(!text.is_empty(), "{method} {path}: no description");
             }
         }
-    }
-
-    #[test]
-    fn indenting_keeps_the_value_and_lays_it_out_as_serde_json_does() {
-        let compact = r#"{"a":[1,{"b":"x,{[\"]:"},[],{}],"c":{"d":null}}"#;
-        let pretty = indent(compact);
-        assert_eq!(
-            serde_json::from_str::<Value>(&pretty).ok(),
-            serde_json::from_str::<Value>(compact).ok()
-        );
-        let value: Value = serde_json::from_str(compact).unwrap_or(Value::Null);
-        assert_eq!(
-            pretty,
-            serde_json::to_string_pretty(&value).unwrap_or_default()
-        );
     }
 
     #[test]
