@@ -62,17 +62,23 @@ fn code_only(text: &str) -> String {
     while i < chars.len() {
         let end = literal_or_comment_end(&chars, i);
         if end > i {
-            for c in &mut out[i..end] {
-                if *c != '\n' {
-                    *c = ' ';
-                }
-            }
+            blank(&mut out[i..end]);
             i = end;
         } else {
             i += 1;
         }
     }
     out.into_iter().collect()
+}
+
+/// Spaces over a stretch of text, its line breaks kept, so that line
+/// numbers still point at the source.
+fn blank(stretch: &mut [char]) {
+    for c in stretch {
+        if *c != '\n' {
+            *c = ' ';
+        }
+    }
 }
 
 /// Where the comment or literal starting at `i` ends, or `i` when none
@@ -148,11 +154,7 @@ fn without_test_items(code: &str) -> String {
     while i + attr.len() <= out.len() {
         if out[i..].starts_with(&attr) {
             let end = item_end(&out, i + attr.len());
-            for c in &mut out[i..end] {
-                if *c != '\n' {
-                    *c = ' ';
-                }
-            }
+            blank(&mut out[i..end]);
             i = end;
         } else {
             i += 1;
