@@ -22,10 +22,10 @@ export async function cpuOfTasks(page, act) {
   const mains = new Set(events.filter((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain").map((e) => `${e.pid}:${e.tid}`));
   const tasks = events.filter((e) => e.ph === "X" && e.name === "ThreadControllerImpl::RunTask" && mains.has(`${e.pid}:${e.tid}`));
   // Some tasks come without a thread time (those that had not ended when the trace began or stopped,
-  // among others: 34 of 563 in one run). Such a task counts with its wall-clock time, which its CPU
-  // time cannot exceed, so it can only make the rule stricter.
-  const timed = tasks.filter((e) => typeof e.tdur === "number");
-  assert.ok(timed.length > 100 && timed.length >= 0.8 * tasks.length, `the trace gives the tasks their thread time: ${timed.length} of ${tasks.length}`);
+  // among others: 34 of 563 in one run, 404 of 1,243 in another). Such a task counts with its
+  // wall-clock time, which its CPU time cannot exceed, so it can only make the rule stricter: how many
+  // have a thread time does not matter, only that the trace holds the page's tasks at all.
+  assert.ok(tasks.length > 100, `the trace holds the main thread's tasks: ${tasks.length}`);
   const cpu = tasks.map((e) => e.tdur ?? e.dur);
   // Not Math.max(...cpu): a long run's trace has more tasks than a call takes arguments.
   const longest = Math.round(cpu.reduce((a, t) => Math.max(a, t), 0) / 1000);
