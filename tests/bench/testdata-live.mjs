@@ -81,7 +81,7 @@ try {
   const origins = { "in-tab": `http://127.0.0.1:${statics.address().port}`, live: live.origin };
   for (let round = 0; round < rounds; round++) {
     for (const [mode, origin] of Object.entries(origins)) {
-      // A trace that gives too few tasks their thread time (cpu-tasks.mjs refuses it, on a busy machine) is measured again, up to three times.
+      // A run whose trace cpu-tasks.mjs refuses (one that holds too few of the main thread's tasks) is measured again, up to three times.
       let result = null;
       for (let tries = 1; !result; tries++) {
         result = await run(browser, mode, origin).catch((e) => {
