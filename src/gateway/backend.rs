@@ -4,6 +4,7 @@
 
 use crate::prelude::*;
 
+use super::idempotency::IdempotencyKeys;
 use crate::domain::{Orders, Payments};
 use crate::observe::call::SpareCall;
 use crate::observe::{Counters, Journal};
@@ -26,6 +27,8 @@ pub struct Backend {
     pub(crate) forced_next: Option<(Forced, u32)>,
     /// A request line's room, for the next request (see `SpareCall`).
     pub(crate) spare_call: SpareCall,
+    /// The answers kept by `Idempotency-Key` (empty until a key is used).
+    pub(crate) idempotency: IdempotencyKeys,
 }
 
 impl Backend {
@@ -39,6 +42,7 @@ impl Backend {
             payments: Payments::default(),
             forced_next: None,
             spare_call: SpareCall::default(),
+            idempotency: IdempotencyKeys::default(),
             clock,
             settings,
         })

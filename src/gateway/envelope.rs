@@ -136,6 +136,8 @@ pub struct HeaderFacts {
     pub sampled: bool,
     pub duration: u64,
     pub allow: Option<&'static str>,
+    /// A replay of an answer kept under an `Idempotency-Key`.
+    pub replayed: bool,
 }
 
 /// Response headers, lower-case names. A bare set (for an answer made
@@ -153,12 +155,12 @@ pub struct Headers {
 struct Written {
     text: String,
     /// Index into `NAMES` and end in `text`, per header, in order.
-    fields: [(u8, u16); 8],
+    fields: [(u8, u16); 9],
     len: u8,
 }
 
 /// The names of the headers a response may carry.
-const NAMES: [&str; 8] = [
+const NAMES: [&str; 9] = [
     "content-type",
     "x-b3-traceid",
     "x-b3-spanid",
@@ -167,6 +169,7 @@ const NAMES: [&str; 8] = [
     "x-sim-duration-ms",
     "x-b3-parentspanid",
     "allow",
+    "idempotent-replayed",
 ];
 
 impl Written {
@@ -224,6 +227,9 @@ impl Headers {
                 }
                 if let Some(allow) = f.allow {
                     w.add(7, |t| t.push_str(allow));
+                }
+                if f.replayed {
+                    w.add(8, |t| t.push_str("true"));
                 }
             }
             w

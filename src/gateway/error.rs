@@ -60,6 +60,11 @@ pub enum ApiError {
     InsufficientStorage {
         limit: usize,
     },
+    /// The service keeps as many idempotency keys as `idempotencyKeys`
+    /// allows, none of them expired: 507, and none is dropped to make room.
+    IdempotencyKeysFull {
+        limit: usize,
+    },
     /// Something broke inside: 500, never the caller's fault.
     Internal(String),
 }
@@ -83,7 +88,7 @@ impl ApiError {
             ApiError::UnsupportedMediaType { .. } => 415,
             ApiError::HeadersTooLarge { .. } | ApiError::TooManyHeaders { .. } => 431,
             ApiError::Internal(_) => 500,
-            ApiError::InsufficientStorage { .. } => 507,
+            ApiError::InsufficientStorage { .. } | ApiError::IdempotencyKeysFull { .. } => 507,
         }
     }
 
@@ -168,6 +173,8 @@ impl ApiError {
             ApiError::Internal(what) => msg!("internal error: ", what),
             ApiError::InsufficientStorage { limit } => msg!("maxOrders: the service already keeps ", limit, " orders, its maxOrders; \
                  delete orders (POST /api/order/delete/{orderId}) or reset the service to make room"),
+            ApiError::IdempotencyKeysFull { limit } => msg!("idempotencyKeys: the service already keeps ", limit,                 " idempotency keys, its idempotencyKeys, none of them 24 hours old; \
+                 retry without Idempotency-Key, wait until keys expire, or raise idempotencyKeys"),
         }
     }
 
@@ -177,7 +184,9 @@ impl ApiError {
         match self {
             ApiError::Rejected(Rejection::ThirdPartyFailed) => LogStatus::ServerError,
             ApiError::Rejected(_) => LogStatus::Success,
-            ApiError::Internal(_) | ApiError::InsufficientStorage { .. } => LogStatus::ServerError,
+            ApiError::Internal(_)
+            | ApiError::InsufficientStorage { .. }
+            | ApiError::IdempotencyKeysFull { .. } => LogStatus::ServerError,
             _ => LogStatus::ClientError,
         }
     }

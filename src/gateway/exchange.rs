@@ -13,6 +13,7 @@ use alloc::rc::Rc;
 use super::backend::Backend;
 use super::envelope::{Data, Envelope, HeaderFacts, Headers as ResponseHeaders, Response};
 use super::error::ApiError;
+use super::idempotency::{self, Fingerprint, KeptAnswer, Lookup};
 use super::parse;
 use super::request::{check_body_size, Body, Headers, RawRequest, Target, Text};
 use super::route::{self, Route};
@@ -39,6 +40,9 @@ struct Work {
     /// The third-party call: when it started (ms after the request
     /// arrived), how long it took, and what it decided.
     third_party: Option<(u64, u64, Verdict)>,
+    /// What an `Idempotency-Key` on the request met: a kept answer to
+    /// replay, or where this answer is kept.
+    keyed: Option<Box<Lookup>>,
 }
 
 /// The parts of a request the services read, all parsed.
@@ -263,13 +267,98 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
             headers,
             body: raw.body,
         };
+        work.keyed = look_up_key(svc, &call, &request)?;
+        if let Some(Lookup::Replay(_)) = work.keyed.as_deref() {
+            return Ok(None);
+        }
         dispatch(svc, testdata, route, request, &mut work)
     });
     let event_class = work.served_by.or_else(|| match &matches {
         Some(m) => route::event_class(m),
         None => route::event_class_of_path(&call.uri),
     });
-    finish(svc, &context, call, result, work, event_class)
+    finish_keyed(svc, &context, call, result, work, event_class)
+}
+
+/// `finish`, with what an `Idempotency-Key` met: a kept answer replayed
+/// instead, or this answer kept under the key.
+fn finish_keyed(
+    svc: &mut Backend,
+    context: &Context,
+    call: Rc<Call>,
+    result: Result<Option<Data>, ApiError>,
+    mut work: Work,
+    event_class: Option<EventClass>,
+) -> Response {
+    let Some(keyed) = work.keyed.take() else {
+        return finish(svc, context, call, result, work, event_class);
+    };
+    match *keyed {
+        Lookup::Replay(kept) => replay(svc, context, call, kept, event_class),
+        Lookup::Run(pending) => {
+            let response = finish(svc, context, call, result, work, event_class);
+            // The scenario engine's third-party timeouts and processor
+            // errors pass `true` here: their outcome is unknown.
+            let outcome_unknown = false;
+            let (status, body) = (response.status, &response.body);
+            svc.idempotency.keep(pending, status, body, outcome_unknown);
+            response
+        }
+    }
+}
+
+/// An `Idempotency-Key` on a POST: the kept answer to replay, or where
+/// this request's answer will be kept; a bad key, a key used with another
+/// request, or no room for a new key is refused. Other methods ignore the
+/// header, as Stripe's GETs do.
+fn look_up_key(
+    svc: &mut Backend,
+    call: &Call,
+    req: &Request,
+) -> Result<Option<Box<Lookup>>, ApiError> {
+    if call.method != "POST" {
+        return Ok(None);
+    }
+    let Some(key) = req.headers.get(idempotency::HEADER) else {
+        return Ok(None);
+    };
+    let body = match &req.body {
+        Some(Text::Given(text)) => Some(text.as_str()),
+        _ => None,
+    };
+    let fingerprint = Fingerprint::of(&call.method, &call.uri, body);
+    let (now, bound) = (svc.clock.now_ms(), svc.settings.idempotency_keys);
+    let lookup = svc.idempotency.look_up(key, fingerprint, now, bound)?;
+    Ok(Some(Box::new(lookup)))
+}
+
+/// The answer kept under the request's key, again: its status and
+/// envelope, marked `idempotent-replayed`. Nothing runs: no service
+/// record, no third party, no draw; the response record says `replay`.
+fn replay(
+    svc: &mut Backend,
+    context: &Context,
+    call: Rc<Call>,
+    kept: KeptAnswer,
+    event_class: Option<EventClass>,
+) -> Response {
+    let answer = Answer {
+        event_class,
+        duration: None,
+        status: kept.log_status(),
+        http_status: kept.status,
+        code: kept.body.code,
+        msg: Cow::Owned(kept.body.msg.clone()),
+        replay: true,
+    };
+    let duration = log(svc, context, call, Work::default(), answer);
+    let mut facts = response_headers(context, duration, None);
+    facts.replayed = true;
+    Response {
+        status: kept.status,
+        headers: ResponseHeaders::of(facts),
+        body: kept.body,
+    }
 }
 
 /// The method as the records keep it: trimmed, upper case, at most 32
@@ -393,11 +482,12 @@ fn finish(
         http_status,
         code: body.code,
         msg,
+        replay: false,
     };
     let duration = log(svc, context, call, work, answer);
     Response {
         status: http_status,
-        headers: response_headers(context, duration, allow),
+        headers: ResponseHeaders::of(response_headers(context, duration, allow)),
         body,
     }
 }
@@ -422,6 +512,7 @@ fn finish_inner<T>(
                 http_status: 200,
                 code: 0,
                 msg: Cow::Borrowed("success"),
+                replay: false,
             };
             (answer, data)
         }
@@ -433,6 +524,7 @@ fn finish_inner<T>(
                 http_status: error.http_status(),
                 code: error.code(),
                 msg: error.log_msg(),
+                replay: false,
             };
             (answer, None)
         }
@@ -572,15 +664,16 @@ fn response_headers(
     context: &Context,
     duration: Option<u64>,
     allow: Option<&'static str>,
-) -> ResponseHeaders {
-    ResponseHeaders::of(HeaderFacts {
+) -> HeaderFacts {
+    HeaderFacts {
         trace: context.at.trace,
         span: context.at.span,
         parent: context.at.parent,
         sampled: context.sampled,
         duration: duration.unwrap_or(0),
         allow,
-    })
+        replayed: false,
+    }
 }
 
 /// A method is a token of letters; anything else is malformed, not merely

@@ -12,6 +12,8 @@
 const GATEWAY = 0;
 const SERVICE = 1;
 const DECIDED = 2;
+/** A response record of a replay (`replay: true`); other response records are 3. */
+const REPLAYED = 4;
 
 /** Attribute value types, as render.rs's `attr_type` numbers them. */
 const STR = 0;
@@ -64,7 +66,9 @@ function buildRecords(t, s) {
       out.push(decidedRecord(t, s, k));
       k += 15;
     } else {
-      out.push(responseRecord(t, s, k));
+      const record = responseRecord(t, s, k);
+      if (shape === REPLAYED) record.replay = true;
+      out.push(record);
       k += 16;
     }
   }

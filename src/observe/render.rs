@@ -143,6 +143,9 @@ fn response_stage(t: &mut String, call: &Call, answer: &Answer) {
         Some(user) => escape_into(t, user),
         None => t.push_str("null"),
     }
+    if answer.replay {
+        t.push_str(",\"replay\":true");
+    }
 }
 
 /// `,"method":…,"uri":…,"uri_group":…`
@@ -350,6 +353,8 @@ pub mod shape {
     /// A service record with the third party's decision.
     pub const DECIDED: f64 = 2.0;
     pub const RESPONSE: f64 = 3.0;
+    /// A response record of a replay (`"replay": true`).
+    pub const REPLAYED: f64 = 4.0;
 }
 
 /// The type of an attribute's value on a tape.
@@ -366,6 +371,7 @@ pub fn record_on_tape<'a>(tape: &mut Tape<'a>, r: &'a Entry) {
         Kept::Gateway(_) => shape::GATEWAY,
         Kept::Service { outcome: None, .. } => shape::SERVICE,
         Kept::Service { .. } => shape::DECIDED,
+        Kept::Response(_, answer) if answer.replay => shape::REPLAYED,
         Kept::Response(..) => shape::RESPONSE,
     };
     tape.num(shape);

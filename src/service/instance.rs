@@ -91,6 +91,7 @@ impl Service {
                 journal: parts.journal,
                 forced_next: parts.forced_next,
                 spare_call: SpareCall::default(),
+                idempotency: parts.idempotency,
             },
         }
     }

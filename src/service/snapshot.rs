@@ -15,7 +15,8 @@ use crate::domain::order::{Row as OrderRow, PREFIX as ORDER};
 use crate::domain::payment::{PaymentStatus, Row as PaymentRow, PREFIX as PAYMENT};
 use crate::domain::{OrderStatus, Orders, PaymentMethod, Payments};
 use crate::gateway::envelope::{order as write_order, payment as write_payment};
-use crate::gateway::Backend;
+use crate::gateway::idempotency::{check_key, Fingerprint, IdempotencyKeys, KeptAnswer};
+use crate::gateway::{Backend, Data, Envelope};
 use crate::json::message::{Msg, Path, Place};
 use crate::json::number::parse_u64;
 use crate::json::{self, Json, Out};
@@ -25,7 +26,7 @@ use crate::observe::{render, restore, Counters, Journal};
 use crate::sim::invalid::{Invalid, InvalidKind};
 use crate::sim::latency::{LatencyModel, Profile};
 use crate::sim::random::Rng;
-use crate::sim::settings::DEFAULT_MAX_ORDERS;
+use crate::sim::settings::{DEFAULT_IDEMPOTENCY_KEYS, DEFAULT_MAX_ORDERS};
 use crate::sim::streams::Streams;
 use crate::sim::third_party::Forced;
 use crate::sim::Settings;
@@ -44,6 +45,8 @@ pub struct Parts {
     pub clock: Option<i64>,
     /// Absent in a snapshot written before the service kept counters.
     pub counters: Option<Counters>,
+    /// The answers kept by `Idempotency-Key`; absent when there are none.
+    pub idempotency: IdempotencyKeys,
 }
 
 // ------------------------------------------------------------------ writing
@@ -85,6 +88,11 @@ pub fn settings(out: &mut Out, s: &Settings) {
     out.end_object();
     out.key("maxOrders");
     out.uint(s.max_orders as u64);
+    // Only when chosen: the default settings read as they always have.
+    if s.idempotency_keys != DEFAULT_IDEMPOTENCY_KEYS {
+        out.key("idempotencyKeys");
+        out.uint(s.idempotency_keys as u64);
+    }
     out.end_object();
 }
 
@@ -148,6 +156,7 @@ pub(crate) struct View<'a> {
     pub forced_next: Option<(Forced, u32)>,
     pub clock: Option<i64>,
     pub counters: Option<&'a Counters>,
+    pub idempotency: &'a IdempotencyKeys,
 }
 
 impl<'a> View<'a> {
@@ -161,6 +170,7 @@ impl<'a> View<'a> {
             forced_next: b.forced_next,
             clock: b.clock.saved(),
             counters: Some(&b.counters),
+            idempotency: &b.idempotency,
         }
     }
 
@@ -174,6 +184,7 @@ impl<'a> View<'a> {
             forced_next: p.forced_next,
             clock: p.clock,
             counters: p.counters.as_ref(),
+            idempotency: &p.idempotency,
         }
     }
 
@@ -200,6 +211,7 @@ impl Parts {
             forced_next: b.forced_next,
             clock: b.clock.saved(),
             counters: Some(b.counters.clone()),
+            idempotency: b.idempotency.clone(),
         }
     }
 }
@@ -461,6 +473,36 @@ fn tail(out: &mut Out, v: &View) {
         out.key("counters");
         counters.write(out);
     }
+    if !v.idempotency.is_empty() {
+        out.key("idempotency");
+        idempotency_keys(out, v.idempotency);
+    }
+    out.end_object();
+}
+
+/// The kept answers by key, in key order: `{"key": {method, path, body
+/// (the body's hash, 16 hex digits), firstUsed, status, answer}}`.
+fn idempotency_keys(out: &mut Out, keys: &IdempotencyKeys) {
+    out.begin_object();
+    for (key, kept) in keys.iter() {
+        out.key_text(key);
+        out.begin_object();
+        out.key("method");
+        out.str(&kept.fingerprint.method);
+        out.key("path");
+        out.str(&kept.fingerprint.path);
+        out.key("body");
+        let mut hash = String::with_capacity(16);
+        json::write::push_hex64(&mut hash, kept.fingerprint.body);
+        out.str(&hash);
+        out.key("firstUsed");
+        out.int(kept.first_used);
+        out.key("status");
+        out.uint(u64::from(kept.status));
+        out.key("answer");
+        kept.body.write(out);
+        out.end_object();
+    }
     out.end_object();
 }
 
@@ -645,6 +687,10 @@ fn read_settings(o: &Json, at: &str) -> Read<Settings> {
         max_orders: match o.get("maxOrders") {
             None => DEFAULT_MAX_ORDERS,
             Some(_) => count(o, &at, "maxOrders")?,
+        },
+        idempotency_keys: match o.get("idempotencyKeys") {
+            None => DEFAULT_IDEMPOTENCY_KEYS,
+            Some(_) => count(o, &at, "idempotencyKeys")?,
         },
     })
 }
@@ -1078,7 +1124,89 @@ pub(crate) fn read_tree(tree: &Json, mut streamed: Streamed) -> Read<Parts> {
             None => None,
             Some(v) => Some(Counters::read(v, "snapshot.counters")?),
         },
+        idempotency: match tree.get("idempotency") {
+            None => IdempotencyKeys::default(),
+            Some(v) => read_idempotency(v)?,
+        },
     })
+}
+
+/// The kept answers (`snapshot.idempotency`), each part refused naming
+/// its path (`snapshot.idempotency["k-1"].status`).
+fn read_idempotency(v: &Json) -> Read<IdempotencyKeys> {
+    let at = "snapshot.idempotency";
+    let mut keys = IdempotencyKeys::default();
+    for (key, kept) in object(v, &at)? {
+        let here = Keyed(at, key);
+        if let Err(error) = check_key(key) {
+            return Err(got_text(&here, &error.msg(), key));
+        }
+        object(kept, &here)?;
+        let method = text(kept, &here, "method")?;
+        if method != "POST" {
+            return Err(got_text(&Path(&here, "method"), "must be POST", method));
+        }
+        let hash = text(kept, &here, "body")?;
+        let body = (hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()))
+            .then(|| u64::from_str_radix(hash, 16).ok())
+            .flatten()
+            .ok_or_else(|| got_text(&Path(&here, "body"), "must be 16 hex digits", hash))?;
+        let status = uint(kept, &here, "status")?;
+        if !(200..300).contains(&status) {
+            let problem = Msg::new("must be from 200 to 299, the answers kept, got ")
+                .uint(status)
+                .text();
+            return Err(out_of_range(
+                &Path(&here, "status"),
+                &mut Msg::new(&problem),
+            ));
+        }
+        let answer = KeptAnswer {
+            fingerprint: Fingerprint {
+                method: method.to_owned(),
+                path: text(kept, &here, "path")?.to_owned(),
+                body,
+            },
+            first_used: int(kept, &here, "firstUsed")?,
+            status: status as u16,
+            body: read_answer(field(kept, &here, "answer")?, &Path(&here, "answer"))?,
+        };
+        if !keys.insert((**key).to_owned(), answer) {
+            return Err(out_of_range(&here, &mut Msg::new("given more than once")));
+        }
+    }
+    Ok(keys)
+}
+
+/// A kept envelope: its code and msg, and its data read as a snapshot's
+/// order or payment is (`order_member`, `payment_member`).
+fn read_answer(v: &Json, at: &dyn Place) -> Read<Envelope> {
+    object(v, at)?;
+    let code = int(v, at, "code")?;
+    let code = i32::try_from(code)
+        .map_err(|_| out_of_range(&Path(at, "code"), Msg::new("too large: ").int(code)))?;
+    let msg = text(v, at, "msg")?.to_owned();
+    let data_at = Path(at, "data");
+    let mut place = Msg::default();
+    data_at.write_place(&mut place);
+    let place = place.text();
+    let data = match field(v, at, "data")? {
+        Json::Null => None,
+        d @ Json::Obj(_) if d.get("paymentId").is_some() => {
+            let id = text(d, &data_at, "paymentId")?;
+            let mut one = Payments::default();
+            payment_member(&mut one, id, d, &place)?;
+            one.get(id).ok().map(Data::Payment)
+        }
+        d @ Json::Obj(_) => {
+            let id = text(d, &data_at, "orderId")?;
+            let mut one = Orders::default();
+            order_member(&mut one, id, d, &place)?;
+            one.get(id).ok().map(Data::Order)
+        }
+        other => return Err(wrong(&data_at, other, "null or an object")),
+    };
+    Ok(Envelope { code, msg, data })
 }
 
 /// A number's text as written.
