@@ -61,13 +61,20 @@ fn the_first_request_runs_and_the_same_one_again_replays_it_running_nothing() {
     svc.force_next(Forced::Failure, 1);
     let again = svc.handle(pay(&order, "pay-1"));
     assert_eq!(replayed(&again), Some("true"));
-    assert_eq!((again.status, &again.body), (200, &first.body));
+    assert_eq!((again.status, body(&again)), (200, body(&first)));
     assert_eq!(state(&svc), before, "no second payment, no attempt counted");
     assert_eq!(svc.now(), now, "no simulated time spent");
-    assert_eq!(svc.forced_next(), Some((Forced::Failure, 1)), "no outcome used");
+    assert_eq!(
+        svc.forced_next(),
+        Some((Forced::Failure, 1)),
+        "no outcome used"
+    );
     assert_ne!(trace_of(&again), trace_of(&first), "a request of its own");
     let records = records_of(&svc, &trace_of(&again));
-    let stages: Vec<&str> = records.iter().map(|r| r["stage"].as_str().unwrap_or("")).collect();
+    let stages: Vec<&str> = records
+        .iter()
+        .map(|r| r["stage"].as_str().unwrap_or(""))
+        .collect();
     assert_eq!(stages, ["gateway", "response"], "no service record");
     assert_eq!(records[1]["replay"], true);
     assert_eq!(records[1]["httpStatus"], 200);
@@ -80,7 +87,10 @@ fn the_first_request_runs_and_the_same_one_again_replays_it_running_nothing() {
         .iter()
         .filter(|s| s["traceId"] == trace_of(&again).as_str())
         .count();
-    assert_eq!(spans_of_replay, 1, "the gateway's span only: no third party");
+    assert_eq!(
+        spans_of_replay, 1,
+        "the gateway's span only: no third party"
+    );
 }
 
 #[test]
@@ -92,8 +102,12 @@ fn an_order_create_replays_the_order_as_it_was_made() {
     svc.handle(post(&format!("/api/order/{order}/pay")));
     let again = svc.handle(create());
     assert_eq!(replayed(&again), Some("true"));
-    assert_eq!(data(&again)["status"], "CREATED", "the answer kept, not the order now");
-    assert_eq!(again.body, first.body);
+    assert_eq!(
+        data(&again)["status"],
+        "CREATED",
+        "the answer kept, not the order now"
+    );
+    assert_eq!(body(&again), body(&first));
     assert_eq!(svc.orders().len(), 1);
 }
 
@@ -110,7 +124,10 @@ fn a_decline_is_kept_and_replayed_without_a_second_draw() {
     assert_eq!(body(&again), business_error("Third party payment failed"));
     assert_eq!(state(&svc), before);
     let last = logs_json(&svc).pop().expect("response record");
-    assert_eq!((last["status"].clone(), last["replay"].clone()), (json!("server_error"), json!(true)));
+    assert_eq!(
+        (last["status"].clone(), last["replay"].clone()),
+        (json!("server_error"), json!(true))
+    );
     // Another key is another payment: it runs, and the forced outcome applies.
     let other = svc.handle(pay(&order, "k-other"));
     assert_eq!((other.body.code, replayed(&other)), (0, None));
@@ -142,7 +159,11 @@ fn the_key_with_another_path_or_body_is_a_400_naming_it_and_changes_nothing() {
         assert_eq!(replayed(refused), None);
     }
     let again = svc.handle(pay(&order, "k-1"));
-    assert_eq!((replayed(&again), &again.body), (Some("true"), &first.body), "still kept");
+    assert_eq!(
+        (replayed(&again), body(&again)),
+        (Some("true"), body(&first)),
+        "still kept"
+    );
 }
 
 #[test]
@@ -165,9 +186,16 @@ fn a_refused_request_is_not_kept_and_can_be_retried_with_its_key() {
     let bad = svc.handle(keyed(pay_request(&order, 10.5, "BITCOIN"), "k-retry"));
     assert_eq!(bad.status, 400);
     let bad_again = svc.handle(keyed(pay_request(&order, 10.5, "BITCOIN"), "k-retry"));
-    assert_eq!((bad_again.status, replayed(&bad_again)), (400, None), "ran again");
+    assert_eq!(
+        (bad_again.status, replayed(&bad_again)),
+        (400, None),
+        "ran again"
+    );
     let fixed = svc.handle(pay(&order, "k-retry"));
-    assert_eq!((fixed.status, fixed.body.code, replayed(&fixed)), (200, 0, None));
+    assert_eq!(
+        (fixed.status, fixed.body.code, replayed(&fixed)),
+        (200, 0, None)
+    );
     assert_eq!(svc.payments().len(), 1);
     let again = svc.handle(pay(&order, "k-retry"));
     assert_eq!(replayed(&again), Some("true"));
@@ -178,7 +206,10 @@ fn a_refused_request_is_not_kept_and_can_be_retried_with_its_key() {
     let refused = full.handle(keyed(create_request("u", 1.0, "d"), "k-full"));
     assert_eq!(refused.status, 507);
     let refused_again = full.handle(keyed(create_request("u", 1.0, "d"), "k-full"));
-    assert_eq!((refused_again.status, replayed(&refused_again)), (507, None));
+    assert_eq!(
+        (refused_again.status, replayed(&refused_again)),
+        (507, None)
+    );
 }
 
 #[test]
@@ -190,11 +221,14 @@ fn keys_expire_24_hours_of_the_service_clock_after_first_use() {
     let elapsed = svc.now() - first_used;
     svc.advance((DAY_MS - 1 - elapsed) as u64);
     let within = svc.handle(pay(&order, "k-day"));
-    assert_eq!((replayed(&within), &within.body), (Some("true"), &first.body));
+    assert_eq!(
+        (replayed(&within), body(&within)),
+        (Some("true"), body(&first))
+    );
     svc.advance(1);
     let after = svc.handle(pay(&order, "k-day"));
     assert_eq!((after.body.code, replayed(&after)), (0, None), "runs again");
-    assert_ne!(after.body, first.body, "a second payment");
+    assert_ne!(body(&after), body(&first), "a second payment");
     assert_eq!(svc.payments().len(), 2);
 }
 
@@ -211,7 +245,11 @@ fn past_the_bound_a_new_key_is_a_507_naming_idempotency_keys_until_keys_expire()
     let before = state(&svc);
     let full = svc.handle(pay(&order, "k-c"));
     assert_eq!((full.status, full.body.code), (507, 507));
-    assert!(msg(&full).starts_with("idempotencyKeys: the service already keeps 2 idempotency keys"), "{}", msg(&full));
+    assert!(
+        msg(&full).starts_with("idempotencyKeys: the service already keeps 2 idempotency keys"),
+        "{}",
+        msg(&full)
+    );
     assert_eq!(state(&svc), before, "nothing ran");
     let kept = svc.handle(pay(&order, "k-a"));
     assert_eq!(replayed(&kept), Some("true"), "kept keys still replay");
@@ -220,7 +258,10 @@ fn past_the_bound_a_new_key_is_a_507_naming_idempotency_keys_until_keys_expire()
     let elapsed = svc.now() - started;
     svc.advance((DAY_MS - elapsed) as u64);
     let room = svc.handle(pay(&order, "k-c"));
-    assert_eq!((room.status, room.body.code, replayed(&room)), (200, 0, None));
+    assert_eq!(
+        (room.status, room.body.code, replayed(&room)),
+        (200, 0, None)
+    );
 }
 
 #[test]
@@ -241,7 +282,10 @@ fn a_key_is_1_to_255_printable_ascii_characters() {
         let refused = svc.handle(pay(&order, &key));
         assert_eq!((refused.status, refused.body.code), (400, 400), "{key:?}");
         let text = msg(&refused);
-        assert!(text.starts_with("Idempotency-Key: ") && text.ends_with(problem), "{text}");
+        assert!(
+            text.starts_with("Idempotency-Key: ") && text.ends_with(problem),
+            "{text}"
+        );
     }
     assert_eq!(state(&svc), before);
 }
@@ -267,57 +311,104 @@ fn keys_are_in_snapshots_and_a_restore_continues_identically() {
     let mut svc = exact_service(16, 0.5);
     let order = create_order_id(&mut svc);
     let plain: Value = serde_json::from_str(&svc.snapshot()).expect("snapshot");
-    assert_eq!(plain.get("idempotency"), None, "written only when keys exist");
-    assert_eq!(plain["settings"].get("idempotencyKeys"), None, "the default is not written");
+    assert_eq!(
+        plain.get("idempotency"),
+        None,
+        "written only when keys exist"
+    );
+    assert_eq!(
+        plain["settings"].get("idempotencyKeys"),
+        None,
+        "the default is not written"
+    );
     svc.handle(pay(&order, "k-1"));
     svc.handle(pay(&order, "k-2"));
     let text = svc.snapshot();
     let snapshot: Value = serde_json::from_str(&text).expect("snapshot");
     let kept = &snapshot["idempotency"]["k-1"];
-    assert_eq!((kept["method"].clone(), kept["path"].clone()), (json!("POST"), json!("/api/payment/pay")));
+    assert_eq!(
+        (kept["method"].clone(), kept["path"].clone()),
+        (json!("POST"), json!("/api/payment/pay"))
+    );
     let mut restored = restore(&text);
     assert_eq!(restored.snapshot(), text, "read back to the byte");
     assert_eq!(run_on(&mut restored, &order), run_on(&mut svc, &order));
 }
 
-#[test]
-fn damaged_keys_in_a_snapshot_are_refused_naming_the_path() {
+/// A snapshot that keeps one answer, under "k-1".
+fn snapshot_with_a_key() -> Value {
     let mut svc = always_approves(17);
     let order = create_order_id(&mut svc);
     svc.handle(pay(&order, "k-1"));
-    let good: Value = serde_json::from_str(&svc.snapshot()).expect("snapshot");
-    let cases: [(&str, Value, &str); 6] = [
-        ("status", json!(400), "snapshot.idempotency[\"k-1\"].status: must be from 200 to 299"),
-        ("body", json!("xyz"), "snapshot.idempotency[\"k-1\"].body: must be 16 hex digits"),
-        ("method", json!("GET"), "snapshot.idempotency[\"k-1\"].method: must be POST"),
-        ("firstUsed", json!("soon"), "snapshot.idempotency[\"k-1\"].firstUsed: invalid type"),
-        ("answer", json!({"code": 0, "msg": "success", "data": 3}), "snapshot.idempotency[\"k-1\"].answer.data: invalid type"),
-        ("path", json!(null), "snapshot.idempotency[\"k-1\"].path: invalid type"),
+    serde_json::from_str(&svc.snapshot()).expect("snapshot")
+}
+
+fn refusal_of(snapshot: &Value) -> String {
+    let clock = Box::new(VirtualClock::starting_at(T0));
+    Service::restore(&snapshot.to_string(), clock)
+        .err()
+        .map(|e| e.msg)
+        .unwrap_or_default()
+}
+
+#[test]
+fn damaged_keys_in_a_snapshot_are_refused_naming_the_path() {
+    let good = snapshot_with_a_key();
+    let cases = [
+        ("status", json!(400), "status: must be from 200 to 299"),
+        ("body", json!("xyz"), "body: must be 16 hex digits"),
+        ("method", json!("GET"), "method: must be POST"),
+        ("firstUsed", json!("soon"), "firstUsed: invalid type"),
+        (
+            "firstUsed",
+            json!(i64::MAX),
+            "firstUsed: must be a whole number of milliseconds",
+        ),
+        ("data", json!(3), "data: invalid type"),
+        (
+            "data",
+            json!("{\"paymentId\":"),
+            "data: must be the JSON text of an object",
+        ),
+        ("path", json!(null), "path: invalid type"),
+        ("code", json!(10_000_000_000_i64), "code: too large"),
+        ("msg", json!(false), "msg: invalid type"),
     ];
     for (field, value, refusal) in cases {
         let mut damaged = good.clone();
         damaged["idempotency"]["k-1"][field] = value;
-        let error = Service::restore(&damaged.to_string(), Box::new(VirtualClock::starting_at(T0)))
-            .err()
-            .map(|e| e.msg)
-            .unwrap_or_default();
-        assert!(error.starts_with(refusal), "{field}: {error}");
+        let error = refusal_of(&damaged);
+        let at = "snapshot.idempotency[\"k-1\"].";
+        assert!(
+            error.starts_with(&format!("{at}{refusal}")),
+            "{field}: {error}"
+        );
     }
+}
+
+#[test]
+fn a_snapshot_with_a_bad_key_or_more_keys_than_its_bound_is_refused() {
+    let good = snapshot_with_a_key();
     let mut bad_key = good.clone();
     let entry = bad_key["idempotency"]["k-1"].take();
     bad_key["idempotency"] = json!({ "clé": entry });
-    let error = Service::restore(&bad_key.to_string(), Box::new(VirtualClock::starting_at(T0)))
-        .err()
-        .map(|e| e.msg)
-        .unwrap_or_default();
-    assert!(error.starts_with("snapshot.idempotency[\"clé\"]: "), "{error}");
+    let error = refusal_of(&bad_key);
+    assert!(
+        error.starts_with("snapshot.idempotency[\"clé\"]: "),
+        "{error}"
+    );
     let mut too_many = good.clone();
     too_many["settings"]["idempotencyKeys"] = json!(0);
-    let error = Service::restore(&too_many.to_string(), Box::new(VirtualClock::starting_at(T0)))
-        .err()
-        .map(|e| e.msg)
-        .unwrap_or_default();
-    assert!(error.starts_with("snapshot.settings.idempotencyKeys: must be at least the 1"), "{error}");
+    let error = refusal_of(&too_many);
+    let want = "snapshot.settings.idempotencyKeys: must be at least the 1 idempotency keys";
+    assert!(error.starts_with(want), "{error}");
+    let mut past_max = good;
+    past_max["settings"]["idempotencyKeys"] = json!(1_000_001);
+    let error = refusal_of(&past_max);
+    assert!(
+        error.starts_with("snapshot.settings.idempotencyKeys: must be at most 1000000"),
+        "{error}"
+    );
 }
 
 #[test]

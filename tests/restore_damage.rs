@@ -62,18 +62,15 @@ fn rich_snapshot() -> String {
         RawRequest::new("POST", &format!("/api/order/delete/{}", ids[1])),
     );
     let pay = json!({"orderId": ids[0], "amount": 9.5, "paymentMethod": "WALLET_B"});
-    send(
-        &mut svc,
-        json_post("/api/payment/pay", pay.clone())
-            .with_header("X-Sim-Outcome", "failure")
-            .with_header("Idempotency-Key", "k-declined"),
-    );
-    let paid = send(
-        &mut svc,
-        json_post("/api/payment/pay", pay)
-            .with_header("X-Sim-Outcome", "success")
-            .with_header("Idempotency-Key", "k-paid"),
-    );
+    let pay = |outcome: &str| {
+        let request = json_post("/api/payment/pay", pay.clone());
+        let key = format!("k-{outcome}");
+        request
+            .with_header("X-Sim-Outcome", outcome)
+            .with_header("Idempotency-Key", &key)
+    };
+    send(&mut svc, pay("failure"));
+    let paid = send(&mut svc, pay("success"));
     let payment = serde_json::to_value(&paid.body.data).unwrap_or_default();
     let payment_id = payment["paymentId"].as_str().unwrap_or_default();
     send(

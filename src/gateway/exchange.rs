@@ -13,7 +13,7 @@ use alloc::rc::Rc;
 use super::backend::Backend;
 use super::envelope::{Data, Envelope, HeaderFacts, Headers as ResponseHeaders, Response};
 use super::error::ApiError;
-use super::idempotency::{self, Fingerprint, KeptAnswer, Lookup};
+use super::idempotency::{self, Fingerprint, Lookup, Replay};
 use super::parse;
 use super::request::{check_body_size, Body, Headers, RawRequest, Target, Text};
 use super::route::{self, Route};
@@ -290,21 +290,20 @@ fn finish_keyed(
     mut work: Work,
     event_class: Option<EventClass>,
 ) -> Response {
-    let Some(keyed) = work.keyed.take() else {
-        return finish(svc, context, call, result, work, event_class);
+    let pending = match work.keyed.take().map(|keyed| *keyed) {
+        Some(Lookup::Replay(kept)) => return replay(svc, context, call, kept, event_class),
+        Some(Lookup::Run(pending)) => Some(pending),
+        None => None,
     };
-    match *keyed {
-        Lookup::Replay(kept) => replay(svc, context, call, kept, event_class),
-        Lookup::Run(pending) => {
-            let response = finish(svc, context, call, result, work, event_class);
-            // The scenario engine's third-party timeouts and processor
-            // errors pass `true` here: their outcome is unknown.
-            let outcome_unknown = false;
-            let (status, body) = (response.status, &response.body);
-            svc.idempotency.keep(pending, status, body, outcome_unknown);
-            response
-        }
+    let response = finish(svc, context, call, result, work, event_class);
+    if let Some(pending) = pending {
+        // The scenario engine's third-party timeouts and processor errors
+        // pass `true` here: their outcome is unknown.
+        let outcome_unknown = false;
+        let (status, body) = (response.status, &response.body);
+        svc.idempotency.keep(pending, status, body, outcome_unknown);
     }
+    response
 }
 
 /// An `Idempotency-Key` on a POST: the kept answer to replay, or where
@@ -339,13 +338,13 @@ fn replay(
     svc: &mut Backend,
     context: &Context,
     call: Rc<Call>,
-    kept: KeptAnswer,
+    kept: Replay,
     event_class: Option<EventClass>,
 ) -> Response {
     let answer = Answer {
         event_class,
         duration: None,
-        status: kept.log_status(),
+        status: kept.log_status,
         http_status: kept.status,
         code: kept.body.code,
         msg: Cow::Owned(kept.body.msg.clone()),

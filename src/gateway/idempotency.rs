@@ -9,12 +9,13 @@
 
 use crate::prelude::*;
 
-use alloc::collections::BTreeMap;
+use alloc::rc::Rc;
 
-use super::envelope::Envelope;
+use super::envelope::{Data, Envelope};
 use super::error::ApiError;
 use crate::domain::Rejection;
 use crate::json::message::{msg, Q};
+use crate::json::Out;
 use crate::observe::LogStatus;
 
 /// The request header, as headers are looked up (any case).
@@ -65,25 +66,42 @@ pub fn body_hash(body: &str) -> u64 {
     })
 }
 
-/// An answer kept under a key.
+/// An answer kept under a key: its status and envelope, the envelope's
+/// data as the JSON text it was sent as (replayed as it was then, never
+/// read again).
 #[derive(Debug, Clone, PartialEq)]
 pub struct KeptAnswer {
     pub fingerprint: Fingerprint,
     /// When the key was first used, on the service's clock (epoch ms).
     pub first_used: i64,
     pub status: u16,
-    pub body: Envelope,
+    pub code: i32,
+    pub msg: String,
+    pub data: Option<Rc<str>>,
 }
 
 impl KeptAnswer {
     /// The log status a replay reports: the kept answer's own. Only 2xx
     /// answers are kept, and among those the third party's decline alone
     /// is a `server_error` (as `ApiError::log_status` says).
-    pub fn log_status(&self) -> LogStatus {
-        if self.body.code != 0 && self.body.msg == Rejection::ThirdPartyFailed.msg() {
+    fn log_status(&self) -> LogStatus {
+        if self.code != 0 && self.msg == Rejection::ThirdPartyFailed.msg() {
             LogStatus::ServerError
         } else {
             LogStatus::Success
+        }
+    }
+
+    /// What a replay of it answers.
+    fn replay(&self) -> Replay {
+        Replay {
+            status: self.status,
+            log_status: self.log_status(),
+            body: Envelope {
+                code: self.code,
+                msg: self.msg.clone(),
+                data: self.data.clone().map(Data::Kept),
+            },
         }
     }
 
@@ -100,20 +118,31 @@ pub struct Pending {
     first_used: i64,
 }
 
+/// The answer to a request that repeats a kept one.
+#[derive(Debug)]
+pub struct Replay {
+    pub status: u16,
+    pub log_status: LogStatus,
+    pub body: Envelope,
+}
+
 /// What a keyed request meets.
 #[derive(Debug)]
 pub enum Lookup {
     /// A new key (or one expired): the request runs.
     Run(Pending),
     /// The same request again: answered with what was kept.
-    Replay(KeptAnswer),
+    Replay(Replay),
 }
 
-/// The kept answers by key. Empty, it costs nothing and is not written
-/// in snapshots.
+/// The kept answers, sorted by key: a sorted list of boxes is a few
+/// hundred bytes of code where a `BTreeMap` is kilobytes of the module,
+/// and at 10,000 keys an insertion moves 40 KB of pointers.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct IdempotencyKeys {
-    by_key: BTreeMap<String, KeptAnswer>,
+    // Boxed, so that an insertion moves a pointer per key, not an entry.
+    #[allow(clippy::vec_box)]
+    by_key: Vec<Box<(String, KeptAnswer)>>,
 }
 
 impl IdempotencyKeys {
@@ -127,12 +156,24 @@ impl IdempotencyKeys {
 
     /// The keys and their answers, in key order (as snapshots list them).
     pub fn iter(&self) -> impl Iterator<Item = (&String, &KeptAnswer)> {
-        self.by_key.iter()
+        self.by_key.iter().map(|entry| (&entry.0, &entry.1))
+    }
+
+    /// Where `key` is, or would go.
+    fn find(&self, key: &str) -> Result<usize, usize> {
+        self.by_key
+            .binary_search_by(|entry| entry.0.as_str().cmp(key))
     }
 
     /// Adds a key read from a snapshot; false when it was there already.
     pub fn insert(&mut self, key: String, answer: KeptAnswer) -> bool {
-        self.by_key.insert(key, answer).is_none()
+        match self.find(&key) {
+            Ok(_) => false,
+            Err(at) => {
+                self.by_key.insert(at, Box::new((key, answer)));
+                true
+            }
+        }
     }
 
     /// What a request with `key` meets at `now`: a replay, a run, or a
@@ -146,26 +187,28 @@ impl IdempotencyKeys {
         bound: usize,
     ) -> Result<Lookup, ApiError> {
         check_key(key)?;
-        match self.by_key.get(key) {
-            Some(kept) if !kept.expired(now) => {
-                if let Some(what) = fingerprint.differs(&kept.fingerprint) {
-                    let problem = msg!(
-                        Q(key),
-                        " was first used with ",
-                        what,
-                        "; use a new key for another request"
-                    );
-                    return Err(ApiError::bad("Idempotency-Key", problem));
+        if let Ok(at) = self.find(key) {
+            let kept = self.by_key.get(at).map(|entry| &entry.1);
+            match kept {
+                Some(kept) if !kept.expired(now) => {
+                    if let Some(what) = fingerprint.differs(&kept.fingerprint) {
+                        let problem = msg!(
+                            Q(key),
+                            " was first used with ",
+                            what,
+                            "; use a new key for another request"
+                        );
+                        return Err(ApiError::bad("Idempotency-Key", problem));
+                    }
+                    return Ok(Lookup::Replay(kept.replay()));
                 }
-                return Ok(Lookup::Replay(kept.clone()));
+                _ => {
+                    self.by_key.remove(at);
+                }
             }
-            Some(_) => {
-                self.by_key.remove(key);
-            }
-            None => {}
         }
         if self.by_key.len() >= bound {
-            self.by_key.retain(|_, kept| !kept.expired(now));
+            self.by_key.retain(|entry| !entry.1.expired(now));
             if self.by_key.len() >= bound {
                 return Err(ApiError::IdempotencyKeysFull { limit: bound });
             }
@@ -182,13 +225,27 @@ impl IdempotencyKeys {
         if !worth_keeping(status, outcome_unknown) {
             return;
         }
+        let data = body.data.as_ref().map(|data| {
+            let mut out = Out::with_capacity(256);
+            data.write(&mut out);
+            Rc::from(out.text)
+        });
         let kept = KeptAnswer {
             fingerprint: pending.fingerprint,
             first_used: pending.first_used,
             status,
-            body: body.clone(),
+            code: body.code,
+            msg: body.msg.clone(),
+            data,
         };
-        self.by_key.insert(pending.key, kept);
+        match self.find(&pending.key) {
+            Ok(at) => {
+                if let Some(entry) = self.by_key.get_mut(at) {
+                    entry.1 = kept;
+                }
+            }
+            Err(at) => self.by_key.insert(at, Box::new((pending.key, kept))),
+        }
     }
 }
 

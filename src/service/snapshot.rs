@@ -7,6 +7,7 @@
 use crate::prelude::*;
 
 use alloc::collections::VecDeque;
+use alloc::rc::Rc;
 use core::mem::take;
 
 use crate::domain::code::Code;
@@ -16,7 +17,7 @@ use crate::domain::payment::{PaymentStatus, Row as PaymentRow, PREFIX as PAYMENT
 use crate::domain::{OrderStatus, Orders, PaymentMethod, Payments};
 use crate::gateway::envelope::{order as write_order, payment as write_payment};
 use crate::gateway::idempotency::{check_key, Fingerprint, IdempotencyKeys, KeptAnswer};
-use crate::gateway::{Backend, Data, Envelope};
+use crate::gateway::Backend;
 use crate::json::message::{Msg, Path, Place};
 use crate::json::number::parse_u64;
 use crate::json::{self, Json, Out};
@@ -481,7 +482,8 @@ fn tail(out: &mut Out, v: &View) {
 }
 
 /// The kept answers by key, in key order: `{"key": {method, path, body
-/// (the body's hash, 16 hex digits), firstUsed, status, answer}}`.
+/// (the body's hash, 16 hex digits), firstUsed, status, code, msg, data
+/// (the envelope's data as its JSON text, or null)}}`.
 fn idempotency_keys(out: &mut Out, keys: &IdempotencyKeys) {
     out.begin_object();
     for (key, kept) in keys.iter() {
@@ -499,8 +501,15 @@ fn idempotency_keys(out: &mut Out, keys: &IdempotencyKeys) {
         out.int(kept.first_used);
         out.key("status");
         out.uint(u64::from(kept.status));
-        out.key("answer");
-        kept.body.write(out);
+        out.key("code");
+        out.int(i64::from(kept.code));
+        out.key("msg");
+        out.str(&kept.msg);
+        out.key("data");
+        match &kept.data {
+            Some(text) => out.str(text),
+            None => out.null(),
+        }
         out.end_object();
     }
     out.end_object();
@@ -1161,6 +1170,7 @@ fn read_idempotency(v: &Json) -> Read<IdempotencyKeys> {
                 &mut Msg::new(&problem),
             ));
         }
+        let code = int(kept, &here, "code")?;
         let answer = KeptAnswer {
             fingerprint: Fingerprint {
                 method: method.to_owned(),
@@ -1169,7 +1179,11 @@ fn read_idempotency(v: &Json) -> Read<IdempotencyKeys> {
             },
             first_used: int(kept, &here, "firstUsed")?,
             status: status as u16,
-            body: read_answer(field(kept, &here, "answer")?, &Path(&here, "answer"))?,
+            code: i32::try_from(code).map_err(|_| {
+                out_of_range(&Path(&here, "code"), Msg::new("too large: ").int(code))
+            })?,
+            msg: text(kept, &here, "msg")?.to_owned(),
+            data: read_data(kept, &here)?,
         };
         if !keys.insert((**key).to_owned(), answer) {
             return Err(out_of_range(&here, &mut Msg::new("given more than once")));
@@ -1178,35 +1192,21 @@ fn read_idempotency(v: &Json) -> Read<IdempotencyKeys> {
     Ok(keys)
 }
 
-/// A kept envelope: its code and msg, and its data read as a snapshot's
-/// order or payment is (`order_member`, `payment_member`).
-fn read_answer(v: &Json, at: &dyn Place) -> Read<Envelope> {
-    object(v, at)?;
-    let code = int(v, at, "code")?;
-    let code = i32::try_from(code)
-        .map_err(|_| out_of_range(&Path(at, "code"), Msg::new("too large: ").int(code)))?;
-    let msg = text(v, at, "msg")?.to_owned();
-    let data_at = Path(at, "data");
-    let mut place = Msg::default();
-    data_at.write_place(&mut place);
-    let place = place.text();
+/// A kept answer's data: null, or the JSON text of an object.
+fn read_data(v: &Json, at: &dyn Place) -> Read<Option<Rc<str>>> {
     let data = match field(v, at, "data")? {
-        Json::Null => None,
-        d @ Json::Obj(_) if d.get("paymentId").is_some() => {
-            let id = text(d, &data_at, "paymentId")?;
-            let mut one = Payments::default();
-            payment_member(&mut one, id, d, &place)?;
-            one.get(id).ok().map(Data::Payment)
-        }
-        d @ Json::Obj(_) => {
-            let id = text(d, &data_at, "orderId")?;
-            let mut one = Orders::default();
-            order_member(&mut one, id, d, &place)?;
-            one.get(id).ok().map(Data::Order)
-        }
-        other => return Err(wrong(&data_at, other, "null or an object")),
+        Json::Null => return Ok(None),
+        Json::Str(text) => text,
+        other => return Err(wrong(&Path(at, "data"), other, "null or a string")),
     };
-    Ok(Envelope { code, msg, data })
+    match json::read::parse(data) {
+        Ok(Json::Obj(_)) => Ok(Some(Rc::from(&**data))),
+        _ => Err(got_text(
+            &Path(at, "data"),
+            "must be the JSON text of an object",
+            data,
+        )),
+    }
 }
 
 /// A number's text as written.
