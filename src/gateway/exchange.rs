@@ -267,9 +267,12 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
             headers,
             body: raw.body,
         };
-        work.keyed = look_up_key(svc, &call, &request)?;
-        if let Some(Lookup::Replay(_)) = work.keyed.as_deref() {
-            return Ok(None);
+        // Most requests carry no headers: nothing to look for then.
+        if !request.headers.is_empty() && call.method == "POST" {
+            work.keyed = look_up_key(svc, &call, &request)?;
+            if let Some(Lookup::Replay(_)) = work.keyed.as_deref() {
+                return Ok(None);
+            }
         }
         dispatch(svc, testdata, route, request, &mut work)
     });
@@ -277,32 +280,35 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
         Some(m) => route::event_class(m),
         None => route::event_class_of_path(&call.uri),
     });
-    finish_keyed(svc, &context, call, result, work, event_class)
+    match work.keyed.take() {
+        None => finish(svc, &context, call, result, work, event_class),
+        Some(keyed) => finish_keyed(svc, &context, call, result, work, event_class, *keyed),
+    }
 }
 
 /// `finish`, with what an `Idempotency-Key` met: a kept answer replayed
 /// instead, or this answer kept under the key.
+#[cold]
+#[inline(never)]
 fn finish_keyed(
     svc: &mut Backend,
     context: &Context,
     call: Rc<Call>,
     result: Result<Option<Data>, ApiError>,
-    mut work: Work,
+    work: Work,
     event_class: Option<EventClass>,
+    keyed: Lookup,
 ) -> Response {
-    let pending = match work.keyed.take().map(|keyed| *keyed) {
-        Some(Lookup::Replay(kept)) => return replay(svc, context, call, kept, event_class),
-        Some(Lookup::Run(pending)) => Some(pending),
-        None => None,
+    let pending = match keyed {
+        Lookup::Replay(kept) => return replay(svc, context, call, kept, event_class),
+        Lookup::Run(pending) => pending,
     };
     let response = finish(svc, context, call, result, work, event_class);
-    if let Some(pending) = pending {
-        // The scenario engine's third-party timeouts and processor errors
-        // pass `true` here: their outcome is unknown.
-        let outcome_unknown = false;
-        let (status, body) = (response.status, &response.body);
-        svc.idempotency.keep(pending, status, body, outcome_unknown);
-    }
+    // The scenario engine's third-party timeouts and processor errors
+    // pass `true` here: their outcome is unknown.
+    let outcome_unknown = false;
+    let (status, body) = (response.status, &response.body);
+    svc.idempotency.keep(pending, status, body, outcome_unknown);
     response
 }
 
@@ -315,9 +321,6 @@ fn look_up_key(
     call: &Call,
     req: &Request,
 ) -> Result<Option<Box<Lookup>>, ApiError> {
-    if call.method != "POST" {
-        return Ok(None);
-    }
     let Some(key) = req.headers.get(idempotency::HEADER) else {
         return Ok(None);
     };

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
 
+import { examples } from "../docs.mjs";
 import { makeConsumer } from "./consumer.mjs";
 
 let app;
@@ -14,6 +15,15 @@ before(() => {
 });
 
 const json = (file, source) => JSON.parse(app.run(file, source));
+
+test("docs/idempotency.md's example runs as written and prints what it says", () => {
+  const [example] = examples("idempotency");
+  assert.ok(example, "docs/idempotency.md has the example");
+  const lines = app.run("doc-example.mjs", example).trim().split("\n");
+  assert.equal(lines.length, 4);
+  assert.deepEqual([lines[0], lines[1], lines[3]], ["true true", "1", "undefined 2"]);
+  assert.match(lines[2], /^400 Idempotency-Key: "pay-ORD-[0-9A-Z]{8}" was first used with another body; use a new key for another request$/);
+});
 
 test("Service.request: a retry with the same key replays the answer, runs nothing, and is logged as a replay", () => {
   const out = json(

@@ -78,3 +78,11 @@ test("the key with another body is a 400 that names it; bad keys are 400s", asyn
   assert.equal(accented.status, 400);
   assert.match(accented.body.msg, /^Idempotency-Key: must be printable ASCII characters \(0x20 to 0x7E\), got a non-ASCII character/);
 });
+
+test("a page on another origin can read idempotent-replayed", async () => {
+  const reply = await api("POST", "/api/order/create", { userId: "u", price: 1, description: "" }, {
+    Origin: "http://shop.example",
+    "Idempotency-Key": "cors-1",
+  });
+  assert.match(reply.headers["access-control-expose-headers"], /(^|, )idempotent-replayed(,|$)/);
+});

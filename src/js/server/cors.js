@@ -2,7 +2,7 @@
 // eight endpoints and read their trace headers. The admin API never gets
 // these headers, so a page on another origin cannot read it.
 
-const EXPOSED = "x-b3-traceid, x-b3-spanid, x-b3-parentspanid, x-b3-sampled, traceparent, x-sim-duration-ms, allow";
+const EXPOSED = "x-b3-traceid, x-b3-spanid, x-b3-parentspanid, x-b3-sampled, traceparent, x-sim-duration-ms, allow, idempotent-replayed";
 const METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
 
 /**
