@@ -250,7 +250,8 @@ impl Run {
         }
         if self.rng.below(3) == 0 {
             request = request.with_header("Idempotency-Key", &format!("k-{}", self.ops));
-            self.keyed.push((request.clone(), (0, String::new(), Value::Null)));
+            self.keyed
+                .push((request.clone(), (0, String::new(), Value::Null)));
             self.pay_as(request, order_id, amount, method, forced);
             if let Some(kept) = self.keyed.last_mut() {
                 kept.1 = self.last.clone();

@@ -40,9 +40,6 @@ struct Work {
     /// The third-party call: when it started (ms after the request
     /// arrived), how long it took, and what it decided.
     third_party: Option<(u64, u64, Verdict)>,
-    /// What an `Idempotency-Key` on the request met: a kept answer to
-    /// replay, or where this answer is kept.
-    keyed: Option<Box<Lookup>>,
 }
 
 /// The parts of a request the services read, all parsed.
@@ -251,6 +248,8 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
         .write(started, context.at, Kept::Gateway(Rc::clone(&call)));
 
     let mut work = Work::default();
+    // What an `Idempotency-Key` met: a kept answer, or where this one goes.
+    let mut keyed = None;
     let result = headers.and_then(|headers| {
         raw.unreadable.map_or(Ok(()), |(field, problem)| {
             Err(ApiError::bad(field, problem))
@@ -269,8 +268,8 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
         };
         // Most requests carry no headers: nothing to look for then.
         if !request.headers.is_empty() && call.method == "POST" {
-            work.keyed = look_up_key(svc, &call, &request)?;
-            if let Some(Lookup::Replay(_)) = work.keyed.as_deref() {
+            keyed = look_up_key(svc, &call, &request)?;
+            if let Some(Lookup::Replay(_)) = keyed.as_deref() {
                 return Ok(None);
             }
         }
@@ -280,36 +279,7 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
         Some(m) => route::event_class(m),
         None => route::event_class_of_path(&call.uri),
     });
-    match work.keyed.take() {
-        None => finish(svc, &context, call, result, work, event_class),
-        Some(keyed) => finish_keyed(svc, &context, call, result, work, event_class, *keyed),
-    }
-}
-
-/// `finish`, with what an `Idempotency-Key` met: a kept answer replayed
-/// instead, or this answer kept under the key.
-#[cold]
-#[inline(never)]
-fn finish_keyed(
-    svc: &mut Backend,
-    context: &Context,
-    call: Rc<Call>,
-    result: Result<Option<Data>, ApiError>,
-    work: Work,
-    event_class: Option<EventClass>,
-    keyed: Lookup,
-) -> Response {
-    let pending = match keyed {
-        Lookup::Replay(kept) => return replay(svc, context, call, kept, event_class),
-        Lookup::Run(pending) => pending,
-    };
-    let response = finish(svc, context, call, result, work, event_class);
-    // The scenario engine's third-party timeouts and processor errors
-    // pass `true` here: their outcome is unknown.
-    let outcome_unknown = false;
-    let (status, body) = (response.status, &response.body);
-    svc.idempotency.keep(pending, status, body, outcome_unknown);
-    response
+    finish(svc, &context, call, result, work, event_class, keyed)
 }
 
 /// An `Idempotency-Key` on a POST: the kept answer to replay, or where
@@ -337,6 +307,8 @@ fn look_up_key(
 /// The answer kept under the request's key, again: its status and
 /// envelope, marked `idempotent-replayed`. Nothing runs: no service
 /// record, no third party, no draw; the response record says `replay`.
+#[cold]
+#[inline(never)]
 fn replay(
     svc: &mut Backend,
     context: &Context,
@@ -448,7 +420,9 @@ fn request_line(
 
 /// Writes the service and response records and the spans, and shapes
 /// the response. The simulated time it reports (in its header) is the
-/// service's, none when the gateway turned the request away.
+/// service's, none when the gateway turned the request away. What an
+/// `Idempotency-Key` met decides the rest: a kept answer is replayed
+/// instead, or this one is kept under the key.
 fn finish(
     svc: &mut Backend,
     context: &Context,
@@ -456,7 +430,13 @@ fn finish(
     result: Result<Option<Data>, ApiError>,
     work: Work,
     event_class: Option<EventClass>,
+    keyed: Option<Box<Lookup>>,
 ) -> Response {
+    let pending = match keyed.map(|keyed| *keyed) {
+        None => None,
+        Some(Lookup::Run(pending)) => Some(pending),
+        Some(Lookup::Replay(kept)) => return replay(svc, context, call, kept, event_class),
+    };
     let status = result
         .as_ref()
         .map_or_else(ApiError::log_status, |_| LogStatus::Success);
@@ -487,6 +467,13 @@ fn finish(
         replay: false,
     };
     let duration = log(svc, context, call, work, answer);
+    if let Some(pending) = pending {
+        // The scenario engine's third-party timeouts and processor errors
+        // pass `true` here: their outcome is unknown.
+        let outcome_unknown = false;
+        let keys = &mut svc.idempotency;
+        keys.keep(pending, http_status, &body, outcome_unknown);
+    }
     Response {
         status: http_status,
         headers: ResponseHeaders::of(response_headers(context, duration, allow)),

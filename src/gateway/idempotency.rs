@@ -221,6 +221,7 @@ impl IdempotencyKeys {
     }
 
     /// Keeps the answer of a request that ran, when `worth_keeping` says so.
+    #[inline(never)]
     pub fn keep(&mut self, pending: Pending, status: u16, body: &Envelope, outcome_unknown: bool) {
         if !worth_keeping(status, outcome_unknown) {
             return;
