@@ -116,6 +116,8 @@ pub struct Pending {
     key: String,
     fingerprint: Fingerprint,
     first_used: i64,
+    /// `idempotencyKeys`: past it, expired keys make room when this is kept.
+    bound: usize,
 }
 
 /// The answer to a request that repeats a kept one.
@@ -159,6 +161,14 @@ impl IdempotencyKeys {
         self.by_key.iter().map(|entry| (&entry.0, &entry.1))
     }
 
+    /// How many keys have not expired at `now`.
+    fn live(&self, now: i64) -> usize {
+        self.by_key
+            .iter()
+            .filter(|entry| !entry.1.expired(now))
+            .count()
+    }
+
     /// Where `key` is, or would go.
     fn find(&self, key: &str) -> Result<usize, usize> {
         self.by_key
@@ -178,9 +188,10 @@ impl IdempotencyKeys {
 
     /// What a request with `key` meets at `now`: a replay, a run, or a
     /// refusal (another request under the key: 400; no room: 507).
-    /// Changes nothing but dropping expired keys.
+    /// Changes nothing: an expired key is dropped only when an answer is
+    /// kept, so a request refused later leaves the keys as they were.
     pub fn look_up(
-        &mut self,
+        &self,
         key: &str,
         fingerprint: Fingerprint,
         now: i64,
@@ -202,21 +213,17 @@ impl IdempotencyKeys {
                     }
                     return Ok(Lookup::Replay(kept.replay()));
                 }
-                _ => {
-                    self.by_key.remove(at);
-                }
+                _ => {}
             }
         }
-        if self.by_key.len() >= bound {
-            self.by_key.retain(|entry| !entry.1.expired(now));
-            if self.by_key.len() >= bound {
-                return Err(ApiError::IdempotencyKeysFull { limit: bound });
-            }
+        if self.by_key.len() >= bound && self.live(now) >= bound {
+            return Err(ApiError::IdempotencyKeysFull { limit: bound });
         }
         Ok(Lookup::Run(Pending {
             key: key.to_owned(),
             fingerprint,
             first_used: now,
+            bound,
         }))
     }
 
@@ -239,6 +246,10 @@ impl IdempotencyKeys {
             msg: body.msg.clone(),
             data,
         };
+        if self.by_key.len() >= pending.bound {
+            let now = pending.first_used;
+            self.by_key.retain(|entry| !entry.1.expired(now));
+        }
         match self.find(&pending.key) {
             Ok(at) => {
                 if let Some(entry) = self.by_key.get_mut(at) {
