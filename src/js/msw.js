@@ -4,7 +4,7 @@
 import { delay, http, HttpResponse } from "msw";
 import { Service } from "./orderpay.js";
 import { checkOptions, engine, networkFault } from "./gateway.js";
-import { dribbleBody, shortBody } from "./network_faults.js";
+import { dribbleBody, holdOpen, shortBody } from "./network_faults.js";
 
 const OPTIONS = ["service", "scenario", "baseUrl", "warn", "delay"];
 
@@ -40,7 +40,11 @@ async function answer(core, request) {
   if (wait > 0) await delay(wait);
   const fault = networkFault(reply);
   if (!fault) return allowOrigin(request, core.responseOf(reply, request.url));
-  if (fault.kind === "hang") return delay("infinite");
+  if (fault.kind === "hang") {
+    // MSW rejects the request's fetch when its signal aborts.
+    holdOpen(request.signal);
+    return delay("infinite");
+  }
   if ((fault.kind !== "short" && fault.kind !== "dribble") || !(reply.status >= 200 && reply.status <= 599)) {
     return HttpResponse.error();
   }

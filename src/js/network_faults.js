@@ -21,11 +21,24 @@ export function networkError(fault) {
   return error;
 }
 
+/**
+ * Holds Node's event loop open until `signal` aborts, as the open socket
+ * of a real request does, so that a script waiting on
+ * `AbortSignal.timeout()` is still there when it fires. With no signal,
+ * nothing could ever end the wait, and it holds nothing.
+ */
+export function holdOpen(signal) {
+  if (!signal || signal.aborted) return;
+  const open = setInterval(() => {}, 1 << 30);
+  signal.addEventListener("abort", () => clearInterval(open), { once: true });
+}
+
 /** Never settles until `signal` aborts, then rejects with its reason: a request to a server that never answers. */
 export function hang(signal) {
   return new Promise((resolve, reject) => {
     if (!signal) return;
     if (signal.aborted) return reject(reasonOf(signal));
+    holdOpen(signal);
     signal.addEventListener("abort", () => reject(reasonOf(signal)), { once: true });
   });
 }

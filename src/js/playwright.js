@@ -33,12 +33,12 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * route cannot stream: a dribble is the whole answer after `ms`, and a short
  * body is the first half of the body (fulfill sets its own content-length).
  */
-async function faulted(route, fault, reply, headers) {
+async function faulted(target, route, fault, reply, headers) {
   const ms = Number.isFinite(fault.ms) && fault.ms >= 0 ? fault.ms : DEFAULT_MS[fault.kind];
   const real = reply.status >= 200 && reply.status <= 599;
   try {
     if (fault.kind === "hang") {
-      await sleep(ms);
+      if (await hangOn(target, route.request(), ms)) return;
       return await route.abort("timedout");
     }
     if ((fault.kind === "short" || fault.kind === "dribble") && real) {
@@ -52,6 +52,20 @@ async function faulted(route, fault, reply, headers) {
     // The page, its context or the browser went away meanwhile: nobody is left to answer.
     if (!/closed|Target page|has been closed/i.test(String(error?.message))) throw error;
   }
+}
+
+/** Waits `ms`, or until the page gives the request up (true then: nobody is left to answer). */
+function hangOn(target, request, ms) {
+  return new Promise((resolve) => {
+    const done = (gaveUp) => {
+      clearTimeout(timer);
+      target.off("requestfailed", failed);
+      resolve(gaveUp);
+    };
+    const failed = (failedRequest) => failedRequest === request && done(true);
+    const timer = setTimeout(done, ms, false);
+    target.on("requestfailed", failed);
+  });
 }
 
 function isRoutable(target) {
@@ -104,7 +118,7 @@ export async function mockOrderpay(target, options) {
     const wait = core.waitFor(reply);
     if (wait > 0) await sleep(wait);
     const fault = networkFault(reply);
-    if (fault) return faulted(route, fault, reply, { ...replyHeaders, ...cors });
+    if (fault) return faulted(target, route, fault, reply, { ...replyHeaders, ...cors });
     await route.fulfill({ status: reply.status, headers: { ...replyHeaders, ...cors }, body: reply.body ?? "" });
   }
   await target.route(matches, handler);
