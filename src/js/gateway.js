@@ -5,7 +5,7 @@
 import { Service, exchange } from "./service.js";
 import { load, loaded } from "./ready.js";
 import { textResponse } from "./text_response.js";
-import { faultResponse } from "./network_faults.js";
+import { faultResponse } from "./fetch_faults.js";
 
 const STATUS_TEXT = {
   200: "OK",
@@ -24,13 +24,10 @@ const STATUS_TEXT = {
   507: "Insufficient Storage",
 };
 
-/** The network faults a scenario can give (`then: {kind: "network", fault}`). */
-const NETWORK_FAULTS = new Set(["reset", "empty", "short", "hang", "dribble", "error"]);
-
-/** The reply's network fault ({kind, rule, ms, phase}), or null for an answer that goes out as it is. */
+/** The reply's network fault ({kind: "network", rule, fault, ms, phase}), or null for an answer that goes out as it is. */
 export function networkFault(reply) {
   const fault = reply.fault;
-  return fault && NETWORK_FAULTS.has(fault.kind) ? fault : null;
+  return fault?.kind === "network" ? fault : null;
 }
 
 export function kind(value) {

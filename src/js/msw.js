@@ -4,7 +4,7 @@
 import { delay, http, HttpResponse } from "msw";
 import { Service } from "./orderpay.js";
 import { checkOptions, engine, networkFault } from "./gateway.js";
-import { dribbleBody, holdOpen, shortBody } from "./network_faults.js";
+import { dribbleBody, holdOpen, shortBody } from "./fetch_faults.js";
 
 const OPTIONS = ["service", "scenario", "baseUrl", "warn", "delay"];
 
@@ -40,16 +40,16 @@ async function answer(core, request) {
   if (wait > 0) await delay(wait);
   const fault = networkFault(reply);
   if (!fault) return allowOrigin(request, core.responseOf(reply, request.url));
-  if (fault.kind === "hang") {
+  if (fault.fault === "hang") {
     // MSW rejects the request's fetch when its signal aborts.
     holdOpen(request.signal);
     return delay("infinite");
   }
-  if ((fault.kind !== "short" && fault.kind !== "dribble") || !(reply.status >= 200 && reply.status <= 599)) {
+  if ((fault.fault !== "short" && fault.fault !== "dribble") || !(reply.status >= 200 && reply.status <= 599)) {
     return HttpResponse.error();
   }
   const text = reply.body ?? "";
-  const body = fault.kind === "short" ? shortBody(text) : dribbleBody(text, fault.ms, request.signal, delay);
+  const body = fault.fault === "short" ? shortBody(text) : dribbleBody(text, fault.ms, request.signal, delay);
   const headers = reply.headers.filter(([name]) => name !== "content-length");
   return allowOrigin(request, new HttpResponse(body, { status: reply.status, statusText: reply.statusText, headers }));
 }

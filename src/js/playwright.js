@@ -34,20 +34,21 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * body is the first half of the body (fulfill sets its own content-length).
  */
 async function faulted(target, route, fault, reply, headers) {
-  const ms = Number.isFinite(fault.ms) && fault.ms >= 0 ? fault.ms : DEFAULT_MS[fault.kind];
+  const kind = fault.fault;
+  const ms = Number.isFinite(fault.ms) && fault.ms >= 0 ? fault.ms : DEFAULT_MS[kind];
   const real = reply.status >= 200 && reply.status <= 599;
   try {
-    if (fault.kind === "hang") {
+    if (kind === "hang") {
       if (await hangOn(target, route.request(), ms)) return;
       return await route.abort("timedout");
     }
-    if ((fault.kind === "short" || fault.kind === "dribble") && real) {
+    if ((kind === "short" || kind === "dribble") && real) {
       const bytes = Buffer.from(reply.body ?? "");
-      if (fault.kind === "dribble") await sleep(ms);
-      const body = fault.kind === "short" ? bytes.subarray(0, Math.floor(bytes.length / 2)) : bytes;
+      if (kind === "dribble") await sleep(ms);
+      const body = kind === "short" ? bytes.subarray(0, Math.floor(bytes.length / 2)) : bytes;
       return await route.fulfill({ status: reply.status, headers, body });
     }
-    return await route.abort(ABORT_CODES[fault.kind] ?? "failed");
+    return await route.abort(ABORT_CODES[kind] ?? "failed");
   } catch (error) {
     // The page, its context or the browser went away meanwhile: nobody is left to answer.
     if (!/closed|Target page|has been closed/i.test(String(error?.message))) throw error;

@@ -141,12 +141,9 @@ async function answer(event) {
   };
   client.postMessage(message, body.byteLength ? [channel.port2, body] : [channel.port2]);
   const reply = await replied;
-  if (reply.fault && NETWORK_FAULTS.includes(reply.fault.kind)) return faultResponse(reply, request.signal);
+  if (reply.fault && reply.fault.kind === "network") return faultResponse(reply, request.signal);
   return new Response(reply.body, { status: reply.status, statusText: reply.statusText, headers: reply.headers });
 }
-
-/** The network faults of a scenario (`then: {kind: "network", fault}`), as the package's gateway.js names them. */
-const NETWORK_FAULTS = ["reset", "empty", "short", "hang", "dribble", "error"];
 
 /**
  * A scenario's network fault as a browser meets it: `Response.error()` for
@@ -155,7 +152,7 @@ const NETWORK_FAULTS = ["reset", "empty", "short", "hang", "dribble", "error"];
  * halfway or comes in pieces over `ms`.
  */
 function faultResponse(reply, signal) {
-  const kind = reply.fault.kind;
+  const kind = reply.fault.fault;
   if (kind === "hang") {
     return new Promise((resolve) => {
       if (signal.aborted) resolve(Response.error());

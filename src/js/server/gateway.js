@@ -6,7 +6,6 @@
 import { UnreadBody } from "../plain.js";
 import { declaredLength, readBody, TOO_LARGE } from "./body.js";
 import { addCors } from "./cors.js";
-import { NETWORK_FAULTS } from "./faults.js";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -36,8 +35,8 @@ export async function answerGateway(req, res, ctx, path, query) {
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
   const headers = addCors(reply.headers);
   // A scenario's network fault: on the socket, in place of the answer (server/faults.js).
-  if (reply.fault && NETWORK_FAULTS[reply.fault.kind] !== undefined) {
-    return ctx.faults.write(res, reply.fault, ran ? { status: reply.status, headers, text } : null);
+  if (reply.fault?.kind === "network") {
+    return ctx.faults.write(res, { kind: reply.fault.fault, ms: reply.fault.ms }, ran ? { status: reply.status, headers, text } : null);
   }
   headers["content-length"] = Buffer.byteLength(text);
   res.writeHead(reply.status, headers);

@@ -4,6 +4,7 @@
 // settles until the request's AbortSignal aborts, a short body errors
 // while it is read, a dribble arrives in pieces over `ms`. Internal: the
 // package does not export this file.
+import { NetworkFaultError } from "./network_fault.js";
 
 /** How many pieces a dribbled body is cut into, at most (as the server does). */
 const DRIBBLE_PIECES = 10;
@@ -14,12 +15,6 @@ export function reasonOf(signal) {
   return signal.reason ?? new DOMException("This operation was aborted", "AbortError");
 }
 
-/** What a lost connection rejects with: a TypeError, as fetch's "fetch failed" / "Failed to fetch". */
-export function networkError(fault) {
-  const error = new TypeError(`orderpay: network fault ${fault.kind}${fault.rule ? ` (rule ${fault.rule})` : ""}`);
-  error.fault = fault;
-  return error;
-}
 
 /**
  * Holds Node's event loop open until `signal` aborts, as the open socket
@@ -86,19 +81,21 @@ function sleep(ms) {
 
 /**
  * The Response (or rejection) that a reply carrying a network fault gives
- * through fetch. `reply`: {status, statusText, headers, body, fault}.
+ * through fetch: a lost connection rejects with a NetworkFaultError, a
+ * TypeError as fetch's own "fetch failed" / "Failed to fetch" is, with the
+ * fault on `.fault`. `reply`: {status, statusText, headers, body, fault}.
  */
 export function faultResponse(reply, url, signal) {
   const { fault } = reply;
-  if (fault.kind === "hang") return hang(signal);
+  if (fault.fault === "hang") return hang(signal);
   // short and dribble send (part of) an answer: one the service gave.
-  if ((fault.kind !== "short" && fault.kind !== "dribble") || !(reply.status >= 200 && reply.status <= 599)) {
-    return Promise.reject(networkError(fault));
+  if ((fault.fault !== "short" && fault.fault !== "dribble") || !(reply.status >= 200 && reply.status <= 599)) {
+    return Promise.reject(new NetworkFaultError(fault));
   }
   const text = reply.body ?? "";
   const length = new TextEncoder().encode(text).length;
   const headers = [...reply.headers.filter(([name]) => name !== "content-length"), ["content-length", String(length)]];
-  const body = fault.kind === "short" ? shortBody(text) : dribbleBody(text, fault.ms, signal);
+  const body = fault.fault === "short" ? shortBody(text) : dribbleBody(text, fault.ms, signal);
   const response = new Response(body, { status: reply.status, statusText: reply.statusText, headers });
   Object.defineProperty(response, "url", { value: url, configurable: true });
   return Promise.resolve(response);
