@@ -6,7 +6,7 @@ import { Service } from "./orderpay.js";
 import { checkOptions, engine, networkFault } from "./gateway.js";
 import { dribbleBody, holdOpen, shortBody } from "./fetch_faults.js";
 
-const OPTIONS = ["service", "scenario", "baseUrl", "warn", "delay"];
+const OPTIONS = ["service", "baseUrl", "warn", "delay", "scenario"];
 
 /**
  * One handler for every method on the gateway's URLs. URLs outside the

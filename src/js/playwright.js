@@ -6,7 +6,7 @@ import "./inline.js";
 import { checkOptions, engine, networkFault } from "./gateway.js";
 import { Service } from "./orderpay.js";
 
-const OPTIONS = ["service", "scenario", "baseUrl", "warn", "delay"];
+const OPTIONS = ["service", "baseUrl", "warn", "delay", "scenario"];
 
 /** Headers a cross-origin page needs to read the answer (the gateway on another origin). */
 function corsHeaders(requestHeaders, url) {

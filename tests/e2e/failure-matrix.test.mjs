@@ -12,28 +12,18 @@
 // short `ms`.
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
-import { register } from "node:module";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 
 import { build } from "esbuild";
 
+import "../node/msw-from-tests.mjs";
 import { launchChromium } from "../chromium.mjs";
 import { root } from "../node/consumer.mjs";
 import { serve, stop } from "../server/serve.mjs";
 import { observe } from "./observe.mjs";
 
-// pkg/msw.js imports msw by name, as from a user's install: here, the tests' own msw.
-register(
-  "data:text/javascript," +
-    encodeURIComponent(
-      `export async function resolve(specifier, context, next) {
-         if (specifier === "msw" || specifier.startsWith("msw/")) return next(specifier, { ...context, parentURL: ${JSON.stringify(import.meta.url)} });
-         return next(specifier, context);
-       }`,
-    ),
-);
 const pkg = (file) => new URL(`../../pkg/${file}`, import.meta.url).href;
 const { Service, NetworkFaultError } = await import(pkg("node.js"));
 const { createFetch, installFetch } = await import(pkg("fetch.inline.js"));

@@ -3,11 +3,13 @@
 // --scenario FILE or a preset's name; bad ones refused naming their path,
 // changing nothing.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 
+import { examples } from "../docs.mjs";
 import { loadChecker, adminDocumentText } from "./openapi.mjs";
 import { call, serve, serveFails, stop } from "./serve.mjs";
 
@@ -141,4 +143,12 @@ test("--scenario mistakes stop the command with exit code 2, naming the option",
     assert.equal(code, 2, output);
     assert.match(output, message);
   }
+});
+
+test("docs/network-faults.md's Node example against the server runs as written: fetch failed, ECONNRESET", () => {
+  const [example] = examples("network-faults-server");
+  assert.ok(example, "docs/network-faults.md has the example");
+  const code = example.replaceAll("http://127.0.0.1:4010", server.origin);
+  const out = execFileSync("node", ["--input-type=module", "-e", code], { encoding: "utf8", timeout: 15_000 });
+  assert.equal(out.trim(), "fetch failed ECONNRESET");
 });
