@@ -240,14 +240,16 @@ describe("in Chromium", () => {
   }
 
   test("the Service Worker: Response.error(), and a hang the page aborts", async () => {
-    const { context, errors, harness } = await pageHarness("sw/", () => window.orderpayService);
+    const { page, context, errors, harness } = await pageHarness("sw/", () => window.orderpayService);
+    assert.equal(await page.evaluate(() => window.orderpayService.scenario.document.name), "slow-payments", "startWorker's scenario option");
     await runRows("serviceWorker", harness);
     assert.deepEqual(errors, []);
     await context.close();
   });
 
   test("MSW in the browser: HttpResponse.error(), delay('infinite'), streamed bodies", async () => {
-    const { context, errors, harness } = await pageHarness("msw/", () => window.orderpayService);
+    const { page, context, errors, harness } = await pageHarness("msw/", () => window.orderpayService);
+    assert.equal(await page.evaluate(() => window.orderpayService.scenario.document.name), "rate-limited", "createHandlers' scenario option");
     await runRows("mswBrowser", harness);
     assert.deepEqual(errors, []);
     await context.close();
@@ -286,7 +288,7 @@ async function serveSite() {
     stdin: {
       contents: `import { setupWorker } from "msw/browser";
         import { createHandlers } from ${JSON.stringify(join(root, "pkg", "msw.inline.js"))};
-        const handlers = createHandlers({ service: { seed: 18, failureRate: 0 }, warn: false });
+        const handlers = createHandlers({ service: { seed: 18, failureRate: 0 }, scenario: "rate-limited", warn: false });
         await setupWorker(...handlers).start({ serviceWorker: { url: "/msw/mockServiceWorker.js" }, quiet: true });
         window.orderpayService = handlers.service;`,
       resolveDir: join(root, "tests", "e2e"),
@@ -303,7 +305,7 @@ async function serveSite() {
     "/blank/": "<!doctype html><title>blank</title>",
     "/sw/": `<!doctype html><title>sw</title><script type="module">
       import { startWorker } from "/pkg/browser.inline.js";
-      const started = await startWorker({ url: "/pkg/worker.js", scope: "/sw/", service: { seed: 17, failureRate: 0 }, warn: false });
+      const started = await startWorker({ url: "/pkg/worker.js", scope: "/sw/", service: { seed: 17, failureRate: 0 }, scenario: "slow-payments", warn: false });
       window.orderpayService = started.service;
     </script>`,
     "/msw/": `<!doctype html><title>msw</title><script type="module" src="/msw/app.js"></script>`,
