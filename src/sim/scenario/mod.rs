@@ -35,7 +35,8 @@ use crate::sim::invalid::InvalidKind;
 /// A scenario in force: its document and where it stands.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scenario {
-    pub doc: Document,
+    /// Shared: a snapshot's copy of the service copies no rule.
+    pub doc: Rc<Document>,
     /// The document's text as given (a preset's, for its name): what the
     /// `scenario` read and snapshots show.
     pub text: String,
@@ -79,7 +80,7 @@ impl Scenario {
         let (doc, text) = read_document(text, words)?;
         let progress = Progress::start(&doc, seed, now);
         Ok(Scenario {
-            doc,
+            doc: Rc::new(doc),
             text: text.to_owned(),
             progress,
         })
@@ -113,10 +114,10 @@ pub fn read_document(text: &str, words: Words) -> Result<(Document, &str), Refus
         Some(preset) => Ok((parse::parse(preset, words)?, preset)),
         None => {
             let mut m = Msg::new("expected a document's JSON text or a preset's name (");
-            let names: Vec<&str> = presets::PRESETS.iter().map(|(n, _)| *n).collect();
-            m.s(&names.join(", ")).s("), got ");
-            let cut: String = text.chars().take(40).collect();
-            m.q(&cut);
+            for (i, (name, _)) in presets::PRESETS.iter().enumerate() {
+                m.s(if i == 0 { "" } else { ", " }).s(name);
+            }
+            m.s("), got ").q(text);
             Err(Refusal {
                 kind: InvalidKind::WrongType,
                 at: String::new(),

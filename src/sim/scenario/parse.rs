@@ -85,18 +85,12 @@ fn rule(v: &Json, at: &At, i: usize, words: Words) -> Result<Rule, Refusal> {
         )
     })?;
     let then = read_then(then, &then_at)?;
-    let named = given.is_some();
     let name = given.unwrap_or_else(|| {
         let mut m = Msg::new("rules[");
         m.uint(i as u64).s("]");
         m.text()
     });
-    Ok(Rule {
-        name,
-        named,
-        when,
-        then,
-    })
+    Ok(Rule { name, when, then })
 }
 
 /// The keys each kind takes besides `kind`.

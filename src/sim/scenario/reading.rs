@@ -96,10 +96,7 @@ fn expected_got(expected: &str, got: &Json) -> String {
         Json::Null => m.s("null"),
         Json::Bool(b) => m.s(if *b { "true" } else { "false" }),
         Json::Num(text) => m.s(text),
-        Json::Str(s) => {
-            let cut: String = s.chars().take(40).collect();
-            m.q(&cut)
-        }
+        Json::Str(s) => m.q(s),
         Json::Arr(_) => m.s("an array"),
         Json::Obj(_) => m.s("an object"),
     };
@@ -118,7 +115,10 @@ pub(super) fn object<'j, 'a>(
     for (i, (key, _)) in members.iter().enumerate() {
         if !keys.contains(&key.as_ref()) {
             let mut m = Msg::new("unknown key ");
-            m.q(key).s("; expected one of ").s(&keys.join(", "));
+            m.q(key).s("; expected one of ");
+            for (i, k) in keys.iter().enumerate() {
+                m.s(if i == 0 { "" } else { ", " }).s(k);
+            }
             return Err(at.refuse(InvalidKind::WrongType, m.text()));
         }
         if members.iter().take(i).any(|(k, _)| k == key) {

@@ -79,7 +79,7 @@ impl Scenario {
             .as_u64()
             .ok_or_else(|| At::Key(&root, "random").wrong("a whole number", random))?;
         Ok(Scenario {
-            doc,
+            doc: alloc::rc::Rc::new(doc),
             text: text.to_owned(),
             progress: Progress {
                 set_at,
