@@ -76,7 +76,7 @@ impl Fault {
 impl Scenario {
     /// A scenario from a preset's name or a document's JSON text, set at
     /// `now` with its stream from `seed`.
-    pub fn read(text: &str, words: Words, seed: u64, now: i64) -> Result<Scenario, Refusal> {
+    pub fn read(text: &str, words: Words, seed: u64, now: i64) -> Result<Scenario, Box<Refusal>> {
         let (doc, text) = read_document(text, words)?;
         let progress = Progress::start(&doc, seed, now);
         Ok(Scenario {
@@ -105,7 +105,7 @@ impl Scenario {
 
 /// A preset's name or a document's JSON text, read into a document; with
 /// the document's text.
-pub fn read_document(text: &str, words: Words) -> Result<(Document, &str), Refusal> {
+pub fn read_document(text: &str, words: Words) -> Result<(Document, &str), Box<Refusal>> {
     let trimmed = text.trim_start();
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
         return Ok((parse::parse(text, words)?, text));
@@ -118,11 +118,11 @@ pub fn read_document(text: &str, words: Words) -> Result<(Document, &str), Refus
                 m.s(if i == 0 { "" } else { ", " }).s(name);
             }
             m.s("), got ").q(text);
-            Err(Refusal {
+            Err(Box::new(Refusal {
                 kind: InvalidKind::WrongType,
                 at: String::new(),
                 problem: m.text(),
-            })
+            }))
         }
     }
 }

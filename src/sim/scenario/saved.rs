@@ -36,7 +36,7 @@ impl Scenario {
     }
 
     /// A scenario as `write_saved` wrote it; refused naming the member.
-    pub fn read_saved(v: &Json, words: Words) -> Result<Scenario, Refusal> {
+    pub fn read_saved(v: &Json, words: Words) -> Result<Scenario, Box<Refusal>> {
         let root = At::Root;
         let members = object(v, &root, &["text", "setAt", "counts", "random"])?;
         let get = |name: &'static str| {
