@@ -107,3 +107,20 @@ test("with no scenario, answers carry no new header or field", () => {
   assert.deepEqual(Object.keys(answer), ["status", "headers", "body"]);
   assert.ok(!Object.keys(answer.headers).some((name) => name.startsWith("x-orderpay") || name === "retry-after"));
 });
+
+test("the presets export, the shipped orderpay/scenarios/NAME.json and the core's presets are the same documents", async () => {
+  const { presets } = await import("../../pkg/index.js");
+  const { readFileSync } = await import("node:fs");
+  const manifest = JSON.parse(readFileSync(new URL("../../pkg/package.json", import.meta.url), "utf8"));
+  assert.equal(manifest.exports["./scenario.schema.json"], "./scenario.schema.json");
+  assert.equal(manifest.exports["./scenarios/*.json"], "./scenarios/*.json");
+  assert.deepEqual(Object.keys(presets), [
+    "third-party-down", "flaky-network", "slow-payments", "insufficient-funds", "rate-limited", "third-payment-fails",
+  ]);
+  for (const [name, doc] of Object.entries(presets)) {
+    const shipped = JSON.parse(readFileSync(new URL(`../../pkg/scenarios/${name}.json`, import.meta.url), "utf8"));
+    assert.deepEqual(doc, shipped, name);
+    assert.deepEqual(new Service({ scenario: name }).scenario.document, doc, name);
+    assert.deepEqual(new Service({ scenario: doc }).scenario.document, doc, name);
+  }
+});
