@@ -39,11 +39,8 @@ const DRIBBLE_MS = 200;
 const answer = (status, code, fault, extra = {}) => ({ outcome: "answer", status, code, fault, ...extra });
 const lost = { outcome: "rejected", typeError: true };
 
-/** The pay-level kinds, which the core gives once its third party knows them. */
-const PAY_LEVEL = process.env.ORDERPAY_PAY_KINDS !== "0";
-
 /** The rows: a rule's `then`, the route it fails, and what every way meets (`ways` overrides per way). */
-const ALL_ROWS = [
+const ROWS = [
   { name: "decline", route: PAY, then: { kind: "decline", code: "insufficient_funds" },
     expect: answer(200, -1, "decline", { declineCode: "insufficient_funds" }) },
   { name: "timeout", route: PAY, then: { kind: "timeout", afterMs: 1000 }, expect: answer(200, -1, "timeout") },
@@ -70,7 +67,6 @@ const ALL_ROWS = [
   { name: "network dribble", route: CREATE, then: { kind: "network", fault: "dribble", ms: DRIBBLE_MS },
     expect: answer(200, 0, undefined, { tookAtLeast: DRIBBLE_MS * 0.75 }) },
 ];
-const ROWS = ALL_ROWS.filter((row) => PAY_LEVEL || row.route !== PAY);
 
 /** The scenario of one row: one rule on its route. */
 const scenarioOf = (row) => ({ name: row.name, rules: [{ name: "matrix", when: { route: row.route }, then: row.then }] });

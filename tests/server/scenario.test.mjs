@@ -125,6 +125,25 @@ test("--scenario FILE sets it from the start; a reset goes back to it; a preset'
   }
 });
 
+test("with --latency, a third party's timeout is waited out in real time before its decline", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "orderpay-scenario-"));
+  const file = join(dir, "timeout.json");
+  writeFileSync(file, JSON.stringify({ rules: [{ when: { route: "/api/payment/pay" }, then: { kind: "timeout", afterMs: 20000 } }] }));
+  const slow = await serve(["--port", "0", "--failure-rate", "0", "--latency", "0.01", "--scenario", file]);
+  try {
+    const created = await order(slow.url);
+    const started = performance.now();
+    const paid = await call(`${slow.url}/api/payment/pay`, "POST", { orderId: created.body.data.orderId, amount: 5, paymentMethod: "CARD" });
+    const took = performance.now() - started;
+    assert.deepEqual(paid.body, { code: -1, msg: "Third party payment failed", data: null });
+    assert.equal(paid.headers["x-orderpay-fault"], "timeout");
+    assert.ok(Number(paid.headers["x-sim-duration-ms"]) >= 20000);
+    assert.ok(took >= 190, `20 s of simulated time at --latency 0.01 is at least 200 ms of real time: ${took} ms`);
+  } finally {
+    await stop(slow);
+  }
+});
+
 test("--scenario mistakes stop the command with exit code 2, naming the option", async () => {
   const dir = mkdtempSync(join(tmpdir(), "orderpay-scenario-"));
   const bad = join(dir, "bad.json");
