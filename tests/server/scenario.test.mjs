@@ -144,6 +144,29 @@ test("with --latency, a third party's timeout is waited out in real time before 
   }
 });
 
+test("--state keeps the scenario and its progress across a restart; --scenario given with it replaces the saved one", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "orderpay-scenario-"));
+  const state = join(dir, "state.json");
+  const first = await serve(["--port", "0", "--state", state]);
+  await call(`${first.origin}/__orderpay/scenario`, "PUT", JSON.stringify("rate-limited"));
+  await order(first.url);
+  await stop(first);
+  const again = await serve(["--port", "0", "--state", state]);
+  try {
+    const { scenario } = (await call(`${again.origin}/__orderpay/scenario`)).body.data;
+    assert.equal(scenario.document.name, "rate-limited");
+    assert.equal(scenario.rules[0].seen, 1, "its progress too");
+  } finally {
+    await stop(again);
+  }
+  const replaced = await serve(["--port", "0", "--state", state, "--scenario", "insufficient-funds"]);
+  try {
+    assert.equal((await call(`${replaced.origin}/__orderpay/scenario`)).body.data.scenario.document.name, "insufficient-funds");
+  } finally {
+    await stop(replaced);
+  }
+});
+
 test("--scenario mistakes stop the command with exit code 2, naming the option", async () => {
   const dir = mkdtempSync(join(tmpdir(), "orderpay-scenario-"));
   const bad = join(dir, "bad.json");
