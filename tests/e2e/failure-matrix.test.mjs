@@ -33,8 +33,8 @@ const { setupServer } = await import("msw/node");
 
 const PAY = "/api/payment/pay";
 const CREATE = "/api/order/create";
-const HANG_ABORT_MS = 150;
-const DRIBBLE_MS = 200;
+const HANG_ABORT_MS = 100;
+const DRIBBLE_MS = 120;
 
 const answer = (status, code, fault, extra = {}) => ({ outcome: "answer", status, code, fault, ...extra });
 const lost = { outcome: "rejected", typeError: true };

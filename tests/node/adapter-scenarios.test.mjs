@@ -122,3 +122,24 @@ test("MSW handlers' scenario option: HttpResponse.error() for a lost connection,
     server.close();
   }
 });
+
+test("MSW handlers wait a slow answer out with MSW's own delay when asked, and an abort ends the wait", async () => {
+  const slow = { rules: [{ then: { kind: "delay", ms: 2000 } }] };
+  const handlers = createHandlers({ service: { seed: 10, failureRate: 0 }, scenario: slow, delay: 0.05, warn: false });
+  const server = setupServer(...handlers);
+  server.listen({ onUnhandledRequest: "error" });
+  try {
+    const started = performance.now();
+    const response = await fetch("https://shop.example/api/order/create", create);
+    const took = performance.now() - started;
+    assert.ok(Number(response.headers.get("x-sim-duration-ms")) >= 2000);
+    assert.ok(took >= 95, `2 s simulated at delay 0.05 is 100 ms of real time: ${took} ms`);
+    assert.equal((await response.json()).code, 0);
+    const reason = new Error("too slow");
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(reason), 20);
+    assert.equal((await settled(fetch("https://shop.example/api/order/create", { ...create, signal: controller.signal }))).error, reason);
+  } finally {
+    server.close();
+  }
+});
