@@ -421,3 +421,47 @@ fn the_option_is_bounded_and_named() {
         Some("idempotencyKeys: must be at most 1000000, got 1000001")
     );
 }
+
+/// A scenario whose rule gives `then` to the first payment only.
+fn first_payment(then: Value) -> String {
+    json!({"rules": [{"when": {"route": "/api/payment/pay", "nth": 1}, "then": then}]}).to_string()
+}
+
+#[test]
+fn an_unknown_outcome_is_not_kept_a_scenario_decline_is() {
+    for (then, kept) in [
+        (json!({"kind": "timeout", "afterMs": 1000}), false),
+        (json!({"kind": "processor_error", "status": 503}), false),
+        (
+            json!({"kind": "decline", "code": "insufficient_funds"}),
+            true,
+        ),
+    ] {
+        let mut svc = always_approves(18);
+        let order = create_order_id(&mut svc);
+        svc.set_scenario(Some(&first_payment(then.clone())))
+            .expect("a scenario");
+        let first = svc.handle(pay(&order, "k-scenario"));
+        assert_eq!(body(&first), business_error("Third party payment failed"));
+        let retry = svc.handle(pay(&order, "k-scenario"));
+        assert_eq!(replayed(&retry).is_some(), kept, "{then}");
+        let code = if kept { -1 } else { 0 };
+        assert_eq!(retry.body.code, code, "{then}: the retry ran when not kept");
+    }
+}
+
+#[test]
+fn a_gateway_failure_is_not_kept() {
+    let mut svc = always_approves(19);
+    let order = create_order_id(&mut svc);
+    let rule = json!({"rules": [{"when": {"route": "/api/payment/pay", "nth": 1},
+        "then": {"kind": "http", "status": 503}}]});
+    svc.set_scenario(Some(&rule.to_string()))
+        .expect("a scenario");
+    assert_eq!(svc.handle(pay(&order, "k-503")).status, 503);
+    let retry = svc.handle(pay(&order, "k-503"));
+    assert_eq!(
+        (retry.status, retry.body.code, replayed(&retry)),
+        (200, 0, None)
+    );
+}

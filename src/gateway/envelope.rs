@@ -14,6 +14,7 @@ use crate::domain::Payment;
 use crate::json::write::{push_hex64, push_uint};
 use crate::json::Out;
 use crate::observe::{SpanId, TraceId};
+use crate::sim::scenario::{Fault, Then};
 
 /// `{code, msg, data}`: code 0 and msg `success` on success.
 #[derive(Debug, Clone, PartialEq)]
@@ -170,6 +171,8 @@ pub struct HeaderFacts {
 #[derive(Clone, Default)]
 pub struct Headers {
     facts: Option<HeaderFacts>,
+    /// The failure a scenario gave, which its own headers report.
+    fault: Option<Fault>,
     written: OnceCell<Written>,
 }
 
@@ -180,12 +183,12 @@ pub struct Headers {
 struct Written {
     text: String,
     /// Index into `NAMES` and end in `text`, per header, in order.
-    fields: [(u8, u16); 9],
+    fields: [(u8, u16); 13],
     len: u8,
 }
 
 /// The names of the headers a response may carry.
-const NAMES: [&str; 9] = [
+const NAMES: [&str; 13] = [
     "content-type",
     "x-b3-traceid",
     "x-b3-spanid",
@@ -194,6 +197,10 @@ const NAMES: [&str; 9] = [
     "x-sim-duration-ms",
     "x-b3-parentspanid",
     "allow",
+    "x-orderpay-rule",
+    "x-orderpay-fault",
+    "x-orderpay-decline-code",
+    "retry-after",
     "idempotent-replayed",
 ];
 
@@ -210,7 +217,7 @@ impl Written {
 
 impl PartialEq for Headers {
     fn eq(&self, other: &Headers) -> bool {
-        self.facts == other.facts
+        self.facts == other.facts && self.fault == other.fault
     }
 }
 
@@ -218,8 +225,19 @@ impl Headers {
     pub fn of(facts: HeaderFacts) -> Headers {
         Headers {
             facts: Some(facts),
+            fault: None,
             written: OnceCell::new(),
         }
+    }
+
+    /// These headers, with those of the failure a scenario gave.
+    pub fn with_fault(mut self, fault: Option<Fault>) -> Headers {
+        self.fault = fault;
+        self
+    }
+
+    pub fn fault(&self) -> Option<&Fault> {
+        self.fault.as_ref()
     }
 
     pub fn facts(&self) -> Option<&HeaderFacts> {
@@ -254,8 +272,11 @@ impl Headers {
                     w.add(7, |t| t.push_str(allow));
                 }
                 if f.replayed {
-                    w.add(8, |t| t.push_str("true"));
+                    w.add(12, |t| t.push_str("true"));
                 }
+            }
+            if let Some(fault) = &self.fault {
+                fault_headers(&mut w, fault);
             }
             w
         })
@@ -274,6 +295,23 @@ impl Headers {
             let name = NAMES.get(usize::from(name)).copied().unwrap_or_default();
             (name, value.unwrap_or(""))
         })
+    }
+}
+
+/// `x-orderpay-rule`, `x-orderpay-fault`, and the decline's code or the
+/// `retry-after` of a 429 or 503.
+fn fault_headers(w: &mut Written, fault: &Fault) {
+    if let Some(rule) = &fault.rule {
+        w.add(8, |t| t.push_str(rule));
+    }
+    w.add(9, |t| t.push_str(fault.then.kind()));
+    match fault.then {
+        Then::Decline { code } => w.add(10, |t| t.push_str(code)),
+        Then::Http {
+            status: 429 | 503,
+            retry_after,
+        } => w.add(11, |t| push_uint(t, retry_after)),
+        _ => {}
     }
 }
 

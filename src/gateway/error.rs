@@ -60,6 +60,18 @@ pub enum ApiError {
     InsufficientStorage {
         limit: usize,
     },
+    /// A scenario's `http` failure: 429, 502, 503 or 504, from the rule
+    /// named; nothing ran.
+    Unavailable {
+        status: u16,
+        rule: String,
+    },
+    /// A scenario's network fault in the request phase: no answer at all
+    /// (status 0 in the records); nothing ran.
+    NetworkFault {
+        fault: &'static str,
+        rule: String,
+    },
     /// The service keeps as many idempotency keys as `idempotencyKeys`
     /// allows, none of them expired: 507, and none is dropped to make room.
     IdempotencyKeysFull {
@@ -88,7 +100,10 @@ impl ApiError {
             ApiError::UnsupportedMediaType { .. } => 415,
             ApiError::HeadersTooLarge { .. } | ApiError::TooManyHeaders { .. } => 431,
             ApiError::Internal(_) => 500,
-            ApiError::InsufficientStorage { .. } | ApiError::IdempotencyKeysFull { .. } => 507,
+            ApiError::Unavailable { status, .. } => *status,
+            ApiError::NetworkFault { .. } => 0,
+            ApiError::InsufficientStorage { .. } => 507,
+            ApiError::IdempotencyKeysFull { .. } => 507,
         }
     }
 
@@ -171,6 +186,8 @@ impl ApiError {
                 msg!("Content-Type: ", Whole(content_type), " is not supported; send application/json")
             }
             ApiError::Internal(what) => msg!("internal error: ", what),
+            ApiError::Unavailable { status, rule } => unavailable(*status, rule),
+            ApiError::NetworkFault { fault, rule } => msg!("network fault: ", fault, " (scenario rule ", Whole(rule), ")"),
             ApiError::InsufficientStorage { limit } => msg!("maxOrders: the service already keeps ", limit, " orders, its maxOrders; \
                  delete orders (POST /api/order/delete/{orderId}) or reset the service to make room"),
             ApiError::IdempotencyKeysFull { limit } => msg!("idempotencyKeys: the service already keeps ", limit,                 " idempotency keys, its idempotencyKeys, none of them 24 hours old; \
@@ -186,10 +203,23 @@ impl ApiError {
             ApiError::Rejected(_) => LogStatus::Success,
             ApiError::Internal(_)
             | ApiError::InsufficientStorage { .. }
-            | ApiError::IdempotencyKeysFull { .. } => LogStatus::ServerError,
+            | ApiError::IdempotencyKeysFull { .. }
+            | ApiError::NetworkFault { .. } => LogStatus::ServerError,
+            ApiError::Unavailable { status, .. } if *status >= 500 => LogStatus::ServerError,
             _ => LogStatus::ClientError,
         }
     }
+}
+
+/// A scenario's `http` failure in words: the status's reason and the rule.
+fn unavailable(status: u16, rule: &str) -> String {
+    let reason = match status {
+        429 => "Too Many Requests",
+        502 => "Bad Gateway",
+        504 => "Gateway Timeout",
+        _ => "Service Unavailable",
+    };
+    msg!("", reason, " (scenario rule ", Whole(rule), ")")
 }
 
 impl From<Rejection> for ApiError {

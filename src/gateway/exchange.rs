@@ -17,6 +17,7 @@ use super::idempotency::{self, Fingerprint, Lookup, Replay};
 use super::parse;
 use super::request::{check_body_size, Body, Headers, RawRequest, Target, Text};
 use super::route::{self, Route};
+use super::scenario;
 use crate::domain::code::Code;
 use crate::domain::money::Money;
 use crate::domain::route_table::{self, Matches, Pick};
@@ -29,7 +30,8 @@ use crate::observe::{
     Answer, At, EventClass, Kept, LogStatus, Part, SpanEntry, SpanId, TraceId, Why,
 };
 use crate::sim::latency::LatencyModel;
-use crate::sim::third_party::{self, Forced, Rule, Verdict};
+use crate::sim::scenario::{Fault, Then};
+use crate::sim::third_party::{self, Failure, Forced, Rule, Verdict};
 
 /// What handling a request did: who served it, for how long, and what the
 /// third party did inside it, as the service record and the spans report.
@@ -40,6 +42,11 @@ struct Work {
     /// The third-party call: when it started (ms after the request
     /// arrived), how long it took, and what it decided.
     third_party: Option<(u64, u64, Verdict)>,
+    /// The failure a scenario gave the request, if a rule fired.
+    fault: Option<Fault>,
+    /// Whether a scenario was in force for it (a drawn decline then
+    /// reports `generic_decline`).
+    under_scenario: bool,
 }
 
 /// The parts of a request the services read, all parsed.
@@ -261,17 +268,24 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
             None => route::resolve(&call.method, &call.uri)?,
         };
         check_body_size(raw.body.as_ref())?;
+        let seen = scenario::Seen {
+            route: &route,
+            method: &call.method,
+            template: call.template,
+            user_id: call.user_id.as_deref(),
+            headers: &headers,
+            body: raw.body.as_ref(),
+        };
+        (work.under_scenario, work.fault) = scenario::decide(svc, &seen)?;
+        work.duration += scenario::before_service(svc, work.fault.as_ref())?;
         let request = Request {
             target,
             headers,
             body: raw.body,
         };
-        // Most requests carry no headers: nothing to look for then.
-        if !request.headers.is_empty() && call.method == "POST" {
-            keyed = look_up_key(svc, &call, &request)?;
-            if let Some(Lookup::Replay(_)) = keyed.as_deref() {
-                return Ok(None);
-            }
+        keyed = look_up_key(svc, &call, &request)?;
+        if matches!(keyed.as_deref(), Some(Lookup::Replay(_))) {
+            return Ok(None);
         }
         dispatch(svc, testdata, route, request, &mut work)
     });
@@ -286,11 +300,16 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
 /// this request's answer will be kept; a bad key, a key used with another
 /// request, or no room for a new key is refused. Other methods ignore the
 /// header, as Stripe's GETs do.
+#[inline]
 fn look_up_key(
     svc: &mut Backend,
     call: &Call,
     req: &Request,
 ) -> Result<Option<Box<Lookup>>, ApiError> {
+    // Most requests carry no headers: nothing to look for then.
+    if req.headers.is_empty() || call.method != "POST" {
+        return Ok(None);
+    }
     let Some(key) = req.headers.get(idempotency::HEADER) else {
         return Ok(None);
     };
@@ -466,17 +485,19 @@ fn finish(
         msg,
         replay: false,
     };
+    let fault = work.fault.clone();
+    // A third party that timed out or failed leaves the outcome unknown.
+    let outcome_unknown = work.third_party.as_ref().is_some_and(|(_, _, verdict)| {
+        matches!(verdict.failure, Failure::TimedOut | Failure::Status(_))
+    });
     let duration = log(svc, context, call, work, answer);
     if let Some(pending) = pending {
-        // The scenario engine's third-party timeouts and processor errors
-        // pass `true` here: their outcome is unknown.
-        let outcome_unknown = false;
         let keys = &mut svc.idempotency;
         keys.keep(pending, http_status, &body, outcome_unknown);
     }
     Response {
         status: http_status,
-        headers: ResponseHeaders::of(response_headers(context, duration, allow)),
+        headers: ResponseHeaders::of(response_headers(context, duration, allow)).with_fault(fault),
         body,
     }
 }
@@ -821,23 +842,37 @@ fn judge(
         return Err(Rejection::OrderNotFound.into());
     };
     let attempt = svc.payments.next_attempt_of(order);
-    let forced = match by_header {
-        Some(outcome) => Some((outcome, Rule::Header)),
-        None => svc
+    // A scenario's rule decides before any forcing, which stays pending.
+    let by_rule = work.fault.as_ref().map(|f| f.then).filter(Then::pay_only);
+    let forced = match (by_rule, by_header) {
+        (Some(_), _) => None,
+        (None, Some(outcome)) => Some((outcome, Rule::Header)),
+        (None, None) => svc
             .take_forced_next()
             .map(|outcome| (outcome, Rule::ForcedNext)),
     };
     let offset = work.duration;
-    let took = svc.spend(|m: &LatencyModel| m.third_party);
+    let took = match by_rule {
+        Some(Then::Timeout { after_ms }) => {
+            svc.clock.advance(after_ms);
+            after_ms
+        }
+        _ => svc.spend(|m: &LatencyModel| m.third_party),
+    };
     work.duration += took;
     let settings = &svc.settings;
-    let verdict = third_party::judge(
+    let mut verdict = third_party::judge(
         settings.seed,
         order_id,
         attempt,
         settings.failure_rate,
         forced,
     );
+    verdict.failure = scenario::at_third_party(by_rule, &verdict, work.under_scenario);
+    if verdict.failure == Failure::Drawn {
+        work.fault = Some(Fault::drawn_decline());
+    }
+    verdict.approved &= by_rule.is_none();
     work.third_party = Some((offset, took, verdict));
     if !verdict.approved {
         return Err(Rejection::ThirdPartyFailed.into());

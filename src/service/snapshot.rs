@@ -27,6 +27,7 @@ use crate::observe::{render, restore, Counters, Journal};
 use crate::sim::invalid::{Invalid, InvalidKind};
 use crate::sim::latency::{LatencyModel, Profile};
 use crate::sim::random::Rng;
+use crate::sim::scenario::Scenario;
 use crate::sim::settings::{DEFAULT_IDEMPOTENCY_KEYS, DEFAULT_MAX_ORDERS};
 use crate::sim::streams::Streams;
 use crate::sim::third_party::Forced;
@@ -48,6 +49,8 @@ pub struct Parts {
     pub counters: Option<Counters>,
     /// The answers kept by `Idempotency-Key`; absent when there are none.
     pub idempotency: IdempotencyKeys,
+    /// The scenario in force and where it stands; absent when none is.
+    pub scenario: Option<Scenario>,
 }
 
 // ------------------------------------------------------------------ writing
@@ -158,6 +161,7 @@ pub(crate) struct View<'a> {
     pub clock: Option<i64>,
     pub counters: Option<&'a Counters>,
     pub idempotency: &'a IdempotencyKeys,
+    pub scenario: Option<&'a Scenario>,
 }
 
 impl<'a> View<'a> {
@@ -172,6 +176,7 @@ impl<'a> View<'a> {
             clock: b.clock.saved(),
             counters: Some(&b.counters),
             idempotency: &b.idempotency,
+            scenario: b.scenario.as_ref(),
         }
     }
 
@@ -186,6 +191,7 @@ impl<'a> View<'a> {
             clock: p.clock,
             counters: p.counters.as_ref(),
             idempotency: &p.idempotency,
+            scenario: p.scenario.as_ref(),
         }
     }
 
@@ -213,6 +219,7 @@ impl Parts {
             clock: b.clock.saved(),
             counters: Some(b.counters.clone()),
             idempotency: b.idempotency.clone(),
+            scenario: b.scenario.clone(),
         }
     }
 }
@@ -473,6 +480,10 @@ fn tail(out: &mut Out, v: &View) {
     if let Some(counters) = v.counters {
         out.key("counters");
         counters.write(out);
+    }
+    if let Some(scenario) = v.scenario {
+        out.key("scenario");
+        scenario.write_saved(out);
     }
     if !v.idempotency.is_empty() {
         out.key("idempotency");
@@ -1136,6 +1147,13 @@ pub(crate) fn read_tree(tree: &Json, mut streamed: Streamed) -> Read<Parts> {
         idempotency: match tree.get("idempotency") {
             None => IdempotencyKeys::default(),
             Some(v) => read_idempotency(v)?,
+        },
+        scenario: match tree.get("scenario") {
+            None => None,
+            Some(v) => Some(
+                Scenario::read_saved(v, crate::gateway::scenario::WORDS)
+                    .map_err(|r| r.invalid("snapshot.scenario"))?,
+            ),
         },
     })
 }

@@ -1,0 +1,75 @@
+//! A scenario as JSON text: its document as given and where it stands,
+//! for the `scenario` read; and a failure as answers report it.
+
+use super::document::Then;
+use super::Scenario;
+use crate::json::write::Out;
+
+impl Scenario {
+    /// `{document, setAt, rules: [{name, seen, fired}]}`: what the
+    /// `scenario` read gives.
+    pub fn write(&self, out: &mut Out) {
+        out.begin_object();
+        out.key("document");
+        out.raw(self.text.trim());
+        out.key("setAt");
+        out.int(self.progress.set_at);
+        out.key("rules");
+        out.begin_array();
+        let counts = self.progress.counts.iter();
+        for (rule, (seen, fired)) in self.doc.rules.iter().zip(counts) {
+            out.begin_object();
+            out.key("name");
+            out.str(&rule.name);
+            out.key("seen");
+            out.uint(*seen);
+            out.key("fired");
+            out.uint(*fired);
+            out.end_object();
+        }
+        out.end_array();
+        out.end_object();
+    }
+}
+
+impl super::Fault {
+    /// `{kind, rule, …}`: the failure as answers and records report it,
+    /// with what its kind carries (`code`, `status`, `retryAfter`, `ms`,
+    /// and a network fault's `fault` and `phase`).
+    pub fn write(&self, out: &mut Out) {
+        out.begin_object();
+        out.key("kind");
+        out.str(self.then.kind());
+        out.key("rule");
+        out.opt_str(self.rule.as_deref());
+        let uint = |out: &mut Out, key: &str, v: u64| {
+            out.key(key);
+            out.uint(v);
+        };
+        match self.then {
+            Then::Decline { code } => {
+                out.key("code");
+                out.str(code);
+            }
+            Then::Timeout { after_ms: ms } | Then::Delay { ms } => uint(out, "ms", ms),
+            Then::ProcessorError { status } => uint(out, "status", u64::from(status)),
+            Then::Http {
+                status,
+                retry_after,
+            } => {
+                uint(out, "status", u64::from(status));
+                if matches!(status, 429 | 503) {
+                    uint(out, "retryAfter", retry_after);
+                }
+            }
+            Then::Network { fault, ms, phase } => {
+                out.key("fault");
+                out.str(fault);
+                uint(out, "ms", ms);
+                out.key("phase");
+                out.str(phase.as_str());
+            }
+        }
+        out.end_object();
+    }
+}

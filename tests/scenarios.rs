@@ -1,0 +1,493 @@
+//! Scenarios: the document read or refused naming its path, the matchers
+//! and conditions, and each failure kind as the gateway applies it.
+
+mod common;
+
+use common::*;
+use orderpay::Service;
+use serde_json::{json, Value};
+
+fn set(svc: &mut Service, doc: &Value) {
+    svc.set_scenario(Some(&doc.to_string()))
+        .expect("a valid scenario");
+}
+
+fn refusal(doc: &str) -> String {
+    let mut svc = service(1);
+    svc.set_scenario(Some(doc)).expect_err("refused").msg
+}
+
+fn scenario(svc: &Service) -> Value {
+    serde_json::from_str(&svc.scenario_json()).expect("JSON")
+}
+
+#[test]
+fn bad_documents_are_refused_naming_the_json_path() {
+    let cases = [
+        (
+            r#"{"rules":[{"then":{"kind":"http"}},{"then":{"kind":"http"}},{"when":{"until":"soon"},"then":{"kind":"http"}}]}"#,
+            r#"scenario: rules[2].when.until: expected a whole number of ms, got "soon""#,
+        ),
+        (
+            r#"{"rules":[{"when":{"rout":"/api/payment/pay"},"then":{"kind":"http"}}]}"#,
+            r#"scenario: rules[0].when: unknown key "rout"; expected one of "#,
+        ),
+        (
+            r#"{"rules":[{"then":{"kind":"http","status":500}}]}"#,
+            "scenario: rules[0].then.status: expected one of 429, 502, 503, 504, got 500",
+        ),
+        (
+            r#"{"rules":[{"when":{"route":"/api/nope"},"then":{"kind":"delay","ms":5}}]}"#,
+            "scenario: rules[0].when.route: expected a documented route",
+        ),
+        (
+            r#"{"rules":[{"when":{"probability":1.5},"then":{"kind":"delay"}}]}"#,
+            "scenario: rules[0].when.probability: expected a number from 0 to 1, got 1.5",
+        ),
+        (
+            r#"{"rules":[{"then":{"kind":"network","fault":"short","phase":"request"}}]}"#,
+            "scenario: rules[0].then.phase: a short or dribble fault is always in the response",
+        ),
+        (
+            r#"{"rules":[{"then":{"kind":"decline","code":"nope"}}]}"#,
+            "scenario: rules[0].then.code: expected one of Stripe's decline codes",
+        ),
+        (
+            r#"{"rules":[{"when":{"nth":0},"then":{"kind":"delay"}}]}"#,
+            "scenario: rules[0].when.nth: expected a whole number of calls from 1 to ",
+        ),
+        (
+            r#"{"rules":{}}"#,
+            "scenario: rules: expected an array of rules, got an object",
+        ),
+        (
+            "third-party-dwn",
+            "scenario: expected a document's JSON text or a preset's name (",
+        ),
+        ("{", "scenario: not JSON: "),
+        (
+            r#"{"rules":[{"when":{}}]}"#,
+            "scenario: rules[0]: then: missing",
+        ),
+    ];
+    for (doc, want) in cases {
+        let got = refusal(doc);
+        assert!(got.starts_with(want), "{doc}\n got: {got}\nwant: {want}");
+    }
+}
+
+#[test]
+fn a_refused_document_changes_nothing() {
+    let mut svc = service(1);
+    set(
+        &mut svc,
+        &json!({"rules": [{"then": {"kind": "http", "status": 503}}]}),
+    );
+    let before = svc.scenario_json();
+    assert!(svc
+        .set_scenario(Some(r#"{"rules":[{"then":{}}]}"#))
+        .is_err());
+    assert_eq!(svc.scenario_json(), before);
+}
+
+#[test]
+fn every_preset_reads_and_is_a_document() {
+    for (name, text) in orderpay::sim::scenario::presets::PRESETS {
+        let mut svc = service(1);
+        svc.set_scenario(Some(name)).expect(name);
+        let by_text = scenario(&svc);
+        svc.set_scenario(Some(text)).expect(name);
+        assert_eq!(scenario(&svc), by_text, "{name}");
+        assert_eq!(by_text["document"]["name"], json!(name));
+    }
+}
+
+#[test]
+fn an_http_rule_answers_its_status_with_retry_after_and_runs_nothing() {
+    let mut svc = service(1);
+    set(
+        &mut svc,
+        &json!({"rules": [{"name": "busy", "when": {"route": "order", "method": "POST"},
+        "then": {"kind": "http", "status": 429, "retryAfter": 7}}]}),
+    );
+    let r = svc.handle(create_request("u-1", 10.0, "x"));
+    assert_eq!(r.status, 429);
+    assert_eq!(
+        body(&r),
+        json!({"code": 429, "msg": "Too Many Requests (scenario rule \"busy\")", "data": null})
+    );
+    assert_eq!(r.header("retry-after"), Some("7"));
+    assert_eq!(r.header("x-orderpay-rule"), Some("busy"));
+    assert_eq!(r.header("x-orderpay-fault"), Some("http"));
+    // Nothing ran: no order was made.
+    let batch = svc.handle(get("/api/order/ORD-AAAAAAAA"));
+    assert_eq!(batch.status, 200, "a GET is not matched by a POST rule");
+    assert!(!svc.snapshot().contains("\"x\""));
+    let s = scenario(&svc);
+    assert_eq!(
+        s["rules"][0],
+        json!({"name": "busy", "seen": 1, "fired": 1})
+    );
+}
+
+#[test]
+fn nth_every_and_calls_count_the_matches() {
+    let mut svc = always_approves(1);
+    set(
+        &mut svc,
+        &json!({"rules": [
+            {"name": "third", "when": {"route": "/api/order/create", "nth": 3}, "then": {"kind": "http", "status": 503}},
+            {"name": "even", "when": {"route": "/api/order/create", "every": 2}, "then": {"kind": "http", "status": 502}},
+            {"name": "2-3", "when": {"route": "/api/order/create", "calls": {"from": 2, "to": 3}}, "then": {"kind": "http", "status": 504}}
+        ]}),
+    );
+    let statuses: Vec<u16> = (0..8)
+        .map(|_| svc.handle(create_request("u", 1.0, "")).status)
+        .collect();
+    // A rule sees only the requests no rule before it fired on.
+    assert_eq!(statuses, [200, 502, 503, 504, 502, 504, 502, 200]);
+    let s = scenario(&svc);
+    assert_eq!(
+        s["rules"][0],
+        json!({"name": "third", "seen": 8, "fired": 1})
+    );
+    assert_eq!(
+        s["rules"][1],
+        json!({"name": "even", "seen": 7, "fired": 3})
+    );
+    assert_eq!(s["rules"][2], json!({"name": "2-3", "seen": 4, "fired": 2}));
+}
+
+#[test]
+fn probability_draws_from_the_scenarios_own_seeded_stream() {
+    let run = |seed| {
+        let mut svc = service(seed);
+        set(
+            &mut svc,
+            &json!({"rules": [{"when": {"probability": 0.5}, "then": {"kind": "http", "status": 503}}]}),
+        );
+        (0..64)
+            .map(|_| svc.handle(get("/api/order/ORD-AAAAAAAA")).status)
+            .collect::<Vec<_>>()
+    };
+    let a = run(7);
+    assert_eq!(a, run(7));
+    assert_ne!(a, run(8));
+    let failed = a.iter().filter(|s| **s == 503).count();
+    assert!((16..=48).contains(&failed), "{failed}");
+}
+
+#[test]
+fn a_request_phase_network_fault_answers_nothing_and_runs_nothing() {
+    let mut svc = service(1);
+    set(
+        &mut svc,
+        &json!({"rules": [{"name": "cut", "when": {"route": "/api/order/create"},
+        "then": {"kind": "network", "fault": "reset"}}]}),
+    );
+    let r = svc.handle(create_request("u-1", 10.0, "gone"));
+    assert_eq!(r.status, 0);
+    let fault = r.headers.fault().expect("a fault");
+    assert_eq!(
+        fault.network(),
+        Some(("reset", orderpay::sim::scenario::Phase::Request))
+    );
+    assert!(!svc.snapshot().contains("gone"), "no order was made");
+}
+
+#[test]
+fn a_response_phase_network_fault_runs_the_service_and_keeps_its_answer() {
+    let mut svc = service(1);
+    set(
+        &mut svc,
+        &json!({"rules": [{"when": {"route": "/api/order/create"},
+        "then": {"kind": "network", "fault": "reset", "phase": "response"}}]}),
+    );
+    let r = svc.handle(create_request("u-1", 10.0, "kept"));
+    assert_eq!((r.status, r.body.code), (200, 0));
+    assert!(r.headers.fault().is_some());
+    assert!(svc.snapshot().contains("kept"), "the order was made");
+}
+
+#[test]
+fn the_header_sets_a_scenario_for_one_request_and_keeps_no_counts() {
+    let mut svc = service(1);
+    let doc = json!({"rules": [{"when": {"nth": 1}, "then": {"kind": "http", "status": 502}}]})
+        .to_string();
+    for _ in 0..2 {
+        let r = svc.handle(get("/api/order/ORD-AAAAAAAA").with_header("X-Orderpay-Scenario", &doc));
+        assert_eq!(r.status, 502);
+    }
+    let r = svc
+        .handle(get("/api/order/ORD-AAAAAAAA").with_header("X-Orderpay-Scenario", "{\"rules\":7}"));
+    assert_eq!(r.status, 400);
+    assert_eq!(
+        r.body.msg,
+        "X-Orderpay-Scenario: rules: expected an array of rules, got 7"
+    );
+    assert_eq!(svc.scenario_json(), "null");
+}
+
+#[test]
+fn clearing_the_scenario_brings_back_the_spec() {
+    let mut svc = service(1);
+    set(
+        &mut svc,
+        &json!({"rules": [{"then": {"kind": "http", "status": 503}}]}),
+    );
+    assert_eq!(svc.handle(get("/api/order/ORD-AAAAAAAA")).status, 503);
+    svc.set_scenario(None).expect("clears");
+    let r = svc.handle(get("/api/order/ORD-AAAAAAAA"));
+    assert_eq!(r.status, 200);
+    assert!(r.header("x-orderpay-fault").is_none());
+}
+
+/// The service record of the last payment, as `logs()` shows it.
+fn last_outcome(svc: &Service) -> Value {
+    let logs: Value = serde_json::from_str(&svc.logs_json(None)).expect("JSON");
+    let records = logs.as_array().expect("records");
+    records
+        .iter()
+        .rev()
+        .find(|r| r["stage"] == "service" && r.get("outcome").is_some())
+        .expect("a decided record")["outcome"]
+        .clone()
+}
+
+#[test]
+fn a_decline_rule_declines_with_its_code_in_the_spec_envelope() {
+    let mut svc = always_approves(1);
+    set(
+        &mut svc,
+        &json!({"rules": [{"name": "broke", "when": {"route": "/api/payment/pay", "amount": 13.37},
+        "then": {"kind": "decline", "code": "insufficient_funds"}}]}),
+    );
+    let order = create_order_id(&mut svc);
+    let r = svc.handle(pay_request(&order, 13.37, "CARD"));
+    assert_eq!(
+        (r.status, body(&r)),
+        (200, business_error("Third party payment failed"))
+    );
+    assert_eq!(
+        r.header("x-orderpay-decline-code"),
+        Some("insufficient_funds")
+    );
+    assert_eq!(r.header("x-orderpay-fault"), Some("decline"));
+    assert_eq!(r.header("x-orderpay-rule"), Some("broke"));
+    let outcome = last_outcome(&svc);
+    assert_eq!(outcome["approved"], json!(false));
+    assert_eq!(outcome["declineCode"], json!("insufficient_funds"));
+    assert_eq!(outcome["thirdParty"], json!("declined"));
+    assert!(outcome["reason"]
+        .as_str()
+        .unwrap()
+        .starts_with("declined by a scenario's rule: insufficient_funds (the draw "));
+    // Another amount is not matched: the spec's answer.
+    assert_eq!(svc.handle(pay_request(&order, 10.0, "CARD")).body.code, 0);
+}
+
+#[test]
+fn a_pay_only_rule_does_not_match_other_routes_or_an_unknown_order() {
+    let mut svc = always_approves(1);
+    set(&mut svc, &json!({"rules": [{"then": {"kind": "decline"}}]}));
+    assert_eq!(svc.handle(create_request("u-1", 5.0, "")).status, 200);
+    let unknown = svc.handle(pay_request("ORD-AAAAAAAA", 5.0, "CARD"));
+    assert_eq!(unknown.body.msg, "Order not found");
+    assert_eq!(
+        scenario(&svc)["rules"][0],
+        json!({"name": "rules[0]", "seen": 0, "fired": 0})
+    );
+}
+
+#[test]
+fn a_timeout_takes_its_simulated_time_then_declines() {
+    let mut svc = exact_service(1, 0.0);
+    set(
+        &mut svc,
+        &json!({"rules": [{"when": {"route": "/api/payment/pay"}, "then": {"kind": "timeout", "afterMs": 12000}}]}),
+    );
+    let order = create_order_id(&mut svc);
+    let before = svc.now();
+    let r = svc.handle(pay_request(&order, 10.5, "CARD"));
+    assert_eq!(body(&r), business_error("Third party payment failed"));
+    assert_eq!(r.header("x-orderpay-fault"), Some("timeout"));
+    assert_eq!(svc.now() - before, (PAYMENT_MS + 12_000) as i64);
+    assert_eq!(r.header("x-sim-duration-ms"), Some("12007"));
+    assert_eq!(last_outcome(&svc)["thirdParty"], json!("timeout"));
+}
+
+#[test]
+fn a_processor_error_shows_the_processors_status() {
+    let mut svc = always_approves(1);
+    set(
+        &mut svc,
+        &json!({"rules": [{"then": {"kind": "processor_error", "status": 503}}]}),
+    );
+    let order = create_order_id(&mut svc);
+    let r = svc.handle(pay_request(&order, 10.5, "CARD"));
+    assert_eq!(body(&r), business_error("Third party payment failed"));
+    assert_eq!(last_outcome(&svc)["thirdParty"], json!(503));
+    assert!(last_outcome(&svc)["reason"]
+        .as_str()
+        .unwrap()
+        .starts_with("the third party answered 503"));
+}
+
+#[test]
+fn a_delay_adds_its_time_and_answers_as_usual() {
+    let mut svc = exact_service(1, 0.0);
+    set(
+        &mut svc,
+        &json!({"rules": [{"when": {"route": "order"}, "then": {"kind": "delay", "ms": 3000}}]}),
+    );
+    let before = svc.now();
+    let r = svc.handle(create_request("u-1", 1.0, ""));
+    assert_eq!((r.status, r.body.code), (200, 0));
+    assert_eq!(svc.now() - before, (3000 + ORDER_MS) as i64);
+    assert_eq!(r.header("x-sim-duration-ms"), Some("3005"));
+    assert_eq!(r.header("x-orderpay-fault"), Some("delay"));
+}
+
+#[test]
+fn a_drawn_decline_reports_generic_decline_once_a_scenario_is_set() {
+    let mut plain = always_declines(1);
+    let order = create_order_id(&mut plain);
+    let r = plain.handle(pay_request(&order, 10.5, "CARD"));
+    assert_eq!(r.header("x-orderpay-decline-code"), None);
+    assert!(last_outcome(&plain).get("declineCode").is_none());
+    let mut svc = always_declines(1);
+    set(
+        &mut svc,
+        &json!({"rules": [{"when": {"route": "/api/test/order/batch"}, "then": {"kind": "http", "status": 503}}]}),
+    );
+    let order = create_order_id(&mut svc);
+    let r = svc.handle(pay_request(&order, 10.5, "CARD"));
+    assert_eq!(r.header("x-orderpay-decline-code"), Some("generic_decline"));
+    assert_eq!(r.header("x-orderpay-rule"), None);
+    let outcome = last_outcome(&svc);
+    assert_eq!(outcome["declineCode"], json!("generic_decline"));
+    assert!(outcome.get("thirdParty").is_none());
+    assert!(outcome["reason"].as_str().unwrap().starts_with("draw "));
+}
+
+#[test]
+fn records_of_scenario_failures_survive_a_snapshot() {
+    let mut svc = always_approves(1);
+    set(
+        &mut svc,
+        &json!({"rules": [
+            {"when": {"nth": 1}, "then": {"kind": "decline", "code": "lost_card"}},
+            {"when": {"nth": 1}, "then": {"kind": "timeout"}},
+            {"when": {"nth": 1}, "then": {"kind": "processor_error", "status": 502}}
+        ]}),
+    );
+    let order = create_order_id(&mut svc);
+    for _ in 0..4 {
+        svc.handle(pay_request(&order, 10.5, "CARD"));
+    }
+    let restored = Service::restore(
+        &svc.snapshot(),
+        Box::new(orderpay::sim::clock::VirtualClock::starting_at(T0)),
+    )
+    .expect("restores");
+    assert_eq!(restored.logs_json(None), svc.logs_json(None));
+    assert_eq!(restored.export_ndjson(), svc.export_ndjson());
+}
+
+/// A mixed session: creates, pays (some declined by rules, some drawn),
+/// reads, under a scenario with every counting condition and a draw.
+fn session(svc: &mut Service, from: usize, to: usize) -> Vec<String> {
+    (from..to)
+        .map(|i| {
+            let r = if i % 3 == 0 {
+                svc.handle(create_request(&format!("u-{i}"), 10.0 + i as f64, ""))
+            } else {
+                let made = svc.handle(create_request("u", 10.5, ""));
+                let order = data(&made)["orderId"]
+                    .as_str()
+                    .unwrap_or("ORD-AAAAAAAA")
+                    .to_owned();
+                svc.handle(pay_request(
+                    &order,
+                    10.5,
+                    if i % 2 == 0 { "CARD" } else { "WALLET_A" },
+                ))
+            };
+            svc.advance(1000);
+            r.to_json()
+        })
+        .collect()
+}
+
+fn busy_scenario() -> Value {
+    json!({"name": "busy", "rules": [
+        {"when": {"route": "/api/payment/pay", "paymentMethod": "WALLET_A", "every": 2}, "then": {"kind": "decline", "code": "expired_card"}},
+        {"when": {"probability": 0.3, "times": 4}, "then": {"kind": "http", "status": 503}},
+        {"when": {"route": "order", "calls": {"from": 3, "to": 9}, "forMs": 20000}, "then": {"kind": "delay", "ms": 250}},
+        {"when": {"nth": 5}, "then": {"kind": "network", "fault": "reset", "phase": "response"}}
+    ]})
+}
+
+#[test]
+fn the_same_seed_scenario_and_calls_give_the_same_answers_logs_and_snapshots() {
+    let run = || {
+        let mut svc = service(42);
+        set(&mut svc, &busy_scenario());
+        let answers = session(&mut svc, 0, 30);
+        (answers, svc.logs_json(None), svc.snapshot())
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
+fn a_snapshot_taken_mid_scenario_restores_and_continues_identically() {
+    let mut svc = service(42);
+    set(&mut svc, &busy_scenario());
+    session(&mut svc, 0, 12);
+    // Mid-way: every rule has fired, and the draw and counts go on.
+    let fired: Vec<u64> = scenario(&svc)["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["fired"].as_u64().unwrap())
+        .collect();
+    assert!(fired.iter().all(|n| *n > 0), "{fired:?}");
+    let snapshot = svc.snapshot();
+    assert!(snapshot.contains("\"scenario\":{\"text\":"));
+    let mut restored = Service::restore(
+        &snapshot,
+        Box::new(orderpay::sim::clock::VirtualClock::starting_at(T0)),
+    )
+    .expect("restores");
+    assert_eq!(restored.scenario_json(), svc.scenario_json());
+    assert_eq!(session(&mut restored, 12, 30), session(&mut svc, 12, 30));
+    assert_eq!(restored.snapshot(), svc.snapshot());
+    assert_eq!(restored.logs_json(None), svc.logs_json(None));
+}
+
+#[test]
+fn a_damaged_scenario_in_a_snapshot_is_refused_naming_it() {
+    let mut svc = service(42);
+    set(&mut svc, &busy_scenario());
+    let snapshot = svc.snapshot();
+    let wall = || Box::new(orderpay::sim::clock::VirtualClock::starting_at(T0));
+    let bad = snapshot.replace("\"counts\":[[0,0],", "\"counts\":[[0,1],");
+    let err = Service::restore(&bad, wall()).err().expect("refused").msg;
+    assert_eq!(
+        err,
+        "snapshot.scenario: counts[0]: expected [seen, fired], fired at most seen, got an array"
+    );
+    let bad = snapshot.replace("\\\"every\\\":2", "\\\"every\\\":0");
+    let err = Service::restore(&bad, wall()).err().expect("refused").msg;
+    assert!(
+        err.starts_with("snapshot.scenario: text: rules[0].when.every: expected a whole number"),
+        "{err}"
+    );
+}
+
+#[test]
+fn with_no_scenario_the_snapshot_has_no_scenario_key() {
+    let mut svc = service(42);
+    session(&mut svc, 0, 3);
+    assert!(!svc.snapshot().contains("\"scenario\""));
+}
