@@ -2,8 +2,8 @@
 // change is written within SAVE_DELAY_MS, through a temporary file that is
 // flushed and then renamed over the old one, so a crash or kill -9 at any
 // moment leaves either the previous complete file or the new one.
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
-import { open, rename } from "node:fs/promises";
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { open, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 import { Service } from "../node.js";
@@ -18,6 +18,7 @@ export class StateFile {
   #dirty = false;
   #timer = null;
   #writing = null;
+  #discarded = false;
 
   constructor(path, snapshot) {
     this.path = path;
@@ -58,8 +59,14 @@ export class StateFile {
     return text;
   }
 
+  /** Whether a change waits to be written. */
+  get pending() {
+    return this.#dirty || this.#writing !== null;
+  }
+
   /** Something changed: write it soon. */
   touch() {
+    if (this.#discarded) return;
     this.#dirty = true;
     if (this.#timer === null && this.#writing === null) {
       this.#timer = setTimeout(() => this.#write(), SAVE_DELAY_MS);
@@ -79,6 +86,7 @@ export class StateFile {
         await file.close();
       }
       await rename(this.tmp, this.path);
+      if (this.#discarded) await unlink(this.path);
     })();
     try {
       await this.#writing;
@@ -88,6 +96,15 @@ export class StateFile {
       this.#writing = null;
     }
     if (this.#dirty) this.touch();
+  }
+
+  /** The state is gone (a session ended): its file is removed, now and after a write in flight. */
+  discard() {
+    this.#discarded = true;
+    this.#dirty = false;
+    clearTimeout(this.#timer);
+    this.#timer = null;
+    rmSync(this.path, { force: true });
   }
 
   /** Writes now, synchronously (on the way out). */
