@@ -5,7 +5,8 @@
 // OpenAPI documents), which come as themselves.
 import { readBody, TOO_LARGE, utf8 } from "./body.js";
 import { sendData, sendError, sendJson, sendText } from "./reply.js";
-import { SERVER_ROUTES, sessionPaths, sessionTarget } from "./session_admin.js";
+import { sessionPaths, sessionTarget } from "./session_admin.js";
+import { SERVER_ROUTES } from "./session_name.js";
 
 export const PREFIX = "/__orderpay";
 const SMALL_BODY = 64 * 1024;

@@ -4,11 +4,9 @@
 // acting on session NAME. An admin route without that prefix acts on the
 // session the request names (header, /s/NAME/ or cookie), else the default.
 import { sendData, sendError } from "./reply.js";
-import { DEFAULT_SESSION, nameProblem } from "./session_name.js";
+import { DEFAULT_SESSION, nameProblem, SERVER_ROUTES } from "./session_name.js";
 import { SessionRefused } from "./sessions.js";
 
-/** The admin routes that are the server's, not a session's: they ignore the session and are not under /sessions/NAME/. */
-export const SERVER_ROUTES = new Set(["/health", "/openapi.json", "/openapi-admin.json"]);
 
 /** The admin paths of the sessions, given the admin routes: the list, one session, and each session's routes. */
 export function sessionPaths(routes) {

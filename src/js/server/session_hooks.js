@@ -3,8 +3,7 @@
 // browser's way into a session (GET /s/NAME/ sets the cookie).
 import { adminRoutes } from "./admin.js";
 import { sendError } from "./reply.js";
-import { SERVER_ROUTES } from "./session_admin.js";
-import { DEFAULT_SESSION, sessionCookie } from "./session_name.js";
+import { DEFAULT_SESSION, SERVER_ROUTES, sessionCookie } from "./session_name.js";
 import { SessionRefused, Sessions } from "./sessions.js";
 
 export const DEFAULT_MAX_SESSIONS = 1000;

@@ -10,6 +10,9 @@ export const SESSION_COOKIE = "orderpay-session";
 /** The session of a request that names none; naming it is the same. */
 export const DEFAULT_SESSION = "default";
 
+/** The admin routes that are the server's, not a session's: they ignore the session and are not under /sessions/NAME/. */
+export const SERVER_ROUTES = new Set(["/health", "/openapi.json", "/openapi-admin.json"]);
+
 const NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** Why `name` is not a session's name, or null when it is one. */
