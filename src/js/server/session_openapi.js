@@ -69,14 +69,13 @@ function sessionPaths() {
       },
     },
     [`${PREFIX}/sessions/{session}`]: {
-      parameters: [name],
       get: {
-        operationId: "session", summary: "One session", tags: ["sessions"],
+        operationId: "session", parameters: [name], summary: "One session", tags: ["sessions"],
         description: "The session's counts; 404 when there is none (reading it does not make it).",
         responses: { 200: ok("The session", ref("schemas", "SessionSummary")), ...NAMED },
       },
       delete: {
-        operationId: "endSession", summary: "End a session", tags: ["sessions"],
+        operationId: "endSession", parameters: [name], summary: "End a session", tags: ["sessions"],
         description: "Ends the session: its orders, log and saved file go. The default session cannot end (400): reset it instead.",
         responses: { 200: ok("Ended: what it held", ref("schemas", "SessionSummary")), ...NAMED },
       },
