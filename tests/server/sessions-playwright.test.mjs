@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from "node:path";
 import { test } from "node:test";
 
+import { examples } from "../docs.mjs";
 import { call, consumer, root, serve, stop } from "./serve.mjs";
 
 const compat = join(root, "tests", "compat", "node_modules");
@@ -25,14 +26,13 @@ export default defineConfig({
 `;
 
 // Each test runs in its own worker: a declined payment forced in its session, two orders, its log.
+// The fixture is docs/sessions.md's, as written; the spec uses its \`orderpay\`.
 const SPEC = `import { writeFileSync } from "node:fs";
-import { expect, test } from "@playwright/test";
-import { mockOrderpay } from "orderpay/playwright";
+import { expect, test } from "./fixtures.mjs";
 
 for (const n of [1, 2]) {
-  test("worker flow " + n, async ({ page }, info) => {
+  test("worker flow " + n, async ({ page, orderpay }, info) => {
     await page.route("http://shop.test/", (route) => route.fulfill({ contentType: "text/html", body: "<title>shop</title>" }));
-    const orderpay = await mockOrderpay(page, { server: process.env.ORDERPAY_SERVER });
     await orderpay.forceNext("failure", 1);
     await page.goto("http://shop.test/");
     const result = await page.evaluate(async () => {
@@ -51,7 +51,7 @@ for (const n of [1, 2]) {
 `;
 
 /** The consumer app with the packed package, and Playwright Test linked from the compatibility fixtures' tools. */
-function project() {
+function project(server) {
   const dir = join(consumer().dir, "pw-sessions");
   mkdirSync(dir, { recursive: true });
   for (const name of ["@playwright/test", "playwright", "playwright-core"]) {
@@ -61,16 +61,17 @@ function project() {
   }
   writeFileSync(join(dir, "playwright.config.mjs"), CONFIG);
   writeFileSync(join(dir, "flow.spec.mjs"), SPEC);
+  const [fixture] = examples("playwright-sessions");
+  writeFileSync(join(dir, "fixtures.mjs"), fixture.replaceAll("http://127.0.0.1:4010", server.url));
   return dir;
 }
 
 test("two Playwright workers on one server each get a session of their own, with no setup", { skip: !existsSync(cli) && "tests/compat is not installed (setup_test)" }, async () => {
   const server = await serve(["--port", "0", "--seed", "5"]);
   try {
-    const dir = project();
+    const dir = project(server);
     const run = spawnSync("node", [cli, "test", "--config", "playwright.config.mjs"], {
       cwd: dir,
-      env: { ...process.env, ORDERPAY_SERVER: server.url },
       encoding: "utf8",
       timeout: 120_000,
     });

@@ -5,11 +5,13 @@
 // across a graceful restart and a kill -9, and the admin routes of one
 // session.
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 
+import { examples } from "../docs.mjs";
 import { call, serve, stop } from "./serve.mjs";
 
 let server;
@@ -241,4 +243,25 @@ test("--state keeps every session across a graceful restart and a kill -9; an en
   } finally {
     await stop(third);
   }
+});
+
+test("docs/sessions.md's module gives each Jest or Vitest worker its own session", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "orderpay-workers-"));
+  writeFileSync(join(dir, "orderpay.mjs"), examples("sessions-workers")[0].replaceAll("http://127.0.0.1:4010", server.origin));
+  const worker = `import { admin, api, session } from "./orderpay.mjs";
+    await fetch(admin + "/force-next", { method: "POST", body: JSON.stringify({ outcome: "failure", count: 1 }) });
+    const order = await fetch(api + "/api/order/create", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ userId: session, price: 2 }) }).then((r) => r.json());
+    console.log(session, order.data.orderId);`;
+  writeFileSync(join(dir, "worker.mjs"), worker);
+  const base = { ...process.env };
+  delete base.VITEST_POOL_ID;
+  delete base.JEST_WORKER_ID;
+  const run = (env) => execFileSync("node", ["worker.mjs"], { cwd: dir, env: { ...base, ...env }, encoding: "utf8" });
+  const outs = [run({ JEST_WORKER_ID: "3" }), run({ VITEST_POOL_ID: "4" })].map((o) => o.trim().split(" "));
+  assert.deepEqual(outs.map(([name]) => name), ["worker-3", "worker-4"]);
+  for (const [name, id] of outs) {
+    assert.ok(found(await read(server.url, id, as(name))));
+    assert.deepEqual((await admin(`/sessions/${name}`)).body.data.forced, { outcome: "failure", remaining: 1 });
+  }
+  assert.ok(!found(await read(server.url, outs[0][1], as("worker-4"))));
 });
