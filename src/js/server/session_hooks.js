@@ -28,14 +28,12 @@ export function createSessions(ctx, options, serviceOptions) {
 }
 
 /**
- * The context a gateway request of session `name` runs in, marked on the
- * answer; or undefined once the refusal past --max-sessions is sent.
+ * The context a gateway request of session `name` runs in; or undefined
+ * once the refusal past --max-sessions is sent.
  */
 export function sessionContext(res, sessions, name) {
   try {
-    const ctx = sessions.ctxOf(name);
-    if (name !== null) res.setHeader("x-orderpay-session", name);
-    return ctx;
+    return sessions.ctxOf(name);
   } catch (error) {
     if (!(error instanceof SessionRefused)) throw error;
     return void sendError(res, error.status, error.message);
