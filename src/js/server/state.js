@@ -19,6 +19,8 @@ export class StateFile {
   #timer = null;
   #writing = null;
   #discarded = false;
+  /** When the first change not yet written was made (performance.now()). */
+  #dirtySince = 0;
 
   constructor(path, snapshot) {
     this.path = path;
@@ -67,10 +69,18 @@ export class StateFile {
   /** Something changed: write it soon. */
   touch() {
     if (this.#discarded) return;
+    if (!this.#dirty) this.#dirtySince = performance.now();
     this.#dirty = true;
-    if (this.#timer === null && this.#writing === null) {
-      this.#timer = setTimeout(() => this.#write(), SAVE_DELAY_MS);
-    }
+    if (this.#timer === null && this.#writing === null) this.#schedule();
+  }
+
+  /**
+   * The next write, SAVE_DELAY_MS after the first change it will hold: a
+   * change made while a slow write ran waits no longer for it.
+   */
+  #schedule() {
+    const wait = Math.max(0, this.#dirtySince + SAVE_DELAY_MS - performance.now());
+    this.#timer = setTimeout(() => this.#write(), wait);
   }
 
   async #write() {
@@ -95,7 +105,7 @@ export class StateFile {
     } finally {
       this.#writing = null;
     }
-    if (this.#dirty) this.touch();
+    if (this.#dirty && !this.#discarded) this.#schedule();
   }
 
   /** The state is gone (a session ended): its file is removed, now and after a write in flight. */
