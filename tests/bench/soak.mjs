@@ -9,7 +9,8 @@
 //     a change is written within 0.5 s, "at most the last second" lost),
 //   - 5xx answers (this build simulates none),
 //   - memory: in each life after the first (the warm-up), the server's
-//     least RSS over its last third within 10% of that over its middle third,
+//     least RSS over its last third within 10% of that over its middle third
+//     (judged when a life lasts 30 s or more: a run of 90 s at least),
 //   - every session intact after each restart: all 50 there, their orders.
 // Exit code 1 when one of them fails. Not a test: CI runs it short.
 //
@@ -239,8 +240,10 @@ function report(finalRss) {
   const checks = [
     [`no acknowledged write lost beyond the window: ${beyond} lost`, beyond === 0],
     [`no 5xx: ${stats.fiveXX.length}${stats.fiveXX.length ? ` (${stats.fiveXX.slice(0, 3).join("; ")})` : ""}`, stats.fiveXX.length === 0],
+    // A life shorter than 30 s is still warming up (the heap, the restored sessions): printed, not judged.
     [`memory flat after warm-up: RSS ${rss.map((r) => `${mib(r.mid)} to ${mib(r.end)}`).join(", ")} MiB over each life after the first, ` +
-      `growing ${((spread - 1) * 100).toFixed(1)}% at most`, spread <= 1.1],
+      `growing ${((spread - 1) * 100).toFixed(1)}% at most${KILL_EVERY_MS < 30_000 ? " (lives under 30 s: not judged)" : ""}`,
+    spread <= 1.1 || KILL_EVERY_MS < 30_000],
     [`every session intact after ${lives.length} restarts: ${missing} missing`, missing === 0 && lives.length > 0],
     [`bodies over the limit: ${stats.tooLarge} got 413, ${stats.tooLargeOther} something else`, stats.tooLargeOther === 0],
   ];
