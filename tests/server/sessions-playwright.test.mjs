@@ -2,7 +2,7 @@
 // (pinned in tests/compat/package.json) runs two workers at once, each
 // calling mockOrderpay(page, { server }) with nothing else, and each gets a
 // session of its own (worker-0, worker-1): its forced decline, its orders
-// and its log, none of the other's.
+// and its log, none of the other's. Its types compile under strict TypeScript.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
@@ -94,4 +94,29 @@ test("two Playwright workers on one server each get a session of their own, with
   } finally {
     await stop(server);
   }
+});
+
+test("the server form's types: its options and handle, and no service on it", () => {
+  const dir = consumer().dir;
+  writeFileSync(join(dir, "pw-check.ts"), `
+    import { mockOrderpay, type Routable } from "orderpay/playwright";
+    declare const page: Routable;
+    const remote = await mockOrderpay(page, { server: "http://127.0.0.1:4010", session: "w1", reset: false });
+    const name: string = remote.session;
+    const admin: string = remote.admin;
+    await remote.forceNext("failure", 2);
+    const records = await remote.logs();
+    const local = await mockOrderpay(page, { baseUrl: "/shop" });
+    local.service.forceNext("failure");
+    // @ts-expect-error: the server form has no service in this process
+    void remote.service;
+    // @ts-expect-error: not an outcome
+    await remote.forceNext("maybe");
+    void [name, admin, records];
+    export {};
+  `);
+  const tsc = join(root, "tests/node_modules/typescript/bin/tsc");
+  const run = spawnSync("node", [tsc, "--noEmit", "--strict", "--target", "es2022", "--module", "nodenext", "--moduleResolution", "nodenext",
+    "--lib", "es2022,dom", "pw-check.ts"], { cwd: dir, encoding: "utf8" });
+  assert.equal(run.status, 0, run.stdout + run.stderr);
 });
