@@ -8,7 +8,7 @@
 // payment ran. Through createFetch, and against `orderpay serve` over real
 // HTTP.
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { tmpdir } from "node:os";
@@ -203,34 +203,67 @@ test("Retry-After as an HTTP date, and a value the client cannot read (backoff)"
 
 // ------------------------------------------------------------ over real HTTP
 
+const scenarioFile = join(tmpdir(), `orderpay-retrying-client-${process.pid}.json`);
 let server = null;
+/** `orderpay serve` from the built package, started once: the third party's 60 s timeout holds its answer 600 ms. */
+async function server11() {
+  if (server) return server;
+  writeFileSync(scenarioFile, JSON.stringify(outageThenTimeout(60_000)));
+  const args = ["--port", "0", "--seed", "11", "--failure-rate", "0", "--latency", "0.01", "--scenario", scenarioFile];
+  server = await serve(args, { command: ["node", join(root, "pkg/server/cli.js")], cwd: root });
+  return server;
+}
 after(async () => {
   if (server) await stop(server);
+  rmSync(scenarioFile, { force: true });
 });
 
-test("over real HTTP against orderpay serve: the same scenario ends in one payment and a paid order", async () => {
-  const file = join(tmpdir(), `orderpay-retrying-client-${process.pid}.json`);
-  writeFileSync(file, JSON.stringify(outageThenTimeout(60_000)));
-  // --latency 0.01: the third party's 60 s timeout holds the answer 600 ms, past the client's 300.
-  const args = ["--port", "0", "--seed", "11", "--failure-rate", "0", "--latency", "0.01", "--scenario", file];
-  server = await serve(args, { command: ["node", join(root, "pkg/server/cli.js")], cwd: root });
-  const base = server.url;
+/** The admin API's data at `path` (GET), or after sending `body` with `method`. */
+async function admin(path, method = "GET", body) {
+  const init = body === undefined ? { method } : { method, body: JSON.stringify(body) };
+  return (await (await fetch(`${server.origin}/__orderpay/${path}`, init)).json()).data;
+}
+
+async function createOverHttp(base) {
   const created = await fetch(`${base}/api/order/create`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ userId: "u-1", price: 42, description: "a lamp" }),
   });
-  const order = (await created.json()).data;
+  return (await created.json()).data;
+}
+
+test("over real HTTP: 503 twice, then the third party times out once, then success: one payment, the order paid", async () => {
+  const { url: base } = await server11();
+  await admin("reset", "POST", {}); // a fresh service, with the scenario of --scenario
+  const order = await createOverHttp(base);
   const { paid, marked } = await checkout(fetch, base, order, { scale: 0.01, timeoutMs: 300 });
 
   assert.deepEqual(paid.log.map((t) => t.status ?? t.failure), [503, 503, "timeout", 200]);
   assert.equal(paid.answer.envelope.code, 0);
   assert.deepEqual(marked.log, [{ status: 200 }]);
-  const admin = async (path) => (await (await fetch(`${server.origin}/__orderpay/${path}`)).json()).data;
   const { records } = await admin("logs");
-  assert.deepEqual(payAnswers(records).map(([status, code]) => [status, code]), [[503, 503], [503, 503], [200, -1], [200, 0]]);
+  assert.deepEqual(payAnswers(records), [[503, 503, false], [503, 503, false], [200, -1, false], [200, 0, false]]);
+  assert.deepEqual(outcomes(records).map((o) => [o.approved, o.thirdParty ?? null]), [[false, "timeout"], [true, null]]);
   const { attempts, approved } = (await admin("counters")).counters.payments;
   assert.deepEqual({ attempts, approved }, { attempts: 2, approved: 1 });
-  const read = await (await fetch(`${base}/api/order/${order.orderId}`)).json();
-  assert.equal(read.data.status, "PAID");
+  assert.equal((await (await fetch(`${base}/api/order/${order.orderId}`)).json()).data.status, "PAID");
+});
+
+test("over real HTTP: a 429, then a payment whose answer the server never sends: the retry replays it", async () => {
+  const { url: base } = await server11();
+  await admin("reset", "POST", {});
+  const lost = structuredClone(limitedThenLost);
+  lost.rules[1].then.ms = 5000; // the server holds the connection this long at most; the client gives up first
+  await admin("scenario", "PUT", lost);
+  const order = await createOverHttp(base);
+  const { paid, marked } = await checkout(fetch, base, order, { scale: 0.01, timeoutMs: 300 });
+
+  assert.deepEqual(paid.log, [{ status: 429, waitMs: 20 }, { failure: "timeout", waitMs: 10 }, { status: 200, replayed: true }]);
+  assert.deepEqual(marked.log, [{ status: 200 }]);
+  const { records } = await admin("logs");
+  assert.deepEqual(payAnswers(records), [[429, 429, false], [200, 0, false], [200, 0, true]]);
+  const { attempts, approved } = (await admin("counters")).counters.payments;
+  assert.deepEqual({ attempts, approved }, { attempts: 1, approved: 1 });
+  assert.equal((await (await fetch(`${base}/api/order/${order.orderId}`)).json()).data.status, "PAID");
 });
