@@ -49,7 +49,7 @@ after(() => {
 function runTest(file, code) {
   writeFileSync(join(app.dir, file), code);
   return new Promise((resolve) => {
-    execFile("node", ["--test", "--test-reporter=tap", file], { cwd: app.dir, env, encoding: "utf8" }, (error, stdout, stderr) => {
+    execFile(process.execPath, ["--test", "--test-reporter=tap", file], { cwd: app.dir, env, encoding: "utf8" }, (error, stdout, stderr) => {
       const count = (name) => Number(new RegExp(`^# ${name} (\\d+)$`, "m").exec(stdout)?.[1] ?? NaN);
       resolve({ code: error ? error.code : 0, tests: count("tests"), pass: count("pass"), fail: count("fail"), output: stdout + stderr });
     });

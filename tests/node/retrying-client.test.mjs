@@ -210,7 +210,7 @@ async function server11() {
   if (server) return server;
   writeFileSync(scenarioFile, JSON.stringify(outageThenTimeout(60_000)));
   const args = ["--port", "0", "--seed", "11", "--failure-rate", "0", "--latency", "0.01", "--scenario", scenarioFile];
-  server = await serve(args, { command: ["node", join(root, "pkg/server/cli.js")], cwd: root });
+  server = await serve(args, { command: [process.execPath, join(root, "pkg/server/cli.js")], cwd: root });
   return server;
 }
 after(async () => {
