@@ -776,6 +776,7 @@ mod tests {
             http_status,
             code,
             msg: Cow::Borrowed("success"),
+            replay: false,
         }
     }
 

@@ -77,6 +77,7 @@ const schemas = {
       failureRate: { type: "number", minimum: 0, maximum: 1 },
       logCapacity: { type: "integer", minimum: 0 },
       maxOrders: { type: "integer", minimum: 0 },
+      idempotencyKeys: { type: "integer", minimum: 0, description: "Shown only when set to other than its default, 10000" },
       latency: { type: "object" },
     },
   },
@@ -99,6 +100,12 @@ const schemas = {
       failureRate: { type: "number", minimum: 0, maximum: 1 },
       logCapacity: { type: "integer", minimum: 0, maximum: 1000000 },
       maxOrders: { type: "integer", minimum: 0, maximum: 9007199254740991 },
+      idempotencyKeys: {
+        type: "integer",
+        minimum: 0,
+        maximum: 1000000,
+        description: "Most Idempotency-Keys kept at once, each for 24 hours of the service's clock; a new one past it is a 507. Default 10000",
+      },
       virtualTime: { type: "integer", description: "Start a virtual clock at this Unix time (ms)" },
       latency: { type: "object", description: "Overrides of the latency model: order, payment, thirdParty, test" },
       scenario: {
