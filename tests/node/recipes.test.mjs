@@ -75,7 +75,7 @@ function pool(size) {
   });
 }
 
-for (const [name, blocks, [feature, without]] of RECIPES) {
+for (const [name, blocks, [feature]] of RECIPES) {
   test(`the recipe "${name}" passes as written, and fails without its feature`, async () => {
     assert.equal(blocks.length, 1, `docs/testing-failures.md has one <!-- example: recipe-${name} --> block`);
     const [code] = blocks;

@@ -150,8 +150,12 @@ test("503 twice, then the third party times out once, then success: one payment,
     { name: "down", seen: 4, fired: 2 },
     { name: "slow third party", seen: 2, fired: 1 },
   ]);
+  // The keys kept: the payment's with its success (the timeout before it was not kept), and the order pay's.
+  const kept = Object.values(JSON.parse(service.snapshot()).idempotency).map((k) => [k.path, k.code, JSON.parse(k.data)]);
+  const { paymentId } = paid.answer.envelope.data;
+  assert.deepEqual(kept.sort(), [[`/api/order/${order.orderId}/pay`, 0, null], [PAY, 0, paid.answer.envelope.data]]);
   assert.equal(service.handle("GET", `/api/order/${order.orderId}`).data.status, "PAID");
-  const payment = service.handle("GET", `/api/payment/${paid.answer.envelope.data.paymentId}`).data;
+  const payment = service.handle("GET", `/api/payment/${paymentId}`).data;
   assert.deepEqual([payment.status, payment.orderId, payment.amount], ["SUCCESS", order.orderId, 42]);
 });
 
