@@ -120,11 +120,15 @@ function newOrder(service) {
 
 // ------------------------------------------------------------ through createFetch
 
-/** A fetch whose simulated time is waited out at a hundredth: the 30 s timeout takes 300 ms. */
+/**
+ * A fetch whose simulated time is waited out at a fiftieth: the third
+ * party's 30 s timeout holds its answer 600 ms, past the client's 250.
+ */
 function api(scenario) {
-  return createFetch({ service: { seed: 11, failureRate: 0 }, scenario, delay: 0.01 });
+  return createFetch({ service: { seed: 11, failureRate: 0 }, scenario, delay: 0.02 });
 }
-const FAST = { scale: 0.01, timeoutMs: 100 };
+/** The client's waits at a hundredth (Retry-After: 1 is 10 ms), and its timeout. */
+const FAST = { scale: 0.01, timeoutMs: 250 };
 
 test("503 twice, then the third party times out once, then success: one payment, the order paid", async () => {
   const fetch = api(outageThenTimeout(30_000));
@@ -209,10 +213,10 @@ test("Retry-After as an HTTP date, and a value the client cannot read (backoff)"
 
 const scenarioFile = join(tmpdir(), `orderpay-retrying-client-${process.pid}.json`);
 let server = null;
-/** `orderpay serve` from the built package, started once: the third party's 60 s timeout holds its answer 600 ms. */
+/** `orderpay serve` from the built package, started once: the third party's 120 s timeout holds its answer 1.2 s. */
 async function server11() {
   if (server) return server;
-  writeFileSync(scenarioFile, JSON.stringify(outageThenTimeout(60_000)));
+  writeFileSync(scenarioFile, JSON.stringify(outageThenTimeout(120_000)));
   const args = ["--port", "0", "--seed", "11", "--failure-rate", "0", "--latency", "0.01", "--scenario", scenarioFile];
   server = await serve(args, { command: [process.execPath, join(root, "pkg/server/cli.js")], cwd: root });
   return server;
@@ -241,7 +245,7 @@ test("over real HTTP: 503 twice, then the third party times out once, then succe
   const { url: base } = await server11();
   await admin("reset", "POST", {}); // a fresh service, with the scenario of --scenario
   const order = await createOverHttp(base);
-  const { paid, marked } = await checkout(fetch, base, order, { scale: 0.01, timeoutMs: 300 });
+  const { paid, marked } = await checkout(fetch, base, order, { scale: 0.01, timeoutMs: 500 });
 
   assert.deepEqual(paid.log.map((t) => t.status ?? t.failure), [503, 503, "timeout", 200]);
   assert.equal(paid.answer.envelope.code, 0);
@@ -261,7 +265,7 @@ test("over real HTTP: a 429, then a payment whose answer the server never sends:
   lost.rules[1].then.ms = 5000; // the server holds the connection this long at most; the client gives up first
   await admin("scenario", "PUT", lost);
   const order = await createOverHttp(base);
-  const { paid, marked } = await checkout(fetch, base, order, { scale: 0.01, timeoutMs: 300 });
+  const { paid, marked } = await checkout(fetch, base, order, { scale: 0.01, timeoutMs: 500 });
 
   assert.deepEqual(paid.log, [{ status: 429, waitMs: 20 }, { failure: "timeout", waitMs: 10 }, { status: 200, replayed: true }]);
   assert.deepEqual(marked.log, [{ status: 200 }]);
