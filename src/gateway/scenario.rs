@@ -8,12 +8,14 @@ use crate::prelude::*;
 
 use super::backend::Backend;
 use super::error::ApiError;
-use super::parse;
-use super::request::{Body, Fields, Headers, Text};
+use super::request::{Body, Headers, Text};
 use super::route::Route;
+use crate::domain::money::Money;
 use crate::domain::route_table::{self, ROUTES};
 use crate::domain::PaymentMethod;
-use crate::json::flat::Flat;
+use crate::json::flat::{Flat, Scalar};
+use crate::json::number;
+use crate::observe::call::Call;
 use crate::sim::scenario::{self, Facts, Fault, Phase, Scenario, Then, Words};
 use crate::sim::third_party::{Failure, Verdict};
 
@@ -34,6 +36,29 @@ pub struct Seen<'r> {
     pub user_id: Option<&'r str>,
     pub headers: &'r Headers,
     pub body: Option<&'r Text>,
+}
+
+/// `decide` for a routed request (its route, line, headers and body),
+/// its answers put where the request keeps them, then `before_service`;
+/// returns the simulated time spent. Never inlined into the gateway's
+/// path, which calls it only when a scenario may act.
+#[inline(never)]
+pub fn before(
+    svc: &mut Backend,
+    (route, call, headers, body): (&Route, &Call, &Headers, Option<&Text>),
+    under_scenario: &mut bool,
+    fault: &mut Option<Box<Fault>>,
+) -> Result<u64, ApiError> {
+    let seen = Seen {
+        route,
+        method: &call.method,
+        template: call.template,
+        user_id: call.user_id.as_deref(),
+        headers,
+        body,
+    };
+    (*under_scenario, *fault) = decide(svc, &seen)?;
+    before_service(svc, fault.as_deref())
 }
 
 /// Whether a scenario (the header's for this request, else the
@@ -58,21 +83,31 @@ pub fn decide(svc: &mut Backend, seen: &Seen) -> Result<(bool, Option<Box<Fault>
     else {
         return Ok((false, None));
     };
+    // Only a create or a payment has a body a rule reads.
     let mut room = Flat::new();
-    let body = if needs_body {
-        Body::parse(seen.body, seen.headers, &mut room).ok()
-    } else {
-        None
+    let body = match seen.route {
+        Route::CreateOrder | Route::Pay if needs_body => {
+            Body::parse(seen.body, seen.headers, &mut room).ok()
+        }
+        _ => None,
     };
-    let field = |name: &str| {
-        body.as_ref()
-            .and_then(|b| b.optional_string(name).ok().flatten())
+    let scalar = |name: &str| body.as_ref().and_then(|b| b.scalar(name));
+    let field = |name: &str| match scalar(name) {
+        Some(Scalar::Str(s)) => Some(s),
+        _ => None,
     };
-    let amount = body.as_ref().and_then(|b| b.number("amount").ok());
+    let amount = match scalar("amount") {
+        Some(Scalar::Num(text)) => number::parse(text),
+        _ => None,
+    };
+    // A payment reaches the third party when its body is one and its
+    // order exists (`parse::new_payment`, then `judge`).
     let pays = matches!(seen.route, Route::Pay)
-        && body.as_ref().is_some_and(|b| {
-            matches!(parse::new_payment(b), Ok(Ok(p)) if svc.orders.existing(&p.order_id).is_some())
-        });
+        && amount.and_then(Money::positive).is_some()
+        && field("paymentMethod")
+            .and_then(PaymentMethod::parse)
+            .is_some()
+        && field("orderId").is_some_and(|id| svc.orders.existing(id).is_some());
     let path_order = match seen.route {
         Route::GetOrder(id) | Route::MarkOrderPaid(id) | Route::DeleteOrder(id) => Some(*id),
         _ => None,
