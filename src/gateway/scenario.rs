@@ -100,14 +100,8 @@ pub fn decide(svc: &mut Backend, seen: &Seen) -> Result<(bool, Option<Box<Fault>
         Some(Scalar::Num(text)) => number::parse(text),
         _ => None,
     };
-    // A payment reaches the third party when its body is one and its
-    // order exists (`parse::new_payment`, then `judge`).
     let pays = matches!(seen.route, Route::Pay)
-        && amount.and_then(Money::positive).is_some()
-        && field("paymentMethod")
-            .and_then(PaymentMethod::parse)
-            .is_some()
-        && field("orderId").is_some_and(|id| svc.orders.existing(id).is_some());
+        && reaches_third_party(svc, field("orderId"), amount, field("paymentMethod"));
     let path_order = match seen.route {
         Route::GetOrder(id) | Route::MarkOrderPaid(id) | Route::DeleteOrder(id) => Some(*id),
         _ => None,
@@ -143,6 +137,19 @@ pub fn at_third_party(by_rule: Option<Then>, verdict: &Verdict, under_scenario: 
         _ if under_scenario && !verdict.approved => Failure::Drawn,
         _ => Failure::None,
     }
+}
+
+/// Whether a payment's body is one (`parse::new_payment`) and its order
+/// exists: then it reaches the third party (`exchange::judge`).
+fn reaches_third_party(
+    svc: &Backend,
+    order_id: Option<&str>,
+    amount: Option<f64>,
+    method: Option<&str>,
+) -> bool {
+    amount.and_then(Money::positive).is_some()
+        && method.and_then(PaymentMethod::parse).is_some()
+        && order_id.is_some_and(|id| svc.orders.existing(id).is_some())
 }
 
 /// A route's group as a rule names it: `order`, `payment` or `test`.
