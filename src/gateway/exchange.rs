@@ -27,7 +27,7 @@ use crate::json::message::{msg, Q};
 use crate::observe::call::{known_method, Call};
 use crate::observe::trace::Incoming;
 use crate::observe::{
-    Answer, At, EventClass, Kept, LogStatus, Part, SpanEntry, SpanId, TraceId, Why,
+    Answer, At, EventClass, Kept, LogStatus, Mark, Part, SpanEntry, SpanId, TraceId, Why,
 };
 use crate::sim::latency::LatencyModel;
 use crate::sim::scenario::{Fault, Then};
@@ -339,6 +339,7 @@ fn replay(
         code: kept.body.code,
         msg: Cow::Owned(kept.body.msg.clone()),
         replay: true,
+        fault: None,
     };
     let duration = log(svc, context, call, Work::default(), answer);
     let mut facts = response_headers(context, duration, None);
@@ -480,6 +481,7 @@ fn finish(
         code: body.code,
         msg,
         replay: false,
+        fault: work.fault.clone(),
     };
     let fault = work.fault.take();
     // A third party that timed out or failed leaves the outcome unknown.
@@ -519,6 +521,7 @@ fn finish_inner<T>(
                 code: 0,
                 msg: Cow::Borrowed("success"),
                 replay: false,
+                fault: None,
             };
             (answer, data)
         }
@@ -531,6 +534,7 @@ fn finish_inner<T>(
                 code: error.code(),
                 msg: error.log_msg(),
                 replay: false,
+                fault: None,
             };
             (answer, None)
         }
@@ -624,6 +628,7 @@ fn record_spans(
         http_status: answer.http_status,
         code: answer.code,
         msg: answer.msg.clone(),
+        mark: mark(answer),
     };
     let window = (0, total);
     context.record_span(
@@ -663,6 +668,20 @@ fn record_spans(
         let window = (offset, offset + took);
         context.record_span(svc, span(third, Some(service_span), window, status, part));
     }
+}
+
+/// What the gateway span says of a replay or a scenario's failure.
+fn mark(answer: &Answer) -> Option<Box<Mark>> {
+    if answer.replay {
+        return Some(Box::new(Mark::Replay));
+    }
+    let fault = answer.fault.as_deref()?;
+    let code = match fault.then {
+        Then::Decline { code } => Some(code),
+        _ => None,
+    };
+    let kind = fault.then.kind();
+    Some(Box::new(Mark::Fault(kind, fault.rule.clone(), code)))
 }
 
 /// What the response headers will say, kept as facts until read.

@@ -15,6 +15,7 @@ use crate::prelude::*;
 use crate::json::message::{msg, place, At, Path, Place};
 
 use alloc::borrow::Cow;
+use alloc::rc::Rc;
 
 use super::call::Call;
 use super::entry::{Answer, Kept};
@@ -22,6 +23,7 @@ use super::event_class::EventClass;
 use super::journal::Journal;
 use crate::json::{Json, Out};
 use crate::sim::invalid::Invalid;
+use crate::sim::scenario::document::KINDS;
 use crate::sim::third_party::{Rule, Verdict};
 
 /// Upper bounds of the duration buckets, in ms: bucket `i` holds the
@@ -144,6 +146,13 @@ pub struct Counters {
     /// False when the counts were rebuilt from a log that no longer held
     /// every record (an older snapshot): they start at its oldest record.
     pub complete: bool,
+    /// Answers replayed under an `Idempotency-Key`.
+    pub replays: u64,
+    /// Scenario failures by kind, in the order of `KINDS`, and by the
+    /// name of the rule that gave them (at most `MAX_ROWS` names, the
+    /// first met; a drawn decline has none).
+    pub by_kind: [u64; KINDS.len()],
+    pub by_fault_rule: Vec<(Rc<str>, u64)>,
     /// Where each request's row was last found, so it is not searched for.
     rows: RowMemo,
 }
@@ -196,6 +205,9 @@ impl Default for Counters {
             every: 1,
             durations: Default::default(),
             complete: true,
+            replays: 0,
+            by_kind: [0; KINDS.len()],
+            by_fault_rule: Vec::new(),
             rows: RowMemo::default(),
         }
     }
@@ -230,6 +242,10 @@ impl Counters {
 
     fn count_request(&mut self, call: &Call, answer: &Answer) {
         self.requests += 1;
+        self.replays += u64::from(answer.replay);
+        if let Some(fault) = &answer.fault {
+            self.count_fault(fault.then.kind(), fault.rule.as_deref(), 1);
+        }
         let route = call.template;
         let (http_status, code) = (answer.http_status, answer.code);
         let slot = memo_slot(route, http_status, code);
@@ -262,6 +278,21 @@ impl Counters {
             }
         }
         self.count_duration(answer);
+    }
+
+    /// `n` failures of `kind`, given by the rule named `rule` (none for a
+    /// drawn decline); a rule's name past the first `MAX_ROWS` is not kept.
+    fn count_fault(&mut self, kind: &str, rule: Option<&str>, n: u64) {
+        if let Some(k) = KINDS.iter().position(|k| *k == kind) {
+            self.by_kind[k] += n;
+        }
+        let Some(rule) = rule else { return };
+        let rules = &mut self.by_fault_rule;
+        match rules.iter().position(|(r, _)| &**r == rule) {
+            Some(i) => rules[i].1 += n,
+            None if rules.len() < MAX_ROWS => rules.push((Rc::from(rule), n)),
+            None => {}
+        }
     }
 
     /// The request's simulated duration, when a service handled it.
@@ -368,6 +399,13 @@ impl Counters {
         self.write_payments(out);
         out.key("durations");
         self.write_durations(out);
+        if self.replays > 0 {
+            out.key("replays");
+            out.uint(self.replays);
+        }
+        if self.by_kind.iter().any(|n| *n > 0) {
+            self.write_faults(out);
+        }
         out.key("complete");
         out.bool(self.complete);
         out.end_object();
@@ -427,6 +465,27 @@ impl Counters {
         out.end_object();
     }
 
+    /// `faults`: `byKind` and `byRule`, each a count by name.
+    fn write_faults(&self, out: &mut Out) {
+        out.key("faults");
+        out.begin_object();
+        out.key("byKind");
+        out.begin_object();
+        for (kind, n) in KINDS.iter().zip(self.by_kind).filter(|(_, n)| *n > 0) {
+            out.key(kind);
+            out.uint(n);
+        }
+        out.end_object();
+        out.key("byRule");
+        out.begin_object();
+        for (rule, n) in &self.by_fault_rule {
+            out.key_text(rule);
+            out.uint(*n);
+        }
+        out.end_object();
+        out.end_object();
+    }
+
     /// `durations`: the bucket edges, then a histogram per service.
     fn write_durations(&self, out: &mut Out) {
         out.begin_object();
@@ -475,6 +534,12 @@ impl Counters {
         c.read_by_route(v, at)?;
         c.read_payments(field(v, at, "payments")?, &Path(at, "payments"))?;
         c.read_durations(field(v, at, "durations")?, &Path(at, "durations"))?;
+        if v.get("replays").is_some() {
+            c.replays = count_in(v, at, "replays")?;
+        }
+        if let Some(faults) = v.get("faults") {
+            c.read_faults(faults, &Path(at, "faults"))?;
+        }
         let complete = field(v, at, "complete")?;
         c.complete = complete
             .as_bool()
@@ -545,6 +610,34 @@ impl Counters {
             }
         }
         self.read_running(payments, &Path(pay_at, "running"))
+    }
+
+    /// `faults`: counts by kind (one of `KINDS`) and by rule name (at
+    /// most `MAX_ROWS`), each named once and above 0.
+    fn read_faults(&mut self, faults: &Json, at: &dyn Place) -> Result<(), Invalid> {
+        for (name, by_kind) in [("byKind", true), ("byRule", false)] {
+            let here = Path(at, name);
+            let members = field(faults, at, name)?;
+            let members = members.as_object().ok_or_else(|| wrong(&here, "an object"))?;
+            for (key, v) in members {
+                let n = count(v, &Path(&here, key))?;
+                let rules = &mut self.by_fault_rule;
+                let slot = if by_kind {
+                    let i = KINDS.iter().position(|k| *k == key);
+                    i.and_then(|i| self.by_kind.get_mut(i))
+                } else if rules.len() < MAX_ROWS && !rules.iter().any(|(r, _)| **r == **key) {
+                    rules.push((Rc::from(&**key), 0));
+                    rules.last_mut().map(|(_, c)| c)
+                } else {
+                    None
+                };
+                match slot {
+                    Some(c) if *c == 0 && n > 0 => *c = n,
+                    _ => return Err(out_of_range(&Path(&here, key), "unknown, repeated or 0")),
+                }
+            }
+        }
+        Ok(())
     }
 
     /// `durations`: the bucket edges this service counts in, then a
@@ -778,6 +871,7 @@ mod tests {
             code,
             msg: Cow::Borrowed("success"),
             replay: false,
+            fault: None,
         }
     }
 

@@ -8,6 +8,7 @@ use super::call::Call;
 use super::event_class::EventClass;
 use super::ids::{SpanId, TraceId};
 use super::status::LogStatus;
+use crate::sim::scenario::Fault;
 use crate::sim::third_party::Verdict;
 
 /// One log record of the spec's part 6, compact.
@@ -45,6 +46,9 @@ pub struct Answer {
     pub msg: Cow<'static, str>,
     /// A replay of an answer kept under an `Idempotency-Key`: nothing ran.
     pub replay: bool,
+    /// The failure a scenario's rule gave the request (or a drawn decline
+    /// under a scenario), as `request()` reports it; none by default.
+    pub fault: Option<Box<Fault>>,
 }
 
 /// Where in a trace a record is written.

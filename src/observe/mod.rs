@@ -35,5 +35,5 @@ pub use record::{LogRecord, Stage};
 pub use span::Component;
 #[cfg(feature = "serde")]
 pub use span::Span;
-pub use span_entry::{Part, SpanEntry, Why};
+pub use span_entry::{Mark, Part, SpanEntry, Why};
 pub use status::LogStatus;

@@ -14,10 +14,12 @@ use super::entry::{Answer, Entry, Kept};
 use super::event_class::EventClass;
 use super::ids::{SpanId, TraceId};
 use super::journal::Journal;
-use super::span_entry::{Part, SpanEntry, Why};
+use super::span_entry::{Mark, Part, SpanEntry, Why};
 use super::status::LogStatus;
 use crate::domain::route_table::template_named;
 use crate::json::Json;
+use crate::sim::scenario::document::{DECLINE_CODES, KINDS};
+use crate::sim::scenario::Fault;
 use crate::sim::third_party::{Failure, Rule, Verdict};
 
 type Read<T> = Result<T, String>;
@@ -286,6 +288,12 @@ fn record(o: &Json<'_>, calls: &mut Calls) -> Read<Entry> {
                     Some(Json::Bool(true)) => true,
                     Some(_) => return Err("`replay`: expected true, or no member".to_owned()),
                 },
+                fault: match o.get("fault") {
+                    None => None,
+                    Some(v) => Some(Box::new(
+                        Fault::read(v).ok_or("`fault`: not a failure a scenario gives")?,
+                    )),
+                },
             },
         ),
         other => return Err(msg!("`stage`: unknown ", Whole(other))),
@@ -331,6 +339,32 @@ fn span_call_of(o: &Json<'_>, calls: &mut Calls) -> Read<Rc<Call>> {
     Ok(calls.of_span(name, uri, user))
 }
 
+/// A gateway span's replay or scenario failure, from its attributes.
+fn mark(o: &Json<'_>) -> Read<Option<Box<Mark>>> {
+    let word = |key, words: &[&'static str]| match attribute(o, key) {
+        None => Ok(None),
+        Some(v) => words
+            .iter()
+            .find(|w| Some(**w) == v.as_str())
+            .map(|w| Some(*w))
+            .ok_or_else(|| msg!("span attribute `", key, "`: unknown")),
+    };
+    let mark = match (attribute(o, "orderpay.replay"), word("orderpay.fault.kind", &KINDS)?) {
+        (None, None) => return Ok(None),
+        (Some(Json::Bool(true)), None) => Mark::Replay,
+        (None, Some(kind)) => Mark::Fault(
+            kind,
+            attribute(o, "orderpay.rule")
+                .map(|r| r.as_str().map(Rc::from))
+                .map(|r| r.ok_or("span attribute `orderpay.rule`: expected a string"))
+                .transpose()?,
+            word("payment.decline_code", &DECLINE_CODES)?,
+        ),
+        _ => return Err("span attribute `orderpay.replay`: expected true, alone".to_owned()),
+    };
+    Ok(Some(Box::new(mark)))
+}
+
 fn span(o: &Json<'_>, calls: &mut Calls) -> Read<SpanEntry> {
     let part = match text(o, "component")? {
         "gateway" => Part::Gateway {
@@ -338,6 +372,7 @@ fn span(o: &Json<'_>, calls: &mut Calls) -> Read<SpanEntry> {
             http_status: attr_int(o, "http.response.status_code")?,
             code: attr_int(o, "orderpay.code")?,
             msg: Cow::Owned(attr_text(o, "orderpay.msg")?.to_owned()),
+            mark: mark(o)?,
         },
         "third-party" => Part::ThirdParty {
             approved: attribute(o, "orderpay.approved")

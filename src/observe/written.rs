@@ -417,6 +417,7 @@ fn response_stage(c: &mut Cursor, calls: &mut Calls) -> Option<Kept> {
             code,
             msg: kept(msg),
             replay,
+            fault: None,
         },
     ))
 }
@@ -488,6 +489,7 @@ fn gateway_part(c: &mut Cursor, calls: &mut Calls, name: &str) -> Option<Part> {
         http_status,
         code,
         msg: kept(msg),
+        mark: None,
     })
 }
 

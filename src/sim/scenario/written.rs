@@ -1,8 +1,13 @@
 //! A scenario as JSON text: its document as given and where it stands,
 //! for the `scenario` read; and a failure as answers report it.
 
+use alloc::borrow::Cow;
+use alloc::rc::Rc;
+
 use super::document::Then;
-use super::Scenario;
+use super::reading::At;
+use super::{parse, Fault, Scenario};
+use crate::json::read::{self, Json};
 use crate::json::write::Out;
 
 impl Scenario {
@@ -32,7 +37,7 @@ impl Scenario {
     }
 }
 
-impl super::Fault {
+impl Fault {
     /// `{kind, rule, …}`: the failure as answers and records report it,
     /// with what its kind carries (`code`, `status`, `retryAfter`, `ms`,
     /// and a network fault's `fault` and `phase`).
@@ -71,5 +76,26 @@ impl super::Fault {
             }
         }
         out.end_object();
+    }
+
+    /// The failure `write` wrote (a log record's `fault`), read back:
+    /// `then` as a document gives it (with `afterMs` for a timeout's
+    /// `ms`), beside the rule. `None` for anything `write` would not write.
+    pub fn read(v: &Json) -> Option<Fault> {
+        let rule = match v.get("rule")? {
+            Json::Null => None,
+            r => Some(Rc::from(r.as_str()?)),
+        };
+        let timeout = v.get("kind")?.as_str() == Some("timeout");
+        let then = v.as_object()?.iter().filter(|(k, _)| k != "rule");
+        let then = then.map(|(k, x)| match &**k {
+            "ms" if timeout => (Cow::Borrowed("afterMs"), x.clone()),
+            _ => (k.clone(), x.clone()),
+        });
+        let then = parse::read_then(&Json::Obj(then.collect()), &At::Root).ok()?;
+        let fault = Fault { rule, then };
+        let mut out = Out::default();
+        fault.write(&mut out);
+        (read::parse(&out.text).ok()? == *v).then_some(fault)
     }
 }
