@@ -1,6 +1,8 @@
 //! A log record as the journal keeps it: numbers and enums, the request
 //! line shared, and no text made until someone reads it.
 
+use crate::prelude::*;
+
 use alloc::borrow::Cow;
 use alloc::rc::Rc;
 
