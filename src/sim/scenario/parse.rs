@@ -105,7 +105,7 @@ fn keys_of(kind: &str) -> &'static [&'static str] {
     }
 }
 
-pub(super) fn read_then(v: &Json, at: &At) -> Result<Then, Box<Refusal>> {
+fn read_then(v: &Json, at: &At) -> Result<Then, Box<Refusal>> {
     let kind_of = v.as_object().map(|_| v.get("kind"));
     let kind = match kind_of {
         None => return Err(at.wrong("an object with a kind", v)),
