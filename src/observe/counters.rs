@@ -148,11 +148,11 @@ pub struct Counters {
     pub complete: bool,
     /// Answers replayed under an `Idempotency-Key`.
     pub replays: u64,
-    /// Scenario failures by kind, in the order of `KINDS`, and by the
-    /// name of the rule that gave them (at most `MAX_ROWS` names, the
-    /// first met; a drawn decline has none).
-    pub by_kind: [u64; KINDS.len()],
-    pub by_fault_rule: Vec<(Rc<str>, u64)>,
+    /// Scenario failures by kind and by the name of the rule that gave
+    /// them (a drawn decline has none), each in the order first met; at
+    /// most `MAX_ROWS` names.
+    pub faults_by_kind: Vec<(Rc<str>, u64)>,
+    pub faults_by_rule: Vec<(Rc<str>, u64)>,
     /// Where each request's row was last found, so it is not searched for.
     rows: RowMemo,
 }
@@ -206,8 +206,8 @@ impl Default for Counters {
             durations: Default::default(),
             complete: true,
             replays: 0,
-            by_kind: [0; KINDS.len()],
-            by_fault_rule: Vec::new(),
+            faults_by_kind: Vec::new(),
+            faults_by_rule: Vec::new(),
             rows: RowMemo::default(),
         }
     }
@@ -244,7 +244,10 @@ impl Counters {
         self.requests += 1;
         self.replays += u64::from(answer.replay);
         if let Some(fault) = &answer.fault {
-            self.count_fault(fault.then.kind(), fault.rule.as_deref(), 1);
+            tally(&mut self.faults_by_kind, fault.then.kind(), 1);
+            if let Some(rule) = &fault.rule {
+                tally(&mut self.faults_by_rule, rule, 1);
+            }
         }
         let route = call.template;
         let (http_status, code) = (answer.http_status, answer.code);
@@ -278,21 +281,6 @@ impl Counters {
             }
         }
         self.count_duration(answer);
-    }
-
-    /// `n` failures of `kind`, given by the rule named `rule` (none for a
-    /// drawn decline); a rule's name past the first `MAX_ROWS` is not kept.
-    fn count_fault(&mut self, kind: &str, rule: Option<&str>, n: u64) {
-        if let Some(k) = KINDS.iter().position(|k| *k == kind) {
-            self.by_kind[k] += n;
-        }
-        let Some(rule) = rule else { return };
-        let rules = &mut self.by_fault_rule;
-        match rules.iter().position(|(r, _)| &**r == rule) {
-            Some(i) => rules[i].1 += n,
-            None if rules.len() < MAX_ROWS => rules.push((Rc::from(rule), n)),
-            None => {}
-        }
     }
 
     /// The request's simulated duration, when a service handled it.
@@ -403,7 +391,7 @@ impl Counters {
             out.key("replays");
             out.uint(self.replays);
         }
-        if self.by_kind.iter().any(|n| *n > 0) {
+        if !self.faults_by_kind.is_empty() {
             self.write_faults(out);
         }
         out.key("complete");
@@ -469,20 +457,15 @@ impl Counters {
     fn write_faults(&self, out: &mut Out) {
         out.key("faults");
         out.begin_object();
-        out.key("byKind");
-        out.begin_object();
-        for (kind, n) in KINDS.iter().zip(self.by_kind).filter(|(_, n)| *n > 0) {
-            out.key(kind);
-            out.uint(n);
+        for (name, list) in [("byKind", &self.faults_by_kind), ("byRule", &self.faults_by_rule)] {
+            out.key(name);
+            out.begin_object();
+            for (key, n) in list {
+                out.key_text(key);
+                out.uint(*n);
+            }
+            out.end_object();
         }
-        out.end_object();
-        out.key("byRule");
-        out.begin_object();
-        for (rule, n) in &self.by_fault_rule {
-            out.key_text(rule);
-            out.uint(*n);
-        }
-        out.end_object();
         out.end_object();
     }
 
@@ -612,29 +595,25 @@ impl Counters {
         self.read_running(payments, &Path(pay_at, "running"))
     }
 
-    /// `faults`: counts by kind (one of `KINDS`) and by rule name (at
-    /// most `MAX_ROWS`), each named once and above 0.
+    /// `faults`: counts above 0 by kind (one of `KINDS`) and by rule,
+    /// each named once, at most `MAX_ROWS`.
     fn read_faults(&mut self, faults: &Json, at: &dyn Place) -> Result<(), Invalid> {
-        for (name, by_kind) in [("byKind", true), ("byRule", false)] {
+        let lists = [
+            ("byKind", &mut self.faults_by_kind),
+            ("byRule", &mut self.faults_by_rule),
+        ];
+        for (name, list) in lists {
             let here = Path(at, name);
             let members = field(faults, at, name)?;
             let members = members.as_object().ok_or_else(|| wrong(&here, "an object"))?;
             for (key, v) in members {
                 let n = count(v, &Path(&here, key))?;
-                let rules = &mut self.by_fault_rule;
-                let slot = if by_kind {
-                    let i = KINDS.iter().position(|k| *k == key);
-                    i.and_then(|i| self.by_kind.get_mut(i))
-                } else if rules.len() < MAX_ROWS && !rules.iter().any(|(r, _)| **r == **key) {
-                    rules.push((Rc::from(&**key), 0));
-                    rules.last_mut().map(|(_, c)| c)
-                } else {
-                    None
-                };
-                match slot {
-                    Some(c) if *c == 0 && n > 0 => *c = n,
-                    _ => return Err(out_of_range(&Path(&here, key), "unknown, repeated or 0")),
+                let known = name == "byRule" || KINDS.contains(&&**key);
+                let again = list.iter().any(|(k, _)| **k == **key);
+                if n == 0 || !known || again || list.len() == MAX_ROWS {
+                    return Err(out_of_range(&Path(&here, key), "unknown, repeated or 0"));
                 }
+                tally(list, key, n);
             }
         }
         Ok(())
@@ -716,6 +695,16 @@ impl Counters {
             self.running.push(n);
         }
         Ok(())
+    }
+}
+
+/// `n` more under `name`, a new name last; past `MAX_ROWS` names, a new
+/// one is not kept.
+fn tally(list: &mut Vec<(Rc<str>, u64)>, name: &str, n: u64) {
+    match list.iter().position(|(k, _)| &**k == name) {
+        Some(i) => list.get_mut(i).into_iter().for_each(|(_, c)| *c += n),
+        None if list.len() < MAX_ROWS => list.push((Rc::from(name), n)),
+        None => {}
     }
 }
 

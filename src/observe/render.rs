@@ -305,18 +305,8 @@ pub fn attributes<'a>(s: &'a SpanEntry, mut each: impl FnMut(&'static str, Attr<
             if let Some(user) = &call.user_id {
                 each("enduser.id", Attr::Str(user));
             }
-            match mark.as_deref() {
-                None => {}
-                Some(Mark::Replay) => each("orderpay.replay", Attr::Bool(true)),
-                Some(Mark::Fault(kind, rule, code)) => {
-                    each("orderpay.fault.kind", Attr::Str(kind));
-                    if let Some(rule) = rule {
-                        each("orderpay.rule", Attr::Str(rule));
-                    }
-                    if let Some(code) = code {
-                        each("payment.decline_code", Attr::Str(code));
-                    }
-                }
+            for (key, value) in marked(mark.as_deref()).into_iter().flatten() {
+                each(key, value);
             }
         }
         Part::Service { class, .. } => each("orderpay.event_class", Attr::Str(class.as_str())),
@@ -329,6 +319,20 @@ pub fn attributes<'a>(s: &'a SpanEntry, mut each: impl FnMut(&'static str, Attr<
             each("orderpay.attempt", Attr::Int(i64::from(*attempt)));
             each("orderpay.reason", Attr::Made(&why.text()));
         }
+    }
+}
+
+/// What a gateway span's mark adds to its attributes: `orderpay.replay`,
+/// or a fault's kind, rule and decline code (each when it has one).
+fn marked(mark: Option<&Mark>) -> [Option<(&'static str, Attr<'_, 'static>)>; 3] {
+    match mark {
+        None => [None, None, None],
+        Some(Mark::Replay) => [Some(("orderpay.replay", Attr::Bool(true))), None, None],
+        Some(Mark::Fault(kind, rule, code)) => [
+            Some(("orderpay.fault.kind", Attr::Str(kind))),
+            rule.as_deref().map(|r| ("orderpay.rule", Attr::Str(r))),
+            code.map(|c| ("payment.decline_code", Attr::Str(c))),
+        ],
     }
 }
 

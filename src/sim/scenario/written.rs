@@ -3,9 +3,7 @@
 
 use alloc::rc::Rc;
 
-use super::document::{
-    Phase, Then, DECLINE_CODES, HTTP_STATUSES, MAX_MS, MAX_RETRY_AFTER, NETWORK_FAULTS,
-};
+use super::document::Then;
 use super::{Fault, Scenario};
 use crate::json::read::Json;
 use crate::json::write::Out;
@@ -78,51 +76,14 @@ impl Fault {
         out.end_object();
     }
 
-    /// The failure `write` wrote (a log record's `fault`), read back;
-    /// `None` for anything `write` would not write.
+    /// The failure `write` wrote (a log record's `fault`), read back as
+    /// a rule's `then` is; `None` for what no rule gives.
     pub fn read(v: &Json) -> Option<Fault> {
         let rule = match v.get("rule")? {
             Json::Null => None,
             r => Some(Rc::from(r.as_str()?)),
         };
-        let n = |key, most| v.get(key)?.as_u64().filter(|n| *n <= most);
-        let word = |key, words: &[&'static str]| {
-            let given = v.get(key)?.as_str()?;
-            words.iter().find(|w| **w == given).copied()
-        };
-        let status = |from, to| n("status", to).filter(|s| *s >= from).map(|s| s as u16);
-        let then = match v.get("kind")?.as_str()? {
-            "decline" => Then::Decline {
-                code: word("code", &DECLINE_CODES)?,
-            },
-            "timeout" => Then::Timeout {
-                after_ms: n("ms", MAX_MS)?,
-            },
-            "delay" => Then::Delay { ms: n("ms", MAX_MS)? },
-            "processor_error" => Then::ProcessorError {
-                status: status(500, 599)?,
-            },
-            "http" => Then::Http {
-                status: status(429, 504).filter(|s| HTTP_STATUSES.contains(s))?,
-                retry_after: n("retryAfter", MAX_RETRY_AFTER).unwrap_or(1),
-            },
-            "network" => Then::Network {
-                fault: word("fault", &NETWORK_FAULTS)?,
-                ms: n("ms", MAX_MS)?,
-                phase: match word("phase", &["request", "response"])? {
-                    "request" => Phase::Request,
-                    _ => Phase::Response,
-                },
-            },
-            _ => return None,
-        };
-        // No member more than `write` writes (a retryAfter on a 502, a
-        // key twice, another key).
-        let members = match then {
-            Then::Http { status, .. } if matches!(status, 429 | 503) => 4,
-            Then::Network { .. } => 5,
-            _ => 3,
-        };
-        (v.as_object()?.len() == members).then_some(Fault { rule, then })
+        let then = super::parse::read_then(v, &super::reading::At::Root, true).ok()?;
+        Some(Fault { rule, then })
     }
 }
