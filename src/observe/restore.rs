@@ -341,28 +341,21 @@ fn span_call_of(o: &Json<'_>, calls: &mut Calls) -> Read<Rc<Call>> {
 
 /// A gateway span's replay or scenario failure, from its attributes.
 fn mark(o: &Json<'_>) -> Read<Option<Box<Mark>>> {
-    let word = |key, words: &[&'static str]| match attribute(o, key) {
-        None => Ok(None),
-        Some(v) => words
-            .iter()
-            .find(|w| Some(**w) == v.as_str())
-            .map(|w| Some(*w))
-            .ok_or_else(|| msg!("span attribute `", key, "`: unknown")),
+    if attribute(o, "orderpay.replay").is_some() {
+        return Ok(Some(Box::new(Mark::Replay)));
+    }
+    let word = |key, words: &[&'static str]| {
+        let given = attribute(o, key).and_then(Json::as_str);
+        words.iter().find(|w| Some(**w) == given).copied()
     };
-    let mark = match (attribute(o, "orderpay.replay"), word("orderpay.fault.kind", &KINDS)?) {
-        (None, None) => return Ok(None),
-        (Some(Json::Bool(true)), None) => Mark::Replay,
-        (None, Some(kind)) => Mark::Fault(
-            kind,
-            attribute(o, "orderpay.rule")
-                .map(|r| r.as_str().map(Rc::from))
-                .map(|r| r.ok_or("span attribute `orderpay.rule`: expected a string"))
-                .transpose()?,
-            word("payment.decline_code", &DECLINE_CODES)?,
-        ),
-        _ => return Err("span attribute `orderpay.replay`: expected true, alone".to_owned()),
-    };
-    Ok(Some(Box::new(mark)))
+    if attribute(o, "orderpay.fault.kind").is_none() {
+        return Ok(None);
+    }
+    let kind =
+        word("orderpay.fault.kind", &KINDS).ok_or("span attribute `orderpay.fault.kind`: unknown")?;
+    let rule = attribute(o, "orderpay.rule").and_then(Json::as_str);
+    let code = word("payment.decline_code", &DECLINE_CODES);
+    Ok(Some(Box::new(Mark::Fault(kind, rule.map(Rc::from), code))))
 }
 
 fn span(o: &Json<'_>, calls: &mut Calls) -> Read<SpanEntry> {
