@@ -73,6 +73,10 @@ function parseEvent(block) {
   return data ? { type, data: JSON.parse(data) } : null;
 }
 
+/** A method a browser's fetch takes: a token, and none of those it refuses. */
+const SENDABLE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const FORBIDDEN = /^(CONNECT|TRACE|TRACK)$/i;
+
 function envelope(status, msg) {
   return { status, headers: {}, body: { code: status, msg, data: null } };
 }
@@ -237,7 +241,8 @@ export class RemoteService {
       reply = { status: answer.status, headers: Object.fromEntries(answer.headers), body: parsed };
     } catch (e) {
       arrival?.finish(false);
-      return envelope(400, `method: the browser cannot send ${verb} (${e.message})`);
+      if (!SENDABLE.test(verb) || FORBIDDEN.test(verb)) return envelope(400, `method: the browser cannot send ${verb} (${e.message})`);
+      return this.#lost(e);
     }
     const traceId = reply.headers["x-b3-traceid"];
     try {
@@ -247,6 +252,18 @@ export class RemoteService {
       // The answer stands; its records come with the next event or poll.
     }
     return reply;
+  }
+
+  /**
+   * A request whose answer never came (fetch rejected: the server reset
+   * the connection, closed it with no answer or cut the body short, as a
+   * scenario's network fault does): no envelope, `status` 0, as
+   * `request()` of the package reports a network fault. Its records, which
+   * say which rule fired, are fetched all the same.
+   */
+  async #lost(error) {
+    try { await this.#catchUp(); } catch { /* its records come with the next event or poll */ }
+    return { status: 0, headers: {}, body: "", error: `${error.name}: ${error.message}` };
   }
 
   async handle(method, path, body, headers) {

@@ -10,6 +10,7 @@ import { recordCard } from "./logs.js";
 import { waterfall } from "./trace.js";
 import { objectView } from "./object-page.js";
 import { prepare } from "./query.js";
+import { scenarioLines } from "./exchange.js";
 
 const BASE_KEY = "orderpay-playground/server";
 const METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"];
@@ -55,6 +56,7 @@ class RequestPanel {
       this.#head(h("h3", { id: "req-panel-title", tabindex: "-1" }, `${req.method} ${s.path}`)),
       facts(req, x),
       why(req),
+      scenarioLines({ record: req.response, headers: x?.responseHeaders ?? {} }),
       objectsLine(store, req, (id) => this.showObject(id)),
       h("h4", null, "Request"),
       h("pre", { class: "request", id: "req-sent" }, requestText(s)),

@@ -347,6 +347,25 @@ export class Store extends EventTarget {
     return this.service.forced;
   }
 
+  /** Whether the service takes a scenario (a package with them; live, a server with the scenario routes). */
+  get scenarios() {
+    return typeof this.service?.setScenario === "function" && this.service.scenarios !== false;
+  }
+
+  /** The active scenario, `{ document, setAt, rules: [{ name, seen, fired }] }`, or null. */
+  get scenario() {
+    return this.scenarios ? this.service.scenario ?? null : null;
+  }
+
+  /**
+   * Sets the scenario (a document, its JSON text or a preset's name), or
+   * clears it (null). Rejects with the service's TypeError or RangeError,
+   * whose message names the JSON path, and then nothing changed.
+   */
+  setScenario(scenario) {
+    return settle(() => this.service.setScenario(scenario), () => this.changed({ scenario: true }));
+  }
+
   /**
    * The spans of a trace, oldest first. `service.spans()` copies every span
    * the service holds, so the answer is kept until the trace's records change.
