@@ -23,6 +23,11 @@ const TEXT_FIELDS = {
   class: (r) => r.event_class,
   group: (r) => r.uri_group,
   outcome: (r) => r.service?.outcome?.rule,
+  // What a scenario did: the rule that fired, its failure's kind, a decline's code; a replayed answer.
+  rule: (r) => r.fault?.rule,
+  fault: (r) => r.fault?.kind,
+  decline: (r) => r.fault?.code ?? r.service?.outcome?.declineCode,
+  replay: (r) => (r.replay ? "replayed" : null),
 };
 const lower = (v) => (v === null || v === undefined ? null : String(v).toLowerCase());
 const NUMBER_FIELDS = {
@@ -150,7 +155,7 @@ export function prepare(r, exchange) {
   r.ids = [...ids].join(" ");
   r.lc = {};
   for (const [field, get] of Object.entries(TEXT_FIELDS)) r.lc[field] = lower(get(r));
-  r.text = [r.method, r.fullPath ?? r.uri, r.httpStatus, r.code, r.msg, r.userId, r.traceId, r.ids, r.kind, r.event_class]
+  r.text = [r.method, r.fullPath ?? r.uri, r.httpStatus, r.code, r.msg, r.userId, r.traceId, r.ids, r.kind, r.event_class, r.lc.rule, r.lc.fault, r.lc.decline, r.lc.replay]
     .filter((v) => v !== null && v !== undefined).join(" ").toLowerCase();
   r.textFor = r.response;
 }
