@@ -9,6 +9,7 @@ use crate::observe::call::SpareCall;
 use crate::observe::{Counters, Journal};
 use crate::sim::clock::Clock;
 use crate::sim::latency::{LatencyModel, Profile};
+use crate::sim::scenario::Scenario;
 use crate::sim::streams::Streams;
 use crate::sim::third_party::Forced;
 use crate::sim::Settings;
@@ -24,6 +25,8 @@ pub struct Backend {
     pub(crate) counters: Counters,
     /// The outcome to force on the next payment attempts, and how many.
     pub(crate) forced_next: Option<(Forced, u32)>,
+    /// The scenario in force, if one is set, and where it stands.
+    pub(crate) scenario: Option<Scenario>,
     /// A request line's room, for the next request (see `SpareCall`).
     pub(crate) spare_call: SpareCall,
 }
@@ -38,6 +41,7 @@ impl Backend {
             orders: Orders::default(),
             payments: Payments::default(),
             forced_next: None,
+            scenario: None,
             spare_call: SpareCall::default(),
             clock,
             settings,

@@ -13,6 +13,7 @@ use crate::domain::Payment;
 use crate::json::write::{push_hex64, push_uint};
 use crate::json::Out;
 use crate::observe::{SpanId, TraceId};
+use crate::sim::scenario::{Fault, Then};
 
 /// `{code, msg, data}`: code 0 and msg `success` on success.
 #[derive(Debug, Clone, PartialEq)]
@@ -143,6 +144,8 @@ pub struct HeaderFacts {
 #[derive(Clone, Default)]
 pub struct Headers {
     facts: Option<HeaderFacts>,
+    /// The failure a scenario gave, which its own headers report.
+    fault: Option<Fault>,
     written: OnceCell<Written>,
 }
 
@@ -153,12 +156,12 @@ pub struct Headers {
 struct Written {
     text: String,
     /// Index into `NAMES` and end in `text`, per header, in order.
-    fields: [(u8, u16); 8],
+    fields: [(u8, u16); 12],
     len: u8,
 }
 
 /// The names of the headers a response may carry.
-const NAMES: [&str; 8] = [
+const NAMES: [&str; 12] = [
     "content-type",
     "x-b3-traceid",
     "x-b3-spanid",
@@ -167,6 +170,10 @@ const NAMES: [&str; 8] = [
     "x-sim-duration-ms",
     "x-b3-parentspanid",
     "allow",
+    "x-orderpay-rule",
+    "x-orderpay-fault",
+    "x-orderpay-decline-code",
+    "retry-after",
 ];
 
 impl Written {
@@ -182,7 +189,7 @@ impl Written {
 
 impl PartialEq for Headers {
     fn eq(&self, other: &Headers) -> bool {
-        self.facts == other.facts
+        self.facts == other.facts && self.fault == other.fault
     }
 }
 
@@ -190,8 +197,19 @@ impl Headers {
     pub fn of(facts: HeaderFacts) -> Headers {
         Headers {
             facts: Some(facts),
+            fault: None,
             written: OnceCell::new(),
         }
+    }
+
+    /// These headers, with those of the failure a scenario gave.
+    pub fn with_fault(mut self, fault: Option<Fault>) -> Headers {
+        self.fault = fault;
+        self
+    }
+
+    pub fn fault(&self) -> Option<&Fault> {
+        self.fault.as_ref()
     }
 
     pub fn facts(&self) -> Option<&HeaderFacts> {
@@ -226,6 +244,9 @@ impl Headers {
                     w.add(7, |t| t.push_str(allow));
                 }
             }
+            if let Some(fault) = &self.fault {
+                fault_headers(&mut w, fault);
+            }
             w
         })
     }
@@ -243,6 +264,23 @@ impl Headers {
             let name = NAMES.get(usize::from(name)).copied().unwrap_or_default();
             (name, value.unwrap_or(""))
         })
+    }
+}
+
+/// `x-orderpay-rule`, `x-orderpay-fault`, and the decline's code or the
+/// `retry-after` of a 429 or 503.
+fn fault_headers(w: &mut Written, fault: &Fault) {
+    if let Some(rule) = &fault.rule {
+        w.add(8, |t| t.push_str(rule));
+    }
+    w.add(9, |t| t.push_str(fault.then.kind()));
+    match fault.then {
+        Then::Decline { code } => w.add(10, |t| t.push_str(code)),
+        Then::Http {
+            status: 429 | 503,
+            retry_after,
+        } => w.add(11, |t| push_uint(t, retry_after)),
+        _ => {}
     }
 }
 

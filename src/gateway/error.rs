@@ -60,6 +60,18 @@ pub enum ApiError {
     InsufficientStorage {
         limit: usize,
     },
+    /// A scenario's `http` failure: 429, 502, 503 or 504, from the rule
+    /// named; nothing ran.
+    Unavailable {
+        status: u16,
+        rule: String,
+    },
+    /// A scenario's network fault in the request phase: no answer at all
+    /// (status 0 in the records); nothing ran.
+    NetworkFault {
+        fault: &'static str,
+        rule: String,
+    },
     /// Something broke inside: 500, never the caller's fault.
     Internal(String),
 }
@@ -83,6 +95,8 @@ impl ApiError {
             ApiError::UnsupportedMediaType { .. } => 415,
             ApiError::HeadersTooLarge { .. } | ApiError::TooManyHeaders { .. } => 431,
             ApiError::Internal(_) => 500,
+            ApiError::Unavailable { status, .. } => *status,
+            ApiError::NetworkFault { .. } => 0,
             ApiError::InsufficientStorage { .. } => 507,
         }
     }
@@ -166,6 +180,8 @@ impl ApiError {
                 msg!("Content-Type: ", Whole(content_type), " is not supported; send application/json")
             }
             ApiError::Internal(what) => msg!("internal error: ", what),
+            ApiError::Unavailable { status, rule } => unavailable(*status, rule),
+            ApiError::NetworkFault { fault, rule } => msg!("network fault: ", fault, " (scenario rule ", Whole(rule), ")"),
             ApiError::InsufficientStorage { limit } => msg!("maxOrders: the service already keeps ", limit, " orders, its maxOrders; \
                  delete orders (POST /api/order/delete/{orderId}) or reset the service to make room"),
         }
@@ -177,10 +193,24 @@ impl ApiError {
         match self {
             ApiError::Rejected(Rejection::ThirdPartyFailed) => LogStatus::ServerError,
             ApiError::Rejected(_) => LogStatus::Success,
-            ApiError::Internal(_) | ApiError::InsufficientStorage { .. } => LogStatus::ServerError,
+            ApiError::Internal(_)
+            | ApiError::InsufficientStorage { .. }
+            | ApiError::NetworkFault { .. } => LogStatus::ServerError,
+            ApiError::Unavailable { status, .. } if *status >= 500 => LogStatus::ServerError,
             _ => LogStatus::ClientError,
         }
     }
+}
+
+/// A scenario's `http` failure in words: the status's reason and the rule.
+fn unavailable(status: u16, rule: &str) -> String {
+    let reason = match status {
+        429 => "Too Many Requests",
+        502 => "Bad Gateway",
+        504 => "Gateway Timeout",
+        _ => "Service Unavailable",
+    };
+    msg!("", reason, " (scenario rule ", Whole(rule), ")")
 }
 
 impl From<Rejection> for ApiError {

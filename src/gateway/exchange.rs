@@ -16,6 +16,7 @@ use super::error::ApiError;
 use super::parse;
 use super::request::{check_body_size, Body, Headers, RawRequest, Target, Text};
 use super::route::{self, Route};
+use super::scenario;
 use crate::domain::code::Code;
 use crate::domain::money::Money;
 use crate::domain::route_table::{self, Matches, Pick};
@@ -28,6 +29,7 @@ use crate::observe::{
     Answer, At, EventClass, Kept, LogStatus, Part, SpanEntry, SpanId, TraceId, Why,
 };
 use crate::sim::latency::LatencyModel;
+use crate::sim::scenario::Fault;
 use crate::sim::third_party::{self, Forced, Rule, Verdict};
 
 /// What handling a request did: who served it, for how long, and what the
@@ -39,6 +41,8 @@ struct Work {
     /// The third-party call: when it started (ms after the request
     /// arrived), how long it took, and what it decided.
     third_party: Option<(u64, u64, Verdict)>,
+    /// The failure a scenario gave the request, if a rule fired.
+    fault: Option<Fault>,
 }
 
 /// The parts of a request the services read, all parsed.
@@ -258,6 +262,16 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
             None => route::resolve(&call.method, &call.uri)?,
         };
         check_body_size(raw.body.as_ref())?;
+        let seen = scenario::Seen {
+            route: &route,
+            method: &call.method,
+            template: call.template,
+            user_id: call.user_id.as_deref(),
+            headers: &headers,
+            body: raw.body.as_ref(),
+        };
+        work.fault = scenario::decide(svc, &seen)?;
+        work.duration += scenario::before_service(svc, work.fault.as_ref())?;
         let request = Request {
             target,
             headers,
@@ -394,10 +408,11 @@ fn finish(
         code: body.code,
         msg,
     };
+    let fault = work.fault.clone();
     let duration = log(svc, context, call, work, answer);
     Response {
         status: http_status,
-        headers: response_headers(context, duration, allow),
+        headers: response_headers(context, duration, allow).with_fault(fault),
         body,
     }
 }

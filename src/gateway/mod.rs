@@ -22,6 +22,7 @@ pub mod openapi;
 pub mod parse;
 pub mod request;
 pub mod route;
+pub mod scenario;
 
 pub use backend::Backend;
 pub use envelope::{Data, Envelope, Response};

@@ -4,7 +4,7 @@
 // naming the option). Internal: the package does not export it.
 import { errorText, kind } from "./plain.js";
 
-const KNOWN = ["seed", "failureRate", "logCapacity", "maxOrders", "virtualTime", "latency"];
+const KNOWN = ["seed", "failureRate", "logCapacity", "maxOrders", "virtualTime", "latency", "scenario"];
 
 /** What a wrong option is expected to be, for its TypeError. */
 const EXPECTED = {
@@ -24,6 +24,7 @@ export function readOptions(options) {
     maxOrders: undefined,
     virtualTime: undefined,
     latency: undefined,
+    scenario: undefined,
   };
   if (options === undefined || options === null) return read;
   if (typeof options !== "object" || kind(options) === "an array") {
@@ -59,7 +60,27 @@ export function readOptions(options) {
     }
     read.latency = json;
   }
+  read.scenario = readScenario(get(options, "scenario")) ?? undefined;
   return read;
+}
+
+/**
+ * A scenario as the module reads it: a preset's name or a document's JSON
+ * text (a document object is stringified here); null clears one.
+ */
+export function readScenario(scenario) {
+  if (scenario === undefined || scenario === null) return null;
+  if (typeof scenario === "string") return scenario;
+  if (typeof scenario === "object" && kind(scenario) !== "an array") {
+    let json;
+    try {
+      json = JSON.stringify(scenario);
+    } catch (error) {
+      throw new TypeError(`scenario: cannot be read: ${errorText(error)}`, { cause: error });
+    }
+    if (typeof json === "string") return json;
+  }
+  throw new TypeError(`scenario: expected a document such as { rules: [...] }, its JSON text, a preset's name or null, got ${kind(scenario)}`);
 }
 
 function get(options, name) {

@@ -93,6 +93,111 @@ export interface HttpResponse {
   status: number;
   headers: Record<string, string>;
   body: Envelope;
+  /** What a scenario's rule did to this request, when one fired. */
+  fault?: Fault;
+}
+
+/**
+ * A request-phase network fault: the request never reached the service and
+ * nothing answered. request() gives this shape; handle() throws NetworkFaultError.
+ */
+export interface NetworkFaultResponse {
+  status: 0;
+  headers: Record<string, never>;
+  body: "";
+  fault: NetworkFault;
+}
+
+/** Stripe's decline codes a scenario's `decline` gives. */
+export type DeclineCode =
+  | "generic_decline" | "insufficient_funds" | "lost_card" | "stolen_card" | "expired_card"
+  | "incorrect_cvc" | "processing_error" | "authentication_required" | "card_declined"
+  | "do_not_honor" | "card_velocity_exceeded" | "fraudulent";
+
+export type NetworkFaultName = "reset" | "empty" | "short" | "hang" | "dribble" | "error";
+
+/** What a rule that fires does (see docs/scenarios.md). */
+export type ScenarioThen =
+  | { kind: "decline"; code?: DeclineCode }
+  | { kind: "timeout"; afterMs?: number }
+  | { kind: "processor_error"; status?: number }
+  | { kind: "http"; status?: 429 | 502 | 503 | 504; retryAfter?: number }
+  | { kind: "delay"; ms?: number }
+  | { kind: "network"; fault: NetworkFaultName; ms?: number; phase?: "request" | "response" };
+
+/** Which requests a rule matches, and when it fires; every matcher given must hold. */
+export interface ScenarioWhen {
+  /** A documented template such as "/api/payment/pay" or "/api/order/{orderId}", or a group: "order", "payment", "test". */
+  route?: string;
+  method?: "GET" | "POST";
+  userId?: string;
+  paymentMethod?: "CARD" | "WALLET_A" | "WALLET_B";
+  amount?: number;
+  orderId?: string;
+  header?: { name: string; value: string };
+  /** The Nth match only. */
+  nth?: number;
+  /** Every Kth match. */
+  every?: number;
+  /** Matches `from` to `to`, inclusive. */
+  calls?: { from?: number; to?: number };
+  /** On the service's clock, epoch ms: from (inclusive) until (exclusive). */
+  from?: number;
+  until?: number;
+  /** For this many ms from when the scenario was set. */
+  forMs?: number;
+  /** A seeded draw from the scenario's own stream. */
+  probability?: number;
+  /** Fires at most this many times. */
+  times?: number;
+}
+
+export interface ScenarioRule {
+  name?: string;
+  when?: ScenarioWhen;
+  then: ScenarioThen;
+}
+
+/** A scenario document: rules tried in order, the first that fires wins. */
+export interface ScenarioDocument {
+  name?: string;
+  rules: ScenarioRule[];
+}
+
+export type ScenarioPreset =
+  | "third-party-down" | "flaky-network" | "slow-payments" | "insufficient-funds" | "rate-limited" | "third-payment-fails";
+
+/** The scenario in force and where it stands. */
+export interface ScenarioState {
+  document: ScenarioDocument;
+  /** The service's time when it was set (forMs counts from it). */
+  setAt: number;
+  rules: { name: string; seen: number; fired: number }[];
+}
+
+/** A network fault, as request() reports it and NetworkFaultError carries it. */
+export interface NetworkFault {
+  kind: "network";
+  /** The rule's name. */
+  rule: string | null;
+  fault: NetworkFaultName;
+  /** A hang's bound on the server, a dribble's length. */
+  ms: number;
+  phase: "request" | "response";
+}
+
+/** What a scenario did to a request. */
+export type Fault =
+  | NetworkFault
+  | { kind: "decline"; rule: string | null; code: DeclineCode }
+  | { kind: "timeout" | "delay"; rule: string | null; ms: number }
+  | { kind: "processor_error"; rule: string | null; status: number }
+  | { kind: "http"; rule: string | null; status: 429 | 502 | 503 | 504; retryAfter?: number };
+
+/** What handle() throws when a scenario's network fault loses the answer, as fetch rejects. */
+export class NetworkFaultError extends TypeError {
+  readonly name: "NetworkFaultError";
+  readonly fault: NetworkFault;
 }
 
 export type UriGroup = "/order/*" | "/payment/*" | "/test/*";
@@ -238,6 +343,8 @@ export interface ServiceOptions {
   virtualTime?: number;
   /** Overrides of the simulated latency model; unnamed fields keep their defaults. */
   latency?: { order?: LatencyProfile; payment?: LatencyProfile; thirdParty?: LatencyProfile; test?: LatencyProfile };
+  /** A scenario from the start: a document, its JSON text or a preset's name (see docs/scenarios.md). */
+  scenario?: ScenarioDocument | ScenarioPreset | string | null;
 }
 
 /** Simulated durations of the requests one service handled, in fixed buckets. */
@@ -326,10 +433,14 @@ export interface Restoring {
 export class Service {
   /** Throws a TypeError or RangeError naming the option when an option is wrong. */
   constructor(options?: ServiceOptions);
-  /** Answers a request with its envelope. Never throws; after free(), a 503 envelope. */
+  /** Answers a request with its envelope. After free(), a 503 envelope. Throws only NetworkFaultError, when a scenario's network fault loses the answer. */
   handle(method: string, path: string, body?: RequestBody, headers?: RequestHeaders): Envelope;
-  /** Answers a request with status, headers and envelope. Never throws; after free(), status 503. */
+  /** Answers a request with status, headers and envelope. Never throws; after free(), status 503. A scenario's request-phase network fault answers the NetworkFaultResponse shape (status 0, body ""): check `fault`. */
   request(method: string, path: string, body?: RequestBody, headers?: RequestHeaders): HttpResponse;
+  /** Replaces the scenario (progress restarts) or clears it with null. Throws a TypeError or RangeError naming the document's path; nothing changes then. */
+  setScenario(scenario: ScenarioDocument | ScenarioPreset | string | null): void;
+  /** The scenario in force and its progress, or null. */
+  readonly scenario: ScenarioState | null;
   /** Log records, oldest first; with `after`, only those with a larger seq. */
   logs(after?: number): LogRecord[];
   clearLogs(): void;

@@ -6,6 +6,7 @@ import { markLoaded } from "./ready.js";
 import { Service } from "./service.js";
 
 export { Service };
+export { NetworkFaultError } from "./network_fault.js";
 export { traceHeaders } from "./trace_headers.js";
 /** The OpenAPI 3.1 document of the eight endpoints, as JSON text. */
 export { openapi } from "./openapi.js";

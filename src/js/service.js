@@ -4,7 +4,8 @@
 // the package exports Service from orderpay.js.
 import { RawRestoring, RawService } from "./binding.js";
 import { Crossing } from "./crossing.js";
-import { readOptions } from "./options.js";
+import { NetworkFaultError } from "./network_fault.js";
+import { readOptions, readScenario } from "./options.js";
 import { errorText, plain } from "./plain.js";
 import { pieceSize, restoreLength, Restoring, textIn, TextPieces } from "./pieces.js";
 import { linearMemory, loaded } from "./ready.js";
@@ -53,6 +54,7 @@ export class Service {
       throw new Error("orderpay: the WebAssembly module is not loaded yet: await init() first");
     }
     this.#raw = new RawService(o.seed, o.failureRate, o.logCapacity, o.maxOrders, o.virtualTime, o.latency);
+    if (o.scenario !== undefined) this.#setScenarioText(o.scenario, true);
     this.#crossing = new Crossing(this.#raw, linearMemory);
   }
 
@@ -97,16 +99,49 @@ export class Service {
     const crossing = this.#crossing;
     if (crossing === null) return freed();
     const p = plain(method, path, body, headers);
+    let text;
     try {
-      return JSON.parse(crossing.handle(p));
+      text = crossing.handle(p);
+      // A newline first: a scenario's network fault lost the answer.
+      if (text.charCodeAt(0) !== 10) return JSON.parse(text);
     } catch (error) {
       return broken(error);
     }
+    throw new NetworkFaultError(JSON.parse(text.slice(1)));
   }
 
   request(method, path, body, headers) {
-    const { status, headers: out, text } = exchange(this, method, path, body, headers);
-    return { status, headers: out, body: JSON.parse(text) };
+    const { status, headers: out, text, fault } = exchange(this, method, path, body, headers);
+    if (fault === undefined) return { status, headers: out, body: JSON.parse(text) };
+    if (fault.kind === "network" && fault.phase === "request") return { status: 0, headers: {}, body: "", fault };
+    return { status, headers: out, body: JSON.parse(text), fault };
+  }
+
+  /**
+   * Replaces the scenario (a document, its JSON text or a preset's name),
+   * its progress starting now, or clears it with null. A bad document
+   * throws a TypeError or RangeError naming its path, and changes nothing.
+   */
+  setScenario(scenario) {
+    this.#setScenarioText(readScenario(scenario), false);
+  }
+
+  #setScenarioText(text, fresh) {
+    const raw = this.#live();
+    try {
+      raw.setScenario(text ?? undefined);
+    } catch (error) {
+      if (fresh) {
+        this.#raw = null;
+        raw.free();
+      }
+      throw error;
+    }
+  }
+
+  /** The scenario in force: null, or { document, setAt, rules: [{ name, seen, fired }] }. */
+  get scenario() {
+    return JSON.parse(this.#live().scenario());
   }
 
   logs(after) {
@@ -225,5 +260,5 @@ export function exchange(service, method, path, body, headers) {
   }
   const split = reply.indexOf("\n");
   const head = JSON.parse(reply.slice(0, split));
-  return { status: head.status, headers: head.headers, text: reply.slice(split + 1) };
+  return { status: head.status, headers: head.headers, text: reply.slice(split + 1), fault: head.fault };
 }

@@ -7,7 +7,7 @@ use crate::prelude::*;
 use super::snapshot::{self, Parts};
 use super::{snapshot_check, snapshot_reading, testdata, Pieces};
 use crate::domain::{Orders, Payments};
-use crate::gateway::{exchange, Backend, RawRequest, Response};
+use crate::gateway::{exchange, scenario, Backend, RawRequest, Response};
 use crate::json::Out;
 use crate::observe::call::SpareCall;
 use crate::observe::tape::Written;
@@ -90,6 +90,7 @@ impl Service {
                 payments: parts.payments,
                 journal: parts.journal,
                 forced_next: parts.forced_next,
+                scenario: None,
                 spare_call: SpareCall::default(),
             },
         }
@@ -107,6 +108,33 @@ impl Service {
     /// A count of 0 clears the instruction.
     pub fn force_next(&mut self, outcome: Forced, count: u32) {
         self.backend.forced_next = (count > 0).then_some((outcome, count));
+    }
+
+    /// Sets the scenario (a preset's name or a document's JSON text), its
+    /// progress starting now; `None` clears it. A bad document is refused
+    /// whole, naming its JSON path (`scenario: rules[2].when.until: …`),
+    /// and the scenario in force stays.
+    pub fn set_scenario(&mut self, text: Option<&str>) -> Result<(), Invalid> {
+        let Some(text) = text else {
+            self.backend.scenario = None;
+            return Ok(());
+        };
+        let now = self.backend.clock.now_ms();
+        let seed = self.backend.settings.seed;
+        let scenario = scenario::read(text, seed, now).map_err(|r| r.invalid("scenario"))?;
+        self.backend.scenario = Some(scenario);
+        Ok(())
+    }
+
+    /// The scenario in force and where it stands, as JSON text:
+    /// `{document, setAt, rules: [{name, seen, fired}]}`, or `null`.
+    pub fn scenario_json(&self) -> String {
+        let Some(scenario) = &self.backend.scenario else {
+            return "null".to_owned();
+        };
+        let mut out = Out::with_capacity(512);
+        scenario.write(&mut out);
+        out.text
     }
 
     /// The forced outcome still to come, and how many attempts it covers.

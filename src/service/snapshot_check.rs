@@ -551,7 +551,8 @@ fn entry(record: &Entry, at: &dyn Fn(&str) -> String) -> Checked {
 }
 
 fn status_and_code(at: &dyn Fn(&str) -> String, http_status: u16, code: i32) -> Checked {
-    if !(100..=599).contains(&http_status) {
+    // 0: no answer at all, a scenario's network fault.
+    if http_status != 0 && !(100..=599).contains(&http_status) {
         return Err(Invalid::out_of_range(
             &at("httpStatus"),
             msg!("must be an HTTP status from 100 to 599, got ", http_status),

@@ -15,6 +15,7 @@ pub mod clock;
 pub mod invalid;
 pub mod latency;
 pub mod random;
+pub mod scenario;
 pub mod settings;
 pub mod streams;
 pub mod third_party;

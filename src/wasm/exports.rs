@@ -171,6 +171,25 @@ impl Service {
             .unwrap_or_else(|_| "null".to_owned())
     }
 
+    /// Sets the scenario from a preset's name or a document's JSON text,
+    /// or clears it (`None`); a `TypeError` or `RangeError` naming the
+    /// document's path, and nothing changed, for a bad one.
+    #[wasm_bindgen(js_name = setScenario)]
+    pub fn set_scenario(&self, text: Option<String>) -> Result<(), JsValue> {
+        if let Ok(mut core) = self.core.try_borrow_mut() {
+            core.set_scenario(text.as_deref()).map_err(invalid_to_js)?;
+        }
+        Ok(())
+    }
+
+    /// The scenario in force and its progress, as JSON text, or `null`.
+    pub fn scenario(&self) -> String {
+        self.core
+            .try_borrow()
+            .map(|c| c.scenario_json())
+            .unwrap_or_else(|_| "null".to_owned())
+    }
+
     pub fn forced(&self) -> String {
         json::forced(self.core.try_borrow().ok().and_then(|c| c.forced_next()))
     }

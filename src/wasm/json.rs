@@ -8,11 +8,25 @@ use crate::prelude::*;
 use crate::gateway::Response;
 use crate::json::write::Out;
 use crate::service::Service as Core;
+use crate::sim::scenario::Fault;
 use crate::sim::third_party::Forced;
 
-/// `{code, msg, data}`.
+/// `{code, msg, data}`; for a scenario's network fault that loses the
+/// answer, a newline and the fault instead (JSON text never starts with
+/// one), which `handle` throws as a `NetworkFaultError`.
 pub fn envelope(response: &Response, out: &mut Out) {
+    if let Some(fault) = response.headers.fault().filter(|f| loses_answer(f)) {
+        out.text.push('\n');
+        fault.write(out);
+        return;
+    }
     response.body.write(out);
+}
+
+/// Whether a network fault loses the answer: all but a `dribble`, which
+/// answers in full, slowly.
+fn loses_answer(fault: &Fault) -> bool {
+    fault.network().is_some_and(|(name, _)| name != "dribble")
 }
 
 /// `{status, headers}`, a newline, then the envelope: JSON text never
@@ -29,6 +43,10 @@ pub fn response(response: &Response, out: &mut Out) {
         out.str(value);
     }
     out.end_object();
+    if let Some(fault) = response.headers.fault() {
+        out.key("fault");
+        fault.write(out);
+    }
     out.end_object();
     out.text.push('\n');
     out.reset();

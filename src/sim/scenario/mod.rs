@@ -1,0 +1,107 @@
+//! Scenarios: an ordered list of rules that say which requests fail, and
+//! how (see docs/scenarios.md). This layer reads the document, matches a
+//! request's facts against it and keeps the counts; the gateway applies
+//! what fires.
+//!
+//! - [`document`]: the document, checked;
+//! - [`parse`], `when` and [`reading`]: reading it, refused naming a path;
+//! - [`matching`]: whether a rule matches a request's facts;
+//! - [`progress`]: seen and fired counts, when it was set, its own stream;
+//! - [`presets`]: the documents of the common stories, by name;
+//! - `written`: the document and its progress as JSON text.
+
+pub mod document;
+pub mod matching;
+pub mod parse;
+pub mod presets;
+pub mod progress;
+pub mod reading;
+mod when;
+mod written;
+
+use crate::prelude::*;
+
+use alloc::rc::Rc;
+
+pub use document::{Document, Phase, Rule, Then, Words};
+pub use matching::Facts;
+pub use progress::Progress;
+pub use reading::Refusal;
+
+use crate::json::message::Msg;
+use crate::sim::invalid::InvalidKind;
+
+/// A scenario in force: its document and where it stands.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scenario {
+    pub doc: Document,
+    pub progress: Progress,
+}
+
+/// The failure a request met: the rule that fired (by name) and its
+/// `then`. A drawn decline while a scenario is set is reported as one
+/// with no rule (`generic_decline`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fault {
+    pub rule: Option<Rc<str>>,
+    pub then: Then,
+}
+
+impl Fault {
+    /// A network fault's name and phase, if it is one.
+    pub fn network(&self) -> Option<(&'static str, Phase)> {
+        match self.then {
+            Then::Network { fault, phase, .. } => Some((fault, phase)),
+            _ => None,
+        }
+    }
+}
+
+impl Scenario {
+    /// A scenario from a preset's name or a document's JSON text, set at
+    /// `now` with its stream from `seed`.
+    pub fn read(text: &str, words: Words, seed: u64, now: i64) -> Result<Scenario, Refusal> {
+        let doc = read_document(text, words)?;
+        let progress = Progress::start(&doc, seed, now);
+        Ok(Scenario { doc, progress })
+    }
+
+    /// The rule that fires for the request `facts` describes at `now`,
+    /// counting its match and its firing.
+    pub fn decide(&mut self, facts: &Facts, now: i64) -> Option<Fault> {
+        let doc = &self.doc;
+        let rule = self.progress.fire(doc, now, |i| {
+            doc.rules
+                .get(i)
+                .is_some_and(|r| matching::matches(r, facts))
+        })?;
+        let r = doc.rules.get(rule)?;
+        Some(Fault {
+            rule: Some(Rc::from(r.name.as_str())),
+            then: r.then,
+        })
+    }
+}
+
+/// A preset's name or a document's JSON text, read into a document.
+pub fn read_document(text: &str, words: Words) -> Result<Document, Refusal> {
+    let trimmed = text.trim_start();
+    if trimmed.starts_with('{') || trimmed.starts_with('[') {
+        return parse::parse(text, words);
+    }
+    match presets::preset(text) {
+        Some(preset) => parse::parse(preset, words),
+        None => {
+            let mut m = Msg::new("expected a document's JSON text or a preset's name (");
+            let names: Vec<&str> = presets::PRESETS.iter().map(|(n, _)| *n).collect();
+            m.s(&names.join(", ")).s("), got ");
+            let cut: String = text.chars().take(40).collect();
+            m.q(&cut);
+            Err(Refusal {
+                kind: InvalidKind::WrongType,
+                at: String::new(),
+                problem: m.text(),
+            })
+        }
+    }
+}

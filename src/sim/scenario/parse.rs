@@ -1,0 +1,224 @@
+//! A scenario document read with the crate's JSON reader and refused
+//! whole, naming the JSON path of the first problem (`rules[2].when.until:
+//! expected a whole number of ms, got "soon"`), so a typo is an error
+//! rather than a rule that silently never fires.
+
+use crate::prelude::*;
+
+use crate::json::message::Msg;
+use crate::json::read::{self, Json};
+use crate::sim::invalid::InvalidKind;
+
+use super::document::{
+    Document, Phase, Rule, Then, When, Words, DECLINE_CODES, HTTP_STATUSES, KINDS, MAX_MS,
+    MAX_NAME, MAX_RETRY_AFTER, MAX_RULES, NETWORK_FAULTS,
+};
+use super::reading::{member, object, text, whole, word, At, Refusal};
+
+/// Reads a document from its JSON text.
+pub fn parse(text: &str, words: Words) -> Result<Document, Refusal> {
+    let tree = read::parse(text).map_err(|e| {
+        let mut m = Msg::new("not JSON: ");
+        e.push(&mut m);
+        At::Root.refuse(InvalidKind::WrongType, m.text())
+    })?;
+    from_tree(&tree, words)
+}
+
+/// Reads a document from its JSON tree.
+pub fn from_tree(tree: &Json, words: Words) -> Result<Document, Refusal> {
+    let root = At::Root;
+    if tree.as_object().is_none() {
+        return Err(root.wrong("an object with rules, or a preset's name", tree));
+    }
+    let members = object(tree, &root, &["name", "rules"])?;
+    let name = match member(members, "name") {
+        Some(v) => Some(text(v, &At::Key(&root, "name"), MAX_NAME)?),
+        None => None,
+    };
+    let at = At::Key(&root, "rules");
+    let list = member(members, "rules").ok_or_else(|| {
+        root.refuse(
+            InvalidKind::WrongType,
+            "rules: missing; expected a list of rules".to_owned(),
+        )
+    })?;
+    let items = list
+        .as_array()
+        .ok_or_else(|| at.wrong("an array of rules", list))?;
+    if items.len() > MAX_RULES {
+        let mut m = Msg::new("expected at most ");
+        m.uint(MAX_RULES as u64)
+            .s(" rules, got ")
+            .uint(items.len() as u64);
+        return Err(at.refuse(InvalidKind::OutOfRange, m.text()));
+    }
+    let mut rules = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        rules.push(rule(item, &At::Index(&at, i), i, words)?);
+    }
+    let needs_body = rules
+        .iter()
+        .any(|r| r.when.reads_body() || r.then.pay_only());
+    Ok(Document {
+        name,
+        rules,
+        needs_body,
+    })
+}
+
+fn rule(v: &Json, at: &At, i: usize, words: Words) -> Result<Rule, Refusal> {
+    let members = object(v, at, &["name", "when", "then"])?;
+    let given = match member(members, "name") {
+        Some(n) => Some(text(n, &At::Key(at, "name"), MAX_NAME)?),
+        None => None,
+    };
+    let when = match member(members, "when") {
+        Some(w) => super::when::read(w, &At::Key(at, "when"), words)?,
+        None => When::default(),
+    };
+    let then_at = At::Key(at, "then");
+    let then = member(members, "then").ok_or_else(|| {
+        at.refuse(
+            InvalidKind::WrongType,
+            "then: missing; expected what the rule does".to_owned(),
+        )
+    })?;
+    let then = read_then(then, &then_at)?;
+    let named = given.is_some();
+    let name = given.unwrap_or_else(|| {
+        let mut m = Msg::new("rules[");
+        m.uint(i as u64).s("]");
+        m.text()
+    });
+    Ok(Rule {
+        name,
+        named,
+        when,
+        then,
+    })
+}
+
+/// The keys each kind takes besides `kind`.
+fn keys_of(kind: &str) -> &'static [&'static str] {
+    match kind {
+        "decline" => &["kind", "code"],
+        "timeout" => &["kind", "afterMs"],
+        "http" => &["kind", "status", "retryAfter"],
+        "processor_error" => &["kind", "status"],
+        "delay" => &["kind", "ms"],
+        _ => &["kind", "fault", "ms", "phase"],
+    }
+}
+
+fn read_then(v: &Json, at: &At) -> Result<Then, Refusal> {
+    let kind_of = v.as_object().map(|_| v.get("kind"));
+    let kind = match kind_of {
+        None => return Err(at.wrong("an object with a kind", v)),
+        Some(None) => {
+            let problem = "kind: missing; expected one of decline, timeout, processor_error, http, delay, network";
+            return Err(at.refuse(InvalidKind::WrongType, problem.to_owned()));
+        }
+        Some(Some(k)) => word(
+            k,
+            &At::Key(at, "kind"),
+            &KINDS,
+            "one of decline, timeout, processor_error, http, delay, network",
+        )?,
+    };
+    let members = object(v, at, keys_of(kind))?;
+    let get = |name: &'static str| member(members, name).map(|v| (v, At::Key(at, name)));
+    let ms_or = |name: &'static str, default: u64| match get(name) {
+        Some((v, at)) => whole(v, &at, 0, MAX_MS, "a whole number of ms"),
+        None => Ok(default),
+    };
+    Ok(match kind {
+        "decline" => Then::Decline {
+            code: match get("code") {
+                Some((v, at)) => word(
+                    v,
+                    &at,
+                    &DECLINE_CODES,
+                    "one of Stripe's decline codes (generic_decline, insufficient_funds, …)",
+                )?,
+                None => "generic_decline",
+            },
+        },
+        "timeout" => Then::Timeout {
+            after_ms: ms_or("afterMs", 30_000)?,
+        },
+        "processor_error" => Then::ProcessorError {
+            status: match get("status") {
+                Some((v, at)) => whole(v, &at, 500, 599, "an HTTP status")? as u16,
+                None => 500,
+            },
+        },
+        "http" => read_http(get("status"), get("retryAfter"))?,
+        "delay" => Then::Delay {
+            ms: ms_or("ms", 0)?,
+        },
+        _ => read_network(get("fault"), get("phase"), at, &ms_or)?,
+    })
+}
+
+type Given<'j, 'a, 'p> = Option<(&'j Json<'a>, At<'p>)>;
+
+fn read_http(status: Given, retry_after: Given) -> Result<Then, Refusal> {
+    let status = match status {
+        Some((v, at)) => {
+            let what = "one of 429, 502, 503, 504";
+            let n = whole(v, &at, 0, 999, what).map_err(|_| at.range(what, v))?;
+            HTTP_STATUSES
+                .iter()
+                .find(|s| u64::from(**s) == n)
+                .copied()
+                .ok_or_else(|| at.range(what, v))?
+        }
+        None => 503,
+    };
+    let retry_after = match retry_after {
+        Some((v, at)) => whole(v, &at, 0, MAX_RETRY_AFTER, "a whole number of seconds")?,
+        None => 1,
+    };
+    Ok(Then::Http {
+        status,
+        retry_after,
+    })
+}
+
+fn read_network(
+    fault: Given,
+    phase: Given,
+    at: &At,
+    ms_or: &dyn Fn(&'static str, u64) -> Result<u64, Refusal>,
+) -> Result<Then, Refusal> {
+    let fault = match fault {
+        Some((v, at)) => word(
+            v,
+            &at,
+            &NETWORK_FAULTS,
+            "one of reset, empty, short, hang, dribble, error",
+        )?,
+        None => {
+            let problem =
+                "fault: missing; expected one of reset, empty, short, hang, dribble, error";
+            return Err(at.refuse(InvalidKind::WrongType, problem.to_owned()));
+        }
+    };
+    let always_response = matches!(fault, "short" | "dribble");
+    let phase = match phase {
+        Some((v, at)) => match word(v, &at, &["request", "response"], "request or response")? {
+            "request" if always_response => {
+                let problem =
+                    "a short or dribble fault is always in the response; expected response";
+                return Err(at.refuse(InvalidKind::OutOfRange, problem.to_owned()));
+            }
+            "request" => Phase::Request,
+            _ => Phase::Response,
+        },
+        None if always_response => Phase::Response,
+        None => Phase::Request,
+    };
+    let ms = ms_or("ms", if fault == "dribble" { 5_000 } else { 30_000 })?;
+    Ok(Then::Network { fault, ms, phase })
+}

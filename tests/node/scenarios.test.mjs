@@ -1,0 +1,109 @@
+// Scenarios through the package's Service: the constructor option,
+// setScenario and the scenario getter, the X-Orderpay-Scenario header,
+// request()'s fault form and handle()'s NetworkFaultError.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { NetworkFaultError, Service } from "../../pkg/index.js";
+
+const order = { userId: "u-1", price: 10 };
+const reset = { name: "cut", when: { route: "/api/order/create" }, then: { kind: "network", fault: "reset" } };
+
+test("the constructor takes a document, its JSON text or a preset's name", () => {
+  const byObject = new Service({ seed: 1, virtualTime: 0, scenario: { rules: [reset] } });
+  const byText = new Service({ seed: 1, virtualTime: 0, scenario: JSON.stringify({ rules: [reset] }) });
+  assert.deepEqual(byObject.scenario, byText.scenario);
+  assert.deepEqual(byObject.scenario.rules, [{ name: "cut", seen: 0, fired: 0 }]);
+  assert.equal(byObject.scenario.setAt, 0);
+  const preset = new Service({ scenario: "third-payment-fails" });
+  assert.equal(preset.scenario.document.name, "third-payment-fails");
+  assert.equal(new Service().scenario, null);
+});
+
+test("a bad document throws naming its path, and changes nothing", () => {
+  assert.throws(
+    () => new Service({ scenario: { rules: [{ when: { until: "soon" }, then: { kind: "http" } }] } }),
+    { name: "TypeError", message: 'scenario: rules[0].when.until: expected a whole number of ms, got "soon"' },
+  );
+  assert.throws(() => new Service({ scenario: 7 }), { name: "TypeError", message: /^scenario: expected a document/ });
+  const s = new Service({ scenario: "rate-limited" });
+  const before = s.scenario;
+  assert.throws(() => s.setScenario({ rules: [{ then: { kind: "http", status: 500 } }] }), {
+    name: "RangeError",
+    message: "scenario: rules[0].then.status: expected one of 429, 502, 503, 504, got 500",
+  });
+  assert.throws(() => s.setScenario({ rules: [], extra: 1 }), { name: "TypeError", message: /^scenario: unknown key "extra"/ });
+  assert.deepEqual(s.scenario, before);
+  s.setScenario(null);
+  assert.equal(s.scenario, null);
+});
+
+test("a request-phase network fault: request() answers status 0 and the fault, handle() throws NetworkFaultError", () => {
+  const s = new Service({ seed: 1, scenario: { rules: [reset] } });
+  const answer = s.request("POST", "/api/order/create", order);
+  assert.deepEqual(answer, {
+    status: 0,
+    headers: {},
+    body: "",
+    fault: { kind: "network", rule: "cut", fault: "reset", ms: 30000, phase: "request" },
+  });
+  assert.throws(
+    () => s.handle("POST", "/api/order/create", order),
+    (error) =>
+      error instanceof NetworkFaultError &&
+      error instanceof TypeError &&
+      error.name === "NetworkFaultError" &&
+      error.fault.fault === "reset" &&
+      error.fault.phase === "request",
+  );
+  assert.deepEqual(s.scenario.rules, [{ name: "cut", seen: 2, fired: 2 }]);
+  // Nothing ran: the order a plain service of the same seed makes is not there.
+  const made = new Service({ seed: 1 }).handle("POST", "/api/order/create", order).data.orderId;
+  s.setScenario(null);
+  assert.equal(s.handle("GET", `/api/order/${made}`).code, -1);
+  assert.equal(s.handle("POST", "/api/order/create", order).data.orderId, made);
+});
+
+test("a response-phase fault runs the service: request() gives the real answer and the fault", () => {
+  const then = { kind: "network", fault: "reset", phase: "response" };
+  const s = new Service({ seed: 1, scenario: { rules: [{ when: { route: "/api/order/create" }, then }] } });
+  const answer = s.request("POST", "/api/order/create", order);
+  assert.equal(answer.status, 200);
+  assert.equal(answer.body.code, 0);
+  assert.equal(answer.fault.phase, "response");
+  assert.equal(answer.headers["x-orderpay-fault"], "network");
+  assert.equal(s.handle("GET", `/api/order/${answer.body.data.orderId}`).code, 0);
+  assert.throws(() => s.handle("POST", "/api/order/create", order), NetworkFaultError);
+});
+
+test("an http rule answers its status with its envelope and headers", () => {
+  const s = new Service({ scenario: "rate-limited" });
+  const first = s.request("GET", "/api/order/ORD-AAAAAAAA");
+  const second = s.request("GET", "/api/order/ORD-AAAAAAAA");
+  assert.equal(first.status, 200);
+  assert.equal(first.fault, undefined);
+  assert.equal(second.status, 429);
+  assert.deepEqual(second.body, { code: 429, msg: 'Too Many Requests (scenario rule "every 2nd request limited")', data: null });
+  assert.equal(second.headers["retry-after"], "1");
+  assert.equal(second.headers["x-orderpay-rule"], "every 2nd request limited");
+  assert.equal(second.headers["x-orderpay-fault"], "http");
+  assert.deepEqual(second.fault, { kind: "http", rule: "every 2nd request limited", status: 429, retryAfter: 1 });
+});
+
+test("the header sets a scenario for one request only", () => {
+  const s = new Service();
+  const doc = JSON.stringify({ rules: [{ then: { kind: "http", status: 503 } }] });
+  assert.equal(s.request("GET", "/api/order/ORD-AAAAAAAA", undefined, { "X-Orderpay-Scenario": doc }).status, 503);
+  assert.equal(s.request("GET", "/api/order/ORD-AAAAAAAA").status, 200);
+  const bad = s.request("GET", "/api/order/ORD-AAAAAAAA", undefined, { "x-orderpay-scenario": "nope" });
+  assert.equal(bad.status, 400);
+  assert.match(bad.body.msg, /^X-Orderpay-Scenario: expected a document's JSON text or a preset's name/);
+  assert.equal(s.scenario, null);
+});
+
+test("with no scenario, answers carry no new header or field", () => {
+  const s = new Service({ seed: 3 });
+  const answer = s.request("POST", "/api/order/create", order);
+  assert.deepEqual(Object.keys(answer), ["status", "headers", "body"]);
+  assert.ok(!Object.keys(answer.headers).some((name) => name.startsWith("x-orderpay") || name === "retry-after"));
+});
