@@ -11,8 +11,31 @@ import * as orderpay from "./pkg/orderpay.js";
 import { $, fieldError, fill, h } from "./dom.js";
 import { faultText } from "./faults.js";
 
-/** The presets the package ships, name → document, or null for a package without scenarios. */
-const PRESETS = orderpay.presets && typeof orderpay.presets === "object" ? orderpay.presets : null;
+/** The presets' names, for a package that does not list them (its `presets` export does). */
+const PRESET_NAMES = ["third-party-down", "flaky-network", "slow-payments", "insufficient-funds", "rate-limited", "third-payment-fails"];
+
+/**
+ * The presets the package ships, name → document, or null for a package
+ * without scenarios: its `presets` export, or else each preset's document
+ * as a throwaway service set with its name reports it (never restated here).
+ */
+function shippedPresets() {
+  if (orderpay.presets && typeof orderpay.presets === "object") return orderpay.presets;
+  if (typeof orderpay.Service?.prototype?.setScenario !== "function") return null;
+  const found = {};
+  for (const name of PRESET_NAMES) {
+    let probe = null;
+    try {
+      probe = new orderpay.Service({ scenario: name });
+      found[name] = probe.scenario.document;
+    } catch {
+      // A name this package does not know: not offered.
+    } finally {
+      probe?.free();
+    }
+  }
+  return found;
+}
 
 export function mountFailures(store) {
   const panel = new FailuresPanel(store);
@@ -34,6 +57,8 @@ export function mountFailures(store) {
 class FailuresPanel {
   section = $("#failures");
   presets = $("#presets");
+  /** name → document, read once the package is loaded. */
+  shipped = shippedPresets();
   form = $("#scenario-form");
   editor = $("#scenario-text");
   applyButton = $("#scenario-apply");
@@ -57,15 +82,16 @@ class FailuresPanel {
   }
 
   drawPresets() {
-    const names = PRESETS ? Object.keys(PRESETS) : [];
+    const presets = this.shipped ?? {};
+    const names = Object.keys(presets);
     fill(this.presets, ...names.map((name) => h("li", null,
       h("button", { type: "button", class: "secondary preset", dataset: { preset: name }, "aria-describedby": `preset-${name}-what`, onclick: () => this.choosePreset(name) }, name),
-      h("span", { class: "hint", id: `preset-${name}-what` }, scenarioSummary(PRESETS[name])))));
+      h("span", { class: "hint", id: `preset-${name}-what` }, scenarioSummary(presets[name])))));
   }
 
   /** One click: the preset is set, and its document is shown in the editor. */
   async choosePreset(name) {
-    this.editor.value = JSON.stringify(PRESETS[name], null, 2);
+    this.editor.value = JSON.stringify(this.shipped[name], null, 2);
     await this.apply(name, `Preset ${name} set`);
   }
 

@@ -77,6 +77,21 @@ function parseEvent(block) {
 const SENDABLE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const FORBIDDEN = /^(CONNECT|TRACE|TRACK)$/i;
 
+/**
+ * The body of PUT /scenario: JSON, a document or a preset's name as a JSON
+ * string. Text that is not JSON (a name typed in the editor, a broken
+ * document) goes as a string, so the core reads it and its message names
+ * what is wrong, as `setScenario` in the tab does.
+ */
+function scenarioBody(scenario) {
+  if (typeof scenario !== "string") return JSON.stringify(scenario);
+  try {
+    const parsed = JSON.parse(scenario);
+    if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) return scenario;
+  } catch { /* not JSON: the core reads it */ }
+  return JSON.stringify(scenario);
+}
+
 function envelope(status, msg) {
   return { status, headers: {}, body: { code: status, msg, data: null } };
 }
@@ -85,7 +100,11 @@ export class RemoteService {
   #base;
   #token;
   /** settings, forced, now, droppedLogs, counters: as last fetched. */
-  #state = { settings: { seed: 0, latency: {} }, forced: null, now: 0, droppedLogs: 0, counters: null };
+  #state = { settings: { seed: 0, latency: {} }, forced: null, now: 0, droppedLogs: 0, counters: null, scenario: null };
+  /** Whether the server has the scenario routes (GET, PUT, DELETE /__orderpay/scenario); the Failures panel is off without. */
+  scenarios = false;
+  /** A look at the scenario's counts due after other clients' requests (see #scenarioSoon). */
+  #scenarioTimer = 0;
   /** Records fetched and not yet handed to the page, oldest first. */
   #records = [];
   /** The newest record fetched. */
@@ -133,7 +152,7 @@ export class RemoteService {
     if (reply.status === 200) return as === "json" ? parsed : parsed?.data;
     if (reply.status === 401) throw new Error(`the admin API wants its token: open the address the server printed (with #token=...)`);
     const msg = parsed?.msg ?? `the server answered ${reply.status}`;
-    throw reply.status === 400 && /must be|from 0 to/.test(msg) ? new RangeError(msg) : new TypeError(msg);
+    throw Object.assign(reply.status === 400 && /must be|from 0 to/.test(msg) ? new RangeError(msg) : new TypeError(msg), { status: reply.status });
   }
 
   /** Takes records newer than those held (a poll, an event and an action may bring the same ones). */
@@ -184,6 +203,39 @@ export class RemoteService {
     if ("forced" in data) s.forced = data.forced;
     if (typeof data.now === "number") s.now = data.now;
     if (data.counters) s.counters = data.counters;
+    if ("scenario" in data) s.scenario = data.scenario ?? null;
+  }
+
+  /** The scenario in force, with its rules' counts: GET /scenario; a server without the route leaves the panel off. */
+  async #readScenario() {
+    try {
+      this.#read({ scenario: (await this.#admin("GET", "/scenario")).scenario });
+      this.scenarios = true;
+    } catch (e) {
+      if (e.status !== 404) throw e;
+      this.scenarios = false;
+    }
+  }
+
+  /**
+   * Other clients' requests move the rules' counts: with a scenario in
+   * force, its counts are read again, at most every half second. With none
+   * (the default) nothing is asked.
+   */
+  #scenarioSoon(onChange) {
+    if (!this.scenarios || !this.#state.scenario || this.#scenarioTimer) return;
+    this.#scenarioTimer = setTimeout(() => {
+      this.#readScenario().then(onChange, () => {}).finally(() => { this.#scenarioTimer = 0; });
+    }, 500);
+  }
+
+  get scenario() { return this.#state.scenario; }
+
+  /** PUT /scenario (a document, its JSON text, or a preset's name) or DELETE it (null); the server's 400 names the path. */
+  async setScenario(scenario) {
+    if (scenario === null) await this.#admin("DELETE", "/scenario");
+    else await this.#admin("PUT", "/scenario", scenarioBody(scenario));
+    await this.#readScenario();
   }
 
   /** The whole log and state afresh: at the start, and after a reset or a restore (here or elsewhere). */
@@ -195,6 +247,7 @@ export class RemoteService {
     this.#spans.clear();
     this.#take(logs.records, logs.droppedLogs);
     this.#read({ ...state, counters: counted.counters });
+    await this.#readScenario();
   }
 
   /**
@@ -213,6 +266,8 @@ export class RemoteService {
     }
     this.#take(logs.records, logs.droppedLogs);
     this.#read({ ...state, counters: counted.counters });
+    // The rules' counts moved with the request: read only while a scenario is in force.
+    if (this.scenarios && this.#state.scenario) await this.#readScenario();
     return true;
   }
 
@@ -248,6 +303,8 @@ export class RemoteService {
     try {
       const here = await arrival?.until(traceId, reply.headers["x-b3-spanid"]);
       if ((here || await this.#catchUp()) && spans && traceId) await this.#fetchSpans(traceId);
+      // Its records came on the stream: the rules' counts it moved are read here (#catchUp reads them otherwise).
+      if (here && this.scenarios && this.#state.scenario) await this.#readScenario();
     } catch {
       // The answer stands; its records come with the next event or poll.
     }
@@ -410,6 +467,7 @@ export class RemoteService {
           fresh = false;
         } else if (event.type === "records") {
           fresh = this.#received(event.data) || fresh;
+          this.#scenarioSoon(onRecords);
         }
         if (clock.due()) {
           if (fresh) onRecords();

@@ -56,7 +56,7 @@ class RequestPanel {
       this.#head(h("h3", { id: "req-panel-title", tabindex: "-1" }, `${req.method} ${s.path}`)),
       facts(req, x),
       why(req),
-      scenarioLines({ record: req.response, headers: x?.responseHeaders ?? {} }),
+      scenarioLines({ record: req.response, headers: x?.responseHeaders ?? {}, fault: x?.fault }),
       objectsLine(store, req, (id) => this.showObject(id)),
       h("h4", null, "Request"),
       h("pre", { class: "request", id: "req-sent" }, requestText(s)),

@@ -330,6 +330,8 @@ export class Store extends EventTarget {
       this.exchanges.set(keyOf(record.traceId, record.spanId), {
         method: String(method).toUpperCase(), path: String(path), headers: { ...(headers ?? {}) }, body: body ?? null,
         status: reply.status, responseHeaders: reply.headers, envelope: reply.body, ms,
+        // A scenario's network fault, as request() reports it (no header carries it when no answer came).
+        ...(reply.fault ? { fault: reply.fault } : {}),
       });
       if (this.exchanges.size > KEEP_EXCHANGES) this.exchanges.delete(this.exchanges.keys().next().value);
     }

@@ -42,8 +42,12 @@ const newestRow = (page) => page.$eval("#req-rows li[data-key]", (li) => ({
 /** The active scenario's rules as the panel shows them: name → [seen, fired]. */
 const ruleCounts = (page) => page.$$eval("#scenario-rules tbody tr", (rows) => Object.fromEntries(rows.map((tr) => [tr.dataset.rule, [Number(tr.dataset.seen), Number(tr.dataset.fired)]])));
 
-/** What the page's own service says its scenario is (the panel must agree with it). */
-const presets = (page) => page.evaluate(async () => (await import("/pkg/orderpay.js")).presets);
+/** The document of the preset `name` as the package itself reports it, on a throwaway service. */
+const presetDocument = (page, name) => page.evaluate(async (name) => {
+  const { Service } = await import("/pkg/orderpay.js");
+  const probe = new Service({ scenario: name });
+  try { return probe.scenario.document; } finally { probe.free(); }
+}, name);
 
 for (const width of [1280, 390]) {
   test(`a preset in one click: its document shown, a payment declined with its reason, the rule's badge and counts (${width} px)`, async () => {
@@ -52,7 +56,7 @@ for (const width of [1280, 390]) {
     assert.match(await page.textContent("#scenario-active"), /^No scenario/);
     await page.click('#presets button[data-preset="insufficient-funds"]');
     await page.waitForFunction(() => document.querySelector("#scenario-active").dataset.active === "true");
-    const shipped = (await presets(page))["insufficient-funds"];
+    const shipped = await presetDocument(page, "insufficient-funds");
     assert.deepEqual(JSON.parse(await page.inputValue("#scenario-text")), shipped, "the editor shows the preset's document");
     assert.match(await page.textContent("#scenario-message"), /^Preset insufficient-funds set: 1 rule/);
     const [rule] = Object.keys(await ruleCounts(page));
