@@ -8,7 +8,7 @@
 // fired. The page restates no rule: it hands the text to the service
 // (`setScenario`; live, PUT /__orderpay/scenario) and draws its `scenario`.
 import * as orderpay from "./pkg/orderpay.js";
-import { $, fieldError, fill, h } from "./dom.js";
+import { $, clock, fieldError, fill, h } from "./dom.js";
 import { faultText } from "./faults.js";
 
 /** The presets' names, for a package that does not list them (its `presets` export does). */
@@ -157,10 +157,10 @@ class FailuresPanel {
     const rules = Array.isArray(doc.rules) ? doc.rules : [];
     fill(active,
       h("p", null, h("strong", null, "Active: "), doc.name ? `${doc.name}, ` : "", `${scenario.rules.length} rule${scenario.rules.length === 1 ? "" : "s"}`,
-        typeof scenario.setAt === "number" ? `, set at ${new Date(scenario.setAt).toISOString().slice(11, 23)} on the service's clock` : "", "."),
+        typeof scenario.setAt === "number" ? `, set at ${clock(scenario.setAt)} on the service's clock` : "", "."),
       h("div", { class: "table-wrap rules-wrap", tabindex: "0", role: "region", "aria-label": "the scenario's rules, scrolls sideways" },
         h("table", { class: "rules", id: "scenario-rules" },
-          h("thead", null, h("tr", null, ["#", "rule", "when", "then", "seen", "fired"].map((c) => h("th", { scope: "col" }, c)))),
+          h("thead", null, h("tr", null, ["#", "rule", "when", "then", "seen", "fired"].map((c, i) => h("th", { scope: "col", class: i === 0 ? "idx" : i > 3 ? "num" : null }, c)))),
           h("tbody", null, scenario.rules.map((r, i) => ruleRow(r, rules[i], i))))),
       h("p", { class: "hint" }, "seen: how many requests matched the rule's conditions; fired: how many got its failure (nth, every, calls, the window, probability and times decide among those seen). The first rule that fires wins."),
     );
@@ -170,7 +170,7 @@ class FailuresPanel {
 /** One rule's row: its name, what it matches, what it gives, and its counts. */
 function ruleRow(progress, rule, i) {
   return h("tr", { dataset: { rule: progress.name, seen: String(progress.seen), fired: String(progress.fired) } },
-    h("td", null, String(i + 1)),
+    h("td", { class: "idx" }, String(i + 1)),
     h("th", { scope: "row" }, progress.name),
     h("td", null, rule ? whenText(rule.when) : ""),
     h("td", null, rule?.then ? faultText(rule.then) : ""),

@@ -64,7 +64,8 @@ export function faultSentence(fault) {
 export function faultBadges(fault, replay) {
   return [
     fault ? h("span", { class: `badge fault-badge k-${String(fault.kind)}`, title: faultSentence(fault), dataset: { rule: fault.rule ?? "", fault: String(fault.kind), code: fault.code ?? "" } },
-      fault.rule ? h("span", { class: "rule-name" }, fault.rule) : null, fault.rule ? " · " : null, faultText(fault)) : null,
+      // The failure first: where the badge is cut short, the rule's name goes (its title keeps it whole).
+      faultText(fault), fault.rule ? " · " : null, fault.rule ? h("span", { class: "rule-name" }, fault.rule) : null) : null,
     replay ? h("span", { class: "badge replay-badge", title: "Idempotency-Key: this answer is the kept answer of the first request with the same key; nothing ran again" }, "replayed") : null,
   ].filter(Boolean);
 }

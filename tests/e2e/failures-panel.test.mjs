@@ -74,7 +74,7 @@ for (const width of [1280, 390]) {
     const row = await newestRow(page);
     assert.equal(row.fault, "decline");
     assert.equal(row.rule, rule);
-    assert.deepEqual(row.badges, [`${rule} · decline insufficient_funds`]);
+    assert.deepEqual(row.badges, [`decline insufficient_funds · ${rule}`]);
     assert.match(row.msg, /\(declined: insufficient_funds\)$/);
     assert.match(row.label, new RegExp(`rule ${rule.replace(/[[\]]/g, "\\$&")} fired: decline insufficient_funds`));
     assert.deepEqual(await ruleCounts(page), { [rule]: [1, 1] });
