@@ -241,3 +241,253 @@ fn clearing_the_scenario_brings_back_the_spec() {
     assert_eq!(r.status, 200);
     assert!(r.header("x-orderpay-fault").is_none());
 }
+
+/// The service record of the last payment, as `logs()` shows it.
+fn last_outcome(svc: &Service) -> Value {
+    let logs: Value = serde_json::from_str(&svc.logs_json(None)).expect("JSON");
+    let records = logs.as_array().expect("records");
+    records
+        .iter()
+        .rev()
+        .find(|r| r["stage"] == "service" && r.get("outcome").is_some())
+        .expect("a decided record")["outcome"]
+        .clone()
+}
+
+#[test]
+fn a_decline_rule_declines_with_its_code_in_the_spec_envelope() {
+    let mut svc = always_approves(1);
+    set(
+        &mut svc,
+        &json!({"rules": [{"name": "broke", "when": {"route": "/api/payment/pay", "amount": 13.37},
+        "then": {"kind": "decline", "code": "insufficient_funds"}}]}),
+    );
+    let order = create_order_id(&mut svc);
+    let r = svc.handle(pay_request(&order, 13.37, "CARD"));
+    assert_eq!(
+        (r.status, body(&r)),
+        (200, business_error("Third party payment failed"))
+    );
+    assert_eq!(
+        r.header("x-orderpay-decline-code"),
+        Some("insufficient_funds")
+    );
+    assert_eq!(r.header("x-orderpay-fault"), Some("decline"));
+    assert_eq!(r.header("x-orderpay-rule"), Some("broke"));
+    let outcome = last_outcome(&svc);
+    assert_eq!(outcome["approved"], json!(false));
+    assert_eq!(outcome["declineCode"], json!("insufficient_funds"));
+    assert_eq!(outcome["thirdParty"], json!("declined"));
+    assert!(outcome["reason"]
+        .as_str()
+        .unwrap()
+        .starts_with("declined by a scenario's rule: insufficient_funds (the draw "));
+    // Another amount is not matched: the spec's answer.
+    assert_eq!(svc.handle(pay_request(&order, 10.0, "CARD")).body.code, 0);
+}
+
+#[test]
+fn a_pay_only_rule_does_not_match_other_routes_or_an_unknown_order() {
+    let mut svc = always_approves(1);
+    set(&mut svc, &json!({"rules": [{"then": {"kind": "decline"}}]}));
+    assert_eq!(svc.handle(create_request("u-1", 5.0, "")).status, 200);
+    let unknown = svc.handle(pay_request("ORD-AAAAAAAA", 5.0, "CARD"));
+    assert_eq!(unknown.body.msg, "Order not found");
+    assert_eq!(
+        scenario(&svc)["rules"][0],
+        json!({"name": "rules[0]", "seen": 0, "fired": 0})
+    );
+}
+
+#[test]
+fn a_timeout_takes_its_simulated_time_then_declines() {
+    let mut svc = exact_service(1, 0.0);
+    set(
+        &mut svc,
+        &json!({"rules": [{"when": {"route": "/api/payment/pay"}, "then": {"kind": "timeout", "afterMs": 12000}}]}),
+    );
+    let order = create_order_id(&mut svc);
+    let before = svc.now();
+    let r = svc.handle(pay_request(&order, 10.5, "CARD"));
+    assert_eq!(body(&r), business_error("Third party payment failed"));
+    assert_eq!(r.header("x-orderpay-fault"), Some("timeout"));
+    assert_eq!(svc.now() - before, (PAYMENT_MS + 12_000) as i64);
+    assert_eq!(r.header("x-sim-duration-ms"), Some("12007"));
+    assert_eq!(last_outcome(&svc)["thirdParty"], json!("timeout"));
+}
+
+#[test]
+fn a_processor_error_shows_the_processors_status() {
+    let mut svc = always_approves(1);
+    set(
+        &mut svc,
+        &json!({"rules": [{"then": {"kind": "processor_error", "status": 503}}]}),
+    );
+    let order = create_order_id(&mut svc);
+    let r = svc.handle(pay_request(&order, 10.5, "CARD"));
+    assert_eq!(body(&r), business_error("Third party payment failed"));
+    assert_eq!(last_outcome(&svc)["thirdParty"], json!(503));
+    assert!(last_outcome(&svc)["reason"]
+        .as_str()
+        .unwrap()
+        .starts_with("the third party answered 503"));
+}
+
+#[test]
+fn a_delay_adds_its_time_and_answers_as_usual() {
+    let mut svc = exact_service(1, 0.0);
+    set(
+        &mut svc,
+        &json!({"rules": [{"when": {"route": "order"}, "then": {"kind": "delay", "ms": 3000}}]}),
+    );
+    let before = svc.now();
+    let r = svc.handle(create_request("u-1", 1.0, ""));
+    assert_eq!((r.status, r.body.code), (200, 0));
+    assert_eq!(svc.now() - before, (3000 + ORDER_MS) as i64);
+    assert_eq!(r.header("x-sim-duration-ms"), Some("3005"));
+    assert_eq!(r.header("x-orderpay-fault"), Some("delay"));
+}
+
+#[test]
+fn a_drawn_decline_reports_generic_decline_once_a_scenario_is_set() {
+    let mut plain = always_declines(1);
+    let order = create_order_id(&mut plain);
+    let r = plain.handle(pay_request(&order, 10.5, "CARD"));
+    assert_eq!(r.header("x-orderpay-decline-code"), None);
+    assert!(last_outcome(&plain).get("declineCode").is_none());
+    let mut svc = always_declines(1);
+    set(
+        &mut svc,
+        &json!({"rules": [{"when": {"route": "/api/test/order/batch"}, "then": {"kind": "http", "status": 503}}]}),
+    );
+    let order = create_order_id(&mut svc);
+    let r = svc.handle(pay_request(&order, 10.5, "CARD"));
+    assert_eq!(r.header("x-orderpay-decline-code"), Some("generic_decline"));
+    assert_eq!(r.header("x-orderpay-rule"), None);
+    let outcome = last_outcome(&svc);
+    assert_eq!(outcome["declineCode"], json!("generic_decline"));
+    assert!(outcome.get("thirdParty").is_none());
+    assert!(outcome["reason"].as_str().unwrap().starts_with("draw "));
+}
+
+#[test]
+fn records_of_scenario_failures_survive_a_snapshot() {
+    let mut svc = always_approves(1);
+    set(
+        &mut svc,
+        &json!({"rules": [
+            {"when": {"nth": 1}, "then": {"kind": "decline", "code": "lost_card"}},
+            {"when": {"nth": 1}, "then": {"kind": "timeout"}},
+            {"when": {"nth": 1}, "then": {"kind": "processor_error", "status": 502}}
+        ]}),
+    );
+    let order = create_order_id(&mut svc);
+    for _ in 0..4 {
+        svc.handle(pay_request(&order, 10.5, "CARD"));
+    }
+    let restored = Service::restore(
+        &svc.snapshot(),
+        Box::new(orderpay::sim::clock::VirtualClock::starting_at(T0)),
+    )
+    .expect("restores");
+    assert_eq!(restored.logs_json(None), svc.logs_json(None));
+    assert_eq!(restored.export_ndjson(), svc.export_ndjson());
+}
+
+/// A mixed session: creates, pays (some declined by rules, some drawn),
+/// reads, under a scenario with every counting condition and a draw.
+fn session(svc: &mut Service, from: usize, to: usize) -> Vec<String> {
+    (from..to)
+        .map(|i| {
+            let r = if i % 3 == 0 {
+                svc.handle(create_request(&format!("u-{i}"), 10.0 + i as f64, ""))
+            } else {
+                let made = svc.handle(create_request("u", 10.5, ""));
+                let order = data(&made)["orderId"]
+                    .as_str()
+                    .unwrap_or("ORD-AAAAAAAA")
+                    .to_owned();
+                svc.handle(pay_request(
+                    &order,
+                    10.5,
+                    if i % 2 == 0 { "CARD" } else { "WALLET_A" },
+                ))
+            };
+            svc.advance(1000);
+            r.to_json()
+        })
+        .collect()
+}
+
+fn busy_scenario() -> Value {
+    json!({"name": "busy", "rules": [
+        {"when": {"route": "/api/payment/pay", "paymentMethod": "WALLET_A", "every": 2}, "then": {"kind": "decline", "code": "expired_card"}},
+        {"when": {"probability": 0.3, "times": 4}, "then": {"kind": "http", "status": 503}},
+        {"when": {"route": "order", "calls": {"from": 3, "to": 9}, "forMs": 20000}, "then": {"kind": "delay", "ms": 250}},
+        {"when": {"nth": 5}, "then": {"kind": "network", "fault": "reset", "phase": "response"}}
+    ]})
+}
+
+#[test]
+fn the_same_seed_scenario_and_calls_give_the_same_answers_logs_and_snapshots() {
+    let run = || {
+        let mut svc = service(42);
+        set(&mut svc, &busy_scenario());
+        let answers = session(&mut svc, 0, 30);
+        (answers, svc.logs_json(None), svc.snapshot())
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
+fn a_snapshot_taken_mid_scenario_restores_and_continues_identically() {
+    let mut svc = service(42);
+    set(&mut svc, &busy_scenario());
+    session(&mut svc, 0, 12);
+    // Mid-way: every rule has fired, and the draw and counts go on.
+    let fired: Vec<u64> = scenario(&svc)["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["fired"].as_u64().unwrap())
+        .collect();
+    assert!(fired.iter().all(|n| *n > 0), "{fired:?}");
+    let snapshot = svc.snapshot();
+    assert!(snapshot.contains("\"scenario\":{\"text\":"));
+    let mut restored = Service::restore(
+        &snapshot,
+        Box::new(orderpay::sim::clock::VirtualClock::starting_at(T0)),
+    )
+    .expect("restores");
+    assert_eq!(restored.scenario_json(), svc.scenario_json());
+    assert_eq!(session(&mut restored, 12, 30), session(&mut svc, 12, 30));
+    assert_eq!(restored.snapshot(), svc.snapshot());
+    assert_eq!(restored.logs_json(None), svc.logs_json(None));
+}
+
+#[test]
+fn a_damaged_scenario_in_a_snapshot_is_refused_naming_it() {
+    let mut svc = service(42);
+    set(&mut svc, &busy_scenario());
+    let snapshot = svc.snapshot();
+    let wall = || Box::new(orderpay::sim::clock::VirtualClock::starting_at(T0));
+    let bad = snapshot.replace("\"counts\":[[0,0],", "\"counts\":[[0,1],");
+    let err = Service::restore(&bad, wall()).err().expect("refused").msg;
+    assert_eq!(
+        err,
+        "snapshot.scenario: counts[0]: expected [seen, fired], fired at most seen, got an array"
+    );
+    let bad = snapshot.replace("\\\"every\\\":2", "\\\"every\\\":0");
+    let err = Service::restore(&bad, wall()).err().expect("refused").msg;
+    assert!(
+        err.starts_with("snapshot.scenario: text: rules[0].when.every: expected a whole number"),
+        "{err}"
+    );
+}
+
+#[test]
+fn with_no_scenario_the_snapshot_has_no_scenario_key() {
+    let mut svc = service(42);
+    session(&mut svc, 0, 3);
+    assert!(!svc.snapshot().contains("\"scenario\""));
+}

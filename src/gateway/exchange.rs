@@ -29,8 +29,8 @@ use crate::observe::{
     Answer, At, EventClass, Kept, LogStatus, Part, SpanEntry, SpanId, TraceId, Why,
 };
 use crate::sim::latency::LatencyModel;
-use crate::sim::scenario::Fault;
-use crate::sim::third_party::{self, Forced, Rule, Verdict};
+use crate::sim::scenario::{Fault, Then};
+use crate::sim::third_party::{self, Failure, Forced, Rule, Verdict};
 
 /// What handling a request did: who served it, for how long, and what the
 /// third party did inside it, as the service record and the spans report.
@@ -43,6 +43,9 @@ struct Work {
     third_party: Option<(u64, u64, Verdict)>,
     /// The failure a scenario gave the request, if a rule fired.
     fault: Option<Fault>,
+    /// Whether a scenario was in force for it (a drawn decline then
+    /// reports `generic_decline`).
+    under_scenario: bool,
 }
 
 /// The parts of a request the services read, all parsed.
@@ -270,7 +273,7 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
             headers: &headers,
             body: raw.body.as_ref(),
         };
-        work.fault = scenario::decide(svc, &seen)?;
+        (work.under_scenario, work.fault) = scenario::decide(svc, &seen)?;
         work.duration += scenario::before_service(svc, work.fault.as_ref())?;
         let request = Request {
             target,
@@ -754,23 +757,37 @@ fn judge(
         return Err(Rejection::OrderNotFound.into());
     };
     let attempt = svc.payments.next_attempt_of(order);
-    let forced = match by_header {
-        Some(outcome) => Some((outcome, Rule::Header)),
-        None => svc
+    // A scenario's rule decides before any forcing, which stays pending.
+    let by_rule = work.fault.as_ref().map(|f| f.then).filter(Then::pay_only);
+    let forced = match (by_rule, by_header) {
+        (Some(_), _) => None,
+        (None, Some(outcome)) => Some((outcome, Rule::Header)),
+        (None, None) => svc
             .take_forced_next()
             .map(|outcome| (outcome, Rule::ForcedNext)),
     };
     let offset = work.duration;
-    let took = svc.spend(|m: &LatencyModel| m.third_party);
+    let took = match by_rule {
+        Some(Then::Timeout { after_ms }) => {
+            svc.clock.advance(after_ms);
+            after_ms
+        }
+        _ => svc.spend(|m: &LatencyModel| m.third_party),
+    };
     work.duration += took;
     let settings = &svc.settings;
-    let verdict = third_party::judge(
+    let mut verdict = third_party::judge(
         settings.seed,
         order_id,
         attempt,
         settings.failure_rate,
         forced,
     );
+    verdict.failure = scenario::at_third_party(by_rule, &verdict, work.under_scenario);
+    if verdict.failure == Failure::Drawn {
+        work.fault = Some(Fault::drawn_decline());
+    }
+    verdict.approved &= by_rule.is_none();
     work.third_party = Some((offset, took, verdict));
     if !verdict.approved {
         return Err(Rejection::ThirdPartyFailed.into());

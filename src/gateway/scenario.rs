@@ -15,6 +15,7 @@ use crate::domain::route_table::{self, ROUTES};
 use crate::domain::PaymentMethod;
 use crate::json::flat::Flat;
 use crate::sim::scenario::{self, Facts, Fault, Phase, Scenario, Then, Words};
+use crate::sim::third_party::{Failure, Verdict};
 
 /// The header that sets a scenario for one request.
 pub const HEADER: &str = "x-orderpay-scenario";
@@ -35,11 +36,12 @@ pub struct Seen<'r> {
     pub body: Option<&'r Text>,
 }
 
-/// The failure the scenario (the header's for this request, else the
-/// service's) gives this request, if a rule fires. A bad header is a 400.
-pub fn decide(svc: &mut Backend, seen: &Seen) -> Result<Option<Fault>, ApiError> {
+/// Whether a scenario (the header's for this request, else the
+/// service's) is in force, and the failure it gives this request, if a
+/// rule fires. A bad header is a 400.
+pub fn decide(svc: &mut Backend, seen: &Seen) -> Result<(bool, Option<Fault>), ApiError> {
     if svc.scenario.is_none() && seen.headers.is_empty() {
-        return Ok(None);
+        return Ok((false, None));
     }
     let now = svc.clock.now_ms();
     let mut one = match seen.headers.get(HEADER) {
@@ -54,7 +56,7 @@ pub fn decide(svc: &mut Backend, seen: &Seen) -> Result<Option<Fault>, ApiError>
         .or(svc.scenario.as_ref())
         .map(|s| s.doc.needs_body)
     else {
-        return Ok(None);
+        return Ok((false, None));
     };
     let mut room = Flat::new();
     let body = if needs_body {
@@ -89,7 +91,20 @@ pub fn decide(svc: &mut Backend, seen: &Seen) -> Result<Option<Fault>, ApiError>
         header: &header,
     };
     let scenario = one.as_mut().or(svc.scenario.as_mut());
-    Ok(scenario.and_then(|s| s.decide(&facts, now)))
+    Ok((true, scenario.and_then(|s| s.decide(&facts, now))))
+}
+
+/// What a scenario made of a payment at the third party: a pay-level
+/// rule's failure, or a drawn decline reported as `generic_decline`
+/// while a scenario is in force.
+pub fn at_third_party(by_rule: Option<Then>, verdict: &Verdict, under_scenario: bool) -> Failure {
+    match by_rule {
+        Some(Then::Decline { code }) => Failure::Declined(code),
+        Some(Then::Timeout { .. }) => Failure::TimedOut,
+        Some(Then::ProcessorError { status }) => Failure::Status(status),
+        _ if under_scenario && !verdict.approved => Failure::Drawn,
+        _ => Failure::None,
+    }
 }
 
 /// A route's group as a rule names it: `order`, `payment` or `test`.

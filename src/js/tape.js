@@ -12,6 +12,7 @@
 const GATEWAY = 0;
 const SERVICE = 1;
 const DECIDED = 2;
+const FAILED = 4;
 
 /** Attribute value types, as render.rs's `attr_type` numbers them. */
 const STR = 0;
@@ -47,7 +48,7 @@ export function records(raw, memory) {
 }
 
 // A record on the tape: its shape, six fields every record has, then those
-// of its shape (3, 3, 9 or 10). Each builder gets the tape at the shape.
+// of its shape (3, 3, 9, 10, or 12 for a decision a scenario made). Each builder gets the tape at the shape.
 
 function buildRecords(t, s) {
   const out = [];
@@ -63,6 +64,9 @@ function buildRecords(t, s) {
     } else if (shape === DECIDED) {
       out.push(decidedRecord(t, s, k));
       k += 15;
+    } else if (shape === FAILED) {
+      out.push(failedRecord(t, s, k));
+      k += 18;
     } else {
       out.push(responseRecord(t, s, k));
       k += 16;
@@ -97,6 +101,20 @@ function serviceRecord(t, s, k) {
     duration: t[k + 7],
     status: s[t[k + 8]],
   };
+}
+
+/** A decided record whose outcome a scenario made: its decline code and what the third party did. */
+function failedRecord(t, s, k) {
+  const record = decidedRecord(t, s, k);
+  const { reason } = record.outcome;
+  delete record.outcome.reason;
+  const code = text(s, t[k + 15]);
+  if (code !== null) record.outcome.declineCode = code;
+  const word = text(s, t[k + 16]);
+  const status = orNull(t[k + 17]);
+  if (word !== null || status !== null) record.outcome.thirdParty = word ?? status;
+  record.outcome.reason = reason;
+  return record;
 }
 
 /** A service record with the payment decision's outcome. */

@@ -15,7 +15,7 @@ use super::utc::push_iso8601;
 use crate::domain::route_table::uri_group;
 use crate::json::write::{escape_into, push_f64, push_hex64, push_int, push_uint};
 use crate::json::Out;
-use crate::sim::third_party::Verdict;
+use crate::sim::third_party::{Failure, Verdict};
 
 impl LogStatus {
     pub fn as_str(self) -> &'static str {
@@ -175,6 +175,23 @@ fn decision(t: &mut String, v: &Verdict) {
     push_f64(t, v.draw);
     t.push_str(",\"threshold\":");
     push_f64(t, v.threshold);
+    if let Some(code) = v.failure.decline_code() {
+        t.push_str(",\"declineCode\":\"");
+        t.push_str(code);
+        t.push('"');
+    }
+    match v.failure.third_party() {
+        None => {}
+        Some(("", status)) => {
+            t.push_str(",\"thirdParty\":");
+            push_uint(t, u64::from(status));
+        }
+        Some((word, _)) => {
+            t.push_str(",\"thirdParty\":\"");
+            t.push_str(word);
+            t.push('"');
+        }
+    }
     t.push_str(",\"reason\":");
     escape_into(t, &v.reason());
     t.push('}');
@@ -350,6 +367,9 @@ pub mod shape {
     /// A service record with the third party's decision.
     pub const DECIDED: f64 = 2.0;
     pub const RESPONSE: f64 = 3.0;
+    /// `DECIDED`, then what a scenario made of it: the decline code and
+    /// the third party's word or status.
+    pub const FAILED: f64 = 4.0;
 }
 
 /// The type of an attribute's value on a tape.
@@ -365,6 +385,9 @@ pub fn record_on_tape<'a>(tape: &mut Tape<'a>, r: &'a Entry) {
     let shape = match &r.stage {
         Kept::Gateway(_) => shape::GATEWAY,
         Kept::Service { outcome: None, .. } => shape::SERVICE,
+        Kept::Service {
+            outcome: Some(v), ..
+        } if v.failure != Failure::None => shape::FAILED,
         Kept::Service { .. } => shape::DECIDED,
         Kept::Response(..) => shape::RESPONSE,
     };
@@ -392,6 +415,12 @@ pub fn record_on_tape<'a>(tape: &mut Tape<'a>, r: &'a Entry) {
                 tape.opt_num(Some(v.draw));
                 tape.opt_num(Some(v.threshold));
                 tape.fresh(&v.reason());
+                if v.failure != Failure::None {
+                    tape.opt_word(v.failure.decline_code());
+                    let third = v.failure.third_party();
+                    tape.opt_word(third.map(|(w, _)| w).filter(|w| !w.is_empty()));
+                    tape.opt_num(third.filter(|t| t.1 > 0).map(|t| f64::from(t.1)));
+                }
             }
         }
         Kept::Response(call, answer) => {

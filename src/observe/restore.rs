@@ -18,7 +18,7 @@ use super::span_entry::{Part, SpanEntry, Why};
 use super::status::LogStatus;
 use crate::domain::route_table::template_named;
 use crate::json::Json;
-use crate::sim::third_party::{Rule, Verdict};
+use crate::sim::third_party::{Failure, Rule, Verdict};
 
 type Read<T> = Result<T, String>;
 
@@ -251,6 +251,12 @@ fn verdict(o: &Json<'_>) -> Read<Verdict> {
         attempt: small(o, "attempt")?,
         draw: number(o, "draw")?,
         threshold: number(o, "threshold")?,
+        failure: Failure::read(
+            opt_text(o, "declineCode")?,
+            o.get("thirdParty").and_then(Json::as_str),
+            o.get("thirdParty").and_then(Json::as_u64),
+        )
+        .ok_or("`declineCode`, `thirdParty`: not what a scenario gives")?,
     })
 }
 

@@ -22,7 +22,7 @@ use super::span_entry::{Part, SpanEntry, Why};
 use super::status::LogStatus;
 use crate::json::read::{string_stop, Reader};
 use crate::json::{number, Json};
-use crate::sim::third_party::{Rule, Verdict};
+use crate::sim::third_party::{Failure, Rule, Verdict};
 
 /// A place in a row's text.
 struct Cursor<'a> {
@@ -271,6 +271,7 @@ impl<'a> Cursor<'a> {
         let draw = crate::json::number::parse(self.number()?)?;
         self.lit(",\"threshold\":")?;
         let threshold = crate::json::number::parse(self.number()?)?;
+        let failure = self.failure()?;
         self.lit(",\"reason\":")?;
         self.string()?;
         self.lit("}")?;
@@ -280,7 +281,26 @@ impl<'a> Cursor<'a> {
             attempt,
             draw,
             threshold,
+            failure,
         })
+    }
+
+    /// What a scenario made of a decision: its `declineCode` and
+    /// `thirdParty`, each there or not.
+    fn failure(&mut self) -> Option<Failure> {
+        let code = match self.lit(",\"declineCode\":") {
+            Some(()) => Some(self.string()?),
+            None => None,
+        };
+        let (mut word, mut status) = (None, None);
+        if self.lit(",\"thirdParty\":").is_some() {
+            if self.peek() == Some(b'"') {
+                word = Some(self.string()?);
+            } else {
+                status = Some(self.small::<u64>()?);
+            }
+        }
+        Failure::read(code.as_deref(), word.as_deref(), status)
     }
 
     /// `["key",` of an attribute pair.

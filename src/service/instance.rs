@@ -90,7 +90,7 @@ impl Service {
                 payments: parts.payments,
                 journal: parts.journal,
                 forced_next: parts.forced_next,
-                scenario: None,
+                scenario: parts.scenario,
                 spare_call: SpareCall::default(),
             },
         }

@@ -25,6 +25,7 @@ use crate::observe::{render, restore, Counters, Journal};
 use crate::sim::invalid::{Invalid, InvalidKind};
 use crate::sim::latency::{LatencyModel, Profile};
 use crate::sim::random::Rng;
+use crate::sim::scenario::Scenario;
 use crate::sim::settings::DEFAULT_MAX_ORDERS;
 use crate::sim::streams::Streams;
 use crate::sim::third_party::Forced;
@@ -44,6 +45,8 @@ pub struct Parts {
     pub clock: Option<i64>,
     /// Absent in a snapshot written before the service kept counters.
     pub counters: Option<Counters>,
+    /// The scenario in force and where it stands; absent when none is.
+    pub scenario: Option<Scenario>,
 }
 
 // ------------------------------------------------------------------ writing
@@ -148,6 +151,7 @@ pub(crate) struct View<'a> {
     pub forced_next: Option<(Forced, u32)>,
     pub clock: Option<i64>,
     pub counters: Option<&'a Counters>,
+    pub scenario: Option<&'a Scenario>,
 }
 
 impl<'a> View<'a> {
@@ -161,6 +165,7 @@ impl<'a> View<'a> {
             forced_next: b.forced_next,
             clock: b.clock.saved(),
             counters: Some(&b.counters),
+            scenario: b.scenario.as_ref(),
         }
     }
 
@@ -174,6 +179,7 @@ impl<'a> View<'a> {
             forced_next: p.forced_next,
             clock: p.clock,
             counters: p.counters.as_ref(),
+            scenario: p.scenario.as_ref(),
         }
     }
 
@@ -200,6 +206,7 @@ impl Parts {
             forced_next: b.forced_next,
             clock: b.clock.saved(),
             counters: Some(b.counters.clone()),
+            scenario: b.scenario.clone(),
         }
     }
 }
@@ -460,6 +467,10 @@ fn tail(out: &mut Out, v: &View) {
     if let Some(counters) = v.counters {
         out.key("counters");
         counters.write(out);
+    }
+    if let Some(scenario) = v.scenario {
+        out.key("scenario");
+        scenario.write_saved(out);
     }
     out.end_object();
 }
@@ -1077,6 +1088,13 @@ pub(crate) fn read_tree(tree: &Json, mut streamed: Streamed) -> Read<Parts> {
         counters: match tree.get("counters") {
             None => None,
             Some(v) => Some(Counters::read(v, "snapshot.counters")?),
+        },
+        scenario: match tree.get("scenario") {
+            None => None,
+            Some(v) => Some(
+                Scenario::read_saved(v, crate::gateway::scenario::WORDS)
+                    .map_err(|r| r.invalid("snapshot.scenario"))?,
+            ),
         },
     })
 }

@@ -9,6 +9,7 @@ use crate::prelude::*;
 use crate::json::message::msg;
 
 use super::random::keyed_unit;
+use super::scenario::document::DECLINE_CODES;
 use crate::json::number::{display, fixed};
 
 /// What a forcing rule asks for.
@@ -74,6 +75,58 @@ impl Rule {
     }
 }
 
+/// What a scenario made of an attempt: nothing (the spec's draw and
+/// forcing), a drawn decline reported as `generic_decline` because a
+/// scenario is set, or a rule's decline, timeout or 5xx.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Failure {
+    #[default]
+    None,
+    Drawn,
+    Declined(&'static str),
+    TimedOut,
+    Status(u16),
+}
+
+impl Failure {
+    /// The decline code the records and headers report.
+    pub fn decline_code(self) -> Option<&'static str> {
+        match self {
+            Failure::Drawn => Some("generic_decline"),
+            Failure::Declined(code) => Some(code),
+            _ => None,
+        }
+    }
+
+    /// What the third party did, when a scenario's rule decided:
+    /// `declined`, `timeout`, or the status it answered.
+    pub fn third_party(self) -> Option<(&'static str, u16)> {
+        match self {
+            Failure::Declined(_) => Some(("declined", 0)),
+            Failure::TimedOut => Some(("timeout", 0)),
+            Failure::Status(status) => Some(("", status)),
+            _ => None,
+        }
+    }
+
+    /// Read back from a record's `declineCode` and `thirdParty` (a word
+    /// or a status); `None` for a combination no record has.
+    pub fn read(code: Option<&str>, word: Option<&str>, status: Option<u64>) -> Option<Failure> {
+        let code = match code {
+            None => None,
+            Some(c) => Some(*DECLINE_CODES.iter().find(|k| **k == c)?),
+        };
+        Some(match (code, word, status) {
+            (None, None, None) => Failure::None,
+            (Some("generic_decline"), None, None) => Failure::Drawn,
+            (Some(code), Some("declined"), None) => Failure::Declined(code),
+            (None, Some("timeout"), None) => Failure::TimedOut,
+            (None, None, Some(s @ 500..=599)) => Failure::Status(s as u16),
+            _ => return None,
+        })
+    }
+}
+
 /// What the third party said, and why: the service record of the payment
 /// carries it, so a reader of the log sees the reason for each outcome.
 #[derive(Debug, Clone, PartialEq)]
@@ -101,6 +154,7 @@ pub struct Verdict {
     pub attempt: u32,
     pub draw: f64,
     pub threshold: f64,
+    pub failure: Failure,
 }
 
 impl Verdict {
@@ -108,6 +162,27 @@ impl Verdict {
     pub fn reason(&self) -> String {
         let by_draw = self.draw >= self.threshold;
         let words = |approved: bool| if approved { "approved" } else { "declined" };
+        let by_scenario = match self.failure {
+            Failure::Declined(code) => Some(msg!("declined by a scenario's rule: ", code)),
+            Failure::TimedOut => Some(msg!("the third party timed out (a scenario's rule)")),
+            Failure::Status(status) => Some(msg!(
+                "the third party answered ",
+                status,
+                " (a scenario's rule)"
+            )),
+            Failure::None | Failure::Drawn => None,
+        };
+        if let Some(done) = by_scenario {
+            return msg!(
+                "",
+                done,
+                " (the draw ",
+                fixed(self.draw, 4),
+                " would have ",
+                words(by_draw),
+                ")"
+            );
+        }
         match self.rule {
             Rule::Draw => msg!(
                 "draw ",
@@ -170,6 +245,7 @@ pub fn judge(
         attempt,
         draw,
         threshold: failure_rate,
+        failure: Failure::None,
     }
 }
 

@@ -16,6 +16,7 @@ pub mod parse;
 pub mod presets;
 pub mod progress;
 pub mod reading;
+mod saved;
 mod when;
 mod written;
 
@@ -35,6 +36,9 @@ use crate::sim::invalid::InvalidKind;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scenario {
     pub doc: Document,
+    /// The document's text as given (a preset's, for its name): what the
+    /// `scenario` read and snapshots show.
+    pub text: String,
     pub progress: Progress,
 }
 
@@ -48,6 +52,17 @@ pub struct Fault {
 }
 
 impl Fault {
+    /// A drawn decline while a scenario is set: reported as a decline
+    /// with no rule, code `generic_decline`.
+    pub fn drawn_decline() -> Fault {
+        Fault {
+            rule: None,
+            then: Then::Decline {
+                code: "generic_decline",
+            },
+        }
+    }
+
     /// A network fault's name and phase, if it is one.
     pub fn network(&self) -> Option<(&'static str, Phase)> {
         match self.then {
@@ -61,9 +76,13 @@ impl Scenario {
     /// A scenario from a preset's name or a document's JSON text, set at
     /// `now` with its stream from `seed`.
     pub fn read(text: &str, words: Words, seed: u64, now: i64) -> Result<Scenario, Refusal> {
-        let doc = read_document(text, words)?;
+        let (doc, text) = read_document(text, words)?;
         let progress = Progress::start(&doc, seed, now);
-        Ok(Scenario { doc, progress })
+        Ok(Scenario {
+            doc,
+            text: text.to_owned(),
+            progress,
+        })
     }
 
     /// The rule that fires for the request `facts` describes at `now`,
@@ -83,14 +102,15 @@ impl Scenario {
     }
 }
 
-/// A preset's name or a document's JSON text, read into a document.
-pub fn read_document(text: &str, words: Words) -> Result<Document, Refusal> {
+/// A preset's name or a document's JSON text, read into a document; with
+/// the document's text.
+pub fn read_document(text: &str, words: Words) -> Result<(Document, &str), Refusal> {
     let trimmed = text.trim_start();
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
-        return parse::parse(text, words);
+        return Ok((parse::parse(text, words)?, text));
     }
     match presets::preset(text) {
-        Some(preset) => parse::parse(preset, words),
+        Some(preset) => Ok((parse::parse(preset, words)?, preset)),
         None => {
             let mut m = Msg::new("expected a document's JSON text or a preset's name (");
             let names: Vec<&str> = presets::PRESETS.iter().map(|(n, _)| *n).collect();
