@@ -176,7 +176,8 @@ for (const width of [1280, 390]) {
     assert.equal(timedOut.msg, "Third party payment failed");
     assert.deepEqual(await ruleCounts(page), { "pay times out": [2, 1] });
 
-    // The request list: the longest bar, and it ends in an error mark.
+    // The request list: the longest bar, and it ends in an error mark (rows out of sight are not laid out).
+    await page.locator("#req-rows li[data-key]").first().scrollIntoViewIfNeeded();
     const bars = await page.$$eval("#req-rows li[data-key]", (items) => items.map((li) => ({
       fault: li.dataset.fault, width: li.querySelector(".req-bar").getBoundingClientRect().width,
       track: li.querySelector(".req-timing").getBoundingClientRect().width,
