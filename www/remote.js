@@ -105,6 +105,8 @@ export class RemoteService {
   scenarios = false;
   /** A look at the scenario's counts due after other clients' requests (see #scenarioSoon). */
   #scenarioTimer = 0;
+  /** Resolves to whether the server has the scenario routes (asked once). */
+  #scenarioRoutes = null;
   /** Records fetched and not yet handed to the page, oldest first. */
   #records = [];
   /** The newest record fetched. */
@@ -206,15 +208,21 @@ export class RemoteService {
     if ("scenario" in data) s.scenario = data.scenario ?? null;
   }
 
-  /** The scenario in force, with its rules' counts: GET /scenario; a server without the route leaves the panel off. */
+  /**
+   * Whether the server has the scenario routes, read once from its admin
+   * API's OpenAPI document (open, no token): asking GET /scenario of a
+   * server without it would log a 404 in the console.
+   */
+  async #hasScenarioRoutes() {
+    this.#scenarioRoutes ??= this.#admin("GET", "/openapi-admin.json", undefined, "json")
+      .then((doc) => Object.keys(doc?.paths ?? {}).some((path) => path.endsWith("/__orderpay/scenario")), () => false);
+    return this.#scenarioRoutes;
+  }
+
+  /** The scenario in force, with its rules' counts (GET /scenario), on a server that has the route; else the panel stays off. */
   async #readScenario() {
-    try {
-      this.#read({ scenario: (await this.#admin("GET", "/scenario")).scenario });
-      this.scenarios = true;
-    } catch (e) {
-      if (e.status !== 404) throw e;
-      this.scenarios = false;
-    }
+    this.scenarios = await this.#hasScenarioRoutes();
+    if (this.scenarios) this.#read({ scenario: (await this.#admin("GET", "/scenario")).scenario });
   }
 
   /**
