@@ -39,13 +39,19 @@ writeFileSync(
 const extra = readdirSync(js).filter((f) => f.endsWith(".js") || f.endsWith(".d.ts"));
 for (const file of extra) copyFileSync(join(js, file), join(pkg, file));
 
+// The scenario document's JSON Schema, and the presets' documents the core
+// reads (orderpay/scenario.schema.json, orderpay/scenarios/NAME.json).
+copyFileSync(join(js, "scenario.schema.json"), join(pkg, "scenario.schema.json"));
+rmSync(join(pkg, "scenarios"), { recursive: true, force: true });
+cpSync(join(root, "src", "sim", "scenario", "presets"), join(pkg, "scenarios"), { recursive: true });
+
 // The HTTP server (`npx orderpay serve`) and the playground it serves.
 for (const dir of ["server", "playground"]) rmSync(join(pkg, dir), { recursive: true, force: true });
 cpSync(join(js, "server"), join(pkg, "server"), { recursive: true });
 cpSync(join(root, "www"), join(pkg, "playground"), { recursive: true });
 
 const manifest = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8"));
-manifest.files = [...new Set([...manifest.files, "binding.js", "binding.d.ts", ...extra, "server/", "playground/", "openapi.json", "openapi-admin.json", "README.md", "docs/"])];
+manifest.files = [...new Set([...manifest.files, "binding.js", "binding.d.ts", ...extra, "server/", "playground/", "openapi.json", "openapi-admin.json", "scenario.schema.json", "scenarios/", "README.md", "docs/"])];
 manifest.bin = { orderpay: "./server/cli.js" };
 // Every entry loads the WebAssembly module on import, from bytes inlined
 // as base64 (inline.mjs), in every environment alike: no `node`/`browser`
@@ -76,6 +82,8 @@ manifest.exports = {
   "./orderpay_bg.wasm": "./orderpay_bg.wasm",
   "./openapi.json": "./openapi.json",
   "./openapi-admin.json": "./openapi-admin.json",
+  "./scenario.schema.json": "./scenario.schema.json",
+  "./scenarios/*.json": "./scenarios/*.json",
   "./package.json": "./package.json",
 };
 // The entries that load the module must be kept whole: a bundler that

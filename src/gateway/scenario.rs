@@ -149,6 +149,6 @@ fn rule_name(fault: &Fault) -> String {
 
 /// Reads a scenario for the service: a preset's name or a document's
 /// JSON text, refused naming its path.
-pub fn read(text: &str, seed: u64, now: i64) -> Result<Scenario, scenario::Refusal> {
+pub fn read(text: &str, seed: u64, now: i64) -> Result<Scenario, Box<scenario::Refusal>> {
     Scenario::read(text, WORDS, seed, now)
 }

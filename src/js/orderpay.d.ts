@@ -194,6 +194,9 @@ export type Fault =
   | { kind: "processor_error"; rule: string | null; status: number }
   | { kind: "http"; rule: string | null; status: 429 | 502 | 503 | 504; retryAfter?: number };
 
+/** The presets' documents, by name: the files orderpay/scenarios/NAME.json too. */
+export const presets: Readonly<Record<ScenarioPreset, ScenarioDocument>>;
+
 /** What handle() throws when a scenario's network fault loses the answer, as fetch rejects. */
 export class NetworkFaultError extends TypeError {
   readonly name: "NetworkFaultError";

@@ -7,6 +7,8 @@ import { Service } from "./service.js";
 
 export { Service };
 export { NetworkFaultError } from "./network_fault.js";
+/** The scenario presets' documents, by name. */
+export { presets } from "./presets.js";
 export { traceHeaders } from "./trace_headers.js";
 /** The OpenAPI 3.1 document of the eight endpoints, as JSON text. */
 export { openapi } from "./openapi.js";

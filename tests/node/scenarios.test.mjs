@@ -107,3 +107,52 @@ test("with no scenario, answers carry no new header or field", () => {
   assert.deepEqual(Object.keys(answer), ["status", "headers", "body"]);
   assert.ok(!Object.keys(answer.headers).some((name) => name.startsWith("x-orderpay") || name === "retry-after"));
 });
+
+test("the presets export, the shipped orderpay/scenarios/NAME.json and the core's presets are the same documents", async () => {
+  const { presets } = await import("../../pkg/index.js");
+  const { readFileSync } = await import("node:fs");
+  const manifest = JSON.parse(readFileSync(new URL("../../pkg/package.json", import.meta.url), "utf8"));
+  assert.equal(manifest.exports["./scenario.schema.json"], "./scenario.schema.json");
+  assert.equal(manifest.exports["./scenarios/*.json"], "./scenarios/*.json");
+  assert.deepEqual(Object.keys(presets), [
+    "third-party-down", "flaky-network", "slow-payments", "insufficient-funds", "rate-limited", "third-payment-fails",
+  ]);
+  for (const [name, doc] of Object.entries(presets)) {
+    const shipped = JSON.parse(readFileSync(new URL(`../../pkg/scenarios/${name}.json`, import.meta.url), "utf8"));
+    assert.deepEqual(doc, shipped, name);
+    assert.deepEqual(new Service({ scenario: name }).scenario.document, doc, name);
+    assert.deepEqual(new Service({ scenario: doc }).scenario.document, doc, name);
+  }
+});
+
+/** Runs a documentation example against the built package, returning what it prints. */
+async function runExample(code) {
+  const { execFileSync } = await import("node:child_process");
+  const pkg = new URL("../../pkg/index.js", import.meta.url).href;
+  const source = code.replaceAll('from "orderpay"', `from ${JSON.stringify(pkg)}`);
+  return execFileSync(process.execPath, ["--input-type=module", "-e", source], { encoding: "utf8" });
+}
+
+test("docs/scenarios.md: its examples print what it says they print", async () => {
+  const { examples } = await import("../docs.mjs");
+  const pairs = [
+    [examples("scenarios"), examples("scenarios-output")],
+    [examples("scenarios-network"), examples("scenarios-network-output")],
+  ];
+  for (const [[code], [printed]] of pairs) assert.equal(await runExample(code), printed);
+});
+
+test("docs/scenarios.md: its document is taken and does what it says", async () => {
+  const { examples } = await import("../docs.mjs");
+  const [text] = examples("scenario-document");
+  const s = new Service({ seed: 2, failureRate: 0, scenario: text });
+  assert.deepEqual(s.scenario.document, JSON.parse(text));
+  const order = s.handle("POST", "/api/order/create", { userId: "u", price: 13.37 });
+  assert.equal(order.code, 0, "the 1st create is not in calls 2 to 3");
+  assert.equal(s.request("POST", "/api/order/create", { userId: "u", price: 1 }).status, 503);
+  const paid = s.request("POST", "/api/payment/pay", { orderId: order.data.orderId, amount: 13.37, paymentMethod: "CARD" });
+  assert.equal(paid.headers["x-orderpay-decline-code"], "insufficient_funds");
+  const slow = s.request("GET", `/api/order/${order.data.orderId}`, undefined, { "X-Test-Case": "slow" });
+  assert.equal(slow.fault.kind, "delay");
+  assert.ok(Number(slow.headers["x-sim-duration-ms"]) >= 3000);
+});

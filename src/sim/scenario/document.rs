@@ -69,8 +69,6 @@ pub struct Document {
 pub struct Rule {
     /// As given, or `rules[i]`.
     pub name: String,
-    /// Whether the document gave the name (it is written back only then).
-    pub named: bool,
     pub when: When,
     pub then: Then,
 }

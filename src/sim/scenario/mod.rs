@@ -35,7 +35,8 @@ use crate::sim::invalid::InvalidKind;
 /// A scenario in force: its document and where it stands.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scenario {
-    pub doc: Document,
+    /// Shared: a snapshot's copy of the service copies no rule.
+    pub doc: Rc<Document>,
     /// The document's text as given (a preset's, for its name): what the
     /// `scenario` read and snapshots show.
     pub text: String,
@@ -75,11 +76,11 @@ impl Fault {
 impl Scenario {
     /// A scenario from a preset's name or a document's JSON text, set at
     /// `now` with its stream from `seed`.
-    pub fn read(text: &str, words: Words, seed: u64, now: i64) -> Result<Scenario, Refusal> {
+    pub fn read(text: &str, words: Words, seed: u64, now: i64) -> Result<Scenario, Box<Refusal>> {
         let (doc, text) = read_document(text, words)?;
         let progress = Progress::start(&doc, seed, now);
         Ok(Scenario {
-            doc,
+            doc: Rc::new(doc),
             text: text.to_owned(),
             progress,
         })
@@ -104,7 +105,7 @@ impl Scenario {
 
 /// A preset's name or a document's JSON text, read into a document; with
 /// the document's text.
-pub fn read_document(text: &str, words: Words) -> Result<(Document, &str), Refusal> {
+pub fn read_document(text: &str, words: Words) -> Result<(Document, &str), Box<Refusal>> {
     let trimmed = text.trim_start();
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
         return Ok((parse::parse(text, words)?, text));
@@ -113,15 +114,15 @@ pub fn read_document(text: &str, words: Words) -> Result<(Document, &str), Refus
         Some(preset) => Ok((parse::parse(preset, words)?, preset)),
         None => {
             let mut m = Msg::new("expected a document's JSON text or a preset's name (");
-            let names: Vec<&str> = presets::PRESETS.iter().map(|(n, _)| *n).collect();
-            m.s(&names.join(", ")).s("), got ");
-            let cut: String = text.chars().take(40).collect();
-            m.q(&cut);
-            Err(Refusal {
+            for (i, (name, _)) in presets::PRESETS.iter().enumerate() {
+                m.s(if i == 0 { "" } else { ", " }).s(name);
+            }
+            m.s("), got ").q(text);
+            Err(Box::new(Refusal {
                 kind: InvalidKind::WrongType,
                 at: String::new(),
                 problem: m.text(),
-            })
+            }))
         }
     }
 }

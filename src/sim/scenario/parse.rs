@@ -16,7 +16,7 @@ use super::document::{
 use super::reading::{member, object, text, whole, word, At, Refusal};
 
 /// Reads a document from its JSON text.
-pub fn parse(text: &str, words: Words) -> Result<Document, Refusal> {
+pub fn parse(text: &str, words: Words) -> Result<Document, Box<Refusal>> {
     let tree = read::parse(text).map_err(|e| {
         let mut m = Msg::new("not JSON: ");
         e.push(&mut m);
@@ -26,7 +26,7 @@ pub fn parse(text: &str, words: Words) -> Result<Document, Refusal> {
 }
 
 /// Reads a document from its JSON tree.
-pub fn from_tree(tree: &Json, words: Words) -> Result<Document, Refusal> {
+pub fn from_tree(tree: &Json, words: Words) -> Result<Document, Box<Refusal>> {
     let root = At::Root;
     if tree.as_object().is_none() {
         return Err(root.wrong("an object with rules, or a preset's name", tree));
@@ -67,7 +67,7 @@ pub fn from_tree(tree: &Json, words: Words) -> Result<Document, Refusal> {
     })
 }
 
-fn rule(v: &Json, at: &At, i: usize, words: Words) -> Result<Rule, Refusal> {
+fn rule(v: &Json, at: &At, i: usize, words: Words) -> Result<Rule, Box<Refusal>> {
     let members = object(v, at, &["name", "when", "then"])?;
     let given = match member(members, "name") {
         Some(n) => Some(text(n, &At::Key(at, "name"), MAX_NAME)?),
@@ -85,18 +85,12 @@ fn rule(v: &Json, at: &At, i: usize, words: Words) -> Result<Rule, Refusal> {
         )
     })?;
     let then = read_then(then, &then_at)?;
-    let named = given.is_some();
     let name = given.unwrap_or_else(|| {
         let mut m = Msg::new("rules[");
         m.uint(i as u64).s("]");
         m.text()
     });
-    Ok(Rule {
-        name,
-        named,
-        when,
-        then,
-    })
+    Ok(Rule { name, when, then })
 }
 
 /// The keys each kind takes besides `kind`.
@@ -111,7 +105,7 @@ fn keys_of(kind: &str) -> &'static [&'static str] {
     }
 }
 
-fn read_then(v: &Json, at: &At) -> Result<Then, Refusal> {
+fn read_then(v: &Json, at: &At) -> Result<Then, Box<Refusal>> {
     let kind_of = v.as_object().map(|_| v.get("kind"));
     let kind = match kind_of {
         None => return Err(at.wrong("an object with a kind", v)),
@@ -163,7 +157,7 @@ fn read_then(v: &Json, at: &At) -> Result<Then, Refusal> {
 
 type Given<'j, 'a, 'p> = Option<(&'j Json<'a>, At<'p>)>;
 
-fn read_http(status: Given, retry_after: Given) -> Result<Then, Refusal> {
+fn read_http(status: Given, retry_after: Given) -> Result<Then, Box<Refusal>> {
     let status = match status {
         Some((v, at)) => {
             let what = "one of 429, 502, 503, 504";
@@ -190,8 +184,8 @@ fn read_network(
     fault: Given,
     phase: Given,
     at: &At,
-    ms_or: &dyn Fn(&'static str, u64) -> Result<u64, Refusal>,
-) -> Result<Then, Refusal> {
+    ms_or: &dyn Fn(&'static str, u64) -> Result<u64, Box<Refusal>>,
+) -> Result<Then, Box<Refusal>> {
     let fault = match fault {
         Some((v, at)) => word(
             v,

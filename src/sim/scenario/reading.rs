@@ -67,23 +67,23 @@ impl At<'_> {
     }
 
     #[inline(never)]
-    pub(super) fn refuse(&self, kind: InvalidKind, problem: String) -> Refusal {
+    pub(super) fn refuse(&self, kind: InvalidKind, problem: String) -> Box<Refusal> {
         let mut m = Msg::default();
         self.write(&mut m);
-        Refusal {
+        Box::new(Refusal {
             kind,
             at: m.text(),
             problem,
-        }
+        })
     }
 
     #[inline(never)]
-    pub(super) fn wrong(&self, expected: &str, got: &Json) -> Refusal {
+    pub(super) fn wrong(&self, expected: &str, got: &Json) -> Box<Refusal> {
         self.refuse(InvalidKind::WrongType, expected_got(expected, got))
     }
 
     #[inline(never)]
-    pub(super) fn range(&self, expected: &str, got: &Json) -> Refusal {
+    pub(super) fn range(&self, expected: &str, got: &Json) -> Box<Refusal> {
         self.refuse(InvalidKind::OutOfRange, expected_got(expected, got))
     }
 }
@@ -96,10 +96,7 @@ fn expected_got(expected: &str, got: &Json) -> String {
         Json::Null => m.s("null"),
         Json::Bool(b) => m.s(if *b { "true" } else { "false" }),
         Json::Num(text) => m.s(text),
-        Json::Str(s) => {
-            let cut: String = s.chars().take(40).collect();
-            m.q(&cut)
-        }
+        Json::Str(s) => m.q(s),
         Json::Arr(_) => m.s("an array"),
         Json::Obj(_) => m.s("an object"),
     };
@@ -113,12 +110,15 @@ pub(super) fn object<'j, 'a>(
     v: &'j Json<'a>,
     at: &At,
     keys: &[&str],
-) -> Result<Members<'j, 'a>, Refusal> {
+) -> Result<Members<'j, 'a>, Box<Refusal>> {
     let members = v.as_object().ok_or_else(|| at.wrong("an object", v))?;
     for (i, (key, _)) in members.iter().enumerate() {
         if !keys.contains(&key.as_ref()) {
             let mut m = Msg::new("unknown key ");
-            m.q(key).s("; expected one of ").s(&keys.join(", "));
+            m.q(key).s("; expected one of ");
+            for (i, k) in keys.iter().enumerate() {
+                m.s(if i == 0 { "" } else { ", " }).s(k);
+            }
             return Err(at.refuse(InvalidKind::WrongType, m.text()));
         }
         if members.iter().take(i).any(|(k, _)| k == key) {
@@ -135,7 +135,7 @@ pub(super) fn member<'j, 'a>(members: Members<'j, 'a>, name: &str) -> Option<&'j
 }
 
 /// A string of at most `max` characters.
-pub(super) fn text(v: &Json, at: &At, max: usize) -> Result<String, Refusal> {
+pub(super) fn text(v: &Json, at: &At, max: usize) -> Result<String, Box<Refusal>> {
     let s = v.as_str().ok_or_else(|| at.wrong("a string", v))?;
     if s.chars().count() > max {
         let mut m = Msg::new("expected at most ");
@@ -153,7 +153,7 @@ pub(super) fn word(
     at: &At,
     words: &[&'static str],
     what: &str,
-) -> Result<&'static str, Refusal> {
+) -> Result<&'static str, Box<Refusal>> {
     let s = v.as_str().ok_or_else(|| at.wrong(what, v))?;
     words
         .iter()
@@ -163,7 +163,13 @@ pub(super) fn word(
 }
 
 /// A whole number in `min..=max`; `what` says what it counts.
-pub(super) fn whole(v: &Json, at: &At, min: u64, max: u64, what: &str) -> Result<u64, Refusal> {
+pub(super) fn whole(
+    v: &Json,
+    at: &At,
+    min: u64,
+    max: u64,
+    what: &str,
+) -> Result<u64, Box<Refusal>> {
     let x = v.as_f64().ok_or_else(|| at.wrong(what, v))?;
     // In range first, so the cast below is exact.
     if !(0.0..=9.007_199_254_740_991e15).contains(&x) || x != (x as u64) as f64 {
@@ -179,7 +185,7 @@ pub(super) fn whole(v: &Json, at: &At, min: u64, max: u64, what: &str) -> Result
 }
 
 /// A time on the service's clock, epoch ms, within a JS `Date`'s range.
-pub(super) fn time(v: &Json, at: &At) -> Result<i64, Refusal> {
+pub(super) fn time(v: &Json, at: &At) -> Result<i64, Box<Refusal>> {
     let what = "a whole number of ms";
     let x = v.as_f64().ok_or_else(|| at.wrong(what, v))?;
     let bound = MAX_TIME_MS as f64;
@@ -190,7 +196,7 @@ pub(super) fn time(v: &Json, at: &At) -> Result<i64, Refusal> {
 }
 
 /// A finite number.
-pub(super) fn number(v: &Json, at: &At) -> Result<f64, Refusal> {
+pub(super) fn number(v: &Json, at: &At) -> Result<f64, Box<Refusal>> {
     v.as_f64()
         .filter(|x| x.is_finite())
         .ok_or_else(|| at.wrong("a number", v))

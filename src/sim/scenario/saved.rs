@@ -36,7 +36,7 @@ impl Scenario {
     }
 
     /// A scenario as `write_saved` wrote it; refused naming the member.
-    pub fn read_saved(v: &Json, words: Words) -> Result<Scenario, Refusal> {
+    pub fn read_saved(v: &Json, words: Words) -> Result<Scenario, Box<Refusal>> {
         let root = At::Root;
         let members = object(v, &root, &["text", "setAt", "counts", "random"])?;
         let get = |name: &'static str| {
@@ -79,7 +79,7 @@ impl Scenario {
             .as_u64()
             .ok_or_else(|| At::Key(&root, "random").wrong("a whole number", random))?;
         Ok(Scenario {
-            doc,
+            doc: alloc::rc::Rc::new(doc),
             text: text.to_owned(),
             progress: Progress {
                 set_at,

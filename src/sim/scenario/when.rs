@@ -31,7 +31,7 @@ const KEYS: [&str; 15] = [
 const MAX_COUNT: u64 = 1 << 32;
 
 /// Reads `when`, with the place it is at.
-pub(super) fn read(v: &Json, at: &At, words: Words) -> Result<When, Refusal> {
+pub(super) fn read(v: &Json, at: &At, words: Words) -> Result<When, Box<Refusal>> {
     let members = object(v, at, &KEYS)?;
     let mut when = When::default();
     for (key, value) in members {
@@ -49,7 +49,13 @@ pub(super) fn read(v: &Json, at: &At, words: Words) -> Result<When, Refusal> {
 }
 
 /// The matchers on what the request is.
-fn read_matcher(w: &mut When, key: &str, v: &Json, at: &At, words: Words) -> Result<(), Refusal> {
+fn read_matcher(
+    w: &mut When,
+    key: &str,
+    v: &Json,
+    at: &At,
+    words: Words,
+) -> Result<(), Box<Refusal>> {
     match key {
         "route" => {
             let route = text(v, at, MAX_TEXT)?;
@@ -77,7 +83,7 @@ fn read_matcher(w: &mut When, key: &str, v: &Json, at: &At, words: Words) -> Res
 }
 
 /// `{name, value}`: the name a header's token, matched in any case.
-fn read_header(v: &Json, at: &At) -> Result<(String, String), Refusal> {
+fn read_header(v: &Json, at: &At) -> Result<(String, String), Box<Refusal>> {
     let members = object(v, at, &["name", "value"])?;
     let (Some(name), Some(value)) = (member(members, "name"), member(members, "value")) else {
         let problem = "expected both name and value".to_owned();
@@ -97,7 +103,7 @@ fn read_header(v: &Json, at: &At) -> Result<(String, String), Refusal> {
 }
 
 /// The conditions on the count, the clock and chance.
-fn read_condition(w: &mut When, key: &str, v: &Json, at: &At) -> Result<(), Refusal> {
+fn read_condition(w: &mut When, key: &str, v: &Json, at: &At) -> Result<(), Box<Refusal>> {
     let count = "a whole number of calls";
     match key {
         "nth" => w.nth = Some(whole(v, at, 1, MAX_COUNT, count)?),
@@ -120,7 +126,7 @@ fn read_condition(w: &mut When, key: &str, v: &Json, at: &At) -> Result<(), Refu
 }
 
 /// `{from, to}`: the matches from N to M, inclusive.
-fn read_calls(v: &Json, at: &At) -> Result<(u64, u64), Refusal> {
+fn read_calls(v: &Json, at: &At) -> Result<(u64, u64), Box<Refusal>> {
     let members = object(v, at, &["from", "to"])?;
     let count = "a whole number of calls";
     let from = match member(members, "from") {
