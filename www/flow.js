@@ -167,7 +167,9 @@ class Flow {
     const sent = performance.now();
     const reply = await store.request(method, path, text, headers);
     if (mine !== this.runs) throw STALE;
+    const waiting = this.#waiting(n, title, reply);
     await answerArrives(reply, performance.now() - sent, Boolean(store.remote));
+    waiting?.remove();
     if (mine !== this.runs) throw STALE;
     const ok = reply.body?.code === 0;
     const rows = reply.record ? requestSpans(store.spansOf(traceId), reply.record.spanId) : [];
@@ -180,6 +182,21 @@ class Flow {
     );
     add(this.list, li);
     return { reply, li };
+  }
+
+  /**
+   * A step whose answer takes a while (a scenario's delay or a third party
+   * that times out: seconds of simulated time) says so while the flow
+   * waits, as an app's spinner would; null for a quick one.
+   */
+  #waiting(n, title, reply) {
+    const simulated = Number(reply.headers?.["x-sim-duration-ms"] ?? reply.record?.duration ?? 0);
+    if (!(simulated >= 1000)) return null;
+    const li = h("li", { class: "step waiting", dataset: { step: String(n) }, role: "status" },
+      h("h3", null, h("span", { class: "n" }, String(n)), title),
+      h("p", { class: "expect" }, `Waiting for the answer: this request takes ${(simulated / 1000).toFixed(1)} s of simulated time, and the flow waits it out, as your app would (this is where it shows a spinner).`));
+    add(this.list, li);
+    return li;
   }
 
   /** Shows what a declined payment means and waits for "try again" or "stop". */
