@@ -65,7 +65,7 @@ export function scenarioLines(reply) {
   const fault = faultOf(reply.record ?? null) ?? faultOf(reply);
   const replay = isReplay(reply) || isReplay(reply.record);
   return [
-    fault ? h("p", { class: "fault-line", dataset: { rule: fault.rule ?? "", fault: String(fault.kind) } }, faultBadges(fault, false), " ", faultSentence(fault)) : null,
+    fault ? h("p", { class: `fault-line k-${String(fault.kind)}`, dataset: { rule: fault.rule ?? "", fault: String(fault.kind) } }, faultBadges(fault, false), " ", faultSentence(fault)) : null,
     replay ? h("p", { class: "replay-line" }, faultBadges(null, true), " ",
       "idempotent-replayed: true. The first request with this Idempotency-Key already ran; this is its kept answer, sent again. Nothing ran twice: no second payment, no second draw.") : null,
   ];

@@ -40,7 +40,9 @@ export function faultText(fault) {
   const { kind } = fault;
   if (kind === "decline") return `decline ${fault.code ?? "generic_decline"}`;
   if (kind === "http" || kind === "processor_error") return `${kind} ${fault.status ?? ""}`.trim();
-  if (kind === "timeout") return `timeout${typeof fault.ms === "number" ? ` after ${fault.ms} ms` : ""}`;
+  // A record's fault gives `ms`; a rule's `then` gives `afterMs`.
+  const wait = fault.ms ?? fault.afterMs;
+  if (kind === "timeout") return `timeout${typeof wait === "number" ? ` after ${wait} ms` : ""}`;
   if (kind === "delay") return `delay${typeof fault.ms === "number" ? ` ${fault.ms} ms` : ""}`;
   if (kind === "network") return `network ${fault.fault ?? fault.network ?? "fault"}${fault.phase === "response" ? " (response)" : ""}`;
   return String(kind);
@@ -53,7 +55,7 @@ export function faultSentence(fault) {
     decline: `the third party declined the payment with the reason ${fault.code ?? "generic_decline"} (the envelope stays the spec's: code -1, Third party payment failed).`,
     timeout: "the third party never answered; the payment failed once the wait was over, with the spec's decline envelope.",
     processor_error: `the third party answered HTTP ${fault.status ?? "5xx"}; the payment failed with the spec's decline envelope.`,
-    http: `the gateway answered HTTP ${fault.status ?? ""} and nothing ran.`,
+    http: `the gateway answered HTTP ${fault.status ?? ""}${fault.retryAfter ? ` with Retry-After: ${fault.retryAfter} (seconds a client waits before trying again)` : ""}, and nothing ran.`,
     delay: `${fault.ms ?? "some"} ms of latency were added; the answer is the normal one.`,
     network: `${NETWORK[fault.fault ?? fault.network] ?? "a network fault"}${fault.phase === "response" ? ": the service ran, and its answer was lost on the way" : ": nothing ran"}.`,
   }[fault.kind] ?? `a ${fault.kind} fault.`;

@@ -147,7 +147,7 @@ class Flow {
     const { store } = this;
     for (let attempt = 1; ; attempt++) {
       const { reply, li } = await this.step(3, attempt === 1 ? "Pay for the order" : `Pay for the order, attempt ${attempt}`,
-        `Expected: code 0 and a payment with status SUCCESS, or code -1 Third party payment failed: ${odds(store.settings.failureRate)}${store.forced ? ", unless forceNext decides it" : ""}.`,
+        `Expected: code 0 and a payment with status SUCCESS, or code -1 Third party payment failed: ${odds(store.settings.failureRate)}${store.forced ? ", unless forceNext decides it" : ""}${store.scenario ? ", unless a rule of the scenario in force (Failures) fires" : ""}.`,
         "POST", "/api/payment/pay", { orderId, amount, paymentMethod: "CARD" });
       if (reply.body?.code === 0) return reply;
       const choice = await this.offerRetry(li, reply);
