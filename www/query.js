@@ -10,6 +10,8 @@
 // keystroke only compares; a query that only narrows the last one (a word
 // typed further) filters the last results instead of everything.
 
+import { faultOf, isReplay } from "./faults.js";
+
 /** Each text field's value, read once per request by `prepare` and kept in lower case. */
 const TEXT_FIELDS = {
   method: (r) => r.method,
@@ -153,6 +155,9 @@ export function prepare(r, exchange) {
     }
   }
   r.ids = [...ids].join(" ");
+  // What a scenario did, from this page's own answer where the log record does not say.
+  r.fault ??= faultOf(exchange);
+  if (!r.replay && isReplay(exchange)) r.replay = true;
   r.lc = {};
   for (const [field, get] of Object.entries(TEXT_FIELDS)) r.lc[field] = lower(get(r));
   r.text = [r.method, r.fullPath ?? r.uri, r.httpStatus, r.code, r.msg, r.userId, r.traceId, r.ids, r.kind, r.event_class, r.lc.rule, r.lc.fault, r.lc.decline, r.lc.replay]

@@ -78,6 +78,12 @@ for (const width of [1280, 390]) {
     assert.match(row.msg, /\(declined: insufficient_funds\)$/);
     assert.match(row.label, new RegExp(`rule ${rule.replace(/[[\]]/g, "\\$&")} fired: decline insufficient_funds`));
     assert.deepEqual(await ruleCounts(page), { [rule]: [1, 1] });
+    // The search finds it by its rule, its kind and its code.
+    for (const query of [`rule:"${rule}"`, "fault:decline", "decline:insufficient_funds"]) {
+      await page.fill("#req-search", query);
+      await page.waitForFunction((q) => document.querySelector("#req-search").value === q && document.querySelector("#req-count").dataset.matching === "1", query);
+    }
+    await page.fill("#req-search", "");
 
     await page.locator("#failures").screenshot({ path: join(shots, `failures-panel-${width}.png`) });
     await page.locator("#requests").screenshot({ path: join(shots, `failures-requests-${width}.png`) });
@@ -85,6 +91,14 @@ for (const width of [1280, 390]) {
     await page.locator("#req-panel .fault-line").waitFor();
     assert.match(await page.textContent("#req-panel .fault-line"), /insufficient_funds/);
     await page.screenshot({ path: join(shots, `failures-request-panel-${width}.png`) });
+
+    // The scenario and its progress are in the saved state: a reload shows them again, the editor holding its document.
+    await page.waitForFunction(() => /state saved in this browser/.test(document.querySelector("#state-status").textContent));
+    await page.reload();
+    await page.waitForSelector("body[data-ready=true]");
+    assert.deepEqual(await ruleCounts(page), { [rule]: [1, 1] });
+    assert.deepEqual(JSON.parse(await page.inputValue("#scenario-text")), shipped);
+    assert.equal((await newestRow(page)).fault, "decline");
     assert.deepEqual(errors, []);
     assert.deepEqual(external, []);
   });
