@@ -72,8 +72,9 @@ export function faultBadges(fault, replay) {
   ].filter(Boolean);
 }
 
-/** A span's fault kind (`orderpay.fault.kind`), or "". */
+/** A span's fault kind (`orderpay.fault.kind`; a third party's wait its payment's record says timed out: store.spansOf), or "". */
 export function spanFault(span) {
+  if (span.timedOut) return "timeout";
   const attributes = Array.isArray(span.attributes) ? span.attributes : Object.entries(span.attributes ?? {});
   for (const [k, v] of attributes) if (k === "orderpay.fault.kind") return String(v);
   return "";

@@ -376,9 +376,9 @@ export class Store extends EventTarget {
     const mine = this.records.filter((r) => r.traceId === traceId);
     const key = `${traceId}|${mine.length}|${mine[0]?.seq}|${mine.at(-1)?.seq}`;
     // Live, the spans come from the server: those held, fetched again when the trace has grown (a "change" says when they come).
-    if (this.remote) return this.remote.spansOfTrace(traceId, mine.at(-1)?.seq ?? 0);
+    if (this.remote) return markTimeouts(this.remote.spansOfTrace(traceId, mine.at(-1)?.seq ?? 0), mine);
     if (this.#spans.key !== key) {
-      this.#spans = { key, spans: this.service.spans().filter((s) => s.traceId === traceId) };
+      this.#spans = { key, spans: markTimeouts(this.service.spans().filter((s) => s.traceId === traceId), mine) };
     }
     return this.#spans.spans;
   }
@@ -710,6 +710,19 @@ function settle(call, then) {
   } catch (e) {
     return Promise.reject(e);
   }
+}
+
+/**
+ * Marks (`timedOut`) the third-party span of each payment whose service
+ * record says the third party timed out (`outcome.thirdParty`), for the
+ * waterfall to end its bar in an error, whether or not the span carries
+ * `orderpay.fault.kind` itself. `records`: the trace's.
+ */
+function markTimeouts(spans, records) {
+  const waited = new Set();
+  for (const r of records) if (r.stage === "service" && r.outcome?.thirdParty === "timeout") waited.add(r.spanId);
+  if (waited.size) for (const s of spans) if (s.component === "third-party" && waited.has(s.parentSpanId)) s.timedOut = true;
+  return spans;
 }
 
 /** Restore pieces: about as much text as the package restores in a few milliseconds. */
