@@ -53,6 +53,8 @@ export function waterfall(spans, { focus = null } = {}) {
     legend(),
     // A declined payment's spans read server_error while its answer is HTTP 200, code -1.
     rows.some(({ span }) => span.component === "third-party" && spanFailed(span)) ? declinedWhy() : null,
+    rows.some(({ span }) => spanFault(span) === "timeout") ? h("p", { class: "why-declined why-timeout" }, h("strong", null, "A timeout: "),
+      "the third party never answered. The payment service waited (the long bar, as long as the wait), gave up, and answered with the spec's decline; the bar ends in an error (✕).") : null,
     h("div", { class: "wf-chart" }, axis(scale), list),
   ].filter(Boolean));
   return figure;
