@@ -67,7 +67,7 @@ export function scenarioLines(reply) {
   return [
     fault ? h("p", { class: `fault-line k-${String(fault.kind)}`, dataset: { rule: fault.rule ?? "", fault: String(fault.kind) } }, faultBadges(fault, false), " ", faultSentence(fault)) : null,
     replay ? h("p", { class: "replay-line" }, faultBadges(null, true), " ",
-      "idempotent-replayed: true. The first request with this Idempotency-Key already ran; this is its kept answer, sent again. Nothing ran twice: no second payment, no second draw.") : null,
+      "idempotent-replayed: true. The first request with this Idempotency-Key already ran; this is its kept answer, sent again. Nothing ran twice: no second order or payment, no second draw.") : null,
   ];
 }
 
