@@ -145,12 +145,18 @@ class Flow {
   /** Step 3, again after each declined attempt while the user says so: the paid reply, or null once the flow stopped. */
   async #pay(orderId, amount) {
     const { store } = this;
+    const keyed = $("#flow-idem").checked;
     for (let attempt = 1; ; attempt++) {
+      const body = { orderId, amount, paymentMethod: "CARD" };
+      // One key per attempt: a retry after a decline is a new attempt (the same key would replay the decline).
+      const key = keyed ? { "Idempotency-Key": `pay-${orderId}-${attempt}` } : {};
       const { reply, li } = await this.step(3, attempt === 1 ? "Pay for the order" : `Pay for the order, attempt ${attempt}`,
         `Expected: code 0 and a payment with status SUCCESS, or code -1 Third party payment failed: ${odds(store.settings.failureRate)}${store.forced ? ", unless forceNext decides it" : ""}${store.scenario ? ", unless a rule of the scenario in force (Failures) fires" : ""}.`,
-        "POST", "/api/payment/pay", { orderId, amount, paymentMethod: "CARD" });
+        "POST", "/api/payment/pay", body, { headers: key });
+      const again = keyed ? await this.step(3, "Pay again with the same key: a double click", "Expected: the same answer again, marked idempotent-replayed: true. Nothing runs twice: no second payment, no second draw.",
+        "POST", "/api/payment/pay", body, { headers: key, expected: reply.body?.code !== 0 }) : null;
       if (reply.body?.code === 0) return reply;
-      const choice = await this.offerRetry(li, reply);
+      const choice = await this.offerRetry(again?.li ?? li, reply);
       if (choice === "abandon") return null;
       if (choice === "stop") {
         this.finish(`Stopped after ${attempt} declined payment attempt${attempt > 1 ? "s" : ""}: order ${orderId} stays CREATED and unpaid.`);
@@ -159,9 +165,9 @@ class Flow {
     }
   }
 
-  async step(n, title, expect, method, path, body = null, { expected = false } = {}) {
+  async step(n, title, expect, method, path, body = null, { expected = false, headers: extra = {} } = {}) {
     const { store, traceId } = this;
-    const headers = { ...(body === null ? { "X-User-Id": "u-1" } : JSON_HEADERS), "X-B3-TraceId": traceId };
+    const headers = { ...(body === null ? { "X-User-Id": "u-1" } : JSON_HEADERS), "X-B3-TraceId": traceId, ...extra };
     const text = body === null ? null : JSON.stringify(body, null, 2);
     const mine = this.runs;
     const sent = performance.now();

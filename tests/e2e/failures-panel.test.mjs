@@ -178,6 +178,19 @@ test("the same Idempotency-Key sent again: the answer is replayed, marked, and n
   // GET routes take no key.
   await page.selectOption("#route", "order-get");
   assert.equal(await page.isHidden("#idem-field"), true);
+
+  // The flow's double click: the payment sent twice under one key, the second answer the first one replayed.
+  await page.check("#flow-idem");
+  await page.click("#run-flow");
+  await page.waitForFunction(() => /^Done/.test(document.querySelector("#flow-summary").textContent), null, { timeout: 20_000 });
+  const pays = await page.$$eval('#steps > li[data-step="3"]', (items) => items.map((li) => ({
+    replay: li.querySelector(".replay-line") !== null, envelope: li.querySelector("pre.envelope").textContent, sent: li.querySelector("pre.request").textContent,
+  })));
+  assert.equal(pays.length, 2);
+  assert.deepEqual(pays.map((p) => p.replay), [false, true]);
+  assert.equal(pays[1].envelope, pays[0].envelope, "the same payment, once");
+  assert.match(pays[1].sent, /^Idempotency-Key: pay-ORD-\w+-1$/m);
+  assert.equal(await page.$$eval("#steps > li", (l) => l.length), 8, "the seven steps and the double click");
   assert.deepEqual(errors, []);
 });
 
