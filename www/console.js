@@ -10,6 +10,7 @@ import { newTraceId } from "./flow.js";
 import { waterfall } from "./trace.js";
 import { randomHex } from "./random-hex.js";
 import { traceHeaders } from "./pkg/orderpay.js";
+import { shippedPresets } from "./failures.js";
 
 export function mountConsole(store) {
   const c = new RequestConsole(store);
@@ -19,7 +20,7 @@ export function mountConsole(store) {
   body.addEventListener("keydown", (e) => {
     if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) c.form.requestSubmit();
   });
-  for (const input of [c.method, c.path, c.userId, traceId, c.contentType, c.sim, c.sampled, c.idem, ...Object.values(context).map((x) => x.input)]) input.addEventListener("input", () => c.update());
+  for (const input of [c.method, c.path, c.userId, traceId, c.contentType, c.sim, c.sampled, c.idem, c.oneOff, ...Object.values(context).map((x) => x.input)]) input.addEventListener("input", () => c.update());
   $("#pretend-caller").addEventListener("click", () => {
     // A caller's own span in a trace it started: the gateway span will hang under it.
     traceId.value = "";
@@ -79,6 +80,7 @@ class RequestConsole {
   simField = $("#sim-field");
   sim = $("#h-sim");
   simPending = $("#sim-pending");
+  oneOff = $("#h-oneoff");
   idemField = $("#idem-field");
   idem = $("#h-idem");
   idemNote = $("#h-idem-note");
@@ -107,6 +109,10 @@ class RequestConsole {
       add(groups.get(route.group), h("option", { value: route.id }, `${route.label} · ${route.method} ${route.path || "…"}`));
     }
     add(this.select, ...groups.values());
+    // The presets, for the one-request scenario header (none with a package without scenarios).
+    const presets = Object.keys(shippedPresets() ?? {});
+    add(this.oneOff, ...presets.map((name) => h("option", { value: name }, name)));
+    $("#oneoff-field").hidden = !presets.length;
   }
 
   chooseRoute() {
@@ -166,6 +172,7 @@ class RequestConsole {
     if (this.sampled.value) headers["X-B3-Sampled"] = this.sampled.value;
     if (!this.simField.hidden && this.sim.value) headers["X-Sim-Outcome"] = this.sim.value;
     if (!this.idemField.hidden && this.idem.value !== "") headers["Idempotency-Key"] = this.idem.value;
+    if (this.oneOff.value) headers["X-Orderpay-Scenario"] = this.oneOff.value;
     return { method: m, path: p, headers, body: withBody ? this.body.value : null };
   }
 

@@ -19,7 +19,14 @@ const PRESET_NAMES = ["third-party-down", "flaky-network", "slow-payments", "ins
  * without scenarios: its `presets` export, or else each preset's document
  * as a throwaway service set with its name reports it (never restated here).
  */
-function shippedPresets() {
+export function shippedPresets() {
+  cached ??= readPresets();
+  return cached;
+}
+
+let cached = null;
+
+function readPresets() {
   if (orderpay.presets && typeof orderpay.presets === "object") return orderpay.presets;
   if (typeof orderpay.Service?.prototype?.setScenario !== "function") return null;
   const found = {};

@@ -144,6 +144,14 @@ test("a bad document is refused with the message naming its path, and the scenar
   assert.match(await page.textContent("#scenario-message"), /^Cleared/);
   await send(page, "payment-pay");
   assert.equal((await newestRow(page)).fault, "", "with no scenario the payment goes through untouched");
+
+  // A preset for one request (X-Orderpay-Scenario): that payment is declined, and the panel still has no scenario.
+  await page.selectOption("#route", "payment-pay");
+  await page.selectOption("#h-oneoff", "insufficient-funds");
+  assert.match(await page.textContent("#request-preview"), /^X-Orderpay-Scenario: insufficient-funds$/m);
+  assert.equal((await send(page, "payment-pay")).code, -1);
+  assert.equal((await newestRow(page)).fault, "decline");
+  assert.equal(await page.getAttribute("#scenario-active", "data-active"), "false");
   assert.deepEqual(errors, []);
 });
 
