@@ -182,6 +182,10 @@ function why(req) {
     return h("p", { class: "why business" }, h("strong", null, "HTTP 200 with code -1: "),
       `a business error. The request was well formed and handled; the service said no (${req.msg}). Clients must read code, not the HTTP status.`);
   }
+  if (req.httpStatus === 0) {
+    return h("p", { class: "why rejected" }, h("strong", null, "No answer (status 0): "),
+      "a scenario's network fault lost the request on the way, so no HTTP status came back: a client's fetch rejects with a TypeError, and its catch runs, not its code check.");
+  }
   if (req.kind === "rejected") {
     return h("p", { class: "why rejected" }, h("strong", null, `HTTP ${req.httpStatus}: `),
       "the gateway turned the request away before any service saw it, so it has no service record; code repeats the status.");
