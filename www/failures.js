@@ -179,10 +179,11 @@ function ruleRow(progress, rule, i) {
   return h("tr", { dataset: { rule: progress.name, seen: String(progress.seen), fired: String(progress.fired) } },
     h("td", { class: "idx" }, String(i + 1)),
     h("th", { scope: "row" }, progress.name),
-    h("td", null, rule ? whenText(rule.when) : ""),
-    h("td", null, rule?.then ? faultText(rule.then) : ""),
-    h("td", { class: "num" }, String(progress.seen)),
-    h("td", { class: "num" }, String(progress.fired)),
+    // Each cell names its column too: on a phone the rows are cards, without the header row.
+    h("td", { class: "when", dataset: { label: "when" } }, rule ? whenText(rule.when) : ""),
+    h("td", { class: "then", dataset: { label: "then" } }, rule?.then ? faultText(rule.then) : ""),
+    h("td", { class: "num seen", dataset: { label: "seen" } }, String(progress.seen)),
+    h("td", { class: "num fired", dataset: { label: "fired" } }, String(progress.fired)),
   );
 }
 
