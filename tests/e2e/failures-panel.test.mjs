@@ -78,6 +78,9 @@ for (const width of [1280, 390]) {
     assert.match(row.msg, /\(declined: insufficient_funds\)$/);
     assert.match(row.label, new RegExp(`rule ${rule.replace(/[[\]]/g, "\\$&")} fired: decline insufficient_funds`));
     assert.deepEqual(await ruleCounts(page), { [rule]: [1, 1] });
+    // Nothing sideways: the rules and the request rows fit the width.
+    assert.equal(await page.$eval(".rules-wrap", (el) => el.scrollWidth - el.clientWidth), 0);
+    assert.equal(await page.$eval("#req-rows", (el) => el.scrollWidth - el.clientWidth), 0);
     // The search finds it by its rule, its kind and its code.
     const matching = (n) => page.waitForFunction((n) => document.querySelector("#req-count").dataset.matching === n, String(n));
     for (const query of [`rule:"${rule}"`, "fault:decline", "decline:insufficient_funds"]) {
