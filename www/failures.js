@@ -73,6 +73,8 @@ class FailuresPanel {
   active = $("#scenario-active");
   message = $("#scenario-message");
   note = $("#scenario-unavailable");
+  /** The scenario last drawn, as JSON. */
+  drawn = "";
 
   constructor(store) {
     this.store = store;
@@ -154,6 +156,10 @@ class FailuresPanel {
       ? "This server has no scenario routes (PUT, GET and DELETE /__orderpay/scenario), so the panel is off in live mode. Start it with orderpay serve --scenario FILE|PRESET, or send the X-Orderpay-Scenario header with a request."
       : "This build of the package has no scenarios: the panel is off.";
     const scenario = on ? store.scenario : null;
+    // Drawn again only when it changed (most requests leave the counts as they were).
+    const drawn = JSON.stringify(scenario);
+    if (drawn === this.drawn) return;
+    this.drawn = drawn;
     active.dataset.active = String(Boolean(scenario));
     active.dataset.rules = scenario ? scenario.rules.map((r) => `${r.name}:${r.seen}/${r.fired}`).join(",") : "";
     if (!scenario) {
