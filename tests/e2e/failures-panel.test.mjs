@@ -113,7 +113,9 @@ for (const width of [1280, 390]) {
 test("a bad document is refused with the message naming its path, and the scenario stays as it was", async () => {
   const { page, errors } = await open(env);
   await applySettings(page, { seed: 8, failureRate: 0 });
-  await page.click('#presets button[data-preset="insufficient-funds"]');
+  // By keyboard: a preset's button, and Ctrl+Enter in the editor below.
+  await page.focus('#presets button[data-preset="insufficient-funds"]');
+  await page.keyboard.press("Enter");
   await page.waitForFunction(() => document.querySelector("#scenario-active").dataset.active === "true");
   const before = await page.getAttribute("#scenario-active", "data-rules");
 
@@ -136,7 +138,8 @@ test("a bad document is refused with the message naming its path, and the scenar
 
   // Not JSON at all: the service's own message, and nothing changed either.
   await page.fill("#scenario-text", "{ rules: [");
-  await page.click("#scenario-apply");
+  await page.focus("#scenario-text");
+  await page.keyboard.press("Control+Enter");
   await page.waitForFunction(() => /^scenario/.test(document.querySelector("#scenario-text-error").textContent));
   assert.equal(await page.getAttribute("#scenario-active", "data-active"), "true");
 
