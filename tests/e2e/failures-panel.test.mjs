@@ -140,7 +140,10 @@ test("a bad document is refused with the message naming its path, and the scenar
   await page.fill("#scenario-text", "{ rules: [");
   await page.focus("#scenario-text");
   await page.keyboard.press("Control+Enter");
-  await page.waitForFunction(() => /^scenario/.test(document.querySelector("#scenario-text-error").textContent));
+  await page.waitForFunction((before) => {
+    const now = document.querySelector("#scenario-text-error").textContent;
+    return now !== before && /^scenario: /.test(now);
+  }, error);
   assert.equal(await page.getAttribute("#scenario-active", "data-active"), "true");
 
   // Clear: no scenario, and the error goes.
