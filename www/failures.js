@@ -14,17 +14,18 @@ import { faultText } from "./faults.js";
 /** The presets' names, for a package that does not list them (its `presets` export does). */
 const PRESET_NAMES = ["third-party-down", "flaky-network", "slow-payments", "insufficient-funds", "rate-limited", "third-payment-fails"];
 
+/** What shippedPresets() found, once asked. */
+let presetsRead = null;
+
 /**
  * The presets the package ships, name → document, or null for a package
  * without scenarios: its `presets` export, or else each preset's document
  * as a throwaway service set with its name reports it (never restated here).
  */
 export function shippedPresets() {
-  cached ??= readPresets();
-  return cached;
+  presetsRead ??= readPresets();
+  return presetsRead;
 }
-
-let cached = null;
 
 function readPresets() {
   if (orderpay.presets && typeof orderpay.presets === "object") return orderpay.presets;
@@ -52,7 +53,8 @@ export function mountFailures(store) {
     if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) panel.form.requestSubmit();
   });
   store.addEventListener("change", (e) => {
-    if (e.detail.reset) panel.say("");
+    // A new state (imported, followed from another tab, undone) may bring its own scenario: the empty editor shows it.
+    if (e.detail.reset) { panel.say(""); panel.fillEditor(); }
     panel.drawActive();
   });
   panel.drawPresets();
