@@ -5,7 +5,7 @@
 import { checkOptions, engine, kind } from "./gateway.js";
 
 const PROTOCOL = 1;
-const OPTIONS = ["url", "scope", "service", "baseUrl", "warn", "timeout"];
+const OPTIONS = ["url", "scope", "service", "baseUrl", "warn", "timeout", "scenario"];
 
 let current = null;
 

@@ -1,4 +1,4 @@
-import type { Service, ServiceOptions } from "./orderpay.js";
+import type { ScenarioDocument, ScenarioPreset, Service, ServiceOptions } from "./orderpay.js";
 
 // The envelope types, for a gateway Response's JSON: `const body:
 // RouteEnvelope<"POST", "/api/order/create"> = await response.json()`,
@@ -16,6 +16,16 @@ export interface GatewayOptions {
    * Default: a new Service with a random seed (readable as `.service.seed`).
    */
   service?: Service | ServiceOptions;
+  /**
+   * A failure scenario set on the service (over its own, on a `Service`
+   * given): a document, its JSON text or a preset's name such as
+   * `"rate-limited"` (see docs/scenarios.md). A bad one throws a TypeError
+   * or RangeError naming its path. Its network faults take this way in's
+   * own form (docs/network-faults.md): with createFetch, a lost connection
+   * rejects with a `NetworkFaultError` (a TypeError), a hang never settles
+   * until the request's signal aborts, a short body errors while read.
+   */
+  scenario?: ScenarioDocument | ScenarioPreset | string | null;
   /**
    * Where the gateway lives (the spec's `{base_url}`): a path such as `"/"`
    * or `"/shop"`, on the page's own origin in a browser and on any origin in

@@ -5,6 +5,7 @@
 import { Service, exchange } from "./service.js";
 import { load, loaded } from "./ready.js";
 import { textResponse } from "./text_response.js";
+import { faultResponse } from "./fetch_faults.js";
 
 const STATUS_TEXT = {
   200: "OK",
@@ -14,9 +15,20 @@ const STATUS_TEXT = {
   413: "Content Too Large",
   414: "URI Too Long",
   415: "Unsupported Media Type",
+  429: "Too Many Requests",
   431: "Request Header Fields Too Large",
   500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+  507: "Insufficient Storage",
 };
+
+/** The reply's network fault ({kind: "network", rule, fault, ms, phase}), or null for an answer that goes out as it is. */
+export function networkFault(reply) {
+  const fault = reply.fault;
+  return fault?.kind === "network" ? fault : null;
+}
 
 export function kind(value) {
   if (value === null) return "null";
@@ -159,16 +171,31 @@ function checkService(given, who) {
   }
 }
 
+/** Refuses a `scenario` option that is neither a document, its JSON text, a preset name nor null. */
+function checkScenario(given, who) {
+  if (given !== undefined && given !== null && typeof given !== "object" && typeof given !== "string") {
+    throw new TypeError(
+      `${who}: scenario: expected a scenario document, its JSON text or a preset name such as "rate-limited", got ${kind(given)}`,
+    );
+  }
+}
+
 /**
  * The adapter's service: the one given, or one made from the options given
- * as soon as the WebAssembly module is loaded (at once in Node). `ready`
+ * as soon as the WebAssembly module is loaded (at once in Node), with the
+ * `scenario` option set on it (over its own, on a Service given). `ready`
  * resolves to it; `current()` is it, or null before.
  */
-function serviceWhenLoaded(given) {
-  let service = given instanceof Service ? given : null;
-  const make = () => (service ??= new Service(given));
+function serviceWhenLoaded(given, scenario) {
+  let service = null;
+  const make = () => {
+    if (service) return service;
+    const made = given instanceof Service ? given : new Service(given);
+    if (scenario !== undefined) made.setScenario(scenario);
+    return (service = made);
+  };
   let ready;
-  if (service || loaded()) {
+  if (given instanceof Service || loaded()) {
     ready = Promise.resolve(make());
   } else {
     ready = load().then(make);
@@ -188,7 +215,8 @@ function answerer(gw, who, warn, current) {
     if (path === null) throw new Error(`${who}: ${url} is not under the gateway (${gw.where})`);
     // The envelope's JSON text goes out as it came from the service.
     const reply = exchange(current(), method, path, body, headers);
-    if (reply.status >= 400) {
+    // A failure the scenario asked for is no mistake to warn of.
+    if (reply.status >= 400 && !reply.fault && !reply.headers["x-orderpay-fault"]) {
       const trace = reply.headers["x-b3-traceid"];
       const { msg } = JSON.parse(reply.text);
       warn(`orderpay: ${reply.status} for ${method} ${url}: ${msg}${trace ? ` (trace ${trace})` : ""}`);
@@ -198,6 +226,7 @@ function answerer(gw, who, warn, current) {
       statusText: STATUS_TEXT[reply.status] ?? "",
       headers: Object.entries(reply.headers),
       body: String(method).toUpperCase() === "HEAD" ? null : reply.text,
+      fault: reply.fault ?? null,
     };
   };
 }
@@ -208,13 +237,15 @@ function answerer(gw, who, warn, current) {
  * itself when there is no delay.
  */
 function responseTo(reply, url, signal, light, scale) {
+  const fault = networkFault(reply);
+  const make = fault ? () => faultResponse(reply, url, signal) : () => responseOf(reply, url, light);
   // The simulated time the request took, waited out in real time when
   // asked, so a UI shows its loading states as against a real backend.
   if (scale > 0) {
     const simulated = Number(reply.headers.find(([name]) => name === "x-sim-duration-ms")?.[1] ?? 0);
-    if (simulated > 0) return sleep(simulated * scale, signal).then(() => responseOf(reply, url, light));
+    if (simulated > 0) return sleep(simulated * scale, signal).then(make);
   }
-  return responseOf(reply, url, light);
+  return make();
 }
 
 /** `light`: the body kept as text until read (text_response.js), for callers that read it only through its methods. */
@@ -252,9 +283,10 @@ async function bodyBytes(request, signal) {
 export function engine(options, who, { anyOrigin = false } = {}) {
   const gw = gateway(options.baseUrl, { anyOrigin });
   checkService(options.service, who);
+  checkScenario(options.scenario, who);
   const warn = warner(options.warn, who);
   const scale = delayScale(options.delay, who);
-  const { ready, current } = serviceWhenLoaded(options.service);
+  const { ready, current } = serviceWhenLoaded(options.service, options.scenario);
   const answer = answerer(gw, who, warn, current);
   return {
     gateway: gw,
@@ -267,15 +299,25 @@ export function engine(options, who, { anyOrigin = false } = {}) {
       return service;
     },
     answer,
-    /** Answers a fetch Request under the gateway with a Response. */
-    /** `light`: as for responseOf; MSW reads the Response it gets as the platform does, so it gets a plain one. */
-    async respond(request, light = false) {
+    /** The service's reply ({status, statusText, headers, body, fault}) to a fetch Request under the gateway. */
+    async reply(request) {
       await ready;
       const signal = request.signal;
       abortedBy(signal);
       const body = await bodyBytes(request, signal);
-      const reply = answer({ method: request.method, url: request.url, headers: request.headers, body });
-      return responseTo(reply, request.url, signal, light, scale);
+      return answer({ method: request.method, url: request.url, headers: request.headers, body });
+    },
+    /** How long to wait, in real ms, before giving a reply: its simulated time scaled by the `delay` option. */
+    waitFor(reply) {
+      return scale > 0 ? scale * Number(reply.headers.find(([name]) => name === "x-sim-duration-ms")?.[1] ?? 0) : 0;
+    },
+    /** A reply with no network fault as a plain Response. */
+    responseOf: (reply, url) => responseOf(reply, url, false),
+    /** Answers a fetch Request under the gateway with a Response. */
+    /** `light`: as for responseOf; MSW reads the Response it gets as the platform does, so it gets a plain one. */
+    async respond(request, light = false) {
+      const reply = await this.reply(request);
+      return responseTo(reply, request.url, request.signal, light, scale);
     },
     /**
      * Answers a request given as the parts a Request would hold (the

@@ -1,11 +1,12 @@
 // orderpay/msw: the service as Mock Service Worker handlers. `msw` is an
 // optional peer dependency: it is imported from the user's own install, and
 // only by those who import this module.
-import { http } from "msw";
+import { delay, http, HttpResponse } from "msw";
 import { Service } from "./orderpay.js";
-import { checkOptions, engine } from "./gateway.js";
+import { checkOptions, engine, networkFault } from "./gateway.js";
+import { dribbleBody, holdOpen, shortBody } from "./fetch_faults.js";
 
-const OPTIONS = ["service", "baseUrl", "warn", "delay"];
+const OPTIONS = ["service", "baseUrl", "warn", "delay", "scenario"];
 
 /**
  * One handler for every method on the gateway's URLs. URLs outside the
@@ -17,13 +18,40 @@ export function createHandlers(options) {
   // jsdom (whose page is http://localhost:3000) and in Node (no page at all).
   const core = engine(opts, "createHandlers", { anyOrigin: true });
   const handlers = [
-    http.all(core.gateway.pattern, async ({ request }) => preflight(request) ?? allowOrigin(request, await core.respond(request))),
+    http.all(core.gateway.pattern, ({ request }) => preflight(request) ?? answer(core, request)),
   ];
   Object.defineProperties(handlers, {
     service: { get: () => core.service },
     ready: { value: core.ready },
   });
   return handlers;
+}
+
+/**
+ * The service's answer, after its simulated time when `delay` asks for it
+ * (MSW's own `delay`); a scenario's network fault in MSW's own forms:
+ * `HttpResponse.error()` for a lost connection, `delay("infinite")` for a
+ * hang (fetch rejects when its signal aborts), a streamed body for a short
+ * or dribbled one.
+ */
+async function answer(core, request) {
+  const reply = await core.reply(request);
+  const wait = core.waitFor(reply);
+  if (wait > 0) await delay(wait);
+  const fault = networkFault(reply);
+  if (!fault) return allowOrigin(request, core.responseOf(reply, request.url));
+  if (fault.fault === "hang") {
+    // MSW rejects the request's fetch when its signal aborts.
+    holdOpen(request.signal);
+    return delay("infinite");
+  }
+  if ((fault.fault !== "short" && fault.fault !== "dribble") || !(reply.status >= 200 && reply.status <= 599)) {
+    return HttpResponse.error();
+  }
+  const text = reply.body ?? "";
+  const body = fault.fault === "short" ? shortBody(text) : dribbleBody(text, fault.ms, request.signal, delay);
+  const headers = reply.headers.filter(([name]) => name !== "content-length");
+  return allowOrigin(request, new HttpResponse(body, { status: reply.status, statusText: reply.statusText, headers }));
 }
 
 /**

@@ -3,10 +3,10 @@
 // outside the page: no Service Worker, nothing added to the app, and every
 // other request goes on as before (or to your own routes).
 import "./inline.js";
-import { checkOptions, engine } from "./gateway.js";
+import { checkOptions, engine, networkFault } from "./gateway.js";
 import { Service } from "./orderpay.js";
 
-const OPTIONS = ["service", "baseUrl", "warn", "delay"];
+const OPTIONS = ["service", "baseUrl", "warn", "delay", "scenario"];
 
 /** Headers a cross-origin page needs to read the answer (the gateway on another origin). */
 function corsHeaders(requestHeaders, url) {
@@ -18,6 +18,55 @@ function corsHeaders(requestHeaders, url) {
     "access-control-expose-headers": "*",
     vary: "Origin",
   };
+}
+
+/** How Playwright aborts a route for each lost connection: the page's fetch rejects with a TypeError. */
+const ABORT_CODES = { reset: "connectionreset", empty: "connectionclosed", error: "failed" };
+const DEFAULT_MS = { hang: 30000, dribble: 5000 };
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A scenario's network fault as the page meets it: `route.abort` with
+ * connectionreset, connectionclosed or failed; a hang aborts with timedout
+ * once `ms` has passed (the page's own AbortSignal can give up sooner). A
+ * route cannot stream: a dribble is the whole answer after `ms`, and a short
+ * body is the first half of the body (fulfill sets its own content-length).
+ */
+async function faulted(target, route, fault, reply, headers) {
+  const kind = fault.fault;
+  const ms = Number.isFinite(fault.ms) && fault.ms >= 0 ? fault.ms : DEFAULT_MS[kind];
+  const real = reply.status >= 200 && reply.status <= 599;
+  try {
+    if (kind === "hang") {
+      if (await hangOn(target, route.request(), ms)) return;
+      return await route.abort("timedout");
+    }
+    if ((kind === "short" || kind === "dribble") && real) {
+      const bytes = Buffer.from(reply.body ?? "");
+      if (kind === "dribble") await sleep(ms);
+      const body = kind === "short" ? bytes.subarray(0, Math.floor(bytes.length / 2)) : bytes;
+      return await route.fulfill({ status: reply.status, headers, body });
+    }
+    return await route.abort(ABORT_CODES[kind] ?? "failed");
+  } catch (error) {
+    // The page, its context or the browser went away meanwhile: nobody is left to answer.
+    if (!/closed|Target page|has been closed/i.test(String(error?.message))) throw error;
+  }
+}
+
+/** Waits `ms`, or until the page gives the request up (true then: nobody is left to answer). */
+function hangOn(target, request, ms) {
+  return new Promise((resolve) => {
+    const done = (gaveUp) => {
+      clearTimeout(timer);
+      target.off("requestfailed", failed);
+      resolve(gaveUp);
+    };
+    const failed = (failedRequest) => failedRequest === request && done(true);
+    const timer = setTimeout(done, ms, false);
+    target.on("requestfailed", failed);
+  });
 }
 
 function isRoutable(target) {
@@ -42,7 +91,6 @@ export async function mockOrderpay(target, options) {
   // In the test's own process there is no page: a baseUrl that is a path
   // matches on any origin.
   const core = engine(opts, "mockOrderpay", { anyOrigin: true });
-  const scale = opts.delay === true ? 1 : typeof opts.delay === "number" ? opts.delay : 0;
   const service = await core.ready;
 
   const matches = (url) => core.gateway.pathOf(url.href) !== null;
@@ -68,8 +116,10 @@ export async function mockOrderpay(target, options) {
     const body = raw && raw.length ? new Uint8Array(raw.buffer, raw.byteOffset, raw.length) : null;
     const reply = core.answer({ method: request.method(), url, headers, body });
     const replyHeaders = Object.fromEntries(reply.headers);
-    const simulated = Number(replyHeaders["x-sim-duration-ms"] ?? 0);
-    if (scale > 0 && simulated > 0) await new Promise((resolve) => setTimeout(resolve, simulated * scale));
+    const wait = core.waitFor(reply);
+    if (wait > 0) await sleep(wait);
+    const fault = networkFault(reply);
+    if (fault) return faulted(target, route, fault, reply, { ...replyHeaders, ...cors });
     await route.fulfill({ status: reply.status, headers: { ...replyHeaders, ...cors }, body: reply.body ?? "" });
   }
   await target.route(matches, handler);

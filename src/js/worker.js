@@ -141,7 +141,59 @@ async function answer(event) {
   };
   client.postMessage(message, body.byteLength ? [channel.port2, body] : [channel.port2]);
   const reply = await replied;
+  if (reply.fault && reply.fault.kind === "network") return faultResponse(reply, request.signal);
   return new Response(reply.body, { status: reply.status, statusText: reply.statusText, headers: reply.headers });
+}
+
+/**
+ * A scenario's network fault as a browser meets it: `Response.error()` for
+ * a lost connection (the page's fetch rejects with a TypeError), a hang
+ * that lasts until the page aborts its request, a body that breaks off
+ * halfway or comes in pieces over `ms`.
+ */
+function faultResponse(reply, signal) {
+  const kind = reply.fault.fault;
+  if (kind === "hang") {
+    return new Promise((resolve) => {
+      if (signal.aborted) resolve(Response.error());
+      signal.addEventListener("abort", () => resolve(Response.error()), { once: true });
+    });
+  }
+  if ((kind !== "short" && kind !== "dribble") || !(reply.status >= 200 && reply.status <= 599)) return Response.error();
+  const bytes = new TextEncoder().encode(reply.body || "");
+  const headers = reply.headers.filter(([name]) => name !== "content-length");
+  const body = kind === "short" ? shortBody(bytes) : dribbleBody(bytes, reply.fault.ms, signal);
+  return new Response(body, { status: reply.status, statusText: reply.statusText, headers });
+}
+
+/** Half the bytes, then an error: a connection closed mid-body. */
+function shortBody(bytes) {
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(bytes.subarray(0, Math.floor(bytes.length / 2)));
+    },
+    pull(controller) {
+      controller.error(new TypeError("terminated: the connection closed before the whole body (a short body)"));
+    },
+  });
+}
+
+/** The bytes in (at most 10) pieces spread over `ms`, ended by an abort of the page's request. */
+function dribbleBody(bytes, ms, signal) {
+  const pieces = Math.max(1, Math.min(10, bytes.length));
+  const size = Math.ceil(bytes.length / pieces);
+  const gap = (typeof ms === "number" && ms >= 0 ? ms : 5000) / Math.max(1, pieces - 1);
+  let sent = 0;
+  return new ReadableStream({
+    async pull(controller) {
+      if (sent > 0 || pieces === 1) await new Promise((resolve) => setTimeout(resolve, gap));
+      if (signal.aborted) return controller.error(signal.reason);
+      const piece = bytes.subarray(sent, sent + size);
+      sent += piece.length;
+      controller.enqueue(piece);
+      if (sent >= bytes.length) controller.close();
+    },
+  });
 }
 
 self.addEventListener("fetch", (event) => {

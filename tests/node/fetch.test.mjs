@@ -42,6 +42,12 @@ test("the README's installFetch example runs as written", () => {
   assert.deepEqual(app.run("readme-install.mjs", example).trim().split("\n"), ["Order not found", "true"]);
 });
 
+test("docs/network-faults.md's createFetch example runs as written: a rejection, a hang given up, a body cut short", () => {
+  const [example] = examples("network-faults");
+  assert.ok(example, "docs/network-faults.md has a createFetch example");
+  assert.deepEqual(app.run("network-faults.mjs", example).trim().split("\n"), ["true NetworkFaultError reset", "TimeoutError", "200", "true"]);
+});
+
 // The spec's typical flow, each step sent in a different form fetch accepts.
 const FLOW = `
   const json = { "Content-Type": "application/json" };

@@ -28,6 +28,12 @@ test("the README's MSW example runs as written", () => {
   assert.deepEqual(app.run("readme-msw.mjs", example).trim().split("\n"), ["Third party payment failed", "2"]);
 });
 
+test("docs/network-faults.md's MSW example runs as written: HttpResponse.error() rejects the fetch", () => {
+  const [example] = examples("network-faults-msw");
+  assert.ok(example, "docs/network-faults.md has an MSW example");
+  assert.deepEqual(app.run("network-faults-msw.mjs", example).trim().split("\n"), ["true Failed to fetch"]);
+});
+
 test("the typical flow through MSW handlers and the real global fetch; node:http too; other URLs to MSW", () => {
   const out = json(
     "flow-msw.mjs",

@@ -53,7 +53,7 @@ test("every admin route the server has is documented, and every documented path 
 
 /** A request for an operation: its documented example body, or for PUT /snapshot the server's own snapshot. */
 async function requestFor(method, path, op) {
-  if (method === "PUT") return (await fetch(admin(path))).text();
+  if (method === "PUT" && path.endsWith("/snapshot")) return (await fetch(admin(path))).text();
   return op.requestBody?.content["application/json"].example;
 }
 
@@ -90,6 +90,7 @@ test("the documented refusals: a bad query or body 400, another origin 403, a bo
     ["POST", "/__orderpay/reset", { failureRate: 3 }, {}, 400],
     ["POST", "/__orderpay/advance", { ms: -1 }, {}, 400],
     ["PUT", "/__orderpay/snapshot", '{"not":"a snapshot"}', {}, 400],
+    ["PUT", "/__orderpay/scenario", { rules: [{ then: { kind: "nope" } }] }, {}, 400],
     ["POST", "/__orderpay/advance", { ms: 1, pad: "x".repeat(70 * 1024) }, {}, 413],
     ["GET", "/__orderpay/settings", undefined, { origin: "http://evil.example" }, 403],
     ["GET", "/__orderpay/health", undefined, { "x-big": "x".repeat(81 * 1024) }, 431],

@@ -112,3 +112,15 @@ test("the admin API's commands of docs/server.md run as written", async () => {
     await stop(server);
   }
 });
+
+test("the network faults' commands of docs/network-faults.md run as written: curl meets the reset", async () => {
+  const { server, outputs } = await runBlock(only(shellBlocks("network-faults")));
+  try {
+    const [, [, sent], [, progress]] = outputs;
+    assert.equal(sent.trim(), "curl exited 56");
+    assert.deepEqual(JSON.parse(progress).data.scenario.rules, [{ name: "drop", seen: 1, fired: 1 }]);
+    assert.equal((await call(`${server.origin}/__orderpay/scenario`)).body.data.scenario, null);
+  } finally {
+    await stop(server);
+  }
+});

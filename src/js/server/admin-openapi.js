@@ -101,8 +101,89 @@ const schemas = {
       maxOrders: { type: "integer", minimum: 0, maximum: 9007199254740991 },
       virtualTime: { type: "integer", description: "Start a virtual clock at this Unix time (ms)" },
       latency: { type: "object", description: "Overrides of the latency model: order, payment, thirdParty, test" },
+      scenario: {
+        description: "A failure scenario: a document, or a preset's name (PUT /scenario takes the same)",
+        oneOf: [ref("schemas", "ScenarioDocument"), { type: "string" }],
+      },
     },
     additionalProperties: false,
+  },
+  ScenarioDocument: {
+    type: "object",
+    description: "A failure scenario: an ordered list of rules, the first that fires wins. Its full schema ships as orderpay/scenario.schema.json (docs/scenarios.md).",
+    required: ["rules"],
+    properties: {
+      name: { type: "string", maxLength: 64 },
+      rules: {
+        type: "array",
+        maxItems: 100,
+        items: {
+          type: "object",
+          required: ["then"],
+          properties: {
+            name: { type: "string", maxLength: 64 },
+            when: {
+              type: "object",
+              description: "What a request must carry, and when the rule may fire; every matcher given must hold",
+              properties: {
+                route: { type: "string", description: "A documented template such as /api/payment/pay, or a group: order, payment, test" },
+                method: { enum: ["GET", "POST"] },
+                userId: { type: "string" },
+                paymentMethod: { type: "string" },
+                amount: { type: "number" },
+                orderId: { type: "string" },
+                header: { type: "object", required: ["name", "value"], properties: { name: { type: "string" }, value: { type: "string" } } },
+                nth: { type: "integer", minimum: 1 },
+                every: { type: "integer", minimum: 1 },
+                calls: { type: "object", properties: { from: { type: "integer", minimum: 1 }, to: { type: "integer", minimum: 1 } } },
+                from: { type: "integer", description: "Unix time in ms, on the service's clock" },
+                until: { type: "integer", description: "Unix time in ms, on the service's clock" },
+                forMs: { type: "integer", minimum: 0 },
+                probability: { type: "number", minimum: 0, maximum: 1 },
+                times: { type: "integer", minimum: 1 },
+              },
+            },
+            then: {
+              type: "object",
+              description: "The failure the rule gives",
+              required: ["kind"],
+              properties: {
+                kind: { enum: ["decline", "timeout", "processor_error", "http", "delay", "network"] },
+                code: { type: "string", description: "decline: one of Stripe's decline codes" },
+                afterMs: { type: "integer", minimum: 0, description: "timeout: how long the third party is waited for" },
+                status: { type: "integer", description: "http: 429, 502, 503 or 504; processor_error: 500 to 599" },
+                retryAfter: { type: "integer", minimum: 0, description: "http 429 and 503: the retry-after seconds" },
+                ms: { type: "integer", minimum: 0, description: "delay: the latency added; network: a hang's bound on the server, a dribble's length" },
+                fault: { enum: ["reset", "empty", "short", "hang", "dribble", "error"] },
+                phase: { enum: ["request", "response"] },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+  ScenarioState: {
+    description: "The scenario in force, when it was set, and each rule's progress; null when none",
+    oneOf: [
+      {
+        type: "object",
+        required: ["document", "setAt", "rules"],
+        properties: {
+          document: ref("schemas", "ScenarioDocument"),
+          setAt: { type: "integer", description: "The service's clock when it was set, Unix time in ms" },
+          rules: {
+            type: "array",
+            items: {
+              type: "object",
+              required: ["name", "seen", "fired"],
+              properties: { name: { type: "string" }, seen: whole, fired: whole },
+            },
+          },
+        },
+      },
+      { type: "null" },
+    ],
   },
   OpenApiDocument: {
     type: "object",
@@ -156,6 +237,9 @@ const bodied = { ...refused, 413: ref("responses", "TooLarge") };
 
 /** A JSON request body with its schema and an example. */
 const body = (schema, example, required = true) => ({ required, content: { "application/json": { schema, example } } });
+
+/** What the scenario routes answer with. */
+const scenarioData = { type: "object", required: ["scenario"], properties: { scenario: ref("schemas", "ScenarioState") } };
 
 /** [method, path, operationId, tag, summary, description, the rest of the operation]. */
 const OPERATIONS = [
@@ -282,6 +366,24 @@ const OPERATIONS = [
       ...bodied,
     },
   }],
+  ["get", "/scenario", "scenario", "scenario", "The failure scenario in force", "The scenario document, when it was set, and how often each rule matched (seen) and fired; null when none.", {
+    responses: { 200: ok("The scenario", scenarioData), ...guarded },
+  }],
+  ["put", "/scenario", "setScenario", "scenario", "Set the failure scenario", "Replaces the scenario (its rules' counts start again): a document, or a preset's name as a JSON string. A bad one is refused with a msg naming its path (scenario: rules[2].when.until: ...), changing nothing.", {
+    requestBody: body(
+      {
+        oneOf: [
+          ref("schemas", "ScenarioDocument"),
+          { type: "string", description: "A preset: third-party-down, flaky-network, slow-payments, insufficient-funds, rate-limited, third-payment-fails" },
+        ],
+      },
+      { name: "pay fails twice", rules: [{ when: { route: "/api/payment/pay", calls: { from: 1, to: 2 } }, then: { kind: "http", status: 503, retryAfter: 1 } }] },
+    ),
+    responses: { 200: ok("Set", scenarioData), ...bodied },
+  }],
+  ["delete", "/scenario", "clearScenario", "scenario", "Clear the failure scenario", "No scenario: every request gets the spec's behaviour again.", {
+    responses: { 200: ok("Cleared", { type: "object", required: ["scenario"], properties: { scenario: { type: "null" } } }), ...guarded },
+  }],
   ["post", "/advance", "advance", "state", "Move the virtual clock", "Moves a virtual clock (reset with virtualTime first) on by ms.", {
     requestBody: body({ type: "object", required: ["ms"], properties: { ms: { type: "integer", minimum: 0 } } }, { ms: 60000 }),
     responses: { 200: ok("Moved", { type: "object", required: ["now"], properties: { now: { type: "integer" } } }), ...bodied },
@@ -306,7 +408,7 @@ export function adminOpenapi({ version, license, repository }, origin = "http://
       version,
       description:
         "What `orderpay serve` offers beside the gateway, for tests in any language: the log, the spans, the counters, " +
-        "the whole state, forceNext, reset and the clock. Answers are the {code, msg, data} envelope, except the documents " +
+        "the whole state, forceNext, reset, the clock and the failure scenario. Answers are the {code, msg, data} envelope, except the documents " +
         "(NDJSON, server-sent events, OTLP/JSON, the snapshot, the OpenAPI documents), which come as themselves. " +
         "HEAD is answered wherever GET is.",
       license: { name: license, identifier: license },
@@ -318,6 +420,7 @@ export function adminOpenapi({ version, license, repository }, origin = "http://
       { name: "log", description: "The log records and what the service counted" },
       { name: "traces", description: "The spans, as JSON and OTLP/JSON" },
       { name: "state", description: "The whole state, its settings, forceNext, reset and the clock" },
+      { name: "scenario", description: "The failure scenario: which requests fail, and how" },
     ],
     // On loopback with no --admin-token: nothing; else the bearer token.
     security: [{}, { adminToken: [] }],

@@ -1,5 +1,6 @@
 // The admin API under /__orderpay/: what the JS API offers beside requests
-// (logs, spans, exports, snapshots, forceNext, reset, the clock), over
+// (logs, spans, exports, snapshots, forceNext, reset, the clock, the
+// failure scenario), over
 // HTTP for tests in any language. Answers are the {code, msg, data}
 // envelope, except the documents (NDJSON, OTLP/JSON, the snapshot, the
 // OpenAPI documents), which come as themselves.
@@ -165,6 +166,47 @@ async function advance(ctx, req, res) {
   sendData(res, { now: ctx.instance.service.now });
 }
 
+/** A scenario document of 100 rules, each with its longest strings, stays well under this. */
+const SCENARIO_BODY = 1024 * 1024;
+
+/** The scenario in force: {document, setAt, rules: [{name, seen, fired}]}, or null. */
+function scenario(ctx, req, res) {
+  sendData(res, { scenario: ctx.instance.service.scenario });
+}
+
+/** Replaces the scenario with the body's: a document, or a preset's name as a JSON string. A bad one changes nothing. */
+async function putScenario(ctx, req, res) {
+  const raw = await readBody(req, SCENARIO_BODY);
+  if (raw === TOO_LARGE) {
+    res.setHeader("connection", "close");
+    return sendError(res, 413, `body: a scenario of at most ${SCENARIO_BODY} bytes`);
+  }
+  const text = raw === null ? null : utf8(raw);
+  if (text === null) return sendError(res, 400, `body: expected a scenario document or a preset name as JSON, got ${raw === null ? "nothing" : "bytes that are not UTF-8"}`);
+  let given;
+  try {
+    given = JSON.parse(text);
+  } catch (error) {
+    return sendError(res, 400, `body: not JSON (${error.message})`);
+  }
+  if (given === null || (typeof given !== "object" && typeof given !== "string") || Array.isArray(given)) {
+    return sendError(res, 400, `body: expected a scenario document (an object) or a preset name (a string), got ${Array.isArray(given) ? "an array" : JSON.stringify(given)}`);
+  }
+  try {
+    ctx.instance.service.setScenario(given);
+  } catch (error) {
+    return sendError(res, 400, error.message.startsWith("scenario") ? error.message : `scenario: ${error.message}`);
+  }
+  ctx.changed();
+  scenario(ctx, req, res);
+}
+
+function clearScenario(ctx, req, res) {
+  ctx.instance.service.setScenario(null);
+  ctx.changed();
+  sendData(res, { scenario: null });
+}
+
 /** The admin API: [method, path, what it does, handler(ctx, req, res, params)]. admin-openapi.js documents each. */
 const ROUTES = [
   ["GET", "/health", "liveness, version, where the gateway is, the log's position", health],
@@ -188,6 +230,9 @@ const ROUTES = [
   ["POST", "/force-next", 'the next attempts fail or succeed: {"outcome":"failure","count":3}; count 0 clears', forceNext],
   ["POST", "/reset", "a fresh service: the start options, with those of the body over them", reset],
   ["POST", "/advance", 'moves a virtual clock on: {"ms":60000}', advance],
+  ["GET", "/scenario", "the scenario in force and how often each rule matched and fired, or null", scenario],
+  ["PUT", "/scenario", 'replaces the scenario: a document {"rules":[...]}, or a preset name such as "rate-limited"', putScenario],
+  ["DELETE", "/scenario", "clears the scenario: the spec's behaviour again", clearScenario],
 ];
 
 /** The admin routes of one server: [method, path, what it does, handler(req, res, params)]. */

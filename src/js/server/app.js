@@ -13,6 +13,7 @@ import { adminOpenapi } from "./admin-openapi.js";
 import { answerPreflight, isPreflight } from "./cors.js";
 import { LIVE_MARKER, StaticFiles } from "./files.js";
 import { LogEvents } from "./events.js";
+import { FaultWriter } from "./faults.js";
 import { answerGateway, gatewayPath } from "./gateway.js";
 import { Instance } from "./instance.js";
 import { rawError, sendError } from "./reply.js";
@@ -83,6 +84,7 @@ export function createOrderpayServer(options, serviceOptions) {
     openapi: "",
     adminOpenapi: "",
     events: new LogEvents(instance),
+    faults: new FaultWriter(),
     changed: () => {
       ctx.state?.touch();
       ctx.events.changed();
@@ -112,6 +114,7 @@ export function createOrderpayServer(options, serviceOptions) {
   const close = server.close.bind(server);
   server.close = (callback) => {
     ctx.events.end();
+    ctx.faults.stop();
     return close(callback);
   };
   server.orderpay = ctx;

@@ -3,7 +3,7 @@
 // stop, 1 when the state file cannot be used, 2 for a command-line
 // mistake, 3 when the address is taken or not available.
 import "./engine.js";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 import { createOrderpayServer } from "./app.js";
@@ -15,6 +15,25 @@ const STOP_GRACE_MS = 10_000;
 function fail(code, message) {
   console.error(`orderpay: ${message}`);
   process.exit(code);
+}
+
+/** --scenario's value: the document in the file it names, else a preset's name (the service checks both). */
+function scenarioOf(value) {
+  if (!existsSync(value)) {
+    if (/[/\\.]/.test(value)) fail(2, `--scenario: no file ${value}`);
+    return value;
+  }
+  let text;
+  try {
+    text = readFileSync(value, "utf8");
+  } catch (error) {
+    fail(2, `--scenario: cannot read ${value}: ${error.message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    fail(2, `--scenario: ${value} is not JSON (${error.message})`);
+  }
 }
 
 let options;
@@ -34,6 +53,9 @@ if (options.playground === undefined) {
 } else if (!existsSync(options.playground)) {
   fail(2, `--playground: no directory ${options.playground}`);
 }
+
+const scenarioName = options.scenario;
+if (options.scenario !== undefined) options.scenario = scenarioOf(options.scenario);
 
 if (options.state) {
   try {
@@ -76,6 +98,7 @@ if (ctx.access.token) {
   lines.push(`  admin token${ctx.access.generated ? " (generated)" : ""}: ${ctx.access.token}  (Authorization: Bearer TOKEN)`);
 }
 if (options.state) lines.push(`  state: ${options.state}${options.snapshot ? " (restored)" : " (new)"}`);
+if (scenarioName !== undefined) lines.push(`  scenario: ${scenarioName} (GET /__orderpay/scenario shows its progress)`);
 if (ctx.instance.maxOrdersIgnored) lines.push("  note: this service has no maxOrders option yet; --max-orders is ignored");
 console.log(lines.join("\n"));
 

@@ -2,7 +2,11 @@
 // eight endpoints and read their trace headers. The admin API never gets
 // these headers, so a page on another origin cannot read it.
 
-const EXPOSED = "x-b3-traceid, x-b3-spanid, x-b3-parentspanid, x-b3-sampled, traceparent, x-sim-duration-ms, allow";
+// A scenario's failures too (retry-after is not one of the headers a page reads without being told), and an
+// Idempotency-Key replay's mark, so that an app on a dev server's origin can show and test them.
+const EXPOSED =
+  "x-b3-traceid, x-b3-spanid, x-b3-parentspanid, x-b3-sampled, traceparent, x-sim-duration-ms, allow, " +
+  "retry-after, x-orderpay-rule, x-orderpay-fault, x-orderpay-decline-code, idempotent-replayed";
 const METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
 
 /**

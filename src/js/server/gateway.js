@@ -29,10 +29,15 @@ export async function answerGateway(req, res, ctx, path, query) {
   }
   const reply = ctx.instance.service.request(req.method, path + query, body, req.headers);
   ctx.changed();
-  const text = JSON.stringify(reply.body);
+  const ran = reply.status >= 200;
+  const text = ran ? JSON.stringify(reply.body) : "";
   const wait = ctx.latency * Number(reply.headers["x-sim-duration-ms"] ?? 0);
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
   const headers = addCors(reply.headers);
+  // A scenario's network fault: on the socket, in place of the answer (server/faults.js).
+  if (reply.fault?.kind === "network") {
+    return ctx.faults.write(res, { kind: reply.fault.fault, ms: reply.fault.ms }, ran ? { status: reply.status, headers, text } : null);
+  }
   headers["content-length"] = Buffer.byteLength(text);
   res.writeHead(reply.status, headers);
   res.end(text);

@@ -13,6 +13,8 @@ export class Instance {
   constructor(options, snapshot = null) {
     this.options = options;
     this.service = snapshot === null ? this.#create(options) : Service.restore(snapshot);
+    // A restored state keeps its own scenario, unless one was asked for (--scenario).
+    if (snapshot !== null && options.scenario !== undefined) this.service.setScenario(options.scenario);
   }
 
   /**

@@ -18,6 +18,9 @@ Options:
   --base PATH           the {base_url} path the gateway lives under (default /)
   --latency [FACTOR]    wait out each request's simulated latency (times FACTOR, default 1)
   --state FILE          keep the whole state in FILE across restarts
+  --scenario FILE|NAME  a failure scenario: a JSON document in FILE, or a
+                        preset (third-party-down, flaky-network, slow-payments,
+                        insufficient-funds, rate-limited, third-payment-fails)
   --admin-token TOKEN   the admin API's token (beyond loopback: generated when absent)
   --playground DIR      serve the playground from DIR (default: the package's own)
   --headers-timeout MS  time a client has to send its headers (default 10000)
@@ -37,6 +40,7 @@ const FLAGS = {
   "--base": "base",
   "--latency": "latency",
   "--state": "state",
+  "--scenario": "scenario",
   "--admin-token": "adminToken",
   "--playground": "playground",
   "--headers-timeout": "headersTimeout",
@@ -77,6 +81,10 @@ const CHECK = {
   latency: (f, t) => number(f, t, 0, 100),
   state: (f, t) => {
     if (!t) throw new UsageError(`${f}: expected a file name`);
+    return t;
+  },
+  scenario: (f, t) => {
+    if (!t) throw new UsageError(`${f}: expected a scenario file or a preset name such as rate-limited`);
     return t;
   },
   adminToken: (f, t) => {
@@ -146,7 +154,7 @@ export function parseArgs(argv) {
 /** The options of `new Service` among the command line's. */
 export function serviceOptions(options) {
   const picked = {};
-  for (const name of ["seed", "failureRate", "logCapacity", "maxOrders"]) {
+  for (const name of ["seed", "failureRate", "logCapacity", "maxOrders", "scenario"]) {
     if (options[name] !== undefined) picked[name] = options[name];
   }
   return picked;
