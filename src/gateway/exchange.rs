@@ -42,7 +42,8 @@ struct Work {
     /// arrived), how long it took, and what it decided.
     third_party: Option<(u64, u64, Verdict)>,
     /// The failure a scenario gave the request, if a rule fired.
-    fault: Option<Fault>,
+    /// Boxed: requests with none carry a pointer, not a failure's room.
+    fault: Option<Box<Fault>>,
     /// Whether a scenario was in force for it (a drawn decline then
     /// reports `generic_decline`).
     under_scenario: bool,
@@ -274,7 +275,7 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
             body: raw.body.as_ref(),
         };
         (work.under_scenario, work.fault) = scenario::decide(svc, &seen)?;
-        work.duration += scenario::before_service(svc, work.fault.as_ref())?;
+        work.duration += scenario::before_service(svc, work.fault.as_deref())?;
         let request = Request {
             target,
             headers,
@@ -380,7 +381,7 @@ fn finish(
     context: &Context,
     call: Rc<Call>,
     result: Result<Option<Data>, ApiError>,
-    work: Work,
+    mut work: Work,
     event_class: Option<EventClass>,
 ) -> Response {
     let status = result
@@ -411,7 +412,7 @@ fn finish(
         code: body.code,
         msg,
     };
-    let fault = work.fault.clone();
+    let fault = work.fault.take();
     let duration = log(svc, context, call, work, answer);
     Response {
         status: http_status,
@@ -785,7 +786,7 @@ fn judge(
     );
     verdict.failure = scenario::at_third_party(by_rule, &verdict, work.under_scenario);
     if verdict.failure == Failure::Drawn {
-        work.fault = Some(Fault::drawn_decline());
+        work.fault = Some(Box::new(Fault::drawn_decline()));
     }
     verdict.approved &= by_rule.is_none();
     work.third_party = Some((offset, took, verdict));

@@ -39,7 +39,7 @@ pub struct Seen<'r> {
 /// Whether a scenario (the header's for this request, else the
 /// service's) is in force, and the failure it gives this request, if a
 /// rule fires. A bad header is a 400.
-pub fn decide(svc: &mut Backend, seen: &Seen) -> Result<(bool, Option<Fault>), ApiError> {
+pub fn decide(svc: &mut Backend, seen: &Seen) -> Result<(bool, Option<Box<Fault>>), ApiError> {
     if svc.scenario.is_none() && seen.headers.is_empty() {
         return Ok((false, None));
     }
@@ -91,7 +91,10 @@ pub fn decide(svc: &mut Backend, seen: &Seen) -> Result<(bool, Option<Fault>), A
         header: &header,
     };
     let scenario = one.as_mut().or(svc.scenario.as_mut());
-    Ok((true, scenario.and_then(|s| s.decide(&facts, now))))
+    Ok((
+        true,
+        scenario.and_then(|s| s.decide(&facts, now)).map(Box::new),
+    ))
 }
 
 /// What a scenario made of a payment at the third party: a pay-level
@@ -99,7 +102,7 @@ pub fn decide(svc: &mut Backend, seen: &Seen) -> Result<(bool, Option<Fault>), A
 /// while a scenario is in force.
 pub fn at_third_party(by_rule: Option<Then>, verdict: &Verdict, under_scenario: bool) -> Failure {
     match by_rule {
-        Some(Then::Decline { code }) => Failure::Declined(code),
+        Some(Then::Decline { code }) => Failure::declined(code),
         Some(Then::Timeout { .. }) => Failure::TimedOut,
         Some(Then::ProcessorError { status }) => Failure::Status(status),
         _ if under_scenario && !verdict.approved => Failure::Drawn,
