@@ -27,6 +27,20 @@ export function faultOf(source) {
   return { kind, rule: headers["x-orderpay-rule"] ?? null, ...(code ? { code } : {}) };
 }
 
+/**
+ * A payment's failure as its service record's `outcome` tells it (its
+ * `declineCode`, and `thirdParty`: "timeout" or the 5xx it answered), for
+ * a request whose response record and answer say nothing more (another
+ * client's, live): no rule's name then. Null for any other outcome.
+ */
+export function outcomeFault(outcome) {
+  if (!outcome || typeof outcome !== "object") return null;
+  const { thirdParty, declineCode } = outcome;
+  if (thirdParty === "timeout") return { kind: "timeout", rule: null };
+  if (typeof thirdParty === "number") return { kind: "processor_error", rule: null, status: thirdParty };
+  return declineCode ? { kind: "decline", rule: null, code: declineCode } : null;
+}
+
 /** Whether an answer or a response record is a replay of a kept answer (Idempotency-Key). */
 export function isReplay(source) {
   if (!source || typeof source !== "object") return false;

@@ -9,7 +9,7 @@ import { $, add, clock, h, inSightWhileGenerating, number, place, setText, throt
 import { FIELDS, Search, prepare } from "./query.js";
 import { KIND_TEXT } from "./requests-index.js";
 import { mountRequestPanel } from "./request-panel.js";
-import { faultBadges, faultOf, faultText, isReplay } from "./faults.js";
+import { faultBadges, faultOf, faultText, isReplay, outcomeFault } from "./faults.js";
 
 const PAGE = 50;
 
@@ -245,7 +245,7 @@ function fillRow(x, r, max, selected, exchange) {
   show("key", r.key, (v) => { x.li.dataset.key = v; });
   show("kind", kind, (v) => { x.li.dataset.kind = v; });
   show("seq", String(r.seq), (v) => { x.li.dataset.seq = v; });
-  const fault = r.fault ?? faultOf(exchange);
+  const fault = r.fault ?? faultOf(exchange) ?? outcomeFault(r.service?.outcome);
   const replay = r.replay === true || isReplay(exchange);
   show("label", `${r.method} ${path}: HTTP ${r.httpStatus ?? "?"}, code ${r.code ?? "?"}, ${r.msg ?? ""}, ${KIND_TEXT[kind]}${faultLabel(fault, replay)}`, (v) => x.button.setAttribute("aria-label", v));
   show("fault", fault || replay ? JSON.stringify([fault, replay]) : "", (v) => {

@@ -74,6 +74,9 @@ test("live: the Failures panel sets, shows and clears the server's scenario (or 
   const paid = await call(`${server.url}/api/payment/pay`, "POST", { orderId: order.orderId, amount: 3, paymentMethod: "CARD" });
   assert.equal(paid.headers["x-orderpay-decline-code"], "insufficient_funds");
   await page.waitForFunction((r) => document.querySelector("#scenario-active").dataset.rules === `${r}:2/2`, rule);
+  // Its row in the page's request list says what it met, though the page never saw its answer.
+  await page.waitForFunction(() => document.querySelector("#req-rows li[data-key]")?.dataset.fault === "decline");
+  assert.match(await page.textContent("#req-rows li[data-key] .req-msg"), /\(declined: insufficient_funds\)$/);
 
   // A refused document: the server's message names the path, and its scenario stays.
   const before = await counts(page);
