@@ -266,16 +266,11 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
             None => route::resolve(&call.method, &call.uri)?,
         };
         check_body_size(raw.body.as_ref())?;
-        let seen = scenario::Seen {
-            route: &route,
-            method: &call.method,
-            template: call.template,
-            user_id: call.user_id.as_deref(),
-            headers: &headers,
-            body: raw.body.as_ref(),
-        };
-        (work.under_scenario, work.fault) = scenario::decide(svc, &seen)?;
-        work.duration += scenario::before_service(svc, work.fault.as_deref())?;
+        // Only a scenario set, or one a header may carry, costs anything.
+        if svc.scenario.is_some() || !headers.is_empty() {
+            let at = (&route, call.as_ref(), &headers, raw.body.as_ref());
+            work.duration += scenario::before(svc, at, &mut work.under_scenario, &mut work.fault)?;
+        }
         let request = Request {
             target,
             headers,
