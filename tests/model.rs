@@ -122,6 +122,11 @@ struct Run {
     model: Model,
     rng: Rng,
     ops: u64,
+    /// The last answer: code, msg, data.
+    last: (i32, String, Value),
+    /// Payments sent with an `Idempotency-Key`, and what they answered:
+    /// sent again, they must answer the same and change nothing.
+    keyed: Vec<(RawRequest, (i32, String, Value))>,
 }
 
 impl Run {
@@ -131,7 +136,20 @@ impl Run {
         let response =
             properties::step(&mut self.svc, request).unwrap_or_else(|e| panic!("{what}: {e}"));
         let data = serde_json::to_value(&response.body.data).unwrap_or_default();
+        self.last = (response.body.code, response.body.msg.clone(), data.clone());
         (response.body.code, response.body.msg, data)
+    }
+
+    /// A keyed payment sent again: the answer it had, and no change (the
+    /// model is left as it is, and compared with the service later).
+    fn replay(&mut self) {
+        if self.keyed.is_empty() {
+            return self.pay();
+        }
+        let at = self.rng.below(self.keyed.len() as u64) as usize;
+        let (request, answer) = self.keyed[at].clone();
+        let what = format!("replay of {:?}", request.headers);
+        assert_eq!(self.send(request), answer, "{what}");
     }
 
     fn check(&mut self, request: RawRequest, expect: Expect) -> Value {
@@ -230,6 +248,28 @@ impl Run {
         if let Some(outcome) = forced {
             request = request.with_header("X-Sim-Outcome", outcome);
         }
+        if self.rng.below(3) == 0 {
+            request = request.with_header("Idempotency-Key", &format!("k-{}", self.ops));
+            self.keyed
+                .push((request.clone(), (0, String::new(), Value::Null)));
+            self.pay_as(request, order_id, amount, method, forced);
+            if let Some(kept) = self.keyed.last_mut() {
+                kept.1 = self.last.clone();
+            }
+            return;
+        }
+        self.pay_as(request, order_id, amount, method, forced);
+    }
+
+    /// Payment pay of `request`, which says what the other arguments do.
+    fn pay_as(
+        &mut self,
+        request: RawRequest,
+        order_id: String,
+        amount: f64,
+        method: &'static str,
+        forced: Option<&str>,
+    ) {
         let like = json!({"orderId": order_id, "amount": amount, "paymentMethod": method, "status": "SUCCESS"});
         let expect = if amount <= 0.0 {
             Expect::Rejected("amount must be > 0")
@@ -280,7 +320,8 @@ impl Run {
     }
 
     fn step(&mut self) {
-        match self.rng.below(9) {
+        match self.rng.below(10) {
+            9 => self.replay(),
             0 | 1 => self.create(),
             2 => {
                 let id = self.pick_order();
@@ -399,6 +440,8 @@ fn random_sequences_agree_with_the_reference_model() {
             model: Model::default(),
             rng: Rng::new(seed),
             ops: 0,
+            last: (0, String::new(), Value::Null),
+            keyed: Vec::new(),
         };
         let length = 1 + run.rng.below(40);
         for _ in 0..length {

@@ -23,7 +23,8 @@ fn restore(text: &str) -> Result<Service, Invalid> {
 /// A service whose snapshot holds one of everything: live, paid, deleted
 /// and refunded orders and payments, declined attempts, records of every
 /// stage (an outcome, a caller's parent span, a user id), spans with
-/// attributes, dropped records, a pending forceNext and a virtual clock.
+/// attributes, dropped records, a pending forceNext, a virtual clock, and
+/// answers kept by `Idempotency-Key` (a decline and a payment).
 fn rich_snapshot() -> String {
     let mut settings = Settings::with_seed(11);
     settings.log_capacity = 12;
@@ -61,14 +62,15 @@ fn rich_snapshot() -> String {
         RawRequest::new("POST", &format!("/api/order/delete/{}", ids[1])),
     );
     let pay = json!({"orderId": ids[0], "amount": 9.5, "paymentMethod": "WALLET_B"});
-    send(
-        &mut svc,
-        json_post("/api/payment/pay", pay.clone()).with_header("X-Sim-Outcome", "failure"),
-    );
-    let paid = send(
-        &mut svc,
-        json_post("/api/payment/pay", pay).with_header("X-Sim-Outcome", "success"),
-    );
+    let pay = |outcome: &str| {
+        let request = json_post("/api/payment/pay", pay.clone());
+        let key = format!("k-{outcome}");
+        request
+            .with_header("X-Sim-Outcome", outcome)
+            .with_header("Idempotency-Key", &key)
+    };
+    send(&mut svc, pay("failure"));
+    let paid = send(&mut svc, pay("success"));
     let payment = serde_json::to_value(&paid.body.data).unwrap_or_default();
     let payment_id = payment["paymentId"].as_str().unwrap_or_default();
     send(

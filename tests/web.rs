@@ -20,7 +20,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 // failed test.
 
 fn service(seed: f64) -> Service {
-    Service::new(Some(seed), None, None, None, None, None).unwrap()
+    Service::new(Some(seed), None, None, None, None, None, None).unwrap()
 }
 
 fn parse(text: &str) -> Value {
@@ -83,7 +83,7 @@ fn message(error: &JsValue) -> (String, String) {
 #[wasm_bindgen_test]
 fn the_typical_flow_runs_on_plain_data() {
     console_error_panic_hook::set_once();
-    let s = Service::new(Some(7.0), Some(0.0), None, None, None, None).unwrap();
+    let s = Service::new(Some(7.0), Some(0.0), None, None, None, None, None).unwrap();
     let order = create(&s);
     assert_eq!(
         (order["code"].clone(), order["msg"].clone()),
@@ -321,9 +321,17 @@ fn options_out_of_range_throw_range_errors_naming_the_option() {
         ),
     ];
     for (seed, rate, capacity, time, latency, name, text) in cases {
-        let error = Service::new(seed, rate, capacity, None, time, latency.map(str::to_owned))
-            .err()
-            .unwrap();
+        let error = Service::new(
+            seed,
+            rate,
+            capacity,
+            None,
+            time,
+            latency.map(str::to_owned),
+            None,
+        )
+        .err()
+        .unwrap();
         let (kind, msg) = message(&error);
         assert_eq!(kind, name, "{msg}");
         assert!(msg.contains(text), "{msg}");
@@ -349,14 +357,14 @@ fn the_same_seed_replays_ids_and_outcomes_and_the_seed_is_readable() {
             (q["code"].clone(), q["msg"].clone())
         );
     }
-    let random = Service::new(None, None, None, None, None, None).unwrap();
+    let random = Service::new(None, None, None, None, None, None, None).unwrap();
     assert!(random.seed() >= 0.0 && random.seed() <= 9_007_199_254_740_991.0);
 }
 
 #[wasm_bindgen_test]
 fn the_log_is_bounded_and_says_how_much_it_dropped() {
     console_error_panic_hook::set_once();
-    let s = Service::new(Some(5.0), None, Some(4.0), None, None, None).unwrap();
+    let s = Service::new(Some(5.0), None, Some(4.0), None, None, None, None).unwrap();
     create(&s);
     create(&s);
     assert_eq!(parse(&s.logs(None)).as_array().unwrap().len(), 4);
@@ -371,7 +379,7 @@ fn the_log_is_bounded_and_says_how_much_it_dropped() {
 #[wasm_bindgen_test]
 fn the_counters_count_every_request_whatever_the_log_dropped() {
     console_error_panic_hook::set_once();
-    let s = Service::new(Some(5.0), None, Some(2.0), None, None, None).unwrap();
+    let s = Service::new(Some(5.0), None, Some(2.0), None, None, None, None).unwrap();
     create(&s);
     create(&s);
     s.clear_logs();
@@ -393,8 +401,18 @@ fn a_virtual_clock_and_a_snapshot_replay_a_session_to_the_byte() {
         s.advance(60_000.0).unwrap();
         s.logs(None)
     };
-    let virtual_service =
-        || Service::new(Some(8.0), None, None, None, Some(1_700_000_000_000.0), None).unwrap();
+    let virtual_service = || {
+        Service::new(
+            Some(8.0),
+            None,
+            None,
+            None,
+            Some(1_700_000_000_000.0),
+            None,
+            None,
+        )
+        .unwrap()
+    };
     let (a, b) = (virtual_service(), virtual_service());
     assert_eq!(session(&a), session(&b));
     assert!(a.now() >= 1_700_000_060_000.0);
@@ -411,7 +429,7 @@ fn a_virtual_clock_and_a_snapshot_replay_a_session_to_the_byte() {
 #[wasm_bindgen_test]
 fn forced_outcomes_from_the_header_and_from_force_next_are_explained_in_the_log() {
     console_error_panic_hook::set_once();
-    let s = Service::new(Some(2.0), Some(0.0), None, None, None, None).unwrap();
+    let s = Service::new(Some(2.0), Some(0.0), None, None, None, None, None).unwrap();
     let id = create(&s)["data"]["orderId"].as_str().unwrap().to_owned();
     let pay = format!(r#"{{"orderId":"{id}","amount":1,"paymentMethod":"CARD"}}"#);
     let pay_with = |headers: &[&str]| handle(&s, "POST", "/api/payment/pay", Some(&pay), headers);
@@ -452,7 +470,7 @@ fn forced_outcomes_from_the_header_and_from_force_next_are_explained_in_the_log(
 #[wasm_bindgen_test]
 fn trace_context_comes_in_from_traceparent_and_goes_out_in_the_headers_and_spans() {
     console_error_panic_hook::set_once();
-    let s = Service::new(Some(4.0), Some(0.0), None, None, None, None).unwrap();
+    let s = Service::new(Some(4.0), Some(0.0), None, None, None, None, None).unwrap();
     let (head, _) = request(
         &s,
         "POST",
@@ -502,6 +520,7 @@ fn latency_overrides_set_the_simulated_durations() {
         None,
         Some(0.0),
         Some(latency.into()),
+        None,
     )
     .unwrap();
     let id = create(&s)["data"]["orderId"].as_str().unwrap().to_owned();

@@ -22,6 +22,9 @@ const ARRIVAL_MS = 1000;
 const TOKEN_KEY = "orderpay-playground/admin-token";
 /** The traces whose spans are kept, the most recently asked last. */
 const SPAN_TRACES = 64;
+const SESSION_COOKIE = "orderpay-session";
+/** The picker's choice that asks for a new session's name. */
+const NEW_SESSION = "\u0000new";
 
 /** The service of the orderpay server that served this page (its live marker says so), mirrored, or null. */
 export async function findServer() {
@@ -49,7 +52,44 @@ export async function findServer() {
     // Shown with the page's notice; the page follows the log as soon as the server lets it.
     remote.problem = e.message;
   }
+  mountSessionPicker(remote).catch(() => {});
   return remote;
+}
+
+/**
+ * The session this page follows: the one its cookie names (GET /s/NAME/
+ * sets it), else the server's default one. Every request of the page,
+ * gateway and admin alike, carries the cookie, so it acts on that session.
+ */
+function cookieSession() {
+  const found = document.cookie.split(";").map((c) => c.trim().split("=")).find(([name]) => name === SESSION_COOKIE);
+  return found?.[1] || "default";
+}
+
+/**
+ * A session picker in the page's header: the server's sessions, and a new
+ * one by name. Picking one opens /s/NAME/, where the server sets the
+ * cookie and sends the page back to /, now in that session.
+ */
+async function mountSessionPicker(remote) {
+  const header = document.querySelector("header");
+  if (!header || header.querySelector(".session-picker")) return;
+  const listed = await remote.sessions();
+  const label = document.createElement("label");
+  label.className = "session-picker";
+  label.append("Session ");
+  const select = document.createElement("select");
+  select.id = "session";
+  const names = [...new Set([...listed.map((s) => s.name), remote.session])];
+  for (const name of [...names, NEW_SESSION]) select.append(new Option(name === NEW_SESSION ? "New session…" : name, name));
+  select.value = remote.session;
+  select.addEventListener("change", () => {
+    const name = select.value === NEW_SESSION ? prompt("A name for the new session (A-Z a-z 0-9 . _ -)")?.trim() : select.value;
+    if (name && /^[A-Za-z0-9._-]{1,64}$/.test(name) && name !== "." && name !== "..") location.assign(`/s/${name}/`);
+    else select.value = remote.session;
+  });
+  label.append(select);
+  (header.querySelector("#notice") ?? header.lastElementChild).after(label);
 }
 
 /** A request's body as fetch sends it. */
@@ -127,7 +167,14 @@ export class RemoteService {
     this.#base = health.base === "/" ? "" : health.base;
     this.#token = token;
     this.generation = health.generation;
-    this.address = location.origin + (this.#base || "/");
+    /** The server's session this page follows (cookieSession); said with the address. */
+    this.session = cookieSession();
+    this.address = location.origin + (this.#base || "/") + (this.session === "default" ? "" : `, session ${this.session}`);
+  }
+
+  /** The server's sessions, the default first, with their counts. */
+  sessions() {
+    return this.#admin("GET", "/sessions").then((data) => data.sessions);
   }
 
   #auth(headers = new Headers()) {

@@ -4,6 +4,7 @@
 
 use crate::prelude::*;
 
+use super::idempotency::IdempotencyKeys;
 use crate::domain::{Orders, Payments};
 use crate::observe::call::SpareCall;
 use crate::observe::{Counters, Journal};
@@ -29,6 +30,8 @@ pub struct Backend {
     pub(crate) scenario: Option<Scenario>,
     /// A request line's room, for the next request (see `SpareCall`).
     pub(crate) spare_call: SpareCall,
+    /// The answers kept by `Idempotency-Key` (empty until a key is used).
+    pub(crate) idempotency: IdempotencyKeys,
 }
 
 impl Backend {
@@ -43,6 +46,7 @@ impl Backend {
             forced_next: None,
             scenario: None,
             spare_call: SpareCall::default(),
+            idempotency: IdempotencyKeys::default(),
             clock,
             settings,
         })

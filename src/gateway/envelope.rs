@@ -4,6 +4,7 @@
 
 use crate::prelude::*;
 
+use alloc::rc::Rc;
 use core::cell::OnceCell;
 
 use super::error::ApiError;
@@ -32,6 +33,13 @@ pub enum Data {
     Order(Order),
     Payment(Payment),
     Batch(BatchReport),
+    /// The data of an answer kept under an `Idempotency-Key`, replayed as
+    /// the JSON text it was first sent as.
+    #[cfg_attr(
+        feature = "serde",
+        serde(skip_deserializing, serialize_with = "as_json")
+    )]
+    Kept(Rc<str>),
 }
 
 impl Envelope {
@@ -67,12 +75,29 @@ impl Envelope {
         out.key("data");
         match &self.data {
             None => out.null(),
-            Some(Data::Order(o)) => order(out, o),
-            Some(Data::Payment(p)) => payment(out, p),
-            Some(Data::Batch(b)) => batch(out, b),
+            Some(data) => data.write(out),
         }
         out.end_object();
     }
+}
+
+impl Data {
+    pub fn write(&self, out: &mut Out) {
+        match self {
+            Data::Order(o) => order(out, o),
+            Data::Payment(p) => payment(out, p),
+            Data::Batch(b) => batch(out, b),
+            Data::Kept(text) => out.raw(text),
+        }
+    }
+}
+
+/// A kept answer's data as the JSON it is, for the native tests.
+#[cfg(feature = "serde")]
+fn as_json<S: serde::Serializer>(text: &Rc<str>, s: S) -> Result<S::Ok, S::Error> {
+    use serde::Serialize;
+    let value: serde_json::Value = serde_json::from_str(text).map_err(serde::ser::Error::custom)?;
+    value.serialize(s)
 }
 
 pub fn order(out: &mut Out, o: &Order) {
@@ -137,6 +162,8 @@ pub struct HeaderFacts {
     pub sampled: bool,
     pub duration: u64,
     pub allow: Option<&'static str>,
+    /// A replay of an answer kept under an `Idempotency-Key`.
+    pub replayed: bool,
 }
 
 /// Response headers, lower-case names. A bare set (for an answer made
@@ -156,12 +183,12 @@ pub struct Headers {
 struct Written {
     text: String,
     /// Index into `NAMES` and end in `text`, per header, in order.
-    fields: [(u8, u16); 12],
+    fields: [(u8, u16); 13],
     len: u8,
 }
 
 /// The names of the headers a response may carry.
-const NAMES: [&str; 12] = [
+const NAMES: [&str; 13] = [
     "content-type",
     "x-b3-traceid",
     "x-b3-spanid",
@@ -174,6 +201,7 @@ const NAMES: [&str; 12] = [
     "x-orderpay-fault",
     "x-orderpay-decline-code",
     "retry-after",
+    "idempotent-replayed",
 ];
 
 impl Written {
@@ -242,6 +270,9 @@ impl Headers {
                 }
                 if let Some(allow) = f.allow {
                     w.add(7, |t| t.push_str(allow));
+                }
+                if f.replayed {
+                    w.add(12, |t| t.push_str("true"));
                 }
             }
             if let Some(fault) = &self.fault {

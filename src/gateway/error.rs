@@ -72,6 +72,11 @@ pub enum ApiError {
         fault: &'static str,
         rule: String,
     },
+    /// The service keeps as many idempotency keys as `idempotencyKeys`
+    /// allows, none of them expired: 507, and none is dropped to make room.
+    IdempotencyKeysFull {
+        limit: usize,
+    },
     /// Something broke inside: 500, never the caller's fault.
     Internal(String),
 }
@@ -98,6 +103,7 @@ impl ApiError {
             ApiError::Unavailable { status, .. } => *status,
             ApiError::NetworkFault { .. } => 0,
             ApiError::InsufficientStorage { .. } => 507,
+            ApiError::IdempotencyKeysFull { .. } => 507,
         }
     }
 
@@ -184,6 +190,8 @@ impl ApiError {
             ApiError::NetworkFault { fault, rule } => msg!("network fault: ", fault, " (scenario rule ", Whole(rule), ")"),
             ApiError::InsufficientStorage { limit } => msg!("maxOrders: the service already keeps ", limit, " orders, its maxOrders; \
                  delete orders (POST /api/order/delete/{orderId}) or reset the service to make room"),
+            ApiError::IdempotencyKeysFull { limit } => msg!("idempotencyKeys: the service already keeps ", limit,                 " idempotency keys, its idempotencyKeys, none of them 24 hours old; \
+                 retry without Idempotency-Key, wait until keys expire, or raise idempotencyKeys"),
         }
     }
 
@@ -195,6 +203,7 @@ impl ApiError {
             ApiError::Rejected(_) => LogStatus::Success,
             ApiError::Internal(_)
             | ApiError::InsufficientStorage { .. }
+            | ApiError::IdempotencyKeysFull { .. }
             | ApiError::NetworkFault { .. } => LogStatus::ServerError,
             ApiError::Unavailable { status, .. } if *status >= 500 => LogStatus::ServerError,
             _ => LogStatus::ClientError,

@@ -13,6 +13,7 @@ use alloc::rc::Rc;
 use super::backend::Backend;
 use super::envelope::{Data, Envelope, HeaderFacts, Headers as ResponseHeaders, Response};
 use super::error::ApiError;
+use super::idempotency::{self, Fingerprint, Lookup, Replay};
 use super::parse;
 use super::request::{check_body_size, Body, Headers, RawRequest, Target, Text};
 use super::route::{self, Route};
@@ -255,6 +256,8 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
         .write(started, context.at, Kept::Gateway(Rc::clone(&call)));
 
     let mut work = Work::default();
+    // What an `Idempotency-Key` met: a kept answer, or where this one goes.
+    let mut keyed = None;
     let result = headers.and_then(|headers| {
         raw.unreadable.map_or(Ok(()), |(field, problem)| {
             Err(ApiError::bad(field, problem))
@@ -276,13 +279,75 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
             headers,
             body: raw.body,
         };
+        keyed = look_up_key(svc, &call, &request)?;
+        if matches!(keyed.as_deref(), Some(Lookup::Replay(_))) {
+            return Ok(None);
+        }
         dispatch(svc, testdata, route, request, &mut work)
     });
     let event_class = work.served_by.or_else(|| match &matches {
         Some(m) => route::event_class(m),
         None => route::event_class_of_path(&call.uri),
     });
-    finish(svc, &context, call, result, work, event_class)
+    finish(svc, &context, call, result, work, event_class, keyed)
+}
+
+/// An `Idempotency-Key` on a POST: the kept answer to replay, or where
+/// this request's answer will be kept; a bad key, a key used with another
+/// request, or no room for a new key is refused. Other methods ignore the
+/// header, as Stripe's GETs do.
+#[inline]
+fn look_up_key(
+    svc: &mut Backend,
+    call: &Call,
+    req: &Request,
+) -> Result<Option<Box<Lookup>>, ApiError> {
+    // Most requests carry no headers: nothing to look for then.
+    if req.headers.is_empty() || call.method != "POST" {
+        return Ok(None);
+    }
+    let Some(key) = req.headers.get(idempotency::HEADER) else {
+        return Ok(None);
+    };
+    let body = match &req.body {
+        Some(Text::Given(text)) => Some(text.as_str()),
+        _ => None,
+    };
+    let fingerprint = Fingerprint::of(&call.method, &call.uri, body);
+    let (now, bound) = (svc.clock.now_ms(), svc.settings.idempotency_keys);
+    let lookup = svc.idempotency.look_up(key, fingerprint, now, bound)?;
+    Ok(Some(Box::new(lookup)))
+}
+
+/// The answer kept under the request's key, again: its status and
+/// envelope, marked `idempotent-replayed`. Nothing runs: no service
+/// record, no third party, no draw; the response record says `replay`.
+#[cold]
+#[inline(never)]
+fn replay(
+    svc: &mut Backend,
+    context: &Context,
+    call: Rc<Call>,
+    kept: Replay,
+    event_class: Option<EventClass>,
+) -> Response {
+    let answer = Answer {
+        event_class,
+        duration: None,
+        status: kept.log_status,
+        http_status: kept.status,
+        code: kept.body.code,
+        msg: Cow::Owned(kept.body.msg.clone()),
+        replay: true,
+    };
+    let duration = log(svc, context, call, Work::default(), answer);
+    let mut facts = response_headers(context, duration, None);
+    facts.replayed = true;
+    Response {
+        status: kept.status,
+        headers: ResponseHeaders::of(facts),
+        body: kept.body,
+    }
 }
 
 /// The method as the records keep it: trimmed, upper case, at most 32
@@ -370,7 +435,9 @@ fn request_line(
 
 /// Writes the service and response records and the spans, and shapes
 /// the response. The simulated time it reports (in its header) is the
-/// service's, none when the gateway turned the request away.
+/// service's, none when the gateway turned the request away. What an
+/// `Idempotency-Key` met decides the rest: a kept answer is replayed
+/// instead, or this one is kept under the key.
 fn finish(
     svc: &mut Backend,
     context: &Context,
@@ -378,7 +445,13 @@ fn finish(
     result: Result<Option<Data>, ApiError>,
     mut work: Work,
     event_class: Option<EventClass>,
+    keyed: Option<Box<Lookup>>,
 ) -> Response {
+    let pending = match keyed.map(|keyed| *keyed) {
+        None => None,
+        Some(Lookup::Run(pending)) => Some(pending),
+        Some(Lookup::Replay(kept)) => return replay(svc, context, call, kept, event_class),
+    };
     let status = result
         .as_ref()
         .map_or_else(ApiError::log_status, |_| LogStatus::Success);
@@ -406,12 +479,21 @@ fn finish(
         http_status,
         code: body.code,
         msg,
+        replay: false,
     };
     let fault = work.fault.take();
+    // A third party that timed out or failed leaves the outcome unknown.
+    let outcome_unknown = work.third_party.as_ref().is_some_and(|(_, _, verdict)| {
+        matches!(verdict.failure, Failure::TimedOut | Failure::Status(_))
+    });
     let duration = log(svc, context, call, work, answer);
+    if let Some(pending) = pending {
+        let keys = &mut svc.idempotency;
+        keys.keep(pending, http_status, &body, outcome_unknown);
+    }
     Response {
         status: http_status,
-        headers: response_headers(context, duration, allow).with_fault(fault),
+        headers: ResponseHeaders::of(response_headers(context, duration, allow)).with_fault(fault),
         body,
     }
 }
@@ -436,6 +518,7 @@ fn finish_inner<T>(
                 http_status: 200,
                 code: 0,
                 msg: Cow::Borrowed("success"),
+                replay: false,
             };
             (answer, data)
         }
@@ -447,6 +530,7 @@ fn finish_inner<T>(
                 http_status: error.http_status(),
                 code: error.code(),
                 msg: error.log_msg(),
+                replay: false,
             };
             (answer, None)
         }
@@ -586,15 +670,16 @@ fn response_headers(
     context: &Context,
     duration: Option<u64>,
     allow: Option<&'static str>,
-) -> ResponseHeaders {
-    ResponseHeaders::of(HeaderFacts {
+) -> HeaderFacts {
+    HeaderFacts {
         trace: context.at.trace,
         span: context.at.span,
         parent: context.at.parent,
         sampled: context.sampled,
         duration: duration.unwrap_or(0),
         allow,
-    })
+        replayed: false,
+    }
 }
 
 /// A method is a token of letters; anything else is malformed, not merely

@@ -9,12 +9,14 @@
 //! - [`backend`]: the state the gateway serves;
 //! - `openapi` (with the `serde` feature): the OpenAPI document,
 //!   rendered from the route table;
+//! - [`idempotency`]: the answers kept by `Idempotency-Key`;
 //! - [`exchange`]: one request from arrival to answer.
 
 pub mod backend;
 pub mod envelope;
 pub mod error;
 pub mod exchange;
+pub mod idempotency;
 // Only tests/openapi_js.rs calls it, natively, where the crate has the
 // `serde` feature (Cargo.toml, beside serde_json); not in the package.
 #[cfg(feature = "serde")]

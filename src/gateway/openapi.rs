@@ -249,23 +249,36 @@ fn parameters(template: &str, kind: Kind) -> Value {
         }));
     }
     for (name, ..) in HEADER_PARAMETERS {
-        if name != "X-Sim-Outcome" || kind == Kind::Pay {
+        let takes = match name {
+            "X-Sim-Outcome" => kind == Kind::Pay,
+            "Idempotency-Key" => keyed(kind),
+            _ => true,
+        };
+        if takes {
             list.push(reference("parameters", name));
         }
     }
     Value::Array(list)
 }
 
+/// Whether the route takes an `Idempotency-Key`: every POST does.
+fn keyed(kind: Kind) -> bool {
+    ROUTES
+        .iter()
+        .any(|(method, _, k)| *k == kind && *method == "POST")
+}
+
 /// The success answer, then the error answers the route can get.
 fn responses(op: &Operation, kind: Kind) -> Value {
     let mut responses = Map::new();
-    responses.insert("200".into(), success(op));
+    responses.insert("200".into(), success(op, keyed(kind)));
     for (status, _) in ERRORS {
         let takes = match status {
             // Only a route that reads a body can get one too big or not JSON.
             "413" | "415" => op.body.is_some(),
-            // The service keeps as many orders as its maxOrders allows.
-            "507" => matches!(kind, Kind::CreateOrder | Kind::Batch),
+            // The service keeps as many orders as its maxOrders allows,
+            // and as many idempotency keys as its idempotencyKeys.
+            "507" => kind == Kind::Batch || keyed(kind),
             _ => true,
         };
         if takes {
@@ -276,8 +289,9 @@ fn responses(op: &Operation, kind: Kind) -> Value {
     Value::Object(responses)
 }
 
-/// Code 0 with the route's data, or code -1 for one of its rejections.
-fn success(op: &Operation) -> Value {
+/// Code 0 with the route's data, or code -1 for one of its rejections;
+/// on a route that takes an `Idempotency-Key`, perhaps a replay.
+fn success(op: &Operation, keyed: bool) -> Value {
     let description = if op.rejections.is_empty() {
         String::from("Code 0 and msg `success`")
     } else {
@@ -291,9 +305,17 @@ fn success(op: &Operation) -> Value {
         Some(schema) => json!({ "anyOf": [reference("schemas", schema), { "type": "null" }] }),
         None => json!({ "type": "null" }),
     };
+    let mut headers = response_headers(false);
+    if let (Some(fields), true) = (headers.as_object_mut(), keyed) {
+        let replayed = json!({
+            "description": "true on a replay: the answer kept under the request's Idempotency-Key, sent again; nothing ran.",
+            "schema": { "type": "string", "enum": ["true"] },
+        });
+        fields.insert("idempotent-replayed".into(), replayed);
+    }
     json!({
         "description": description,
-        "headers": response_headers(false),
+        "headers": headers,
         "content": json_content(json!({
             "type": "object",
             "required": ["code", "msg", "data"],
@@ -373,14 +395,14 @@ const ERRORS: [(&str, &str); 9] = [
     ("500", "Something broke inside the service"),
     (
         "507",
-        "The service keeps its maxOrders already; delete orders or reset it",
+        "The service keeps its maxOrders already (delete orders or reset it), or its idempotencyKeys (retry without the key, or when keys expire)",
     ),
 ];
 
 /// The request headers the service reads, in the order operations list
 /// them: name, description, and the values it takes (any string when
 /// empty). `X-Sim-Outcome` is payment pay's alone.
-const HEADER_PARAMETERS: [(&str, &str, &[&str]); 9] = [
+const HEADER_PARAMETERS: [(&str, &str, &[&str]); 10] = [
     (
         "X-User-Id",
         "The caller's user: the log records' userId.",
@@ -418,6 +440,11 @@ const HEADER_PARAMETERS: [(&str, &str, &[&str]); 9] = [
         "Decides this payment attempt instead of the seeded draw.",
         &["success", "failure"],
     ),
+    (
+        "Idempotency-Key",
+        "1 to 255 printable ASCII characters. The first request with a key runs and its answer (a success or a business answer, not a 4xx) is kept for 24 hours of the service's clock; the same request again gets that answer with idempotent-replayed: true and runs nothing; another method, path or body with the key is a 400.",
+        &[],
+    ),
 ];
 
 fn components() -> Value {
@@ -439,6 +466,9 @@ fn header_parameters() -> Value {
         let mut schema = json!({ "type": "string" });
         if let (Some(fields), false) = (schema.as_object_mut(), values.is_empty()) {
             fields.insert("enum".into(), json!(values));
+        }
+        if *name == "Idempotency-Key" {
+            schema = json!({ "type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[ -~]+$" });
         }
         let parameter = json!({
             "name": name,
@@ -670,6 +700,26 @@ mod tests {
         };
         assert!(takes("/api/payment/pay", "post"));
         assert!(!takes("/api/order/create", "post"));
+    }
+
+    #[test]
+    fn every_post_takes_an_idempotency_key_and_may_answer_a_replay() {
+        let doc = doc();
+        for (method, template, _) in ROUTES {
+            let op = &doc["paths"][template][method.to_ascii_lowercase()];
+            let takes = op["parameters"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|p| p["$ref"] == "#/components/parameters/Idempotency-Key");
+            let replay = &op["responses"]["200"]["headers"]["idempotent-replayed"];
+            assert_eq!(takes, method == "POST", "{method} {template}");
+            assert_eq!(replay.is_object(), method == "POST", "{method} {template}");
+            assert_eq!(
+                op["responses"]["507"].is_object(),
+                method == "POST" || template.contains("batch")
+            );
+        }
     }
 
     #[test]

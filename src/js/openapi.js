@@ -71,6 +71,9 @@ const DOCUMENT = `{
           },
           {
             "$ref": "#/components/parameters/traceparent"
+          },
+          {
+            "$ref": "#/components/parameters/Idempotency-Key"
           }
         ],
         "responses": {
@@ -117,6 +120,15 @@ const DOCUMENT = `{
                 "schema": {
                   "type": "string",
                   "pattern": "^[0-9]+$"
+                }
+              },
+              "idempotent-replayed": {
+                "description": "true on a replay: the answer kept under the request's Idempotency-Key, sent again; nothing ran.",
+                "schema": {
+                  "type": "string",
+                  "enum": [
+                    "true"
+                  ]
                 }
               }
             },
@@ -382,6 +394,9 @@ const DOCUMENT = `{
           },
           {
             "$ref": "#/components/parameters/traceparent"
+          },
+          {
+            "$ref": "#/components/parameters/Idempotency-Key"
           }
         ],
         "responses": {
@@ -429,6 +444,15 @@ const DOCUMENT = `{
                   "type": "string",
                   "pattern": "^[0-9]+$"
                 }
+              },
+              "idempotent-replayed": {
+                "description": "true on a replay: the answer kept under the request's Idempotency-Key, sent again; nothing ran.",
+                "schema": {
+                  "type": "string",
+                  "enum": [
+                    "true"
+                  ]
+                }
               }
             },
             "content": {
@@ -476,6 +500,9 @@ const DOCUMENT = `{
           },
           "500": {
             "$ref": "#/components/responses/Error500"
+          },
+          "507": {
+            "$ref": "#/components/responses/Error507"
           }
         }
       }
@@ -521,6 +548,9 @@ const DOCUMENT = `{
           },
           {
             "$ref": "#/components/parameters/traceparent"
+          },
+          {
+            "$ref": "#/components/parameters/Idempotency-Key"
           }
         ],
         "responses": {
@@ -568,6 +598,15 @@ const DOCUMENT = `{
                   "type": "string",
                   "pattern": "^[0-9]+$"
                 }
+              },
+              "idempotent-replayed": {
+                "description": "true on a replay: the answer kept under the request's Idempotency-Key, sent again; nothing ran.",
+                "schema": {
+                  "type": "string",
+                  "enum": [
+                    "true"
+                  ]
+                }
               }
             },
             "content": {
@@ -615,6 +654,9 @@ const DOCUMENT = `{
           },
           "500": {
             "$ref": "#/components/responses/Error500"
+          },
+          "507": {
+            "$ref": "#/components/responses/Error507"
           }
         }
       }
@@ -654,6 +696,9 @@ const DOCUMENT = `{
           },
           {
             "$ref": "#/components/parameters/X-Sim-Outcome"
+          },
+          {
+            "$ref": "#/components/parameters/Idempotency-Key"
           }
         ],
         "responses": {
@@ -700,6 +745,15 @@ const DOCUMENT = `{
                 "schema": {
                   "type": "string",
                   "pattern": "^[0-9]+$"
+                }
+              },
+              "idempotent-replayed": {
+                "description": "true on a replay: the answer kept under the request's Idempotency-Key, sent again; nothing ran.",
+                "schema": {
+                  "type": "string",
+                  "enum": [
+                    "true"
+                  ]
                 }
               }
             },
@@ -761,6 +815,9 @@ const DOCUMENT = `{
           },
           "500": {
             "$ref": "#/components/responses/Error500"
+          },
+          "507": {
+            "$ref": "#/components/responses/Error507"
           }
         },
         "requestBody": {
@@ -962,6 +1019,9 @@ const DOCUMENT = `{
           },
           {
             "$ref": "#/components/parameters/traceparent"
+          },
+          {
+            "$ref": "#/components/parameters/Idempotency-Key"
           }
         ],
         "responses": {
@@ -1008,6 +1068,15 @@ const DOCUMENT = `{
                 "schema": {
                   "type": "string",
                   "pattern": "^[0-9]+$"
+                }
+              },
+              "idempotent-replayed": {
+                "description": "true on a replay: the answer kept under the request's Idempotency-Key, sent again; nothing ran.",
+                "schema": {
+                  "type": "string",
+                  "enum": [
+                    "true"
+                  ]
                 }
               }
             },
@@ -1056,6 +1125,9 @@ const DOCUMENT = `{
           },
           "500": {
             "$ref": "#/components/responses/Error500"
+          },
+          "507": {
+            "$ref": "#/components/responses/Error507"
           }
         }
       }
@@ -1479,6 +1551,18 @@ const DOCUMENT = `{
             "success",
             "failure"
           ]
+        }
+      },
+      "Idempotency-Key": {
+        "name": "Idempotency-Key",
+        "in": "header",
+        "required": false,
+        "description": "1 to 255 printable ASCII characters. The first request with a key runs and its answer (a success or a business answer, not a 4xx) is kept for 24 hours of the service's clock; the same request again gets that answer with idempotent-replayed: true and runs nothing; another method, path or body with the key is a 400.",
+        "schema": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[ -~]+$"
         }
       }
     },
@@ -1922,7 +2006,7 @@ const DOCUMENT = `{
         }
       },
       "Error507": {
-        "description": "The service keeps its maxOrders already; delete orders or reset it",
+        "description": "The service keeps its maxOrders already (delete orders or reset it), or its idempotencyKeys (retry without the key, or when keys expire)",
         "headers": {
           "x-b3-traceid": {
             "description": "The request's trace id: the caller's X-B3-TraceId when valid, else a new one.",

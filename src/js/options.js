@@ -4,7 +4,7 @@
 // naming the option). Internal: the package does not export it.
 import { errorText, kind } from "./plain.js";
 
-const KNOWN = ["seed", "failureRate", "logCapacity", "maxOrders", "virtualTime", "latency", "scenario"];
+const KNOWN = ["seed", "failureRate", "logCapacity", "maxOrders", "idempotencyKeys", "virtualTime", "latency", "scenario"];
 
 /** What a wrong option is expected to be, for its TypeError. */
 const EXPECTED = {
@@ -12,6 +12,7 @@ const EXPECTED = {
   failureRate: "a number from 0 to 1",
   logCapacity: "a whole number",
   maxOrders: "a whole number",
+  idempotencyKeys: "a whole number",
   virtualTime: "a Unix time in milliseconds",
 };
 
@@ -22,6 +23,7 @@ export function readOptions(options) {
     failureRate: undefined,
     logCapacity: undefined,
     maxOrders: undefined,
+    idempotencyKeys: undefined,
     virtualTime: undefined,
     latency: undefined,
     scenario: undefined,

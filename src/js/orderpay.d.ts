@@ -43,7 +43,8 @@ export interface BatchReport {
  * (its msg names the field), 404 a path with no route, 405 a wrong method, 413
  * a body over 1 MiB, 414 a path over 8 KiB, 415 a body that is not JSON by
  * its Content-Type, 431 headers over their limits, 500 a fault inside the
- * module, 503 a Service used after free(), 507 more orders than maxOrders.
+ * module, 503 a Service used after free(), 507 more orders than maxOrders or more
+ * Idempotency-Keys than idempotencyKeys.
  */
 export type ErrorCode = -1 | 400 | 404 | 405 | 413 | 414 | 415 | 431 | 500 | 503 | 507;
 
@@ -264,6 +265,8 @@ export interface ResponseRecord extends LogRecordBase {
   code: number;
   msg: string;
   userId: string | null;
+  /** Only on the replay of an answer kept under an `Idempotency-Key`: nothing ran. */
+  replay?: true;
 }
 
 export type LogRecord = GatewayRecord | ServiceRecord | ResponseRecord;
@@ -326,6 +329,8 @@ export interface ServiceSettings {
   failureRate: number;
   logCapacity: number;
   maxOrders: number;
+  /** Shown only when set to other than its default, 10000. */
+  idempotencyKeys?: number;
   latency: { order: Required<LatencyProfile>; payment: Required<LatencyProfile>; thirdParty: Required<LatencyProfile>; test: Required<LatencyProfile> };
 }
 
@@ -338,6 +343,11 @@ export interface ServiceOptions {
   logCapacity?: number;
   /** Most orders kept at once; creating one more answers HTTP 507 until orders are deleted. Default 1000000. */
   maxOrders?: number;
+  /**
+   * Most `Idempotency-Key`s kept at once (each for 24 hours of the service's clock);
+   * a new key past it answers HTTP 507 until keys expire. Default 10000, at most 1000000.
+   */
+  idempotencyKeys?: number;
   /**
    * Start a virtual clock at this Unix time (ms): timestamps then move only by
    * simulated latency and `advance(ms)`, so a whole session replays to the byte.

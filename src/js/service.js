@@ -53,7 +53,7 @@ export class Service {
     if (!loaded()) {
       throw new Error("orderpay: the WebAssembly module is not loaded yet: await init() first");
     }
-    this.#raw = new RawService(o.seed, o.failureRate, o.logCapacity, o.maxOrders, o.virtualTime, o.latency);
+    this.#raw = new RawService(o.seed, o.failureRate, o.logCapacity, o.maxOrders, o.virtualTime, o.latency, o.idempotencyKeys);
     if (o.scenario !== undefined) this.#setScenarioText(o.scenario, true);
     this.#crossing = new Crossing(this.#raw, linearMemory);
   }

@@ -13,6 +13,8 @@ const GATEWAY = 0;
 const SERVICE = 1;
 const DECIDED = 2;
 const FAILED = 4;
+/** A response record of a replay (`replay: true`); other response records are 3. */
+const REPLAYED = 5;
 
 /** Attribute value types, as render.rs's `attr_type` numbers them. */
 const STR = 0;
@@ -68,7 +70,9 @@ function buildRecords(t, s) {
       out.push(failedRecord(t, s, k));
       k += 18;
     } else {
-      out.push(responseRecord(t, s, k));
+      const record = responseRecord(t, s, k);
+      if (shape === REPLAYED) record.replay = true;
+      out.push(record);
       k += 16;
     }
   }

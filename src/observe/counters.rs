@@ -777,6 +777,7 @@ mod tests {
             http_status,
             code,
             msg: Cow::Borrowed("success"),
+            replay: false,
         }
     }
 

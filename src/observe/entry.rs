@@ -43,6 +43,8 @@ pub struct Answer {
     pub http_status: u16,
     pub code: i32,
     pub msg: Cow<'static, str>,
+    /// A replay of an answer kept under an `Idempotency-Key`: nothing ran.
+    pub replay: bool,
 }
 
 /// Where in a trace a record is written.

@@ -64,5 +64,11 @@ pub enum Stage {
         msg: String,
         #[cfg_attr(feature = "serde", serde(rename = "userId"))]
         user_id: Option<String>,
+        /// Only on a replay of an answer kept under an `Idempotency-Key`.
+        #[cfg_attr(
+            feature = "serde",
+            serde(default, skip_serializing_if = "core::ops::Not::not")
+        )]
+        replay: bool,
     },
 }

@@ -143,6 +143,9 @@ fn response_stage(t: &mut String, call: &Call, answer: &Answer) {
         Some(user) => escape_into(t, user),
         None => t.push_str("null"),
     }
+    if answer.replay {
+        t.push_str(",\"replay\":true");
+    }
 }
 
 /// `,"method":…,"uri":…,"uri_group":…`
@@ -370,6 +373,8 @@ pub mod shape {
     /// `DECIDED`, then what a scenario made of it: the decline code and
     /// the third party's word or status.
     pub const FAILED: f64 = 4.0;
+    /// A response record of a replay (`"replay": true`).
+    pub const REPLAYED: f64 = 5.0;
 }
 
 /// The type of an attribute's value on a tape.
@@ -389,6 +394,7 @@ pub fn record_on_tape<'a>(tape: &mut Tape<'a>, r: &'a Entry) {
             outcome: Some(v), ..
         } if v.failure != Failure::None => shape::FAILED,
         Kept::Service { .. } => shape::DECIDED,
+        Kept::Response(_, answer) if answer.replay => shape::REPLAYED,
         Kept::Response(..) => shape::RESPONSE,
     };
     tape.num(shape);

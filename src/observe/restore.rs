@@ -281,6 +281,11 @@ fn record(o: &Json<'_>, calls: &mut Calls) -> Read<Entry> {
                 http_status: small(o, "httpStatus")?,
                 code: small(o, "code")?,
                 msg: Cow::Owned(text(o, "msg")?.to_owned()),
+                replay: match o.get("replay") {
+                    None => false,
+                    Some(Json::Bool(true)) => true,
+                    Some(_) => return Err("`replay`: expected true, or no member".to_owned()),
+                },
             },
         ),
         other => return Err(msg!("`stage`: unknown ", Whole(other))),

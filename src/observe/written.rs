@@ -406,6 +406,7 @@ fn response_stage(c: &mut Cursor, calls: &mut Calls) -> Option<Kept> {
     let msg = c.string()?;
     c.lit(",\"userId\":")?;
     let user = c.opt_string()?;
+    let replay = c.lit(",\"replay\":true").is_some();
     Some(Kept::Response(
         calls.of_record(&method, &uri, user.as_deref()),
         Answer {
@@ -415,6 +416,7 @@ fn response_stage(c: &mut Cursor, calls: &mut Calls) -> Option<Kept> {
             http_status,
             code,
             msg: kept(msg),
+            replay,
         },
     ))
 }

@@ -7,6 +7,7 @@ use crate::prelude::*;
 use super::snapshot::{self, Parts};
 use super::{snapshot_check, snapshot_reading, testdata, Pieces};
 use crate::domain::{Orders, Payments};
+use crate::gateway::idempotency::IdempotencyKeys;
 use crate::gateway::{exchange, scenario, Backend, RawRequest, Response};
 use crate::json::Out;
 use crate::observe::call::SpareCall;
@@ -92,6 +93,7 @@ impl Service {
                 forced_next: parts.forced_next,
                 scenario: parts.scenario,
                 spare_call: SpareCall::default(),
+                idempotency: parts.idempotency,
             },
         }
     }
@@ -250,6 +252,11 @@ impl Service {
 
     pub fn orders(&self) -> &Orders {
         &self.backend.orders
+    }
+
+    /// The answers kept by `Idempotency-Key`.
+    pub fn idempotency_keys(&self) -> &IdempotencyKeys {
+        &self.backend.idempotency
     }
 
     pub fn payments(&self) -> &Payments {

@@ -7,6 +7,7 @@
 use crate::prelude::*;
 
 use alloc::collections::VecDeque;
+use alloc::rc::Rc;
 use core::mem::take;
 
 use crate::domain::code::Code;
@@ -15,6 +16,7 @@ use crate::domain::order::{Row as OrderRow, PREFIX as ORDER};
 use crate::domain::payment::{PaymentStatus, Row as PaymentRow, PREFIX as PAYMENT};
 use crate::domain::{OrderStatus, Orders, PaymentMethod, Payments};
 use crate::gateway::envelope::{order as write_order, payment as write_payment};
+use crate::gateway::idempotency::{check_key, Fingerprint, IdempotencyKeys, KeptAnswer};
 use crate::gateway::Backend;
 use crate::json::message::{Msg, Path, Place};
 use crate::json::number::parse_u64;
@@ -26,7 +28,7 @@ use crate::sim::invalid::{Invalid, InvalidKind};
 use crate::sim::latency::{LatencyModel, Profile};
 use crate::sim::random::Rng;
 use crate::sim::scenario::Scenario;
-use crate::sim::settings::DEFAULT_MAX_ORDERS;
+use crate::sim::settings::{DEFAULT_IDEMPOTENCY_KEYS, DEFAULT_MAX_ORDERS};
 use crate::sim::streams::Streams;
 use crate::sim::third_party::Forced;
 use crate::sim::Settings;
@@ -45,6 +47,8 @@ pub struct Parts {
     pub clock: Option<i64>,
     /// Absent in a snapshot written before the service kept counters.
     pub counters: Option<Counters>,
+    /// The answers kept by `Idempotency-Key`; absent when there are none.
+    pub idempotency: IdempotencyKeys,
     /// The scenario in force and where it stands; absent when none is.
     pub scenario: Option<Scenario>,
 }
@@ -88,6 +92,11 @@ pub fn settings(out: &mut Out, s: &Settings) {
     out.end_object();
     out.key("maxOrders");
     out.uint(s.max_orders as u64);
+    // Only when chosen: the default settings read as they always have.
+    if s.idempotency_keys != DEFAULT_IDEMPOTENCY_KEYS {
+        out.key("idempotencyKeys");
+        out.uint(s.idempotency_keys as u64);
+    }
     out.end_object();
 }
 
@@ -151,6 +160,7 @@ pub(crate) struct View<'a> {
     pub forced_next: Option<(Forced, u32)>,
     pub clock: Option<i64>,
     pub counters: Option<&'a Counters>,
+    pub idempotency: &'a IdempotencyKeys,
     pub scenario: Option<&'a Scenario>,
 }
 
@@ -165,6 +175,7 @@ impl<'a> View<'a> {
             forced_next: b.forced_next,
             clock: b.clock.saved(),
             counters: Some(&b.counters),
+            idempotency: &b.idempotency,
             scenario: b.scenario.as_ref(),
         }
     }
@@ -179,6 +190,7 @@ impl<'a> View<'a> {
             forced_next: p.forced_next,
             clock: p.clock,
             counters: p.counters.as_ref(),
+            idempotency: &p.idempotency,
             scenario: p.scenario.as_ref(),
         }
     }
@@ -206,6 +218,7 @@ impl Parts {
             forced_next: b.forced_next,
             clock: b.clock.saved(),
             counters: Some(b.counters.clone()),
+            idempotency: b.idempotency.clone(),
             scenario: b.scenario.clone(),
         }
     }
@@ -472,6 +485,44 @@ fn tail(out: &mut Out, v: &View) {
         out.key("scenario");
         scenario.write_saved(out);
     }
+    if !v.idempotency.is_empty() {
+        out.key("idempotency");
+        idempotency_keys(out, v.idempotency);
+    }
+    out.end_object();
+}
+
+/// The kept answers by key, in key order: `{"key": {method, path, body
+/// (the body's hash, 16 hex digits), firstUsed, status, code, msg, data
+/// (the envelope's data as its JSON text, or null)}}`.
+fn idempotency_keys(out: &mut Out, keys: &IdempotencyKeys) {
+    out.begin_object();
+    for (key, kept) in keys.iter() {
+        out.key_text(key);
+        out.begin_object();
+        out.key("method");
+        out.str(&kept.fingerprint.method);
+        out.key("path");
+        out.str(&kept.fingerprint.path);
+        out.key("body");
+        let mut hash = String::with_capacity(16);
+        json::write::push_hex64(&mut hash, kept.fingerprint.body);
+        out.str(&hash);
+        out.key("firstUsed");
+        out.int(kept.first_used);
+        out.key("status");
+        out.uint(u64::from(kept.status));
+        out.key("code");
+        out.int(i64::from(kept.code));
+        out.key("msg");
+        out.str(&kept.msg);
+        out.key("data");
+        match &kept.data {
+            Some(text) => out.str(text),
+            None => out.null(),
+        }
+        out.end_object();
+    }
     out.end_object();
 }
 
@@ -656,6 +707,10 @@ fn read_settings(o: &Json, at: &str) -> Read<Settings> {
         max_orders: match o.get("maxOrders") {
             None => DEFAULT_MAX_ORDERS,
             Some(_) => count(o, &at, "maxOrders")?,
+        },
+        idempotency_keys: match o.get("idempotencyKeys") {
+            None => DEFAULT_IDEMPOTENCY_KEYS,
+            Some(_) => count(o, &at, "idempotencyKeys")?,
         },
     })
 }
@@ -1089,6 +1144,10 @@ pub(crate) fn read_tree(tree: &Json, mut streamed: Streamed) -> Read<Parts> {
             None => None,
             Some(v) => Some(Counters::read(v, "snapshot.counters")?),
         },
+        idempotency: match tree.get("idempotency") {
+            None => IdempotencyKeys::default(),
+            Some(v) => read_idempotency(v)?,
+        },
         scenario: match tree.get("scenario") {
             None => None,
             Some(v) => Some(
@@ -1097,6 +1156,75 @@ pub(crate) fn read_tree(tree: &Json, mut streamed: Streamed) -> Read<Parts> {
             ),
         },
     })
+}
+
+/// The kept answers (`snapshot.idempotency`), each part refused naming
+/// its path (`snapshot.idempotency["k-1"].status`).
+fn read_idempotency(v: &Json) -> Read<IdempotencyKeys> {
+    let at = "snapshot.idempotency";
+    let mut keys = IdempotencyKeys::default();
+    for (key, kept) in object(v, &at)? {
+        let here = Keyed(at, key);
+        if let Err(error) = check_key(key) {
+            return Err(got_text(&here, &error.msg(), key));
+        }
+        object(kept, &here)?;
+        let method = text(kept, &here, "method")?;
+        if method != "POST" {
+            return Err(got_text(&Path(&here, "method"), "must be POST", method));
+        }
+        let hash = text(kept, &here, "body")?;
+        let body = (hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()))
+            .then(|| u64::from_str_radix(hash, 16).ok())
+            .flatten()
+            .ok_or_else(|| got_text(&Path(&here, "body"), "must be 16 hex digits", hash))?;
+        let status = uint(kept, &here, "status")?;
+        if !(200..300).contains(&status) {
+            let problem = Msg::new("must be from 200 to 299, the answers kept, got ")
+                .uint(status)
+                .text();
+            return Err(out_of_range(
+                &Path(&here, "status"),
+                &mut Msg::new(&problem),
+            ));
+        }
+        let code = int(kept, &here, "code")?;
+        let answer = KeptAnswer {
+            fingerprint: Fingerprint {
+                method: method.to_owned(),
+                path: text(kept, &here, "path")?.to_owned(),
+                body,
+            },
+            first_used: int(kept, &here, "firstUsed")?,
+            status: status as u16,
+            code: i32::try_from(code).map_err(|_| {
+                out_of_range(&Path(&here, "code"), Msg::new("too large: ").int(code))
+            })?,
+            msg: text(kept, &here, "msg")?.to_owned(),
+            data: read_data(kept, &here)?,
+        };
+        if !keys.insert((**key).to_owned(), answer) {
+            return Err(out_of_range(&here, &mut Msg::new("given more than once")));
+        }
+    }
+    Ok(keys)
+}
+
+/// A kept answer's data: null, or the JSON text of an object.
+fn read_data(v: &Json, at: &dyn Place) -> Read<Option<Rc<str>>> {
+    let data = match field(v, at, "data")? {
+        Json::Null => return Ok(None),
+        Json::Str(text) => text,
+        other => return Err(wrong(&Path(at, "data"), other, "null or a string")),
+    };
+    match json::read::parse(data) {
+        Ok(Json::Obj(_)) => Ok(Some(Rc::from(&**data))),
+        _ => Err(got_text(
+            &Path(at, "data"),
+            "must be the JSON text of an object",
+            data,
+        )),
+    }
 }
 
 /// A number's text as written.

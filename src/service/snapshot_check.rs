@@ -239,6 +239,28 @@ fn rest(parts: &Parts) -> Checked {
     if let Some(now) = parts.clock {
         check_time("snapshot.clock", now)?;
     }
+    idempotency_keys(parts)
+}
+
+/// The kept answers: no more than `idempotencyKeys`, each first used at
+/// a time a `Date` holds.
+fn idempotency_keys(parts: &Parts) -> Checked {
+    let keys = &parts.idempotency;
+    if keys.len() > parts.settings.idempotency_keys {
+        return Err(Invalid::out_of_range(
+            "snapshot.settings.idempotencyKeys",
+            msg!(
+                "must be at least the ",
+                keys.len(),
+                " idempotency keys the snapshot keeps, got ",
+                parts.settings.idempotency_keys
+            ),
+        ));
+    }
+    for (key, kept) in keys.iter() {
+        let at = msg!("snapshot.idempotency[", Q(key), "].firstUsed");
+        check_time(&at, kept.first_used)?;
+    }
     Ok(())
 }
 

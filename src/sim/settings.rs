@@ -1,5 +1,6 @@
 //! What a caller may choose about a service: the seed, the failure rate,
-//! the log capacity and the latency model.
+//! the log capacity, the latency model and the bounds on orders and
+//! idempotency keys.
 
 use crate::prelude::*;
 
@@ -13,6 +14,15 @@ pub const MAX_LOG_CAPACITY: usize = 1_000_000;
 /// The most orders kept by default: a bound on memory (a WebAssembly
 /// memory never shrinks), well above any test's needs.
 pub const DEFAULT_MAX_ORDERS: usize = 1_000_000;
+
+/// The most idempotency keys kept by default, and at most.
+pub const DEFAULT_IDEMPOTENCY_KEYS: usize = 10_000;
+pub const MAX_IDEMPOTENCY_KEYS: usize = 1_000_000;
+
+#[cfg(feature = "serde")]
+fn default_idempotency_keys() -> usize {
+    DEFAULT_IDEMPOTENCY_KEYS
+}
 
 #[cfg(feature = "serde")]
 fn default_max_orders() -> usize {
@@ -34,6 +44,11 @@ pub struct Settings {
     /// until orders are deleted. Snapshots from before it have the default.
     #[cfg_attr(feature = "serde", serde(default = "default_max_orders"))]
     pub max_orders: usize,
+    /// The most `Idempotency-Key`s kept at once; a new one past it is
+    /// refused (507) until keys expire. Snapshots from before it, or that
+    /// keep the default, have the default.
+    #[cfg_attr(feature = "serde", serde(default = "default_idempotency_keys"))]
+    pub idempotency_keys: usize,
 }
 
 impl Settings {
@@ -44,6 +59,7 @@ impl Settings {
             log_capacity: DEFAULT_LOG_CAPACITY,
             latency: LatencyModel::default(),
             max_orders: DEFAULT_MAX_ORDERS,
+            idempotency_keys: DEFAULT_IDEMPOTENCY_KEYS,
         }
     }
 
@@ -62,6 +78,14 @@ impl Settings {
                 MAX_LOG_CAPACITY,
                 ", got ",
                 self.log_capacity
+            ));
+        }
+        if self.idempotency_keys > MAX_IDEMPOTENCY_KEYS {
+            return Err(msg!(
+                "idempotencyKeys: must be at most ",
+                MAX_IDEMPOTENCY_KEYS,
+                ", got ",
+                self.idempotency_keys
             ));
         }
         Ok(())

@@ -50,12 +50,14 @@ impl Service {
         max_orders: Option<f64>,
         virtual_time: Option<f64>,
         latency: Option<String>,
+        idempotency_keys: Option<f64>,
     ) -> Result<Service, JsValue> {
         let core = options::core_from(Options {
             seed,
             failure_rate,
             log_capacity,
             max_orders,
+            idempotency_keys,
             virtual_time,
             latency,
         })?;

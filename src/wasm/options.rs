@@ -12,6 +12,7 @@ use crate::json::number;
 use crate::service::Service as Core;
 use crate::sim::clock::{Clock, VirtualClock};
 use crate::sim::invalid::{Invalid, InvalidKind};
+use crate::sim::settings::MAX_IDEMPOTENCY_KEYS;
 use crate::sim::time_limits::start_time;
 use crate::sim::Settings;
 
@@ -24,6 +25,7 @@ pub struct Options {
     pub failure_rate: Option<f64>,
     pub log_capacity: Option<f64>,
     pub max_orders: Option<f64>,
+    pub idempotency_keys: Option<f64>,
     pub virtual_time: Option<f64>,
     pub latency: Option<String>,
 }
@@ -41,6 +43,14 @@ pub fn core_from(options: Options) -> Result<Core, JsValue> {
     }
     if let Some(max) = whole_number(options.max_orders, "maxOrders", MAX_SAFE_INTEGER)? {
         settings.max_orders = usize::try_from(max).unwrap_or(usize::MAX);
+    }
+    let keys = whole_number(
+        options.idempotency_keys,
+        "idempotencyKeys",
+        MAX_IDEMPOTENCY_KEYS as f64,
+    )?;
+    if let Some(keys) = keys {
+        settings.idempotency_keys = usize::try_from(keys).unwrap_or(usize::MAX);
     }
     if let Some(json) = options.latency {
         settings.latency = settings

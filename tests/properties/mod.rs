@@ -7,6 +7,7 @@
 
 use orderpay::domain::Orders;
 use orderpay::domain::Payments;
+use orderpay::gateway::idempotency::IdempotencyKeys;
 use orderpay::observe::LogRecord;
 use orderpay::sim::third_party::Forced;
 use orderpay::{RawRequest, Response, Service, Settings};
@@ -107,6 +108,7 @@ pub struct Business {
     forced: Option<(Forced, u32)>,
     settings: Settings,
     now: i64,
+    keys: IdempotencyKeys,
 }
 
 pub fn business(svc: &mut Service) -> Business {
@@ -116,6 +118,7 @@ pub fn business(svc: &mut Service) -> Business {
         forced: svc.forced_next(),
         settings: svc.settings().clone(),
         now: svc.now(),
+        keys: svc.idempotency_keys().clone(),
     }
 }
 

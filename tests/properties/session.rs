@@ -97,6 +97,7 @@ const HEADERS: &[&str] = &[
     "traceparent",
     "X-Sim-Outcome",
     "x-sim-outcome",
+    "Idempotency-Key",
 ];
 const VALUES: &[&str] = &[
     "application/json",
@@ -237,6 +238,9 @@ fn route_call(bytes: &mut Bytes, ids: &[String]) -> RawRequest {
             );
             if bytes.byte() % 2 == 0 {
                 pay = pay.with_header("X-Sim-Outcome", bytes.pick(&["success", "failure"]));
+            }
+            if bytes.byte() % 2 == 0 {
+                pay = pay.with_header("Idempotency-Key", bytes.pick(&["k-1", "k-2", ""]));
             }
             pay
         }

@@ -3,6 +3,7 @@
 // tests/server/admin-openapi.test.mjs holds it to the server's real routes
 // (every route in it, every operation answering as it says), and
 // tests/server/lint-openapi.sh lints it with Redocly and Spectral.
+import { addSessions } from "./session_openapi.js";
 
 const ref = (section, name) => ({ $ref: `#/components/${section}/${name}` });
 const json = (schema) => ({ "application/json": { schema } });
@@ -77,6 +78,7 @@ const schemas = {
       failureRate: { type: "number", minimum: 0, maximum: 1 },
       logCapacity: { type: "integer", minimum: 0 },
       maxOrders: { type: "integer", minimum: 0 },
+      idempotencyKeys: { type: "integer", minimum: 0, description: "Shown only when set to other than its default, 10000" },
       latency: { type: "object" },
     },
   },
@@ -99,6 +101,12 @@ const schemas = {
       failureRate: { type: "number", minimum: 0, maximum: 1 },
       logCapacity: { type: "integer", minimum: 0, maximum: 1000000 },
       maxOrders: { type: "integer", minimum: 0, maximum: 9007199254740991 },
+      idempotencyKeys: {
+        type: "integer",
+        minimum: 0,
+        maximum: 1000000,
+        description: "Most Idempotency-Keys kept at once, each for 24 hours of the service's clock; a new one past it is a 507. Default 10000",
+      },
       virtualTime: { type: "integer", description: "Start a virtual clock at this Unix time (ms)" },
       latency: { type: "object", description: "Overrides of the latency model: order, payment, thirdParty, test" },
       scenario: {
@@ -401,7 +409,7 @@ export function adminOpenapi({ version, license, repository }, origin = "http://
     paths[`/__orderpay${path}`] ??= {};
     paths[`/__orderpay${path}`][method] = { operationId, summary, description, tags: [tag], ...rest };
   }
-  return {
+  return addSessions({
     openapi: "3.1.0",
     info: {
       title: "orderpay admin API",
@@ -436,5 +444,5 @@ export function adminOpenapi({ version, license, repository }, origin = "http://
         },
       },
     },
-  };
+  });
 }
