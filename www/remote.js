@@ -113,6 +113,25 @@ function parseEvent(block) {
   return data ? { type, data: JSON.parse(data) } : null;
 }
 
+/** A method a browser's fetch takes: a token, and none of those it refuses. */
+const SENDABLE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const FORBIDDEN = /^(CONNECT|TRACE|TRACK)$/i;
+
+/**
+ * The body of PUT /scenario: JSON, a document or a preset's name as a JSON
+ * string. Text that is not JSON (a name typed in the editor, a broken
+ * document) goes as a string, so the core reads it and its message names
+ * what is wrong, as `setScenario` in the tab does.
+ */
+function scenarioBody(scenario) {
+  if (typeof scenario !== "string") return JSON.stringify(scenario);
+  try {
+    const parsed = JSON.parse(scenario);
+    if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) return scenario;
+  } catch { /* not JSON: the core reads it */ }
+  return JSON.stringify(scenario);
+}
+
 function envelope(status, msg) {
   return { status, headers: {}, body: { code: status, msg, data: null } };
 }
@@ -121,7 +140,13 @@ export class RemoteService {
   #base;
   #token;
   /** settings, forced, now, droppedLogs, counters: as last fetched. */
-  #state = { settings: { seed: 0, latency: {} }, forced: null, now: 0, droppedLogs: 0, counters: null };
+  #state = { settings: { seed: 0, latency: {} }, forced: null, now: 0, droppedLogs: 0, counters: null, scenario: null };
+  /** Whether the server has the scenario routes (GET, PUT, DELETE /__orderpay/scenario); the Failures panel is off without. */
+  scenarios = false;
+  /** A look at the scenario's counts due after other clients' requests (see #scenarioSoon). */
+  #scenarioTimer = 0;
+  /** Resolves to whether the server has the scenario routes (asked once). */
+  #scenarioRoutes = null;
   /** Records fetched and not yet handed to the page, oldest first. */
   #records = [];
   /** The newest record fetched. */
@@ -176,7 +201,7 @@ export class RemoteService {
     if (reply.status === 200) return as === "json" ? parsed : parsed?.data;
     if (reply.status === 401) throw new Error(`the admin API wants its token: open the address the server printed (with #token=...)`);
     const msg = parsed?.msg ?? `the server answered ${reply.status}`;
-    throw reply.status === 400 && /must be|from 0 to/.test(msg) ? new RangeError(msg) : new TypeError(msg);
+    throw Object.assign(reply.status === 400 && /must be|from 0 to/.test(msg) ? new RangeError(msg) : new TypeError(msg), { status: reply.status });
   }
 
   /** Takes records newer than those held (a poll, an event and an action may bring the same ones). */
@@ -227,6 +252,45 @@ export class RemoteService {
     if ("forced" in data) s.forced = data.forced;
     if (typeof data.now === "number") s.now = data.now;
     if (data.counters) s.counters = data.counters;
+    if ("scenario" in data) s.scenario = data.scenario ?? null;
+  }
+
+  /**
+   * Whether the server has the scenario routes, read once from its admin
+   * API's OpenAPI document (open, no token): asking GET /scenario of a
+   * server without it would log a 404 in the console.
+   */
+  async #hasScenarioRoutes() {
+    this.#scenarioRoutes ??= this.#admin("GET", "/openapi-admin.json", undefined, "json")
+      .then((doc) => Object.keys(doc?.paths ?? {}).some((path) => path.endsWith("/__orderpay/scenario")), () => false);
+    return this.#scenarioRoutes;
+  }
+
+  /** The scenario in force, with its rules' counts (GET /scenario), on a server that has the route; else the panel stays off. */
+  async #readScenario() {
+    this.scenarios = await this.#hasScenarioRoutes();
+    if (this.scenarios) this.#read({ scenario: (await this.#admin("GET", "/scenario")).scenario });
+  }
+
+  /**
+   * Other clients' requests move the rules' counts: with a scenario in
+   * force, its counts are read again, at most every half second. With none
+   * (the default) nothing is asked.
+   */
+  #scenarioSoon(onChange) {
+    if (!this.scenarios || !this.#state.scenario || this.#scenarioTimer) return;
+    this.#scenarioTimer = setTimeout(() => {
+      this.#readScenario().then(onChange, () => {}).finally(() => { this.#scenarioTimer = 0; });
+    }, 500);
+  }
+
+  get scenario() { return this.#state.scenario; }
+
+  /** PUT /scenario (a document, its JSON text, or a preset's name) or DELETE it (null); the server's 400 names the path. */
+  async setScenario(scenario) {
+    if (scenario === null) await this.#admin("DELETE", "/scenario");
+    else await this.#admin("PUT", "/scenario", scenarioBody(scenario));
+    await this.#readScenario();
   }
 
   /** The whole log and state afresh: at the start, and after a reset or a restore (here or elsewhere). */
@@ -238,6 +302,7 @@ export class RemoteService {
     this.#spans.clear();
     this.#take(logs.records, logs.droppedLogs);
     this.#read({ ...state, counters: counted.counters });
+    await this.#readScenario();
   }
 
   /**
@@ -256,6 +321,8 @@ export class RemoteService {
     }
     this.#take(logs.records, logs.droppedLogs);
     this.#read({ ...state, counters: counted.counters });
+    // The rules' counts moved with the request: read only while a scenario is in force.
+    if (this.scenarios && this.#state.scenario) await this.#readScenario();
     return true;
   }
 
@@ -284,16 +351,31 @@ export class RemoteService {
       reply = { status: answer.status, headers: Object.fromEntries(answer.headers), body: parsed };
     } catch (e) {
       arrival?.finish(false);
-      return envelope(400, `method: the browser cannot send ${verb} (${e.message})`);
+      if (!SENDABLE.test(verb) || FORBIDDEN.test(verb)) return envelope(400, `method: the browser cannot send ${verb} (${e.message})`);
+      return this.#lost(e);
     }
     const traceId = reply.headers["x-b3-traceid"];
     try {
       const here = await arrival?.until(traceId, reply.headers["x-b3-spanid"]);
       if ((here || await this.#catchUp()) && spans && traceId) await this.#fetchSpans(traceId);
+      // Its records came on the stream: the rules' counts it moved are read here (#catchUp reads them otherwise).
+      if (here && this.scenarios && this.#state.scenario) await this.#readScenario();
     } catch {
       // The answer stands; its records come with the next event or poll.
     }
     return reply;
+  }
+
+  /**
+   * A request whose answer never came (fetch rejected: the server reset
+   * the connection, closed it with no answer or cut the body short, as a
+   * scenario's network fault does): no envelope, `status` 0, as
+   * `request()` of the package reports a network fault. Its records, which
+   * say which rule fired, are fetched all the same.
+   */
+  async #lost(error) {
+    try { await this.#catchUp(); } catch { /* its records come with the next event or poll */ }
+    return { status: 0, headers: {}, body: "", error: `${error.name}: ${error.message}` };
   }
 
   async handle(method, path, body, headers) {
@@ -440,6 +522,7 @@ export class RemoteService {
           fresh = false;
         } else if (event.type === "records") {
           fresh = this.#received(event.data) || fresh;
+          this.#scenarioSoon(onRecords);
         }
         if (clock.due()) {
           if (fresh) onRecords();
