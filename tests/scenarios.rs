@@ -495,7 +495,10 @@ fn with_no_scenario_the_snapshot_has_no_scenario_key() {
 /// The records, spans, counters and OTLP export of a service, as JSON.
 fn explained(svc: &Service) -> (Vec<Value>, Vec<Value>, Value, Value) {
     let parse = |text: &str| serde_json::from_str::<Value>(text).expect("JSON");
-    let logs = parse(&svc.logs_json(None)).as_array().cloned().expect("records");
+    let logs = parse(&svc.logs_json(None))
+        .as_array()
+        .cloned()
+        .expect("records");
     let spans = parse(&svc.spans_json()).as_array().cloned().expect("spans");
     (logs, spans, parse(&svc.counters_json()), svc.export_otlp())
 }
@@ -570,20 +573,7 @@ fn a_fired_rule_shows_in_its_record_its_gateway_span_otlp_and_the_counters() {
         r.headers.fault().expect("a fault").write(&mut out);
         assert_eq!(&serde_json::from_str::<Value>(&out.text).unwrap(), want);
     }
-    let expected = [
-        ("http", "busy", None, Some("http")),
-        ("decline", "broke", Some("insufficient_funds"), Some("server_error")),
-        ("timeout", "slow", None, Some("timeout")),
-        ("network", "cut", None, Some("network")),
-    ];
-    for (r, (kind, rule, code, error)) in answers.iter().zip(expected) {
-        let (span, attributes) = gateway_span(&spans, r);
-        assert_eq!(attributes["orderpay.fault.kind"], json!(kind));
-        assert_eq!(attributes["orderpay.rule"], json!(rule));
-        assert_eq!(attributes.get("payment.decline_code"), code.map(|c| json!(c)).as_ref());
-        let status = otlp_status(&otlp, span["spanId"].as_str().unwrap());
-        assert_eq!(status, json!({"code": 2, "message": error}), "{kind}");
-    }
+    assert_marked_spans(&answers, &spans, &otlp);
     assert_eq!(
         counters["faults"],
         json!({"byKind": {"decline": 1, "timeout": 1, "http": 1, "network": 1},
@@ -598,6 +588,33 @@ fn a_fired_rule_shows_in_its_record_its_gateway_span_otlp_and_the_counters() {
     assert_eq!(explained(&restored), explained(&svc));
     assert_eq!(restored.export_ndjson(), svc.export_ndjson());
     assert_eq!(restored.snapshot(), svc.snapshot());
+}
+
+/// The gateway spans of an http 429, a decline, a timeout and a network
+/// fault: their attributes and their OTLP status.
+fn assert_marked_spans(answers: &[orderpay::gateway::Response], spans: &[Value], otlp: &Value) {
+    let expected = [
+        ("http", "busy", None, Some("http")),
+        (
+            "decline",
+            "broke",
+            Some("insufficient_funds"),
+            Some("server_error"),
+        ),
+        ("timeout", "slow", None, Some("timeout")),
+        ("network", "cut", None, Some("network")),
+    ];
+    for (r, (kind, rule, code, error)) in answers.iter().zip(expected) {
+        let (span, attributes) = gateway_span(spans, r);
+        assert_eq!(attributes["orderpay.fault.kind"], json!(kind));
+        assert_eq!(attributes["orderpay.rule"], json!(rule));
+        assert_eq!(
+            attributes.get("payment.decline_code"),
+            code.map(|c| json!(c)).as_ref()
+        );
+        let status = otlp_status(otlp, span["spanId"].as_str().unwrap());
+        assert_eq!(status, json!({"code": 2, "message": error}), "{kind}");
+    }
 }
 
 #[test]
@@ -617,7 +634,10 @@ fn with_no_rule_fired_records_spans_and_counters_say_nothing_new() {
     }
     let otlp = svc.export_otlp();
     let third = otlp["resourceSpans"][2]["scopeSpans"][0]["spans"][0].clone();
-    assert_eq!(third["status"], json!({"code": 2, "message": "server_error"}));
+    assert_eq!(
+        third["status"],
+        json!({"code": 2, "message": "server_error"})
+    );
 }
 
 #[test]
@@ -655,11 +675,31 @@ fn damaged_faults_in_a_snapshot_are_refused_naming_them() {
     let snapshot = svc.snapshot();
     let wall = || Box::new(orderpay::sim::clock::VirtualClock::starting_at(T0));
     for (from, to, want) in [
-        ("\"status\":503,\"retryAfter\":1}", "\"status\":500,\"retryAfter\":1}", "`fault`: not a failure"),
-        ("\"retryAfter\":1}", "\"retryAfter\":1,\"x\":1}", "`fault`: not a failure"),
-        ("[\"orderpay.fault.kind\",\"http\"]", "[\"orderpay.fault.kind\",\"htp\"]", "span attribute `orderpay.fault.kind`: unknown"),
-        ("\"byKind\":{\"http\":1}", "\"byKind\":{\"http\":0}", "snapshot.counters.faults.byKind.http: unknown, repeated or 0"),
-        ("\"byRule\":{\"busy\":1}", "\"byRule\":{\"busy\":1,\"busy\":1}", "snapshot.counters.faults.byRule.busy"),
+        (
+            "\"status\":503,\"retryAfter\":1}",
+            "\"status\":500,\"retryAfter\":1}",
+            "`fault`: not a failure",
+        ),
+        (
+            "\"retryAfter\":1}",
+            "\"retryAfter\":1,\"x\":1}",
+            "`fault`: not a failure",
+        ),
+        (
+            "[\"orderpay.fault.kind\",\"http\"]",
+            "[\"orderpay.fault.kind\",\"htp\"]",
+            "span attribute `orderpay.fault.kind`: unknown",
+        ),
+        (
+            "\"byKind\":{\"http\":1}",
+            "\"byKind\":{\"http\":0}",
+            "snapshot.counters.faults.byKind.http: unknown, repeated or 0",
+        ),
+        (
+            "\"byRule\":{\"busy\":1}",
+            "\"byRule\":{\"busy\":1,\"busy\":1}",
+            "snapshot.counters.faults.byRule.busy",
+        ),
     ] {
         assert!(snapshot.contains(from), "{from}");
         let err = Service::restore(&snapshot.replacen(from, to, 1), wall())

@@ -457,7 +457,10 @@ impl Counters {
     fn write_faults(&self, out: &mut Out) {
         out.key("faults");
         out.begin_object();
-        for (name, list) in [("byKind", &self.faults_by_kind), ("byRule", &self.faults_by_rule)] {
+        for (name, list) in [
+            ("byKind", &self.faults_by_kind),
+            ("byRule", &self.faults_by_rule),
+        ] {
             out.key(name);
             out.begin_object();
             for (key, n) in list {
@@ -605,7 +608,9 @@ impl Counters {
         for (name, list) in lists {
             let here = Path(at, name);
             let members = field(faults, at, name)?;
-            let members = members.as_object().ok_or_else(|| wrong(&here, "an object"))?;
+            let members = members
+                .as_object()
+                .ok_or_else(|| wrong(&here, "an object"))?;
             for (key, v) in members {
                 let n = count(v, &Path(&here, key))?;
                 let known = name == "byRule" || KINDS.contains(&&**key);

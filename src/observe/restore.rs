@@ -351,8 +351,8 @@ fn mark(o: &Json<'_>) -> Read<Option<Box<Mark>>> {
     if attribute(o, "orderpay.fault.kind").is_none() {
         return Ok(None);
     }
-    let kind =
-        word("orderpay.fault.kind", &KINDS).ok_or("span attribute `orderpay.fault.kind`: unknown")?;
+    let kind = word("orderpay.fault.kind", &KINDS)
+        .ok_or("span attribute `orderpay.fault.kind`: unknown")?;
     let rule = attribute(o, "orderpay.rule").and_then(Json::as_str);
     let code = word("payment.decline_code", &DECLINE_CODES);
     Ok(Some(Box::new(Mark::Fault(kind, rule.map(Rc::from), code))))
