@@ -27,7 +27,7 @@ use crate::json::message::{msg, Q};
 use crate::observe::call::{known_method, Call};
 use crate::observe::trace::Incoming;
 use crate::observe::{
-    Answer, At, EventClass, Kept, LogStatus, Mark, Part, SpanEntry, SpanId, TraceId, Why,
+    Answer, At, EventClass, Extra, Kept, LogStatus, Mark, Part, SpanEntry, SpanId, TraceId, Why,
 };
 use crate::sim::latency::LatencyModel;
 use crate::sim::scenario::{Fault, Then};
@@ -338,8 +338,7 @@ fn replay(
         http_status: kept.status,
         code: kept.body.code,
         msg: Cow::Owned(kept.body.msg.clone()),
-        replay: true,
-        fault: None,
+        extra: Some(Box::new(Extra::Replay)),
     };
     let duration = log(svc, context, call, Work::default(), answer);
     let mut facts = response_headers(context, duration, None);
@@ -480,8 +479,10 @@ fn finish(
         http_status,
         code: body.code,
         msg,
-        replay: false,
-        fault: work.fault.clone(),
+        extra: work
+            .fault
+            .as_deref()
+            .map(|f| Box::new(Extra::Fault(f.clone()))),
     };
     let fault = work.fault.take();
     // A third party that timed out or failed leaves the outcome unknown.
@@ -520,8 +521,7 @@ fn finish_inner<T>(
                 http_status: 200,
                 code: 0,
                 msg: Cow::Borrowed("success"),
-                replay: false,
-                fault: None,
+                extra: None,
             };
             (answer, data)
         }
@@ -533,8 +533,7 @@ fn finish_inner<T>(
                 http_status: error.http_status(),
                 code: error.code(),
                 msg: error.log_msg(),
-                replay: false,
-                fault: None,
+                extra: None,
             };
             (answer, None)
         }
@@ -672,10 +671,10 @@ fn record_spans(
 
 /// What the gateway span says of a replay or a scenario's failure.
 fn mark(answer: &Answer) -> Option<Box<Mark>> {
-    if answer.replay {
+    if answer.replay() {
         return Some(Box::new(Mark::Replay));
     }
-    let fault = answer.fault.as_deref()?;
+    let fault = answer.fault()?;
     let code = match fault.then {
         Then::Decline { code } => Some(code),
         _ => None,

@@ -242,8 +242,8 @@ impl Counters {
 
     fn count_request(&mut self, call: &Call, answer: &Answer) {
         self.requests += 1;
-        self.replays += u64::from(answer.replay);
-        if let Some(fault) = &answer.fault {
+        self.replays += u64::from(answer.replay());
+        if let Some(fault) = answer.fault() {
             tally(&mut self.faults_by_kind, fault.then.kind(), 1);
             if let Some(rule) = &fault.rule {
                 tally(&mut self.faults_by_rule, rule, 1);
@@ -863,8 +863,7 @@ mod tests {
             http_status,
             code,
             msg: Cow::Borrowed("success"),
-            replay: false,
-            fault: None,
+            extra: None,
         }
     }
 

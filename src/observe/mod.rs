@@ -26,7 +26,7 @@ pub(crate) mod written;
 
 pub use call::Call;
 pub use counters::Counters;
-pub use entry::{Answer, At, Entry, Kept};
+pub use entry::{Answer, At, Entry, Extra, Kept};
 pub use event_class::EventClass;
 pub use ids::{SpanId, TraceId};
 pub use journal::Journal;

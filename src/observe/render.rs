@@ -69,7 +69,10 @@ pub fn ndjson_record(out: &mut Out, r: &Entry) {
 /// A record's members, in the order `logs()` has always written them;
 /// a response record's `fault` last, when a scenario gave one.
 fn fields(out: &mut Out, r: &Entry) {
-    if let Kept::Response(_, Answer { fault: Some(f), .. }) = &r.stage {
+    if let Some(f) = match &r.stage {
+        Kept::Response(_, answer) => answer.fault(),
+        _ => None,
+    } {
         fields_of(&mut out.text, r);
         out.text.push_str(",\"fault\":");
         out.reset();
@@ -154,7 +157,7 @@ fn response_stage(t: &mut String, call: &Call, answer: &Answer) {
         Some(user) => escape_into(t, user),
         None => t.push_str("null"),
     }
-    if answer.replay {
+    if answer.replay() {
         t.push_str(",\"replay\":true");
     }
 }
@@ -425,8 +428,8 @@ pub fn record_on_tape<'a>(tape: &mut Tape<'a>, r: &'a Entry) {
             outcome: Some(v), ..
         } if v.failure != Failure::None => shape::FAILED,
         Kept::Service { .. } => shape::DECIDED,
-        Kept::Response(_, answer) if answer.replay => shape::REPLAYED,
-        Kept::Response(_, answer) if answer.fault.is_some() => shape::FAULTED,
+        Kept::Response(_, answer) if answer.replay() => shape::REPLAYED,
+        Kept::Response(_, answer) if answer.fault().is_some() => shape::FAULTED,
         Kept::Response(..) => shape::RESPONSE,
     };
     tape.num(shape);
@@ -470,7 +473,7 @@ pub fn record_on_tape<'a>(tape: &mut Tape<'a>, r: &'a Entry) {
             tape.int(i64::from(answer.code));
             tape.word(&answer.msg);
             tape.opt_word(call.user_id.as_deref());
-            if let Some(fault) = &answer.fault {
+            if let Some(fault) = answer.fault() {
                 let mut out = Out::default();
                 fault.write(&mut out);
                 tape.fresh(&out.text);

@@ -10,7 +10,7 @@ use alloc::collections::VecDeque;
 use alloc::rc::Rc;
 
 use super::call::{method_word, Call};
-use super::entry::{Answer, Entry, Kept};
+use super::entry::{Answer, Entry, Extra, Kept};
 use super::event_class::EventClass;
 use super::ids::{SpanId, TraceId};
 use super::journal::Journal;
@@ -283,16 +283,13 @@ fn record(o: &Json<'_>, calls: &mut Calls) -> Read<Entry> {
                 http_status: small(o, "httpStatus")?,
                 code: small(o, "code")?,
                 msg: Cow::Owned(text(o, "msg")?.to_owned()),
-                replay: match o.get("replay") {
-                    None => false,
-                    Some(Json::Bool(true)) => true,
-                    Some(_) => return Err("`replay`: expected true, or no member".to_owned()),
-                },
-                fault: match o.get("fault") {
-                    None => None,
-                    Some(v) => Some(Box::new(
+                extra: match (o.get("replay"), o.get("fault")) {
+                    (None, None) => None,
+                    (Some(Json::Bool(true)), None) => Some(Box::new(Extra::Replay)),
+                    (None, Some(v)) => Some(Box::new(Extra::Fault(
                         Fault::read(v).ok_or("`fault`: not a failure a scenario gives")?,
-                    )),
+                    ))),
+                    _ => return Err("`replay`: expected true, or no member".to_owned()),
                 },
             },
         ),

@@ -14,7 +14,7 @@
 
 use alloc::borrow::Cow;
 
-use super::entry::{Answer, Entry, Kept};
+use super::entry::{Answer, Entry, Extra, Kept};
 use super::event_class::EventClass;
 use super::ids::{SpanId, TraceId};
 use super::restore::Calls;
@@ -416,8 +416,7 @@ fn response_stage(c: &mut Cursor, calls: &mut Calls) -> Option<Kept> {
             http_status,
             code,
             msg: kept(msg),
-            replay,
-            fault: None,
+            extra: replay.then(|| Box::new(Extra::Replay)),
         },
     ))
 }
