@@ -12,6 +12,8 @@
 //! give: strings and numbers go through the JSON reader's own steps, and
 //! the words and ids through the same parsers.
 
+use crate::prelude::*;
+
 use alloc::borrow::Cow;
 
 use super::entry::{Answer, Entry, Extra, Kept};
