@@ -27,7 +27,7 @@ use crate::json::message::{msg, Q};
 use crate::observe::call::{known_method, Call};
 use crate::observe::trace::Incoming;
 use crate::observe::{
-    Answer, At, EventClass, Extra, Kept, LogStatus, Mark, Part, SpanEntry, SpanId, TraceId, Why,
+    Answer, At, EventClass, Kept, LogStatus, Part, SpanEntry, SpanId, TraceId, Why,
 };
 use crate::sim::latency::LatencyModel;
 use crate::sim::scenario::{Fault, Then};
@@ -338,7 +338,7 @@ fn replay(
         http_status: kept.status,
         code: kept.body.code,
         msg: Cow::Owned(kept.body.msg.clone()),
-        extra: Some(Box::new(Extra::Replay)),
+        replay: true,
     };
     let duration = log(svc, context, call, Work::default(), answer);
     let mut facts = response_headers(context, duration, None);
@@ -479,10 +479,7 @@ fn finish(
         http_status,
         code: body.code,
         msg,
-        extra: work
-            .fault
-            .as_deref()
-            .map(|f| Box::new(Extra::Fault(f.clone()))),
+        replay: false,
     };
     let fault = work.fault.take();
     // A third party that timed out or failed leaves the outcome unknown.
@@ -521,7 +518,7 @@ fn finish_inner<T>(
                 http_status: 200,
                 code: 0,
                 msg: Cow::Borrowed("success"),
-                extra: None,
+                replay: false,
             };
             (answer, data)
         }
@@ -533,7 +530,7 @@ fn finish_inner<T>(
                 http_status: error.http_status(),
                 code: error.code(),
                 msg: error.log_msg(),
-                extra: None,
+                replay: false,
             };
             (answer, None)
         }
@@ -627,7 +624,6 @@ fn record_spans(
         http_status: answer.http_status,
         code: answer.code,
         msg: answer.msg.clone(),
-        mark: mark(answer),
     };
     let window = (0, total);
     context.record_span(
@@ -667,20 +663,6 @@ fn record_spans(
         let window = (offset, offset + took);
         context.record_span(svc, span(third, Some(service_span), window, status, part));
     }
-}
-
-/// What the gateway span says of a replay or a scenario's failure.
-fn mark(answer: &Answer) -> Option<Box<Mark>> {
-    if answer.replay() {
-        return Some(Box::new(Mark::Replay));
-    }
-    let fault = answer.fault()?;
-    let code = match fault.then {
-        Then::Decline { code } => Some(code),
-        _ => None,
-    };
-    let kind = fault.then.kind();
-    Some(Box::new(Mark::Fault(kind, fault.rule.clone(), code)))
 }
 
 /// What the response headers will say, kept as facts until read.
