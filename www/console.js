@@ -10,6 +10,7 @@ import { newTraceId } from "./flow.js";
 import { waterfall } from "./trace.js";
 import { randomHex } from "./random-hex.js";
 import { traceHeaders } from "./pkg/orderpay.js";
+import { shippedPresets } from "./failures.js";
 
 export function mountConsole(store) {
   const c = new RequestConsole(store);
@@ -19,7 +20,7 @@ export function mountConsole(store) {
   body.addEventListener("keydown", (e) => {
     if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) c.form.requestSubmit();
   });
-  for (const input of [c.method, c.path, c.userId, traceId, c.contentType, c.sim, c.sampled, ...Object.values(context).map((x) => x.input)]) input.addEventListener("input", () => c.update());
+  for (const input of [c.method, c.path, c.userId, traceId, c.contentType, c.sim, c.sampled, c.idem, c.oneOff, ...Object.values(context).map((x) => x.input)]) input.addEventListener("input", () => c.update());
   $("#pretend-caller").addEventListener("click", () => {
     // A caller's own span in a trace it started: the gateway span will hang under it.
     traceId.value = "";
@@ -29,6 +30,10 @@ export function mountConsole(store) {
     c.update();
   });
   $("#reset-fields").addEventListener("click", () => { c.edited.clear(); c.refill(); });
+  $("#new-idem").addEventListener("click", () => {
+    c.idem.value = `key-${randomHex(8)}`;
+    c.update();
+  });
   $("#new-trace").addEventListener("click", () => {
     traceId.value = randomHex(8);
     c.update();
@@ -75,6 +80,10 @@ class RequestConsole {
   simField = $("#sim-field");
   sim = $("#h-sim");
   simPending = $("#sim-pending");
+  oneOff = $("#h-oneoff");
+  idemField = $("#idem-field");
+  idem = $("#h-idem");
+  idemNote = $("#h-idem-note");
   context = {
     traceparent: { input: $("#h-traceparent"), check: $("#h-traceparent-check") },
     b3: { input: $("#h-b3"), check: $("#h-b3-check") },
@@ -100,6 +109,10 @@ class RequestConsole {
       add(groups.get(route.group), h("option", { value: route.id }, `${route.label} · ${route.method} ${route.path || "…"}`));
     }
     add(this.select, ...groups.values());
+    // The presets, for the one-request scenario header (none with a package without scenarios).
+    const presets = Object.keys(shippedPresets() ?? {});
+    add(this.oneOff, ...presets.map((name) => h("option", { value: name }, name)));
+    $("#oneoff-field").hidden = !presets.length;
   }
 
   chooseRoute() {
@@ -120,6 +133,7 @@ class RequestConsole {
     this.custom.hidden = route.id !== "custom";
     this.bodyBox.hidden = !route.body;
     this.simField.hidden = route.id !== "payment-pay";
+    this.showIdem();
     if (route.id === "custom" && !this.path.value) this.path.value = "/api/ordr/create";
     this.refill();
   }
@@ -157,6 +171,8 @@ class RequestConsole {
     if (group && !ownContext(headers)) headers["X-B3-TraceId"] = group.traceId;
     if (this.sampled.value) headers["X-B3-Sampled"] = this.sampled.value;
     if (!this.simField.hidden && this.sim.value) headers["X-Sim-Outcome"] = this.sim.value;
+    if (!this.idemField.hidden && this.idem.value !== "") headers["Idempotency-Key"] = this.idem.value;
+    if (this.oneOff.value) headers["X-Orderpay-Scenario"] = this.oneOff.value;
     return { method: m, path: p, headers, body: withBody ? this.body.value : null };
   }
 
@@ -205,7 +221,15 @@ class RequestConsole {
     if (decides && decides !== "X-B3-TraceId" && id) traceCheck.textContent += ` ${decides} is not read: X-B3-TraceId comes first.`;
   }
 
+  /** The key is for POST routes only (the custom route's method decides there). */
+  showIdem() {
+    const method = this.route.id === "custom" ? this.method.value : this.route.method;
+    this.idemField.hidden = method !== "POST";
+    this.idemNote.textContent = this.idem.value === "" ? "Not sent: every request runs. New key makes one; send twice with it to see a replay." : "Sent with this request: send it again unchanged and the answer is the kept one, marked replayed.";
+  }
+
   update() {
+    this.showIdem();
     this.checkContext();
     const req = this.current();
     const lines = [`${req.method} ${req.path}`, ...Object.entries(req.headers).map(([n, v]) => `${n}: ${v}`)];
@@ -215,8 +239,12 @@ class RequestConsole {
 
   async send(event) {
     event.preventDefault();
+    await this.sendRequest(this.current());
+  }
+
+  /** Sends `req` and shows its answer; one with an Idempotency-Key offers to send it again as it was. */
+  async sendRequest(req) {
     const { store, group } = this;
-    const req = this.current();
     const grouped = group && req.headers["X-B3-TraceId"] === group.traceId;
     const reply = await store.request(req.method, req.path, req.body, req.headers);
     if (grouped) group.sent += 1;
@@ -224,6 +252,9 @@ class RequestConsole {
       h("h3", { class: "visually-hidden" }, "Response"),
       grouped ? null : contextVerdict(store, req.headers, reply),
       responseView(reply, store),
+      req.headers["Idempotency-Key"] !== undefined ? h("p", { class: "actions" },
+        h("button", { type: "button", id: "resend-key", class: "secondary", onclick: () => this.sendRequest(req) }, "Send it again with the same key"),
+        h("span", { class: "hint" }, ` as a client retrying after a lost answer would: Idempotency-Key ${req.headers["Idempotency-Key"]}`)) : null,
       grouped ? groupView(store, this.group) : null,
     );
     this.update();

@@ -3,6 +3,7 @@
 // code 0 and the rest told apart at a glance, the time, and the trace.
 import { h, pretty } from "./dom.js";
 import { outcomeView } from "./outcome.js";
+import { faultBadges, faultOf, faultSentence, isReplay } from "./faults.js";
 
 /** What a reply's code means, in words and a colour class. */
 export function verdict(status, code) {
@@ -25,6 +26,7 @@ export function requestView({ method, path, headers, body }) {
  * why it ended as it did (the `outcome` of its service record).
  */
 export function responseView(reply, store, { expected = false } = {}) {
+  if (reply.status === 0 || envelopeOf(reply) === null) return lostView(reply);
   const { status, headers, body, ms, record, service } = reply;
   const v = verdict(status, body.code);
   const traceId = headers["x-b3-traceid"];
@@ -42,6 +44,7 @@ export function responseView(reply, store, { expected = false } = {}) {
   return h("div", { class: "response", "aria-label": "response" },
     facts,
     body.code !== 0 ? h("p", { class: "msg" }, body.msg) : null,
+    scenarioLines(reply),
     outcomeView(service?.outcome),
     traceId ? h("p", { class: "trace-line" }, "trace ",
       h("button", { type: "button", class: "trace link", dataset: { idv: traceId }, title: "show this request's log records", "aria-label": `show the log records of trace ${traceId}`, onclick: () => store.showTrace(traceId) }, traceId)) : null,
@@ -49,5 +52,32 @@ export function responseView(reply, store, { expected = false } = {}) {
       n === "x-b3-spanid" ? h("span", { dataset: { idv: val } }, val) : val])) : null,
     h("pre", { class: `envelope ${v.cls}` }, text),
     shortened ? h("p", { class: "note" }, "Long lists are shortened here; the service returned them whole.") : null,
+  );
+}
+
+/** The reply's envelope, or null when none came (a network fault). */
+function envelopeOf(reply) {
+  return reply.body && typeof reply.body === "object" ? reply.body : null;
+}
+
+/** What a scenario did to this answer (its rule and failure), and whether it is a replay of a kept answer: `reply` has the answer's headers and its response `record`. */
+export function scenarioLines(reply) {
+  const fault = faultOf(reply.record ?? null) ?? faultOf(reply);
+  const replay = isReplay(reply) || isReplay(reply.record);
+  return [
+    fault ? h("p", { class: `fault-line k-${String(fault.kind)}`, dataset: { rule: fault.rule ?? "", fault: String(fault.kind) } }, faultBadges(fault, false), " ", faultSentence(fault)) : null,
+    replay ? h("p", { class: "replay-line" }, faultBadges(null, true), " ",
+      "idempotent-replayed: true. The first request with this Idempotency-Key already ran; this is its kept answer, sent again. Nothing ran twice: no second order or payment, no second draw.") : null,
+  ];
+}
+
+/** An answer that never came whole: a network fault, as a fetch would meet it (it rejects with a TypeError). */
+function lostView(reply) {
+  const fault = faultOf(reply) ?? faultOf(reply.record ?? null);
+  return h("div", { class: "response lost", "aria-label": "response" },
+    h("p", { class: "facts" }, h("span", { class: "badge bad" }, reply.status ? `HTTP ${reply.status}, body lost` : "no answer"), " ",
+      fault ? faultBadges(fault, false) : null),
+    h("p", { class: "fault-line" }, fault ? faultSentence(fault) : "No answer came.",
+      reply.error ? ` This page's fetch rejected: ${reply.error}.` : " A fetch in your app would reject with a TypeError (Failed to fetch), so its catch runs, not its code check."),
   );
 }

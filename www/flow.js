@@ -10,6 +10,7 @@ import { requestView, responseView } from "./exchange.js";
 import { attempts } from "./simulation.js";
 import { waterfall } from "./trace.js";
 import { randomHex } from "./random-hex.js";
+import { faultOf, faultSentence, spanFailed, spanFault } from "./faults.js";
 
 const JSON_HEADERS = { "Content-Type": "application/json", "X-User-Id": "u-1" };
 const NAMES = { gateway: "gateway", "order-service": "order service", "payment-service": "payment service", "third-party": "third party", "test-data": "test data" };
@@ -55,7 +56,7 @@ function miniWaterfall(rows) {
     const bar = h("span", { class: "mini-bar" });
     bar.style.left = `${(((span.start - t0) / total) * 100).toFixed(2)}%`;
     bar.style.width = `${Math.max(0.5, ((span.end - span.start) / total) * 100).toFixed(2)}%`;
-    const li = h("li", { class: `c-${span.component}${span.status === "server_error" ? " error" : ""}`, dataset: { component: span.component } },
+    const li = h("li", { class: `c-${span.component}${spanFailed(span) ? " error" : ""}${spanFault(span) === "timeout" ? " timeout" : ""}`, dataset: { component: span.component } },
       h("span", { class: "mini-name" }, NAMES[span.component] ?? span.component),
       h("span", { class: "mini-track" }, bar),
       h("span", { class: "mini-ms" }, `${span.end - span.start} ms`));
@@ -124,7 +125,7 @@ class Flow {
     const order = { userId: "u-1", price: 25.5, description: "two coffees" };
     const created = (await this.step(1, "Create an order", "Expected: code 0 and the new order, status CREATED.",
       "POST", "/api/order/create", order)).reply;
-    if (created.body.code !== 0) return this.finish(`Creating the order failed: ${created.body.msg}`);
+    if (created.body?.code !== 0) return this.finish(`Creating the order failed: ${failure(created)}`);
     const orderId = created.body.data.orderId;
 
     await this.step(2, "Read the order", "Expected: the same order back.", "GET", `/api/order/${orderId}`);
@@ -144,12 +145,18 @@ class Flow {
   /** Step 3, again after each declined attempt while the user says so: the paid reply, or null once the flow stopped. */
   async #pay(orderId, amount) {
     const { store } = this;
+    const keyed = $("#flow-idem").checked;
     for (let attempt = 1; ; attempt++) {
+      const body = { orderId, amount, paymentMethod: "CARD" };
+      // One key per attempt: a retry after a decline is a new attempt (the same key would replay the decline).
+      const key = keyed ? { "Idempotency-Key": `pay-${orderId}-${attempt}` } : {};
       const { reply, li } = await this.step(3, attempt === 1 ? "Pay for the order" : `Pay for the order, attempt ${attempt}`,
-        `Expected: code 0 and a payment with status SUCCESS, or code -1 Third party payment failed: ${odds(store.settings.failureRate)}${store.forced ? ", unless forceNext decides it" : ""}.`,
-        "POST", "/api/payment/pay", { orderId, amount, paymentMethod: "CARD" });
-      if (reply.body.code === 0) return reply;
-      const choice = await this.offerRetry(li, reply);
+        `Expected: code 0 and a payment with status SUCCESS, or code -1 Third party payment failed: ${odds(store.settings.failureRate)}${store.forced ? ", unless forceNext decides it" : ""}${store.scenario ? ", unless a rule of the scenario in force (Failures) fires" : ""}.`,
+        "POST", "/api/payment/pay", body, { headers: key });
+      const again = keyed ? await this.step(3, "Pay again with the same key: a double click", "Expected: the same answer again, marked idempotent-replayed: true. Nothing runs twice: no second payment, no second draw.",
+        "POST", "/api/payment/pay", body, { headers: key, expected: reply.body?.code !== 0 }) : null;
+      if (reply.body?.code === 0) return reply;
+      const choice = await this.offerRetry(again?.li ?? li, reply);
       if (choice === "abandon") return null;
       if (choice === "stop") {
         this.finish(`Stopped after ${attempt} declined payment attempt${attempt > 1 ? "s" : ""}: order ${orderId} stays CREATED and unpaid.`);
@@ -158,19 +165,21 @@ class Flow {
     }
   }
 
-  async step(n, title, expect, method, path, body = null, { expected = false } = {}) {
+  async step(n, title, expect, method, path, body = null, { expected = false, headers: extra = {} } = {}) {
     const { store, traceId } = this;
-    const headers = { ...(body === null ? { "X-User-Id": "u-1" } : JSON_HEADERS), "X-B3-TraceId": traceId };
+    const headers = { ...(body === null ? { "X-User-Id": "u-1" } : JSON_HEADERS), "X-B3-TraceId": traceId, ...extra };
     const text = body === null ? null : JSON.stringify(body, null, 2);
     const mine = this.runs;
     const sent = performance.now();
     const reply = await store.request(method, path, text, headers);
     if (mine !== this.runs) throw STALE;
+    const waiting = this.#waiting(n, title, reply);
     await answerArrives(reply, performance.now() - sent, Boolean(store.remote));
+    waiting?.remove();
     if (mine !== this.runs) throw STALE;
-    const ok = reply.body.code === 0;
+    const ok = reply.body?.code === 0;
     const rows = reply.record ? requestSpans(store.spansOf(traceId), reply.record.spanId) : [];
-    const li = h("li", { class: `step ${ok ? "ok" : expected ? "expected" : "fail"}`, dataset: { step: String(n), code: String(reply.body.code) } },
+    const li = h("li", { class: `step ${ok ? "ok" : expected ? "expected" : "fail"}`, dataset: { step: String(n), code: String(reply.body?.code ?? reply.status) } },
       h("h3", null, h("span", { class: "n" }, String(n)), title),
       h("p", { class: "expect" }, expect),
       rows.length ? h("p", { class: "step-path" }, h("span", { class: "label" }, "Path: "), pathOf(rows)) : null,
@@ -181,9 +190,24 @@ class Flow {
     return { reply, li };
   }
 
+  /**
+   * A step whose answer takes a while (a scenario's delay or a third party
+   * that times out: seconds of simulated time) says so while the flow
+   * waits, as an app's spinner would; null for a quick one.
+   */
+  #waiting(n, title, reply) {
+    const simulated = Number(reply.headers?.["x-sim-duration-ms"] ?? reply.record?.duration ?? 0);
+    if (!(simulated >= 1000)) return null;
+    const li = h("li", { class: "step waiting", dataset: { step: String(n) }, role: "status" },
+      h("h3", null, h("span", { class: "n" }, String(n)), title),
+      h("p", { class: "expect" }, `Waiting for the answer: this request takes ${(simulated / 1000).toFixed(1)} s of simulated time, and the flow waits it out, as your app would (this is where it shows a spinner).`));
+    add(this.list, li);
+    return li;
+  }
+
   /** Shows what a declined payment means and waits for "try again" or "stop". */
   offerRetry(li, reply) {
-    const declined = reply.body.msg === "Third party payment failed";
+    const declined = reply.body?.msg === "Third party payment failed";
     const why = declineWhy(this.store, reply);
     return new Promise((resolve) => {
       this.abandon = () => resolve("abandon");
@@ -192,7 +216,7 @@ class Flow {
       const actions = h("div", { class: "retry", role: "group", "aria-label": "payment declined" },
         h("p", null, declined
           ? `${why} No payment was stored and the order is still CREATED, so it can be paid again: each retry is a new attempt.`
-          : `The payment did not go through: ${reply.body.msg}.`),
+          : `The payment did not go through: ${failure(reply)}.`),
         retry, " ",
         h("button", { type: "button", class: "secondary", id: "flow-stop", onclick: () => done("stop") }, "Stop the flow here"),
       );
@@ -217,8 +241,19 @@ class Flow {
   }
 }
 
-/** Why the third party declined: forceNext, the X-Sim-Outcome header, or the seeded draw. */
+/** What went wrong with a request that did not succeed: its msg, or the network fault that left it without one. */
+function failure(reply) {
+  if (reply.status === 0 || typeof reply.body !== "object" || reply.body === null) {
+    const fault = faultOf(reply);
+    return fault ? faultSentence(fault) : "no answer came";
+  }
+  return reply.body.msg;
+}
+
+/** Why the third party declined: a scenario's rule, forceNext, the X-Sim-Outcome header, or the seeded draw. */
 function declineWhy(store, reply) {
+  const fault = faultOf(reply);
+  if (fault) return faultSentence(fault);
   const rule = reply.service?.outcome?.rule;
   const pending = store.forced;
   return rule === "forced-next"

@@ -51,9 +51,17 @@ export function outcomeView(outcome) {
       h("dt", null, "rule"), h("dd", null, `${outcome.rule} (${RULES[outcome.rule] ?? "a rule this page does not know"})`),
       h("dt", null, "attempt"), h("dd", null, `${outcome.attempt}${outcome.attempt === 1 ? " (the first on this order)" : " on this order"}`),
       h("dt", null, "draw vs threshold"), h("dd", null, drawLine),
+      // A scenario's decline: its reason, and what the third party did (declined, timed out, a 5xx).
+      outcome.declineCode ? [h("dt", null, "decline code"), h("dd", { class: "decline-code" }, String(outcome.declineCode))] : null,
+      outcome.thirdParty !== undefined && outcome.thirdParty !== "declined" ? [h("dt", null, "third party"), h("dd", null, thirdPartyText(outcome.thirdParty))] : null,
     ),
     known ? gauge(draw, threshold, outcome.rule !== "draw") : null,
   );
+}
+
+/** What the third party did in a scenario's failure: "timeout", or the 5xx it answered. */
+function thirdPartyText(value) {
+  return value === "timeout" ? "timed out: no answer within the wait" : typeof value === "number" ? `answered HTTP ${value}` : String(value);
 }
 
 /** 0 to 1: red below the threshold (declines), green above (approves); the tick is the draw. */

@@ -10,6 +10,8 @@
 // keystroke only compares; a query that only narrows the last one (a word
 // typed further) filters the last results instead of everything.
 
+import { faultOf, isReplay } from "./faults.js";
+
 /** Each text field's value, read once per request by `prepare` and kept in lower case. */
 const TEXT_FIELDS = {
   method: (r) => r.method,
@@ -23,6 +25,11 @@ const TEXT_FIELDS = {
   class: (r) => r.event_class,
   group: (r) => r.uri_group,
   outcome: (r) => r.service?.outcome?.rule,
+  // What a scenario did: the rule that fired, its failure's kind, a decline's code; a replayed answer.
+  rule: (r) => r.fault?.rule,
+  fault: (r) => r.fault?.kind,
+  decline: (r) => r.fault?.code ?? r.service?.outcome?.declineCode,
+  replay: (r) => (r.replay ? "replayed" : null),
 };
 const lower = (v) => (v === null || v === undefined ? null : String(v).toLowerCase());
 const NUMBER_FIELDS = {
@@ -148,9 +155,12 @@ export function prepare(r, exchange) {
     }
   }
   r.ids = [...ids].join(" ");
+  // What a scenario did, from this page's own answer where the log record does not say.
+  r.fault ??= faultOf(exchange);
+  if (!r.replay && isReplay(exchange)) r.replay = true;
   r.lc = {};
   for (const [field, get] of Object.entries(TEXT_FIELDS)) r.lc[field] = lower(get(r));
-  r.text = [r.method, r.fullPath ?? r.uri, r.httpStatus, r.code, r.msg, r.userId, r.traceId, r.ids, r.kind, r.event_class]
+  r.text = [r.method, r.fullPath ?? r.uri, r.httpStatus, r.code, r.msg, r.userId, r.traceId, r.ids, r.kind, r.event_class, r.lc.rule, r.lc.fault, r.lc.decline, r.lc.replay]
     .filter((v) => v !== null && v !== undefined).join(" ").toLowerCase();
   r.textFor = r.response;
 }

@@ -22,6 +22,9 @@ const ARRIVAL_MS = 1000;
 const TOKEN_KEY = "orderpay-playground/admin-token";
 /** The traces whose spans are kept, the most recently asked last. */
 const SPAN_TRACES = 64;
+const SESSION_COOKIE = "orderpay-session";
+/** The picker's choice that asks for a new session's name. */
+const NEW_SESSION = "\u0000new";
 
 /** The service of the orderpay server that served this page (its live marker says so), mirrored, or null. */
 export async function findServer() {
@@ -49,7 +52,44 @@ export async function findServer() {
     // Shown with the page's notice; the page follows the log as soon as the server lets it.
     remote.problem = e.message;
   }
+  mountSessionPicker(remote).catch(() => {});
   return remote;
+}
+
+/**
+ * The session this page follows: the one its cookie names (GET /s/NAME/
+ * sets it), else the server's default one. Every request of the page,
+ * gateway and admin alike, carries the cookie, so it acts on that session.
+ */
+function cookieSession() {
+  const found = document.cookie.split(";").map((c) => c.trim().split("=")).find(([name]) => name === SESSION_COOKIE);
+  return found?.[1] || "default";
+}
+
+/**
+ * A session picker in the page's header: the server's sessions, and a new
+ * one by name. Picking one opens /s/NAME/, where the server sets the
+ * cookie and sends the page back to /, now in that session.
+ */
+async function mountSessionPicker(remote) {
+  const header = document.querySelector("header");
+  if (!header || header.querySelector(".session-picker")) return;
+  const listed = await remote.sessions();
+  const label = document.createElement("label");
+  label.className = "session-picker";
+  label.append("Session ");
+  const select = document.createElement("select");
+  select.id = "session";
+  const names = [...new Set([...listed.map((s) => s.name), remote.session])];
+  for (const name of [...names, NEW_SESSION]) select.append(new Option(name === NEW_SESSION ? "New session…" : name, name));
+  select.value = remote.session;
+  select.addEventListener("change", () => {
+    const name = select.value === NEW_SESSION ? prompt("A name for the new session (A-Z a-z 0-9 . _ -)")?.trim() : select.value;
+    if (name && /^[A-Za-z0-9._-]{1,64}$/.test(name) && name !== "." && name !== "..") location.assign(`/s/${name}/`);
+    else select.value = remote.session;
+  });
+  label.append(select);
+  (header.querySelector("#notice") ?? header.lastElementChild).after(label);
 }
 
 /** A request's body as fetch sends it. */
@@ -73,6 +113,25 @@ function parseEvent(block) {
   return data ? { type, data: JSON.parse(data) } : null;
 }
 
+/** A method a browser's fetch takes: a token, and none of those it refuses. */
+const SENDABLE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const FORBIDDEN = /^(CONNECT|TRACE|TRACK)$/i;
+
+/**
+ * The body of PUT /scenario: JSON, a document or a preset's name as a JSON
+ * string. Text that is not JSON (a name typed in the editor, a broken
+ * document) goes as a string, so the core reads it and its message names
+ * what is wrong, as `setScenario` in the tab does.
+ */
+function scenarioBody(scenario) {
+  if (typeof scenario !== "string") return JSON.stringify(scenario);
+  try {
+    const parsed = JSON.parse(scenario);
+    if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) return scenario;
+  } catch { /* not JSON: the core reads it */ }
+  return JSON.stringify(scenario);
+}
+
 function envelope(status, msg) {
   return { status, headers: {}, body: { code: status, msg, data: null } };
 }
@@ -81,7 +140,13 @@ export class RemoteService {
   #base;
   #token;
   /** settings, forced, now, droppedLogs, counters: as last fetched. */
-  #state = { settings: { seed: 0, latency: {} }, forced: null, now: 0, droppedLogs: 0, counters: null };
+  #state = { settings: { seed: 0, latency: {} }, forced: null, now: 0, droppedLogs: 0, counters: null, scenario: null };
+  /** Whether the server has the scenario routes (GET, PUT, DELETE /__orderpay/scenario); the Failures panel is off without. */
+  scenarios = false;
+  /** A look at the scenario's counts due after other clients' requests (see #scenarioSoon). */
+  #scenarioTimer = 0;
+  /** Resolves to whether the server has the scenario routes (asked once). */
+  #scenarioRoutes = null;
   /** Records fetched and not yet handed to the page, oldest first. */
   #records = [];
   /** The newest record fetched. */
@@ -102,7 +167,14 @@ export class RemoteService {
     this.#base = health.base === "/" ? "" : health.base;
     this.#token = token;
     this.generation = health.generation;
-    this.address = location.origin + (this.#base || "/");
+    /** The server's session this page follows (cookieSession); said with the address. */
+    this.session = cookieSession();
+    this.address = location.origin + (this.#base || "/") + (this.session === "default" ? "" : `, session ${this.session}`);
+  }
+
+  /** The server's sessions, the default first, with their counts. */
+  sessions() {
+    return this.#admin("GET", "/sessions").then((data) => data.sessions);
   }
 
   #auth(headers = new Headers()) {
@@ -129,7 +201,7 @@ export class RemoteService {
     if (reply.status === 200) return as === "json" ? parsed : parsed?.data;
     if (reply.status === 401) throw new Error(`the admin API wants its token: open the address the server printed (with #token=...)`);
     const msg = parsed?.msg ?? `the server answered ${reply.status}`;
-    throw reply.status === 400 && /must be|from 0 to/.test(msg) ? new RangeError(msg) : new TypeError(msg);
+    throw Object.assign(reply.status === 400 && /must be|from 0 to/.test(msg) ? new RangeError(msg) : new TypeError(msg), { status: reply.status });
   }
 
   /** Takes records newer than those held (a poll, an event and an action may bring the same ones). */
@@ -180,6 +252,45 @@ export class RemoteService {
     if ("forced" in data) s.forced = data.forced;
     if (typeof data.now === "number") s.now = data.now;
     if (data.counters) s.counters = data.counters;
+    if ("scenario" in data) s.scenario = data.scenario ?? null;
+  }
+
+  /**
+   * Whether the server has the scenario routes, read once from its admin
+   * API's OpenAPI document (open, no token): asking GET /scenario of a
+   * server without it would log a 404 in the console.
+   */
+  async #hasScenarioRoutes() {
+    this.#scenarioRoutes ??= this.#admin("GET", "/openapi-admin.json", undefined, "json")
+      .then((doc) => Object.keys(doc?.paths ?? {}).some((path) => path.endsWith("/__orderpay/scenario")), () => false);
+    return this.#scenarioRoutes;
+  }
+
+  /** The scenario in force, with its rules' counts (GET /scenario), on a server that has the route; else the panel stays off. */
+  async #readScenario() {
+    this.scenarios = await this.#hasScenarioRoutes();
+    if (this.scenarios) this.#read({ scenario: (await this.#admin("GET", "/scenario")).scenario });
+  }
+
+  /**
+   * Other clients' requests move the rules' counts: with a scenario in
+   * force, its counts are read again, at most every half second. With none
+   * (the default) nothing is asked.
+   */
+  #scenarioSoon(onChange) {
+    if (!this.scenarios || !this.#state.scenario || this.#scenarioTimer) return;
+    this.#scenarioTimer = setTimeout(() => {
+      this.#readScenario().then(onChange, () => {}).finally(() => { this.#scenarioTimer = 0; });
+    }, 500);
+  }
+
+  get scenario() { return this.#state.scenario; }
+
+  /** PUT /scenario (a document, its JSON text, or a preset's name) or DELETE it (null); the server's 400 names the path. */
+  async setScenario(scenario) {
+    if (scenario === null) await this.#admin("DELETE", "/scenario");
+    else await this.#admin("PUT", "/scenario", scenarioBody(scenario));
+    await this.#readScenario();
   }
 
   /** The whole log and state afresh: at the start, and after a reset or a restore (here or elsewhere). */
@@ -191,6 +302,7 @@ export class RemoteService {
     this.#spans.clear();
     this.#take(logs.records, logs.droppedLogs);
     this.#read({ ...state, counters: counted.counters });
+    await this.#readScenario();
   }
 
   /**
@@ -209,6 +321,8 @@ export class RemoteService {
     }
     this.#take(logs.records, logs.droppedLogs);
     this.#read({ ...state, counters: counted.counters });
+    // The rules' counts moved with the request: read only while a scenario is in force.
+    if (this.scenarios && this.#state.scenario) await this.#readScenario();
     return true;
   }
 
@@ -237,16 +351,31 @@ export class RemoteService {
       reply = { status: answer.status, headers: Object.fromEntries(answer.headers), body: parsed };
     } catch (e) {
       arrival?.finish(false);
-      return envelope(400, `method: the browser cannot send ${verb} (${e.message})`);
+      if (!SENDABLE.test(verb) || FORBIDDEN.test(verb)) return envelope(400, `method: the browser cannot send ${verb} (${e.message})`);
+      return this.#lost(e);
     }
     const traceId = reply.headers["x-b3-traceid"];
     try {
       const here = await arrival?.until(traceId, reply.headers["x-b3-spanid"]);
       if ((here || await this.#catchUp()) && spans && traceId) await this.#fetchSpans(traceId);
+      // Its records came on the stream: the rules' counts it moved are read here (#catchUp reads them otherwise).
+      if (here && this.scenarios && this.#state.scenario) await this.#readScenario();
     } catch {
       // The answer stands; its records come with the next event or poll.
     }
     return reply;
+  }
+
+  /**
+   * A request whose answer never came (fetch rejected: the server reset
+   * the connection, closed it with no answer or cut the body short, as a
+   * scenario's network fault does): no envelope, `status` 0, as
+   * `request()` of the package reports a network fault. Its records, which
+   * say which rule fired, are fetched all the same.
+   */
+  async #lost(error) {
+    try { await this.#catchUp(); } catch { /* its records come with the next event or poll */ }
+    return { status: 0, headers: {}, body: "", error: `${error.name}: ${error.message}` };
   }
 
   async handle(method, path, body, headers) {
@@ -393,6 +522,7 @@ export class RemoteService {
           fresh = false;
         } else if (event.type === "records") {
           fresh = this.#received(event.data) || fresh;
+          this.#scenarioSoon(onRecords);
         }
         if (clock.due()) {
           if (fresh) onRecords();

@@ -10,6 +10,7 @@ import { recordCard } from "./logs.js";
 import { waterfall } from "./trace.js";
 import { objectView } from "./object-page.js";
 import { prepare } from "./query.js";
+import { scenarioLines } from "./exchange.js";
 
 const BASE_KEY = "orderpay-playground/server";
 const METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"];
@@ -55,6 +56,7 @@ class RequestPanel {
       this.#head(h("h3", { id: "req-panel-title", tabindex: "-1" }, `${req.method} ${s.path}`)),
       facts(req, x),
       why(req),
+      scenarioLines({ record: req.response, headers: x?.responseHeaders ?? {}, fault: x?.fault }),
       objectsLine(store, req, (id) => this.showObject(id)),
       h("h4", null, "Request"),
       h("pre", { class: "request", id: "req-sent" }, requestText(s)),
@@ -179,6 +181,10 @@ function why(req) {
   if (req.kind === "business") {
     return h("p", { class: "why business" }, h("strong", null, "HTTP 200 with code -1: "),
       `a business error. The request was well formed and handled; the service said no (${req.msg}). Clients must read code, not the HTTP status.`);
+  }
+  if (req.httpStatus === 0) {
+    return h("p", { class: "why rejected" }, h("strong", null, "No answer (status 0): "),
+      "a scenario's network fault lost the request on the way, so no HTTP status came back: a client's fetch rejects with a TypeError, and its catch runs, not its code check.");
   }
   if (req.kind === "rejected") {
     return h("p", { class: "why rejected" }, h("strong", null, `HTTP ${req.httpStatus}: `),

@@ -84,6 +84,9 @@ export class RequestIndex {
       req.uri_group = r.uri_group;
       req.end = r.timestamp;
       req.kind = kindOf(r);
+      // What a scenario did to it (its rule and failure), and whether it replayed a kept answer (Idempotency-Key).
+      req.fault = r.fault && typeof r.fault === "object" ? r.fault : null;
+      req.replay = r.replay === true;
     }
   }
 }

@@ -9,6 +9,7 @@ import { $, add, clock, h, inSightWhileGenerating, number, place, setText, throt
 import { FIELDS, Search, prepare } from "./query.js";
 import { KIND_TEXT } from "./requests-index.js";
 import { mountRequestPanel } from "./request-panel.js";
+import { faultBadges, faultOf, faultText, isReplay, outcomeFault } from "./faults.js";
 
 const PAGE = 50;
 
@@ -156,7 +157,7 @@ class RequestList {
         if (!x) { x = emptyRow((key) => this.open(key), (e, key) => this.move(e, key)); pool.push(x); }
         next.set(r.key, x);
       }
-      fillRow(x, r, max, this.selected);
+      fillRow(x, r, max, this.selected, this.store.exchanges.get(r.key));
       return x.li;
     });
     this.rowByKey = next;
@@ -203,6 +204,9 @@ function emptyRow(open, move) {
   x.bar = h("span", { class: "req-bar" });
   x.method = h("span", { class: "req-method" });
   x.path = h("span", { class: "req-path" });
+  // The rule that fired and its failure, and a replay, beside the path: in sight in every layout.
+  x.badges = h("span", { class: "req-badges" });
+  x.where = h("span", { class: "req-where" }, x.path, x.badges);
   x.status = h("span", { class: "req-status" });
   x.code = h("span", { class: "req-code" });
   x.msg = h("span", { class: "req-msg" });
@@ -212,7 +216,7 @@ function emptyRow(open, move) {
     type: "button", class: "req-row",
     onclick: () => open(x.key),
     onkeydown: (e) => move(e, x.key),
-  }, x.method, x.path, x.status, x.code, x.msg, x.dur, x.timing);
+  }, x.method, x.where, x.status, x.code, x.msg, x.dur, x.timing);
   x.li = h("li", {}, x.button);
   x.shown = {};
   return x;
@@ -226,8 +230,12 @@ function markRow(x, selected) {
   if (x.shown.pressed !== on) { x.shown.pressed = on; x.button.setAttribute("aria-pressed", String(on)); }
 }
 
-/** Puts request `r` in row `x`, touching only what differs from what it showed. */
-function fillRow(x, r, max, selected) {
+/**
+ * Puts request `r` in row `x`, touching only what differs from what it
+ * showed. `exchange`: what this page sent and got back, if it sent it
+ * (its answer's headers say which rule fired where the log does not).
+ */
+function fillRow(x, r, max, selected, exchange) {
   const kind = r.kind ?? "pending";
   const path = r.fullPath ?? r.uri;
   const show = (name, value, apply) => { if (x.shown[name] !== value) { x.shown[name] = value; apply(value); } };
@@ -237,13 +245,29 @@ function fillRow(x, r, max, selected) {
   show("key", r.key, (v) => { x.li.dataset.key = v; });
   show("kind", kind, (v) => { x.li.dataset.kind = v; });
   show("seq", String(r.seq), (v) => { x.li.dataset.seq = v; });
-  show("label", `${r.method} ${path}: HTTP ${r.httpStatus ?? "?"}, code ${r.code ?? "?"}, ${r.msg ?? ""}, ${KIND_TEXT[kind]}`, (v) => x.button.setAttribute("aria-label", v));
+  const fault = r.fault ?? faultOf(exchange) ?? outcomeFault(r.service?.outcome);
+  const replay = r.replay === true || isReplay(exchange);
+  show("label", `${r.method} ${path}: HTTP ${r.httpStatus ?? "?"}, code ${r.code ?? "?"}, ${r.msg ?? ""}, ${KIND_TEXT[kind]}${faultLabel(fault, replay)}`, (v) => x.button.setAttribute("aria-label", v));
+  show("fault", fault || replay ? JSON.stringify([fault, replay]) : "", (v) => {
+    x.li.dataset.fault = fault ? String(fault.kind) : "";
+    x.li.dataset.rule = fault?.rule ?? "";
+    x.li.dataset.replay = String(replay);
+    x.timing.classList.toggle("fault-timeout", fault?.kind === "timeout");
+    x.badges.replaceChildren(...(v ? faultBadges(fault, replay) : []));
+  });
   show("method", String(r.method ?? ""), (v) => setText(x.method, v));
   show("path", String(path ?? ""), (v) => { setText(x.path, v); x.path.title = v; });
   show("status", String(r.httpStatus ?? "–"), (v) => { x.status.textContent = v; x.status.setAttribute("class", `req-status s${String(r.httpStatus ?? "")[0] ?? ""}`); });
   show("code", String(r.code ?? "–"), (v) => { x.code.textContent = v; });
-  show("msg", kind === "declined" ? `${r.msg} (declined)` : String(r.msg ?? ""), (v) => setText(x.msg, v));
+  // A decline's reason: the scenario's code, or the one a drawn decline is reported with while a scenario is set.
+  const code = fault?.code ?? r.service?.outcome?.declineCode;
+  show("msg", kind === "declined" ? `${r.msg} (declined${code ? `: ${code}` : ""})` : String(r.msg ?? ""), (v) => setText(x.msg, v));
   show("dur", typeof r.duration === "number" ? `${r.duration} ms` : "", (v) => { x.dur.textContent = v; });
   show("title", typeof r.timestamp === "number" ? `at ${clock(r.timestamp)}, ${r.duration} ms simulated` : "", (v) => { x.timing.title = v; });
   show("bar", `${Math.max(1, ((r.duration ?? 0) / max) * 100).toFixed(2)}%`, (v) => { x.bar.style.width = v; });
+}
+
+/** The row's badges read aloud: ", rule X fired: decline insufficient_funds, replayed". */
+function faultLabel(fault, replay) {
+  return (fault ? `, ${fault.rule ? `rule ${fault.rule} fired: ` : ""}${faultText(fault)}` : "") + (replay ? ", replayed" : "");
 }

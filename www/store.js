@@ -330,6 +330,8 @@ export class Store extends EventTarget {
       this.exchanges.set(keyOf(record.traceId, record.spanId), {
         method: String(method).toUpperCase(), path: String(path), headers: { ...(headers ?? {}) }, body: body ?? null,
         status: reply.status, responseHeaders: reply.headers, envelope: reply.body, ms,
+        // A scenario's network fault, as request() reports it (no header carries it when no answer came).
+        ...(reply.fault ? { fault: reply.fault } : {}),
       });
       if (this.exchanges.size > KEEP_EXCHANGES) this.exchanges.delete(this.exchanges.keys().next().value);
     }
@@ -347,6 +349,25 @@ export class Store extends EventTarget {
     return this.service.forced;
   }
 
+  /** Whether the service takes a scenario (a package with them; live, a server with the scenario routes). */
+  get scenarios() {
+    return typeof this.service?.setScenario === "function" && this.service.scenarios !== false;
+  }
+
+  /** The active scenario, `{ document, setAt, rules: [{ name, seen, fired }] }`, or null. */
+  get scenario() {
+    return this.scenarios ? this.service.scenario ?? null : null;
+  }
+
+  /**
+   * Sets the scenario (a document, its JSON text or a preset's name), or
+   * clears it (null). Rejects with the service's TypeError or RangeError,
+   * whose message names the JSON path, and then nothing changed.
+   */
+  setScenario(scenario) {
+    return settle(() => this.service.setScenario(scenario), () => this.changed({ scenario: true }));
+  }
+
   /**
    * The spans of a trace, oldest first. `service.spans()` copies every span
    * the service holds, so the answer is kept until the trace's records change.
@@ -355,9 +376,9 @@ export class Store extends EventTarget {
     const mine = this.records.filter((r) => r.traceId === traceId);
     const key = `${traceId}|${mine.length}|${mine[0]?.seq}|${mine.at(-1)?.seq}`;
     // Live, the spans come from the server: those held, fetched again when the trace has grown (a "change" says when they come).
-    if (this.remote) return this.remote.spansOfTrace(traceId, mine.at(-1)?.seq ?? 0);
+    if (this.remote) return markTimeouts(this.remote.spansOfTrace(traceId, mine.at(-1)?.seq ?? 0), mine);
     if (this.#spans.key !== key) {
-      this.#spans = { key, spans: this.service.spans().filter((s) => s.traceId === traceId) };
+      this.#spans = { key, spans: markTimeouts(this.service.spans().filter((s) => s.traceId === traceId), mine) };
     }
     return this.#spans.spans;
   }
@@ -689,6 +710,19 @@ function settle(call, then) {
   } catch (e) {
     return Promise.reject(e);
   }
+}
+
+/**
+ * Marks (`timedOut`) the third-party span of each payment whose service
+ * record says the third party timed out (`outcome.thirdParty`), for the
+ * waterfall to end its bar in an error, whether or not the span carries
+ * `orderpay.fault.kind` itself. `records`: the trace's.
+ */
+function markTimeouts(spans, records) {
+  const waited = new Set();
+  for (const r of records) if (r.stage === "service" && r.outcome?.thirdParty === "timeout") waited.add(r.spanId);
+  if (waited.size) for (const s of spans) if (s.component === "third-party" && waited.has(s.parentSpanId)) s.timedOut = true;
+  return spans;
 }
 
 /** Restore pieces: about as much text as the package restores in a few milliseconds. */

@@ -6,6 +6,7 @@
 import { add, h } from "./dom.js";
 import { idMark, idsExplained } from "./ids.js";
 import { declinedWhy } from "./outcome.js";
+import { spanFailed, spanFault } from "./faults.js";
 
 export const COMPONENTS = ["gateway", "order-service", "payment-service", "third-party", "test-data"];
 const MAX_REQUESTS = 30;
@@ -51,7 +52,9 @@ export function waterfall(spans, { focus = null } = {}) {
     requests > shownRequests ? h("p", { class: "note" }, `Showing the spans of the last ${shownRequests} of ${requests} requests.`) : null,
     legend(),
     // A declined payment's spans read server_error while its answer is HTTP 200, code -1.
-    rows.some(({ span }) => span.component === "third-party" && span.status === "server_error") ? declinedWhy() : null,
+    rows.some(({ span }) => span.component === "third-party" && spanFailed(span)) ? declinedWhy() : null,
+    rows.some(({ span }) => spanFault(span) === "timeout") ? h("p", { class: "why-declined why-timeout" }, h("strong", null, "A timeout: "),
+      "the third party never answered. The payment service waited (the long bar, as long as the wait), gave up, and answered with the spec's decline; the bar ends in an error (✕).") : null,
     h("div", { class: "wf-chart" }, axis(scale), list),
   ].filter(Boolean));
   return figure;
@@ -76,7 +79,9 @@ function axis({ total, step }) {
 
 /** One span's row: its name (which opens its details), component, bar on the axis, and duration. */
 function spanRow({ span, depth, root }, i, scale) {
-  const error = span.status === "server_error";
+  const error = spanFailed(span);
+  // A third party that never answered: a long bar that ends in an error.
+  const fault = spanFault(span);
   const component = COMPONENTS.includes(span.component) ? span.component : "other";
   const { t0 } = scale;
   const detailsId = `${scale.id}-span-${i}`;
@@ -94,8 +99,9 @@ function spanRow({ span, depth, root }, i, scale) {
   }, span.name);
 
   const row = h("li", {
-    class: `wf-row c-${component}${error ? " error" : ""}${scale.focusRoots.has(root) ? " focused" : ""}`,
+    class: `wf-row c-${component}${error ? " error" : ""}${fault === "timeout" ? " timeout" : ""}${scale.focusRoots.has(root) ? " focused" : ""}`,
     dataset: {
+      fault,
       spanId: span.spanId, parentSpanId: span.parentSpanId ?? "", component: span.component, depth: String(depth),
       status: span.status, start: String(span.start - t0), end: String(span.end - t0),
     },
@@ -104,10 +110,10 @@ function spanRow({ span, depth, root }, i, scale) {
     h("span", { class: "wf-swatch", "aria-hidden": "true" }),
     h("span", { class: "wf-text" },
       toggle,
-      h("span", { class: "wf-comp" }, span.component, error ? h("span", { class: "wf-error" }, " · server_error") : null),
+      h("span", { class: "wf-comp" }, span.component, error ? h("span", { class: "wf-error" }, ` · ${fault === "timeout" ? "timeout" : span.status}`) : null),
     ),
   ),
-  spanTrack(span, scale),
+  spanTrack(span, scale, fault === "timeout"),
   details,
   );
   row.style.setProperty("--depth", String(depth));
@@ -115,7 +121,7 @@ function spanRow({ span, depth, root }, i, scale) {
 }
 
 /** A span's bar from its start to its end, with its duration beside it (or inside, when it spans the axis). */
-function spanTrack(span, { t0, total, grid }) {
+function spanTrack(span, { t0, total, grid }, timedOut = false) {
   const start = (span.start - t0) / total;
   const end = (span.end - t0) / total;
   const duration = span.end - span.start;
@@ -129,10 +135,13 @@ function spanTrack(span, { t0, total, grid }) {
     label.style.right = `calc(${pct(1 - start)} + 4px)`;
   } else {
     label.classList.add("inside");
-    label.style.right = `calc(${pct(1 - end)} + 4px)`;
+    label.style.right = `calc(${pct(1 - end)} + ${timedOut ? 14 : 4}px)`;
   }
-  const track = h("div", { class: "wf-track" }, bar, label,
-    h("span", { class: "visually-hidden" }, `, from +${ms(span.start - t0)} ms`));
+  // A timeout's end: the error it ended in, marked where the wait ran out.
+  const stop = timedOut ? h("span", { class: "wf-end", title: `timed out after ${ms(duration)} ms: no answer, the payment failed` }, "✕") : null;
+  if (stop) stop.style.left = pct(end);
+  const track = h("div", { class: "wf-track" }, bar, stop, label,
+    h("span", { class: "visually-hidden" }, `, from +${ms(span.start - t0)} ms${timedOut ? ", ended in a timeout" : ""}`));
   track.style.backgroundSize = grid;
   return track;
 }

@@ -172,7 +172,7 @@ pub struct HeaderFacts {
 pub struct Headers {
     facts: Option<HeaderFacts>,
     /// The failure a scenario gave, which its own headers report.
-    fault: Option<Fault>,
+    fault: Option<Box<Fault>>,
     written: OnceCell<Written>,
 }
 
@@ -231,13 +231,13 @@ impl Headers {
     }
 
     /// These headers, with those of the failure a scenario gave.
-    pub fn with_fault(mut self, fault: Option<Fault>) -> Headers {
+    pub fn with_fault(mut self, fault: Option<Box<Fault>>) -> Headers {
         self.fault = fault;
         self
     }
 
     pub fn fault(&self) -> Option<&Fault> {
-        self.fault.as_ref()
+        self.fault.as_deref()
     }
 
     pub fn facts(&self) -> Option<&HeaderFacts> {

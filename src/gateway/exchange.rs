@@ -43,7 +43,8 @@ struct Work {
     /// arrived), how long it took, and what it decided.
     third_party: Option<(u64, u64, Verdict)>,
     /// The failure a scenario gave the request, if a rule fired.
-    fault: Option<Fault>,
+    /// Boxed: requests with none carry a pointer, not a failure's room.
+    fault: Option<Box<Fault>>,
     /// Whether a scenario was in force for it (a drawn decline then
     /// reports `generic_decline`).
     under_scenario: bool,
@@ -268,16 +269,11 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
             None => route::resolve(&call.method, &call.uri)?,
         };
         check_body_size(raw.body.as_ref())?;
-        let seen = scenario::Seen {
-            route: &route,
-            method: &call.method,
-            template: call.template,
-            user_id: call.user_id.as_deref(),
-            headers: &headers,
-            body: raw.body.as_ref(),
-        };
-        (work.under_scenario, work.fault) = scenario::decide(svc, &seen)?;
-        work.duration += scenario::before_service(svc, work.fault.as_ref())?;
+        // Only a scenario set, or one a header may carry, costs anything.
+        if svc.scenario.is_some() || !headers.is_empty() {
+            let at = (&route, call.as_ref(), &headers, raw.body.as_ref());
+            work.duration += scenario::before(svc, at, &mut work.under_scenario, &mut work.fault)?;
+        }
         let request = Request {
             target,
             headers,
@@ -447,7 +443,7 @@ fn finish(
     context: &Context,
     call: Rc<Call>,
     result: Result<Option<Data>, ApiError>,
-    work: Work,
+    mut work: Work,
     event_class: Option<EventClass>,
     keyed: Option<Box<Lookup>>,
 ) -> Response {
@@ -485,7 +481,7 @@ fn finish(
         msg,
         replay: false,
     };
-    let fault = work.fault.clone();
+    let fault = work.fault.take();
     // A third party that timed out or failed leaves the outcome unknown.
     let outcome_unknown = work.third_party.as_ref().is_some_and(|(_, _, verdict)| {
         matches!(verdict.failure, Failure::TimedOut | Failure::Status(_))
@@ -870,7 +866,7 @@ fn judge(
     );
     verdict.failure = scenario::at_third_party(by_rule, &verdict, work.under_scenario);
     if verdict.failure == Failure::Drawn {
-        work.fault = Some(Fault::drawn_decline());
+        work.fault = Some(Box::new(Fault::drawn_decline()));
     }
     verdict.approved &= by_rule.is_none();
     work.third_party = Some((offset, took, verdict));

@@ -362,6 +362,15 @@ impl<'f, 't> Body<'f, 't> {
     /// A field's value, `null` counting as absent: a scalar borrowed
     /// from the body whichever form it is in, or the general reader's
     /// array or object.
+    /// A field's value when it is a string, number, boolean or null: what
+    /// a scenario's rule reads, with no refusal built for what is not.
+    pub(crate) fn scalar(&self, field: &str) -> Option<Scalar<'_>> {
+        match self.value(field)? {
+            Value::Scalar(s) => Some(s),
+            Value::Other(_) => None,
+        }
+    }
+
     fn value(&self, field: &str) -> Option<Value<'_>> {
         match self {
             Body::Flat(flat) => flat

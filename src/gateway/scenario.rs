@@ -8,12 +8,14 @@ use crate::prelude::*;
 
 use super::backend::Backend;
 use super::error::ApiError;
-use super::parse;
-use super::request::{Body, Fields, Headers, Text};
+use super::request::{Body, Headers, Text};
 use super::route::Route;
-use crate::domain::route_table::{self, ROUTES};
+use crate::domain::money::Money;
+use crate::domain::route_table::ROUTES;
 use crate::domain::PaymentMethod;
-use crate::json::flat::Flat;
+use crate::json::flat::{Flat, Scalar};
+use crate::json::number;
+use crate::observe::call::Call;
 use crate::sim::scenario::{self, Facts, Fault, Phase, Scenario, Then, Words};
 use crate::sim::third_party::{Failure, Verdict};
 
@@ -22,7 +24,7 @@ pub const HEADER: &str = "x-orderpay-scenario";
 
 /// The routes and payment methods a document is checked against.
 pub const WORDS: Words = Words {
-    route: |r| ["order", "payment", "test"].contains(&r) || ROUTES.iter().any(|(_, t, _)| *t == r),
+    route: route_id,
     payment_method: |m| PaymentMethod::parse(m).is_some(),
 };
 
@@ -36,10 +38,33 @@ pub struct Seen<'r> {
     pub body: Option<&'r Text>,
 }
 
+/// `decide` for a routed request (its route, line, headers and body),
+/// its answers put where the request keeps them, then `before_service`;
+/// returns the simulated time spent. Never inlined into the gateway's
+/// path, which calls it only when a scenario may act.
+#[inline(never)]
+pub fn before(
+    svc: &mut Backend,
+    (route, call, headers, body): (&Route, &Call, &Headers, Option<&Text>),
+    under_scenario: &mut bool,
+    fault: &mut Option<Box<Fault>>,
+) -> Result<u64, ApiError> {
+    let seen = Seen {
+        route,
+        method: &call.method,
+        template: call.template,
+        user_id: call.user_id.as_deref(),
+        headers,
+        body,
+    };
+    (*under_scenario, *fault) = decide(svc, &seen)?;
+    before_service(svc, fault.as_deref())
+}
+
 /// Whether a scenario (the header's for this request, else the
 /// service's) is in force, and the failure it gives this request, if a
 /// rule fires. A bad header is a 400.
-pub fn decide(svc: &mut Backend, seen: &Seen) -> Result<(bool, Option<Fault>), ApiError> {
+pub fn decide(svc: &mut Backend, seen: &Seen) -> Result<(bool, Option<Box<Fault>>), ApiError> {
     if svc.scenario.is_none() && seen.headers.is_empty() {
         return Ok((false, None));
     }
@@ -58,26 +83,30 @@ pub fn decide(svc: &mut Backend, seen: &Seen) -> Result<(bool, Option<Fault>), A
     else {
         return Ok((false, None));
     };
+    // Only a create or a payment has a body a rule reads.
     let mut room = Flat::new();
-    let body = if needs_body {
-        Body::parse(seen.body, seen.headers, &mut room).ok()
-    } else {
-        None
+    let body = match seen.route {
+        Route::CreateOrder | Route::Pay if needs_body => {
+            Body::parse(seen.body, seen.headers, &mut room).ok()
+        }
+        _ => None,
     };
-    let field = |name: &str| {
-        body.as_ref()
-            .and_then(|b| b.optional_string(name).ok().flatten())
+    let scalar = |name: &str| body.as_ref().and_then(|b| b.scalar(name));
+    let field = |name: &str| match scalar(name) {
+        Some(Scalar::Str(s)) => Some(s),
+        _ => None,
     };
-    let amount = body.as_ref().and_then(|b| b.number("amount").ok());
+    let amount = match scalar("amount") {
+        Some(Scalar::Num(text)) => number::parse(text),
+        _ => None,
+    };
     let pays = matches!(seen.route, Route::Pay)
-        && body.as_ref().is_some_and(|b| {
-            matches!(parse::new_payment(b), Ok(Ok(p)) if svc.orders.existing(&p.order_id).is_some())
-        });
+        && reaches_third_party(svc, field("orderId"), amount, field("paymentMethod"));
     let path_order = match seen.route {
         Route::GetOrder(id) | Route::MarkOrderPaid(id) | Route::DeleteOrder(id) => Some(*id),
         _ => None,
     };
-    let template = seen.template.unwrap_or_default();
+    let template = template_id(seen.route);
     let header = |name: &str| seen.headers.get(name);
     let facts = Facts {
         template,
@@ -91,7 +120,10 @@ pub fn decide(svc: &mut Backend, seen: &Seen) -> Result<(bool, Option<Fault>), A
         header: &header,
     };
     let scenario = one.as_mut().or(svc.scenario.as_mut());
-    Ok((true, scenario.and_then(|s| s.decide(&facts, now))))
+    Ok((
+        true,
+        scenario.and_then(|s| s.decide(&facts, now)).map(Box::new),
+    ))
 }
 
 /// What a scenario made of a payment at the third party: a pay-level
@@ -99,7 +131,7 @@ pub fn decide(svc: &mut Backend, seen: &Seen) -> Result<(bool, Option<Fault>), A
 /// while a scenario is in force.
 pub fn at_third_party(by_rule: Option<Then>, verdict: &Verdict, under_scenario: bool) -> Failure {
     match by_rule {
-        Some(Then::Decline { code }) => Failure::Declined(code),
+        Some(Then::Decline { code }) => Failure::declined(code),
         Some(Then::Timeout { .. }) => Failure::TimedOut,
         Some(Then::ProcessorError { status }) => Failure::Status(status),
         _ if under_scenario && !verdict.approved => Failure::Drawn,
@@ -107,14 +139,56 @@ pub fn at_third_party(by_rule: Option<Then>, verdict: &Verdict, under_scenario: 
     }
 }
 
-/// A route's group as a rule names it: `order`, `payment` or `test`.
-fn group_of(template: &str) -> &'static str {
-    match route_table::uri_group(template) {
-        Some("/order/*") => "order",
-        Some("/payment/*") => "payment",
-        Some("/test/*") => "test",
-        _ => "",
+/// Whether a payment's body is one (`parse::new_payment`) and its order
+/// exists: then it reaches the third party (`exchange::judge`).
+fn reaches_third_party(
+    svc: &Backend,
+    order_id: Option<&str>,
+    amount: Option<f64>,
+    method: Option<&str>,
+) -> bool {
+    amount.and_then(Money::positive).is_some()
+        && method.and_then(PaymentMethod::parse).is_some()
+        && order_id.is_some_and(|id| svc.orders.existing(id).is_some())
+}
+
+/// The groups a rule may name, their ids after the templates'.
+const GROUPS: [&str; 3] = ["order", "payment", "test"];
+
+/// A template's id (its place in `ROUTES`) or a group's (8 on).
+fn route_id(name: &str) -> Option<u8> {
+    let template = ROUTES.iter().position(|(_, t, _)| *t == name);
+    let group = || {
+        GROUPS
+            .iter()
+            .position(|g| *g == name)
+            .map(|g| g + ROUTES.len())
+    };
+    template.or_else(group).and_then(|id| u8::try_from(id).ok())
+}
+
+/// A request's template id, by its route (in `ROUTES`' order).
+fn template_id(route: &Route) -> u8 {
+    match route {
+        Route::CreateOrder => 0,
+        Route::GetOrder(_) => 1,
+        Route::MarkOrderPaid(_) => 2,
+        Route::DeleteOrder(_) => 3,
+        Route::Pay => 4,
+        Route::GetPayment(_) => 5,
+        Route::Refund(_) => 6,
+        Route::Batch => 7,
     }
+}
+
+/// A template's group id: order, payment or test.
+fn group_of(template: u8) -> u8 {
+    let group = match template {
+        0..=3 => 0,
+        4..=6 => 1,
+        _ => 2,
+    };
+    group + ROUTES.len() as u8
 }
 
 /// Applies a gateway-level failure before the service runs: `http` and a
@@ -151,4 +225,42 @@ fn rule_name(fault: &Fault) -> String {
 /// JSON text, refused naming its path.
 pub fn read(text: &str, seed: u64, now: i64) -> Result<Scenario, Box<scenario::Refusal>> {
     Scenario::read(text, WORDS, seed, now)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::route_table::Kind;
+
+    #[test]
+    fn a_routes_template_id_is_its_place_in_the_table() {
+        let order = [
+            Kind::CreateOrder,
+            Kind::GetOrder,
+            Kind::MarkOrderPaid,
+            Kind::DeleteOrder,
+            Kind::Pay,
+            Kind::GetPayment,
+            Kind::Refund,
+            Kind::Batch,
+        ];
+        let routes = [
+            Route::CreateOrder,
+            Route::GetOrder("x"),
+            Route::MarkOrderPaid("x"),
+            Route::DeleteOrder("x"),
+            Route::Pay,
+            Route::GetPayment("x"),
+            Route::Refund("x"),
+            Route::Batch,
+        ];
+        for (i, ((_, template, kind), route)) in ROUTES.iter().zip(&routes).enumerate() {
+            assert_eq!(*kind, order[i]);
+            assert_eq!(route_id(template), Some(template_id(route)));
+            let group =
+                crate::domain::route_table::uri_group(template).map(|g| g.trim_matches(['/', '*']));
+            assert_eq!(group.and_then(route_id), Some(group_of(template_id(route))));
+        }
+        assert_eq!(route_id("nope"), None);
+    }
 }

@@ -5,6 +5,7 @@
 import "./inline.js";
 import { checkOptions, engine, networkFault } from "./gateway.js";
 import { Service } from "./orderpay.js";
+import { routeToServer } from "./playwright_server.js";
 
 const OPTIONS = ["service", "baseUrl", "warn", "delay", "scenario"];
 
@@ -81,12 +82,15 @@ function isRoutable(target) {
 /**
  * Answers the gateway's requests of `target` (a Page or a BrowserContext)
  * with the service. Resolves once the route is in place, with `service`
- * (logs, forcing, snapshots) and `unroute()`.
+ * (logs, forcing, snapshots) and `unroute()`. With `{ server }`, sends
+ * them to that `orderpay serve` instead, in this worker's session.
  */
 export async function mockOrderpay(target, options) {
   if (!isRoutable(target)) {
     throw new TypeError("mockOrderpay: expected a Playwright Page or BrowserContext (something with route and unroute)");
   }
+  // Pointed at a running `orderpay serve`: this worker's own session there (playwright_server.js).
+  if (options?.server !== undefined && !(options instanceof Service)) return routeToServer(target, options, corsHeaders);
   const opts = options instanceof Service ? { service: options } : checkOptions(options, OPTIONS, "mockOrderpay");
   // In the test's own process there is no page: a baseUrl that is a path
   // matches on any origin.

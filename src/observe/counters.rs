@@ -648,7 +648,8 @@ fn read_row(row: &Json, at: &dyn Place) -> Result<RouteCount, Invalid> {
     let route = text("route")?;
     let http_status = field(row, at, "httpStatus")?
         .as_u64()
-        .filter(|s| (100..=599).contains(s))
+        // 0: no answer at all, a scenario's network fault.
+        .filter(|s| *s == 0 || (100..=599).contains(s))
         .ok_or_else(|| {
             out_of_range(
                 &Path(at, "httpStatus"),

@@ -567,14 +567,15 @@ fn entry(record: &Entry, at: &dyn Fn(&str) -> String) -> Checked {
             named(at, "duration", |f| {
                 safe_count(f, answer.duration.unwrap_or(0))
             })?;
-            status_and_code(at, answer.http_status, answer.code)
+            status_and_code(at, answer.http_status, answer.code, &answer.msg)
         }
     }
 }
 
-fn status_and_code(at: &dyn Fn(&str) -> String, http_status: u16, code: i32) -> Checked {
-    // 0: no answer at all, a scenario's network fault.
-    if http_status != 0 && !(100..=599).contains(&http_status) {
+fn status_and_code(at: &dyn Fn(&str) -> String, http_status: u16, code: i32, msg: &str) -> Checked {
+    // 0: no answer at all, a scenario's network fault, which says so.
+    let lost = http_status == 0 && msg.starts_with("network fault: ");
+    if !lost && !(100..=599).contains(&http_status) {
         return Err(Invalid::out_of_range(
             &at("httpStatus"),
             msg!("must be an HTTP status from 100 to 599, got ", http_status),
@@ -605,8 +606,11 @@ fn span(s: &SpanEntry, at: &dyn Fn(&str) -> String) -> Checked {
     }
     match &s.part {
         Part::Gateway {
-            http_status, code, ..
-        } => status_and_code(at, *http_status, *code),
+            http_status,
+            code,
+            msg,
+            ..
+        } => status_and_code(at, *http_status, *code, msg),
         Part::ThirdParty {
             attempt,
             why: Why::Verdict(v),

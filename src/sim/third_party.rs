@@ -83,7 +83,9 @@ pub enum Failure {
     #[default]
     None,
     Drawn,
-    Declined(&'static str),
+    /// A rule's decline: its code's index in `DECLINE_CODES`, so a
+    /// verdict stays small in every record and span that keeps one.
+    Declined(u8),
     TimedOut,
     Status(u16),
 }
@@ -93,9 +95,15 @@ impl Failure {
     pub fn decline_code(self) -> Option<&'static str> {
         match self {
             Failure::Drawn => Some("generic_decline"),
-            Failure::Declined(code) => Some(code),
+            Failure::Declined(code) => DECLINE_CODES.get(usize::from(code)).copied(),
             _ => None,
         }
+    }
+
+    /// A rule's decline with `code` (one of `DECLINE_CODES`).
+    pub fn declined(code: &str) -> Failure {
+        let index = DECLINE_CODES.iter().position(|k| *k == code).unwrap_or(0);
+        Failure::Declined(u8::try_from(index).unwrap_or(0))
     }
 
     /// What the third party did, when a scenario's rule decided:
@@ -119,7 +127,7 @@ impl Failure {
         Some(match (code, word, status) {
             (None, None, None) => Failure::None,
             (Some("generic_decline"), None, None) => Failure::Drawn,
-            (Some(code), Some("declined"), None) => Failure::Declined(code),
+            (Some(code), Some("declined"), None) => Failure::declined(code),
             (None, Some("timeout"), None) => Failure::TimedOut,
             (None, None, Some(s @ 500..=599)) => Failure::Status(s as u16),
             _ => return None,
@@ -163,7 +171,10 @@ impl Verdict {
         let by_draw = self.draw >= self.threshold;
         let words = |approved: bool| if approved { "approved" } else { "declined" };
         let by_scenario = match self.failure {
-            Failure::Declined(code) => Some(msg!("declined by a scenario's rule: ", code)),
+            Failure::Declined(_) => Some(msg!(
+                "declined by a scenario's rule: ",
+                self.failure.decline_code().unwrap_or_default()
+            )),
             Failure::TimedOut => Some(msg!("the third party timed out (a scenario's rule)")),
             Failure::Status(status) => Some(msg!(
                 "the third party answered ",

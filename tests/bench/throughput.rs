@@ -3,6 +3,8 @@
 //! JSON line; run through `node tests/bench/run.mjs`, or `cargo bench`.
 //! Arguments: the number of clients (20000) and of rounds (3, the best
 //! counts); `tests/bench/instructions.sh` runs one round under callgrind.
+//! With `BENCH_SCENARIO` set to a file (tests/bench/scenario-20.json) or a
+//! preset's name, every service runs under that scenario.
 
 use std::time::Instant;
 
@@ -30,6 +32,10 @@ fn main() {
             Box::new(VirtualClock::starting_at(0)),
         )
         .expect("settings");
+        if let Ok(scenario) = std::env::var("BENCH_SCENARIO") {
+            let text = std::fs::read_to_string(&scenario).unwrap_or(scenario);
+            service.set_scenario(Some(&text)).expect("a valid scenario");
+        }
         let start = Instant::now();
         requests = (0..clients).map(|n| client(&mut service, n)).sum::<u32>();
         best = best.min(start.elapsed().as_secs_f64());

@@ -10,8 +10,10 @@
 //
 //   node tests/fuzz/fuzz.mjs [calls, default 300000] [seed, default 1]
 // FUZZ_SAMPLE_EVERY=n checks the state on every n-th call (default 101).
+// Then one call in 100 more sets or sends a random, damaged or hostile
+// scenario (see below).
 // Run after building the package (pkg/).
-import { Service } from "../../pkg/node.js";
+import { NetworkFaultError, presets, Service } from "../../pkg/node.js";
 import * as gen from "./values.mjs";
 
 const calls = Number(process.argv[2] ?? 300_000);
@@ -150,6 +152,50 @@ for (let i = 0; i < calls; i++) {
 }
 const seconds = (performance.now() - started) / 1000;
 
+// Scenarios: one call in 100 sets a random, damaged or hostile scenario (or
+// sends one in the header): a refusal is a TypeError or RangeError naming
+// "scenario: …" (a 400 naming the header), never another throw; under an
+// accepted one, handle() throws only NetworkFaultError and request() never.
+const PRESET_NAMES = Object.keys(presets);
+const PIECES = [
+  { kind: "http", status: 503 }, { kind: "network", fault: "reset" }, { kind: "decline", code: "lost_card" },
+  { kind: "delay", ms: 5 }, { kind: "timeout", afterMs: 7 }, { kind: "processor_error", status: 502 },
+];
+function scenarioValue() {
+  const pick = r.int(5);
+  if (pick === 0) return r.pick(PRESET_NAMES);
+  if (pick === 1) return gen.body(r, ids, r.pick(gen.ROUTES));
+  const doc = { rules: [{ when: r.chance(0.5) ? { every: 1 + r.int(3) } : { probability: r.int(3) / 2 }, then: r.pick(PIECES) }] };
+  const text = JSON.stringify(doc);
+  if (pick === 2) return doc;
+  const at = r.int(text.length);
+  return text.slice(0, at) + r.pick(['"', "{", "}", "1", "-", ",", "x", "[", ""]) + text.slice(at + 1);
+}
+const scenarioCalls = Math.ceil(calls / 100);
+for (let j = 0; j < scenarioCalls; j++) {
+  const service = r.pick(pool);
+  const value = scenarioValue();
+  const inputs = { scenario: describe(value) };
+  try {
+    if (r.chance(0.5)) service.setScenario(value);
+    else if (typeof value === "string") {
+      const reply = service.request("GET", "/api/order/ORD-AAAAAAAA", undefined, { "X-Orderpay-Scenario": value });
+      if (reply.status === 400 && !reply.body.msg.startsWith("X-Orderpay-Scenario: ")) find("scenario header refusal", inputs, reply.body.msg);
+    }
+  } catch (error) {
+    const named = (error instanceof TypeError || error instanceof RangeError) && /^scenario: /.test(error.message);
+    if (!named) find("scenario refusal", inputs, error?.stack ?? String(error));
+  }
+  try {
+    service.request("POST", "/api/order/create", { userId: "s", price: 1 });
+    service.handle("POST", "/api/order/create", { userId: "s", price: 1 });
+  } catch (error) {
+    if (!(error instanceof NetworkFaultError)) find("threw under a scenario", inputs, error?.stack ?? error);
+  }
+  if (r.chance(0.3)) service.setScenario(null);
+}
+for (const service of pool) service.setScenario(null);
+
 // The pool still answers after all of it.
 for (const service of pool) {
   const check = service.handle("POST", "/api/order/create", { userId: "after", price: 1 });
@@ -159,6 +205,7 @@ for (const service of pool) {
 console.log(
   JSON.stringify({
     calls,
+    scenarioCalls,
     seed,
     seconds: +seconds.toFixed(1),
     callsPerSecond: Math.round(calls / seconds),

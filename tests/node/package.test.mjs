@@ -60,6 +60,18 @@ test("the README's failed-payment example forces declines and says why", () => {
   ]);
 });
 
+test("the README's scenario and Idempotency-Key example: a 503, a decline with its reason, a replay, then a payment", () => {
+  const [example] = examples("lab");
+  assert.ok(example, "README has the scenario example");
+  assert.deepEqual(app.run("lab.mjs", example).trim().split("\n"), [
+    "503 2",
+    "Third party payment failed insufficient_funds",
+    "true Third party payment failed",
+    "SUCCESS",
+    "[ 'busy: 1', 'no funds: 1' ]",
+  ]);
+});
+
 test("the API reference's types example narrows on code and runs as written", () => {
   const [example] = examples("types");
   assert.ok(example, "docs/api.md has a types example");

@@ -23,7 +23,8 @@ before(async () => {
 });
 after(() => stop(server));
 
-const admin = (path) => `${server.origin}${path}`;
+/** The address of a documented path; a session's routes act on the session "doc-test". */
+const admin = (path) => `${server.origin}${path.replace("{session}", "doc-test")}`;
 
 /** "METHOD /__orderpay/path" of every operation of a document. */
 const operations = (doc) =>
@@ -43,7 +44,16 @@ test("it is valid OpenAPI 3.1, shipped as orderpay/openapi-admin.json, and serve
 
 test("every admin route the server has is documented, and every documented path is a route", async () => {
   const { adminRoutes, PREFIX } = await import(join(root, "pkg", "server", "admin.js"));
-  const routed = adminRoutes({}).map(([method, path]) => `${method} ${PREFIX}${path}`).sort();
+  const { SERVER_ROUTES } = await import(join(root, "pkg", "server", "session_name.js"));
+  const routes = adminRoutes({});
+  // Each route that acts on a session is also under /sessions/{session}/, beside the list and one session.
+  const routed = [
+    ...routes.map(([method, path]) => `${method} ${PREFIX}${path}`),
+    ...routes.filter(([, path]) => !SERVER_ROUTES.has(path)).map(([method, path]) => `${method} ${PREFIX}/sessions/{session}${path}`),
+    `GET ${PREFIX}/sessions`,
+    `GET ${PREFIX}/sessions/{session}`,
+    `DELETE ${PREFIX}/sessions/{session}`,
+  ].sort();
   assert.deepEqual(operations(checker.doc), routed);
   // The server's own 404 lists its routes: the same paths.
   const unknown = await call(admin("/__orderpay/no-such-route"));
@@ -109,7 +119,7 @@ test("its security is the server's: with a token, only the operations that need 
       for (const [method, op] of Object.entries(item)) {
         if (path.endsWith("/events") || method !== "get") continue;
         const open = Array.isArray(op.security) && op.security.length === 0;
-        const reply = await call(`${guarded.origin}${path}`);
+        const reply = await call(`${guarded.origin}${path.replace("{session}", "doc-test")}`);
         assert.equal(reply.status, open ? 200 : 401, `${method} ${path}`);
         checker.check(method, path, reply);
       }

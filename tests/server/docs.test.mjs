@@ -124,3 +124,19 @@ test("the network faults' commands of docs/network-faults.md run as written: cur
     await stop(server);
   }
 });
+
+test("the sessions' commands of docs/sessions.md run as written: each session apart, one ended", async () => {
+  const { server, outputs } = await runBlock(only(shellBlocks("sessions")));
+  try {
+    assert.equal(outputs.length, 6, "every command ran");
+    const worker2Logs = JSON.parse(outputs[3][1]).data.records;
+    assert.deepEqual(worker2Logs.filter((r) => r.stage === "response").map((r) => r.uri), ["/api/order/create"]);
+    const listed = JSON.parse(outputs[4][1]).data.sessions.map((s) => [s.name, s.ordersCreated]);
+    assert.deepEqual(listed, [["default", 0], ["worker-1", 1], ["worker-2", 1]]);
+    const now = (await call(`${server.origin}/__orderpay/sessions`)).body.data.sessions;
+    assert.deepEqual(now.map((s) => s.name), ["default", "worker-1"]);
+    assert.deepEqual(now[1].forced, { outcome: "failure", remaining: 1 }, "worker-1's forceNext waits for its payment");
+  } finally {
+    await stop(server);
+  }
+});

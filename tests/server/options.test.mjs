@@ -73,3 +73,15 @@ test("a repeated or valueless option stops the command with exit code 2", async 
     assert.doesNotMatch(output, /\n\s+at /);
   }
 });
+
+test("--max-sessions takes a count, --session-idle a time; /s is not a --base", () => {
+  assert.equal(parsed("--max-sessions", "0").maxSessions, 0);
+  assert.equal(parsed("--max-sessions=25").maxSessions, 25);
+  assert.deepEqual(["30m", "90s", "2h", "500ms", "45", "0", "1.5s"].map((t) => parsed("--session-idle", t).sessionIdle),
+    [1_800_000, 90_000, 7_200_000, 500, 45_000, 0, 1500]);
+  refused(["--max-sessions", "-1"], '--max-sessions: expected a whole number from 0 to 1000000, got "-1"');
+  refused(["--session-idle", "soon"], '--session-idle: expected a time such as 30m, 90s, 2h or 500ms (at most a week; 0 never), got "soon"');
+  refused(["--session-idle", "8d"], '--session-idle: expected a time such as 30m, 90s, 2h or 500ms (at most a week; 0 never), got "8d"');
+  refused(["--base", "/s"], '--base: /s/ is where session names go (/s/NAME/api/...); pick another path than "/s"');
+  assert.equal(parsed("--base", "/shop").base, "/shop");
+});

@@ -3,6 +3,7 @@
 // tests/server/admin-openapi.test.mjs holds it to the server's real routes
 // (every route in it, every operation answering as it says), and
 // tests/server/lint-openapi.sh lints it with Redocly and Spectral.
+import { addSessions } from "./session_openapi.js";
 
 const ref = (section, name) => ({ $ref: `#/components/${section}/${name}` });
 const json = (schema) => ({ "application/json": { schema } });
@@ -408,7 +409,7 @@ export function adminOpenapi({ version, license, repository }, origin = "http://
     paths[`/__orderpay${path}`] ??= {};
     paths[`/__orderpay${path}`][method] = { operationId, summary, description, tags: [tag], ...rest };
   }
-  return {
+  return addSessions({
     openapi: "3.1.0",
     info: {
       title: "orderpay admin API",
@@ -443,5 +444,5 @@ export function adminOpenapi({ version, license, repository }, origin = "http://
         },
       },
     },
-  };
+  });
 }

@@ -6,6 +6,8 @@
 // OpenAPI documents), which come as themselves.
 import { readBody, TOO_LARGE, utf8 } from "./body.js";
 import { sendData, sendError, sendJson, sendText } from "./reply.js";
+import { sessionPaths, sessionTarget } from "./session_admin.js";
+import { SERVER_ROUTES } from "./session_name.js";
 
 export const PREFIX = "/__orderpay";
 const SMALL_BODY = 64 * 1024;
@@ -240,20 +242,27 @@ export function adminRoutes(ctx) {
   return ROUTES.map(([method, path, what, handler]) => [method, path, what, (req, res, params) => handler(ctx, req, res, params)]);
 }
 
-/** Answers a request under /__orderpay/. */
-export async function answerAdmin(req, res, ctx, path, params) {
-  const sub = path.slice(PREFIX.length) || "/";
-  const open = sub === "/health" || sub === "/openapi.json" || sub === "/openapi-admin.json";
+/** Answers a request under /__orderpay/; `session`: the one it names (null: the default). */
+export async function answerAdmin(req, res, ctx, path, params, session = null) {
+  let sub = path.slice(PREFIX.length) || "/";
+  const every = ctx.adminRoutes;
+  const open = SERVER_ROUTES.has(sub);
   if (!open) {
     const refused = ctx.access.check(req);
     if (refused) return sendError(res, refused[0], refused[1], refused[2]);
+    if (ctx.sessions) {
+      const target = sessionTarget(req, res, ctx.sessions, sub, session, path);
+      if (target === null) return;
+      ({ ctx, sub } = target);
+    }
   }
   const routes = ctx.adminRoutes;
   const method = req.method === "HEAD" ? "GET" : req.method;
   const same = routes.filter(([, p]) => p === sub);
   if (!same.length) {
-    const list = [...new Set(routes.map(([, p]) => PREFIX + p))].join(", ");
-    return sendError(res, 404, `No admin route ${PREFIX}${sub}; the admin routes are ${list}`);
+    const paths = every.map(([, p]) => PREFIX + p);
+    const list = [...new Set(ctx.sessions ? [...paths, ...sessionPaths(every)] : paths)].join(", ");
+    return sendError(res, 404, `No admin route ${path}; the admin routes are ${list}`);
   }
   const route = same.find(([m]) => m === method);
   if (!route) {

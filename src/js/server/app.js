@@ -18,6 +18,8 @@ import { answerGateway, gatewayPath } from "./gateway.js";
 import { Instance } from "./instance.js";
 import { rawError, sendError } from "./reply.js";
 import { StateFile } from "./state.js";
+import { createSessions, enterSession, sessionContext } from "./session_hooks.js";
+import { pickSession } from "./session_name.js";
 
 const MANIFEST = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 
@@ -91,6 +93,7 @@ export function createOrderpayServer(options, serviceOptions) {
     },
   };
   ctx.adminRoutes = adminRoutes(ctx);
+  ctx.sessions = createSessions(ctx, options, serviceOptions);
 
   const server = createServer(
     {
@@ -115,6 +118,7 @@ export function createOrderpayServer(options, serviceOptions) {
   server.close = (callback) => {
     ctx.events.end();
     ctx.faults.stop();
+    ctx.sessions.close();
     return close(callback);
   };
   server.orderpay = ctx;
@@ -124,17 +128,21 @@ export function createOrderpayServer(options, serviceOptions) {
 async function dispatch(req, res, ctx, files) {
   const raw = req.url ?? "/";
   const at = raw.indexOf("?");
-  const path = at < 0 ? raw : raw.slice(0, at);
   const query = at < 0 ? "" : raw.slice(at);
+  const picked = pickSession(req, at < 0 ? raw : raw.slice(0, at));
+  if (picked.error) return sendError(res, 400, picked.error);
+  const { path, name } = picked;
   if (path === PREFIX || path.startsWith(PREFIX + "/")) {
     if (req.method === "OPTIONS") return sendError(res, 403, "Origin: the admin API answers no page of another origin");
-    return answerAdmin(req, res, ctx, path, new URLSearchParams(query));
+    return answerAdmin(req, res, ctx, path, new URLSearchParams(query), name);
   }
   const api = gatewayPath(ctx.base, path);
   if (api !== null) {
     if (isPreflight(req)) return answerPreflight(req, res);
-    return answerGateway(req, res, ctx, api, query);
+    const session = sessionContext(res, ctx.sessions, name);
+    return session && answerGateway(req, res, session, api, query);
   }
+  if (picked.prefixed && path === "/" && (req.method === "GET" || req.method === "HEAD")) return enterSession(res, name);
   if (req.method !== "GET" && req.method !== "HEAD") {
     return sendError(res, 404, `No route for ${req.method} ${path}; the gateway is under ${ctx.base}/api/`);
   }

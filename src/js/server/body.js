@@ -14,30 +14,25 @@ export function readBody(req, limit) {
   if (Number.isFinite(declared) && declared > limit) return Promise.resolve(TOO_LARGE);
   if (declared === 0) return Promise.resolve(null);
   return new Promise((resolve, reject) => {
-    const chunks = [];
+    // One request's body mostly comes in one chunk: kept as it is, not copied.
+    let first = null;
+    let rest = null;
     let size = 0;
-    const done = (value) => {
-      req.off("data", onData);
-      req.off("end", onEnd);
-      req.off("error", onError);
-      resolve(value);
-    };
     const onData = (chunk) => {
       size += chunk.length;
       if (size > limit) {
         req.pause();
-        done(TOO_LARGE);
-      } else chunks.push(chunk);
+        req.off("data", onData);
+        req.off("end", onEnd);
+        resolve(TOO_LARGE);
+      } else if (first === null) first = chunk;
+      else (rest ??= [first]).push(chunk);
     };
-    const onEnd = () => done(size === 0 ? null : Buffer.concat(chunks, size));
-    const onError = (error) => {
-      req.off("data", onData);
-      req.off("end", onEnd);
-      reject(error);
-    };
+    // At the end the request is done with: its listeners go with it.
+    const onEnd = () => resolve(size === 0 ? null : rest === null ? first : Buffer.concat(rest, size));
     req.on("data", onData);
     req.on("end", onEnd);
-    req.on("error", onError);
+    req.on("error", reject);
   });
 }
 

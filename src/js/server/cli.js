@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 
 import { createOrderpayServer } from "./app.js";
 import { flagOf, parseArgs, serviceOptions, USAGE, UsageError } from "./options.js";
+import { loadSessions, sessionsDir } from "./sessions.js";
 import { StateError, StateFile } from "./state.js";
 
 const STOP_GRACE_MS = 10_000;
@@ -60,6 +61,7 @@ if (options.scenario !== undefined) options.scenario = scenarioOf(options.scenar
 if (options.state) {
   try {
     options.snapshot = StateFile.load(options.state);
+    options.savedSessions = loadSessions(options.state);
   } catch (error) {
     if (error instanceof StateError) fail(1, error.message);
     throw error;
@@ -99,6 +101,7 @@ if (ctx.access.token) {
 }
 if (options.state) lines.push(`  state: ${options.state}${options.snapshot ? " (restored)" : " (new)"}`);
 if (scenarioName !== undefined) lines.push(`  scenario: ${scenarioName} (GET /__orderpay/scenario shows its progress)`);
+if (ctx.sessions.size) lines.push(`  sessions: ${ctx.sessions.size} restored from ${sessionsDir(options.state)}`);
 if (ctx.instance.maxOrdersIgnored) lines.push("  note: this service has no maxOrders option yet; --max-orders is ignored");
 console.log(lines.join("\n"));
 
@@ -121,6 +124,7 @@ async function stop(signal) {
   });
   try {
     await ctx.state?.flush();
+    await ctx.sessions.flush();
     if (ctx.state) console.log(`orderpay: state saved to ${options.state}`);
   } catch (error) {
     console.error(`orderpay: could not save the state to ${options.state}: ${error.message}`);

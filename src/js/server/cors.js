@@ -6,7 +6,7 @@
 // Idempotency-Key replay's mark, so that an app on a dev server's origin can show and test them.
 const EXPOSED =
   "x-b3-traceid, x-b3-spanid, x-b3-parentspanid, x-b3-sampled, traceparent, x-sim-duration-ms, allow, " +
-  "retry-after, x-orderpay-rule, x-orderpay-fault, x-orderpay-decline-code, idempotent-replayed";
+  "retry-after, x-orderpay-rule, x-orderpay-fault, x-orderpay-decline-code, idempotent-replayed, x-orderpay-session";
 const METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
 
 /**

@@ -4,8 +4,10 @@
 // everything (UTF-8, JSON, sizes, routes), so the server adds no rules of
 // its own beyond stopping a body at 1 MiB as it streams in.
 import { UnreadBody } from "../plain.js";
+import { exchange } from "../service.js";
 import { declaredLength, readBody, TOO_LARGE } from "./body.js";
 import { addCors } from "./cors.js";
+import { DEFAULT_SESSION } from "./session_name.js";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -27,13 +29,16 @@ export async function answerGateway(req, res, ctx, path, query) {
     res.setHeader("connection", "close");
     body = new UnreadBody(declaredLength(req));
   }
-  const reply = ctx.instance.service.request(req.method, path + query, body, req.headers);
+  // The envelope's JSON text as the service wrote it: no parse and stringify again.
+  const reply = exchange(ctx.instance.service, req.method, path + query, body, req.headers);
   ctx.changed();
-  const ran = reply.status >= 200;
-  const text = ran ? JSON.stringify(reply.body) : "";
+  const ran = !(reply.fault?.kind === "network" && reply.fault.phase === "request");
+  const text = ran ? reply.text : "";
   const wait = ctx.latency * Number(reply.headers["x-sim-duration-ms"] ?? 0);
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
   const headers = addCors(reply.headers);
+  // A named session's answers say which session they come from.
+  if (ctx.session !== undefined && ctx.session !== DEFAULT_SESSION) headers["x-orderpay-session"] = ctx.session;
   // A scenario's network fault: on the socket, in place of the answer (server/faults.js).
   if (reply.fault?.kind === "network") {
     return ctx.faults.write(res, { kind: reply.fault.fault, ms: reply.fault.ms }, ran ? { status: reply.status, headers, text } : null);

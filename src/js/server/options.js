@@ -17,10 +17,14 @@ Options:
   --max-orders N        orders kept at most
   --base PATH           the {base_url} path the gateway lives under (default /)
   --latency [FACTOR]    wait out each request's simulated latency (times FACTOR, default 1)
-  --state FILE          keep the whole state in FILE across restarts
+  --state FILE          keep the whole state in FILE across restarts (the
+                        named sessions in FILE.sessions/, one file each)
   --scenario FILE|NAME  a failure scenario: a JSON document in FILE, or a
                         preset (third-party-down, flaky-network, slow-payments,
                         insufficient-funds, rate-limited, third-payment-fails)
+  --max-sessions N      named sessions held at most (default 1000)
+  --session-idle TIME   a named session unused this long ends: 90s, 30m,
+                        2h, 500ms, or seconds (default 30m; 0 never)
   --admin-token TOKEN   the admin API's token (beyond loopback: generated when absent)
   --playground DIR      serve the playground from DIR (default: the package's own)
   --headers-timeout MS  time a client has to send its headers (default 10000)
@@ -45,6 +49,8 @@ const FLAGS = {
   "--playground": "playground",
   "--headers-timeout": "headersTimeout",
   "--request-timeout": "requestTimeout",
+  "--max-sessions": "maxSessions",
+  "--session-idle": "sessionIdle",
 };
 
 function wholeNumber(flag, text, min, max) {
@@ -62,6 +68,18 @@ function number(flag, text, min, max) {
   return n;
 }
 
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, "": 1000 };
+
+/** A time such as 30m, 90s, 2h or 500ms (a bare number: seconds), in ms; at most a week. */
+function duration(flag, text) {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|)$/.exec(text);
+  const ms = m ? Math.round(Number(m[1]) * UNIT_MS[m[2]]) : NaN;
+  if (!(ms >= 0 && ms <= 7 * 24 * 3_600_000)) {
+    throw new UsageError(`${flag}: expected a time such as 30m, 90s, 2h or 500ms (at most a week; 0 never), got ${JSON.stringify(text)}`);
+  }
+  return ms;
+}
+
 const CHECK = {
   port: (f, t) => wholeNumber(f, t, 0, 65535),
   host: (f, t) => {
@@ -76,6 +94,7 @@ const CHECK = {
     if (!t.startsWith("/") || /[?#%\s]/.test(t) || t.split("/").some((s) => s === "." || s === "..")) {
       throw new UsageError(`${f}: expected a path such as /shop, got ${JSON.stringify(t)}`);
     }
+    if (/^\/s(\/|$)/.test(t)) throw new UsageError(`${f}: /s/ is where session names go (/s/NAME/api/...); pick another path than ${JSON.stringify(t)}`);
     return t.replace(/\/+$/, "");
   },
   latency: (f, t) => number(f, t, 0, 100),
@@ -97,6 +116,8 @@ const CHECK = {
     if (!t) throw new UsageError(`${f}: expected a directory`);
     return t;
   },
+  maxSessions: (f, t) => wholeNumber(f, t, 0, 1_000_000),
+  sessionIdle: (f, t) => duration(f, t),
   headersTimeout: (f, t) => wholeNumber(f, t, 100, 3_600_000),
   requestTimeout: (f, t) => wholeNumber(f, t, 100, 3_600_000),
 };

@@ -2,8 +2,8 @@
 // change is written within SAVE_DELAY_MS, through a temporary file that is
 // flushed and then renamed over the old one, so a crash or kill -9 at any
 // moment leaves either the previous complete file or the new one.
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
-import { open, rename } from "node:fs/promises";
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { open, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 import { Service } from "../node.js";
@@ -18,6 +18,9 @@ export class StateFile {
   #dirty = false;
   #timer = null;
   #writing = null;
+  #discarded = false;
+  /** When the first change not yet written was made (performance.now()). */
+  #dirtySince = 0;
 
   constructor(path, snapshot) {
     this.path = path;
@@ -58,12 +61,26 @@ export class StateFile {
     return text;
   }
 
+  /** Whether a change waits to be written. */
+  get pending() {
+    return this.#dirty || this.#writing !== null;
+  }
+
   /** Something changed: write it soon. */
   touch() {
+    if (this.#discarded) return;
+    if (!this.#dirty) this.#dirtySince = performance.now();
     this.#dirty = true;
-    if (this.#timer === null && this.#writing === null) {
-      this.#timer = setTimeout(() => this.#write(), SAVE_DELAY_MS);
-    }
+    if (this.#timer === null && this.#writing === null) this.#schedule();
+  }
+
+  /**
+   * The next write, SAVE_DELAY_MS after the first change it will hold: a
+   * change made while a slow write ran waits no longer for it.
+   */
+  #schedule() {
+    const wait = Math.max(0, this.#dirtySince + SAVE_DELAY_MS - performance.now());
+    this.#timer = setTimeout(() => this.#write(), wait);
   }
 
   async #write() {
@@ -79,6 +96,7 @@ export class StateFile {
         await file.close();
       }
       await rename(this.tmp, this.path);
+      if (this.#discarded) await unlink(this.path);
     })();
     try {
       await this.#writing;
@@ -87,7 +105,16 @@ export class StateFile {
     } finally {
       this.#writing = null;
     }
-    if (this.#dirty) this.touch();
+    if (this.#dirty && !this.#discarded) this.#schedule();
+  }
+
+  /** The state is gone (a session ended): its file is removed, now and after a write in flight. */
+  discard() {
+    this.#discarded = true;
+    this.#dirty = false;
+    clearTimeout(this.#timer);
+    this.#timer = null;
+    rmSync(this.path, { force: true });
   }
 
   /** Writes now, synchronously (on the way out). */

@@ -51,7 +51,8 @@ pub const HTTP_STATUSES: [u16; 4] = [429, 502, 503, 504];
 #[derive(Clone, Copy)]
 pub struct Words {
     /// A documented template (`/api/order/{orderId}`) or a group (`order`).
-    pub route: fn(&str) -> bool,
+    /// Its id: a template's or a group's, as `Facts` gives a request's.
+    pub route: fn(&str) -> Option<u8>,
     pub payment_method: fn(&str) -> bool,
 }
 
@@ -76,7 +77,8 @@ pub struct Rule {
 /// The matchers and the conditions of a rule; absent means any.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct When {
-    pub route: Option<String>,
+    /// A route's or a group's id (`Words::route`): matched by number.
+    pub route: Option<u8>,
     pub method: Option<&'static str>,
     pub user_id: Option<String>,
     pub payment_method: Option<String>,

@@ -8,10 +8,10 @@ use super::document::{Rule, When};
 /// What a request is, as the rules read it. The gateway fills it in once
 /// its route and body are known.
 pub struct Facts<'a> {
-    /// The route's documented template (`/api/order/{orderId}`).
-    pub template: &'a str,
-    /// Its group: `order`, `payment` or `test`.
-    pub group: &'a str,
+    /// The ids (`Words::route`) of the route's documented template
+    /// (`/api/order/{orderId}`) and of its group (`order`).
+    pub template: u8,
+    pub group: u8,
     pub method: &'a str,
     /// Whether the request is a payment that reaches the third party: the
     /// only request a pay-only kind fires on.
@@ -34,10 +34,10 @@ pub fn matches(rule: &Rule, facts: &Facts) -> bool {
         None => true,
         Some(want) => got == Some(want.as_str()),
     };
-    if let Some(route) = &w.route {
-        if route != facts.template && route != facts.group {
-            return false;
-        }
+    if w.route
+        .is_some_and(|id| id != facts.template && id != facts.group)
+    {
+        return false;
     }
     if w.method.is_some_and(|m| m != facts.method) {
         return false;

@@ -70,11 +70,8 @@ fn read_matcher(
         // route
         0 => {
             let route = text(v, at, MAX_TEXT)?;
-            if !(words.route)(&route) {
-                let what = "a documented route (/api/payment/pay, /api/order/{orderId}, …) or a group (order, payment, test)";
-                return Err(at.range(what, v));
-            }
-            w.route = Some(route);
+            let what = "a documented route (/api/payment/pay, /api/order/{orderId}, …) or a group (order, payment, test)";
+            w.route = Some((words.route)(&route).ok_or_else(|| at.range(what, v))?);
         }
         // method, userId
         1 => w.method = Some(word(v, at, &["GET", "POST"], "GET or POST")?),
