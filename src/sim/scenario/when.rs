@@ -9,8 +9,6 @@ use crate::sim::invalid::InvalidKind;
 use super::document::{When, Words, MAX_TEXT};
 use super::reading::{member, number, object, text, time, whole, word, At, Refusal};
 
-/// The keys of `when`: the matchers first (`MATCHERS` of them), then the
-/// conditions; the readers below go by these indexes.
 const KEYS: [&str; 15] = [
     "route",
     "method",
@@ -29,25 +27,17 @@ const KEYS: [&str; 15] = [
     "times",
 ];
 
-const MATCHERS: usize = 7;
-
 /// The largest count a rule may name.
 const MAX_COUNT: u64 = 1 << 32;
 
-/// Reads `when`, with the place it is at. Each member is dispatched by
-/// its key's index in `KEYS`, found once, rather than by comparing the
-/// key with each name again.
+/// Reads `when`, with the place it is at.
 pub(super) fn read(v: &Json, at: &At, words: Words) -> Result<When, Box<Refusal>> {
     let members = object(v, at, &KEYS)?;
     let mut when = When::default();
     for (key, value) in members {
         let here = At::Key(at, key);
-        let index = KEYS.iter().position(|k| k == key).unwrap_or_default();
-        if index < MATCHERS {
-            read_matcher(&mut when, index, value, &here, words)?;
-        } else {
-            read_condition(&mut when, index, value, &here)?;
-        }
+        read_matcher(&mut when, key, value, &here, words)?;
+        read_condition(&mut when, key, value, &here)?;
     }
     if let (Some(from), Some(until)) = (when.from, when.until) {
         if until <= from {
@@ -58,36 +48,33 @@ pub(super) fn read(v: &Json, at: &At, words: Words) -> Result<When, Box<Refusal>
     Ok(when)
 }
 
-/// The matchers on what the request is: `KEYS[..MATCHERS]`.
+/// The matchers on what the request is.
 fn read_matcher(
     w: &mut When,
-    index: usize,
+    key: &str,
     v: &Json,
     at: &At,
     words: Words,
 ) -> Result<(), Box<Refusal>> {
-    match index {
-        // route
-        0 => {
+    match key {
+        "route" => {
             let route = text(v, at, MAX_TEXT)?;
             let what = "a documented route (/api/payment/pay, /api/order/{orderId}, …) or a group (order, payment, test)";
             w.route = Some((words.route)(&route).ok_or_else(|| at.range(what, v))?);
         }
-        // method, userId
-        1 => w.method = Some(word(v, at, &["GET", "POST"], "GET or POST")?),
-        2 => w.user_id = Some(text(v, at, MAX_TEXT)?),
-        // paymentMethod
-        3 => {
+        "method" => w.method = Some(word(v, at, &["GET", "POST"], "GET or POST")?),
+        "userId" => w.user_id = Some(text(v, at, MAX_TEXT)?),
+        "orderId" => w.order_id = Some(text(v, at, MAX_TEXT)?),
+        "paymentMethod" => {
             let method = text(v, at, MAX_TEXT)?;
             if !(words.payment_method)(&method) {
                 return Err(at.range("one of CARD, WALLET_A, WALLET_B", v));
             }
             w.payment_method = Some(method);
         }
-        // amount, orderId, header
-        4 => w.amount = Some(number(v, at)?),
-        5 => w.order_id = Some(text(v, at, MAX_TEXT)?),
-        _ => w.header = Some(read_header(v, at)?),
+        "amount" => w.amount = Some(number(v, at)?),
+        "header" => w.header = Some(read_header(v, at)?),
+        _ => {}
     }
     Ok(())
 }
@@ -112,27 +99,25 @@ fn read_header(v: &Json, at: &At) -> Result<(String, String), Box<Refusal>> {
     Ok((name.to_ascii_lowercase(), value))
 }
 
-/// The conditions on the count, the clock and chance: `KEYS[MATCHERS..]`.
-fn read_condition(w: &mut When, index: usize, v: &Json, at: &At) -> Result<(), Box<Refusal>> {
+/// The conditions on the count, the clock and chance.
+fn read_condition(w: &mut When, key: &str, v: &Json, at: &At) -> Result<(), Box<Refusal>> {
     let count = "a whole number of calls";
-    match index {
-        // nth, every, calls, from, until, forMs
-        7 => w.nth = Some(whole(v, at, 1, MAX_COUNT, count)?),
-        8 => w.every = Some(whole(v, at, 1, MAX_COUNT, count)?),
-        9 => w.calls = Some(read_calls(v, at)?),
-        10 => w.from = Some(time(v, at)?),
-        11 => w.until = Some(time(v, at)?),
-        12 => w.for_ms = Some(whole(v, at, 1, 1 << 53, "a whole number of ms")?),
-        // probability
-        13 => {
+    match key {
+        "nth" => w.nth = Some(whole(v, at, 1, MAX_COUNT, count)?),
+        "every" => w.every = Some(whole(v, at, 1, MAX_COUNT, count)?),
+        "times" => w.times = Some(whole(v, at, 1, MAX_COUNT, count)?),
+        "calls" => w.calls = Some(read_calls(v, at)?),
+        "from" => w.from = Some(time(v, at)?),
+        "until" => w.until = Some(time(v, at)?),
+        "forMs" => w.for_ms = Some(whole(v, at, 1, 1 << 53, "a whole number of ms")?),
+        "probability" => {
             let p = number(v, at)?;
             if !(0.0..=1.0).contains(&p) {
                 return Err(at.range("a number from 0 to 1", v));
             }
             w.probability = Some(p);
         }
-        // times
-        _ => w.times = Some(whole(v, at, 1, MAX_COUNT, count)?),
+        _ => {}
     }
     Ok(())
 }
