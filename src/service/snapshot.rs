@@ -1159,7 +1159,10 @@ pub(crate) fn read_tree(tree: &Json, mut streamed: Streamed) -> Read<Parts> {
 }
 
 /// The kept answers (`snapshot.idempotency`), each part refused naming
-/// its path (`snapshot.idempotency["k-1"].status`).
+/// its path (`snapshot.idempotency["k-1"].status`). A function of its
+/// own rather than inlined into `read_tree`, which is already large:
+/// 130 bytes less of the gzipped module.
+#[inline(never)]
 fn read_idempotency(v: &Json) -> Read<IdempotencyKeys> {
     let at = "snapshot.idempotency";
     let mut keys = IdempotencyKeys::default();
