@@ -465,3 +465,34 @@ fn a_gateway_failure_is_not_kept() {
         (200, 0, None)
     );
 }
+
+#[test]
+fn a_replay_is_marked_on_its_gateway_span_and_counted_and_a_restore_keeps_both() {
+    let mut svc = always_approves(7);
+    let order = create_order_id(&mut svc);
+    svc.handle(pay(&order, "pay-1"));
+    let counters = || -> Value { serde_json::from_str(&svc.counters_json()).expect("JSON") };
+    assert!(counters().get("replays").is_none(), "none before a replay");
+    assert!(!svc.spans_json().contains("orderpay.replay"));
+    let again = svc.handle(pay(&order, "pay-1"));
+    let again_too = svc.handle(pay(&order, "pay-1"));
+    let counters: Value = serde_json::from_str(&svc.counters_json()).expect("JSON");
+    assert_eq!(counters["replays"], json!(2));
+    assert!(counters.get("faults").is_none());
+    let spans: Value = serde_json::from_str(&svc.spans_json()).expect("JSON");
+    for r in [&again, &again_too] {
+        let id = r.header("x-b3-spanid").expect("a span");
+        let span = spans
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["spanId"] == id)
+            .expect("the gateway span");
+        let attributes = span["attributes"].as_array().unwrap();
+        assert_eq!(attributes.last(), Some(&json!(["orderpay.replay", true])));
+    }
+    let restored = restore(&svc.snapshot());
+    assert_eq!(restored.counters_json(), svc.counters_json());
+    assert_eq!(restored.spans_json(), svc.spans_json());
+    assert_eq!(restored.export_otlp_json(), svc.export_otlp_json());
+}

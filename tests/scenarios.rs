@@ -491,3 +491,221 @@ fn with_no_scenario_the_snapshot_has_no_scenario_key() {
     session(&mut svc, 0, 3);
     assert!(!svc.snapshot().contains("\"scenario\""));
 }
+
+/// The records, spans, counters and OTLP export of a service, as JSON.
+fn explained(svc: &Service) -> (Vec<Value>, Vec<Value>, Value, Value) {
+    let parse = |text: &str| serde_json::from_str::<Value>(text).expect("JSON");
+    let logs = parse(&svc.logs_json(None))
+        .as_array()
+        .cloned()
+        .expect("records");
+    let spans = parse(&svc.spans_json()).as_array().cloned().expect("spans");
+    (logs, spans, parse(&svc.counters_json()), svc.export_otlp())
+}
+
+/// The gateway span of the request whose answer `r` is, with its
+/// attributes as an object.
+fn gateway_span(spans: &[Value], r: &orderpay::gateway::Response) -> (Value, Value) {
+    let span = r.header("x-b3-spanid").expect("a span id");
+    let s = spans
+        .iter()
+        .find(|s| s["spanId"] == span)
+        .expect("the gateway span");
+    let attributes: serde_json::Map<String, Value> = s["attributes"]
+        .as_array()
+        .expect("attributes")
+        .iter()
+        .map(|pair| (pair[0].as_str().unwrap().to_owned(), pair[1].clone()))
+        .collect();
+    (s.clone(), Value::Object(attributes))
+}
+
+/// An OTLP span's status, by its span id.
+fn otlp_status(otlp: &Value, span: &str) -> Value {
+    otlp["resourceSpans"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["scopeSpans"][0]["spans"].as_array().unwrap())
+        .find(|s| s["spanId"] == span)
+        .expect("the span")["status"]
+        .clone()
+}
+
+#[test]
+fn a_fired_rule_shows_in_its_record_its_gateway_span_otlp_and_the_counters() {
+    let mut svc = always_approves(1);
+    set(
+        &mut svc,
+        &json!({"rules": [
+            {"name": "busy", "when": {"route": "/api/order/{orderId}", "nth": 1}, "then": {"kind": "http", "status": 429}},
+            {"name": "broke", "when": {"route": "/api/payment/pay", "nth": 1}, "then": {"kind": "decline", "code": "insufficient_funds"}},
+            {"name": "slow", "when": {"route": "/api/payment/pay", "nth": 1}, "then": {"kind": "timeout", "afterMs": 900}},
+            {"name": "cut", "when": {"route": "/api/order/{orderId}"}, "then": {"kind": "network", "fault": "reset"}}
+        ]}),
+    );
+    let order = create_order_id(&mut svc);
+    let answers = [
+        svc.handle(get(&format!("/api/order/{order}"))),
+        svc.handle(pay_request(&order, 5.0, "CARD")),
+        svc.handle(pay_request(&order, 5.0, "CARD")),
+        svc.handle(get(&format!("/api/order/{order}"))),
+    ];
+    let (logs, spans, counters, otlp) = explained(&svc);
+    let faults: Vec<Value> = logs
+        .iter()
+        .filter(|r| r["stage"] == "response")
+        .map(|r| r.get("fault").cloned().unwrap_or(Value::Null))
+        .collect();
+    assert_eq!(
+        faults,
+        [
+            Value::Null,
+            json!({"kind": "http", "rule": "busy", "status": 429, "retryAfter": 1}),
+            json!({"kind": "decline", "rule": "broke", "code": "insufficient_funds"}),
+            json!({"kind": "timeout", "rule": "slow", "ms": 900}),
+            json!({"kind": "network", "rule": "cut", "fault": "reset", "ms": 30000, "phase": "request"}),
+        ]
+    );
+    // What the response record says is what request() says.
+    for (r, want) in answers.iter().zip(&faults[1..]) {
+        let mut out = orderpay::json::Out::default();
+        r.headers.fault().expect("a fault").write(&mut out);
+        assert_eq!(&serde_json::from_str::<Value>(&out.text).unwrap(), want);
+    }
+    assert_marked_spans(&answers, &spans, &otlp);
+    assert_eq!(
+        counters["faults"],
+        json!({"byKind": {"decline": 1, "timeout": 1, "http": 1, "network": 1},
+               "byRule": {"busy": 1, "broke": 1, "slow": 1, "cut": 1}})
+    );
+    assert!(counters.get("replays").is_none());
+    let restored = Service::restore(
+        &svc.snapshot(),
+        Box::new(orderpay::sim::clock::VirtualClock::starting_at(T0)),
+    )
+    .expect("restores");
+    assert_eq!(explained(&restored), explained(&svc));
+    assert_eq!(restored.export_ndjson(), svc.export_ndjson());
+    assert_eq!(restored.snapshot(), svc.snapshot());
+}
+
+/// The gateway spans of an http 429, a decline, a timeout and a network
+/// fault: their attributes and their OTLP status.
+fn assert_marked_spans(answers: &[orderpay::gateway::Response], spans: &[Value], otlp: &Value) {
+    let expected = [
+        ("http", "busy", None, Some("http")),
+        (
+            "decline",
+            "broke",
+            Some("insufficient_funds"),
+            Some("server_error"),
+        ),
+        ("timeout", "slow", None, Some("timeout")),
+        ("network", "cut", None, Some("network")),
+    ];
+    for (r, (kind, rule, code, error)) in answers.iter().zip(expected) {
+        let (span, attributes) = gateway_span(spans, r);
+        assert_eq!(attributes["orderpay.fault.kind"], json!(kind));
+        assert_eq!(attributes["orderpay.rule"], json!(rule));
+        assert_eq!(
+            attributes.get("payment.decline_code"),
+            code.map(|c| json!(c)).as_ref()
+        );
+        let status = otlp_status(otlp, span["spanId"].as_str().unwrap());
+        assert_eq!(status, json!({"code": 2, "message": error}), "{kind}");
+    }
+}
+
+#[test]
+fn with_no_rule_fired_records_spans_and_counters_say_nothing_new() {
+    let mut svc = always_declines(1);
+    let order = create_order_id(&mut svc);
+    svc.handle(pay_request(&order, 5.0, "CARD"));
+    let everything = [
+        svc.logs_json(None),
+        svc.spans_json(),
+        svc.counters_json(),
+        svc.export_otlp_json(),
+    ]
+    .concat();
+    for word in ["fault", "orderpay.rule", "decline_code", "replay"] {
+        assert!(!everything.contains(word), "{word}");
+    }
+    let otlp = svc.export_otlp();
+    let third = otlp["resourceSpans"][2]["scopeSpans"][0]["spans"][0].clone();
+    assert_eq!(
+        third["status"],
+        json!({"code": 2, "message": "server_error"})
+    );
+}
+
+#[test]
+fn a_drawn_decline_under_a_scenario_is_a_decline_with_no_rule_everywhere() {
+    let mut svc = always_declines(1);
+    set(
+        &mut svc,
+        &json!({"rules": [{"when": {"route": "test"}, "then": {"kind": "delay"}}]}),
+    );
+    let order = create_order_id(&mut svc);
+    let r = svc.handle(pay_request(&order, 5.0, "CARD"));
+    let (logs, spans, counters, _) = explained(&svc);
+    let last = logs.last().unwrap();
+    assert_eq!(
+        last["fault"],
+        json!({"kind": "decline", "rule": null, "code": "generic_decline"})
+    );
+    let (_, attributes) = gateway_span(&spans, &r);
+    assert!(attributes.get("orderpay.rule").is_none());
+    assert_eq!(attributes["payment.decline_code"], json!("generic_decline"));
+    assert_eq!(
+        counters["faults"],
+        json!({"byKind": {"decline": 1}, "byRule": {}})
+    );
+}
+
+#[test]
+fn damaged_faults_in_a_snapshot_are_refused_naming_them() {
+    let mut svc = always_approves(1);
+    set(
+        &mut svc,
+        &json!({"rules": [{"name": "busy", "then": {"kind": "http", "status": 503}}]}),
+    );
+    svc.handle(get("/api/order/ORD-AAAAAAAA"));
+    let snapshot = svc.snapshot();
+    let wall = || Box::new(orderpay::sim::clock::VirtualClock::starting_at(T0));
+    for (from, to, want) in [
+        (
+            "\"status\":503,\"retryAfter\":1}",
+            "\"status\":500,\"retryAfter\":1}",
+            "`fault`: not a failure",
+        ),
+        (
+            "\"retryAfter\":1}",
+            "\"retryAfter\":1,\"x\":1}",
+            "`fault`: not a failure",
+        ),
+        (
+            "[\"orderpay.fault.kind\",\"http\"]",
+            "[\"orderpay.fault.kind\",\"htp\"]",
+            "span attribute `orderpay.fault.kind`: unknown",
+        ),
+        (
+            "\"byKind\":{\"http\":1}",
+            "\"byKind\":{\"http\":0}",
+            "snapshot.counters.faults.byKind.http: unknown, repeated or 0",
+        ),
+        (
+            "\"byRule\":{\"busy\":1}",
+            "\"byRule\":{\"busy\":1,\"busy\":1}",
+            "snapshot.counters.faults.byRule.busy",
+        ),
+    ] {
+        assert!(snapshot.contains(from), "{from}");
+        let err = Service::restore(&snapshot.replacen(from, to, 1), wall())
+            .err()
+            .expect("refused")
+            .msg;
+        assert!(err.contains(want), "{to}: {err}");
+    }
+}

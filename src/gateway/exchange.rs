@@ -27,7 +27,7 @@ use crate::json::message::{msg, Q};
 use crate::observe::call::{known_method, Call};
 use crate::observe::trace::Incoming;
 use crate::observe::{
-    Answer, At, EventClass, Kept, LogStatus, Part, SpanEntry, SpanId, TraceId, Why,
+    Answer, At, EventClass, Extra, Kept, LogStatus, Mark, Part, SpanEntry, SpanId, TraceId, Why,
 };
 use crate::sim::latency::LatencyModel;
 use crate::sim::scenario::{Fault, Then};
@@ -338,7 +338,7 @@ fn replay(
         http_status: kept.status,
         code: kept.body.code,
         msg: Cow::Owned(kept.body.msg.clone()),
-        replay: true,
+        extra: Some(Box::new(Extra::Replay)),
     };
     let duration = log(svc, context, call, Work::default(), answer);
     let mut facts = response_headers(context, duration, None);
@@ -479,7 +479,10 @@ fn finish(
         http_status,
         code: body.code,
         msg,
-        replay: false,
+        extra: work
+            .fault
+            .as_deref()
+            .map(|f| Box::new(Extra::Fault(f.clone()))),
     };
     let fault = work.fault.take();
     // A third party that timed out or failed leaves the outcome unknown.
@@ -518,7 +521,7 @@ fn finish_inner<T>(
                 http_status: 200,
                 code: 0,
                 msg: Cow::Borrowed("success"),
-                replay: false,
+                extra: None,
             };
             (answer, data)
         }
@@ -530,7 +533,7 @@ fn finish_inner<T>(
                 http_status: error.http_status(),
                 code: error.code(),
                 msg: error.log_msg(),
-                replay: false,
+                extra: None,
             };
             (answer, None)
         }
@@ -624,6 +627,7 @@ fn record_spans(
         http_status: answer.http_status,
         code: answer.code,
         msg: answer.msg.clone(),
+        mark: mark(answer),
     };
     let window = (0, total);
     context.record_span(
@@ -663,6 +667,20 @@ fn record_spans(
         let window = (offset, offset + took);
         context.record_span(svc, span(third, Some(service_span), window, status, part));
     }
+}
+
+/// What the gateway span says of a replay or a scenario's failure.
+fn mark(answer: &Answer) -> Option<Box<Mark>> {
+    if answer.replay() {
+        return Some(Box::new(Mark::Replay));
+    }
+    let fault = answer.fault()?;
+    let code = match fault.then {
+        Then::Decline { code } => Some(code),
+        _ => None,
+    };
+    let kind = fault.then.kind();
+    Some(Box::new(Mark::Fault(kind, fault.rule.clone(), code)))
 }
 
 /// What the response headers will say, kept as facts until read.

@@ -267,6 +267,8 @@ export interface ResponseRecord extends LogRecordBase {
   userId: string | null;
   /** Only on the replay of an answer kept under an `Idempotency-Key`: nothing ran. */
   replay?: true;
+  /** Only when a scenario's rule fired (or a drawn decline under a scenario): what request() reported. */
+  fault?: Fault;
 }
 
 export type LogRecord = GatewayRecord | ServiceRecord | ResponseRecord;
@@ -305,7 +307,7 @@ export interface OtlpSpan {
   startTimeUnixNano: string;
   endTimeUnixNano: string;
   attributes: OtlpKeyValue[];
-  /** code 2: ERROR; empty: unset */
+  /** code 2: ERROR, its message `server_error` or the kind of the scenario fault that failed the request (http, network, timeout, processor_error); empty: unset */
   status: { code?: number; message?: string };
 }
 /** An OTLP/JSON ExportTraceServiceRequest, as POST /v1/traces takes it. */
@@ -392,6 +394,10 @@ export interface ServiceCounters {
     payment: DurationHistogram;
     test: DurationHistogram;
   };
+  /** Answers replayed under an `Idempotency-Key`; absent until one is. */
+  replays?: number;
+  /** Scenario failures by kind and by the name of the rule that gave them (a drawn decline has none); absent until one. */
+  faults?: { byKind: Partial<Record<Fault["kind"], number>>; byRule: Record<string, number> };
   /** False when rebuilt from an older snapshot whose log had dropped records: the counts then start at its oldest record. */
   complete: boolean;
 }

@@ -15,6 +15,8 @@ const DECIDED = 2;
 const FAILED = 4;
 /** A response record of a replay (`replay: true`); other response records are 3. */
 const REPLAYED = 5;
+/** A response record, then its scenario's `fault` as JSON text. */
+const FAULTED = 6;
 
 /** Attribute value types, as render.rs's `attr_type` numbers them. */
 const STR = 0;
@@ -50,7 +52,8 @@ export function records(raw, memory) {
 }
 
 // A record on the tape: its shape, six fields every record has, then those
-// of its shape (3, 3, 9, 10, or 12 for a decision a scenario made). Each builder gets the tape at the shape.
+// of its shape (3, 3, 9, 10, 12 for a decision a scenario made, or 11 for a
+// response with a fault). Each builder gets the tape at the shape.
 
 function buildRecords(t, s) {
   const out = [];
@@ -71,9 +74,10 @@ function buildRecords(t, s) {
       k += 18;
     } else {
       const record = responseRecord(t, s, k);
-      if (shape === REPLAYED) record.replay = true;
-      out.push(record);
       k += 16;
+      if (shape === REPLAYED) record.replay = true;
+      if (shape === FAULTED) record.fault = JSON.parse(s[t[k++]]);
+      out.push(record);
     }
   }
   return out;
@@ -209,7 +213,8 @@ const COMPONENTS = ["gateway", "order-service", "payment-service", "third-party"
  * The package's version, then the spans as buildSpans reads them (with
  * 32-digit trace ids, and times as OTLP's nanosecond strings): each span
  * goes under its component, with kind 3 (CLIENT) for the third party's
- * and 2 (SERVER) for the rest, and an error status for a server_error.
+ * and 2 (SERVER) for the rest, and its error status's message, if any
+ * (span_entry.rs's `error`).
  */
 function buildOtlp(t, s) {
   const version = s[t[0]];
@@ -239,7 +244,8 @@ function buildOtlp(t, s) {
     const kind = kinds[at];
     const startTimeUnixNano = s[t[k + 5]];
     const endTimeUnixNano = s[t[k + 6]];
-    const status = s[t[k + 7]] === "server_error" ? { code: 2, message: "server_error" } : {};
+    const message = t[k + 7];
+    const status = message < 0 ? {} : { code: 2, message: s[message] };
     const count = t[k + 8];
     const attributes = spanAttributes(t, s, k + 9, count);
     const a = k + 9 + count * 3;

@@ -15,6 +15,7 @@ use crate::prelude::*;
 use crate::json::message::{msg, place, At, Path, Place};
 
 use alloc::borrow::Cow;
+use alloc::rc::Rc;
 
 use super::call::Call;
 use super::entry::{Answer, Kept};
@@ -22,6 +23,7 @@ use super::event_class::EventClass;
 use super::journal::Journal;
 use crate::json::{Json, Out};
 use crate::sim::invalid::Invalid;
+use crate::sim::scenario::document::KINDS;
 use crate::sim::third_party::{Rule, Verdict};
 
 /// Upper bounds of the duration buckets, in ms: bucket `i` holds the
@@ -144,6 +146,13 @@ pub struct Counters {
     /// False when the counts were rebuilt from a log that no longer held
     /// every record (an older snapshot): they start at its oldest record.
     pub complete: bool,
+    /// Answers replayed under an `Idempotency-Key`.
+    pub replays: u64,
+    /// Scenario failures by kind and by the name of the rule that gave
+    /// them (a drawn decline has none), each in the order first met; at
+    /// most `MAX_ROWS` names.
+    pub faults_by_kind: Vec<(Rc<str>, u64)>,
+    pub faults_by_rule: Vec<(Rc<str>, u64)>,
     /// Where each request's row was last found, so it is not searched for.
     rows: RowMemo,
 }
@@ -196,6 +205,9 @@ impl Default for Counters {
             every: 1,
             durations: Default::default(),
             complete: true,
+            replays: 0,
+            faults_by_kind: Vec::new(),
+            faults_by_rule: Vec::new(),
             rows: RowMemo::default(),
         }
     }
@@ -230,6 +242,13 @@ impl Counters {
 
     fn count_request(&mut self, call: &Call, answer: &Answer) {
         self.requests += 1;
+        self.replays += u64::from(answer.replay());
+        if let Some(fault) = answer.fault() {
+            tally(&mut self.faults_by_kind, fault.then.kind(), 1);
+            if let Some(rule) = &fault.rule {
+                tally(&mut self.faults_by_rule, rule, 1);
+            }
+        }
         let route = call.template;
         let (http_status, code) = (answer.http_status, answer.code);
         let slot = memo_slot(route, http_status, code);
@@ -368,6 +387,13 @@ impl Counters {
         self.write_payments(out);
         out.key("durations");
         self.write_durations(out);
+        if self.replays > 0 {
+            out.key("replays");
+            out.uint(self.replays);
+        }
+        if !self.faults_by_kind.is_empty() {
+            self.write_faults(out);
+        }
         out.key("complete");
         out.bool(self.complete);
         out.end_object();
@@ -427,6 +453,25 @@ impl Counters {
         out.end_object();
     }
 
+    /// `faults`: `byKind` and `byRule`, each a count by name.
+    fn write_faults(&self, out: &mut Out) {
+        out.key("faults");
+        out.begin_object();
+        for (name, list) in [
+            ("byKind", &self.faults_by_kind),
+            ("byRule", &self.faults_by_rule),
+        ] {
+            out.key(name);
+            out.begin_object();
+            for (key, n) in list {
+                out.key_text(key);
+                out.uint(*n);
+            }
+            out.end_object();
+        }
+        out.end_object();
+    }
+
     /// `durations`: the bucket edges, then a histogram per service.
     fn write_durations(&self, out: &mut Out) {
         out.begin_object();
@@ -475,6 +520,12 @@ impl Counters {
         c.read_by_route(v, at)?;
         c.read_payments(field(v, at, "payments")?, &Path(at, "payments"))?;
         c.read_durations(field(v, at, "durations")?, &Path(at, "durations"))?;
+        if v.get("replays").is_some() {
+            c.replays = count_in(v, at, "replays")?;
+        }
+        if let Some(faults) = v.get("faults") {
+            c.read_faults(faults, &Path(at, "faults"))?;
+        }
         let complete = field(v, at, "complete")?;
         c.complete = complete
             .as_bool()
@@ -545,6 +596,31 @@ impl Counters {
             }
         }
         self.read_running(payments, &Path(pay_at, "running"))
+    }
+
+    /// `faults`: counts above 0 by kind (one of `KINDS`) and by rule,
+    /// each named once, at most `MAX_ROWS`.
+    fn read_faults(&mut self, faults: &Json, at: &dyn Place) -> Result<(), Invalid> {
+        let lists = [
+            ("byKind", &mut self.faults_by_kind),
+            ("byRule", &mut self.faults_by_rule),
+        ];
+        for (name, list) in lists {
+            let here = Path(at, name);
+            let members = field(faults, at, name)?;
+            let members = members
+                .as_object()
+                .ok_or_else(|| wrong(&here, "an object"))?;
+            for (key, v) in members {
+                let n = count(v, &Path(&here, key))?;
+                let known = name == "byRule" || KINDS.contains(&&**key);
+                if n == 0 || !known || list.iter().any(|(k, _)| **k == **key) {
+                    return Err(out_of_range(&Path(&here, key), "unknown, repeated or 0"));
+                }
+                tally(list, key, n);
+            }
+        }
+        Ok(())
     }
 
     /// `durations`: the bucket edges this service counts in, then a
@@ -623,6 +699,16 @@ impl Counters {
             self.running.push(n);
         }
         Ok(())
+    }
+}
+
+/// `n` more under `name`, a new name last; past `MAX_ROWS` names, a new
+/// one is not kept.
+fn tally(list: &mut Vec<(Rc<str>, u64)>, name: &str, n: u64) {
+    match list.iter().position(|(k, _)| &**k == name) {
+        Some(i) => list.get_mut(i).into_iter().for_each(|(_, c)| *c += n),
+        None if list.len() < MAX_ROWS => list.push((Rc::from(name), n)),
+        None => {}
     }
 }
 
@@ -777,7 +863,7 @@ mod tests {
             http_status,
             code,
             msg: Cow::Borrowed("success"),
-            replay: false,
+            extra: None,
         }
     }
 

@@ -1,6 +1,8 @@
 //! A log record as the journal keeps it: numbers and enums, the request
 //! line shared, and no text made until someone reads it.
 
+use crate::prelude::*;
+
 use alloc::borrow::Cow;
 use alloc::rc::Rc;
 
@@ -8,6 +10,7 @@ use super::call::Call;
 use super::event_class::EventClass;
 use super::ids::{SpanId, TraceId};
 use super::status::LogStatus;
+use crate::sim::scenario::Fault;
 use crate::sim::third_party::Verdict;
 
 /// One log record of the spec's part 6, compact.
@@ -43,8 +46,32 @@ pub struct Answer {
     pub http_status: u16,
     pub code: i32,
     pub msg: Cow<'static, str>,
-    /// A replay of an answer kept under an `Idempotency-Key`: nothing ran.
-    pub replay: bool,
+    /// A replay, or a scenario's failure: none by default. One pointer,
+    /// so a record stays within 128 bytes, moved without a call.
+    pub extra: Option<Box<Extra>>,
+}
+
+/// What an answer may carry besides: a replay of an answer kept under an
+/// `Idempotency-Key` (nothing ran), or the failure a scenario's rule gave
+/// the request (or a drawn decline under a scenario), as `request()`
+/// reports it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Extra {
+    Replay,
+    Fault(Fault),
+}
+
+impl Answer {
+    pub fn replay(&self) -> bool {
+        matches!(self.extra.as_deref(), Some(Extra::Replay))
+    }
+
+    pub fn fault(&self) -> Option<&Fault> {
+        match self.extra.as_deref() {
+            Some(Extra::Fault(fault)) => Some(fault),
+            _ => None,
+        }
+    }
 }
 
 /// Where in a trace a record is written.

@@ -26,7 +26,7 @@ pub(crate) mod written;
 
 pub use call::Call;
 pub use counters::Counters;
-pub use entry::{Answer, At, Entry, Kept};
+pub use entry::{Answer, At, Entry, Extra, Kept};
 pub use event_class::EventClass;
 pub use ids::{SpanId, TraceId};
 pub use journal::Journal;
@@ -35,5 +35,5 @@ pub use record::{LogRecord, Stage};
 pub use span::Component;
 #[cfg(feature = "serde")]
 pub use span::Span;
-pub use span_entry::{Part, SpanEntry, Why};
+pub use span_entry::{Mark, Part, SpanEntry, Why};
 pub use status::LogStatus;

@@ -8,7 +8,6 @@ use crate::prelude::*;
 use super::render::{attributes, name, spans_on_tape, Attr};
 use super::span::Component;
 use super::span_entry::SpanEntry;
-use super::status::LogStatus;
 use super::tape::Written;
 use super::unix_nanos::nanos;
 use crate::json::write::{escape_into, push_hex64, push_int};
@@ -218,11 +217,14 @@ fn span(out: &mut Out, s: &SpanEntry) {
         first = false;
         attribute(t, key, value);
     });
-    t.push_str(if s.status == LogStatus::ServerError {
-        r#"],"status":{"code":2,"message":"server_error"}"#
-    } else {
-        r#"],"status":{}"#
-    });
+    match s.error() {
+        Some(message) => {
+            t.push_str(r#"],"status":{"code":2,"message":""#);
+            t.push_str(message);
+            t.push_str("\"}");
+        }
+        None => t.push_str(r#"],"status":{}"#),
+    }
     out.end_object();
 }
 

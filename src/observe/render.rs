@@ -8,7 +8,7 @@ use super::call::Call;
 use super::entry::{Answer, Entry, Kept};
 use super::event_class::EventClass;
 use super::ids::SpanId;
-use super::span_entry::{Part, SpanEntry};
+use super::span_entry::{Mark, Part, SpanEntry};
 use super::status::LogStatus;
 use super::tape::{Tape, Written};
 use super::utc::push_iso8601;
@@ -50,7 +50,7 @@ fn ids(t: &mut String, trace: &super::ids::TraceId, span: SpanId, parent: Option
 /// every record has, then those of its stage.
 pub fn record(out: &mut Out, r: &Entry) {
     out.begin_object();
-    fields(&mut out.text, r);
+    fields(out, r);
     out.end_object();
 }
 
@@ -62,12 +62,26 @@ pub fn ndjson_record(out: &mut Out, r: &Entry) {
     out.text.push_str("\"@timestamp\":\"");
     push_iso8601(&mut out.text, r.timestamp);
     out.text.push_str("\",");
-    fields(&mut out.text, r);
+    fields(out, r);
     out.end_object();
 }
 
-/// A record's members, in the order `logs()` has always written them.
-fn fields(t: &mut String, r: &Entry) {
+/// A record's members, in the order `logs()` has always written them;
+/// a response record's `fault` last, when a scenario gave one.
+fn fields(out: &mut Out, r: &Entry) {
+    if let Some(f) = match &r.stage {
+        Kept::Response(_, answer) => answer.fault(),
+        _ => None,
+    } {
+        fields_of(&mut out.text, r);
+        out.text.push_str(",\"fault\":");
+        out.reset();
+        return f.write(out);
+    }
+    fields_of(&mut out.text, r);
+}
+
+fn fields_of(t: &mut String, r: &Entry) {
     t.push_str("\"seq\":");
     push_uint(t, r.seq);
     t.push_str(",\"timestamp\":");
@@ -143,7 +157,7 @@ fn response_stage(t: &mut String, call: &Call, answer: &Answer) {
         Some(user) => escape_into(t, user),
         None => t.push_str("null"),
     }
-    if answer.replay {
+    if answer.replay() {
         t.push_str(",\"replay\":true");
     }
 }
@@ -278,6 +292,7 @@ pub fn attributes<'a>(s: &'a SpanEntry, mut each: impl FnMut(&'static str, Attr<
             http_status,
             code,
             msg,
+            mark,
         } => {
             each("http.request.method", Attr::Str(&call.method));
             each("url.path", Attr::Str(&call.uri));
@@ -293,6 +308,9 @@ pub fn attributes<'a>(s: &'a SpanEntry, mut each: impl FnMut(&'static str, Attr<
             if let Some(user) = &call.user_id {
                 each("enduser.id", Attr::Str(user));
             }
+            for (key, value) in marked(mark.as_deref()).into_iter().flatten() {
+                each(key, value);
+            }
         }
         Part::Service { class, .. } => each("orderpay.event_class", Attr::Str(class.as_str())),
         Part::ThirdParty {
@@ -304,6 +322,20 @@ pub fn attributes<'a>(s: &'a SpanEntry, mut each: impl FnMut(&'static str, Attr<
             each("orderpay.attempt", Attr::Int(i64::from(*attempt)));
             each("orderpay.reason", Attr::Made(&why.text()));
         }
+    }
+}
+
+/// What a gateway span's mark adds to its attributes: `orderpay.replay`,
+/// or a fault's kind, rule and decline code (each when it has one).
+fn marked(mark: Option<&Mark>) -> [Option<(&'static str, Attr<'_, 'static>)>; 3] {
+    match mark {
+        None => [None, None, None],
+        Some(Mark::Replay) => [Some(("orderpay.replay", Attr::Bool(true))), None, None],
+        Some(Mark::Fault(kind, rule, code)) => [
+            Some(("orderpay.fault.kind", Attr::Str(kind))),
+            rule.as_deref().map(|r| ("orderpay.rule", Attr::Str(r))),
+            code.map(|c| ("payment.decline_code", Attr::Str(c))),
+        ],
     }
 }
 
@@ -375,6 +407,8 @@ pub mod shape {
     pub const FAILED: f64 = 4.0;
     /// A response record of a replay (`"replay": true`).
     pub const REPLAYED: f64 = 5.0;
+    /// `RESPONSE`, then its `fault` as JSON text.
+    pub const FAULTED: f64 = 6.0;
 }
 
 /// The type of an attribute's value on a tape.
@@ -394,7 +428,8 @@ pub fn record_on_tape<'a>(tape: &mut Tape<'a>, r: &'a Entry) {
             outcome: Some(v), ..
         } if v.failure != Failure::None => shape::FAILED,
         Kept::Service { .. } => shape::DECIDED,
-        Kept::Response(_, answer) if answer.replay => shape::REPLAYED,
+        Kept::Response(_, answer) if answer.replay() => shape::REPLAYED,
+        Kept::Response(_, answer) if answer.fault().is_some() => shape::FAULTED,
         Kept::Response(..) => shape::RESPONSE,
     };
     tape.num(shape);
@@ -438,6 +473,11 @@ pub fn record_on_tape<'a>(tape: &mut Tape<'a>, r: &'a Entry) {
             tape.int(i64::from(answer.code));
             tape.word(&answer.msg);
             tape.opt_word(call.user_id.as_deref());
+            if let Some(fault) = answer.fault() {
+                let mut out = Out::default();
+                fault.write(&mut out);
+                tape.fresh(&out.text);
+            }
         }
     }
 }
@@ -529,7 +569,12 @@ pub fn spans_on_tape<'a>(
         tape.word(s.component().name());
         tape.time(s.start);
         tape.time(s.end);
-        tape.word(s.status.as_str());
+        if otlp_version.is_some() {
+            // OTLP's status: its error message, or none.
+            tape.opt_word(s.error());
+        } else {
+            tape.word(s.status.as_str());
+        }
         attributes_on_tape(&mut tape, s);
     }
     tape.finish()

@@ -10,14 +10,16 @@ use alloc::collections::VecDeque;
 use alloc::rc::Rc;
 
 use super::call::{method_word, Call};
-use super::entry::{Answer, Entry, Kept};
+use super::entry::{Answer, Entry, Extra, Kept};
 use super::event_class::EventClass;
 use super::ids::{SpanId, TraceId};
 use super::journal::Journal;
-use super::span_entry::{Part, SpanEntry, Why};
+use super::span_entry::{Mark, Part, SpanEntry, Why};
 use super::status::LogStatus;
 use crate::domain::route_table::template_named;
 use crate::json::Json;
+use crate::sim::scenario::document::{DECLINE_CODES, KINDS};
+use crate::sim::scenario::Fault;
 use crate::sim::third_party::{Failure, Rule, Verdict};
 
 type Read<T> = Result<T, String>;
@@ -281,10 +283,13 @@ fn record(o: &Json<'_>, calls: &mut Calls) -> Read<Entry> {
                 http_status: small(o, "httpStatus")?,
                 code: small(o, "code")?,
                 msg: Cow::Owned(text(o, "msg")?.to_owned()),
-                replay: match o.get("replay") {
-                    None => false,
-                    Some(Json::Bool(true)) => true,
-                    Some(_) => return Err("`replay`: expected true, or no member".to_owned()),
+                extra: match (o.get("replay"), o.get("fault")) {
+                    (None, None) => None,
+                    (Some(Json::Bool(true)), None) => Some(Box::new(Extra::Replay)),
+                    (None, Some(v)) => Some(Box::new(Extra::Fault(
+                        Fault::read(v).ok_or("`fault`: not a failure a scenario gives")?,
+                    ))),
+                    _ => return Err("`replay`: expected true, or no member".to_owned()),
                 },
             },
         ),
@@ -331,6 +336,25 @@ fn span_call_of(o: &Json<'_>, calls: &mut Calls) -> Read<Rc<Call>> {
     Ok(calls.of_span(name, uri, user))
 }
 
+/// A gateway span's replay or scenario failure, from its attributes.
+fn mark(o: &Json<'_>) -> Read<Option<Box<Mark>>> {
+    if attribute(o, "orderpay.replay").is_some() {
+        return Ok(Some(Box::new(Mark::Replay)));
+    }
+    let word = |key, words: &[&'static str]| {
+        let given = attribute(o, key).and_then(Json::as_str);
+        words.iter().find(|w| Some(**w) == given).copied()
+    };
+    if attribute(o, "orderpay.fault.kind").is_none() {
+        return Ok(None);
+    }
+    let kind = word("orderpay.fault.kind", &KINDS)
+        .ok_or("span attribute `orderpay.fault.kind`: unknown")?;
+    let rule = attribute(o, "orderpay.rule").and_then(Json::as_str);
+    let code = word("payment.decline_code", &DECLINE_CODES);
+    Ok(Some(Box::new(Mark::Fault(kind, rule.map(Rc::from), code))))
+}
+
 fn span(o: &Json<'_>, calls: &mut Calls) -> Read<SpanEntry> {
     let part = match text(o, "component")? {
         "gateway" => Part::Gateway {
@@ -338,6 +362,7 @@ fn span(o: &Json<'_>, calls: &mut Calls) -> Read<SpanEntry> {
             http_status: attr_int(o, "http.response.status_code")?,
             code: attr_int(o, "orderpay.code")?,
             msg: Cow::Owned(attr_text(o, "orderpay.msg")?.to_owned()),
+            mark: mark(o)?,
         },
         "third-party" => Part::ThirdParty {
             approved: attribute(o, "orderpay.approved")

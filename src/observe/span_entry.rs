@@ -34,6 +34,8 @@ pub enum Part {
         http_status: u16,
         code: i32,
         msg: Cow<'static, str>,
+        /// A replay or a scenario's failure: none by default.
+        mark: Option<Box<Mark>>,
     },
     Service {
         call: Rc<Call>,
@@ -44,6 +46,14 @@ pub enum Part {
         attempt: u32,
         why: Why,
     },
+}
+
+/// What a gateway span says besides the answer: a replay of a kept
+/// answer, or a scenario's failure (its kind, rule and decline code).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Mark {
+    Replay,
+    Fault(&'static str, Option<Rc<str>>, Option<&'static str>),
 }
 
 /// The third party's reason: made from its verdict when read, or the
@@ -70,6 +80,20 @@ impl SpanEntry {
             Part::Service { class, .. } => Component::of(*class),
             Part::ThirdParty { .. } => Component::ThirdParty,
         }
+    }
+
+    /// The message of the span's OTLP error status: the kind of a fault
+    /// that failed the request (all but a decline and a delay), else
+    /// `server_error` for a server error; none when nothing failed.
+    pub fn error(&self) -> Option<&'static str> {
+        match &self.part {
+            Part::Gateway { mark: Some(m), .. } => match &**m {
+                Mark::Fault(kind, ..) if !matches!(*kind, "decline" | "delay") => Some(*kind),
+                _ => None,
+            },
+            _ => None,
+        }
+        .or((self.status == LogStatus::ServerError).then_some("server_error"))
     }
 
     pub fn push_name(&self, out: &mut String) {

@@ -12,9 +12,11 @@
 //! give: strings and numbers go through the JSON reader's own steps, and
 //! the words and ids through the same parsers.
 
+use crate::prelude::*;
+
 use alloc::borrow::Cow;
 
-use super::entry::{Answer, Entry, Kept};
+use super::entry::{Answer, Entry, Extra, Kept};
 use super::event_class::EventClass;
 use super::ids::{SpanId, TraceId};
 use super::restore::Calls;
@@ -416,7 +418,7 @@ fn response_stage(c: &mut Cursor, calls: &mut Calls) -> Option<Kept> {
             http_status,
             code,
             msg: kept(msg),
-            replay,
+            extra: replay.then(|| Box::new(Extra::Replay)),
         },
     ))
 }
@@ -488,6 +490,7 @@ fn gateway_part(c: &mut Cursor, calls: &mut Calls, name: &str) -> Option<Part> {
         http_status,
         code,
         msg: kept(msg),
+        mark: None,
     })
 }
 

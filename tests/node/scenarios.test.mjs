@@ -156,3 +156,46 @@ test("docs/scenarios.md: its document is taken and does what it says", async () 
   assert.equal(slow.fault.kind, "delay");
   assert.ok(Number(slow.headers["x-sim-duration-ms"]) >= 3000);
 });
+
+/** The gateway span of a request, by the span id its answer names. */
+function gatewaySpan(service, response) {
+  return service.spans().find((s) => s.spanId === response.headers["x-b3-spanid"]);
+}
+
+test("a fired rule and a replay show in logs(), spans(), exportOtlp() and counters(), and survive a snapshot", () => {
+  const scenario = { rules: [{ name: "busy", when: { route: "order", method: "GET" }, then: { kind: "http", status: 503, retryAfter: 2 } }] };
+  const service = new Service({ seed: 1, virtualTime: 0, failureRate: 0, scenario });
+  const created = service.request("POST", "/api/order/create", order, { "Idempotency-Key": "k-1" });
+  const replayed = service.request("POST", "/api/order/create", order, { "Idempotency-Key": "k-1" });
+  const failed = service.request("GET", `/api/order/${created.body.data.orderId}`);
+  const last = service.logs().at(-1);
+  assert.deepEqual(last.fault, failed.fault);
+  assert.deepEqual(last.fault, { kind: "http", rule: "busy", status: 503, retryAfter: 2 });
+  assert.equal(JSON.parse(service.exportNdjson().trim().split("\n").at(-1)).fault.rule, "busy");
+  assert.equal(service.logs().filter((r) => "fault" in r).length, 1, "the other records have none");
+  const attributes = Object.fromEntries(gatewaySpan(service, failed).attributes);
+  assert.equal(attributes["orderpay.fault.kind"], "http");
+  assert.equal(attributes["orderpay.rule"], "busy");
+  assert.equal(Object.fromEntries(gatewaySpan(service, replayed).attributes)["orderpay.replay"], true);
+  const otlp = service.exportOtlp().resourceSpans[0].scopeSpans[0].spans;
+  assert.deepEqual(otlp.find((s) => s.spanId === failed.headers["x-b3-spanid"]).status, { code: 2, message: "http" });
+  assert.deepEqual(otlp.find((s) => s.spanId === created.headers["x-b3-spanid"]).status, {});
+  const counters = service.counters();
+  assert.equal(counters.replays, 1);
+  assert.deepEqual(counters.faults, { byKind: { http: 1 }, byRule: { busy: 1 } });
+  const restored = Service.restore(service.snapshot());
+  assert.deepEqual(restored.logs(), service.logs());
+  assert.deepEqual(restored.spans(), service.spans());
+  assert.deepEqual(restored.exportOtlp(), service.exportOtlp());
+  assert.deepEqual(restored.counters(), counters);
+});
+
+test("with no scenario and no key, records, spans, OTLP and counters hold nothing new", () => {
+  const service = new Service({ seed: 1, virtualTime: 0, failureRate: 1 });
+  const made = service.handle("POST", "/api/order/create", order);
+  service.handle("POST", "/api/payment/pay", { orderId: made.data.orderId, amount: 10, paymentMethod: "CARD" });
+  const text = JSON.stringify([service.logs(), service.spans(), service.exportOtlp(), service.counters()]);
+  for (const word of ["fault", "orderpay.rule", "decline_code", "replay"]) assert.ok(!text.includes(word), word);
+  const statuses = service.exportOtlp().resourceSpans.flatMap((r) => r.scopeSpans[0].spans.map((s) => s.status.message));
+  assert.ok(statuses.includes("server_error"));
+});

@@ -84,7 +84,7 @@ fn rule(v: &Json, at: &At, i: usize, words: Words) -> Result<Rule, Box<Refusal>>
             "then: missing; expected what the rule does".to_owned(),
         )
     })?;
-    let then = read_then(then, &then_at)?;
+    let then = read_then(then, &then_at, false)?;
     let name = given.unwrap_or_else(|| {
         let mut m = Msg::new("rules[");
         m.uint(i as u64).s("]");
@@ -93,19 +93,27 @@ fn rule(v: &Json, at: &At, i: usize, words: Words) -> Result<Rule, Box<Refusal>>
     Ok(Rule { name, when, then })
 }
 
-/// The keys each kind takes besides `kind`.
-fn keys_of(kind: &str) -> &'static [&'static str] {
-    match kind {
-        "decline" => &["kind", "code"],
-        "timeout" => &["kind", "afterMs"],
-        "http" => &["kind", "status", "retryAfter"],
-        "processor_error" => &["kind", "status"],
-        "delay" => &["kind", "ms"],
-        _ => &["kind", "fault", "ms", "phase"],
+/// The keys each kind takes besides `kind`; in a log record's `fault`
+/// (`record`), `rule` too, and a timeout's `ms` for its `afterMs`.
+fn keys_of(kind: &str, record: bool) -> &'static [&'static str] {
+    match (kind, record) {
+        ("decline", false) => &["kind", "code"],
+        ("decline", true) => &["kind", "rule", "code"],
+        ("timeout", false) => &["kind", "afterMs"],
+        ("timeout", true) => &["kind", "rule", "ms"],
+        ("http", false) => &["kind", "status", "retryAfter"],
+        ("http", true) => &["kind", "rule", "status", "retryAfter"],
+        ("processor_error", false) => &["kind", "status"],
+        ("processor_error", true) => &["kind", "rule", "status"],
+        ("delay", false) => &["kind", "ms"],
+        ("delay", true) => &["kind", "rule", "ms"],
+        (_, false) => &["kind", "fault", "ms", "phase"],
+        (_, true) => &["kind", "rule", "fault", "ms", "phase"],
     }
 }
 
-fn read_then(v: &Json, at: &At) -> Result<Then, Box<Refusal>> {
+/// A rule's `then`, or (`record`) a log record's `fault` beside its rule.
+pub(super) fn read_then(v: &Json, at: &At, record: bool) -> Result<Then, Box<Refusal>> {
     let kind_of = v.as_object().map(|_| v.get("kind"));
     let kind = match kind_of {
         None => return Err(at.wrong("an object with a kind", v)),
@@ -120,7 +128,7 @@ fn read_then(v: &Json, at: &At) -> Result<Then, Box<Refusal>> {
             "one of decline, timeout, processor_error, http, delay, network",
         )?,
     };
-    let members = object(v, at, keys_of(kind))?;
+    let members = object(v, at, keys_of(kind, record))?;
     let get = |name: &'static str| member(members, name).map(|v| (v, At::Key(at, name)));
     let ms_or = |name: &'static str, default: u64| match get(name) {
         Some((v, at)) => whole(v, &at, 0, MAX_MS, "a whole number of ms"),
@@ -139,7 +147,7 @@ fn read_then(v: &Json, at: &At) -> Result<Then, Box<Refusal>> {
             },
         },
         "timeout" => Then::Timeout {
-            after_ms: ms_or("afterMs", 30_000)?,
+            after_ms: ms_or(if record { "ms" } else { "afterMs" }, 30_000)?,
         },
         "processor_error" => Then::ProcessorError {
             status: match get("status") {

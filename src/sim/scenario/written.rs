@@ -1,8 +1,11 @@
 //! A scenario as JSON text: its document as given and where it stands,
 //! for the `scenario` read; and a failure as answers report it.
 
+use alloc::rc::Rc;
+
 use super::document::Then;
-use super::Scenario;
+use super::{Fault, Scenario};
+use crate::json::read::Json;
 use crate::json::write::Out;
 
 impl Scenario {
@@ -32,7 +35,7 @@ impl Scenario {
     }
 }
 
-impl super::Fault {
+impl Fault {
     /// `{kind, rule, …}`: the failure as answers and records report it,
     /// with what its kind carries (`code`, `status`, `retryAfter`, `ms`,
     /// and a network fault's `fault` and `phase`).
@@ -71,5 +74,16 @@ impl super::Fault {
             }
         }
         out.end_object();
+    }
+
+    /// The failure `write` wrote (a log record's `fault`), read back as
+    /// a rule's `then` is; `None` for what no rule gives.
+    pub fn read(v: &Json) -> Option<Fault> {
+        let rule = match v.get("rule")? {
+            Json::Null => None,
+            r => Some(Rc::from(r.as_str()?)),
+        };
+        let then = super::parse::read_then(v, &super::reading::At::Root, true).ok()?;
+        Some(Fault { rule, then })
     }
 }
