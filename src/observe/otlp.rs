@@ -210,7 +210,7 @@ fn span(out: &mut Out, s: &SpanEntry) {
     nanos(t, s.end);
     t.push_str(",\"attributes\":[");
     let mut first = true;
-    attributes(s, |key, value| {
+    attributes(s, &mut |key, value| {
         if !first {
             t.push(',');
         }

@@ -231,7 +231,7 @@ pub fn span(out: &mut Out, s: &SpanEntry) {
     t.push_str(s.status.as_str());
     t.push_str("\",\"attributes\":[");
     let mut first = true;
-    attributes(s, |key, value| {
+    attributes(s, &mut |key, value| {
         if !first {
             t.push(',');
         }
@@ -284,8 +284,10 @@ pub enum Attr<'a, 'm> {
 }
 
 /// A span's attributes, in order, with OpenTelemetry's semantic-convention
-/// names, made from the facts the span keeps.
-pub fn attributes<'a>(s: &'a SpanEntry, mut each: impl FnMut(&'static str, Attr<'a, '_>)) {
+/// names, made from the facts the span keeps. `each` is a `dyn` callback so
+/// the module holds one copy of this walk for its three writers (text,
+/// tape, OTLP), not one per closure.
+pub fn attributes<'a>(s: &'a SpanEntry, each: &mut dyn FnMut(&'static str, Attr<'a, '_>)) {
     match &s.part {
         Part::Gateway {
             call,
@@ -513,7 +515,7 @@ pub fn attributes_on_tape<'a>(tape: &mut Tape<'a>, s: &'a SpanEntry) {
     let count_at = tape.numbers.len();
     tape.num(0.0);
     let mut count = 0u32;
-    attributes(s, |key, value| {
+    attributes(s, &mut |key, value| {
         count += 1;
         tape.word(key);
         match value {
