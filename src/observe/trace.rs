@@ -5,6 +5,8 @@
 
 use crate::prelude::*;
 
+use crate::json::message::msg;
+
 use crate::sim::random::Rng;
 
 /// What the caller said about the trace, before the service adds its own
@@ -182,15 +184,15 @@ impl Problem {
         match self {
             Problem::UpperCase => "upper-case letters: ids are lower-case hex (0-9, a-f)".into(),
             Problem::NotHex => "not hex digits: an id has only 0-9 and a-f".into(),
-            Problem::TraceIdLength(n) => format!("{n} digits: an id has 16 or 32"),
+            Problem::TraceIdLength(n) => msg!(*n, " digits: an id has 16 or 32"),
             Problem::AllZeros => "all zeros: that id means none".into(),
             Problem::SpanNotHex => "not lower-case hex digits".into(),
-            Problem::SpanIdLength(n) => format!("{n} digits: a span id has 16"),
+            Problem::SpanIdLength(n) => msg!(*n, " digits: a span id has 16"),
             Problem::SpanAllZeros => "all zeros".into(),
             Problem::Parts => {
                 "it has four parts: 00-{32 hex trace id}-{16 hex parent id}-{2 hex flags}".into()
             }
-            Problem::Version(v) => format!("version \"{v}\": two hex digits, not ff"),
+            Problem::Version(v) => msg!("version \"", v.as_str(), "\": two hex digits, not ff"),
             Problem::TraceparentTraceId => {
                 "the trace id: 32 lower-case hex digits, not all zeros".into()
             }
@@ -200,7 +202,7 @@ impl Problem {
             Problem::Flags => "the flags: two hex digits (01: sampled)".into(),
             Problem::LoneValue => "a lone value is a sampling decision: 0, 1 or d".into(),
             Problem::B3Parts => "at most {traceId}-{spanId}-{sampled}-{parentSpanId}".into(),
-            Problem::B3TraceId(why) => format!("the trace id: {}", why.text()),
+            Problem::B3TraceId(why) => msg!("the trace id: ", why.text().as_str()),
             Problem::B3SpanId => "the span id: 16 lower-case hex digits, not all zeros".into(),
             Problem::B3Sampling => "the sampling decision: 0, 1 or d".into(),
         }
