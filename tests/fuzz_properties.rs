@@ -3,6 +3,7 @@
 //! raw and well-formed requests through the gateway, and restores of
 //! damaged and random text. `FUZZ_CASES=n` runs more.
 
+mod common;
 mod properties;
 #[path = "properties/session.rs"]
 mod session;
@@ -79,9 +80,9 @@ fn restoring_random_or_mutated_text_never_yields_a_broken_service() {
 
 /// Scenario documents: the presets and one with every matcher and kind.
 fn scenario_seeds() -> Vec<String> {
-    let mut seeds: Vec<String> = orderpay::sim::scenario::presets::PRESETS
-        .iter()
-        .map(|(_, text)| (*text).to_owned())
+    let mut seeds: Vec<String> = common::presets()
+        .into_iter()
+        .map(|(_, text)| text)
         .collect();
     seeds.push(
         r#"{"name":"all","rules":[{"name":"a","when":{"route":"/api/payment/pay","method":"POST","userId":"u-1","paymentMethod":"CARD","amount":13.37,"orderId":"ORD-AAAAAAAA","header":{"name":"x-t","value":"v"},"nth":3,"every":2,"calls":{"from":2,"to":4},"from":1700000000000,"until":1700000060000,"forMs":30000,"probability":0.5,"times":5},"then":{"kind":"decline","code":"lost_card"}},{"when":{"every":2},"then":{"kind":"network","fault":"reset","phase":"response"}},{"when":{"probability":0.3},"then":{"kind":"http","status":429,"retryAfter":3}},{"then":{"kind":"timeout","afterMs":10}},{"then":{"kind":"processor_error","status":502}},{"when":{"route":"order"},"then":{"kind":"delay","ms":5}},{"when":{"nth":7},"then":{"kind":"network","fault":"hang"}}]}"#

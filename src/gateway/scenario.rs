@@ -221,8 +221,9 @@ fn rule_name(fault: &Fault) -> String {
     fault.rule.as_deref().unwrap_or_default().to_owned()
 }
 
-/// Reads a scenario for the service: a preset's name or a document's
-/// JSON text, refused naming its path.
+/// Reads a scenario for the service: a document's JSON text (the
+/// package's JS layer turns a preset's name into one), refused naming
+/// its path.
 pub fn read(text: &str, seed: u64, now: i64) -> Result<Scenario, Box<scenario::Refusal>> {
     Scenario::read(text, WORDS, seed, now)
 }

@@ -3,6 +3,7 @@
 // text reach the WebAssembly module, which checks ranges (a RangeError
 // naming the option). Internal: the package does not export it.
 import { errorText, kind } from "./plain.js";
+import { presetText } from "./presets.js";
 
 const KNOWN = ["seed", "failureRate", "logCapacity", "maxOrders", "idempotencyKeys", "virtualTime", "latency", "scenario"];
 
@@ -67,12 +68,13 @@ export function readOptions(options) {
 }
 
 /**
- * A scenario as the module reads it: a preset's name or a document's JSON
- * text (a document object is stringified here); null clears one.
+ * A scenario as the module reads it: a document's JSON text (a document
+ * object is stringified here, a preset's name becomes its document's);
+ * null clears one.
  */
 export function readScenario(scenario) {
   if (scenario === undefined || scenario === null) return null;
-  if (typeof scenario === "string") return scenario;
+  if (typeof scenario === "string") return presetText(scenario);
   if (typeof scenario === "object" && kind(scenario) !== "an array") {
     let json;
     try {

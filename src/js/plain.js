@@ -8,6 +8,8 @@
 // can unwind through the module. Parts over a limit are measured, not
 // copied: the module gets their size, and answers 413, 414 or 431.
 
+import { presetText } from "./presets.js";
+
 /** The core's limits (src/request.rs), in UTF-16 code units, which UTF-8 never undercuts. */
 export const MAX_PATH = 8 * 1024;
 export const MAX_BODY = 1024 * 1024;
@@ -118,11 +120,21 @@ export function plain(method, path, body, headers) {
     } else if (h.count > MAX_HEADER_COUNT || h.units > MAX_HEADER_BYTES) {
       (left ??= {}).headers = [h.count, h.units];
       parts.headers = [];
+    } else {
+      presetHeader(parts.headers);
     }
   }
 
   if (left !== undefined) parts.left = stringify(left);
   return parts;
+}
+
+/** An `X-Orderpay-Scenario` header naming a preset carries its document's text instead. */
+function presetHeader(flat) {
+  for (let i = 0; i < flat.length; i += 2) {
+    const name = flat[i];
+    if (name.length === 19 && name.toLowerCase() === "x-orderpay-scenario") flat[i + 1] = presetText(flat[i + 1]);
+  }
 }
 
 /** Sets parts.body or parts.bytes; tells what it could not. */

@@ -1,7 +1,9 @@
-// The presets: scenario documents for the common stories, by name. The
-// core reads the same documents (src/sim/scenario/presets/*.json, shipped
-// as orderpay/scenarios/NAME.json); tests/node/scenarios.test.mjs holds
-// the three to each other. Pass a name or a document to setScenario().
+// The presets: scenario documents for the common stories, by name. They
+// are the documents of src/sim/scenario/presets/*.json (shipped as
+// orderpay/scenarios/NAME.json); tests/node/scenarios.test.mjs holds the
+// two to each other. Pass a name or a document to setScenario(). A name
+// becomes its document's text here, before the module sees it: the
+// module carries no copy of them, only their names for its refusals.
 
 /** Each preset's document, by its name. */
 export const presets = Object.freeze({
@@ -12,3 +14,11 @@ export const presets = Object.freeze({
   "rate-limited": {"name":"rate-limited","rules":[{"name":"every 2nd request limited","when":{"every":2},"then":{"kind":"http","status":429,"retryAfter":1}}]},
   "third-payment-fails": {"name":"third-payment-fails","rules":[{"name":"the 3rd payment declined","when":{"route":"/api/payment/pay","nth":3},"then":{"kind":"decline","code":"generic_decline"}}]},
 });
+
+/**
+ * The JSON text of the preset named `text`, or `text` as it is (a
+ * document's text, or a name the module refuses listing the presets).
+ */
+export function presetText(text) {
+  return Object.hasOwn(presets, text) ? JSON.stringify(presets[text]) : text;
+}

@@ -112,7 +112,7 @@ impl Service {
         self.backend.forced_next = (count > 0).then_some((outcome, count));
     }
 
-    /// Sets the scenario (a preset's name or a document's JSON text), its
+    /// Sets the scenario (a document's JSON text), its
     /// progress starting now; `None` clears it. A bad document is refused
     /// whole, naming its JSON path (`scenario: rules[2].when.until: …`),
     /// and the scenario in force stays.

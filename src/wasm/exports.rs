@@ -173,8 +173,8 @@ impl Service {
             .unwrap_or_else(|_| "null".to_owned())
     }
 
-    /// Sets the scenario from a preset's name or a document's JSON text,
-    /// or clears it (`None`); a `TypeError` or `RangeError` naming the
+    /// Sets the scenario from a document's JSON text (the package turns a
+    /// preset's name into one first), or clears it (`None`); a `TypeError` or `RangeError` naming the
     /// document's path, and nothing changed, for a bad one.
     #[wasm_bindgen(js_name = setScenario)]
     pub fn set_scenario(&self, text: Option<String>) -> Result<(), JsValue> {

@@ -234,3 +234,19 @@ pub fn same_as_fixture(got: &str, path: &str, want: &str, at_least: usize) {
     assert_eq!(got.lines().count(), want.lines().count());
     assert!(want.lines().count() > at_least, "{}", want.lines().count());
 }
+
+/// The presets' documents, by name, as the package ships them
+/// (`src/sim/scenario/presets/NAME.json`, in `NAMES`' order).
+pub fn presets() -> Vec<(&'static str, String)> {
+    orderpay::sim::scenario::presets::NAMES
+        .iter()
+        .map(|name| {
+            let path = format!(
+                "{}/src/sim/scenario/presets/{name}.json",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+            (*name, text)
+        })
+        .collect()
+}

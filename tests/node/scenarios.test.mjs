@@ -97,8 +97,20 @@ test("the header sets a scenario for one request only", () => {
   assert.equal(s.request("GET", "/api/order/ORD-AAAAAAAA").status, 200);
   const bad = s.request("GET", "/api/order/ORD-AAAAAAAA", undefined, { "x-orderpay-scenario": "nope" });
   assert.equal(bad.status, 400);
-  assert.match(bad.body.msg, /^X-Orderpay-Scenario: expected a document's JSON text or a preset's name/);
+  assert.match(bad.body.msg, /^X-Orderpay-Scenario: expected a document's JSON text or a preset's name \(third-party-down, flaky-network, slow-payments, insufficient-funds, rate-limited, third-payment-fails\), got "nope"$/);
   assert.equal(s.scenario, null);
+});
+
+test("the header takes a preset's name, in any case of the header's name, as a Headers too", () => {
+  const s = new Service({ seed: 4, failureRate: 0 });
+  const order = s.request("POST", "/api/order/create", { userId: "u-1", price: 10 }).body.data;
+  const pay = { orderId: order.orderId, amount: 10, paymentMethod: "CARD" };
+  const declined = s.request("POST", "/api/payment/pay", pay, new Headers({ "X-ORDERPAY-SCENARIO": "insufficient-funds" }));
+  assert.equal(declined.headers["x-orderpay-decline-code"], "insufficient_funds");
+  assert.equal(declined.headers["x-orderpay-rule"], "every payment declined");
+  const down = s.request("POST", "/api/payment/pay", pay, [["x-orderpay-scenario", "third-party-down"]]);
+  assert.deepEqual(down.fault, { kind: "processor_error", rule: "third party down for 60 s", status: 503 });
+  assert.equal(s.request("POST", "/api/payment/pay", pay).body.code, 0);
 });
 
 test("with no scenario, answers carry no new header or field", () => {

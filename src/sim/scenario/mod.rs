@@ -7,7 +7,7 @@
 //! - [`parse`], `when` and [`reading`]: reading it, refused naming a path;
 //! - [`matching`]: whether a rule matches a request's facts;
 //! - [`progress`]: seen and fired counts, when it was set, its own stream;
-//! - [`presets`]: the documents of the common stories, by name;
+//! - [`presets`]: the names of the common stories' documents;
 //! - `written`: the document and its progress as JSON text.
 
 pub mod document;
@@ -37,8 +37,8 @@ use crate::sim::invalid::InvalidKind;
 pub struct Scenario {
     /// Shared: a snapshot's copy of the service copies no rule.
     pub doc: Rc<Document>,
-    /// The document's text as given (a preset's, for its name): what the
-    /// `scenario` read and snapshots show.
+    /// The document's text as given: what the `scenario` read and
+    /// snapshots show.
     pub text: String,
     pub progress: Progress,
 }
@@ -74,7 +74,7 @@ impl Fault {
 }
 
 impl Scenario {
-    /// A scenario from a preset's name or a document's JSON text, set at
+    /// A scenario from a document's JSON text, set at
     /// `now` with its stream from `seed`.
     pub fn read(text: &str, words: Words, seed: u64, now: i64) -> Result<Scenario, Box<Refusal>> {
         let (doc, text) = read_document(text, words)?;
@@ -103,26 +103,22 @@ impl Scenario {
     }
 }
 
-/// A preset's name or a document's JSON text, read into a document; with
-/// the document's text.
+/// A document's JSON text, read into a document; with its text. A
+/// preset's name reaches the module as its document's text (see
+/// [`presets`]), so any other text is refused, listing the presets' names.
 pub fn read_document(text: &str, words: Words) -> Result<(Document, &str), Box<Refusal>> {
     let trimmed = text.trim_start();
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
         return Ok((parse::parse(text, words)?, text));
     }
-    match presets::preset(text) {
-        Some(preset) => Ok((parse::parse(preset, words)?, preset)),
-        None => {
-            let mut m = Msg::new("expected a document's JSON text or a preset's name (");
-            for (i, (name, _)) in presets::PRESETS.iter().enumerate() {
-                m.s(if i == 0 { "" } else { ", " }).s(name);
-            }
-            m.s("), got ").q(text);
-            Err(Box::new(Refusal {
-                kind: InvalidKind::WrongType,
-                at: String::new(),
-                problem: m.text(),
-            }))
-        }
+    let mut m = Msg::new("expected a document's JSON text or a preset's name (");
+    for (i, name) in presets::NAMES.iter().enumerate() {
+        m.s(if i == 0 { "" } else { ", " }).s(name);
     }
+    m.s("), got ").q(text);
+    Err(Box::new(Refusal {
+        kind: InvalidKind::WrongType,
+        at: String::new(),
+        problem: m.text(),
+    }))
 }

@@ -1,31 +1,17 @@
-//! The presets: documents for the common stories, by name. The package
-//! ships the same files (`orderpay/scenarios/NAME.json`). Each is one line
-//! of compact JSON, as src/js/presets.js writes them: the module holds
-//! their text, and the indentation was 64 bytes of it gzipped.
+//! The presets' names: documents for the common stories. Their documents
+//! are the files beside this one, shipped as `orderpay/scenarios/NAME.json`
+//! and held by the package's `src/js/presets.js`, which turns a name into
+//! its document's text before the module sees it (in `setScenario`, the
+//! options and the `X-Orderpay-Scenario` header): the module carries no
+//! copy of them. It knows the names only to list them when a text that
+//! is neither a document nor a preset's name is refused.
 
-/// Each preset's name and its document's text.
-pub const PRESETS: [(&str, &str); 6] = [
-    (
-        "third-party-down",
-        include_str!("presets/third-party-down.json"),
-    ),
-    ("flaky-network", include_str!("presets/flaky-network.json")),
-    ("slow-payments", include_str!("presets/slow-payments.json")),
-    (
-        "insufficient-funds",
-        include_str!("presets/insufficient-funds.json"),
-    ),
-    ("rate-limited", include_str!("presets/rate-limited.json")),
-    (
-        "third-payment-fails",
-        include_str!("presets/third-payment-fails.json"),
-    ),
+/// Each preset's name, in the order the package lists them.
+pub const NAMES: [&str; 6] = [
+    "third-party-down",
+    "flaky-network",
+    "slow-payments",
+    "insufficient-funds",
+    "rate-limited",
+    "third-payment-fails",
 ];
-
-/// The text of the preset named `name`.
-pub fn preset(name: &str) -> Option<&'static str> {
-    PRESETS
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, text)| *text)
-}
