@@ -24,12 +24,14 @@ impl Incoming {
     /// single `b3` header, then W3C `traceparent`. Invalid values are
     /// ignored rather than refused: tracing must never break a request.
     pub fn read(header: impl Fn(&str) -> Option<String>) -> Incoming {
-        Incoming::read_from(header).0
+        Incoming::read_from(&header).0
     }
 
     /// As [`Incoming::read`], with the header the trace id came from, as
     /// the spec writes its name, or `None` when it is to be made fresh.
-    pub fn read_from(header: impl Fn(&str) -> Option<String>) -> (Incoming, Option<&'static str>) {
+    /// The headers are read through `dyn`: one copy of this for the
+    /// gateway and the playground's `traceHeaders`.
+    pub fn read_from(header: &dyn Fn(&str) -> Option<String>) -> (Incoming, Option<&'static str>) {
         // A B3 sampling decision may travel alone (`X-B3-Sampled: 0`), and
         // then still decides, whatever else carries the trace id.
         let b3_decision = header("x-b3-flags")
@@ -298,7 +300,7 @@ pub fn verdict(
             check(&value).map(|why| (*name, why))
         })
         .collect();
-    (Incoming::read_from(header).1, problems)
+    (Incoming::read_from(&header).1, problems)
 }
 
 #[cfg(test)]
