@@ -600,6 +600,7 @@ impl Counters {
 
     /// `faults`: counts above 0 by kind (one of `KINDS`) and by rule,
     /// each named once, at most `MAX_ROWS`.
+    #[inline(never)]
     fn read_faults(&mut self, faults: &Json, at: &dyn Place) -> Result<(), Invalid> {
         let lists = [
             ("byKind", &mut self.faults_by_kind),
