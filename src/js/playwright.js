@@ -5,21 +5,10 @@
 import "./inline.js";
 import { checkOptions, engine, networkFault } from "./gateway.js";
 import { Service } from "./orderpay.js";
+import { answerPreflight, corsHeaders } from "./playwright_cors.js";
 import { routeToServer } from "./playwright_server.js";
 
 const OPTIONS = ["service", "baseUrl", "warn", "delay", "scenario"];
-
-/** Headers a cross-origin page needs to read the answer (the gateway on another origin). */
-function corsHeaders(requestHeaders, url) {
-  const origin = requestHeaders.origin;
-  if (!origin || origin === new URL(url).origin) return {};
-  return {
-    "access-control-allow-origin": origin,
-    "access-control-allow-credentials": "true",
-    "access-control-expose-headers": "*",
-    vary: "Origin",
-  };
-}
 
 /** How Playwright aborts a route for each lost connection: the page's fetch rejects with a TypeError. */
 const ABORT_CODES = { reset: "connectionreset", empty: "connectionclosed", error: "failed" };
@@ -90,7 +79,7 @@ export async function mockOrderpay(target, options) {
     throw new TypeError("mockOrderpay: expected a Playwright Page or BrowserContext (something with route and unroute)");
   }
   // Pointed at a running `orderpay serve`: this worker's own session there (playwright_server.js).
-  if (options?.server !== undefined && !(options instanceof Service)) return routeToServer(target, options, corsHeaders);
+  if (options?.server !== undefined && !(options instanceof Service)) return routeToServer(target, options);
   const opts = options instanceof Service ? { service: options } : checkOptions(options, OPTIONS, "mockOrderpay");
   // In the test's own process there is no page: a baseUrl that is a path
   // matches on any origin.
@@ -103,19 +92,7 @@ export async function mockOrderpay(target, options) {
     const url = request.url();
     const headers = await request.allHeaders();
     const cors = corsHeaders(headers, url);
-    // A CORS preflight is the browser's, not the app's: say yes to it.
-    if (request.method() === "OPTIONS" && headers["access-control-request-method"] && cors["access-control-allow-origin"]) {
-      await route.fulfill({
-        status: 204,
-        headers: {
-          ...cors,
-          "access-control-allow-methods": headers["access-control-request-method"],
-          "access-control-allow-headers": headers["access-control-request-headers"] ?? "*",
-          "access-control-max-age": "600",
-        },
-      });
-      return;
-    }
+    if (await answerPreflight(route, headers, cors)) return;
     const raw = request.postDataBuffer();
     const body = raw && raw.length ? new Uint8Array(raw.buffer, raw.byteOffset, raw.length) : null;
     const reply = core.answer({ method: request.method(), url, headers, body });

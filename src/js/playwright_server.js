@@ -4,6 +4,7 @@
 // workers share one server and never one another's orders, log or forced
 // outcomes, with no setup. Internal module: orderpay/playwright calls it.
 import { checkOptions, gateway, kind } from "./gateway.js";
+import { answerPreflight, corsHeaders } from "./playwright_cors.js";
 
 const OPTIONS = ["server", "session", "baseUrl", "reset"];
 const SESSION = /^[A-Za-z0-9._-]{1,64}$/;
@@ -53,9 +54,8 @@ async function adminCall(url, method = "GET", body = undefined) {
 
 /**
  * Routes the gateway's requests of `target` to the server, in the session.
- * `cors(requestHeaders, url)`: the headers a cross-origin page needs.
  */
-export async function routeToServer(target, options, cors) {
+export async function routeToServer(target, options) {
   const opts = checkOptions(options, OPTIONS, "mockOrderpay");
   const server = serverOf(opts.server);
   const session = checkSession(opts.session ?? workerSession());
@@ -68,11 +68,8 @@ export async function routeToServer(target, options, cors) {
     const request = route.request();
     const url = request.url();
     const headers = await request.allHeaders();
-    const extra = cors(headers, url);
-    if (request.method() === "OPTIONS" && headers["access-control-request-method"] && extra["access-control-allow-origin"]) {
-      const allow = { "access-control-allow-methods": headers["access-control-request-method"], "access-control-allow-headers": headers["access-control-request-headers"] ?? "*" };
-      return route.fulfill({ status: 204, headers: { ...extra, ...allow, "access-control-max-age": "600" } });
-    }
+    const extra = corsHeaders(headers, url);
+    if (await answerPreflight(route, headers, extra)) return;
     const sent = Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP.has(name)));
     const response = await route.fetch({ url: server.gateway + gw.pathOf(url), headers: { ...sent, "x-orderpay-session": session }, maxRedirects: 0 });
     await route.fulfill({ response, headers: { ...response.headers(), ...extra } });
