@@ -297,16 +297,17 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
             body: raw.body.as_ref(),
             parsed: None,
         };
-        // Only a scenario set, or one a header may carry, costs anything.
+        // Only a scenario set, or headers (a scenario's, a key), cost anything.
         if svc.scenario.is_some() || !request.headers.is_empty() {
             request.parse_for_rules(&route, &mut room);
             let body = request.parsed.as_ref().and_then(|p| p.as_ref().ok());
             let at = (&route, call.as_ref(), &request.headers, body);
             work.duration += scenario::before(svc, at, &mut work.under_scenario, &mut work.fault)?;
-        }
-        keyed = look_up_key(svc, &call, &request)?;
-        if matches!(keyed.as_deref(), Some(Lookup::Replay(_))) {
-            return Ok(None);
+            // An `Idempotency-Key` is a header too.
+            keyed = look_up_key(svc, &call, &request)?;
+            if matches!(keyed.as_deref(), Some(Lookup::Replay(_))) {
+                return Ok(None);
+            }
         }
         dispatch(svc, testdata, route, request, &mut work)
     });
