@@ -50,11 +50,32 @@ struct Work {
     under_scenario: bool,
 }
 
-/// The parts of a request the services read, all parsed.
+/// The parts of a request the services read, all parsed; a body already
+/// parsed for a scenario's rules is not parsed again.
 struct Request<'r> {
     target: &'r Target,
     headers: Headers,
-    body: Option<Text>,
+    body: Option<&'r Text>,
+    parsed: Option<Result<Body<'r, 'r>, ApiError>>,
+}
+
+impl<'r> Request<'r> {
+    /// A create's or a payment's body, parsed into `room` before the
+    /// service runs: for a scenario's rules, then the service.
+    fn parse_for_rules(&mut self, route: &Route, room: &'r mut Option<Flat<'r>>) {
+        if matches!(route, Route::CreateOrder | Route::Pay) {
+            let room = room.insert(Flat::new());
+            self.parsed = Some(Body::parse(self.body, &self.headers, room));
+        }
+    }
+
+    /// The body, parsed (`Body::parse`) into `room` unless it already is.
+    fn body<'s>(&'s mut self, room: &'s mut Flat<'r>) -> Result<Body<'s, 'r>, ApiError> {
+        match self.parsed.take() {
+            Some(parsed) => parsed,
+            None => Body::parse(self.body, &self.headers, room),
+        }
+    }
 }
 
 /// Serves the test-data route. The service layer hands it in: the runner
@@ -269,19 +290,24 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
             None => route::resolve(&call.method, &call.uri)?,
         };
         check_body_size(raw.body.as_ref())?;
-        // Only a scenario set, or one a header may carry, costs anything.
-        if svc.scenario.is_some() || !headers.is_empty() {
-            let at = (&route, call.as_ref(), &headers, raw.body.as_ref());
-            work.duration += scenario::before(svc, at, &mut work.under_scenario, &mut work.fault)?;
-        }
-        let request = Request {
+        let mut room = None;
+        let mut request = Request {
             target,
             headers,
-            body: raw.body,
+            body: raw.body.as_ref(),
+            parsed: None,
         };
-        keyed = look_up_key(svc, &call, &request)?;
-        if matches!(keyed.as_deref(), Some(Lookup::Replay(_))) {
-            return Ok(None);
+        // Only a scenario set, or headers (a scenario's, a key), cost anything.
+        if svc.scenario.is_some() || !request.headers.is_empty() {
+            request.parse_for_rules(&route, &mut room);
+            let body = request.parsed.as_ref().and_then(|p| p.as_ref().ok());
+            let at = (&route, call.as_ref(), &request.headers, body);
+            work.duration += scenario::before(svc, at, &mut work.under_scenario, &mut work.fault)?;
+            // An `Idempotency-Key` is a header too.
+            keyed = look_up_key(svc, &call, &request)?;
+            if matches!(keyed.as_deref(), Some(Lookup::Replay(_))) {
+                return Ok(None);
+            }
         }
         dispatch(svc, testdata, route, request, &mut work)
     });
@@ -309,7 +335,7 @@ fn look_up_key(
     let Some(key) = req.headers.get(idempotency::HEADER) else {
         return Ok(None);
     };
-    let body = match &req.body {
+    let body = match req.body {
         Some(Text::Given(text)) => Some(text.as_str()),
         _ => None,
     };
@@ -722,8 +748,8 @@ fn dispatch(
     let class = route.event_class();
     match route {
         Route::CreateOrder => {
-            let mut room = Flat::new();
-            let new = parse::new_order(&Body::parse(req.body.as_ref(), &req.headers, &mut room)?)?;
+            let (mut req, mut room) = (req, Flat::new());
+            let new = parse::new_order(&req.body(&mut room)?)?;
             create(svc, new, work)
         }
         Route::GetOrder(order_id) => {
@@ -765,12 +791,12 @@ fn dispatch(
 /// party's verdict, then the payment.
 fn pay(
     svc: &mut Backend,
-    req: Request,
+    mut req: Request,
     work: &mut Work,
     class: EventClass,
 ) -> Result<Option<Data>, ApiError> {
     let mut room = Flat::new();
-    let new = parse::new_payment(&Body::parse(req.body.as_ref(), &req.headers, &mut room)?)?;
+    let new = parse::new_payment(&req.body(&mut room)?)?;
     let by_header = match req.headers.get("x-sim-outcome") {
         None => None,
         Some(text) => Some(Forced::parse(text).ok_or_else(|| {

@@ -8,15 +8,16 @@ use crate::prelude::*;
 
 use super::backend::Backend;
 use super::error::ApiError;
-use super::request::{Body, Headers, Text};
+use super::request::{Body, Headers};
 use super::route::Route;
 use crate::domain::money::Money;
+use crate::domain::order::Orders;
 use crate::domain::route_table::ROUTES;
 use crate::domain::PaymentMethod;
-use crate::json::flat::{Flat, Scalar};
+use crate::json::flat::Scalar;
 use crate::json::number;
 use crate::observe::call::Call;
-use crate::sim::scenario::{self, Facts, Fault, Phase, Scenario, Then, Words};
+use crate::sim::scenario::{self, Facts, Fault, Fields, Phase, Scenario, Then, Words};
 use crate::sim::third_party::{Failure, Verdict};
 
 /// The header that sets a scenario for one request.
@@ -28,31 +29,31 @@ pub const WORDS: Words = Words {
     payment_method: |m| PaymentMethod::parse(m).is_some(),
 };
 
-/// The request as the rules see it, before the service runs.
+/// The request as the rules see it, before the service runs: a create's
+/// or a payment's body as the gateway parsed it, once for the rules and
+/// the service.
 pub struct Seen<'r> {
     pub route: &'r Route<'r>,
     pub method: &'r str,
-    pub template: Option<&'static str>,
     pub user_id: Option<&'r str>,
     pub headers: &'r Headers,
-    pub body: Option<&'r Text>,
+    pub body: Option<&'r Body<'r, 'r>>,
 }
 
-/// `decide` for a routed request (its route, line, headers and body),
-/// its answers put where the request keeps them, then `before_service`;
-/// returns the simulated time spent. Never inlined into the gateway's
-/// path, which calls it only when a scenario may act.
+/// `decide` for a routed request (its route, line, headers and parsed
+/// body), its answers put where the request keeps them, then
+/// `before_service`; returns the simulated time spent. Never inlined
+/// into the gateway's path, which calls it only when a scenario may act.
 #[inline(never)]
 pub fn before(
     svc: &mut Backend,
-    (route, call, headers, body): (&Route, &Call, &Headers, Option<&Text>),
+    (route, call, headers, body): (&Route, &Call, &Headers, Option<&Body>),
     under_scenario: &mut bool,
     fault: &mut Option<Box<Fault>>,
 ) -> Result<u64, ApiError> {
     let seen = Seen {
         route,
         method: &call.method,
-        template: call.template,
         user_id: call.user_id.as_deref(),
         headers,
         body,
@@ -63,7 +64,8 @@ pub fn before(
 
 /// Whether a scenario (the header's for this request, else the
 /// service's) is in force, and the failure it gives this request, if a
-/// rule fires. A bad header is a 400.
+/// rule fires. A bad header is a 400. The order is looked up only when
+/// a pay-only rule asks.
 pub fn decide(svc: &mut Backend, seen: &Seen) -> Result<(bool, Option<Box<Fault>>), ApiError> {
     if svc.scenario.is_none() && seen.headers.is_empty() {
         return Ok((false, None));
@@ -76,54 +78,47 @@ pub fn decide(svc: &mut Backend, seen: &Seen) -> Result<(bool, Option<Box<Fault>
                 .map_err(|refusal| ApiError::bad("X-Orderpay-Scenario", refusal.text()))?,
         ),
     };
-    let Some(needs_body) = one
-        .as_ref()
-        .or(svc.scenario.as_ref())
-        .map(|s| s.doc.needs_body)
-    else {
+    let Some(scenario) = one.as_mut().or(svc.scenario.as_mut()) else {
         return Ok((false, None));
     };
-    // Only a create or a payment has a body a rule reads.
-    let mut room = Flat::new();
-    let body = match seen.route {
-        Route::CreateOrder | Route::Pay if needs_body => {
-            Body::parse(seen.body, seen.headers, &mut room).ok()
-        }
-        _ => None,
-    };
-    let scalar = |name: &str| body.as_ref().and_then(|b| b.scalar(name));
-    let field = |name: &str| match scalar(name) {
-        Some(Scalar::Str(s)) => Some(s),
-        _ => None,
-    };
-    let amount = match scalar("amount") {
-        Some(Scalar::Num(text)) => number::parse(text),
-        _ => None,
-    };
-    let pays = matches!(seen.route, Route::Pay)
-        && reaches_third_party(svc, field("orderId"), amount, field("paymentMethod"));
-    let path_order = match seen.route {
-        Route::GetOrder(id) | Route::MarkOrderPaid(id) | Route::DeleteOrder(id) => Some(*id),
-        _ => None,
-    };
+    let fields = fields_of(seen);
+    let orders = &svc.orders;
+    let pays = || matches!(seen.route, Route::Pay) && reaches_third_party(orders, fields);
     let template = template_id(seen.route);
     let header = |name: &str| seen.headers.get(name);
     let facts = Facts {
         template,
         group: group_of(template),
         method: seen.method,
-        pays,
-        user_id: field("userId").or(seen.user_id),
-        payment_method: field("paymentMethod"),
-        amount,
-        order_id: field("orderId").or(path_order),
+        fields,
+        pays: &pays,
         header: &header,
     };
-    let scenario = one.as_mut().or(svc.scenario.as_mut());
-    Ok((
-        true,
-        scenario.and_then(|s| s.decide(&facts, now)).map(Box::new),
-    ))
+    Ok((true, scenario.decide(&facts, now).map(Box::new)))
+}
+
+/// The fields a rule reads: the body's, or the header's user and the
+/// path's order.
+fn fields_of<'r>(seen: &Seen<'r>) -> Fields<'r> {
+    let mut f = Fields::default();
+    let mut user_id = None;
+    let mut order_id = None;
+    if let Some(body) = seen.body {
+        body.each_scalar(|key, value| match (key, value) {
+            ("userId", Scalar::Str(s)) => user_id = Some(s),
+            ("paymentMethod", Scalar::Str(s)) => f.payment_method = Some(s),
+            ("orderId", Scalar::Str(s)) => order_id = Some(s),
+            ("amount", Scalar::Num(text)) => f.amount = number::parse(text),
+            _ => {}
+        });
+    }
+    let path_order = match seen.route {
+        Route::GetOrder(id) | Route::MarkOrderPaid(id) | Route::DeleteOrder(id) => Some(*id),
+        _ => None,
+    };
+    f.user_id = user_id.or(seen.user_id);
+    f.order_id = order_id.or(path_order);
+    f
 }
 
 /// What a scenario made of a payment at the third party: a pay-level
@@ -141,15 +136,10 @@ pub fn at_third_party(by_rule: Option<Then>, verdict: &Verdict, under_scenario: 
 
 /// Whether a payment's body is one (`parse::new_payment`) and its order
 /// exists: then it reaches the third party (`exchange::judge`).
-fn reaches_third_party(
-    svc: &Backend,
-    order_id: Option<&str>,
-    amount: Option<f64>,
-    method: Option<&str>,
-) -> bool {
-    amount.and_then(Money::positive).is_some()
-        && method.and_then(PaymentMethod::parse).is_some()
-        && order_id.is_some_and(|id| svc.orders.existing(id).is_some())
+fn reaches_third_party(orders: &Orders, f: Fields) -> bool {
+    f.amount.and_then(Money::positive).is_some()
+        && f.payment_method.and_then(PaymentMethod::parse).is_some()
+        && f.order_id.is_some_and(|id| orders.existing(id).is_some())
 }
 
 /// The groups a rule may name, their ids after the templates'.

@@ -1,58 +1,66 @@
 //! Whether a rule matches a request: each matcher given must hold, and a
-//! field the request does not carry does not match.
+//! field the request does not carry does not match. The rules a request's
+//! route can match are found once a document is read (`Candidates`), so
+//! a request tries only those, and an order is looked up only when a
+//! pay-only rule that got that far asks.
 
 use crate::prelude::*;
 
 use super::document::{Rule, When};
 
 /// What a request is, as the rules read it. The gateway fills it in once
-/// its route and body are known.
+/// its route and body are known; what costs a look-up is asked for.
 pub struct Facts<'a> {
     /// The ids (`Words::route`) of the route's documented template
     /// (`/api/order/{orderId}`) and of its group (`order`).
     pub template: u8,
     pub group: u8,
     pub method: &'a str,
+    /// The body's fields (and the path's order id).
+    pub fields: Fields<'a>,
     /// Whether the request is a payment that reaches the third party: the
-    /// only request a pay-only kind fires on.
-    pub pays: bool,
-    pub user_id: Option<&'a str>,
-    pub payment_method: Option<&'a str>,
-    pub amount: Option<f64>,
-    pub order_id: Option<&'a str>,
+    /// only request a pay-only kind fires on. Asked last: it looks the
+    /// order up.
+    pub pays: &'a dyn Fn() -> bool,
     /// A header's value by its lower-case name.
     pub header: &'a dyn Fn(&str) -> Option<&'a str>,
 }
 
-/// Whether `rule` matches the request (its counts and conditions aside).
+/// The fields a rule may read of a request's body (userId: else the
+/// `X-User-Id` header; orderId: else the path's).
+#[derive(Clone, Copy, Default)]
+pub struct Fields<'a> {
+    pub user_id: Option<&'a str>,
+    pub payment_method: Option<&'a str>,
+    pub amount: Option<f64>,
+    pub order_id: Option<&'a str>,
+}
+
+/// Whether `rule`, one of the request's route's candidates, matches it
+/// (its counts and conditions aside).
 pub fn matches(rule: &Rule, facts: &Facts) -> bool {
-    if rule.then.pay_only() && !facts.pays {
-        return false;
-    }
     let w: &When = &rule.when;
-    let same = |want: &Option<String>, got: Option<&str>| match want {
-        None => true,
-        Some(want) => got == Some(want.as_str()),
-    };
-    if w.route
-        .is_some_and(|id| id != facts.template && id != facts.group)
-    {
-        return false;
-    }
     if w.method.is_some_and(|m| m != facts.method) {
         return false;
     }
-    if !same(&w.user_id, facts.user_id)
-        || !same(&w.payment_method, facts.payment_method)
-        || !same(&w.order_id, facts.order_id)
-    {
-        return false;
+    if let Some((name, value)) = &w.header {
+        if (facts.header)(name) != Some(value.as_str()) {
+            return false;
+        }
     }
-    if w.amount.is_some() && w.amount != facts.amount {
-        return false;
+    if w.reads_body() {
+        let got = &facts.fields;
+        let same = |want: &Option<String>, got: Option<&str>| match want {
+            None => true,
+            Some(want) => got == Some(want.as_str()),
+        };
+        if !same(&w.user_id, got.user_id)
+            || !same(&w.payment_method, got.payment_method)
+            || !same(&w.order_id, got.order_id)
+            || w.amount.is_some() && w.amount != got.amount
+        {
+            return false;
+        }
     }
-    match &w.header {
-        None => true,
-        Some((name, value)) => (facts.header)(name) == Some(value.as_str()),
-    }
+    !rule.then.pay_only() || (facts.pays)()
 }

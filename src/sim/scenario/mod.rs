@@ -25,7 +25,7 @@ use crate::prelude::*;
 use alloc::rc::Rc;
 
 pub use document::{Document, Phase, Rule, Then, Words};
-pub use matching::Facts;
+pub use matching::{Facts, Fields};
 pub use progress::Progress;
 pub use reading::Refusal;
 
@@ -90,11 +90,10 @@ impl Scenario {
     /// counting its match and its firing.
     pub fn decide(&mut self, facts: &Facts, now: i64) -> Option<Fault> {
         let doc = &self.doc;
-        let rule = self.progress.fire(doc, now, |i| {
-            doc.rules
-                .get(i)
-                .is_some_and(|r| matching::matches(r, facts))
-        })?;
+        let candidates = doc.candidates.of_route(facts.template, facts.group);
+        let rule = self
+            .progress
+            .fire(doc, now, candidates, |r| matching::matches(r, facts))?;
         let r = doc.rules.get(rule)?;
         Some(Fault {
             rule: Some(Rc::from(r.name.as_str())),

@@ -10,8 +10,8 @@ use crate::json::read::{self, Json};
 use crate::sim::invalid::InvalidKind;
 
 use super::document::{
-    Document, Phase, Rule, Then, When, Words, DECLINE_CODES, HTTP_STATUSES, KINDS, MAX_MS,
-    MAX_NAME, MAX_RETRY_AFTER, MAX_RULES, NETWORK_FAULTS,
+    Candidates, Document, Phase, Rule, Then, When, Words, DECLINE_CODES, HTTP_STATUSES, KINDS,
+    MAX_MS, MAX_NAME, MAX_RETRY_AFTER, MAX_RULES, NETWORK_FAULTS,
 };
 use super::reading::{member, object, text, whole, word, At, Refusal};
 
@@ -57,13 +57,10 @@ pub fn from_tree(tree: &Json, words: Words) -> Result<Document, Box<Refusal>> {
     for (i, item) in items.iter().enumerate() {
         rules.push(rule(item, &At::Index(&at, i), i, words)?);
     }
-    let needs_body = rules
-        .iter()
-        .any(|r| r.when.reads_body() || r.then.pay_only());
     Ok(Document {
         name,
+        candidates: Candidates::of(&rules),
         rules,
-        needs_body,
     })
 }
 
