@@ -254,13 +254,15 @@ for (const width of [1280, 390]) {
     assert.ok(bars[0].width > 0.95 * bars[0].track, "the timeout's bar spans the track");
     for (const other of bars.slice(1)) assert.ok(other.width < 0.1 * bars[0].width, "every other request is a short bar beside it");
 
-    // Its trace: the third-party span is a bar of 30 s that ends in an error.
+    // Its trace: the third-party span is a bar of 30 s that ends in an
+    // error, and the gateway's span, whose orderpay.fault.kind says timeout,
+    // is marked so too; no other span is.
     await page.click("#response button.trace");
     const detail = page.locator("#trace-detail");
     await detail.locator(".waterfall").waitFor();
-    const third = detail.locator(".wf-row.timeout");
-    assert.equal(await third.count(), 1);
-    assert.equal(await third.getAttribute("data-component"), "third-party");
+    const marked = await detail.locator(".wf-row.timeout").evaluateAll((rows) => rows.map((r) => r.dataset.component));
+    assert.deepEqual(marked.sort(), ["gateway", "third-party"]);
+    const third = detail.locator(".wf-row.timeout[data-component=third-party]");
     assert.ok(await third.evaluate((el) => el.classList.contains("error")), "drawn in the error style");
     assert.ok(Number(await third.getAttribute("data-end")) - Number(await third.getAttribute("data-start")) >= 30000);
     const geometry = await third.evaluate((el) => {
