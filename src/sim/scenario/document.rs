@@ -61,41 +61,6 @@ pub struct Words {
 pub struct Document {
     pub name: Option<String>,
     pub rules: Vec<Rule>,
-    /// The rules each route can match, found once.
-    pub candidates: Candidates,
-}
-
-/// The rules each route can match, as bits in the rules' order: those
-/// that name no route, and those that name each route id.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Candidates {
-    any: u128,
-    by_route: [u128; 16],
-}
-
-// A rule is one bit.
-const _: () = assert!(MAX_RULES <= 128);
-
-impl Candidates {
-    pub fn of(rules: &[Rule]) -> Candidates {
-        let mut found = Candidates::default();
-        for (i, rule) in rules.iter().enumerate().take(128) {
-            let bits = match rule.when.route {
-                None => Some(&mut found.any),
-                Some(id) => found.by_route.get_mut(usize::from(id)),
-            };
-            if let Some(bits) = bits {
-                *bits |= 1 << i;
-            }
-        }
-        found
-    }
-
-    /// The rules whose route a request of this template and group is.
-    pub fn of_route(&self, template: u8, group: u8) -> u128 {
-        let named = |id: u8| self.by_route.get(usize::from(id)).copied();
-        self.any | named(template).unwrap_or(0) | named(group).unwrap_or(0)
-    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -1,8 +1,7 @@
 //! Whether a rule matches a request: each matcher given must hold, and a
-//! field the request does not carry does not match. The rules a request's
-//! route can match are found once a document is read (`Candidates`), so
-//! a request tries only those, and an order is looked up only when a
-//! pay-only rule that got that far asks.
+//! field the request does not carry does not match. The route is tried
+//! first, the cheapest test and the one most rules fail; an order is
+//! looked up only when a pay-only rule that got that far asks.
 
 use crate::prelude::*;
 
@@ -36,10 +35,14 @@ pub struct Fields<'a> {
     pub order_id: Option<&'a str>,
 }
 
-/// Whether `rule`, one of the request's route's candidates, matches it
-/// (its counts and conditions aside).
+/// Whether `rule` matches the request (its counts and conditions aside).
 pub fn matches(rule: &Rule, facts: &Facts) -> bool {
     let w: &When = &rule.when;
+    if w.route
+        .is_some_and(|r| r != facts.template && r != facts.group)
+    {
+        return false;
+    }
     if w.method.is_some_and(|m| m != facts.method) {
         return false;
     }

@@ -90,10 +90,9 @@ impl Scenario {
     /// counting its match and its firing.
     pub fn decide(&mut self, facts: &Facts, now: i64) -> Option<Fault> {
         let doc = &self.doc;
-        let candidates = doc.candidates.of_route(facts.template, facts.group);
         let rule = self
             .progress
-            .fire(doc, now, candidates, |r| matching::matches(r, facts))?;
+            .fire(doc, now, |r| matching::matches(r, facts))?;
         let r = doc.rules.get(rule)?;
         Some(Fault {
             rule: Some(Rc::from(r.name.as_str())),

@@ -10,8 +10,8 @@ use crate::json::read::{self, Json};
 use crate::sim::invalid::InvalidKind;
 
 use super::document::{
-    Candidates, Document, Phase, Rule, Then, When, Words, DECLINE_CODES, HTTP_STATUSES, KINDS,
-    MAX_MS, MAX_NAME, MAX_RETRY_AFTER, MAX_RULES, NETWORK_FAULTS,
+    Document, Phase, Rule, Then, When, Words, DECLINE_CODES, HTTP_STATUSES, KINDS, MAX_MS,
+    MAX_NAME, MAX_RETRY_AFTER, MAX_RULES, NETWORK_FAULTS,
 };
 use super::reading::{member, object, text, whole, word, At, Refusal};
 
@@ -57,11 +57,7 @@ pub fn from_tree(tree: &Json, words: Words) -> Result<Document, Box<Refusal>> {
     for (i, item) in items.iter().enumerate() {
         rules.push(rule(item, &At::Index(&at, i), i, words)?);
     }
-    Ok(Document {
-        name,
-        candidates: Candidates::of(&rules),
-        rules,
-    })
+    Ok(Document { name, rules })
 }
 
 fn rule(v: &Json, at: &At, i: usize, words: Words) -> Result<Rule, Box<Refusal>> {

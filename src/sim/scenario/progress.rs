@@ -28,26 +28,19 @@ impl Progress {
     }
 
     /// The rule that fires for a request the rules `matched` (called in
-    /// order, at most once per rule, for the `candidates`' rules only: a
-    /// bit each), at time `now`: the first whose count, window, times and
-    /// probability all allow it.
+    /// order, at most once per rule), at time `now`: the first whose
+    /// count, window, times and probability all allow it.
     pub fn fire(
         &mut self,
         doc: &Document,
         now: i64,
-        candidates: u128,
         mut matched: impl FnMut(&Rule) -> bool,
     ) -> Option<usize> {
-        let mut bits = candidates;
-        while bits != 0 {
-            let i = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let (Some(rule), Some(counts)) = (doc.rules.get(i), self.counts.get_mut(i)) else {
-                return None;
-            };
+        for (i, rule) in doc.rules.iter().enumerate() {
             if !matched(rule) {
                 continue;
             }
+            let counts = self.counts.get_mut(i)?;
             counts.0 = counts.0.saturating_add(1);
             let (seen, fired) = *counts;
             if allows(&rule.when, seen, fired, now, self.set_at) && self.draw(&rule.when) {
