@@ -8,9 +8,9 @@ use crate::prelude::*;
 
 use super::backend::Backend;
 use super::error::ApiError;
+use super::parse;
 use super::request::{Body, Headers};
 use super::route::Route;
-use crate::domain::money::Money;
 use crate::domain::order::Orders;
 use crate::domain::route_table::ROUTES;
 use crate::domain::PaymentMethod;
@@ -83,7 +83,7 @@ pub fn decide(svc: &mut Backend, seen: &Seen) -> Result<(bool, Option<Box<Fault>
     };
     let fields = fields_of(seen);
     let orders = &svc.orders;
-    let pays = || matches!(seen.route, Route::Pay) && reaches_third_party(orders, fields);
+    let pays = || matches!(seen.route, Route::Pay) && reaches_third_party(orders, seen.body);
     let template = template_id(seen.route);
     let header = |name: &str| seen.headers.get(name);
     let facts = Facts {
@@ -134,12 +134,13 @@ pub fn at_third_party(by_rule: Option<Then>, verdict: &Verdict, under_scenario: 
     }
 }
 
-/// Whether a payment's body is one (`parse::new_payment`) and its order
-/// exists: then it reaches the third party (`exchange::judge`).
-fn reaches_third_party(orders: &Orders, f: Fields) -> bool {
-    f.amount.and_then(Money::positive).is_some()
-        && f.payment_method.and_then(PaymentMethod::parse).is_some()
-        && f.order_id.is_some_and(|id| orders.existing(id).is_some())
+/// Whether a payment's body is one, as the service reads it
+/// (`parse::new_payment`), and its order exists: then it reaches the
+/// third party (`exchange::judge`).
+fn reaches_third_party(orders: &Orders, body: Option<&Body>) -> bool {
+    body.is_some_and(
+        |b| matches!(parse::new_payment(b), Ok(Ok(p)) if orders.existing(&p.order_id).is_some()),
+    )
 }
 
 /// The groups a rule may name, their ids after the templates'.
