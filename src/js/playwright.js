@@ -5,7 +5,7 @@
 import "./inline.js";
 import { checkOptions, engine, networkFault } from "./gateway.js";
 import { Service } from "./orderpay.js";
-import { answerPreflight, corsHeaders } from "./playwright_cors.js";
+import { routed } from "./playwright_cors.js";
 import { routeToServer } from "./playwright_server.js";
 
 const OPTIONS = ["service", "baseUrl", "warn", "delay", "scenario"];
@@ -88,11 +88,9 @@ export async function mockOrderpay(target, options) {
 
   const matches = (url) => core.gateway.pathOf(url.href) !== null;
   async function handler(route) {
-    const request = route.request();
-    const url = request.url();
-    const headers = await request.allHeaders();
-    const cors = corsHeaders(headers, url);
-    if (await answerPreflight(route, headers, cors)) return;
+    const seen = await routed(route);
+    if (seen === null) return;
+    const { request, url, headers, cors } = seen;
     const raw = request.postDataBuffer();
     const body = raw && raw.length ? new Uint8Array(raw.buffer, raw.byteOffset, raw.length) : null;
     const reply = core.answer({ method: request.method(), url, headers, body });

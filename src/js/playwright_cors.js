@@ -3,7 +3,7 @@
 // needs to read an answer, and the answer to the browser's preflight.
 
 /** Headers a cross-origin page needs to read the answer (the gateway on another origin). */
-export function corsHeaders(requestHeaders, url) {
+function corsHeaders(requestHeaders, url) {
   const origin = requestHeaders.origin;
   if (!origin || origin === new URL(url).origin) return {};
   return {
@@ -18,7 +18,7 @@ export function corsHeaders(requestHeaders, url) {
  * A CORS preflight is the browser's, not the app's: says yes to it with a
  * 204 and answers true; false, and nothing sent, for any other request.
  */
-export async function answerPreflight(route, headers, cors) {
+async function answerPreflight(route, headers, cors) {
   const method = headers["access-control-request-method"];
   if (route.request().method() !== "OPTIONS" || !method || !cors["access-control-allow-origin"]) return false;
   await route.fulfill({
@@ -31,4 +31,18 @@ export async function answerPreflight(route, headers, cors) {
     },
   });
   return true;
+}
+
+/**
+ * What both forms of the adapter read of a routed request first: the
+ * request, its URL, its headers and the CORS headers its answer needs;
+ * null when it was the browser's preflight, answered here.
+ */
+export async function routed(route) {
+  const request = route.request();
+  const url = request.url();
+  const headers = await request.allHeaders();
+  const cors = corsHeaders(headers, url);
+  if (await answerPreflight(route, headers, cors)) return null;
+  return { request, url, headers, cors };
 }

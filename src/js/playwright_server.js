@@ -4,7 +4,7 @@
 // workers share one server and never one another's orders, log or forced
 // outcomes, with no setup. Internal module: orderpay/playwright calls it.
 import { checkOptions, gateway, kind } from "./gateway.js";
-import { answerPreflight, corsHeaders } from "./playwright_cors.js";
+import { routed } from "./playwright_cors.js";
 
 const OPTIONS = ["server", "session", "baseUrl", "reset"];
 const SESSION = /^[A-Za-z0-9._-]{1,64}$/;
@@ -65,11 +65,9 @@ export async function routeToServer(target, options) {
 
   const matches = (url) => gw.pathOf(url.href) !== null;
   async function handler(route) {
-    const request = route.request();
-    const url = request.url();
-    const headers = await request.allHeaders();
-    const extra = corsHeaders(headers, url);
-    if (await answerPreflight(route, headers, extra)) return;
+    const seen = await routed(route);
+    if (seen === null) return;
+    const { url, headers, cors: extra } = seen;
     const sent = Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP.has(name)));
     const response = await route.fetch({ url: server.gateway + gw.pathOf(url), headers: { ...sent, "x-orderpay-session": session }, maxRedirects: 0 });
     await route.fulfill({ response, headers: { ...response.headers(), ...extra } });
