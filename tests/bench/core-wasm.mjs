@@ -23,7 +23,8 @@ run("cargo", ["build", "--quiet", "--release", "--lib", "--target", "wasm32-unkn
 run("wasm-bindgen", ["--target", "web", "--out-dir", out, join(target, "wasm32-unknown-unknown/release/orderpay.wasm")]);
 // The package's wasm-opt flags, as Cargo.toml gives them to wasm-pack.
 const flags = JSON.parse(/^wasm-opt = (\[.*\])$/m.exec(readFileSync(join(root, "Cargo.toml"), "utf8"))[1]);
-const wasmOpt = join(root, "tests/node_modules/.bin/wasm-opt");
+// binaryen is the build's tool: the root package.json's.
+const wasmOpt = join(root, "node_modules/.bin/wasm-opt");
 run(wasmOpt, [...flags, join(out, "orderpay_bg.wasm"), "-o", join(out, "orderpay_bg.wasm")]);
 
 const glue = await import(join(out, "orderpay.js"));
