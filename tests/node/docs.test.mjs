@@ -1,10 +1,12 @@
 // The documentation holds together: every fenced code block of README.md
 // and docs/ is run by some test (its marker names a kind that a test asks
-// for), the tree of docs/architecture.md names paths that exist, links
+// for), the tree of docs/architecture.md names every file of src/, www/ and
+// .ci/ with its role and nothing that does not exist, links
 // between the documents lead somewhere, and the README stays short.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { execFileSync } from "node:child_process";
+import { dirname, join, relative } from "node:path";
 import { test } from "node:test";
 
 import { allBlocks, brokenLinks, docFiles, fencedBlocks, prose, root, where } from "../docs.mjs";
@@ -73,21 +75,28 @@ test("the reader finds a block's marker, and a block without one", () => {
   assert.equal(bare.marker, null);
 });
 
-/** The paths a `<!-- tree -->` block names: `dir/` lines open a folder for the lines indented under them. */
-function treePaths(code) {
-  const paths = [];
+/**
+ * The entries a `<!-- tree -->` block names: `dir/` lines open a folder for
+ * the lines indented under them; a line indented 20 or more carries the
+ * description of the line above over. Each entry is its path, whether it is a
+ * folder, and whether its line says what it is (text after the name).
+ */
+function treeEntries(code) {
+  const entries = [];
   const stack = [];
   for (const line of code.split("\n")) {
     const indent = line.length - line.trimStart().length;
-    const names = /^([\w.*-]+\/?(?:, [\w.*-]+\/?)*)/.exec(line.trimStart());
-    if (!names || indent >= 20) continue; // a description carried over to the next line
+    const names = /^([\w.*-]+\/?(?:, [\w.*-]+\/?)*)(.*)$/.exec(line.trimStart());
+    if (!names || indent >= 20) continue;
     while (stack.length && stack.at(-1).indent >= indent) stack.pop();
     const parent = stack.map((s) => s.name).join("");
-    for (const name of names[1].split(", ")) paths.push(parent + name);
-    const [first] = names[1].split(", ");
-    if (first.endsWith("/")) stack.push({ indent, name: first });
+    const list = names[1].split(", ");
+    for (const name of list) {
+      entries.push({ path: parent + name, dir: name.endsWith("/"), role: /^\s{2,}\S/.test(names[2]), alone: list.length === 1 });
+    }
+    if (list[0].endsWith("/")) stack.push({ indent, name: list[0] });
   }
-  return paths;
+  return entries;
 }
 
 function exists(path) {
@@ -97,14 +106,52 @@ function exists(path) {
   return existsSync(join(root, dir)) && readdirSync(join(root, dir)).some((name) => pattern.test(name));
 }
 
+/** The folders whose every file the code map must name, one line each with its role. */
+const MAPPED = ["src/", "www/", ".ci/"];
+
+/** The files under the mapped folders: tracked ones from git, or every file where there is no .git. */
+function mappedFiles() {
+  let listed;
+  try {
+    listed = execFileSync("git", ["ls-files", "--", ...MAPPED], { cwd: root, encoding: "utf8" }).split("\n").filter(Boolean);
+  } catch {
+    listed = MAPPED.flatMap((dir) => readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile()).map((e) => relative(root, join(e.parentPath, e.name))));
+  }
+  return listed.filter((path) => existsSync(join(root, path))).sort();
+}
+
+function theTree() {
+  const trees = allBlocks().filter((b) => b.marker === "tree" && b.file === "docs/architecture.md");
+  assert.equal(trees.length, 1, "docs/architecture.md has one source tree");
+  return { block: trees[0], entries: treeEntries(trees[0].code) };
+}
+
 test("every path the source tree names exists", () => {
-  const trees = allBlocks().filter((b) => b.marker === "tree");
-  assert.ok(trees.length > 0, "docs/architecture.md has the source tree");
-  for (const tree of trees) {
-    const paths = treePaths(tree.code);
+  for (const tree of allBlocks().filter((b) => b.marker === "tree")) {
+    const paths = treeEntries(tree.code).map((e) => e.path);
     assert.ok(paths.length > 50, `${where(tree)}: ${paths.length} paths read`);
     assert.deepEqual(paths.filter((p) => !exists(p)), [], `${where(tree)} names paths that do not exist`);
   }
+});
+
+test("the source tree names every file of src/, www/ and .ci/, one line each with its role", () => {
+  const { block, entries } = theTree();
+  const mapped = entries.filter((e) => !e.dir && MAPPED.some((dir) => e.path.startsWith(dir)));
+  const named = new Set(mapped.map((e) => e.path));
+  const files = mappedFiles();
+  assert.ok(files.length > 150, `${files.length} files found under ${MAPPED.join(", ")}`);
+  assert.deepEqual(files.filter((f) => !named.has(f)), [], `${where(block)} does not name these files`);
+  assert.deepEqual(mapped.filter((e) => e.path.includes("*")).map((e) => e.path), [], `${where(block)}: a pattern, not a file`);
+  assert.deepEqual(mapped.filter((e) => !e.alone || !e.role).map((e) => e.path), [], `${where(block)}: not a line of its own with its role`);
+});
+
+test("the tree reader tells a file with its role from a bare name and a list", () => {
+  const entries = treeEntries("src/  the core\n  a.rs  does a\n  b.rs\n  c.rs, d.rs  two\n                      more of c\n  e/  folder\n    f.rs  does f\n");
+  assert.deepEqual(entries.map((e) => [e.path, e.role, e.alone]), [
+    ["src/", true, true], ["src/a.rs", true, true], ["src/b.rs", false, true], ["src/c.rs", true, false],
+    ["src/d.rs", true, false], ["src/e/", true, true], ["src/e/f.rs", true, true],
+  ]);
 });
 
 test("every link between the documents leads to a file, and to a heading there", () => {
