@@ -6,7 +6,7 @@
 //
 // Needs the built package: `source .ci/lib.sh && build_package` (CI does it).
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { test } from "node:test";
 import { runInNewContext } from "node:vm";
 
@@ -111,4 +111,21 @@ test("the copies removed stay removed", () => {
   assert.doesNotMatch(src("server/options.js"), /MAX_SAFE_INTEGER|number\(f, t, 0, 1\)|(seed|failureRate|logCapacity|maxOrders): \(f, t\) => (wholeNumber|number)\(/);
   // One body limit, one gateway rule (and the worker's tied copy).
   assert.doesNotMatch(src("server/gateway.js"), /1024 \* 1024|\/\^\\\/api/);
+});
+
+test("every file of the repository the JS layer's comments point at exists", () => {
+  const root = new URL("../../", import.meta.url);
+  const files = (dir) =>
+    readdirSync(new URL(dir, root), { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? files(`${dir}${entry.name}/`) : /\.(js|ts)$/.test(entry.name) ? [`${dir}${entry.name}`] : [],
+    );
+  const named = new Set();
+  for (const file of files("src/js/")) {
+    for (const [path] of readFileSync(new URL(file, root), "utf8").matchAll(/\bsrc\/[\w/]+\.(?:rs|js|json)\b/g)) named.add(`${file}: ${path}`);
+  }
+  assert.ok(named.size > 5, "the JS layer names the core's files");
+  for (const entry of named) {
+    const path = entry.split(": ")[1];
+    assert.ok(existsSync(new URL(path, root)), `${entry} does not exist`);
+  }
 });

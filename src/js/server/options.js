@@ -19,7 +19,7 @@ Options:
   --seed N              seed of the simulation (default: random)
   --failure-rate R      share of payment attempts declined, 0 to 1 (default 0.3)
   --log-capacity N      log records kept (default 10000)
-  --max-orders N        orders kept at most (default 1000000)
+  --max-orders N        orders kept at most
   --base PATH           the {base_url} path the gateway lives under (default /)
   --latency [FACTOR]    wait out each request's simulated latency (times FACTOR, default 1)
   --state FILE          keep the whole state in FILE across restarts (the
