@@ -3,7 +3,7 @@
 // - the .wasm bytes as base64 in wasm-inline.js, which inline.js
 //   instantiates synchronously on import (no URL, no fetch, no file read);
 // - wasm-bindgen's glue made to take TextEncoder and TextDecoder from
-//   text.js, which falls back to its own where the host has none (Jest's
+//   utf8_fallback.js, which falls back to its own where the host has none (Jest's
 //   jsdom);
 // - a CommonJS copy of every module in cjs/, for `require("orderpay")`
 //   and for runners that cannot load ES modules (Jest with babel-jest).
@@ -14,7 +14,7 @@ import { join } from "node:path";
 // esbuild is build tooling, installed by the root package.json.
 const { transformSync } = createRequire(new URL("../package.json", import.meta.url))("esbuild");
 
-const TEXT_IMPORT = 'import { TextDecoder, TextEncoder } from "./text.js";';
+const TEXT_IMPORT = 'import { TextDecoder, TextEncoder } from "./utf8_fallback.js";';
 
 /** wasm-bindgen's glue: binding.js once the public module wraps it, else orderpay.js. */
 function gluePath(pkg) {
@@ -22,7 +22,7 @@ function gluePath(pkg) {
   return existsSync(binding) ? binding : join(pkg, "orderpay.js");
 }
 
-/** Writes wasm-inline.js and points the glue at text.js; returns the files it added. */
+/** Writes wasm-inline.js and points the glue at utf8_fallback.js; returns the files it added. */
 export function inlineWasm(pkg) {
   const glue = gluePath(pkg);
   const code = readFileSync(glue, "utf8");

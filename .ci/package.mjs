@@ -126,6 +126,6 @@ writeFileSync(
 // (shipped in the JS layer: src/js/openapi.js, checked by tests/openapi_js.rs).
 const { openapi } = await import(join(pkg, "node.js"));
 writeFileSync(join(pkg, "openapi.json"), openapi() + "\n");
-// The admin API's, written as data beside its routes (src/js/server/admin-openapi.js).
+// The admin API's, written from its routes' table (src/js/server/admin.js, admin-openapi.js).
 const { adminOpenapi } = await import(join(pkg, "server", "admin-openapi.js"));
 writeFileSync(join(pkg, "openapi-admin.json"), JSON.stringify(adminOpenapi(manifest), null, 2) + "\n");

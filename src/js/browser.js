@@ -2,7 +2,7 @@
 // the Service (with the settings it chose); the worker (worker.js) sends it
 // every request the page makes under the gateway and returns its answers, so
 // the app's own fetch, XMLHttpRequest, axios or ky calls need no change.
-import { checkOptions, engine, kind } from "./gateway.js";
+import { checkOptions, engine, kind } from "./adapter.js";
 
 const PROTOCOL = 1;
 const OPTIONS = ["url", "scope", "service", "baseUrl", "warn", "timeout", "scenario"];

@@ -1,10 +1,10 @@
-// One request across the boundary in one call. The parts plain.js made are
+// One request across the boundary in one call. The parts request_parts.js made are
 // written into the module's scratch region (src/wasm/scratch.rs) and the
 // answer is read from it: wasm-bindgen's own passing made about eight calls
 // into the module per request (an allocation per string, a table slot per
 // header, a free) where this makes one. Internal: the package does not
 // export this file.
-import { TextDecoder, TextEncoder } from "./text.js";
+import { TextDecoder, TextEncoder } from "./utf8_fallback.js";
 
 // The flags of src/wasm/scratch.rs.
 const PATH = 1;
@@ -94,7 +94,7 @@ export class Crossing {
     this.#memory = memory;
   }
 
-  /** The envelope of one request (from plain()), as JSON text. */
+  /** The envelope of one request (from requestParts()), as JSON text. */
   handle(parts) {
     return this.#call(parts, false);
   }

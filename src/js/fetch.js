@@ -2,7 +2,7 @@
 // URLs, and the network (or a rejection) for every other URL; and the same
 // put in place of the global fetch, for code that calls it directly.
 import { Service } from "./orderpay.js";
-import { checkOptions, engine, kind, relativeBase } from "./gateway.js";
+import { checkOptions, engine, kind, relativeBase } from "./adapter.js";
 import { inServiceWorker } from "./text_response.js";
 
 const OPTIONS = ["service", "baseUrl", "passthrough", "warn", "delay", "scenario"];

@@ -3,8 +3,8 @@
 // only by those who import this module.
 import { delay, http, HttpResponse } from "msw";
 import { Service } from "./orderpay.js";
-import { checkOptions, engine, networkFault } from "./gateway.js";
-import { dribbleBody, holdOpen, shortBody } from "./fetch_faults.js";
+import { checkOptions, engine, networkFault } from "./adapter.js";
+import { dribbleBody, holdOpen, shortBody } from "./fault_as_fetch.js";
 
 const OPTIONS = ["service", "baseUrl", "warn", "delay", "scenario"];
 

@@ -2,7 +2,7 @@
 // checked here (a TypeError naming the option), and only numbers and JSON
 // text reach the WebAssembly module, which checks ranges (a RangeError
 // naming the option). Internal: the package does not export it.
-import { errorText, kind } from "./plain.js";
+import { errorText, kind } from "./request_parts.js";
 import { presetText } from "./presets.js";
 
 const KNOWN = ["seed", "failureRate", "logCapacity", "maxOrders", "idempotencyKeys", "virtualTime", "latency", "scenario"];

@@ -6,7 +6,7 @@ import { markLoaded } from "./ready.js";
 import { Service } from "./service.js";
 
 export { Service };
-export { NetworkFaultError } from "./network_fault.js";
+export { NetworkFaultError } from "./network_fault_error.js";
 /** The scenario presets' documents, by name. */
 export { presets } from "./presets.js";
 export { traceHeaders } from "./trace_headers.js";

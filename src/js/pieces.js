@@ -3,7 +3,7 @@
 // them out (snapshotPieces, exportNdjsonPieces, exportOtlpPieces,
 // Service.restoring), and a long text written into its memory (textIn).
 import { RawText } from "./binding.js";
-import { TextEncoder } from "./text.js";
+import { TextEncoder } from "./utf8_fallback.js";
 
 /**
  * A long text written into the module's memory as UTF-8 for it to read

@@ -3,7 +3,7 @@
 // outside the page: no Service Worker, nothing added to the app, and every
 // other request goes on as before (or to your own routes).
 import "./inline.js";
-import { checkOptions, engine, networkFault } from "./gateway.js";
+import { checkOptions, engine, networkFault } from "./adapter.js";
 import { Service } from "./orderpay.js";
 import { routed } from "./playwright_cors.js";
 import { routeToServer } from "./playwright_server.js";

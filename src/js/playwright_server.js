@@ -3,7 +3,7 @@
 // worker gets its own (`worker-N`, N its worker index), so parallel
 // workers share one server and never one another's orders, log or forced
 // outcomes, with no setup. Internal module: orderpay/playwright calls it.
-import { checkOptions, gateway, kind } from "./gateway.js";
+import { checkOptions, gateway, kind } from "./adapter.js";
 import { routed } from "./playwright_cors.js";
 
 const OPTIONS = ["server", "session", "baseUrl", "reset"];

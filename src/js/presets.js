@@ -3,7 +3,8 @@
 // orderpay/scenarios/NAME.json); tests/node/scenarios.test.mjs holds the
 // two to each other. Pass a name or a document to setScenario(). A name
 // becomes its document's text here, before the module sees it: the
-// module carries no copy of them, only their names for its refusals.
+// module carries no copy of them, only their names for its refusals (its
+// size budget), so this copy is the one the package runs on.
 
 /** Each preset's document, by its name. */
 export const presets = Object.freeze({

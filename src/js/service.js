@@ -1,12 +1,12 @@
 // The public Service: the WebAssembly module's RawService behind a JS
-// layer that reads the caller's values into plain data (plain.js,
+// layer that reads the caller's values into plain data (request_parts.js,
 // options.js) and parses the JSON text that comes back. Internal module:
 // the package exports Service from orderpay.js.
 import { RawRestoring, RawService } from "./binding.js";
 import { Crossing } from "./crossing.js";
-import { NetworkFaultError } from "./network_fault.js";
+import { NetworkFaultError } from "./network_fault_error.js";
 import { readOptions, readScenario } from "./options.js";
-import { errorText, plain } from "./plain.js";
+import { errorText, requestParts } from "./request_parts.js";
 import { pieceSize, restoreLength, Restoring, textIn, TextPieces } from "./pieces.js";
 import { linearMemory, loaded } from "./ready.js";
 import * as tape from "./tape.js";
@@ -98,7 +98,7 @@ export class Service {
   handle(method, path, body, headers) {
     const crossing = this.#crossing;
     if (crossing === null) return freed();
-    const p = plain(method, path, body, headers);
+    const p = requestParts(method, path, body, headers);
     let text;
     try {
       text = crossing.handle(p);
@@ -251,7 +251,7 @@ function adopt(raw) {
 export function exchange(service, method, path, body, headers) {
   const crossing = crossingOf(service);
   if (crossing === null) return { status: 503, headers: { ...JSON_HEADERS }, text: JSON.stringify(freed()) };
-  const p = plain(method, path, body, headers);
+  const p = requestParts(method, path, body, headers);
   let reply;
   try {
     reply = crossing.request(p);

@@ -20,7 +20,12 @@ const PAGES_KEY = new URL("__orderpay/pages", self.registration.scope).href;
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** The gateway's URLs: as `gateway()` in gateway.js, with the worker's origin for a path. */
+/**
+ * The gateway's URLs: as `gateway()` in gateway_url.js, with the worker's
+ * origin for a path. A copy, because this script has no imports (it is
+ * copied beside an app's pages, alone); tests/node/gateway-url.test.mjs
+ * holds the two to the same answers.
+ */
 function gatewayPattern(base) {
   let origin = self.location.origin;
   let path = base;
@@ -182,7 +187,8 @@ function shortBody(bytes) {
 function dribbleBody(bytes, ms, signal) {
   const pieces = Math.max(1, Math.min(10, bytes.length));
   const size = Math.ceil(bytes.length / pieces);
-  const gap = (typeof ms === "number" && ms >= 0 ? ms : 5000) / Math.max(1, pieces - 1);
+  // `ms` is the rule's, or the core's default, which the page sends with the fault.
+  const gap = ms / Math.max(1, pieces - 1);
   let sent = 0;
   return new ReadableStream({
     async pull(controller) {

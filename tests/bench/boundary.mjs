@@ -80,7 +80,7 @@ const crossing = await import(join(root, "src/js/crossing.js"));
 print("Node", await measure({ glue, memory, crossing, calls }));
 
 // The same build served to Chromium from loopback.
-// The package's crossing.js and text.js are served from src/js/.
+// The package's crossing.js and utf8_fallback.js are served from src/js/.
 const server = createServer((req, res) => {
   const js = /^\/(crossing|text)\.js$/.test(req.url) ? join(root, "src/js", req.url.slice(1)) : null;
   const file = req.url === "/" ? null : js ?? join(out, req.url.slice(1));

@@ -7,7 +7,7 @@ import test from "node:test";
 
 const pkg = new URL("../../pkg/", import.meta.url);
 const { decodeBase64, decodeInJs } = await import(new URL("base64.js", pkg).href);
-const { Utf8Decoder, Utf8Encoder } = await import(new URL("text.js", pkg).href);
+const { Utf8Decoder, Utf8Encoder } = await import(new URL("utf8_fallback.js", pkg).href);
 const { default: inlined } = await import(new URL("wasm-inline.js", pkg).href);
 
 test("the inlined base64 decodes to the .wasm, natively and in plain JS", () => {

@@ -61,6 +61,38 @@ test("every admin route the server has is documented, and every documented path 
   assert.deepEqual(listed, Object.keys(checker.doc.paths).sort());
 });
 
+test("the document is written from the router's own table: each route's operationId names its operation", async () => {
+  const { adminRoutes, PREFIX } = await import(join(root, "pkg", "server", "admin.js"));
+  for (const [method, path, operationId] of adminRoutes({})) {
+    assert.equal(checker.doc.paths[PREFIX + path]?.[method.toLowerCase()]?.operationId, operationId, `${method} ${path}`);
+  }
+});
+
+test("the limits it documents for the Service's options are the core's: the bound taken, one past it refused", async () => {
+  const { Service } = await import(join(root, "pkg", "node.js"));
+  const taken = (options) => {
+    try {
+      new Service(options).free();
+      return true;
+    } catch (error) {
+      assert.ok(error instanceof RangeError, `${JSON.stringify(options)}: ${error}`);
+      return false;
+    }
+  };
+  const options = checker.doc.components.schemas.ServiceOptions.properties;
+  let checked = 0;
+  for (const [name, { type, minimum, maximum }] of Object.entries(options)) {
+    if (maximum === undefined) continue;
+    const step = type === "integer" ? 1 : 0.001;
+    // Past 2^53 a whole number has no neighbour: the bound is JS's largest safe integer there.
+    const past = maximum >= Number.MAX_SAFE_INTEGER ? maximum + 2 : maximum + step;
+    assert.deepEqual([taken({ [name]: minimum }), taken({ [name]: maximum }), taken({ [name]: minimum - step }), taken({ [name]: past })],
+      [true, true, false, false], name);
+    checked += 1;
+  }
+  assert.ok(checked >= 5, `${checked} options checked`);
+});
+
 /** A request for an operation: its documented example body, or for PUT /snapshot the server's own snapshot. */
 async function requestFor(method, path, op) {
   if (method === "PUT" && path.endsWith("/snapshot")) return (await fetch(admin(path))).text();

@@ -4,9 +4,10 @@
 import assert from "node:assert/strict";
 import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
+import { join } from "node:path";
 import { after, before, test } from "node:test";
 
-import { call, serve, stop } from "./serve.mjs";
+import { call, root, serve, stop } from "./serve.mjs";
 
 let server;
 let admin;
@@ -296,4 +297,26 @@ test("events: the log as server-sent events, from ?after= on, then each batch, a
   }
   // A bad ?after= is refused like the logs route's.
   assert.equal((await call(admin("/events?after=x"))).body.msg, 'after: expected a whole number, got "x"');
+});
+
+test("force-next's refusal is the service's own, with what came", async () => {
+  const { Service } = await import(join(root, "pkg", "node.js"));
+  const service = new Service({ seed: 1 });
+  const said = (outcome, count) => {
+    try {
+      service.forceNext(outcome, count);
+    } catch (error) {
+      return error.message;
+    }
+    assert.fail(`forceNext(${outcome}, ${count}) was taken`);
+  };
+  const bad = await call(admin("/force-next"), "POST", { outcome: "maybe" });
+  assert.equal(bad.status, 400);
+  assert.equal(bad.body.msg, `${said("maybe", 1)}, got "maybe"`);
+  const none = await call(admin("/force-next"), "POST", { count: 2 });
+  assert.equal(none.body.msg, `${said(undefined, 2)}, got null`);
+  const count = await call(admin("/force-next"), "POST", { outcome: "failure", count: -1 });
+  assert.equal(count.status, 400);
+  assert.equal(count.body.msg, said("failure", -1));
+  service.free();
 });

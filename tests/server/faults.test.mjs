@@ -1,4 +1,4 @@
-// The socket-level network faults of `orderpay serve` (server/faults.js),
+// The socket-level network faults of `orderpay serve` (server/fault_on_socket.js),
 // written by a real node:http server on 127.0.0.1 and met by Node's own
 // fetch and by a bare node:http client: what each fault looks like to a
 // client's HTTP stack.
@@ -9,7 +9,7 @@ import { after, before, test } from "node:test";
 
 import { root } from "./serve.mjs";
 
-const { FaultWriter } = await import(join(root, "pkg", "server", "faults.js"));
+const { FaultWriter } = await import(join(root, "pkg", "server", "fault_on_socket.js"));
 
 const ANSWER = {
   status: 200,

@@ -85,3 +85,29 @@ test("--max-sessions takes a count, --session-idle a time; /s is not a --base", 
   refused(["--base", "/s"], '--base: /s/ is where session names go (/s/NAME/api/...); pick another path than "/s"');
   assert.equal(parsed("--base", "/shop").base, "/shop");
 });
+
+test("the service's options: their syntax here, their ranges the service's own RangeError, said with the flag", async () => {
+  const { Service } = await import(join(root, "pkg", "node.js"));
+  /** What the service says an option must be, from its own RangeError. */
+  const range = (name, value) => {
+    try {
+      new Service({ [name]: value }).free();
+    } catch (error) {
+      assert.ok(error instanceof RangeError, `${name}: ${error}`);
+      return new RegExp(`^${name}: must be (.*), got `).exec(error.message)[1];
+    }
+    assert.fail(`${name}: ${value} was taken`);
+  };
+  // The service keeps no order at all with maxOrders 0, and the command line lets it (it once asked for 1).
+  assert.equal(parsed("--max-orders", "0").maxOrders, 0);
+  for (const [flag, name, text, value] of [
+    ["--failure-rate", "failureRate", "2", 2],
+    ["--failure-rate", "failureRate", "often", NaN],
+    ["--seed", "seed", "1.5", 1.5],
+    ["--seed", "seed", "99999999999999999999", 1e20],
+    ["--log-capacity", "logCapacity", "2000000", 2_000_000],
+    ["--max-orders", "maxOrders", "-1", -1],
+  ]) {
+    refused([flag, text], `${flag}: expected ${range(name, value)}, got ${JSON.stringify(text)}`);
+  }
+});

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 
-import { call, serve, serveFails, stop } from "./serve.mjs";
+import { call, root, serve, serveFails, stop } from "./serve.mjs";
 
 const scratch = () => mkdtempSync(join(tmpdir(), "orderpay-state-"));
 const create = (server, userId, price = 3) => call(`${server.url}/api/order/create`, "POST", { userId, price });
@@ -145,4 +145,29 @@ test("a second signal stops at once, without waiting for the requests in flight"
   assert.ok(Date.now() - started < 2000);
   assert.match(server.output(), /SIGINT again; stopping now/);
   assert.equal(await slow, null, "the batch, which waits seconds, got no answer");
+});
+
+test("a state file is restored once, and the service that restored it is the one served", async () => {
+  const { Service } = await import(join(root, "pkg", "node.js"));
+  const { StateFile } = await import(join(root, "pkg", "server", "state.js"));
+  const file = join(scratch(), "once.json");
+  const saved = new Service({ seed: 12 });
+  saved.handle("POST", "/api/order/create", { userId: "u", price: 3 });
+  writeFileSync(file, saved.snapshot());
+  const restore = Service.restore;
+  let restores = 0;
+  Service.restore = (text) => {
+    restores += 1;
+    return restore.call(Service, text);
+  };
+  try {
+    const restored = StateFile.load(file);
+    assert.ok(restored instanceof Service);
+    assert.equal(restored.snapshot(), saved.snapshot());
+    assert.equal(restores, 1);
+    restored.free();
+  } finally {
+    Service.restore = restore;
+    saved.free();
+  }
 });

@@ -1,10 +1,17 @@
-// The OpenAPI 3.1 document of the admin API (/__orderpay/…, admin.js), as
-// data: the admin routes are JS, so their document is too, beside them.
+// The OpenAPI 3.1 document of the admin API (/__orderpay/…), written from
+// admin.js's table of routes: its paths and methods are the router's, its
+// body limits and query patterns admin.js's constants; each route's
+// operation (what it answers, its schemas) is here, by operationId.
 // tests/server/admin-openapi.test.mjs holds it to the server's real routes
 // (every route in it, every operation answering as it says), and
 // tests/server/lint-openapi.sh lints it with Redocly and Spectral.
+import { readFileSync } from "node:fs";
+
+import { adminRoutes, PREFIX, SCENARIO_BODY, SEQ, SMALL_BODY, SNAPSHOT_BODY } from "./admin.js";
 import { addSessions } from "./session_openapi.js";
 
+/** A size in bytes as people say it: 64 KiB, 1 MiB. */
+const kib = (bytes) => (bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MiB` : `${bytes / 1024} KiB`);
 const ref = (section, name) => ({ $ref: `#/components/${section}/${name}` });
 const json = (schema) => ({ "application/json": { schema } });
 const text = (type, description) => ({ [type]: { schema: { type: "string", description } } });
@@ -19,6 +26,18 @@ const ok = (description, data) => ({ description, content: json(envelope(data)) 
 const whole = { type: "integer", minimum: 0 };
 const generation = { type: "integer", minimum: 1, description: "How many times reset or a restore swapped the service, from 1" };
 const TRACE_ID = "^[0-9a-f]{16}([0-9a-f]{16})?$";
+
+/**
+ * A scenario document's schema: the package's own (scenario.schema.json,
+ * which tests/node/scenario-schema.test.mjs holds to the core's reading),
+ * its $defs kept under this component.
+ */
+function scenarioDocument() {
+  const text = readFileSync(new URL("../scenario.schema.json", import.meta.url), "utf8");
+  // eslint-disable-next-line no-unused-vars
+  const { $schema, $id, title, ...schema } = JSON.parse(text.replaceAll('"#/$defs/', '"#/components/schemas/ScenarioDocument/$defs/'));
+  return schema;
+}
 
 const schemas = {
   ErrorEnvelope: {
@@ -93,6 +112,8 @@ const schemas = {
       { type: "null" },
     ],
   },
+  // The bounds are the core's (src/wasm/options.rs, src/sim/settings.rs): written
+  // here for the document's readers, and held to the core by admin-openapi.test.mjs.
   ServiceOptions: {
     type: "object",
     description: "Options of `new Service` (orderpay.d.ts); unknown names are refused",
@@ -116,61 +137,7 @@ const schemas = {
     },
     additionalProperties: false,
   },
-  ScenarioDocument: {
-    type: "object",
-    description: "A failure scenario: an ordered list of rules, the first that fires wins. Its full schema ships as orderpay/scenario.schema.json (docs/scenarios.md).",
-    required: ["rules"],
-    properties: {
-      name: { type: "string", maxLength: 64 },
-      rules: {
-        type: "array",
-        maxItems: 100,
-        items: {
-          type: "object",
-          required: ["then"],
-          properties: {
-            name: { type: "string", maxLength: 64 },
-            when: {
-              type: "object",
-              description: "What a request must carry, and when the rule may fire; every matcher given must hold",
-              properties: {
-                route: { type: "string", description: "A documented template such as /api/payment/pay, or a group: order, payment, test" },
-                method: { enum: ["GET", "POST"] },
-                userId: { type: "string" },
-                paymentMethod: { type: "string" },
-                amount: { type: "number" },
-                orderId: { type: "string" },
-                header: { type: "object", required: ["name", "value"], properties: { name: { type: "string" }, value: { type: "string" } } },
-                nth: { type: "integer", minimum: 1 },
-                every: { type: "integer", minimum: 1 },
-                calls: { type: "object", properties: { from: { type: "integer", minimum: 1 }, to: { type: "integer", minimum: 1 } } },
-                from: { type: "integer", description: "Unix time in ms, on the service's clock" },
-                until: { type: "integer", description: "Unix time in ms, on the service's clock" },
-                forMs: { type: "integer", minimum: 0 },
-                probability: { type: "number", minimum: 0, maximum: 1 },
-                times: { type: "integer", minimum: 1 },
-              },
-            },
-            then: {
-              type: "object",
-              description: "The failure the rule gives",
-              required: ["kind"],
-              properties: {
-                kind: { enum: ["decline", "timeout", "processor_error", "http", "delay", "network"] },
-                code: { type: "string", description: "decline: one of Stripe's decline codes" },
-                afterMs: { type: "integer", minimum: 0, description: "timeout: how long the third party is waited for" },
-                status: { type: "integer", description: "http: 429, 502, 503 or 504; processor_error: 500 to 599" },
-                retryAfter: { type: "integer", minimum: 0, description: "http 429 and 503: the retry-after seconds" },
-                ms: { type: "integer", minimum: 0, description: "delay: the latency added; network: a hang's bound on the server, a dribble's length" },
-                fault: { enum: ["reset", "empty", "short", "hang", "dribble", "error"] },
-                phase: { enum: ["request", "response"] },
-              },
-            },
-          },
-        },
-      },
-    },
-  },
+  ScenarioDocument: scenarioDocument(),
   ScenarioState: {
     description: "The scenario in force, when it was set, and each rule's progress; null when none",
     oneOf: [
@@ -225,7 +192,10 @@ const responses = {
     description: "A page of another origin (Origin, Sec-Fetch-Site), or, on loopback, a Host that is not a loopback name",
     content: json(ref("schemas", "ErrorEnvelope")),
   },
-  TooLarge: { description: "A body over what the route takes (64 KiB, a snapshot 256 MiB)", content: json(ref("schemas", "ErrorEnvelope")) },
+  TooLarge: {
+    description: `A body over what the route takes (${kib(SMALL_BODY)}, a scenario ${kib(SCENARIO_BODY)}, a snapshot ${kib(SNAPSHOT_BODY)})`,
+    content: json(ref("schemas", "ErrorEnvelope")),
+  },
   HeadersTooLarge: { description: "Headers over the 80 KiB the server reads", content: json(ref("schemas", "ErrorEnvelope")) },
 };
 
@@ -234,7 +204,7 @@ const after = {
   in: "query",
   required: false,
   description: "Only the records with a larger seq",
-  schema: { type: "string", pattern: "^\\d{1,15}$" },
+  schema: { type: "string", pattern: SEQ.source },
 };
 
 /** The refusals a route can give besides its own answer: any route, one behind the token, one that reads a query, one with a body. */
@@ -249,9 +219,13 @@ const body = (schema, example, required = true) => ({ required, content: { "appl
 /** What the scenario routes answer with. */
 const scenarioData = { type: "object", required: ["scenario"], properties: { scenario: ref("schemas", "ScenarioState") } };
 
-/** [method, path, operationId, tag, summary, description, the rest of the operation]. */
-const OPERATIONS = [
-  ["get", "/health", "health", "server", "Liveness", "Whether the server is up: its version, where the gateway is, the generation, and whether the admin API asks for a token. Needs no token.", {
+/**
+ * Each admin route's operation, by the operationId its row in admin.js's
+ * table names: [tag, summary, description, the rest of the operation]. The
+ * method and the path come from that table.
+ */
+const OPERATIONS = {
+  health: ["server", "Liveness", "Whether the server is up: its version, where the gateway is, the generation, and whether the admin API asks for a token. Needs no token.", {
     ...open,
     responses: {
       200: ok("The server is up", {
@@ -270,15 +244,15 @@ const OPERATIONS = [
       ...open.responses,
     },
   }],
-  ["get", "/openapi.json", "gatewayOpenapi", "server", "The gateway's OpenAPI document", "The OpenAPI 3.1 document of the eight endpoints of the spec, with this server's address in servers. Needs no token.", {
+  gatewayOpenapi: ["server", "The gateway's OpenAPI document", "The OpenAPI 3.1 document of the eight endpoints of the spec, with this server's address in servers. Needs no token.", {
     ...open,
     responses: { 200: { description: "The document", content: json(ref("schemas", "OpenApiDocument")) }, ...open.responses },
   }],
-  ["get", "/openapi-admin.json", "adminOpenapi", "server", "The admin API's OpenAPI document", "This document, with this server's address in servers. Needs no token.", {
+  adminOpenapi: ["server", "The admin API's OpenAPI document", "This document, with this server's address in servers. Needs no token.", {
     ...open,
     responses: { 200: { description: "The document", content: json(ref("schemas", "OpenApiDocument")) }, ...open.responses },
   }],
-  ["get", "/logs", "logs", "log", "The log records", "The log records the service still holds, oldest first; with after, only the newer ones.", {
+  logs: ["log", "The log records", "The log records the service still holds, oldest first; with after, only the newer ones.", {
     parameters: [after],
     responses: {
       200: ok("The records", {
@@ -289,14 +263,14 @@ const OPERATIONS = [
       ...refused,
     },
   }],
-  ["get", "/events", "events", "log", "The log as server-sent events", "A stream: `records` events ({records, droppedLogs, generation, counters, forced, now}, each id the last seq, at most 500 records each) whenever requests were answered, the first change after a quiet spell at once and then at most every 50 ms, and `replaced` ({generation, settings}) when a reset or a restore swapped the service.", {
+  events: ["log", "The log as server-sent events", "A stream: `records` events ({records, droppedLogs, generation, counters, forced, now}, each id the last seq, at most 500 records each) whenever requests were answered, the first change after a quiet spell at once and then at most every 50 ms, and `replaced` ({generation, settings}) when a reset or a restore swapped the service.", {
     parameters: [
       { ...after, description: "Start after this seq (else after Last-Event-ID, else from the first record)" },
       { name: "Last-Event-ID", in: "header", required: false, description: "The last seq a reconnecting client got", schema: { type: "string" } },
     ],
     responses: { 200: { description: "The stream, open until the client or the server ends it", content: text("text/event-stream", "Server-sent events") }, ...refused },
   }],
-  ["get", "/counters", "counters", "log", "What the service counted", "Counts over every request, whatever the log still holds: the JS API's ServiceCounters.", {
+  counters: ["log", "What the service counted", "Counts over every request, whatever the log still holds: the JS API's ServiceCounters.", {
     responses: {
       200: ok("The counters", {
         type: "object",
@@ -320,64 +294,63 @@ const OPERATIONS = [
       ...guarded,
     },
   }],
-  ["get", "/logs.ndjson", "logsNdjson", "log", "The log as NDJSON", "One log record a line, for Kibana, Loki or jq.", {
+  logsNdjson: ["log", "The log as NDJSON", "One log record a line, for Kibana, Loki or jq.", {
     responses: { 200: { description: "The records", content: text("application/x-ndjson", "One JSON record a line") }, ...guarded },
   }],
-  ["post", "/logs/clear", "clearLogs", "log", "Empty the log", "Drops every record the log holds; the counters stay.", {
+  clearLogs: ["log", "Empty the log", "Drops every record the log holds; the counters stay.", {
     responses: { 200: ok("Emptied", { type: "object", required: ["droppedLogs"], properties: { droppedLogs: whole } }), ...guarded },
   }],
-  ["get", "/spans", "spans", "traces", "The spans", "The spans, oldest first, of every trace or of one.", {
+  spans: ["traces", "The spans", "The spans, oldest first, of every trace or of one.", {
     parameters: [{ name: "traceId", in: "query", required: false, description: "Only this trace's spans", schema: { type: "string", pattern: TRACE_ID } }],
     responses: { 200: ok("The spans", { type: "array", items: ref("schemas", "Span") }), ...refused },
   }],
-  ["get", "/otlp", "otlp", "traces", "The spans as OTLP/JSON", "The spans in the OTLP/JSON form a collector's /v1/traces takes.", {
+  otlp: ["traces", "The spans as OTLP/JSON", "The spans in the OTLP/JSON form a collector's /v1/traces takes.", {
     responses: { 200: { description: "OTLP/JSON traces", content: json({ type: "object", required: ["resourceSpans"], properties: { resourceSpans: { type: "array", items: { type: "object" } } } }) }, ...guarded },
   }],
-  ["get", "/snapshot", "snapshot", "state", "The whole state", "The snapshot text of the whole state, for PUT /snapshot, --state or Service.restore.", {
+  snapshot: ["state", "The whole state", "The snapshot text of the whole state, for PUT /snapshot, --state or Service.restore.", {
     responses: { 200: { description: "The snapshot", content: json(ref("schemas", "Snapshot")) }, ...guarded },
   }],
-  ["put", "/snapshot", "restore", "state", "Replace the whole state", "Replaces the whole state with a snapshot's; text that is no snapshot is refused, changing nothing.", {
+  restore: ["state", "Replace the whole state", "Replaces the whole state with a snapshot's; text that is no snapshot is refused, changing nothing.", {
     requestBody: { required: true, content: json(ref("schemas", "Snapshot")) },
     responses: {
       200: ok("Restored", { type: "object", required: ["generation", "settings"], properties: { generation, settings: ref("schemas", "Settings") } }),
       ...bodied,
     },
   }],
-  ["get", "/settings", "settings", "state", "The settings in force", "The settings, the pending forceNext and the clock.", {
+  settings: ["state", "The settings in force", "The settings, the pending forceNext and the clock.", {
     responses: {
       200: ok("The settings", {
         type: "object",
-        required: ["settings", "forced", "now", "droppedLogs", "generation", "maxOrdersIgnored"],
+        required: ["settings", "forced", "now", "droppedLogs", "generation"],
         properties: {
           settings: ref("schemas", "Settings"),
           forced: ref("schemas", "Forced"),
           now: { type: "integer", description: "The service's clock, Unix time in ms" },
           droppedLogs: whole,
           generation,
-          maxOrdersIgnored: { type: "boolean", description: "Whether the service runs without --max-orders, which it does not know" },
         },
       }),
       ...guarded,
     },
   }],
-  ["post", "/force-next", "forceNext", "state", "Decide the next payment attempts", "The next count payment attempts succeed or fail, whatever the draw; count 0 clears.", {
+  forceNext: ["state", "Decide the next payment attempts", "The next count payment attempts succeed or fail, whatever the draw; count 0 clears.", {
     requestBody: body(
       { type: "object", required: ["outcome"], properties: { outcome: { enum: ["success", "failure"] }, count: { type: "integer", minimum: 0, default: 1 } } },
       { outcome: "failure", count: 3 },
     ),
     responses: { 200: ok("Set", { type: "object", required: ["forced"], properties: { forced: ref("schemas", "Forced") } }), ...bodied },
   }],
-  ["post", "/reset", "reset", "state", "A fresh service", "A new service from the start options, with those of the body over them. A bad option is refused, changing nothing.", {
+  reset: ["state", "A fresh service", "A new service from the start options, with those of the body over them. A bad option is refused, changing nothing.", {
     requestBody: body(ref("schemas", "ServiceOptions"), { seed: 7, failureRate: 1, virtualTime: 1767225600000 }, false),
     responses: {
       200: ok("Reset", { type: "object", required: ["generation", "settings"], properties: { generation, settings: ref("schemas", "Settings") } }),
       ...bodied,
     },
   }],
-  ["get", "/scenario", "scenario", "scenario", "The failure scenario in force", "The scenario document, when it was set, and how often each rule matched (seen) and fired; null when none.", {
+  scenario: ["scenario", "The failure scenario in force", "The scenario document, when it was set, and how often each rule matched (seen) and fired; null when none.", {
     responses: { 200: ok("The scenario", scenarioData), ...guarded },
   }],
-  ["put", "/scenario", "setScenario", "scenario", "Set the failure scenario", "Replaces the scenario (its rules' counts start again): a document, or a preset's name as a JSON string. A bad one is refused with a msg naming its path (scenario: rules[2].when.until: ...), changing nothing.", {
+  setScenario: ["scenario", "Set the failure scenario", "Replaces the scenario (its rules' counts start again): a document, or a preset's name as a JSON string. A bad one is refused with a msg naming its path (scenario: rules[2].when.until: ...), changing nothing.", {
     requestBody: body(
       {
         oneOf: [
@@ -389,14 +362,29 @@ const OPERATIONS = [
     ),
     responses: { 200: ok("Set", scenarioData), ...bodied },
   }],
-  ["delete", "/scenario", "clearScenario", "scenario", "Clear the failure scenario", "No scenario: every request gets the spec's behaviour again.", {
+  clearScenario: ["scenario", "Clear the failure scenario", "No scenario: every request gets the spec's behaviour again.", {
     responses: { 200: ok("Cleared", { type: "object", required: ["scenario"], properties: { scenario: { type: "null" } } }), ...guarded },
   }],
-  ["post", "/advance", "advance", "state", "Move the virtual clock", "Moves a virtual clock (reset with virtualTime first) on by ms.", {
+  advance: ["state", "Move the virtual clock", "Moves a virtual clock (reset with virtualTime first) on by ms.", {
     requestBody: body({ type: "object", required: ["ms"], properties: { ms: { type: "integer", minimum: 0 } } }, { ms: 60000 }),
     responses: { 200: ok("Moved", { type: "object", required: ["now"], properties: { now: { type: "integer" } } }), ...bodied },
   }],
-];
+};
+
+/** The document's paths: one operation for each row of admin.js's table of routes, and no other. */
+function paths() {
+  const out = {};
+  const unused = new Set(Object.keys(OPERATIONS));
+  for (const [method, path, operationId] of adminRoutes({})) {
+    if (!Object.hasOwn(OPERATIONS, operationId)) throw new Error(`admin-openapi.js: no operation ${operationId} for ${method} ${path}`);
+    unused.delete(operationId);
+    const [tag, summary, description, rest] = OPERATIONS[operationId];
+    out[`${PREFIX}${path}`] ??= {};
+    out[`${PREFIX}${path}`][method.toLowerCase()] = { operationId, summary, description, tags: [tag], ...rest };
+  }
+  if (unused.size) throw new Error(`admin-openapi.js: no admin route for ${[...unused].join(", ")}`);
+  return out;
+}
 
 /**
  * The document, for a server whose origin is `origin` (its admin API under
@@ -404,11 +392,6 @@ const OPERATIONS = [
  * repository), as the gateway's document takes them from Cargo.toml.
  */
 export function adminOpenapi({ version, license, repository }, origin = "http://127.0.0.1:4010") {
-  const paths = {};
-  for (const [method, path, operationId, tag, summary, description, rest] of OPERATIONS) {
-    paths[`/__orderpay${path}`] ??= {};
-    paths[`/__orderpay${path}`][method] = { operationId, summary, description, tags: [tag], ...rest };
-  }
   return addSessions({
     openapi: "3.1.0",
     info: {
@@ -432,7 +415,7 @@ export function adminOpenapi({ version, license, repository }, origin = "http://
     ],
     // On loopback with no --admin-token: nothing; else the bearer token.
     security: [{}, { adminToken: [] }],
-    paths,
+    paths: paths(),
     components: {
       schemas,
       responses,

@@ -10,8 +10,11 @@ import { sessionPaths, sessionTarget } from "./session_admin.js";
 import { SERVER_ROUTES } from "./session_name.js";
 
 export const PREFIX = "/__orderpay";
-const SMALL_BODY = 64 * 1024;
-const SNAPSHOT_BODY = 256 * 1024 * 1024;
+/** The bodies the admin routes take at most (the document says them too). */
+export const SMALL_BODY = 64 * 1024;
+export const SNAPSHOT_BODY = 256 * 1024 * 1024;
+/** A query's log position (?after=SEQ). */
+export const SEQ = /^\d{1,15}$/;
 
 /** Reads a JSON object body; answers the 4xx itself and returns undefined when it cannot. */
 async function jsonBody(req, res, { limit = SMALL_BODY, optional = false } = {}) {
@@ -39,7 +42,7 @@ async function jsonBody(req, res, { limit = SMALL_BODY, optional = false } = {})
 function wholeQuery(res, params, name) {
   const text = params.get(name);
   if (text === null) return null;
-  if (!/^\d{1,15}$/.test(text)) return void sendError(res, 400, `${name}: expected a whole number, got ${JSON.stringify(text)}`);
+  if (!SEQ.test(text)) return void sendError(res, 400, `${name}: expected a whole number, got ${JSON.stringify(text)}`);
   return Number(text);
 }
 
@@ -121,20 +124,18 @@ function settings(ctx, req, res) {
     now: service.now,
     droppedLogs: service.droppedLogs,
     generation: ctx.instance.generation,
-    maxOrdersIgnored: ctx.instance.maxOrdersIgnored,
   });
 }
 
 async function forceNext(ctx, req, res) {
   const body = await jsonBody(req, res);
   if (body === undefined) return;
-  if (body.outcome !== "success" && body.outcome !== "failure") {
-    return sendError(res, 400, `outcome: expected "success" or "failure", got ${JSON.stringify(body.outcome ?? null)}`);
-  }
   try {
     ctx.instance.service.forceNext(body.outcome, body.count ?? 1);
   } catch (error) {
-    return sendError(res, 400, error.message);
+    // The service says what an outcome must be; the answer adds what came.
+    const got = error.message.startsWith("outcome:") ? `, got ${JSON.stringify(body.outcome ?? null)}` : "";
+    return sendError(res, 400, error.message + got);
   }
   ctx.changed();
   sendData(res, { forced: ctx.instance.service.forced });
@@ -169,7 +170,7 @@ async function advance(ctx, req, res) {
 }
 
 /** A scenario document of 100 rules, each with its longest strings, stays well under this. */
-const SCENARIO_BODY = 1024 * 1024;
+export const SCENARIO_BODY = 1024 * 1024;
 
 /** The scenario in force: {document, setAt, rules: [{name, seen, fired}]}, or null. */
 function scenario(ctx, req, res) {
@@ -209,37 +210,37 @@ function clearScenario(ctx, req, res) {
   sendData(res, { scenario: null });
 }
 
-/** The admin API: [method, path, what it does, handler(ctx, req, res, params)]. admin-openapi.js documents each. */
+/**
+ * The admin API, the one table of its routes: [method, path, operationId,
+ * handler(ctx, req, res, params)]. The router reads it, and so does
+ * admin-openapi.js, which writes the document's paths from it: each
+ * operationId names the operation that documents the route.
+ */
 const ROUTES = [
-  ["GET", "/health", "liveness, version, where the gateway is, the log's position", health],
-  ["GET", "/openapi.json", "the OpenAPI 3.1 document of the eight endpoints",
-    (ctx, req, res) => sendText(res, "application/json", ctx.openapi)],
-  ["GET", "/openapi-admin.json", "the OpenAPI 3.1 document of this admin API (admin-openapi.js)",
-    (ctx, req, res) => sendText(res, "application/json", ctx.adminOpenapi)],
-  ["GET", "/logs", "the log records, oldest first; ?after=SEQ for the newer ones only", logs],
-  ["GET", "/events", "the log as server-sent events: the records after ?after=SEQ (or Last-Event-ID), then each new batch", events],
-  ["GET", "/counters", "what the service counted over every request, whatever the log still holds", counters],
-  ["GET", "/logs.ndjson", "the log records as NDJSON",
-    (ctx, req, res) => sendText(res, "application/x-ndjson", ctx.instance.service.exportNdjson())],
-  ["POST", "/logs/clear", "empties the log", clearLogs],
-  ["GET", "/spans", "the spans, oldest first; ?traceId=ID for one trace", spans],
-  ["GET", "/otlp", "the spans as OTLP/JSON, for a collector's /v1/traces",
-    (ctx, req, res) => sendJson(res, 200, ctx.instance.service.exportOtlp())],
-  ["GET", "/snapshot", "the whole state as snapshot text",
-    (ctx, req, res) => sendText(res, "application/json", ctx.instance.service.snapshot())],
-  ["PUT", "/snapshot", "replaces the whole state with a snapshot's", replaceSnapshot],
-  ["GET", "/settings", "the settings in force, the pending forceNext, the clock", settings],
-  ["POST", "/force-next", 'the next attempts fail or succeed: {"outcome":"failure","count":3}; count 0 clears', forceNext],
-  ["POST", "/reset", "a fresh service: the start options, with those of the body over them", reset],
-  ["POST", "/advance", 'moves a virtual clock on: {"ms":60000}', advance],
-  ["GET", "/scenario", "the scenario in force and how often each rule matched and fired, or null", scenario],
-  ["PUT", "/scenario", 'replaces the scenario: a document {"rules":[...]}, or a preset name such as "rate-limited"', putScenario],
-  ["DELETE", "/scenario", "clears the scenario: the spec's behaviour again", clearScenario],
+  ["GET", "/health", "health", health],
+  ["GET", "/openapi.json", "gatewayOpenapi", (ctx, req, res) => sendText(res, "application/json", ctx.openapi)],
+  ["GET", "/openapi-admin.json", "adminOpenapi", (ctx, req, res) => sendText(res, "application/json", ctx.adminOpenapi)],
+  ["GET", "/logs", "logs", logs],
+  ["GET", "/events", "events", events],
+  ["GET", "/counters", "counters", counters],
+  ["GET", "/logs.ndjson", "logsNdjson", (ctx, req, res) => sendText(res, "application/x-ndjson", ctx.instance.service.exportNdjson())],
+  ["POST", "/logs/clear", "clearLogs", clearLogs],
+  ["GET", "/spans", "spans", spans],
+  ["GET", "/otlp", "otlp", (ctx, req, res) => sendJson(res, 200, ctx.instance.service.exportOtlp())],
+  ["GET", "/snapshot", "snapshot", (ctx, req, res) => sendText(res, "application/json", ctx.instance.service.snapshot())],
+  ["PUT", "/snapshot", "restore", replaceSnapshot],
+  ["GET", "/settings", "settings", settings],
+  ["POST", "/force-next", "forceNext", forceNext],
+  ["POST", "/reset", "reset", reset],
+  ["POST", "/advance", "advance", advance],
+  ["GET", "/scenario", "scenario", scenario],
+  ["PUT", "/scenario", "setScenario", putScenario],
+  ["DELETE", "/scenario", "clearScenario", clearScenario],
 ];
 
-/** The admin routes of one server: [method, path, what it does, handler(req, res, params)]. */
+/** The admin routes of one server: [method, path, operationId, handler(req, res, params)]. */
 export function adminRoutes(ctx) {
-  return ROUTES.map(([method, path, what, handler]) => [method, path, what, (req, res, params) => handler(ctx, req, res, params)]);
+  return ROUTES.map(([method, path, operationId, handler]) => [method, path, operationId, (req, res, params) => handler(ctx, req, res, params)]);
 }
 
 /** Answers a request under /__orderpay/; `session`: the one it names (null: the default). */

@@ -13,8 +13,8 @@ import { adminOpenapi } from "./admin-openapi.js";
 import { answerPreflight, isPreflight } from "./cors.js";
 import { LIVE_MARKER, StaticFiles } from "./files.js";
 import { LogEvents } from "./events.js";
-import { FaultWriter } from "./faults.js";
-import { answerGateway, gatewayPath } from "./gateway.js";
+import { FaultWriter } from "./fault_on_socket.js";
+import { answerGateway, gatewayPaths } from "./gateway.js";
 import { Instance } from "./instance.js";
 import { rawError, sendError } from "./reply.js";
 import { StateFile } from "./state.js";
@@ -62,7 +62,8 @@ function listen(server, options, ctx, document, adminDocument) {
 
 /**
  * A server, not yet listening. `options`: those of the command line
- * (options.js), plus `snapshot`, a saved state's text to start from, and
+ * (options.js), plus `snapshot`, the Service restored from the state file
+ * (StateFile.load) to start from, and
  * `playground`, the directory served at /.
  */
 export function createOrderpayServer(options, serviceOptions) {
@@ -93,6 +94,7 @@ export function createOrderpayServer(options, serviceOptions) {
     },
   };
   ctx.adminRoutes = adminRoutes(ctx);
+  const gatewayPath = gatewayPaths(options.base);
   ctx.sessions = createSessions(ctx, options, serviceOptions);
 
   const server = createServer(
@@ -104,7 +106,7 @@ export function createOrderpayServer(options, serviceOptions) {
       keepAliveTimeout: 5000,
     },
     (req, res) => {
-      dispatch(req, res, ctx, files).catch((error) => {
+      dispatch(req, res, ctx, files, gatewayPath).catch((error) => {
         if (!res.headersSent) sendError(res, 500, `server: ${error.message}`);
         else res.destroy();
       });
@@ -125,7 +127,7 @@ export function createOrderpayServer(options, serviceOptions) {
   return server;
 }
 
-async function dispatch(req, res, ctx, files) {
+async function dispatch(req, res, ctx, files, gatewayPath) {
   const raw = req.url ?? "/";
   const at = raw.indexOf("?");
   const query = at < 0 ? "" : raw.slice(at);
@@ -136,7 +138,7 @@ async function dispatch(req, res, ctx, files) {
     if (req.method === "OPTIONS") return sendError(res, 403, "Origin: the admin API answers no page of another origin");
     return answerAdmin(req, res, ctx, path, new URLSearchParams(query), name);
   }
-  const api = gatewayPath(ctx.base, path);
+  const api = gatewayPath(path);
   if (api !== null) {
     if (isPreflight(req)) return answerPreflight(req, res);
     const session = sessionContext(res, ctx.sessions, name);

@@ -2,7 +2,7 @@
 // `orderpay serve`: the service over HTTP. Exit codes: 0 after a graceful
 // stop, 1 when the state file cannot be used, 2 for a command-line
 // mistake, 3 when the address is taken or not available.
-import "./engine.js";
+import "./v8_flags.js";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
@@ -102,7 +102,6 @@ if (ctx.access.token) {
 if (options.state) lines.push(`  state: ${options.state}${options.snapshot ? " (restored)" : " (new)"}`);
 if (scenarioName !== undefined) lines.push(`  scenario: ${scenarioName} (GET /__orderpay/scenario shows its progress)`);
 if (ctx.sessions.size) lines.push(`  sessions: ${ctx.sessions.size} restored from ${sessionsDir(options.state)}`);
-if (ctx.instance.maxOrdersIgnored) lines.push("  note: this service has no maxOrders option yet; --max-orders is ignored");
 console.log(lines.join("\n"));
 
 let stopping = false;

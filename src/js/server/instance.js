@@ -1,42 +1,27 @@
-// The one service the server runs: the gateway, the admin API and the
-// playground all act on it. Reset and snapshot replace swap it whole;
-// `generation` counts the swaps, so a page watching the log knows to start
-// over rather than append.
+// One session's service: the default session's, and one per named session
+// (sessions.js makes those). Its gateway, its admin routes and the playground
+// act on it; reset and snapshot replace swap it whole, and `generation`
+// counts the swaps, so a page watching the log knows to start over.
 import { Service } from "../node.js";
 
 export class Instance {
-  /** True when the service refused `maxOrders` as unknown and runs without it. */
-  maxOrdersIgnored = false;
   generation = 1;
 
-  /** `options`: those of `new Service`. Throws its TypeError or RangeError. */
-  constructor(options, snapshot = null) {
-    this.options = options;
-    this.service = snapshot === null ? this.#create(options) : Service.restore(snapshot);
-    // A restored state keeps its own scenario, unless one was asked for (--scenario).
-    if (snapshot !== null && options.scenario !== undefined) this.service.setScenario(options.scenario);
-  }
-
   /**
-   * A new Service. `maxOrders` is passed on; a service that does not know
-   * the option refuses it as unknown, and then runs without it.
+   * `options`: those of `new Service`; `restored`: a Service restored from
+   * a saved state (StateFile.load), which this instance then owns, or null.
+   * Throws the TypeError or RangeError of `new Service`.
    */
-  #create(options) {
-    try {
-      return new Service(options);
-    } catch (error) {
-      if (options.maxOrders === undefined || !/unknown option "maxOrders"/.test(error.message)) throw error;
-      const rest = { ...options };
-      delete rest.maxOrders;
-      const service = new Service(rest);
-      this.maxOrdersIgnored = true;
-      return service;
-    }
+  constructor(options, restored = null) {
+    this.options = options;
+    this.service = restored ?? new Service(options);
+    // A restored state keeps its own scenario, unless one was asked for (--scenario).
+    if (restored !== null && options.scenario !== undefined) this.service.setScenario(options.scenario);
   }
 
   /** A fresh service with `overrides` over the start options. Throws on a bad option, changing nothing. */
   reset(overrides = {}) {
-    this.#swap(this.#create({ ...this.options, ...overrides }));
+    this.#swap(new Service({ ...this.options, ...overrides }));
   }
 
   /** The state of a snapshot's text. Throws a TypeError for text that is not one, changing nothing. */

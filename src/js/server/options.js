@@ -1,6 +1,11 @@
 // The command line of `orderpay serve`: every option checked here, so that a
-// mistake is one clear line naming the option, never a stack trace.
+// mistake is one clear line naming the option, never a stack trace. The
+// server's own options (port, timeouts, sessions) are checked here; those
+// of the service only for their syntax, their ranges asked of the core
+// (`new Service`), whose RangeError is then said with the flag's name.
 import { parseArgs as splitArgs } from "node:util";
+
+import { Service } from "../node.js";
 
 export const USAGE = `Usage: orderpay serve [options]
 
@@ -68,6 +73,24 @@ function number(flag, text, min, max) {
   return n;
 }
 
+/**
+ * An option of `new Service` as the core takes it: `value` is the number
+ * the text reads as (NaN when its syntax is wrong), and the core refuses
+ * what is out of its range. Its RangeError ("failureRate: must be a number
+ * from 0 to 1, got 2") is said with the flag and the text as typed; the
+ * ranges live in the core only (src/sim/settings.rs, src/wasm/options.rs).
+ */
+function serviceOption(flag, name, value, text) {
+  try {
+    new Service({ [name]: value }).free();
+  } catch (error) {
+    const range = error instanceof RangeError && new RegExp(`^${name}: must be (.*), got `).exec(error.message);
+    if (!range) throw error;
+    throw new UsageError(`${flag}: expected ${range[1]}, got ${JSON.stringify(text)}`);
+  }
+  return value;
+}
+
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, "": 1000 };
 
 /** A time such as 30m, 90s, 2h or 500ms (a bare number: seconds), in ms; at most a week. */
@@ -86,10 +109,10 @@ const CHECK = {
     if (!t || /[\s/]/.test(t)) throw new UsageError(`${f}: expected an address such as 127.0.0.1 or 0.0.0.0, got ${JSON.stringify(t)}`);
     return t;
   },
-  seed: (f, t) => wholeNumber(f, t, 0, Number.MAX_SAFE_INTEGER),
-  failureRate: (f, t) => number(f, t, 0, 1),
-  logCapacity: (f, t) => wholeNumber(f, t, 0, 1_000_000),
-  maxOrders: (f, t) => wholeNumber(f, t, 1, Number.MAX_SAFE_INTEGER),
+  seed: (f, t) => serviceOption(f, "seed", /^\d+$/.test(t) ? Number(t) : NaN, t),
+  failureRate: (f, t) => serviceOption(f, "failureRate", t.trim() === "" ? NaN : Number(t), t),
+  logCapacity: (f, t) => serviceOption(f, "logCapacity", /^\d+$/.test(t) ? Number(t) : NaN, t),
+  maxOrders: (f, t) => serviceOption(f, "maxOrders", /^\d+$/.test(t) ? Number(t) : NaN, t),
   base: (f, t) => {
     if (!t.startsWith("/") || /[?#%\s]/.test(t) || t.split("/").some((s) => s === "." || s === "..")) {
       throw new UsageError(`${f}: expected a path such as /shop, got ${JSON.stringify(t)}`);

@@ -1,21 +1,6 @@
 // How the server's own answers look: the service's {code, msg, data}
 // envelope, so that a client reads the admin API and the gateway alike.
-
-export const STATUS_TEXT = {
-  200: "OK",
-  204: "No Content",
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not Found",
-  405: "Method Not Allowed",
-  408: "Request Timeout",
-  413: "Content Too Large",
-  414: "URI Too Long",
-  415: "Unsupported Media Type",
-  431: "Request Header Fields Too Large",
-  500: "Internal Server Error",
-};
+import { STATUS_TEXT } from "../status_text.js";
 
 /** Sends a JSON value with its status. */
 export function sendJson(res, status, value, headers = {}) {

@@ -4,9 +4,9 @@
 // documented here too. The operations that act on a session also say the
 // header that picks one, and the refusals a session can bring (a bad name,
 // --max-sessions reached).
+import { PREFIX } from "./admin.js";
 import { SERVER_ROUTES } from "./session_name.js";
 
-const PREFIX = "/__orderpay";
 /** A session name: 1 to 64 of A-Z a-z 0-9 . _ -, but not "." or "..", without a lookahead. */
 const NAME = "^([A-Za-z0-9_-][A-Za-z0-9._-]{0,63}|\\.[A-Za-z0-9_-][A-Za-z0-9._-]{0,62}|\\.\\.[A-Za-z0-9._-]{1,62})$";
 const ref = (section, name) => ({ $ref: `#/components/${section}/${name}` });

@@ -33,8 +33,8 @@ export function sessionsDir(statePath) {
 }
 
 /**
- * The saved sessions of `--state FILE`, name to snapshot text, each checked
- * as the default one is. Throws a StateError naming a file it cannot use.
+ * The saved sessions of `--state FILE`, name to the Service restored from
+ * its file, as the default one is. Throws a StateError naming a file it cannot use.
  */
 export function loadSessions(statePath) {
   const dir = sessionsDir(statePath);
@@ -48,8 +48,8 @@ export function loadSessions(statePath) {
   for (const file of files.sort()) {
     const name = file.endsWith(".json") ? file.slice(0, -5) : "";
     if (nameProblem(name) !== null || name === DEFAULT_SESSION) continue;
-    const text = StateFile.load(join(dir, file));
-    if (text !== null) saved.set(name, text);
+    const restored = StateFile.load(join(dir, file));
+    if (restored !== null) saved.set(name, restored);
   }
   return saved;
 }
@@ -81,7 +81,7 @@ export class Sessions {
   /**
    * `server`: the server's context, the default session's. `options`:
    * maxSessions, idleMs (0: never), serviceOptions, seed (the server's),
-   * statePath (or null), saved (name to snapshot text), routesFor(ctx)
+   * statePath (or null), saved (name to restored Service), routesFor(ctx)
    * (the admin routes of a session's context) and log(line).
    */
   constructor(server, options) {
@@ -89,7 +89,7 @@ export class Sessions {
     this.#options = options;
     server.session = DEFAULT_SESSION;
     if (options.statePath) mkdirSync(sessionsDir(options.statePath), { recursive: true });
-    for (const [name, text] of options.saved ?? []) this.#create(name, text);
+    for (const [name, restored] of options.saved ?? []) this.#create(name, restored);
     if (options.idleMs > 0) {
       this.#sweeper = setInterval(() => this.#sweep(), Math.max(50, Math.min(options.idleMs / 4, 30_000)));
       this.#sweeper.unref();
@@ -132,9 +132,9 @@ export class Sessions {
     return name === DEFAULT_SESSION || this.#named.has(name);
   }
 
-  #create(name, snapshot) {
+  #create(name, restored) {
     const { serviceOptions, seed, statePath, routesFor } = this.#options;
-    const instance = new Instance({ ...serviceOptions, seed: sessionSeed(seed, name) }, snapshot);
+    const instance = new Instance({ ...serviceOptions, seed: sessionSeed(seed, name) }, restored);
     const ctx = Object.create(this.#server);
     ctx.session = name;
     ctx.instance = instance;

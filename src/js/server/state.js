@@ -14,6 +14,20 @@ export const SAVE_DELAY_MS = 500;
 /** A state file that cannot be used: the message names it; exit code 1. */
 export class StateError extends Error {}
 
+/**
+ * The core's refusal of a saved text, said for a state file: text that is
+ * no snapshot at all, one of another format (a newer orderpay's, when its
+ * number is higher), or one whose parts the core refused.
+ */
+function refusal(message) {
+  if (message.startsWith("snapshot: not a snapshot")) return `not a saved state (${message})`;
+  const format = /^snapshot\.format: format (\d+) is not the supported (\d+)/.exec(message);
+  if (format && Number(format[1]) > Number(format[2])) {
+    return `written by a newer version of orderpay (snapshot format ${format[1]}; this one reads ${format[2]})`;
+  }
+  return `not a usable saved state (${message})`;
+}
+
 export class StateFile {
   #dirty = false;
   #timer = null;
@@ -30,8 +44,9 @@ export class StateFile {
   }
 
   /**
-   * The saved snapshot's text, checked by restoring it, or null when the
-   * file does not exist yet. Throws a StateError naming the file.
+   * The service saved in the file, restored once (the core checks the
+   * text: JSON, format, every part), or null when the file does not exist
+   * yet. Throws a StateError naming the file, and the core's reason.
    */
   static load(path) {
     let text;
@@ -41,24 +56,11 @@ export class StateFile {
       if (error.code === "ENOENT") return null;
       throw new StateError(`--state ${path}: cannot read it (${error.code ?? error.message})`);
     }
-    let format;
     try {
-      format = JSON.parse(text)?.format;
-    } catch {
-      throw new StateError(`--state ${path}: not a saved state (not JSON); left as it is`);
-    }
-    const supported = JSON.parse(new Service({ seed: 0 }).snapshot()).format;
-    if (typeof format === "number" && format > supported) {
-      throw new StateError(
-        `--state ${path}: written by a newer version of orderpay (snapshot format ${format}; this one reads ${supported}); left as it is`,
-      );
-    }
-    try {
-      Service.restore(text).free();
+      return Service.restore(text);
     } catch (error) {
-      throw new StateError(`--state ${path}: not a usable saved state (${error.message}); left as it is`);
+      throw new StateError(`--state ${path}: ${refusal(error.message)}; left as it is`);
     }
-    return text;
   }
 
   /** Whether a change waits to be written. */

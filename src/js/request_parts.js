@@ -10,7 +10,13 @@
 
 import { presetText } from "./presets.js";
 
-/** The core's limits (src/request.rs), in UTF-16 code units, which UTF-8 never undercuts. */
+/**
+ * The core's limits (src/gateway/request.rs), in UTF-16 code units, which
+ * UTF-8 never undercuts. Copied, not asked of the module: they are read
+ * before the module is called, for every request. The server's body limit
+ * is MAX_BODY too. tests/node/limits.test.mjs holds them to the `x-limits`
+ * of the core's OpenAPI document.
+ */
 export const MAX_PATH = 8 * 1024;
 export const MAX_BODY = 1024 * 1024;
 export const MAX_HEADER_BYTES = 64 * 1024;
@@ -86,7 +92,7 @@ export function errorText(error) {
  * behind (a part's size when over its limit, an argument that could not be
  * read), or undefined when nothing was.
  */
-export function plain(method, path, body, headers) {
+export function requestParts(method, path, body, headers) {
   const parts = { method: "", path: undefined, body: undefined, bytes: undefined, headers: [], left: undefined };
   let left;
   const unreadable = (field, problem) => {

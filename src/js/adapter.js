@@ -1,28 +1,18 @@
-// What createFetch, the MSW handlers and the page side of the Service Worker
-// share: which URLs belong to the gateway, how a request becomes a call to
-// the service, and how the service's answer becomes a Response. Internal:
-// the package does not export this file.
+// The plumbing the adapters share (createFetch, the MSW handlers, the
+// Playwright routes, the page side of the Service Worker): their options,
+// how a request becomes a call to the service, and how the service's
+// answer becomes a Response (which URLs are the gateway's: gateway_url.js).
+// Internal: the package does not export this file.
 import { Service, exchange } from "./service.js";
 import { load, loaded } from "./ready.js";
 import { textResponse } from "./text_response.js";
-import { faultResponse } from "./fetch_faults.js";
+import { faultResponse } from "./fault_as_fetch.js";
+import { gateway } from "./gateway_url.js";
+import { kind } from "./request_parts.js";
+import { statusText } from "./status_text.js";
 
-const STATUS_TEXT = {
-  200: "OK",
-  400: "Bad Request",
-  404: "Not Found",
-  405: "Method Not Allowed",
-  413: "Content Too Large",
-  414: "URI Too Long",
-  415: "Unsupported Media Type",
-  429: "Too Many Requests",
-  431: "Request Header Fields Too Large",
-  500: "Internal Server Error",
-  502: "Bad Gateway",
-  503: "Service Unavailable",
-  504: "Gateway Timeout",
-  507: "Insufficient Storage",
-};
+export { gateway, relativeBase } from "./gateway_url.js";
+export { kind } from "./request_parts.js";
 
 /** The reply's network fault ({kind: "network", rule, fault, ms, phase}), or null for an answer that goes out as it is. */
 export function networkFault(reply) {
@@ -30,11 +20,6 @@ export function networkFault(reply) {
   return fault?.kind === "network" ? fault : null;
 }
 
-export function kind(value) {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return typeof value;
-}
 
 /** Throws a TypeError naming an option nobody knows, so a typo is never ignored. */
 export function checkOptions(options, known, who) {
@@ -48,85 +33,6 @@ export function checkOptions(options, known, who) {
     }
   }
   return options;
-}
-
-/** The origin of the page or worker this code runs in; none in Node. */
-function hostOrigin() {
-  const origin = globalThis.location?.origin;
-  return typeof origin === "string" && origin !== "null" ? origin : null;
-}
-
-/** What a relative URL is resolved against: the document, the worker, or http://localhost/ in Node. */
-export function relativeBase() {
-  return globalThis.document?.baseURI ?? globalThis.location?.href ?? "http://localhost/";
-}
-
-const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
-/**
- * Where the gateway lives. `baseUrl` is the spec's {base_url}: a path
- * ("/", "/shop"), taken on the page's own origin in a browser and on any
- * origin in Node (on any origin everywhere with `anyOrigin`, for handlers
- * that serve tests in both), or an absolute http(s) URL. The service answers every URL
- * under `{base_url}/api` (the `api` segment in any letter case, so that
- * `/API/ORDER/CREATE` gets its 404 with a hint); everything else is not
- * its business.
- */
-export function gateway(baseUrl = "/", { anyOrigin = false } = {}) {
-  let text;
-  if (baseUrl instanceof URL) text = baseUrl.href;
-  else if (typeof baseUrl === "string") text = baseUrl;
-  else {
-    throw new TypeError(
-      `baseUrl: expected a path such as "/shop" or a URL such as "https://api.example.test", got ${kind(baseUrl)}`,
-    );
-  }
-  let origin;
-  let path;
-  const absolute = /^[a-z][a-z\d+.-]*:/i.test(text);
-  if (absolute) {
-    let url;
-    try {
-      url = new URL(text);
-    } catch {
-      throw new TypeError(`baseUrl: not a valid URL: ${JSON.stringify(text)}`);
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:") {
-      throw new TypeError(`baseUrl: expected an http or https URL, got ${JSON.stringify(text)}`);
-    }
-    if (url.search || url.hash) {
-      throw new TypeError(`baseUrl: a query or fragment has no place in a base URL: ${JSON.stringify(text)}`);
-    }
-    origin = url.origin;
-    path = url.pathname;
-  } else if (text.startsWith("/") && !text.startsWith("//") && !/[?#]/.test(text)) {
-    origin = anyOrigin ? null : hostOrigin();
-    path = new URL(text, "http://localhost").pathname;
-  } else {
-    throw new TypeError(
-      `baseUrl: expected a path starting with "/" or an absolute http(s) URL, got ${JSON.stringify(text)}`,
-    );
-  }
-  path = path.replace(/\/+$/, "");
-  const build = (group) =>
-    new RegExp(
-      `^${group}${origin ? escape(origin) : "https?://[^/?#]+"})${escape(path)}` +
-        `${group}/[aA][pP][iI](?:/[^?#]*)?)${group}\\?[^#]*)?(?:#.*)?$`,
-    );
-  const capture = build("(");
-  return {
-    /** Matches the gateway's URLs, with no capture groups (for MSW). */
-    pattern: build("(?:"),
-    /** The base URL as given, normalised: "/" by default. */
-    base: absolute ? origin + path : path || "/",
-    /** Where the gateway is, for messages. */
-    where: origin ? `${origin}${path}/api` : `${path}/api on any origin`,
-    /** The path and query the service sees, or null when the URL is not the gateway's. */
-    pathOf(url) {
-      const m = capture.exec(url);
-      return m ? m[2] + (m[3] ?? "") : null;
-    },
-  };
 }
 
 function warner(option, who) {
@@ -223,7 +129,7 @@ function answerer(gw, who, warn, current) {
     }
     return {
       status: reply.status,
-      statusText: STATUS_TEXT[reply.status] ?? "",
+      statusText: statusText(reply.status),
       headers: Object.entries(reply.headers),
       body: String(method).toUpperCase() === "HEAD" ? null : reply.text,
       fault: reply.fault ?? null,

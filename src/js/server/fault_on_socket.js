@@ -1,5 +1,6 @@
 // The network faults of a scenario (`then: {kind: "network"}`) as a real
-// server shows them on the socket: what a client's HTTP stack meets when a
+// server shows them on the socket (fault_as_fetch.js shows them as fetch
+// does, for the adapters with no socket): what a client's HTTP stack meets when a
 // payment gateway's connection breaks. WireMock has four of these
 // (CONNECTION_RESET_BY_PEER, EMPTY_RESPONSE, ...); a bounded hang and a
 // body shorter than its content-length are what real clients hang or
@@ -17,9 +18,6 @@
 /** How many pieces a dribbled body is cut into, at most. */
 const DRIBBLE_PIECES = 10;
 
-/** The network faults a server writes, with the default `ms` of those that take time. */
-export const NETWORK_FAULTS = { reset: 0, error: 0, empty: 0, short: 0, hang: 30000, dribble: 5000 };
-
 /**
  * The faults in progress on one server (hangs and dribbles), so that a
  * stopping server ends them at once rather than waiting them out.
@@ -29,13 +27,14 @@ export class FaultWriter {
 
   /**
    * Writes `fault` ({kind, ms}) on the connection of `res` in place of the
-   * answer. `answer` ({status, headers, text}) is the service's, for the
+   * answer. `ms` is the scenario's, or the core's default for the fault
+   * (src/sim/scenario/parse.rs): the server keeps none of its own. `answer` ({status, headers, text}) is the service's, for the
    * faults that send part of it (short, dribble); null when nothing ran.
    */
   write(res, fault, answer) {
     const socket = res.socket;
     if (!socket || socket.destroyed) return;
-    const ms = Number.isFinite(fault.ms) && fault.ms >= 0 ? fault.ms : NETWORK_FAULTS[fault.kind];
+    const ms = fault.ms;
     switch (fault.kind) {
       case "empty":
         return void socket.end();

@@ -4,17 +4,15 @@
 // settles until the request's AbortSignal aborts, a short body errors
 // while it is read, a dribble arrives in pieces over `ms`. Internal: the
 // package does not export this file.
-import { NetworkFaultError } from "./network_fault.js";
+import { NetworkFaultError } from "./network_fault_error.js";
 
 /** How many pieces a dribbled body is cut into, at most (as the server does). */
 const DRIBBLE_PIECES = 10;
-const DEFAULT_DRIBBLE_MS = 5000;
 
 /** The reason an aborted signal gives, as fetch rejects with it. */
 export function reasonOf(signal) {
   return signal.reason ?? new DOMException("This operation was aborted", "AbortError");
 }
-
 
 /**
  * Holds Node's event loop open until `signal` aborts, as the open socket
@@ -52,16 +50,17 @@ export function shortBody(text) {
 }
 
 /**
- * A body that gives `text` in pieces spread over `ms` of real time; an
+ * A body that gives `text` in pieces spread over `ms` of real time (the
+ * fault's `ms`, which the core fills with its default when the rule gives
+ * none: src/sim/scenario/parse.rs); an
  * abort of `signal` errors it with the signal's reason, as fetch's body
  * does. `wait(ms)` waits between pieces (MSW passes its own `delay`).
  */
 export function dribbleBody(text, ms, signal = null, wait = sleep) {
   const bytes = new TextEncoder().encode(text);
-  const total = Number.isFinite(ms) && ms >= 0 ? ms : DEFAULT_DRIBBLE_MS;
   const pieces = Math.max(1, Math.min(DRIBBLE_PIECES, bytes.length));
   const size = Math.ceil(bytes.length / pieces);
-  const gap = pieces > 1 ? total / (pieces - 1) : total;
+  const gap = pieces > 1 ? ms / (pieces - 1) : ms;
   let sent = 0;
   return new ReadableStream({
     async pull(controller) {

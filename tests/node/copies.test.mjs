@@ -1,0 +1,131 @@
+// The rules of the core that the JS layer still holds, each for a reason
+// its file gives, held here to the core: the request limits, the status
+// texts, the Service Worker's rule for the gateway's URLs, and the network
+// faults' default times (which the JS layer no longer holds at all). And
+// the copies that were removed stay removed.
+//
+// Needs the built package: `source .ci/lib.sh && build_package` (CI does it).
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { test } from "node:test";
+import { runInNewContext } from "node:vm";
+
+const pkg = (file) => new URL(`../../pkg/${file}`, import.meta.url);
+const src = (file) => readFileSync(new URL(`../../src/js/${file}`, import.meta.url), "utf8");
+const { Service, openapi } = await import(pkg("node.js").href);
+const { exchange } = await import(pkg("service.js").href);
+const { MAX_BODY, MAX_HEADER_BYTES, MAX_PATH } = await import(pkg("request_parts.js").href);
+const { STATUS_TEXT } = await import(pkg("status_text.js").href);
+const { gateway } = await import(pkg("gateway_url.js").href);
+const { gatewayPaths } = await import(pkg("server/gateway.js").href);
+const document = JSON.parse(openapi());
+
+test("the request limits the JS layer measures are the core's (its OpenAPI document's x-limits)", () => {
+  const limits = JSON.stringify(document).match(/"x-limits":(\{[^}]*\})/);
+  assert.ok(limits, "the core's document has x-limits");
+  const { bodyBytes, pathBytes, headerBytes } = JSON.parse(limits[1]);
+  assert.deepEqual({ MAX_BODY, MAX_PATH, MAX_HEADER_BYTES }, { MAX_BODY: bodyBytes, MAX_PATH: pathBytes, MAX_HEADER_BYTES: headerBytes });
+});
+
+test("one status text for every status orderpay gives, and none other", () => {
+  const core = Object.values(document.paths).flatMap((item) => Object.values(item).flatMap((op) => Object.keys(op.responses)));
+  const schema = JSON.parse(src("scenario.schema.json"));
+  const http = JSON.stringify(schema).match(/"status":\{"enum":(\[[\d,]+\])\}/);
+  assert.ok(http, "the scenario schema lists the http faults' statuses");
+  // The server's own answers beside the service's: a preflight, its token, another origin, a slow client.
+  const server = [204, 401, 403, 408];
+  const given = [...new Set([...core.map(Number), ...JSON.parse(http[1]), ...server])].sort((a, b) => a - b);
+  assert.deepEqual(Object.keys(STATUS_TEXT).map(Number), given);
+  for (const text of Object.values(STATUS_TEXT)) assert.match(text, /^[A-Z][A-Za-z -]+$/);
+  // And the package's two users of the table read it, rather than a table of their own.
+  assert.doesNotMatch(src("adapter.js") + src("server/reply.js"), /STATUS_TEXT = \{/);
+});
+
+/** The Service Worker's GATEWAY pattern for `base`, with the worker served from `origin`. */
+function workerGateway(base, origin) {
+  const self = {
+    location: { origin, href: `${origin}/worker.js?base=${encodeURIComponent(base)}` },
+    registration: { scope: `${origin}/` },
+    addEventListener() {},
+  };
+  return runInNewContext(`${src("worker.js")}\n;GATEWAY`, { self, URL, Response, console });
+}
+
+test("the Service Worker's copy of the gateway's URLs answers as gateway() does", () => {
+  const origin = "https://app.example.test";
+  const urls = (path) => [
+    `${origin}${path}/api`, `${origin}${path}/api/`, `${origin}${path}/API/ORDER/CREATE`, `${origin}${path}/api/order/create?x=1#top`,
+    `${origin}${path}/apix`, `${origin}${path}/api2/order`, `${origin}/api/order`, `https://other.test${path}/api/order`,
+    `${origin}${path}/shop/api`, `http://app.example.test${path}/api/order`, "https://api.example.test/v1/api/order",
+    "https://api.example.test/api/order", `${origin}${path}`,
+  ];
+  for (const base of ["/", "/shop", "/shop/", "/a.b", "https://api.example.test/v1", "https://api.example.test"]) {
+    const pattern = workerGateway(base, origin);
+    const absolute = /^https?:/.test(base) ? base : origin + base;
+    const path = /^https?:/.test(base) ? "" : base.replace(/\/+$/, "");
+    for (const url of urls(path)) {
+      assert.equal(pattern.test(url), gateway(absolute).pathOf(url) !== null, `${base}: ${url}`);
+    }
+  }
+});
+
+test("the server's gateway paths are gateway()'s, on any origin", () => {
+  for (const base of ["", "/shop"]) {
+    const gw = gateway(base || "/", { anyOrigin: true });
+    const paths = gatewayPaths(base);
+    for (const path of ["/api", "/API/order/create", "/api/", "/apix", "/shop/api/order/x", "/shop/apix", "/shopapi", "/", "/x/api", "//api"]) {
+      const rest = paths(path);
+      assert.equal(rest !== null, gw.pathOf(`http://h${path}`) !== null, `${base}: ${path}`);
+      if (rest !== null) assert.equal(base + rest, path);
+    }
+  }
+});
+
+test("a network fault's time is the core's default when its rule gives none; the JS layer keeps no default", () => {
+  const faultOf = (fault) => {
+    const service = new Service({ seed: 1, scenario: { rules: [{ then: { kind: "network", fault } }] } });
+    const reply = exchange(service, "POST", "/api/order/create", '{"userId":"u","price":1}', [["content-type", "application/json"]]);
+    service.free();
+    return reply.fault;
+  };
+  const hang = faultOf("hang").ms;
+  const dribble = faultOf("dribble").ms;
+  assert.deepEqual([hang, dribble], [30000, 5000]);
+  // docs/network-faults.md says the same defaults.
+  const doc = readFileSync(new URL("../../docs/network-faults.md", import.meta.url), "utf8");
+  assert.match(doc, new RegExp(`\\| \`hang\` \\|.*\\(default ${hang}\\)`));
+  assert.match(doc, new RegExp(`\\| \`dribble\` \\|.*\\(default ${dribble}\\)`));
+  for (const file of ["fault_as_fetch.js", "worker.js", "server/fault_on_socket.js"]) {
+    assert.doesNotMatch(src(file), /\b(30000|30_000|5000|5_000)\b/, `${file} keeps a default time of its own`);
+  }
+});
+
+test("the copies removed stay removed", () => {
+  // The server's own checks of what the service checks: forceNext's outcome, the snapshot's format, --max-orders' fallback.
+  assert.doesNotMatch(src("server/admin.js"), /"success" or "failure"/);
+  assert.doesNotMatch(src("server/state.js"), /JSON\.parse/);
+  for (const file of ["server/instance.js", "server/cli.js", "server/admin.js", "server/admin-openapi.js"]) {
+    assert.doesNotMatch(src(file), /maxOrdersIgnored|unknown option "maxOrders"/, file);
+  }
+  // The service's ranges: the command line names none of them.
+  assert.doesNotMatch(src("server/options.js"), /MAX_SAFE_INTEGER|number\(f, t, 0, 1\)|(seed|failureRate|logCapacity|maxOrders): \(f, t\) => (wholeNumber|number)\(/);
+  // One body limit, one gateway rule (and the worker's tied copy).
+  assert.doesNotMatch(src("server/gateway.js"), /1024 \* 1024|\/\^\\\/api/);
+});
+
+test("every file of the repository the JS layer's comments point at exists", () => {
+  const root = new URL("../../", import.meta.url);
+  const files = (dir) =>
+    readdirSync(new URL(dir, root), { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? files(`${dir}${entry.name}/`) : /\.(js|ts)$/.test(entry.name) ? [`${dir}${entry.name}`] : [],
+    );
+  const named = new Set();
+  for (const file of files("src/js/")) {
+    for (const [path] of readFileSync(new URL(file, root), "utf8").matchAll(/\bsrc\/[\w/]+\.(?:rs|js|json)\b/g)) named.add(`${file}: ${path}`);
+  }
+  assert.ok(named.size > 5, "the JS layer names the core's files");
+  for (const entry of named) {
+    const path = entry.split(": ")[1];
+    assert.ok(existsSync(new URL(path, root)), `${entry} does not exist`);
+  }
+});
