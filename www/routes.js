@@ -115,6 +115,12 @@ export const ROUTES = [
   CUSTOM,
 ];
 
+/** The bounds of the test-data endpoint's count, as the document gives them: `{ min, max }`. */
+export const BATCH_COUNT = (() => {
+  const count = (DOCUMENT.paths["/api/test/order/batch"]?.get?.parameters ?? []).map(resolve).find((p) => p.name === "count");
+  return { min: count?.schema?.minimum ?? 1, max: count?.schema?.maximum ?? Infinity };
+})();
+
 /** What a path parameter's field offers: the ids the page knows (a datalist), and what fills it untouched. */
 export const PARAMS = {
   orderId: { label: "orderId", list: "order-ids", fallback: (ids) => ids.orders[0] ?? "" },
