@@ -79,7 +79,7 @@ function helpOf(operationId, op, params, settings) {
   }
   for (const p of params) {
     const s = p.schema ?? {};
-    if (Number.isFinite(s.minimum) && Number.isFinite(s.maximum)) parts.push(`${p.name}: ${s.minimum} to ${s.maximum}.`);
+    if (Number.isFinite(s.minimum) && Number.isFinite(s.maximum)) parts.push(`${p.name}: ${s.minimum.toLocaleString("en-US")} to ${s.maximum.toLocaleString("en-US")}.`);
   }
   const errors = rejections(op);
   if (errors.length) parts.push(`Business errors (code -1): ${errors.join("; ")}.`);
