@@ -4,7 +4,7 @@
 // Requests the user groups go under one trace id, drawn as one waterfall.
 import { $, add, fill as fillNode, h, setText } from "./dom.js";
 import { responseView } from "./exchange.js";
-import { PARAMS, ROUTES, fill, paramsOf } from "./routes.js";
+import { ROUTES, fill, paramOf, paramsOf } from "./routes.js";
 import { attempts } from "./simulation.js";
 import { newTraceId } from "./flow.js";
 import { waterfall } from "./trace.js";
@@ -51,6 +51,7 @@ export function mountConsole(store) {
   store.addEventListener("change", (e) => {
     if (e.detail.reset) {
       fillNode(c.out);
+      c.help.textContent = c.route.help(store.settings); // the settings may have changed (the failure rate)
       c.startGroup(); // a fresh service: the group's spans are gone with the old one
     }
     c.showPending();
@@ -117,11 +118,11 @@ class RequestConsole {
 
   chooseRoute() {
     const route = (this.route = ROUTES.find((r) => r.id === this.select.value) ?? ROUTES[0]);
-    this.help.textContent = route.help;
+    this.help.textContent = route.help(this.store.settings);
     this.edited.clear();
     fillNode(this.paramsBox);
     for (const name of paramsOf(route.path)) {
-      const spec = PARAMS[name];
+      const spec = paramOf(name);
       const input = h("input", {
         id: `param-${name}`, name, autocomplete: "off", spellcheck: "false",
         list: spec.list, inputmode: name === "count" ? "numeric" : null,
@@ -142,7 +143,7 @@ class RequestConsole {
   refill() {
     const { route, edited, store } = this;
     for (const name of paramsOf(route.path)) {
-      if (!edited.has(name)) this.paramInputs[name].value = PARAMS[name].fallback(store.ids);
+      if (!edited.has(name)) this.paramInputs[name].value = paramOf(name).fallback(store.ids);
     }
     if (route.body && !edited.has("body")) this.body.value = JSON.stringify(route.body(store.ids), null, 2);
     this.refreshLists();

@@ -159,13 +159,14 @@ class FailuresPanel {
       : "This build of the package has no scenarios: the panel is off.";
     const scenario = on ? store.scenario : null;
     // Drawn again only when it changed (most requests leave the counts as they were).
-    const drawn = JSON.stringify(scenario);
+    const rate = store.settings?.failureRate;
+    const drawn = JSON.stringify([scenario, rate]);
     if (drawn === this.drawn) return;
     this.drawn = drawn;
     active.dataset.active = String(Boolean(scenario));
     active.dataset.rules = scenario ? scenario.rules.map((r) => `${r.name}:${r.seen}/${r.fired}`).join(",") : "";
     if (!scenario) {
-      fill(active, h("p", null, h("strong", null, "No scenario: "), "every request gets the spec's behaviour (a payment is declined by the seeded draw, about 3 in 10 by default)."));
+      fill(active, h("p", null, h("strong", null, "No scenario: "), `every request gets the spec's behaviour (a payment is declined by the seeded draw, about ${Number((rate * 10).toFixed(1))} in 10 at the failure rate in force, ${rate}).`));
       return;
     }
     const doc = scenario.document ?? {};

@@ -1,8 +1,10 @@
-// The copy of the state kept in this browser (localStorage). One entry
-// holds a small header line (when it was saved, how far a test-data run
-// had got) and the snapshot after it, written in one `setItem`, so the
-// header can never describe another snapshot than the one beside it: a
-// reload always finds a pair that belongs together.
+// The copy of the state kept in this browser, as stored: the entry's
+// layout and where it goes (saved-copy.js decides when to save, and which
+// tab does). One localStorage entry holds a small header line (when it was
+// saved, how far a test-data run had got) and the snapshot after it,
+// written in one `setItem`, so the header can never describe another
+// snapshot than the one beside it: a reload always finds a pair that
+// belongs together.
 //
 //   v2 <header JSON>\n<snapshot JSON>         when it fits as it is
 //   v2 <header JSON>\ngz:<base64 of gzip>     when it does not

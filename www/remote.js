@@ -429,14 +429,22 @@ export class RemoteService {
     return kept?.spans ?? Object.assign([], { pending: this.#spansAsked.has(traceId) });
   }
 
+  /**
+   * Fetches a trace's spans. Whether `traceId` is one the service could
+   * have made is the core's to say (the server asks it): a refusal (a 4xx
+   * naming the field) is kept, marked `refused` with the server's msg, for
+   * the views to show, and not asked again.
+   */
   async #fetchSpans(traceId) {
-    if (!/^[0-9a-f]{16}([0-9a-f]{16})?$/.test(traceId)) {
-      // No trace the service could have made: nothing to ask, ever.
-      this.#spans.set(traceId, { upTo: Infinity, spans: [] });
+    const upTo = this.#lastSeq; // written before this fetch starts, so their spans are in its answer
+    let spans;
+    try {
+      spans = await this.#admin("GET", `/spans?traceId=${encodeURIComponent(traceId)}`);
+    } catch (e) {
+      if (!(e.status >= 400 && e.status < 500)) throw e;
+      this.#spans.set(traceId, { upTo: Infinity, spans: Object.assign([], { refused: e.message }) });
       return;
     }
-    const upTo = this.#lastSeq; // written before this fetch starts, so their spans are in its answer
-    const spans = await this.#admin("GET", `/spans?traceId=${traceId}`);
     this.#spans.delete(traceId);
     this.#spans.set(traceId, { upTo, spans });
     if (this.#spans.size > SPAN_TRACES) this.#spans.delete(this.#spans.keys().next().value);

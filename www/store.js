@@ -1,25 +1,30 @@
 // The one service instance of the page, the log records it has written
 // (mirrored here so the viewer and the charts need not ask for all of them
-// each time), the ids worth offering for the next call, and the saved copy
-// in this browser, which only the tab that owns it writes (tabs.js).
+// each time), the ids worth offering for the next call, and the requests
+// sent from this page. The copy saved in this browser is saved-copy.js's.
 // Everything else listens to its "change" and "saved" events.
 import init, { Service } from "./pkg/orderpay.js";
-import { KEY, forgetSaved, gzip, packer, readSaved, refusedSizes, rememberRefused, writeBig, writePacked, writePlain } from "./persist.js";
 import { KEEP_IDS } from "./recent-ids.js";
 import { Tabs } from "./tabs.js";
 import { RequestIndex, keyOf } from "./requests-index.js";
 import { findServer } from "./remote.js";
+import { routeFor } from "./routes.js";
+import { SavedCopy } from "./saved-copy.js";
 import { BUDGET, PIECES, breather, eachSliced, forSliced } from "./slices.js";
 
-/** Requests sent from this page whose headers and body are kept (the log has neither), and how many of them are saved. */
+/** Requests sent from this page whose headers and body are kept (the log has neither). */
 const KEEP_EXCHANGES = 500;
-const SAVE_EXCHANGES = 100;
-const SAVE_BODY = 4000;
-export const DEFAULTS = Object.freeze({ failureRate: 0.3, logCapacity: 10000 });
 
-/** An NDJSON line as the record `logs()` gives: without the `@timestamp` the export puts first for log stores. */
-const ISO_FIRST = '{"@timestamp":"';
-const recordOf = (line) => JSON.parse(line.startsWith(ISO_FIRST) ? "{" + line.slice(line.indexOf('",', ISO_FIRST.length) + 2) : line);
+/**
+ * An NDJSON line of `exportNdjsonPieces` as the record `logs()` gives:
+ * parsed, without the `@timestamp` the export adds for log stores.
+ */
+function recordOf(line) {
+  // Left out by a rest pattern, not `delete`: the records keep V8's fast properties.
+  // eslint-disable-next-line no-unused-vars
+  const { "@timestamp": _stamp, ...record } = JSON.parse(line);
+  return record;
+}
 
 export class Store extends EventTarget {
   service = null;
@@ -27,12 +32,10 @@ export class Store extends EventTarget {
   remote = null;
   /** The journal's records, oldest first, as `service.logs()` would return them. */
   records = [];
-  /** `service.settings`: seed, failureRate, logCapacity, latency. */
-  settings = { seed: 0, ...DEFAULTS, latency: {} };
+  /** `service.settings` of the service in use (read from it: seed, failureRate, logCapacity, latency, ...). */
+  settings = null;
   /** Recent ids, newest first, and the price of each order the page has seen. */
   ids = { orders: [], payments: [], prices: new Map() };
-  /** What the saved copy holds: "not yet", "unsaved", "saving", "saved", "too big", or "elsewhere" (another tab saves). */
-  saved = { state: "not yet", at: 0, size: 0, compressed: false };
   /** The records joined into requests (requests-index.js). */
   requests = new RequestIndex();
   /** What this page sent and got back, by request key: {method, path, headers, body, status, responseHeaders, envelope, ms}. */
@@ -43,103 +46,29 @@ export class Store extends EventTarget {
   run = null;
   /** True while a test-data run sends its chunks (lists out of sight wait for its end). */
   generating = false;
+  /** This browser's saved copy of the state (saved-copy.js). */
+  copy = new SavedCopy(this);
   #lastSeq = 0;
   #lastDropped = 0;
-  /** Saves begun and not yet over. */
-  #saving = 0;
   /** Services an undo may still put back (undo.js): not freed when replaced. */
   #kept = new Set();
-  #saveTimer = 0;
-  #saveGeneration = 0;
-  /** The smallest snapshot localStorage refused to hold as it is, in characters (this browser's, kept across loads). */
-  #plainRefused = refusedSizes().plain;
-  /** The smallest compressed snapshot localStorage refused, in characters. */
-  #packedRefused = refusedSizes().packed;
-  /** The length of the last snapshot saved or read back: one too long for localStorage as it is streams into the compressor. */
-  #lastLength = 0;
-  #changes = 0;
-  #following = null;
-  #stamp = "";
   #spans = { key: "", spans: [] };
 
   /**
-   * Loads the package, settles which tab saves, and loads the state saved in
-   * this browser, if any. Returns a notice or "".
+   * Loads the package, then the server's service (live), or the state
+   * saved in this browser, if any (saved-copy.js). Returns a notice or "".
    */
   async start(onProgress = () => {}) {
     await init();
     // Live (the page comes from `orderpay serve`): the server's service, nothing saved here.
     const remote = await findServer();
     if (remote) return this.#goLive(remote);
-    await this.tabs.join();
-    // The owner's message can come before this tab's localStorage has the new
-    // entry (each renderer holds its own copy, updated a moment later), so the
-    // storage event, which comes once it has, triggers a look too.
-    this.tabs.addEventListener("saved-elsewhere", () => { if (this.tabs.role === "follower") this.#follow(); });
-    addEventListener("storage", (e) => { if (e.key === KEY && this.tabs.role === "follower") this.#follow(); });
-    this.tabs.addEventListener("role", (e) => this.#roleChanged(e.detail));
-    let notice = "";
-    try {
-      const saved = await readSaved((share) => onProgress(`Reading the state saved in this browser: ${Math.round(share * 100)}%…`));
-      if (saved !== null) {
-        const service = await this.restored(saved, (share) => onProgress(`Restoring the state saved in this browser: ${Math.round(share * 100)}%…`));
-        await this.#adopt(service, saved.ids, (share) => onProgress(`Loading its log: ${Math.round(share * 100)}%…`));
-        this.run = saved.header.run ?? null;
-        this.#stamp = saved.header.stamp ?? "";
-        this.#takeExchanges(saved.header);
-        this.#lastLength = saved.length;
-        this.#markSaved(saved.header.savedAt ?? 0, saved.length, saved.compressed ?? false, saved.where);
-        return "Restored the state saved in this browser." + interrupted(this.run);
-      }
-    } catch (e) {
-      notice = `The state saved in this browser could not be restored (${e.message}); starting fresh.`;
-    }
-    await this.fresh({});
-    return notice;
+    return this.copy.open(onProgress);
   }
 
-  /** A follower shows what the owning tab saved; several saves in a row load once, the latest. */
-  #follow() {
-    if (this.#following) { this.#following.again = true; return; }
-    const job = { again: true };
-    this.#following = job;
-    (async () => {
-      while (job.again && this.tabs.role === "follower") {
-        job.again = false;
-        const saved = await readSaved();
-        if (saved === null || this.tabs.role !== "follower") break;
-        if (saved.header.stamp && saved.header.stamp === this.#stamp) continue; // seen already
-        this.#stamp = saved.header.stamp;
-        const service = await this.restored(saved);
-        if (this.tabs.role !== "follower") { service.free(); break; }
-        await this.#adopt(service, saved.ids);
-        this.#takeExchanges(saved.header);
-        this.run = saved.header.run ?? null;
-        this.#lastLength = saved.length;
-        this.#markSaved(saved.header.savedAt ?? 0, saved.length, saved.compressed ?? false, saved.where);
-        this.changed({ reset: true, followed: true });
-      }
-    })().catch(() => {}).finally(() => { this.#following = null; });
-  }
-
-  #roleChanged({ role, reason }) {
-    if (role === "owner" && reason === "took-over") this.save();
-    else if (role === "owner" || role === "follower") {
-      // Handed over by a tab that closed, or following again: what is saved is the state.
-      this.tabs.role === "follower" ? this.#follow() : this.#reloadOwned();
-    }
-    this.#status(role === "separate" ? "elsewhere" : this.saved.state === "elsewhere" ? "unsaved" : this.saved.state);
-  }
-
-  async #reloadOwned() {
-    const saved = await readSaved().catch(() => null);
-    if (saved === null) return;
-    await this.#adopt(await this.restored(saved), saved.ids);
-    this.#takeExchanges(saved.header);
-    this.run = saved.header.run ?? null;
-    this.#lastLength = saved.length;
-    this.#markSaved(saved.header.savedAt ?? 0, saved.length, saved.compressed ?? false, saved.where);
-    this.changed({ reset: true, followed: true });
+  /** What the saved copy holds (saved-copy.js): `{ state, at, size, compressed, where, progress }`. */
+  get saved() {
+    return this.copy.status;
   }
 
   /** Shows the server's service, and follows its log. */
@@ -226,7 +155,7 @@ export class Store extends EventTarget {
 
   /** Replaces the state with an imported one (`read` from persist.js, `made` from probeText). Throws when it is not a snapshot. */
   async restoreLoaded(read, made, onProgress) {
-    await this.#adopt(this.remote ? await this.remote.restore(read.text) : made, read.ids, onProgress);
+    await this.adopt(this.remote ? await this.remote.restore(read.text) : made, read.ids, onProgress);
     this.run = null;
     this.changed({ reset: true });
   }
@@ -236,7 +165,7 @@ export class Store extends EventTarget {
    * that were read from the snapshot's text (recent-ids.js, off this
    * thread). Its log is read a slice at a time (#load).
    */
-  async #adopt(service, ids, onProgress) {
+  async adopt(service, ids, onProgress) {
     await this.#load(service, onProgress);
     this.ids = { orders: [], payments: [], prices: new Map() };
     for (const [id, price] of ids?.orders ?? []) {
@@ -427,7 +356,8 @@ export class Store extends EventTarget {
       list.unshift(id);
       if (list.length > KEEP_IDS) list.length = KEEP_IDS;
     };
-    if (typeof data?.orderId === "string" && /\/api\/order\//.test(path)) {
+    const sent = routeFor(method, path);
+    if (typeof data?.orderId === "string" && sent?.route.tag === "order") {
       remember(this.ids.orders, data.orderId);
       this.ids.prices.set(data.orderId, data.price);
     }
@@ -435,9 +365,9 @@ export class Store extends EventTarget {
     if (Array.isArray(data?.orderIds)) {
       for (const id of data.orderIds.slice(-5)) remember(this.ids.orders, id);
     }
-    const deleted = /^\/api\/order\/delete\/([^/?]+)/.exec(path);
-    if (deleted && method.toUpperCase() === "POST") {
-      this.ids.orders = this.ids.orders.filter((id) => id !== deleted[1]);
+    if (sent?.route.operationId === "deleteOrder") {
+      const deleted = sent.params.orderId;
+      this.ids.orders = this.ids.orders.filter((id) => id !== deleted);
     }
   }
 
@@ -446,9 +376,7 @@ export class Store extends EventTarget {
    * here (not one followed from there) turns it into a separate service.
    */
   changed(detail = {}) {
-    if (this.tabs.role === "follower" && !detail.followed) this.tabs.separate();
-    this.#changes++;
-    if (this.tabs.role === "owner" && !detail.followed && this.saved.state !== "unsaved") this.#status("unsaved");
+    this.copy.changing(detail);
     this.dispatchEvent(new CustomEvent("change", { detail }));
     if (!detail.followed) this.scheduleSave();
   }
@@ -484,7 +412,7 @@ export class Store extends EventTarget {
     if (service) this.#kept.delete(service);
     else if (this.remote) service = await this.remote.restore(checkpoint.text);
     else service = await this.restored({ text: checkpoint.text, pieces: [checkpoint.text] }, onProgress);
-    await this.#adopt(service, null, onProgress);
+    await this.adopt(service, null, onProgress);
     this.ids = checkpoint.ids;
     this.run = checkpoint.run;
     this.exchanges = checkpoint.exchanges;
@@ -504,195 +432,19 @@ export class Store extends EventTarget {
     this.dispatchEvent(new CustomEvent("show-trace", { detail: { traceId, seq } }));
   }
 
+  /** A save in a moment, by the owning tab (saved-copy.js). */
   scheduleSave() {
-    clearTimeout(this.#saveTimer);
-    // A test-data run saves as it goes, one save at a time: a save of the timer's would take its snapshot while the run's chunks go on.
-    this.#saveTimer = this.tabs.role === "owner" && !this.generating ? setTimeout(() => this.save(), 300) : 0;
+    this.copy.scheduleSave();
   }
 
   /** Saves now if a save is waiting (the page is going away). */
   flush() {
-    // A save still taking its snapshot in pieces, or compressing, would not be written before the page goes: this one is, if it fits as it is.
-    if (!this.#saveTimer && !this.#saving && !this.generating) return;
-    this.save({ now: true });
+    this.copy.flush();
   }
 
-  /**
-   * Saves the snapshot in localStorage, with the header (when, and how far a
-   * test-data run got) in the same entry. As it is when it fits (at once, so
-   * a reload right after finds it); gzip-compressed when it does not (a
-   * journal of 10,000 records and as many orders is several MB of JSON, more
-   * than the whole localStorage of an origin). Only the owning tab saves.
-   * The snapshot is taken in pieces between tasks where the package can
-   * (`now`: in one call, for a page about to go away). Resolves true once
-   * written, false when not (a newer save overtook it, another tab owns the
-   * copy, or it is too big).
-   */
-  save({ now = false } = {}) {
-    clearTimeout(this.#saveTimer);
-    this.#saveTimer = 0;
-    // Live, the state is the server's (kept with its --state FILE), not this browser's.
-    if (this.remote) {
-      this.#status("on the server", 0, false);
-      return Object.assign(Promise.resolve(false), { taken: Promise.resolve() });
-    }
-    if (this.tabs.role !== "owner") return Object.assign(Promise.resolve(false), { taken: Promise.resolve() });
-    const began = performance.now();
-    try {
-      let taken;
-      const tookIt = new Promise((resolve) => { taken = resolve; });
-      const saving = this.#save(now, taken);
-      this.#saving++;
-      saving.finally(() => { this.#saving--; taken(); });
-      // `taken`: the snapshot is whole (a test-data run waits for that much before its next chunk, not for the compression).
-      return Object.assign(saving, { taken: tookIt });
-    } finally {
-      // The synchronous part of a save, snapshot() (or the start of its pieces) included: what a save holds the page for at once.
-      performance.measure("orderpay save", { start: began, end: performance.now() });
-    }
-  }
-
-  async #save(now, taken) {
-    const generation = ++this.#saveGeneration;
-    const changes = this.#changes;
-    // A copy, as things are now: the run and the counts go on changing while the snapshot is compressed, and the header must describe the snapshot.
-    const header = structuredClone({ savedAt: Date.now(), stamp: `${this.tabs.id}-${generation}`, run: this.run, exchanges: this.#savedExchanges() });
-    // Whole, the snapshot is taken and written in this same task (a flush as the page is hidden waits for nothing).
-    const snapshot = now || typeof this.service.snapshotPieces !== "function" ? this.#wholeSnapshot() : await this.#snapshotPieces(generation);
-    if (!snapshot) return false;
-    const { pieces, length } = snapshot;
-    this.#lastLength = length;
-    taken();
-    // A size localStorage refused once is not tried again as it is: the refused write costs as much as a good one.
-    if (pieces && length < this.#plainRefused) {
-      try {
-        const size = writePlain(header, pieces.length === 1 ? pieces[0] : pieces.join(""));
-        this.#written(changes, header, size, false);
-        return true;
-      } catch {
-        this.#plainRefused = length; // too big: compress
-        rememberRefused({ plain: this.#plainRefused, packed: this.#packedRefused });
-      }
-    }
-    return this.#savePacked(generation, changes, header, snapshot);
-  }
-
-  /** The service's snapshot as one text: { pieces: [text], length }. */
-  #wholeSnapshot() {
-    // The service's own part of a save, measured so that its share of a long task can be told apart.
-    const started = performance.now();
-    const pieces = [this.service.snapshot()];
-    performance.measure("orderpay snapshot", { start: started, end: performance.now() });
-    return { pieces, length: pieces[0].length, packing: null };
-  }
-
-  /**
-   * The service's snapshot in pieces, for save number `generation`: {
-   * pieces, length, packing }, its pieces as text or (known to be too big
-   * for localStorage as it is) already on their way to the worker's
-   * compression; null when a newer save overtook it.
-   */
-  async #snapshotPieces(generation) {
-    const started = performance.now();
-    let pieces = null;
-    let length = 0;
-    let packing = null;
-    const source = this.service.snapshotPieces(PIECES);
-    performance.measure("orderpay snapshot", { start: started, end: performance.now() });
-    // Known to be too big for localStorage as it is: each piece goes to the worker as it comes.
-    const stream = this.#lastLength >= this.#plainRefused ? packer() : null;
-    if (stream) {
-      this.#status("saving");
-      this.saved.since = performance.now();
-      await eachSliced(source, (piece) => { stream.add(piece); length += piece.length; }, () => {
-        if (generation === this.#saveGeneration) this.#progress(source.progress);
-      });
-      packing = stream.end();
-      packing.catch(() => {}); // overtaken below: nobody waits for it
-    } else {
-      pieces = [];
-      await eachSliced(source, (piece) => { pieces.push(piece); length += piece.length; });
-    }
-    if (generation !== this.#saveGeneration) return null;
-    return { pieces, length, packing };
-  }
-
-  /** The snapshot compressed, in localStorage, or in IndexedDB when even that is too big; whether it was written. */
-  async #savePacked(generation, changes, header, { pieces, length, packing }) {
-    if (!packing) {
-      this.#status("saving");
-      this.saved.since = performance.now();
-      packing = gzip(pieces, (share) => { if (generation === this.#saveGeneration) this.#progress(share); });
-    }
-    let packed;
-    try {
-      packed = await packing;
-    } catch {
-      this.#status("too big", length, true);
-      return false;
-    }
-    if (generation !== this.#saveGeneration || this.tabs.role !== "owner") return false;
-    try {
-      // As for the plain text: a packed size refused once goes straight to IndexedDB.
-      if (packed.length >= this.#packedRefused) throw new Error("too big for localStorage");
-      const size = writePacked(header, packed);
-      this.#written(changes, header, size, true);
-      return true;
-    } catch {
-      this.#packedRefused = Math.min(this.#packedRefused, packed.length);
-      rememberRefused({ plain: this.#plainRefused, packed: this.#packedRefused });
-      // Too big even compressed: IndexedDB, which holds hundreds of MB; the worker still has the text.
-      try {
-        const size = await writeBig(header, pieces ?? [], packing, length);
-        if (generation !== this.#saveGeneration) return false;
-        this.#written(changes, header, size, false, "IndexedDB");
-        return true;
-      } catch {
-        this.#status("too big", length, true);
-        return false;
-      }
-    }
-  }
-
-  /** The latest exchanges, long bodies cut, for the saved header. */
-  #savedExchanges() {
-    const cut = (v) => (typeof v === "string" && v.length > SAVE_BODY ? `${v.slice(0, SAVE_BODY)}…` : v);
-    return [...this.exchanges].slice(-SAVE_EXCHANGES).map(([key, x]) => [key, { ...x, body: cut(x.body), envelope: JSON.stringify(x.envelope).length > SAVE_BODY ? { code: x.envelope?.code, msg: x.envelope?.msg, data: "(too long to keep)" } : x.envelope }]);
-  }
-
-  #takeExchanges(header) {
-    this.exchanges = new Map(Array.isArray(header.exchanges) ? header.exchanges.filter((e) => Array.isArray(e) && typeof e[0] === "string" && e[1] && typeof e[1] === "object") : []);
-  }
-
-  /** "saved" only when nothing changed since the snapshot was taken; otherwise the next save is on its way. */
-  #written(changes, header, size, compressed, where = "localStorage") {
-    this.tabs.saved(header);
-    if (changes === this.#changes) this.#markSaved(header.savedAt, size, compressed, where);
-    else this.#status("unsaved");
-  }
-
-  #markSaved(at, size, compressed, where = "localStorage") {
-    this.saved = { state: this.tabs.role === "separate" ? "elsewhere" : "saved", at, size, compressed, where };
-    this.dispatchEvent(new CustomEvent("saved", { detail: this.saved }));
-  }
-
-  /** How far the compression of a save got (0..1): told once it has taken half a second, and not more than every tenth. */
-  #progress(share) {
-    if (this.saved.state !== "saving" || performance.now() - (this.saved.since ?? 0) < 500) return;
-    const tenth = Math.floor(share * 10);
-    if (tenth === Math.floor((this.saved.progress ?? -1) * 10)) return;
-    this.saved = { ...this.saved, progress: share };
-    this.dispatchEvent(new CustomEvent("saved", { detail: this.saved }));
-  }
-
-  #status(state, size = this.saved.size, compressed = this.saved.compressed) {
-    this.saved = { ...this.saved, state, size, compressed, progress: undefined };
-    this.dispatchEvent(new CustomEvent("saved", { detail: this.saved }));
-  }
-
-  /** Forgets the saved copy (a reset to defaults). */
-  forget() {
-    if (this.tabs.role === "owner") forgetSaved();
+  /** Saves the state in this browser now: see SavedCopy.save. */
+  save(options) {
+    return this.copy.save(options);
   }
 }
 
@@ -738,11 +490,4 @@ function* cut(pieces, size) {
       at = end;
     }
   }
-}
-
-/** What the notice adds when the saved state is that of a test-data run a reload cut short. */
-function interrupted(run) {
-  if (!run || run.state !== "running" || !(run.made < run.target)) return "";
-  const n = (v) => Number(v).toLocaleString("en-US");
-  return ` A test-data run was cut short at ${n(run.made)} of ${n(run.target)} orders: those ${n(run.made)} are kept (the run saves after every chunk).`;
 }

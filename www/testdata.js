@@ -9,6 +9,7 @@
 // Live (the service is the server's), chunks are of LIVE_CHUNK orders.
 import { $, nextFrame, number, percent } from "./dom.js";
 import { breather } from "./slices.js";
+import { BATCH_COUNT } from "./routes.js";
 
 /** The most orders one chunk asks for. */
 export const CHUNK = 250;
@@ -25,7 +26,6 @@ export const LIVE_CHUNK = 1000;
 export const CHUNK_MS = 20;
 const FIRST_CHUNK = 50;
 const MIN_CHUNK = 5;
-const MAX = 10000;
 
 /**
  * The next chunk's size from the last one's and the time it took: in
@@ -43,6 +43,9 @@ export function mountTestData(store) {
   panel.showInterrupted();
   $("#batch-form").addEventListener("submit", (event) => panel.generate(event));
   $("#batch-cancel").addEventListener("click", () => panel.cancel());
+  // The bounds as the service's document gives them.
+  const hint = $('label[for="batch-count"] .hint');
+  if (hint) hint.textContent = `(${number(BATCH_COUNT.min)} to ${number(BATCH_COUNT.max)})`;
 }
 
 /** The test-data form: its runs of chunks, their progress, and a run a reload cut short. */
@@ -67,8 +70,8 @@ class TestDataPanel {
   async generate(event) {
     event.preventDefault();
     const raw = this.input.value.trim();
-    const count = /^\d{1,5}$/.test(raw) ? Number(raw) : NaN;
-    if (!(count >= 1 && count <= MAX)) {
+    const count = /^\d+$/.test(raw) && raw.length <= String(BATCH_COUNT.max).length ? Number(raw) : NaN;
+    if (!(count >= BATCH_COUNT.min && count <= BATCH_COUNT.max)) {
       // Out of the service's bounds: let the service say why, in one request.
       const reply = await this.store.request("GET", `/api/test/order/batch?count=${encodeURIComponent(raw)}`, null, {});
       this.progress.hidden = true;

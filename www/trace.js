@@ -25,7 +25,9 @@ export function waterfall(spans, { focus = null } = {}) {
   const figure = h("figure", { class: "waterfall", "aria-labelledby": `${id}-title` });
   const title = h("h4", { id: `${id}-title`, class: "wf-title" }, "Spans on a time axis");
   if (!spans.length) {
-    add(figure, title, h("p", { class: "note" }, spans.pending
+    add(figure, title, h("p", { class: "note" }, spans.refused
+      ? `The server refused to look this trace up: ${spans.refused.replace(/\.$/, "")}.`
+      : spans.pending
       ? "Fetching this trace's spans from the server…"
       : "No spans for this trace: its requests were sent with sampling off (X-B3-Sampled: 0), or the service no longer holds them (it keeps as many as the log)."));
     return figure;
