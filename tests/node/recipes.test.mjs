@@ -16,7 +16,7 @@ import { examples, makeConsumer } from "./consumer.mjs";
  * out (the recipe must then fail): [what to replace, by what].
  */
 const RECIPES = [
-  ["spinner", examples("recipe-spinner"), ['scenario: "slow-payments", ', ""]],
+  ["spinner", examples("recipe-spinner"), [', scenario: "slow-payments", delay: 0.2', ""]],
   ["retry", examples("recipe-retry"), ["retryAfter: 2", "retryAfter: 1"]],
   ["double-click", examples("recipe-double-click"), ['"Idempotency-Key": key', '"X-Not-A-Key": key']],
   ["outage", examples("recipe-outage"), ["forMs: 60_000", "forMs: 120_000"]],
