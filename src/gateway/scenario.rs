@@ -2,7 +2,7 @@
 //! rules match (`sim::scenario::Facts`), decided once when its route and
 //! body are known and before the service runs; and the gateway-level
 //! kinds applied there (`http`, `network` in the request phase, `delay`).
-//! The pay-level kinds act at the third party (`exchange::judge`).
+//! The pay-level kinds act at the third party (`exchange::dispatch::judge`).
 
 use crate::prelude::*;
 
@@ -136,7 +136,7 @@ pub fn at_third_party(by_rule: Option<Then>, verdict: &Verdict, under_scenario: 
 
 /// Whether a payment's body is one, as the service reads it
 /// (`parse::new_payment`), and its order exists: then it reaches the
-/// third party (`exchange::judge`).
+/// third party (`exchange::dispatch::judge`).
 fn reaches_third_party(orders: &Orders, body: Option<&Body>) -> bool {
     body.is_some_and(
         |b| matches!(parse::new_payment(b), Ok(Ok(p)) if orders.existing(&p.order_id).is_some()),
