@@ -416,7 +416,10 @@ mod tests {
         };
         let first = exchange(&mut svc, raw(), no_runner);
         let again = exchange(&mut svc, raw(), no_runner);
-        assert_eq!((first.status, first.body.code), (again.status, again.body.code));
+        assert_eq!(
+            (first.status, first.body.code),
+            (again.status, again.body.code)
+        );
         assert!(matches!(again.body.data, Some(Data::Kept(_))));
         assert_eq!(svc.orders.len(), 1);
         let services = svc.journal.entries(None);
