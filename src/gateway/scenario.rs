@@ -16,7 +16,7 @@ use crate::domain::route_table::ROUTES;
 use crate::domain::PaymentMethod;
 use crate::json::flat::Scalar;
 use crate::json::number;
-use crate::observe::call::Call;
+use crate::observe::request_line::Call;
 use crate::sim::scenario::{self, Facts, Fault, Fields, Phase, Scenario, Then, Words};
 use crate::sim::third_party::{Failure, Verdict};
 

@@ -17,10 +17,10 @@ use crate::json::message::{msg, place, At, Path, Place};
 use alloc::borrow::Cow;
 use alloc::rc::Rc;
 
-use super::call::Call;
 use super::entry::{Answer, Kept};
 use super::event_class::EventClass;
 use super::journal::Journal;
+use super::request_line::Call;
 use crate::json::{Json, Out};
 use crate::sim::invalid::Invalid;
 use crate::sim::scenario::document::KINDS;

@@ -4,16 +4,17 @@
 //! `SpanEntry`) and written out as JSON text only when someone reads them
 //! (`render`, `otlp`); `LogRecord` and `Span` are their readable forms.
 
-pub mod call;
 pub mod counters;
 pub mod entry;
 pub mod event_class;
 pub mod ids;
 pub mod journal;
 pub mod otlp;
+pub(crate) mod read_back;
 #[cfg(feature = "serde")]
 pub mod record;
 pub mod render;
+pub mod request_line;
 pub mod restore;
 pub mod span;
 pub mod span_entry;
@@ -22,9 +23,7 @@ pub mod tape;
 pub mod trace;
 pub mod unix_nanos;
 pub mod utc;
-pub(crate) mod written;
 
-pub use call::Call;
 pub use counters::Counters;
 pub use entry::{Answer, At, Entry, Extra, Kept};
 pub use event_class::EventClass;
@@ -32,6 +31,7 @@ pub use ids::{SpanId, TraceId};
 pub use journal::Journal;
 #[cfg(feature = "serde")]
 pub use record::{LogRecord, Stage};
+pub use request_line::Call;
 pub use span::Component;
 #[cfg(feature = "serde")]
 pub use span::Span;

@@ -9,11 +9,11 @@ use alloc::borrow::Cow;
 use alloc::collections::VecDeque;
 use alloc::rc::Rc;
 
-use super::call::{method_word, Call};
 use super::entry::{Answer, Entry, Extra, Kept};
 use super::event_class::EventClass;
 use super::ids::{SpanId, TraceId};
 use super::journal::Journal;
+use super::request_line::{method_word, Call};
 use super::span_entry::{Mark, Part, SpanEntry, Why};
 use super::status::LogStatus;
 use crate::domain::route_table::template_named;

@@ -10,7 +10,7 @@ use crate::domain::{Orders, Payments};
 use crate::gateway::idempotency::IdempotencyKeys;
 use crate::gateway::{exchange, scenario, Backend, RawRequest, Response};
 use crate::json::Out;
-use crate::observe::call::SpareCall;
+use crate::observe::request_line::SpareCall;
 use crate::observe::tape::Written;
 use crate::observe::{otlp, render, Counters, Journal};
 #[cfg(feature = "serde")]

@@ -29,7 +29,7 @@ use crate::json::read::Reader;
 use crate::json::{self, Json, ReadError};
 use crate::observe::entry::Entry;
 use crate::observe::span_entry::SpanEntry;
-use crate::observe::{restore, written};
+use crate::observe::{read_back, restore};
 use crate::sim::invalid::Invalid;
 
 /// The whole text at once, through the same steps: `Service::restore`.
@@ -388,14 +388,14 @@ impl Reading {
         };
         let read = match role {
             Role::Records => {
-                written::record(r.text(), r.at, &mut self.calls).map(|(entry, end)| {
+                read_back::record(r.text(), r.at, &mut self.calls).map(|(entry, end)| {
                     if let Some(Ok(records)) = &mut self.records {
                         records.push_back(entry);
                     }
                     end
                 })
             }
-            _ => written::span(r.text(), r.at, &mut self.calls).map(|(span, end)| {
+            _ => read_back::span(r.text(), r.at, &mut self.calls).map(|(span, end)| {
                 if let Some(Ok(spans)) = &mut self.spans {
                     spans.push_back(span);
                 }

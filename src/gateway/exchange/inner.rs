@@ -15,7 +15,7 @@ use super::work::Work;
 use crate::domain::code::Code;
 use crate::domain::money::Money;
 use crate::domain::PaymentMethod;
-use crate::observe::call::Call;
+use crate::observe::request_line::Call;
 use crate::observe::{Answer, At, EventClass, Kept, LogStatus, SpanId, TraceId};
 
 /// A request made inside the service, by the test-data runner: already

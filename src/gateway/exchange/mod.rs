@@ -34,7 +34,7 @@ use super::route;
 use super::scenario;
 use crate::domain::route_table::{self, Matches, Pick};
 use crate::json::message::{msg, Q};
-use crate::observe::call::{known_method, Call};
+use crate::observe::request_line::{known_method, Call};
 use crate::observe::trace::Incoming;
 use crate::observe::{Answer, At, EventClass, Extra, Kept, LogStatus, SpanId, TraceId};
 use crate::sim::third_party::Failure;

@@ -8,7 +8,7 @@ use alloc::rc::Rc;
 
 use super::super::backend::Backend;
 use super::work::Work;
-use crate::observe::call::Call;
+use crate::observe::request_line::Call;
 use crate::observe::{Answer, At, Kept, LogStatus, Mark, Part, SpanEntry, SpanId, Why};
 use crate::sim::scenario::Then;
 
