@@ -10,12 +10,10 @@ pub mod event_class;
 pub mod ids;
 pub mod journal;
 pub mod otlp;
-pub(crate) mod read_back;
 #[cfg(feature = "serde")]
 pub mod record;
 pub mod render;
 pub mod request_line;
-pub mod restore;
 pub mod span;
 pub mod span_entry;
 pub mod status;

@@ -11,7 +11,7 @@ use crate::prelude::*;
 
 use crate::json::message::{msg, Q};
 
-use super::snapshot::Parts;
+use super::parts::Parts;
 use crate::domain::code::Code;
 use crate::domain::hashing::ByCode;
 use crate::domain::order::{MAX_DESCRIPTION_CHARS, MAX_USER_ID_CHARS, PREFIX as ORDER};
