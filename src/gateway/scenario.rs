@@ -7,9 +7,10 @@
 use crate::prelude::*;
 
 use super::backend::Backend;
+use super::body::Body;
 use super::error::ApiError;
 use super::parse;
-use super::request::{Body, Headers};
+use super::request::Headers;
 use super::route::Route;
 use crate::domain::order::Orders;
 use crate::domain::route_table::ROUTES;

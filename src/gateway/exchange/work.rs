@@ -2,8 +2,9 @@
 //! services read (`Request`): handed from the flow to the dispatch and on
 //! to the records, so they stand below all three.
 
+use super::super::body::Body;
 use super::super::error::ApiError;
-use super::super::request::{Body, Headers, Target, Text};
+use super::super::request::{Headers, Target, Text};
 use super::super::route::Route;
 use crate::json::flat::Flat;
 use crate::observe::EventClass;

@@ -672,7 +672,7 @@ fn safe_count(at: &str, n: u64) -> Checked {
 /// The rules of `userId` and `description` on create, so a restored order
 /// is one the service could have made.
 fn text(at: &str, value: &str, max_chars: usize, identifier: bool) -> Checked {
-    crate::gateway::request::bounded_text(at, value, max_chars, identifier)
+    crate::gateway::body::bounded_text(at, value, max_chars, identifier)
         .map(|_| ())
         .map_err(|e| Invalid {
             kind: InvalidKind::OutOfRange,
