@@ -7,10 +7,10 @@
 //!
 //! This file is the flow of one request, from arrival to answer; the
 //! pieces it hands on to stand beside it:
-//! - [`work`]: what handling a request did, and its parsed parts;
-//! - [`dispatch`]: the routed request to the services;
-//! - [`records`]: the records and spans written of it;
-//! - [`inner`]: the test-data runner's requests, made inside the service.
+//! - `work`: what handling a request did, and its parsed parts;
+//! - `dispatch`: the routed request to the services;
+//! - `records`: the records and spans written of it;
+//! - `inner`: the test-data runner's requests, made inside the service.
 
 use crate::prelude::*;
 

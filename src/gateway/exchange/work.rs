@@ -2,6 +2,8 @@
 //! services read (`Request`): handed from the flow to the dispatch and on
 //! to the records, so they stand below all three.
 
+use crate::prelude::*;
+
 use super::super::body::Body;
 use super::super::error::ApiError;
 use super::super::request::{Headers, Target, Text};

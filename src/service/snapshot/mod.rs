@@ -5,13 +5,13 @@
 //! optional and defaults as a new service's would.
 //!
 //! - `write`: the writer, whole or in pieces (`Writer`);
-//! - [`parts`]: what a snapshot holds;
-//! - [`stream`]: the one reader of the text, whole or in pieces;
+//! - `parts`: what a snapshot holds;
+//! - `stream`: the one reader of the text, whole or in pieces;
 //! - `read`: the small tree it leaves, and the rows, into `Parts`;
-//! - [`journal`], [`read_back`] and [`counters`]: the records, spans and
+//! - `journal`, `read_back` and `counters`: the records, spans and
 //!   counters of the observe layer, read back;
-//! - [`fields`]: the field helpers every reader here refuses with;
-//! - [`check`]: what a restored state must hold to become a service.
+//! - `fields`: the field helpers every reader here refuses with;
+//! - `check`: what a restored state must hold to become a service.
 
 pub mod check;
 pub(crate) mod counters;
