@@ -382,7 +382,7 @@ impl Reading {
     }
 
     /// A record or span as `render` writes it, read straight from the
-    /// text (`written`); whether it was, else the reader has not moved
+    /// text (`read_back`); whether it was, else the reader has not moved
     /// and the row is read as a tree.
     fn written(&mut self, role: Role, r: &mut Reader) -> bool {
         let Some(frame) = self.stack.last_mut() else {
