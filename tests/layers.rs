@@ -685,7 +685,11 @@ fn the_scan_of_src_finds_known_imports() {
     assert!(imports.len() > 300, "only {} imports found", imports.len());
     let has = |from: &str, to: &str| imports.iter().any(|i| i.from == from && i.to == to);
     // Straight, through a `pub use` of a mod.rs, and through lib.rs's.
-    assert!(has("src/gateway/exchange.rs", "src/gateway/route.rs"));
+    assert!(has("src/gateway/exchange/mod.rs", "src/gateway/route.rs"));
+    assert!(has(
+        "src/gateway/exchange/dispatch.rs",
+        "src/gateway/exchange/work.rs"
+    ));
     assert!(has("src/service/instance.rs", "src/observe/journal.rs"));
     assert!(has("src/wasm/bench.rs", "src/service/instance.rs"));
 }

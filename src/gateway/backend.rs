@@ -6,7 +6,7 @@ use crate::prelude::*;
 
 use super::idempotency::IdempotencyKeys;
 use crate::domain::{Orders, Payments};
-use crate::observe::call::SpareCall;
+use crate::observe::request_line::SpareCall;
 use crate::observe::{Counters, Journal};
 use crate::sim::clock::Clock;
 use crate::sim::latency::{LatencyModel, Profile};

@@ -1,7 +1,8 @@
 //! The one way in: raw requests parsed once at the edge, routed to a
 //! service, answered as an envelope, and written to the journal.
 //!
-//! - [`request`]: the raw request and its parsed parts;
+//! - [`request`]: the raw request, its path and headers, and its limits;
+//! - [`body`]: the request body, parsed once, and its fields;
 //! - [`parse`]: request bodies and queries into domain values;
 //! - [`route`]: the eight documented routes, and hints for the rest;
 //! - [`error`]: every failure, mapped to status and envelope in one place;
@@ -13,6 +14,7 @@
 //! - [`exchange`]: one request from arrival to answer.
 
 pub mod backend;
+pub mod body;
 pub mod envelope;
 pub mod error;
 pub mod exchange;

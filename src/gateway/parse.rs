@@ -7,8 +7,9 @@ use crate::prelude::*;
 
 use crate::json::message::{msg, Q};
 
+use super::body::{bounded_text, quote, Fields};
 use super::error::ApiError;
-use super::request::{bounded_text, quote, Fields, Target};
+use super::request::Target;
 use crate::domain::money::Money;
 use crate::domain::order::{MAX_DESCRIPTION_CHARS, MAX_USER_ID_CHARS};
 use crate::domain::{NewOrder, NewPayment, PaymentMethod, Rejection};
@@ -87,7 +88,8 @@ pub fn count(target: &Target) -> Result<u32, ApiError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gateway::request::{Headers, JsonBody, Text};
+    use crate::gateway::body::JsonBody;
+    use crate::gateway::request::{Headers, Text};
 
     fn order(text: &str) -> Result<Result<NewOrder, Rejection>, ApiError> {
         let text: &'static Text = Box::leak(Box::new(Text::from(text)));

@@ -2,21 +2,22 @@
 //! rules match (`sim::scenario::Facts`), decided once when its route and
 //! body are known and before the service runs; and the gateway-level
 //! kinds applied there (`http`, `network` in the request phase, `delay`).
-//! The pay-level kinds act at the third party (`exchange::judge`).
+//! The pay-level kinds act at the third party (`exchange::dispatch::judge`).
 
 use crate::prelude::*;
 
 use super::backend::Backend;
+use super::body::Body;
 use super::error::ApiError;
 use super::parse;
-use super::request::{Body, Headers};
+use super::request::Headers;
 use super::route::Route;
 use crate::domain::order::Orders;
 use crate::domain::route_table::ROUTES;
 use crate::domain::PaymentMethod;
 use crate::json::flat::Scalar;
 use crate::json::number;
-use crate::observe::call::Call;
+use crate::observe::request_line::Call;
 use crate::sim::scenario::{self, Facts, Fault, Fields, Phase, Scenario, Then, Words};
 use crate::sim::third_party::{Failure, Verdict};
 
@@ -136,7 +137,7 @@ pub fn at_third_party(by_rule: Option<Then>, verdict: &Verdict, under_scenario: 
 
 /// Whether a payment's body is one, as the service reads it
 /// (`parse::new_payment`), and its order exists: then it reaches the
-/// third party (`exchange::judge`).
+/// third party (`exchange::dispatch::judge`).
 fn reaches_third_party(orders: &Orders, body: Option<&Body>) -> bool {
     body.is_some_and(
         |b| matches!(parse::new_payment(b), Ok(Ok(p)) if orders.existing(&p.order_id).is_some()),

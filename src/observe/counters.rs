@@ -12,18 +12,14 @@
 
 use crate::prelude::*;
 
-use crate::json::message::{msg, place, At, Path, Place};
-
 use alloc::borrow::Cow;
 use alloc::rc::Rc;
 
-use super::call::Call;
 use super::entry::{Answer, Kept};
 use super::event_class::EventClass;
 use super::journal::Journal;
-use crate::json::{Json, Out};
-use crate::sim::invalid::Invalid;
-use crate::sim::scenario::document::KINDS;
+use super::request_line::Call;
+use crate::json::Out;
 use crate::sim::third_party::{Rule, Verdict};
 
 /// Upper bounds of the duration buckets, in ms: bucket `i` holds the
@@ -34,7 +30,7 @@ pub const EDGES_MS: [u64; 33] = [
     1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 120, 150, 200, 250, 300, 400,
     500, 600, 800, 1000, 1500, 2000, 3000, 5000, 10000,
 ];
-const BUCKETS: usize = EDGES_MS.len() + 1;
+pub(crate) const BUCKETS: usize = EDGES_MS.len() + 1;
 
 /// At most this many points of the running share are kept: when full,
 /// every other one goes and the spacing doubles, so any number of attempts
@@ -43,13 +39,11 @@ pub const RUNNING_POINTS: usize = 256;
 
 /// At most this many (route, status, code) rows are read from a snapshot;
 /// the service itself makes a few dozen at most.
-const MAX_ROWS: usize = 512;
+pub(crate) const MAX_ROWS: usize = 512;
 
-/// The largest count a JS number holds exactly.
-const MAX_COUNT: u64 = (1 << 53) - 1;
-
-const RULES: [Rule; 3] = [Rule::Draw, Rule::Header, Rule::ForcedNext];
-const CLASSES: [EventClass; 3] = [EventClass::Order, EventClass::Payment, EventClass::Test];
+pub(crate) const RULES: [Rule; 3] = [Rule::Draw, Rule::Header, Rule::ForcedNext];
+pub(crate) const CLASSES: [EventClass; 3] =
+    [EventClass::Order, EventClass::Payment, EventClass::Test];
 
 /// Requests answered with one HTTP status and code on one route.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -506,206 +500,11 @@ impl Counters {
         self.write(&mut out);
         out.text
     }
-
-    /// The counters from a snapshot's `counters` field, written by `write`.
-    /// Text from outside: every count is checked, and the parts must agree
-    /// (the histogram's counts with its buckets, the running share with
-    /// the attempts), or the first bad field is named under `at`.
-    pub fn read(v: &Json, at: &str) -> Result<Counters, Invalid> {
-        let at: &dyn Place = &at;
-        let mut c = Counters {
-            requests: count_in(v, at, "requests")?,
-            ..Counters::default()
-        };
-        c.read_by_route(v, at)?;
-        c.read_payments(field(v, at, "payments")?, &Path(at, "payments"))?;
-        c.read_durations(field(v, at, "durations")?, &Path(at, "durations"))?;
-        if v.get("replays").is_some() {
-            c.replays = count_in(v, at, "replays")?;
-        }
-        if let Some(faults) = v.get("faults") {
-            c.read_faults(faults, &Path(at, "faults"))?;
-        }
-        let complete = field(v, at, "complete")?;
-        c.complete = complete
-            .as_bool()
-            .ok_or_else(|| wrong(&Path(at, "complete"), "true or false"))?;
-        Ok(c)
-    }
-
-    /// `byRoute`: at most `MAX_ROWS` rows, none twice, whose counts add up
-    /// to the requests.
-    fn read_by_route(&mut self, v: &Json, at: &dyn Place) -> Result<(), Invalid> {
-        let rows_at = Path(at, "byRoute");
-        let rows = array(field(v, at, "byRoute")?, &rows_at)?;
-        if rows.len() > MAX_ROWS {
-            return Err(out_of_range(
-                &rows_at,
-                msg!("at most ", MAX_ROWS, " rows, got ", rows.len()),
-            ));
-        }
-        for (i, row) in rows.iter().enumerate() {
-            let here = At(&rows_at, i);
-            let row = read_row(row, &here)?;
-            let again = self.by_route.iter().any(|r| {
-                (r.route.as_deref(), r.http_status, r.code)
-                    == (row.route.as_deref(), row.http_status, row.code)
-            });
-            if again {
-                return Err(out_of_range(&here, "given more than once"));
-            }
-            self.by_route.push(row);
-        }
-        let routed: u64 = self.by_route.iter().map(|r| r.count).sum();
-        if routed != self.requests {
-            return Err(out_of_range(
-                &rows_at,
-                msg!(
-                    "counts add up to ",
-                    routed,
-                    ", not requests ",
-                    self.requests
-                ),
-            ));
-        }
-        Ok(())
-    }
-
-    /// `payments`: the decisions by rule, the totals that must be their
-    /// sums, and the running count.
-    fn read_payments(&mut self, payments: &Json, pay_at: &dyn Place) -> Result<(), Invalid> {
-        let rules_at = Path(pay_at, "byRule");
-        let rules = field(payments, pay_at, "byRule")?;
-        for (rule, d) in RULES.iter().zip(self.by_rule.iter_mut()) {
-            let here = Path(&rules_at, rule.as_str());
-            let o = field(rules, &rules_at, rule.as_str())?;
-            d.approved = count_in(o, &here, "approved")?;
-            d.declined = count_in(o, &here, "declined")?;
-        }
-        for (name, n) in [
-            ("attempts", self.attempts()),
-            ("approved", self.approved()),
-            ("declined", self.declined()),
-        ] {
-            let given = count_in(payments, pay_at, name)?;
-            if given != n {
-                return Err(out_of_range(
-                    &Path(pay_at, name),
-                    msg!("must equal the sum over byRule, ", n, ", got ", given),
-                ));
-            }
-        }
-        self.read_running(payments, &Path(pay_at, "running"))
-    }
-
-    /// `faults`: counts above 0 by kind (one of `KINDS`) and by rule,
-    /// each named once, at most `MAX_ROWS`.
-    #[inline(never)]
-    fn read_faults(&mut self, faults: &Json, at: &dyn Place) -> Result<(), Invalid> {
-        let lists = [
-            ("byKind", &mut self.faults_by_kind),
-            ("byRule", &mut self.faults_by_rule),
-        ];
-        for (name, list) in lists {
-            let here = Path(at, name);
-            let members = field(faults, at, name)?;
-            let members = members
-                .as_object()
-                .ok_or_else(|| wrong(&here, "an object"))?;
-            for (key, v) in members {
-                let n = count(v, &Path(&here, key))?;
-                let known = name == "byRule" || KINDS.contains(&&**key);
-                if n == 0 || !known || list.iter().any(|(k, _)| **k == **key) {
-                    return Err(out_of_range(&Path(&here, key), "unknown, repeated or 0"));
-                }
-                tally(list, key, n);
-            }
-        }
-        Ok(())
-    }
-
-    /// `durations`: the bucket edges this service counts in, then a
-    /// histogram per service.
-    fn read_durations(&mut self, durations: &Json, dur_at: &dyn Place) -> Result<(), Invalid> {
-        let edges_at = Path(dur_at, "edgesMs");
-        let edges = array(field(durations, dur_at, "edgesMs")?, &edges_at)?;
-        let same = edges.len() == EDGES_MS.len()
-            && edges
-                .iter()
-                .zip(EDGES_MS)
-                .all(|(e, m)| e.as_u64() == Some(m));
-        if !same {
-            return Err(out_of_range(
-                &edges_at,
-                "must be the buckets this service counts in",
-            ));
-        }
-        for (class, h) in CLASSES.iter().zip(self.durations.iter_mut()) {
-            *h = read_histogram(
-                field(durations, dur_at, class.as_str())?,
-                &Path(dur_at, class.as_str()),
-            )?;
-        }
-        Ok(())
-    }
-
-    fn read_running(&mut self, payments: &Json, at: &dyn Place) -> Result<(), Invalid> {
-        let running = payments.get("running").ok_or_else(|| missing(at))?;
-        let every_at = Path(at, "every");
-        self.every = count_in(running, at, "every")?;
-        if !self.every.is_power_of_two() {
-            return Err(out_of_range(
-                &every_at,
-                msg!("must be a power of two, got ", self.every),
-            ));
-        }
-        let points_at = Path(at, "approved");
-        let points = array(field(running, at, "approved")?, &points_at)?;
-        let attempts = self.attempts();
-        let expected = attempts / self.every;
-        let fits = usize::try_from(expected).is_ok_and(|n| n == points.len())
-            && points.len() <= RUNNING_POINTS
-            && (self.every == 1 || points.len() >= RUNNING_POINTS / 2);
-        if !fits {
-            return Err(out_of_range(
-                &points_at,
-                msg!(
-                    points.len(),
-                    " points do not fit ",
-                    attempts,
-                    " attempts every ",
-                    self.every
-                ),
-            ));
-        }
-        let mut last = 0;
-        for (i, p) in points.iter().enumerate() {
-            let here = At(&points_at, i);
-            let n = count(p, &here)?;
-            let after = (i as u64 + 1) * self.every;
-            if n < last || n > after || n - last > self.every || n > self.approved() {
-                return Err(out_of_range(
-                    &here,
-                    msg!(
-                        n,
-                        " approvals cannot follow ",
-                        last,
-                        " within ",
-                        after,
-                        " attempts"
-                    ),
-                ));
-            }
-            last = n;
-            self.running.push(n);
-        }
-        Ok(())
-    }
 }
 
 /// `n` more under `name`, a new name last; past `MAX_ROWS` names, a new
 /// one is not kept.
-fn tally(list: &mut Vec<(Rc<str>, u64)>, name: &str, n: u64) {
+pub(crate) fn tally(list: &mut Vec<(Rc<str>, u64)>, name: &str, n: u64) {
     match list.iter().position(|(k, _)| &**k == name) {
         Some(i) => list.get_mut(i).into_iter().for_each(|(_, c)| *c += n),
         None if list.len() < MAX_ROWS => list.push((Rc::from(name), n)),
@@ -720,118 +519,6 @@ fn same_route(row: &Option<Cow<'static, str>>, route: Option<&str>) -> bool {
         (Some(a), Some(b)) => core::ptr::eq(a, b) || a == b,
         (None, None) => true,
         _ => false,
-    }
-}
-
-fn read_row(row: &Json, at: &dyn Place) -> Result<RouteCount, Invalid> {
-    let text = |name: &str| -> Result<Option<Cow<'static, str>>, Invalid> {
-        match field(row, at, name)? {
-            Json::Null => Ok(None),
-            Json::Str(s) if s.len() <= 64 => Ok(Some(Cow::Owned(s.to_string()))),
-            Json::Str(_) => Err(out_of_range(&Path(at, name), "longer than 64 bytes")),
-            _ => Err(wrong(&Path(at, name), "a string or null")),
-        }
-    };
-    let route = text("route")?;
-    let http_status = field(row, at, "httpStatus")?
-        .as_u64()
-        // 0: no answer at all, a scenario's network fault.
-        .filter(|s| *s == 0 || (100..=599).contains(s))
-        .ok_or_else(|| {
-            out_of_range(
-                &Path(at, "httpStatus"),
-                "must be an HTTP status, 100 to 599",
-            )
-        })?;
-    let code = field(row, at, "code")?
-        .as_i64()
-        .and_then(|c| i32::try_from(c).ok())
-        .ok_or_else(|| out_of_range(&Path(at, "code"), "must be a whole number"))?;
-    Ok(RouteCount {
-        route,
-        http_status: http_status as u16,
-        code,
-        count: count_in(row, at, "count")?,
-    })
-}
-
-fn read_histogram(v: &Json, at: &dyn Place) -> Result<Histogram, Invalid> {
-    let mut h = Histogram {
-        count: count_in(v, at, "count")?,
-        sum_ms: field(v, at, "sumMs")?
-            .as_u64()
-            .ok_or_else(|| wrong(&Path(at, "sumMs"), "a whole number"))?,
-        max_ms: count_in(v, at, "maxMs")?,
-        ..Histogram::default()
-    };
-    let buckets_at = Path(at, "buckets");
-    let buckets = array(field(v, at, "buckets")?, &buckets_at)?;
-    if buckets.len() != BUCKETS {
-        return Err(out_of_range(
-            &buckets_at,
-            msg!("must have ", BUCKETS, " buckets, got ", buckets.len()),
-        ));
-    }
-    for (i, (b, slot)) in buckets.iter().zip(h.buckets.iter_mut()).enumerate() {
-        *slot = count(b, &At(&buckets_at, i))?;
-    }
-    let total: u64 = h.buckets.iter().sum();
-    if total != h.count {
-        return Err(out_of_range(
-            &Path(at, "count"),
-            msg!("must equal the buckets' sum, ", total, ", got ", h.count),
-        ));
-    }
-    Ok(h)
-}
-
-// The places below are written out only for a refusal (see `Place`), and
-// the refusals are never inlined: reading a valid snapshot's counters
-// builds no path, and each check is a call.
-
-#[inline(never)]
-fn out_of_range(at: &dyn Place, problem: impl AsRef<str>) -> Invalid {
-    Invalid::out_of_range(&place(at), problem)
-}
-
-#[inline(never)]
-fn missing(at: &dyn Place) -> Invalid {
-    Invalid::wrong_type(&place(at), "missing")
-}
-
-#[inline(never)]
-fn wrong(at: &dyn Place, expected: &str) -> Invalid {
-    Invalid::wrong_type(&place(at), msg!("expected ", expected))
-}
-
-#[inline(never)]
-fn field<'j, 'a>(o: &'j Json<'a>, at: &dyn Place, name: &str) -> Result<&'j Json<'a>, Invalid> {
-    if o.as_object().is_none() {
-        return Err(wrong(at, "an object"));
-    }
-    o.get(name)
-        .ok_or_else(|| Invalid::wrong_type(&place(at), msg!("missing field `", name, "`")))
-}
-
-fn array<'j, 'a>(v: &'j Json<'a>, at: &dyn Place) -> Result<&'j [Json<'a>], Invalid> {
-    v.as_array().ok_or_else(|| wrong(at, "an array"))
-}
-
-/// The count `name` of the object `o` at `at`.
-#[inline(never)]
-fn count_in(o: &Json, at: &dyn Place, name: &str) -> Result<u64, Invalid> {
-    count(field(o, at, name)?, &Path(at, name))
-}
-
-/// A count: a whole number a JS number holds exactly.
-#[inline(never)]
-fn count(v: &Json, at: &dyn Place) -> Result<u64, Invalid> {
-    match v {
-        Json::Num(_) => v
-            .as_u64()
-            .filter(|n| *n <= MAX_COUNT)
-            .ok_or_else(|| out_of_range(at, msg!("must be a whole number from 0 to ", MAX_COUNT))),
-        _ => Err(wrong(at, "a whole number")),
     }
 }
 

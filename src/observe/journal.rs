@@ -7,9 +7,9 @@ use crate::prelude::*;
 
 use alloc::collections::VecDeque;
 
-use super::call::SpareCall;
 use super::entry::{At, Entry, Kept};
 use super::render;
+use super::request_line::SpareCall;
 use super::span_entry::{Part, SpanEntry};
 
 /// A bounded journal: at most `capacity` records, the oldest dropped first,

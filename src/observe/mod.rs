@@ -4,7 +4,6 @@
 //! `SpanEntry`) and written out as JSON text only when someone reads them
 //! (`render`, `otlp`); `LogRecord` and `Span` are their readable forms.
 
-pub mod call;
 pub mod counters;
 pub mod entry;
 pub mod event_class;
@@ -14,7 +13,7 @@ pub mod otlp;
 #[cfg(feature = "serde")]
 pub mod record;
 pub mod render;
-pub mod restore;
+pub mod request_line;
 pub mod span;
 pub mod span_entry;
 pub mod status;
@@ -22,9 +21,7 @@ pub mod tape;
 pub mod trace;
 pub mod unix_nanos;
 pub mod utc;
-pub(crate) mod written;
 
-pub use call::Call;
 pub use counters::Counters;
 pub use entry::{Answer, At, Entry, Extra, Kept};
 pub use event_class::EventClass;
@@ -32,6 +29,7 @@ pub use ids::{SpanId, TraceId};
 pub use journal::Journal;
 #[cfg(feature = "serde")]
 pub use record::{LogRecord, Stage};
+pub use request_line::Call;
 pub use span::Component;
 #[cfg(feature = "serde")]
 pub use span::Span;

@@ -4,10 +4,10 @@
 
 use crate::prelude::*;
 
-use super::call::Call;
 use super::entry::{Answer, Entry, Kept};
 use super::event_class::EventClass;
 use super::ids::SpanId;
+use super::request_line::Call;
 use super::span_entry::{Mark, Part, SpanEntry};
 use super::status::LogStatus;
 use super::tape::{Tape, Written};

@@ -7,9 +7,9 @@ use crate::prelude::*;
 use alloc::borrow::Cow;
 use alloc::rc::Rc;
 
-use super::call::Call;
 use super::event_class::EventClass;
 use super::ids::{SpanId, TraceId};
+use super::request_line::Call;
 use super::span::Component;
 use super::status::LogStatus;
 use crate::sim::third_party::Verdict;

@@ -5,12 +5,13 @@
 use crate::prelude::*;
 
 use super::snapshot::{self, Parts};
-use super::{snapshot_check, snapshot_reading, testdata, Pieces};
+use super::snapshot::{check, stream};
+use super::{testdata, Pieces};
 use crate::domain::{Orders, Payments};
 use crate::gateway::idempotency::IdempotencyKeys;
 use crate::gateway::{exchange, scenario, Backend, RawRequest, Response};
 use crate::json::Out;
-use crate::observe::call::SpareCall;
+use crate::observe::request_line::SpareCall;
 use crate::observe::tape::Written;
 use crate::observe::{otlp, render, Counters, Journal};
 #[cfg(feature = "serde")]
@@ -59,18 +60,18 @@ impl Service {
     /// A service from a snapshot. A snapshot taken under a virtual clock
     /// brings its clock along; otherwise `wall` tells the time. Damaged
     /// text is refused with the first bad field named (see `snapshot` and
-    /// `snapshot_check`), never turned into a service that cannot answer.
+    /// `snapshot::check`), never turned into a service that cannot answer.
     pub fn restore(text: &str, wall: Box<dyn Clock>) -> Result<Service, Invalid> {
-        Service::from_parts(snapshot_reading::read_whole(text)?, wall)
+        Service::from_parts(stream::read_whole(text)?, wall)
     }
 
     /// A service from a snapshot's parts, once they pass every check.
     pub(crate) fn from_parts(parts: Parts, wall: Box<dyn Clock>) -> Result<Service, Invalid> {
-        snapshot_check::check(&parts)?;
+        check::check(&parts)?;
         Ok(Service::from_checked(parts, wall))
     }
 
-    /// `from_parts` once `snapshot_check` has passed (a restore done in
+    /// `from_parts` once `snapshot::check` has passed (a restore done in
     /// steps checks a share at a time).
     pub(crate) fn from_checked(parts: Parts, wall: Box<dyn Clock>) -> Service {
         let clock: Box<dyn Clock> = match parts.clock {

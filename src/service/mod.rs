@@ -6,8 +6,6 @@ pub mod instance;
 pub mod pieces;
 pub mod restoring;
 pub mod snapshot;
-pub mod snapshot_check;
-pub(crate) mod snapshot_reading;
 pub mod testdata;
 
 pub use instance::Service;

@@ -1,5 +1,5 @@
 //! A restore in progress: a snapshot's text received in pieces split
-//! anywhere and read as it comes (`snapshot_reading`), then checked, and
+//! anywhere and read as it comes (`snapshot::stream`), then checked, and
 //! made into a new service.
 //!
 //! Nothing is replaced until `finish`, which makes a new service. The
@@ -12,8 +12,8 @@ use crate::prelude::*;
 
 use super::instance::Service;
 use super::snapshot;
-use super::snapshot_check::Checking;
-use super::snapshot_reading::Reading;
+use super::snapshot::check::Checking;
+use super::snapshot::stream::Reading;
 use crate::sim::clock::Clock;
 use crate::sim::invalid::Invalid;
 

@@ -8,7 +8,7 @@
 //! - [`matching`]: whether a rule matches a request's facts;
 //! - [`progress`]: seen and fired counts, when it was set, its own stream;
 //! - [`presets`]: the names of the common stories' documents;
-//! - `written`: the document and its progress as JSON text.
+//! - `writing`: the document and its progress as JSON text.
 
 pub mod document;
 pub mod matching;
@@ -18,7 +18,7 @@ pub mod progress;
 pub mod reading;
 mod saved;
 mod when;
-mod written;
+mod writing;
 
 use crate::prelude::*;
 

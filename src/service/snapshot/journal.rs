@@ -1,5 +1,7 @@
 //! Records and spans read back from a snapshot's JSON into their compact
-//! form: the inverse of `render`, refusing what it would never write.
+//! form: the inverse of `render`, refusing what it would never write. With
+//! the snapshot's other readers, on their field helpers; its refusals are
+//! short (`` `seq`: expected a whole number ``), `journal_error` places them.
 
 use crate::prelude::*;
 
@@ -9,15 +11,16 @@ use alloc::borrow::Cow;
 use alloc::collections::VecDeque;
 use alloc::rc::Rc;
 
-use super::call::{method_word, Call};
-use super::entry::{Answer, Entry, Extra, Kept};
-use super::event_class::EventClass;
-use super::ids::{SpanId, TraceId};
-use super::journal::Journal;
-use super::span_entry::{Mark, Part, SpanEntry, Why};
-use super::status::LogStatus;
+use super::fields::{expected, missing_field, out_of, Ticked};
 use crate::domain::route_table::template_named;
 use crate::json::Json;
+use crate::observe::entry::{Answer, Entry, Extra, Kept};
+use crate::observe::event_class::EventClass;
+use crate::observe::ids::{SpanId, TraceId};
+use crate::observe::journal::Journal;
+use crate::observe::request_line::{method_word, Call};
+use crate::observe::span_entry::{Mark, Part, SpanEntry, Why};
+use crate::observe::status::LogStatus;
 use crate::sim::scenario::document::{DECLINE_CODES, KINDS};
 use crate::sim::scenario::Fault;
 use crate::sim::third_party::{Failure, Rule, Verdict};
@@ -25,14 +28,19 @@ use crate::sim::third_party::{Failure, Rule, Verdict};
 type Read<T> = Result<T, String>;
 
 fn field<'j, 'a>(o: &'j Json<'a>, name: &str) -> Read<&'j Json<'a>> {
-    o.get(name)
-        .ok_or_else(|| msg!("missing field `", name, "`"))
+    o.get(name).ok_or_else(|| missing_field(name).text())
+}
+
+/// `` `name`: expected … ``: the journal's refusals name the member alone,
+/// `journal_error` puts the place before them.
+fn expected_at(name: &str, what: &str) -> String {
+    expected(&Ticked(name), what).msg
 }
 
 fn text<'j>(o: &'j Json<'_>, name: &str) -> Read<&'j str> {
     field(o, name)?
         .as_str()
-        .ok_or_else(|| msg!("`", name, "`: expected a string"))
+        .ok_or_else(|| expected_at(name, "a string"))
 }
 
 fn opt_text<'j>(o: &'j Json<'_>, name: &str) -> Read<Option<&'j str>> {
@@ -41,14 +49,14 @@ fn opt_text<'j>(o: &'j Json<'_>, name: &str) -> Read<Option<&'j str>> {
         Some(v) => v
             .as_str()
             .map(Some)
-            .ok_or_else(|| msg!("`", name, "`: expected a string")),
+            .ok_or_else(|| expected_at(name, "a string")),
     }
 }
 
 pub(crate) fn uint(o: &Json<'_>, name: &str) -> Read<u64> {
     field(o, name)?
         .as_u64()
-        .ok_or_else(|| msg!("`", name, "`: expected a whole number"))
+        .ok_or_else(|| expected_at(name, "a whole number"))
 }
 
 fn opt_uint(o: &Json<'_>, name: &str) -> Read<Option<u64>> {
@@ -61,17 +69,17 @@ fn opt_uint(o: &Json<'_>, name: &str) -> Read<Option<u64>> {
 fn int(o: &Json<'_>, name: &str) -> Read<i64> {
     field(o, name)?
         .as_i64()
-        .ok_or_else(|| msg!("`", name, "`: expected an integer"))
+        .ok_or_else(|| expected_at(name, "an integer"))
 }
 
 fn small<T: TryFrom<i64>>(o: &Json<'_>, name: &str) -> Read<T> {
-    T::try_from(int(o, name)?).map_err(|_| msg!("`", name, "`: out of range"))
+    T::try_from(int(o, name)?).map_err(|_| out_of(&Ticked(name), "out of range").msg)
 }
 
 fn number(o: &Json<'_>, name: &str) -> Read<f64> {
     field(o, name)?
         .as_f64()
-        .ok_or_else(|| msg!("`", name, "`: expected a number"))
+        .ok_or_else(|| expected_at(name, "a number"))
 }
 
 fn trace(o: &Json<'_>) -> Read<TraceId> {
@@ -395,7 +403,7 @@ fn span(o: &Json<'_>, calls: &mut Calls) -> Read<SpanEntry> {
 fn array(o: &Json<'_>, name: &str) -> Read<()> {
     field(o, name)?
         .as_array()
-        .ok_or_else(|| msg!("`", name, "`: expected an array"))?;
+        .ok_or_else(|| expected_at(name, "an array"))?;
     Ok(())
 }
 

@@ -8,7 +8,7 @@
 //! read into its compact form at once. Every other member is small: its
 //! place in the text is noted, and at `finish` those members and
 //! placeholders for the long lists make a small tree that the snapshot
-//! reader reads with the lists read here (`snapshot::read_tree`). This is
+//! reader reads with the lists read here (`read::read_tree`). This is
 //! the module's one reader of the format: `Service::restore` is these
 //! steps run over the whole text (`read_whole`), a `Restoring` runs them
 //! piece by piece. So a text gets the same refusal, with the same message,
@@ -17,23 +17,25 @@
 //! - a text that is not JSON is refused by the piece that shows it (the
 //!   first syntax error is the refusal whatever follows);
 //! - anything else is refused by `finish`, in the snapshot reader's fixed
-//!   order, then `snapshot_check`'s.
+//!   order, then `check`'s.
 
 use crate::prelude::*;
 
 use alloc::collections::VecDeque;
 
-use super::snapshot::{self, Streamed, StreamedOrders};
+use super::fields::Read;
+use super::parts::Parts;
+use super::read::{self, Streamed, StreamedOrders};
+use super::{journal, read_back};
 use crate::domain::{Orders, Payments};
 use crate::json::read::Reader;
 use crate::json::{self, Json, ReadError};
 use crate::observe::entry::Entry;
 use crate::observe::span_entry::SpanEntry;
-use crate::observe::{restore, written};
 use crate::sim::invalid::Invalid;
 
 /// The whole text at once, through the same steps: `Service::restore`.
-pub(crate) fn read_whole(text: &str) -> Result<snapshot::Parts, Invalid> {
+pub(crate) fn read_whole(text: &str) -> Result<Parts, Invalid> {
     Reading::default().finish(text)
 }
 
@@ -158,11 +160,11 @@ pub(crate) struct Reading {
     whole: bool,
     scan: Option<Scan>,
     orders: StreamedOrders,
-    by_id: Option<snapshot::Read<Payments>>,
-    attempts: Option<snapshot::Read<Payments>>,
+    by_id: Option<Read<Payments>>,
+    attempts: Option<Read<Payments>>,
     records: Option<Result<VecDeque<Entry>, String>>,
     spans: Option<Result<VecDeque<SpanEntry>, String>>,
-    calls: restore::Calls,
+    calls: journal::Calls,
 }
 
 /// More text is needed before the next step.
@@ -196,20 +198,20 @@ impl Reading {
 
     /// Reads the rest, `text` being whole, and the parts it makes, or
     /// the first refusal.
-    pub(crate) fn finish(&mut self, text: &str) -> Result<snapshot::Parts, Invalid> {
-        self.read(text, true).map_err(snapshot::not_json)?;
+    pub(crate) fn finish(&mut self, text: &str) -> Result<Parts, Invalid> {
+        self.read(text, true).map_err(read::not_json)?;
         let top = match self.top.take() {
             Some(top) if !self.whole => top,
             // Not an object: refused as such, with no lists to read.
             _ => {
-                return snapshot::read_tree(
-                    &json::parse(text).map_err(snapshot::not_json)?,
+                return read::read_tree(
+                    &json::parse(text).map_err(read::not_json)?,
                     Streamed::default(),
                 )
             }
         };
-        let tree = tree_of(text, top, 1).map_err(snapshot::not_json)?;
-        snapshot::read_tree(
+        let tree = tree_of(text, top, 1).map_err(read::not_json)?;
+        read::read_tree(
             &tree,
             Streamed {
                 orders: core::mem::take(&mut self.orders),
@@ -354,33 +356,33 @@ impl Reading {
                 frame.members.push((key, Member::Text(start)));
             }
             Role::Live => feed(&mut self.orders.live, |orders| {
-                snapshot::order_member(orders, &frame.key, value, "snapshot.orders.live")
+                read::order_member(orders, &frame.key, value, "snapshot.orders.live")
             }),
             Role::Deleted => feed(&mut self.orders.deleted, |orders| {
-                snapshot::deleted_item(orders, i, value, "snapshot.orders.deleted")
+                read::deleted_item(orders, i, value, "snapshot.orders.deleted")
             }),
             Role::Made => feed(&mut self.orders.made, |orders| {
-                snapshot::made_member(orders, &frame.key, value, "snapshot.orders.made")
+                read::made_member(orders, &frame.key, value, "snapshot.orders.made")
             }),
             Role::Attempts => feed(&mut self.attempts, |payments| {
-                snapshot::attempts_member(payments, &frame.key, value, "snapshot.payments.attempts")
+                read::attempts_member(payments, &frame.key, value, "snapshot.payments.attempts")
             }),
             Role::ById => feed(&mut self.by_id, |payments| {
-                snapshot::payment_member(payments, &frame.key, value, "snapshot.payments.by_id")
+                read::payment_member(payments, &frame.key, value, "snapshot.payments.by_id")
             }),
             Role::Records => feed(&mut self.records, |records| {
-                records.push_back(restore::record_at(value, i, &mut self.calls)?);
+                records.push_back(journal::record_at(value, i, &mut self.calls)?);
                 Ok(())
             }),
             Role::Spans => feed(&mut self.spans, |spans| {
-                spans.push_back(restore::span_at(value, i, &mut self.calls)?);
+                spans.push_back(journal::span_at(value, i, &mut self.calls)?);
                 Ok(())
             }),
         }
     }
 
     /// A record or span as `render` writes it, read straight from the
-    /// text (`written`); whether it was, else the reader has not moved
+    /// text (`read_back`); whether it was, else the reader has not moved
     /// and the row is read as a tree.
     fn written(&mut self, role: Role, r: &mut Reader) -> bool {
         let Some(frame) = self.stack.last_mut() else {
@@ -388,14 +390,14 @@ impl Reading {
         };
         let read = match role {
             Role::Records => {
-                written::record(r.text(), r.at, &mut self.calls).map(|(entry, end)| {
+                read_back::record(r.text(), r.at, &mut self.calls).map(|(entry, end)| {
                     if let Some(Ok(records)) = &mut self.records {
                         records.push_back(entry);
                     }
                     end
                 })
             }
-            _ => written::span(r.text(), r.at, &mut self.calls).map(|(span, end)| {
+            _ => read_back::span(r.text(), r.at, &mut self.calls).map(|(span, end)| {
                 if let Some(Ok(spans)) = &mut self.spans {
                     spans.push_back(span);
                 }

@@ -11,7 +11,7 @@ use crate::prelude::*;
 
 use crate::json::message::{msg, Q};
 
-use super::snapshot::Parts;
+use super::parts::Parts;
 use crate::domain::code::Code;
 use crate::domain::hashing::ByCode;
 use crate::domain::order::{MAX_DESCRIPTION_CHARS, MAX_USER_ID_CHARS, PREFIX as ORDER};
@@ -672,7 +672,7 @@ fn safe_count(at: &str, n: u64) -> Checked {
 /// The rules of `userId` and `description` on create, so a restored order
 /// is one the service could have made.
 fn text(at: &str, value: &str, max_chars: usize, identifier: bool) -> Checked {
-    crate::gateway::request::bounded_text(at, value, max_chars, identifier)
+    crate::gateway::body::bounded_text(at, value, max_chars, identifier)
         .map(|_| ())
         .map_err(|e| Invalid {
             kind: InvalidKind::OutOfRange,

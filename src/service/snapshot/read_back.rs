@@ -7,7 +7,7 @@
 //!
 //! Anything else (spaces, another order, a member more or less, a value
 //! `render` never writes, text that is not JSON) gives `None`, and the row
-//! is read again as a tree by `restore`, which takes it or refuses it with
+//! is read again as a tree by `journal`, which takes it or refuses it with
 //! its own messages. What is taken here is exactly what the tree would
 //! give: strings and numbers go through the JSON reader's own steps, and
 //! the words and ids through the same parsers.
@@ -16,14 +16,14 @@ use crate::prelude::*;
 
 use alloc::borrow::Cow;
 
-use super::entry::{Answer, Entry, Extra, Kept};
-use super::event_class::EventClass;
-use super::ids::{SpanId, TraceId};
-use super::restore::Calls;
-use super::span_entry::{Part, SpanEntry, Why};
-use super::status::LogStatus;
+use super::journal::Calls;
 use crate::json::read::{string_stop, Reader};
 use crate::json::{number, Json};
+use crate::observe::entry::{Answer, Entry, Extra, Kept};
+use crate::observe::event_class::EventClass;
+use crate::observe::ids::{SpanId, TraceId};
+use crate::observe::span_entry::{Part, SpanEntry, Why};
+use crate::observe::status::LogStatus;
 use crate::sim::third_party::{Failure, Rule, Verdict};
 
 /// A place in a row's text.
@@ -514,11 +514,11 @@ fn third_party_part(c: &mut Cursor) -> Option<Part> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::journal::{record_at, span_at};
     use super::*;
     use crate::gateway::RawRequest;
     use crate::json::Out;
     use crate::observe::render;
-    use crate::observe::restore::{record_at, span_at};
     use crate::service::Service;
     use crate::sim::clock::VirtualClock;
     use crate::sim::Settings;

@@ -1,0 +1,292 @@
+//! The dispatch of a routed request to the services: orders, payments
+//! (with the third party's verdict) and the test-data runner, each taking
+//! its simulated time.
+
+use crate::prelude::*;
+
+use alloc::rc::Rc;
+
+use super::super::backend::Backend;
+use super::super::envelope::Data;
+use super::super::error::ApiError;
+use super::super::parse;
+use super::super::route::Route;
+use super::super::scenario;
+use super::work::{Request, Work};
+use crate::domain::code::Code;
+use crate::domain::money::Money;
+use crate::domain::{BatchReport, NewOrder, NewPayment, Rejection};
+use crate::json::flat::Flat;
+use crate::json::message::{msg, Q};
+use crate::observe::EventClass;
+use crate::sim::latency::LatencyModel;
+use crate::sim::scenario::{Fault, Then};
+use crate::sim::third_party::{self, Failure, Forced, Rule};
+
+/// Serves the test-data route. The service layer hands it in: the runner
+/// sends its own requests through this gateway, so the gateway cannot
+/// import it without a cycle.
+pub type TestDataRunner = fn(&mut Backend, u32) -> (BatchReport, u64);
+
+pub(super) fn dispatch(
+    svc: &mut Backend,
+    testdata: TestDataRunner,
+    route: Route,
+    req: Request,
+    work: &mut Work,
+) -> Result<Option<Data>, ApiError> {
+    let class = route.event_class();
+    match route {
+        Route::CreateOrder => {
+            let (mut req, mut room) = (req, Flat::new());
+            let new = parse::new_order(&req.body(&mut room)?)?;
+            create(svc, new, work)
+        }
+        Route::GetOrder(order_id) => {
+            enter(svc, work, class);
+            Ok(Some(Data::Order(svc.orders.get(order_id)?)))
+        }
+        Route::MarkOrderPaid(order_id) => {
+            enter(svc, work, class);
+            svc.orders.mark_paid(order_id)?;
+            Ok(None)
+        }
+        Route::DeleteOrder(order_id) => {
+            enter(svc, work, class);
+            svc.orders.delete(order_id)?;
+            svc.payments.forget_attempts(order_id);
+            Ok(None)
+        }
+        Route::Pay => pay(svc, req, work, class),
+        Route::GetPayment(payment_id) => {
+            enter(svc, work, class);
+            Ok(Some(Data::Payment(svc.payments.get(payment_id)?)))
+        }
+        Route::Refund(payment_id) => {
+            enter(svc, work, class);
+            svc.payments.refund(payment_id)?;
+            Ok(None)
+        }
+        Route::Batch => {
+            let count = parse::count(req.target)?;
+            enter(svc, work, class);
+            let (report, spent) = testdata(svc, count);
+            work.duration += spent;
+            Ok(Some(Data::Batch(report)))
+        }
+    }
+}
+
+/// Payment pay: the body, the forcing header, the order, then the third
+/// party's verdict, then the payment.
+fn pay(
+    svc: &mut Backend,
+    mut req: Request,
+    work: &mut Work,
+    class: EventClass,
+) -> Result<Option<Data>, ApiError> {
+    let mut room = Flat::new();
+    let new = parse::new_payment(&req.body(&mut room)?)?;
+    let by_header = match req.headers.get("x-sim-outcome") {
+        None => None,
+        Some(text) => Some(Forced::parse(text).ok_or_else(|| {
+            ApiError::bad(
+                "X-Sim-Outcome",
+                msg!("must be success or failure, got ", Q(text)),
+            )
+        })?),
+    };
+    settle(svc, new, by_header, work, class)
+}
+
+/// Order create, once the body is read: refused past `maxOrders`.
+fn create(
+    svc: &mut Backend,
+    new: Result<NewOrder, Rejection>,
+    work: &mut Work,
+) -> Result<Option<Data>, ApiError> {
+    room_for_order(svc)?;
+    enter(svc, work, EventClass::Order);
+    let now = svc.clock.now_ms();
+    let order = svc.orders.create(new?, svc.settings.seed, now);
+    Ok(Some(Data::Order(order)))
+}
+
+/// `create` for the test-data runner: the same steps, the order's code
+/// back instead of the order.
+pub(super) fn create_inner(
+    svc: &mut Backend,
+    user_id: &Rc<str>,
+    price: Money,
+    description: &Rc<str>,
+    work: &mut Work,
+) -> Result<Code, ApiError> {
+    room_for_order(svc)?;
+    enter(svc, work, EventClass::Order);
+    let now = svc.clock.now_ms();
+    let seed = svc.settings.seed;
+    let (user_id, description) = (Rc::clone(user_id), Rc::clone(description));
+    Ok(svc
+        .orders
+        .add_shared(user_id, price, description, seed, now))
+}
+
+/// Past `maxOrders`, no order is created.
+fn room_for_order(svc: &Backend) -> Result<(), ApiError> {
+    let limit = svc.settings.max_orders;
+    if svc.orders.len() >= limit {
+        return Err(ApiError::InsufficientStorage { limit });
+    }
+    Ok(())
+}
+
+/// Payment pay, once the body and the forcing header are read: the order,
+/// then the third party's verdict, then the payment.
+fn settle(
+    svc: &mut Backend,
+    new: Result<NewPayment, Rejection>,
+    by_header: Option<Forced>,
+    work: &mut Work,
+    class: EventClass,
+) -> Result<Option<Data>, ApiError> {
+    enter(svc, work, class);
+    let new = new?;
+    let order = judge(svc, &new.order_id, by_header, work)?;
+    let now = svc.clock.now_ms();
+    let payment = svc
+        .payments
+        .record_for(new, order, &mut svc.streams.ids, now);
+    Ok(Some(Data::Payment(payment)))
+}
+
+/// The order must exist; then the attempt is counted and the third
+/// party, taking its simulated time, approves or declines it. Returns
+/// the order's code, read once for all of these and the payment.
+pub(super) fn judge(
+    svc: &mut Backend,
+    order_id: &str,
+    by_header: Option<Forced>,
+    work: &mut Work,
+) -> Result<Code, ApiError> {
+    let Some(order) = svc.orders.existing(order_id) else {
+        return Err(Rejection::OrderNotFound.into());
+    };
+    let attempt = svc.payments.next_attempt_of(order);
+    // A scenario's rule decides before any forcing, which stays pending.
+    let by_rule = work.fault.as_ref().map(|f| f.then).filter(Then::pay_only);
+    let forced = match (by_rule, by_header) {
+        (Some(_), _) => None,
+        (None, Some(outcome)) => Some((outcome, Rule::Header)),
+        (None, None) => svc
+            .take_forced_next()
+            .map(|outcome| (outcome, Rule::ForcedNext)),
+    };
+    let offset = work.duration;
+    let took = match by_rule {
+        Some(Then::Timeout { after_ms }) => {
+            svc.clock.advance(after_ms);
+            after_ms
+        }
+        _ => svc.spend(|m: &LatencyModel| m.third_party),
+    };
+    work.duration += took;
+    let settings = &svc.settings;
+    let mut verdict = third_party::judge(
+        settings.seed,
+        order_id,
+        attempt,
+        settings.failure_rate,
+        forced,
+    );
+    verdict.failure = scenario::at_third_party(by_rule, &verdict, work.under_scenario);
+    if verdict.failure == Failure::Drawn {
+        work.fault = Some(Box::new(Fault::drawn_decline()));
+    }
+    verdict.approved &= by_rule.is_none();
+    work.third_party = Some((offset, took, verdict));
+    if !verdict.approved {
+        return Err(Rejection::ThirdPartyFailed.into());
+    }
+    Ok(order)
+}
+
+/// The request reached a service: from here on it is that service's
+/// answer, and it takes that service's simulated time.
+pub(super) fn enter(svc: &mut Backend, work: &mut Work, class: EventClass) {
+    let step = match class {
+        EventClass::Order => |m: &LatencyModel| m.order,
+        EventClass::Payment => |m: &LatencyModel| m.payment,
+        EventClass::Test => |m: &LatencyModel| m.test,
+    };
+    work.served_by = Some(class);
+    work.duration += svc.spend(step);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::clock::VirtualClock;
+    use crate::sim::Settings;
+
+    fn backend(max_orders: usize) -> Backend {
+        let clock = Box::new(VirtualClock::starting_at(0));
+        let settings = Settings {
+            max_orders,
+            ..Settings::with_seed(9)
+        };
+        Backend::new(settings, clock).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn price() -> Money {
+        Money::positive(12.5).unwrap_or_else(|| panic!("a positive price"))
+    }
+
+    #[test]
+    fn entering_a_service_names_it_and_takes_its_time() {
+        let mut svc = backend(10);
+        let mut work = Work::default();
+        enter(&mut svc, &mut work, EventClass::Payment);
+        assert_eq!(work.served_by, Some(EventClass::Payment));
+        assert_eq!(i64::try_from(work.duration).ok(), Some(svc.clock.now_ms()));
+    }
+
+    #[test]
+    fn no_order_is_made_past_max_orders() {
+        let (mut svc, mut work) = (backend(0), Work::default());
+        let user: Rc<str> = Rc::from("u1");
+        let made = create_inner(&mut svc, &user, price(), &user, &mut work);
+        assert_eq!(made, Err(ApiError::InsufficientStorage { limit: 0 }));
+        assert_eq!(work.served_by, None, "the gateway turned it away");
+        assert_eq!(svc.orders.len(), 0);
+    }
+
+    #[test]
+    fn an_order_made_is_served_by_the_order_service() {
+        let (mut svc, mut work) = (backend(1), Work::default());
+        let user: Rc<str> = Rc::from("u1");
+        assert!(create_inner(&mut svc, &user, price(), &user, &mut work).is_ok());
+        assert_eq!(work.served_by, Some(EventClass::Order));
+        assert_eq!(svc.orders.len(), 1);
+    }
+
+    #[test]
+    fn a_payment_for_no_order_never_reaches_the_third_party() {
+        let (mut svc, mut work) = (backend(1), Work::default());
+        let judged = judge(&mut svc, "ORD-nothing", None, &mut work);
+        assert_eq!(judged, Err(Rejection::OrderNotFound.into()));
+        assert!(work.third_party.is_none());
+    }
+
+    #[test]
+    fn a_forced_failure_is_the_third_partys_verdict() {
+        let (mut svc, mut work) = (backend(1), Work::default());
+        let user: Rc<str> = Rc::from("u1");
+        let made = create_inner(&mut svc, &user, price(), &user, &mut work);
+        let order = made.unwrap_or_else(|e| panic!("{e:?}"));
+        let id = order.text("ORD");
+        let judged = judge(&mut svc, &id, Some(Forced::Failure), &mut work);
+        assert_eq!(judged, Err(Rejection::ThirdPartyFailed.into()));
+        let verdict = work.third_party.map(|(_, _, verdict)| verdict.approved);
+        assert_eq!(verdict, Some(false));
+    }
+}
