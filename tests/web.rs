@@ -643,3 +643,64 @@ fn a_damaged_snapshot_in_pieces_throws_what_restore_throws_and_ends_the_restore(
         refused.1
     );
 }
+
+#[wasm_bindgen_test]
+fn spans_of_one_trace_are_found_by_the_core_which_refuses_an_id_never_given() {
+    console_error_panic_hook::set_once();
+    let s = service(11.0);
+    let trace = "463ac35c9f6413ad48485a3953bb6124";
+    handle(
+        &s,
+        "GET",
+        "/api/order/ORD-NONE0000",
+        None,
+        &["x-b3-traceid", trace],
+    );
+    create(&s);
+    let all = parse(&s.spans_json(None).unwrap());
+    let mine = parse(&s.spans_json(Some(trace.into())).unwrap());
+    assert!(!mine.as_array().unwrap().is_empty());
+    let expected: Vec<Value> = all
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|sp| sp["traceId"] == trace)
+        .cloned()
+        .collect();
+    assert_eq!(mine, Value::Array(expected));
+    for bad in [
+        "0000000000000000",
+        "00000000000000000000000000000000",
+        "XYZ",
+        "",
+    ] {
+        let error = s.spans_json(Some(bad.into())).unwrap_err();
+        assert!(error.is_instance_of::<js_sys::TypeError>(), "{bad:?}");
+        let msg = Reflect::get(&error, &"message".into())
+            .unwrap()
+            .as_string()
+            .unwrap();
+        assert!(msg.starts_with("traceId: "), "{msg}");
+        assert!(
+            msg.ends_with(&format!("got {}", serde_json::to_string(bad).unwrap())),
+            "{msg}"
+        );
+    }
+}
+
+#[wasm_bindgen_test]
+fn a_page_of_the_log_says_its_last_seq_and_count_then_its_records() {
+    console_error_panic_hook::set_once();
+    let s = service(12.0);
+    create(&s);
+    create(&s);
+    let page = s.logs_page(2.0, 3);
+    let (head, text) = page.split_once('\n').unwrap();
+    assert_eq!(head, "5 3");
+    let records = parse(text);
+    assert_eq!(
+        records,
+        Value::Array(parse(&s.logs(Some(2.0))).as_array().unwrap()[..3].to_vec())
+    );
+    assert_eq!(s.logs_page(6.0, 500), "6 0\n[]");
+}

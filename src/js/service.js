@@ -33,6 +33,8 @@ let adopting = null;
 
 /** A Service's crossing into its RawService (null once freed), for exchange() below. */
 let crossingOf;
+/** A Service's RawService, or a TypeError once freed, for rawOf() below. */
+let liveOf;
 
 /** An isolated instance of the service, with its own orders, payments and log. */
 export class Service {
@@ -41,6 +43,7 @@ export class Service {
 
   static {
     crossingOf = (service) => service.#crossing;
+    liveOf = (service) => service.#live();
   }
 
   constructor(options) {
@@ -261,4 +264,13 @@ export function exchange(service, method, path, body, headers) {
   const split = reply.indexOf("\n");
   const head = JSON.parse(reply.slice(0, split));
   return { status: head.status, headers: head.headers, text: reply.slice(split + 1), fault: head.fault };
+}
+
+/**
+ * A service's RawService, whose reads answer the JSON text the core wrote
+ * (logsJson, logsPage, spansJson, otlpJson, counters, forced): the server
+ * sends that text as it is. A TypeError once the service is freed.
+ */
+export function rawOf(service) {
+  return liveOf(service);
 }

@@ -8,6 +8,7 @@ use crate::prelude::*;
 use alloc::collections::VecDeque;
 
 use super::entry::{At, Entry, Kept};
+use super::ids::TraceId;
 use super::render;
 use super::request_line::SpareCall;
 use super::span_entry::{Part, SpanEntry};
@@ -97,6 +98,20 @@ impl Journal {
         render::records(entries, count)
     }
 
+    /// At most `limit` records after `after`, as a JSON array, with how
+    /// many they are and the `seq` of the last (`None` when there is
+    /// none): one page of the live stream.
+    pub fn records_page_json(
+        &self,
+        after: Option<u64>,
+        limit: usize,
+    ) -> (usize, Option<u64>, String) {
+        let page = self.entries(after).take(limit);
+        let last = page.clone().next_back().map(|r| r.seq);
+        let count = page.len();
+        (count, last, render::records(page, count))
+    }
+
     /// The records as NDJSON, one JSON object a line, as log shippers
     /// (Vector, Fluent Bit, Loki's promtail) read them.
     pub fn ndjson(&self) -> String {
@@ -111,6 +126,14 @@ impl Journal {
     /// The spans as a JSON array, the form `spans()` returns.
     pub fn spans_json(&self) -> String {
         render::spans(self.spans.iter(), self.spans.len())
+    }
+
+    /// The spans of one trace, oldest first, as a JSON array: what
+    /// `spans()` holds of it, found here rather than by each reader.
+    pub fn trace_spans_json(&self, trace: TraceId) -> String {
+        let of = |s: &&SpanEntry| s.trace == trace;
+        let count = self.spans.iter().filter(of).count();
+        render::spans(self.spans.iter().filter(of), count)
     }
 
     /// The spans as an OTLP/JSON `ExportTraceServiceRequest`.

@@ -26,8 +26,9 @@ use super::scratch::Scratch;
 use super::tape::RawTape;
 use super::text_in::RawText;
 use super::wall;
-use crate::json::write::Out;
+use crate::json::write::{escape_into, push_uint, Out};
 use crate::observe::tape::Written;
+use crate::observe::TraceId;
 
 /// How an answer is written: the envelope, or status and headers first.
 type Writer = fn(&Response, &mut Out);
@@ -94,8 +95,40 @@ impl Service {
     /// The log records (those after `after`, when given) on a tape.
     #[wasm_bindgen(js_name = logsTape)]
     pub fn logs_tape(&self, after: Option<f64>) -> Result<RawTape, JsValue> {
-        let after = after.map(|n| if n > 0.0 { n as u64 } else { 0 });
+        let after = after.map(seq_after);
         self.tape(|core| core.logs_tape(after))
+    }
+
+    /// The log records (those after `after`, when given) as a JSON array:
+    /// the text `logs()`'s objects stand for, which the server sends as
+    /// it is.
+    #[wasm_bindgen(js_name = logsJson)]
+    pub fn logs(&self, after: Option<f64>) -> String {
+        match self.core.try_borrow() {
+            Ok(core) => json::records(&core, after.map(seq_after)),
+            Err(_) => "[]".to_owned(),
+        }
+    }
+
+    /// At most `limit` records after `after`, for the server's live
+    /// stream: the `seq` of the last of them (`after` when there is
+    /// none), a space, how many they are, a newline, and their JSON array.
+    #[wasm_bindgen(js_name = logsPage)]
+    pub fn logs_page(&self, after: f64, limit: u32) -> String {
+        let after = seq_after(after);
+        let (count, last, text) = match self.core.try_borrow() {
+            Ok(core) => core
+                .journal()
+                .records_page_json(Some(after), limit as usize),
+            Err(_) => (0, None, "[]".to_owned()),
+        };
+        let mut page = String::with_capacity(text.len() + 32);
+        push_uint(&mut page, last.unwrap_or(after));
+        page.push(' ');
+        push_uint(&mut page, count as u64);
+        page.push('\n');
+        page.push_str(&text);
+        page
     }
 
     #[wasm_bindgen(js_name = clearLogs)]
@@ -206,6 +239,35 @@ impl Service {
     #[wasm_bindgen(js_name = otlpTape)]
     pub fn otlp_tape(&self) -> Result<RawTape, JsValue> {
         self.tape(Core::otlp_tape)
+    }
+
+    /// The spans as a JSON array; with `trace_id`, only that trace's. A
+    /// `TypeError` naming `traceId` for an id the service never gives
+    /// (not 16 or 32 lower-case hex digits, or all zeros).
+    #[wasm_bindgen(js_name = spansJson)]
+    pub fn spans_json(&self, trace_id: Option<String>) -> Result<String, JsValue> {
+        let Some(text) = trace_id else {
+            return Ok(self.spans());
+        };
+        let trace = TraceId::parse(&text).ok_or_else(|| {
+            let mut msg = String::from(
+                "traceId: expected 16 or 32 lower-case hex digits, not all zeros, got ",
+            );
+            escape_into(&mut msg, &text);
+            type_error(&msg)
+        })?;
+        let core = self.core.try_borrow().map_err(|_| type_error(BUSY))?;
+        Ok(core.journal().trace_spans_json(trace))
+    }
+
+    /// The OTLP/JSON export as text: what `exportOtlp()`'s object stands
+    /// for.
+    #[wasm_bindgen(js_name = otlpJson)]
+    pub fn export_otlp(&self) -> String {
+        self.core
+            .try_borrow()
+            .map(|c| json::otlp(&c))
+            .unwrap_or_else(|_| "null".to_owned())
     }
 
     #[wasm_bindgen(js_name = exportNdjson)]
@@ -420,29 +482,12 @@ impl Service {
 }
 
 impl Service {
-    /// The log records (those after `after`, when given) as a JSON array.
-    pub fn logs(&self, after: Option<f64>) -> String {
-        let after = after.map(|n| if n > 0.0 { n as u64 } else { 0 });
-        match self.core.try_borrow() {
-            Ok(core) => json::records(&core, after),
-            Err(_) => "[]".to_owned(),
-        }
-    }
-
     /// The spans as a JSON array.
     pub fn spans(&self) -> String {
         self.core
             .try_borrow()
             .map(|c| json::spans(&c))
             .unwrap_or_else(|_| "[]".to_owned())
-    }
-
-    /// The OTLP/JSON export as text.
-    pub fn export_otlp(&self) -> String {
-        self.core
-            .try_borrow()
-            .map(|c| json::otlp(&c))
-            .unwrap_or_else(|_| "null".to_owned())
     }
 
     fn tape(&self, read: impl FnOnce(&Core) -> Written) -> Result<RawTape, JsValue> {
@@ -480,6 +525,15 @@ impl Service {
         };
         let parts = scratch.parts(flags, used as usize);
         scratch.answer_with(|out| self.answer_into(parts, write, out))
+    }
+}
+
+/// A `seq` from JS: below 1 (or not a number) is before the first.
+fn seq_after(n: f64) -> u64 {
+    if n > 0.0 {
+        n as u64
+    } else {
+        0
     }
 }
 

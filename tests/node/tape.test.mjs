@@ -16,6 +16,7 @@ if (!existsSync(new URL("node.js", pkg))) {
   throw new Error("pkg/ is not built: run `source .ci/lib.sh && build_package` first");
 }
 const { Service } = await import(new URL("node.js", pkg).href);
+const coreJson = await import(new URL("server/core_json.js", pkg).href);
 
 const T0 = 1_700_000_000_000;
 
@@ -156,4 +157,57 @@ test("reads of a freed service throw, as before", () => {
   for (const read of [() => s.logs(), () => s.spans(), () => s.exportOtlp()]) {
     assert.throws(read, TypeError);
   }
+});
+
+// The server sends the core's text as it is (src/js/server/core_json.js):
+// byte for byte what it sent when it wrote JSON.stringify of the reads.
+test("the core's texts the server sends are JSON.stringify of the reads, byte for byte", () => {
+  for (const [s, bounded] of [[busy(), false], [busy({ logCapacity: 150 }), true]]) {
+    const logs = s.logs();
+    assert.equal(coreJson.logsText(s, null), JSON.stringify(logs));
+    for (const at of [0, 1, logs.length >> 1, logs.length - 1]) {
+      assert.equal(coreJson.logsText(s, logs[at].seq), JSON.stringify(s.logs(logs[at].seq)));
+    }
+    const spans = s.spans();
+    assert.equal(coreJson.spansText(s, null), JSON.stringify(spans));
+    const traces = [...new Set(spans.map((sp) => sp.traceId))];
+    // Both widths of trace id (the bounded log holds only its newest spans, of the last requests).
+    assert.ok(bounded || (traces.some((t) => t.length === 16) && traces.some((t) => t.length === 32)));
+    for (const traceId of traces) {
+      assert.equal(coreJson.spansText(s, traceId), JSON.stringify(spans.filter((sp) => sp.traceId === traceId)), traceId);
+    }
+    assert.equal(coreJson.spansText(s, "0123456789abcdef"), "[]");
+    assert.equal(coreJson.otlpText(s), JSON.stringify(s.exportOtlp()));
+    assert.equal(coreJson.countersText(s), JSON.stringify(s.counters()));
+    assert.equal(coreJson.forcedText(s), JSON.stringify(s.forced));
+    // The live stream's pages, 7 records at a time, join into the log.
+    let after = 0;
+    const joined = [];
+    for (;;) {
+      const page = coreJson.logsPage(s, after, 7);
+      const records = JSON.parse(page.text);
+      assert.equal(records.length, page.count);
+      assert.equal(page.text, JSON.stringify(s.logs(after).slice(0, 7)));
+      if (!page.count) break;
+      assert.equal(page.last, records.at(-1).seq);
+      joined.push(...records);
+      after = page.last;
+    }
+    assert.equal(after, logs.at(-1).seq);
+    assert.equal(JSON.stringify(joined), JSON.stringify(logs));
+    s.free();
+  }
+});
+
+test("the core refuses to filter spans by a trace id it never gives, the all-zero one among them", () => {
+  const s = busy();
+  for (const bad of ["0000000000000000", "00000000000000000000000000000000", "", "XYZ", "463AC35C9F6413AD", "463ac35c9f6413a"]) {
+    assert.throws(() => coreJson.spansText(s, bad), (error) => {
+      assert.ok(error instanceof TypeError);
+      assert.equal(error.message, `traceId: expected 16 or 32 lower-case hex digits, not all zeros, got ${JSON.stringify(bad)}`);
+      return true;
+    });
+  }
+  s.free();
+  assert.throws(() => coreJson.logsText(s, null), TypeError);
 });

@@ -53,6 +53,33 @@ test("logs with ?after=, NDJSON, spans by trace, OTLP/JSON", async () => {
   assert.equal((await call(admin("/spans?traceId=XYZ"))).status, 400);
 });
 
+test("spans by trace: the core checks the id, and refuses the all-zero one naming traceId", async () => {
+  await order();
+  for (const bad of ["0000000000000000", "00000000000000000000000000000000", "XYZ"]) {
+    const refused = await call(admin(`/spans?traceId=${bad}`));
+    assert.equal(refused.status, 400, bad);
+    assert.deepEqual(refused.body, {
+      code: 400,
+      msg: `traceId: expected 16 or 32 lower-case hex digits, not all zeros, got ${JSON.stringify(bad)}`,
+      data: null,
+    });
+  }
+  assert.deepEqual((await call(admin("/spans?traceId=0123456789abcdef"))).body, { code: 0, msg: "success", data: [] });
+});
+
+test("/logs, /spans and /otlp answer the core's text: what JSON.stringify writes of it, byte for byte", async () => {
+  const created = await order();
+  await call(`${server.url}/api/order/create`, "POST", { userId: "ünï \"q\" \\ \n😀\u0001", price: 2 });
+  for (const route of ["/logs", "/logs?after=1", `/spans?traceId=${created.headers["x-b3-traceid"]}`, "/spans", "/otlp"]) {
+    const res = await fetch(admin(route));
+    assert.equal(res.status, 200, route);
+    assert.equal(res.headers.get("content-type"), "application/json", route);
+    const text = await res.text();
+    assert.equal(Buffer.byteLength(text), Number(res.headers.get("content-length")), route);
+    assert.equal(text, JSON.stringify(JSON.parse(text)), route);
+  }
+});
+
 test("forceNext drives the next payment attempts, and refuses a bad outcome naming it", async () => {
   const forced = await call(admin("/force-next"), "POST", { outcome: "failure", count: 2 });
   assert.deepEqual(forced.body.data.forced, { outcome: "failure", remaining: 2 });
@@ -242,7 +269,7 @@ function eventReader(body) {
           else if (line.startsWith("id: ")) event.id = line.slice(4);
           else if (line.startsWith("data: ")) event.data += line.slice(6);
         }
-        if (event.data) return { ...event, data: JSON.parse(event.data) };
+        if (event.data) return { ...event, text: event.data, data: JSON.parse(event.data) };
         continue; // a comment
       }
       const { value, done } = await reader.read();
@@ -265,6 +292,9 @@ test("events: the log as server-sent events, from ?after= on, then each batch, a
     assert.equal(first.type, "records");
     assert.deepEqual(first.data.records.map((r) => r.stage), ["gateway", "service", "response"]);
     assert.equal(first.id, "3");
+    // The core's text as it is: what JSON.stringify wrote of the same fields, in the same order.
+    assert.equal(first.text, JSON.stringify(first.data));
+    assert.deepEqual(Object.keys(first.data), ["records", "droppedLogs", "generation", "counters", "forced", "now"]);
     // The counters a page redraws from come with the records: the same as the counters route's.
     assert.deepEqual(first.data.counters, (await call(admin("/counters"))).body.data.counters);
     // Requests close together: the first after a quiet spell goes out at once (a client awaiting its

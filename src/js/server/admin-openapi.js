@@ -25,7 +25,8 @@ const envelope = (data) => ({
 const ok = (description, data) => ({ description, content: json(envelope(data)) });
 const whole = { type: "integer", minimum: 0 };
 const generation = { type: "integer", minimum: 1, description: "How many times reset or a restore swapped the service, from 1" };
-const TRACE_ID = "^[0-9a-f]{16}([0-9a-f]{16})?$";
+/** A trace id as the core gives and reads it (observe/ids.rs): 16 or 32 lower-case hex digits, not all zeros. */
+const TRACE_ID = "^(?!0+$)[0-9a-f]{16}([0-9a-f]{16})?$";
 
 /**
  * A scenario document's schema: the package's own (scenario.schema.json,

@@ -5,7 +5,8 @@
 // envelope, except the documents (NDJSON, OTLP/JSON, the snapshot, the
 // OpenAPI documents), which come as themselves.
 import { readBody, TOO_LARGE, utf8 } from "./body.js";
-import { sendData, sendError, sendJson, sendText } from "./reply.js";
+import { logsText, objectText, otlpText, spansText, successText } from "./core_json.js";
+import { sendData, sendError, sendText } from "./reply.js";
 import { sessionPaths, sessionTarget } from "./session_admin.js";
 import { SERVER_ROUTES } from "./session_name.js";
 
@@ -60,15 +61,17 @@ function health(ctx, req, res) {
   });
 }
 
+/** The records as the core wrote them, placed in the envelope as they are. */
 function logs(ctx, req, res, params) {
   const after = wholeQuery(res, params, "after");
   if (after === undefined) return;
   const service = ctx.instance.service;
-  sendData(res, {
-    records: after === null ? service.logs() : service.logs(after),
-    droppedLogs: service.droppedLogs,
-    generation: ctx.instance.generation,
-  });
+  const data = objectText([
+    ["records", logsText(service, after)],
+    ["droppedLogs", String(service.droppedLogs)],
+    ["generation", String(ctx.instance.generation)],
+  ]);
+  sendText(res, "application/json", successText(data));
 }
 
 function events(ctx, req, res, params) {
@@ -90,13 +93,16 @@ function clearLogs(ctx, req, res) {
   sendData(res, { droppedLogs: ctx.instance.service.droppedLogs });
 }
 
+/** The spans, or one trace's, as the core wrote them; the core checks the trace id. */
 function spans(ctx, req, res, params) {
-  const traceId = params.get("traceId");
-  if (traceId !== null && !/^[0-9a-f]{16}([0-9a-f]{16})?$/.test(traceId)) {
-    return sendError(res, 400, `traceId: expected 16 or 32 lower-case hex digits, got ${JSON.stringify(traceId)}`);
+  let text;
+  try {
+    text = spansText(ctx.instance.service, params.get("traceId"));
+  } catch (error) {
+    // The core's TypeError names traceId: an id it never gives.
+    return sendError(res, 400, error.message);
   }
-  const all = ctx.instance.service.spans();
-  sendData(res, traceId === null ? all : all.filter((s) => s.traceId === traceId));
+  sendText(res, "application/json", successText(text));
 }
 
 async function replaceSnapshot(ctx, req, res) {
@@ -226,7 +232,7 @@ const ROUTES = [
   ["GET", "/logs.ndjson", "logsNdjson", (ctx, req, res) => sendText(res, "application/x-ndjson", ctx.instance.service.exportNdjson())],
   ["POST", "/logs/clear", "clearLogs", clearLogs],
   ["GET", "/spans", "spans", spans],
-  ["GET", "/otlp", "otlp", (ctx, req, res) => sendJson(res, 200, ctx.instance.service.exportOtlp())],
+  ["GET", "/otlp", "otlp", (ctx, req, res) => sendText(res, "application/json", otlpText(ctx.instance.service))],
   ["GET", "/snapshot", "snapshot", (ctx, req, res) => sendText(res, "application/json", ctx.instance.service.snapshot())],
   ["PUT", "/snapshot", "restore", replaceSnapshot],
   ["GET", "/settings", "settings", settings],

@@ -4,7 +4,10 @@
 // `records` events of at most EVENT_RECORDS records each, with the dropped
 // count, the counters, forceNext and the clock (what a page redraws from
 // them), and `replaced` when a reset or a restore swapped the service.
-// Nothing runs while no client listens.
+// The events hold the JSON text the core wrote (core_json.js), each page
+// written once a flush for every client at that place. Nothing runs while
+// no client listens.
+import { countersText, forcedText, logsPage, objectText } from "./core_json.js";
 
 /** Requests coming fast are sent together: records go out at most this often (the first change after a quiet spell at once). */
 const FLUSH_MS = 50;
@@ -51,7 +54,7 @@ export class LogEvents {
       if (!this.#clients.size) this.#stopHeartbeat();
     }, HEARTBEAT_MS);
     this.#heartbeat.unref?.();
-    this.#send(client);
+    this.#send(client, newFlush());
   }
 
   /**
@@ -67,7 +70,8 @@ export class LogEvents {
     this.#timer = setTimeout(() => {
       this.#timer = null;
       this.#flushed = performance.now();
-      for (const client of this.#clients) this.#send(client);
+      const flush = newFlush();
+      for (const client of this.#clients) this.#send(client, flush);
     }, wait);
   }
 
@@ -85,7 +89,8 @@ export class LogEvents {
     this.#heartbeat = null;
   }
 
-  #send(client) {
+  /** `flush`: what this flush read of the service, shared by the clients (`{ pages: Map by where each starts, state }`). */
+  #send(client, flush) {
     const { res } = client;
     if (res.writableLength > MAX_BUFFERED) {
       this.#clients.delete(client);
@@ -97,26 +102,54 @@ export class LogEvents {
       client.generation = instance.generation;
       client.after = 0;
       client.dropped = -1;
-      write(res, "replaced", null, { generation: instance.generation, settings: instance.service.settings });
+      write(res, "replaced", null, JSON.stringify({ generation: instance.generation, settings: instance.service.settings }));
     }
     const service = instance.service;
-    const records = service.logs(client.after);
     const droppedLogs = service.droppedLogs;
-    if (!records.length && droppedLogs === client.dropped) return;
+    let page = read(service, flush, client.after);
+    if (!page.count && droppedLogs === client.dropped) return;
     client.dropped = droppedLogs;
-    const state = { droppedLogs, generation: instance.generation, counters: service.counters(), forced: service.forced, now: service.now };
+    flush.state ??= stateText(instance, droppedLogs);
     // One event when there are no records (the dropped count changed); else one for each EVENT_RECORDS of them.
-    let at = 0;
-    do {
-      const part = records.slice(at, at + EVENT_RECORDS);
-      if (part.length) client.after = part.at(-1).seq;
-      write(res, "records", client.after, { records: part, ...state });
-      at += EVENT_RECORDS;
-    } while (at < records.length);
+    for (;;) {
+      client.after = page.last;
+      write(res, "records", client.after, `{"records":${page.text},${flush.state}`);
+      if (page.count < EVENT_RECORDS) break;
+      page = read(service, flush, client.after);
+      if (!page.count) break;
+    }
   }
 }
 
-/** One event; `id` (the last seq) lets a reconnecting EventSource say where it was. */
+/** A flush's reads: nothing yet. */
+function newFlush() {
+  return { pages: new Map(), state: null };
+}
+
+/** The page of the log after `after` (`logsPage`), read once a flush whatever the clients. */
+function read(service, flush, after) {
+  let page = flush.pages.get(after);
+  if (page === undefined) {
+    page = logsPage(service, after, EVENT_RECORDS);
+    flush.pages.set(after, page);
+  }
+  return page;
+}
+
+/** A records event's fields after its records: the state a page redraws from, as JSON text closing the object. */
+function stateText(instance, droppedLogs) {
+  const service = instance.service;
+  const text = objectText([
+    ["droppedLogs", String(droppedLogs)],
+    ["generation", String(instance.generation)],
+    ["counters", countersText(service)],
+    ["forced", forcedText(service)],
+    ["now", String(service.now)],
+  ]);
+  return text.slice(1);
+}
+
+/** One event, its data given as JSON text; `id` (the last seq) lets a reconnecting EventSource say where it was. */
 function write(res, type, id, data) {
-  res.write(`event: ${type}\n${id === null ? "" : `id: ${id}\n`}data: ${JSON.stringify(data)}\n\n`);
+  res.write(`event: ${type}\n${id === null ? "" : `id: ${id}\n`}data: ${data}\n\n`);
 }
