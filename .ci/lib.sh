@@ -125,7 +125,7 @@ setup_test() {
 build_package() {
   local wasm="$ROOT/pkg/orderpay_bg.wasm"
   (cd "$ROOT" && quiet cargo build --locked --lib --release --target wasm32-unknown-unknown)
-  rm -rf "$ROOT/pkg"
+  # Over what pkg/ holds, as wasm-pack did: .ci/package.mjs replaces its own folders.
   quiet wasm-bindgen --target web --typescript --out-dir "$ROOT/pkg" \
     "${CARGO_TARGET_DIR:-$ROOT/target}/wasm32-unknown-unknown/release/orderpay.wasm"
   local listed flags
