@@ -76,7 +76,8 @@ npm_ci() {
 setup_test() {
   setup_build
   # wasm-pack runs the binding's tests in headless Chromium (wasm-pack test).
-  # Compiled from crates.io: no prebuilt wasm-pack is reachable from here.
+  # Compiled from crates.io: PyPI's wheel of wasm-pack, which would save
+  # the compile, is not reachable through the CI machine's package registry.
   if [ "$(wasm-pack --version 2>/dev/null)" != "wasm-pack $WASM_PACK_VERSION" ]; then
     say "installing wasm-pack $WASM_PACK_VERSION (about two minutes, once)"
     quiet cargo install wasm-pack --version "=$WASM_PACK_VERSION" --locked --force
