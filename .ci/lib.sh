@@ -36,8 +36,9 @@ apt_install() {
 }
 
 # What building and serving the package need: the Rust target, the pinned
-# wasm-bindgen-cli, wasm-pack, Node with npm, and the build's own npm tools
+# wasm-bindgen-cli, Node with npm, and the build's own npm tools
 # (package.json at the root: wasm-opt from binaryen, and esbuild).
+# wasm-pack is the tests' only (setup_test): the build does without it.
 setup_build() {
   if ! command -v cargo >/dev/null || ! command -v rustup >/dev/null; then
     echo "setup: Rust (cargo and rustup) is needed: see https://rustup.rs" >&2
@@ -50,10 +51,6 @@ setup_build() {
   if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
     say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (a few minutes, once)"
     quiet cargo install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION" --locked --force
-  fi
-  if [ "$(wasm-pack --version 2>/dev/null)" != "wasm-pack $WASM_PACK_VERSION" ]; then
-    say "installing wasm-pack $WASM_PACK_VERSION (about two minutes, once)"
-    quiet cargo install wasm-pack --version "=$WASM_PACK_VERSION" --locked --force
   fi
   if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
     say "installing Node.js and npm"
@@ -72,12 +69,19 @@ npm_ci() {
   fi
 }
 
-# Everything the tests need: what the build needs, then clippy and rustfmt,
+# Everything the tests need: what the build needs, then wasm-pack, clippy and rustfmt,
 # Chromium and chromedriver, the JS tooling of tests/, the server's test
 # tools, Python's venv with schemathesis, and the compatibility fixtures'
 # runners and bundlers.
 setup_test() {
   setup_build
+  # wasm-pack runs the binding's tests in headless Chromium (wasm-pack test).
+  # Compiled from crates.io: PyPI's wheel of wasm-pack, which would save
+  # the compile, is not reachable through the CI machine's package registry.
+  if [ "$(wasm-pack --version 2>/dev/null)" != "wasm-pack $WASM_PACK_VERSION" ]; then
+    say "installing wasm-pack $WASM_PACK_VERSION (about two minutes, once)"
+    quiet cargo install wasm-pack --version "=$WASM_PACK_VERSION" --locked --force
+  fi
   local components
   components=$(rustup component list --installed)
   for component in clippy rustfmt; do
@@ -114,9 +118,24 @@ setup_test() {
   fi
 }
 
-# The release package in pkg/, ready to import or publish.
+# The release package in pkg/, ready to import or publish: what
+# `wasm-pack build --release --target web` made, without wasm-pack. The
+# crate for wasm32, the pinned wasm-bindgen's glue, wasm-opt with the
+# flags of Cargo.toml ([package.metadata.wasm-pack.profile.release], their
+# one source), and wasm-pack's package.json; then .ci/package.mjs.
 build_package() {
-  (cd "$ROOT" && quiet wasm-pack build --release --target web --out-dir pkg)
+  local wasm="$ROOT/pkg/orderpay_bg.wasm"
+  (cd "$ROOT" && quiet cargo build --locked --lib --release --target wasm32-unknown-unknown)
+  # Over what pkg/ holds, as wasm-pack did: .ci/package.mjs replaces its own folders.
+  quiet wasm-bindgen --target web --typescript --out-dir "$ROOT/pkg" \
+    "${CARGO_TARGET_DIR:-$ROOT/target}/wasm32-unknown-unknown/release/orderpay.wasm"
+  local listed flags
+  listed=$(node "$ROOT/.ci/cargo-manifest.mjs" wasm-opt-flags)
+  mapfile -t flags <<<"$listed"
+  quiet wasm-opt "$wasm" -o "$wasm.opt" "${flags[@]}"
+  mv "$wasm.opt" "$wasm"
+  node "$ROOT/.ci/cargo-manifest.mjs" package-json >"$ROOT/pkg/package.json"
+  printf "*" >"$ROOT/pkg/.gitignore"
   node "$ROOT/.ci/package.mjs"
   touch "$ROOT/pkg/.built"
 }

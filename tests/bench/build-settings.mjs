@@ -16,6 +16,7 @@
 // so a second run only relinks what changed. Needs pkg/ built first
 // (source .ci/lib.sh; build_package) for its JS.
 // Usage: node tests/bench/build-settings.mjs ["row name prefix;..."] [clients] [rounds]
+import { wasmOptFlags } from "../../.ci/cargo-manifest.mjs";
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -33,7 +34,7 @@ const rounds = Number(roundsArg ?? 3);
 
 // The package's wasm-opt flags (Cargo.toml), and those that are not its
 // optimisation level, which a row may replace.
-const packageFlags = JSON.parse(/^wasm-opt = (\[.*\])$/m.exec(readFileSync(join(root, "Cargo.toml"), "utf8"))[1]);
+const packageFlags = wasmOptFlags();
 const level = /^-O[0-4sz]?$|^--converge$|inline/;
 const rest = packageFlags.filter((f) => !level.test(f));
 const packageLevel = packageFlags.filter((f) => level.test(f));

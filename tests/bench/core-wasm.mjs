@@ -9,6 +9,7 @@
 // which also writes and parses the JSON text and crosses the boundary.
 // Usage: node tests/bench/core-wasm.mjs [clients]
 // CARGO_PROFILE_RELEASE_OPT_LEVEL=3 builds the module for speed instead.
+import { wasmOptFlags } from "../../.ci/cargo-manifest.mjs";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -21,8 +22,8 @@ const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: ["ignore"
 
 run("cargo", ["build", "--quiet", "--release", "--lib", "--target", "wasm32-unknown-unknown", "--features", "boundary-bench"]);
 run("wasm-bindgen", ["--target", "web", "--out-dir", out, join(target, "wasm32-unknown-unknown/release/orderpay.wasm")]);
-// The package's wasm-opt flags, as Cargo.toml gives them to wasm-pack.
-const flags = JSON.parse(/^wasm-opt = (\[.*\])$/m.exec(readFileSync(join(root, "Cargo.toml"), "utf8"))[1]);
+// The package's wasm-opt flags, from Cargo.toml as the build reads them.
+const flags = wasmOptFlags();
 // binaryen is the build's tool: the root package.json's.
 const wasmOpt = join(root, "node_modules/.bin/wasm-opt");
 run(wasmOpt, [...flags, join(out, "orderpay_bg.wasm"), "-o", join(out, "orderpay_bg.wasm")]);

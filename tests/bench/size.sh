@@ -14,8 +14,9 @@ cargo build --quiet --release --lib --target wasm32-unknown-unknown
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 wasm-bindgen target/wasm32-unknown-unknown/release/orderpay.wasm --out-dir "$work" --target web
-wasm-opt -Oz --always-inline-max-function-size=5 --one-caller-inline-max-function-size=20 --low-memory-unused --converge -g --enable-bulk-memory --enable-nontrapping-float-to-int --strip-producers --strip-target-features \
-  "$work/orderpay_bg.wasm" -o "$work/named.wasm"
+# The package's wasm-opt flags, from Cargo.toml as the build reads them, and -g.
+mapfile -t flags <<<"$(node .ci/cargo-manifest.mjs wasm-opt-flags)"
+wasm-opt "${flags[@]}" -g "$work/orderpay_bg.wasm" -o "$work/named.wasm"
 twiggy top -n 100000 --format csv "$work/named.wasm" | node -e '
 const groups = [
   ["serde, serde_json, serde-wasm-bindgen", /serde/],
