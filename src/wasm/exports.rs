@@ -1,6 +1,9 @@
-//! The one exported class. Every method takes strings, bytes and numbers
-//! and returns a number, a string or JSON text: no JS object crosses, in
-//! either direction. The JS layer wraps it as the public `Service`.
+//! What the module exports: `RawService` (one service, which the JS layer
+//! wraps as the public `Service`), `RawPieces` and `RawRestoring` (the
+//! incremental forms), and `traceHeaders`; `RawTape` and `RawText`, the
+//! long reads and long texts, are exported from `tape.rs` and `text_in.rs`.
+//! Every method takes strings, bytes and numbers and returns a number, a
+//! string or JSON text: no JS object crosses, in either direction.
 //!
 //! Returning a JS object reference from an export is what crashed Node
 //! (V8 11.3, `Deoptimizer::DoComputeBuiltinContinuation`): V8 inlines a
