@@ -8,7 +8,7 @@
 // settings, the counters, the trace's spans), made 1,989 chunks and about
 // 10,000 requests for the same run.
 import assert from "node:assert/strict";
-import { cpus, loadavg } from "node:os";
+import { loadavg } from "node:os";
 import { after, before, test } from "node:test";
 
 import { launchChromium } from "../chromium.mjs";
@@ -99,12 +99,11 @@ test(`${ORDERS.toLocaleString("en-US")} live test orders: ten requests and no ad
   await page.waitForSelector("body[data-ready=true]");
   assert.match(await page.textContent("#notice"), /^Live:/);
 
-  // As in tests/e2e/big-state.test.mjs, a run that breaks a rule (the CPU-time rule, a trace refused,
-  // or a long task by the wall clock where the machine looks quiet) is measured once more before the
-  // test decides: one task of 57 ms was seen once on a CI run whose load average said quiet.
-  const quietNow = () => loadavg()[0] < cpus().length;
+  // A run that breaks the CPU-time rule, or whose trace was refused, is measured once more before
+  // the test decides. Long tasks by the wall clock are only printed: under load they say how busy
+  // the machine was, not what the page did.
   let run = await liveRun(page);
-  if (run.error || run.cpu.length || (quietNow() && run.tasks.length)) run = await liveRun(page);
+  if (run.error || run.cpu.length) run = await liveRun(page);
   const { summary, fetched, tasks, sizes, start, last, logs, counters } = run;
   assert.equal(Number(summary.count), ORDERS);
   assert.equal(Number(summary.requests), 10, "chunks of 1,000 orders");
@@ -118,15 +117,13 @@ test(`${ORDERS.toLocaleString("en-US")} live test orders: ten requests and no ad
   const streamed = sizes.reduce((a, n) => a + n, 0);
   assert.equal(streamed, last - start, "every record written, once");
 
-  // The CPU-time rule always; the wall clock's too where the machine is quiet.
+  // The CPU-time rule decides; the wall clock's long tasks are printed.
   const [load] = loadavg();
-  const quiet = quietNow();
   console.log(`live test data: ${tasks.length} long tasks by the wall clock [${tasks}] at load average ${load.toFixed(1)}; the longest task's CPU time ${run.longest} ms; ${sizes.length} events, ${streamed} records`);
   await t.test("no task of the main thread used 50 ms or more of CPU time", () => {
     if (run.error) throw run.error;
     assert.deepEqual(run.cpu, []);
   });
-  if (quiet) await t.test("no long task by the wall clock (a quiet machine)", () => assert.deepEqual(tasks, []));
   assert.deepEqual(errors, []);
   await page.close();
 });
