@@ -50,7 +50,8 @@ fn bad_documents_are_refused_naming_the_json_path() {
         ),
         (
             r#"{"rules":[{"then":{"kind":"decline","code":"nope"}}]}"#,
-            "scenario: rules[0].then.code: expected one of Stripe's decline codes",
+            // Every code, none cut off, so the message says what to write instead.
+            r#"scenario: rules[0].then.code: expected one of Stripe's decline codes (generic_decline, insufficient_funds, lost_card, stolen_card, expired_card, incorrect_cvc, processing_error, authentication_required, card_declined, do_not_honor, card_velocity_exceeded, fraudulent), got "nope""#,
         ),
         (
             r#"{"rules":[{"when":{"nth":0},"then":{"kind":"delay"}}]}"#,

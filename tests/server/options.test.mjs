@@ -28,6 +28,17 @@ test("a value follows its option as the next word or after =", () => {
     { ...DEFAULTS, failureRate: 0.5, seed: 7, maxOrders: 3 });
 });
 
+test("--exit-with-parent takes no value; --ready-file takes a file", () => {
+  assert.deepEqual(parsed("--exit-with-parent", "--port", "3"), { ...DEFAULTS, exitWithParent: true, port: 3 });
+  assert.equal(parsed("--ready-file", "ready.json").readyFile, "ready.json");
+  assert.equal(parsed("--ready-file=ready.json").readyFile, "ready.json");
+  refused(["--exit-with-parent=yes"], '--exit-with-parent: takes no value, got "yes"');
+  refused(["--exit-with-parent", "yes"], 'unknown option "yes"; see orderpay serve --help');
+  refused(["--ready-file"], "--ready-file: needs a value");
+  refused(["--ready-file="], "--ready-file: expected a file name");
+  refused(["--exit-with-parent", "--exit-with-parent"], "--exit-with-parent: given twice");
+});
+
 test("--latency takes a factor only when a number follows it", () => {
   assert.equal(parsed("--latency").latency, 1);
   assert.equal(parsed("--latency", "2").latency, 2);

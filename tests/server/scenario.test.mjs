@@ -72,7 +72,9 @@ test("a bad scenario is a 400 naming its path or the body's problem, and changes
       "scenario: rules[1].when.until: expected a whole number of ms, got \"soon\""],
     [{ rules: [], typo: 1 }, /^scenario: /],
     [JSON.stringify("no-such-preset"), /^scenario: expected .*preset.*got "no-such-preset"$/],
-    ["{not json", /^body: not JSON/],
+    ["{not json", /^body: not JSON \(.*\); send a scenario document \(\{"rules":\[\.\.\.\]\}\) or a preset's name in quotes, one of "third-party-down", .*"rate-limited"/],
+    // A preset's bare name, as `curl -d rate-limited` sends it: the answer says to quote it.
+    ["rate-limited", /^body: not JSON \(.*\); a preset's name is a JSON string: send "rate-limited" with its quotes \(curl -d '"rate-limited"'\)$/],
     ["[1, 2]", "body: expected a scenario document (an object) or a preset name (a string), got an array"],
     ["null", "body: expected a scenario document (an object) or a preset name (a string), got null"],
     ["", "body: expected a scenario document or a preset name as JSON, got nothing"],

@@ -5,6 +5,7 @@
 // envelope, except the documents (NDJSON, OTLP/JSON, the snapshot, the
 // OpenAPI documents), which come as themselves.
 import { readBody, TOO_LARGE, utf8 } from "./body.js";
+import { presets } from "../node.js";
 import { logsText, objectText, otlpText, spansText, successText } from "./core_json.js";
 import { sendData, sendError, sendText } from "./reply.js";
 import { sessionPaths, sessionTarget } from "./session_admin.js";
@@ -183,6 +184,21 @@ function scenario(ctx, req, res) {
   sendData(res, { scenario: ctx.instance.service.scenario });
 }
 
+/**
+ * The 400 of a scenario body that is not JSON, saying what to send: a
+ * preset's name as a JSON string (quoted), or a document; the names are
+ * the package's presets.
+ */
+function scenarioNotJson(text, error) {
+  const word = text.trim();
+  const names = Object.keys(presets);
+  const said = `body: not JSON (${error.message})`;
+  if (Object.hasOwn(presets, word)) {
+    return `${said}; a preset's name is a JSON string: send ${JSON.stringify(word)} with its quotes (curl -d '${JSON.stringify(word)}')`;
+  }
+  return `${said}; send a scenario document ({"rules":[...]}) or a preset's name in quotes, one of ${names.map((n) => JSON.stringify(n)).join(", ")}`;
+}
+
 /** Replaces the scenario with the body's: a document, or a preset's name as a JSON string. A bad one changes nothing. */
 async function putScenario(ctx, req, res) {
   const raw = await readBody(req, SCENARIO_BODY);
@@ -196,7 +212,7 @@ async function putScenario(ctx, req, res) {
   try {
     given = JSON.parse(text);
   } catch (error) {
-    return sendError(res, 400, `body: not JSON (${error.message})`);
+    return sendError(res, 400, scenarioNotJson(text, error));
   }
   if (given === null || (typeof given !== "object" && typeof given !== "string") || Array.isArray(given)) {
     return sendError(res, 400, `body: expected a scenario document (an object) or a preset name (a string), got ${Array.isArray(given) ? "an array" : JSON.stringify(given)}`);

@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 // `orderpay serve`: the service over HTTP. Exit codes: 0 after a graceful
-// stop, 1 when the state file cannot be used, 2 for a command-line
-// mistake, 3 when the address is taken or not available.
+// stop (SIGINT, SIGTERM, SIGHUP, or its parent gone with --exit-with-parent),
+// 1 when the state file cannot be used, 2 for a command-line mistake
+// (or a --ready-file it cannot write), 3 when the address is taken or not available.
 import "./v8_flags.js";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 import { createOrderpayServer } from "./app.js";
 import { flagOf, parseArgs, serviceOptions, USAGE, UsageError } from "./options.js";
+import { watchParent } from "./parent_watch.js";
+import { clearReadyFile, writeReadyFile } from "./ready_file.js";
 import { loadSessions, sessionsDir } from "./sessions.js";
 import { StateError, StateFile } from "./state.js";
 
@@ -77,6 +80,14 @@ try {
   fail(2, name ? error.message.replace(name, flagOf(name)) : error.message);
 }
 
+if (options.readyFile) {
+  try {
+    clearReadyFile(options.readyFile);
+  } catch (error) {
+    fail(2, `--ready-file: cannot remove the old ${options.readyFile}: ${error.message}`);
+  }
+}
+
 let url;
 try {
   url = await server.start();
@@ -89,6 +100,15 @@ try {
 }
 
 const ctx = server.orderpay;
+// Written before the lines below, so that once they are out the file is there too.
+if (options.readyFile) {
+  try {
+    writeReadyFile(options.readyFile, { url, port: server.address().port, host: options.host, base: ctx.base });
+  } catch (error) {
+    server.closeAllConnections();
+    fail(2, `--ready-file: cannot write ${options.readyFile}: ${error.message}`);
+  }
+}
 const settings = ctx.instance.service.settings;
 const lines = [
   `orderpay serving on ${url}${ctx.base}/api (seed ${settings.seed}, failure rate ${settings.failureRate})`,
@@ -103,6 +123,8 @@ if (options.state) lines.push(`  state: ${options.state}${options.snapshot ? " (
 if (scenarioName !== undefined) lines.push(`  scenario: ${scenarioName} (GET /__orderpay/scenario shows its progress)`);
 if (ctx.sessions.size) lines.push(`  sessions: ${ctx.sessions.size} restored from ${sessionsDir(options.state)}`);
 console.log(lines.join("\n"));
+// A script that stopped reading the output must not turn a stop into a crash.
+for (const stream of [process.stdout, process.stderr]) stream.on("error", () => {});
 
 let stopping = false;
 async function stop(signal) {
@@ -112,6 +134,7 @@ async function stop(signal) {
   }
   stopping = true;
   console.log(`orderpay: ${signal}: finishing the requests in flight...`);
+  if (options.readyFile) clearReadyFile(options.readyFile);
   const force = setTimeout(() => {
     console.error(`orderpay: requests still running after ${STOP_GRACE_MS} ms; stopping anyway`);
     server.closeAllConnections();
@@ -134,3 +157,5 @@ async function stop(signal) {
 }
 process.on("SIGINT", () => stop("SIGINT"));
 process.on("SIGTERM", () => stop("SIGTERM"));
+process.on("SIGHUP", () => stop("SIGHUP"));
+if (options.exitWithParent) watchParent(() => stop("the process that started it exited"));

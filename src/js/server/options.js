@@ -34,6 +34,12 @@ Options:
   --playground DIR      serve the playground from DIR (default: the package's own)
   --headers-timeout MS  time a client has to send its headers (default 10000)
   --request-timeout MS  time a client has to send its whole request (default 30000)
+
+In scripts and CI:
+  --ready-file FILE     once listening, write {url, port, host, base, pid} as
+                        JSON to FILE (removed at a stop); --port 0's port
+  --exit-with-parent    stop when the process that started it exits (npx
+                        does not pass its signal through its shell)
   --help                this text`;
 
 /** A command-line mistake: the message names the option; exit code 2. */
@@ -56,7 +62,12 @@ const FLAGS = {
   "--request-timeout": "requestTimeout",
   "--max-sessions": "maxSessions",
   "--session-idle": "sessionIdle",
+  "--ready-file": "readyFile",
+  "--exit-with-parent": "exitWithParent",
 };
+
+/** The flags that take no value. */
+const SWITCHES = new Set(["--exit-with-parent"]);
 
 function wholeNumber(flag, text, min, max) {
   if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
@@ -139,6 +150,14 @@ const CHECK = {
     if (!t) throw new UsageError(`${f}: expected a directory`);
     return t;
   },
+  readyFile: (f, t) => {
+    if (!t) throw new UsageError(`${f}: expected a file name`);
+    return t;
+  },
+  exitWithParent: (f, t) => {
+    if (t !== "true") throw new UsageError(`${f}: takes no value, got ${JSON.stringify(t)}`);
+    return true;
+  },
   maxSessions: (f, t) => wholeNumber(f, t, 0, 1_000_000),
   sessionIdle: (f, t) => duration(f, t),
   headersTimeout: (f, t) => wholeNumber(f, t, 100, 3_600_000),
@@ -156,7 +175,7 @@ export const DEFAULTS = {
 
 /** What node:util's parseArgs is told: every flag takes a value but --latency, whose value is optional. */
 const PARSE = Object.fromEntries([
-  ...Object.keys(FLAGS).map((flag) => [flag.slice(2), { type: flag === "--latency" ? "boolean" : "string" }]),
+  ...Object.keys(FLAGS).map((flag) => [flag.slice(2), { type: flag === "--latency" || SWITCHES.has(flag) ? "boolean" : "string" }]),
   ["help", { type: "boolean", short: "h" }],
 ]);
 
@@ -187,6 +206,8 @@ export function parseArgs(argv) {
       // A bare --latency waits the simulated time itself; a factor may follow.
       const next = tokens[i + 1];
       value = next?.kind === "positional" && /^\d*\.?\d+$/.test(next.value) ? tokens[++i].value : "1";
+    } else if (SWITCHES.has(flag)) {
+      value = token.inlineValue ? token.value : "true";
     } else if (!token.inlineValue && (value === undefined || value.startsWith("--"))) {
       throw new UsageError(`${flag}: needs a value`);
     }

@@ -13,7 +13,7 @@ use super::document::{
     Document, Phase, Rule, Then, When, Words, DECLINE_CODES, HTTP_STATUSES, KINDS, MAX_MS,
     MAX_NAME, MAX_RETRY_AFTER, MAX_RULES, NETWORK_FAULTS,
 };
-use super::reading::{member, object, text, whole, word, At, Refusal};
+use super::reading::{member, object, one_of, text, whole, word, At, Refusal};
 
 /// Reads a document from its JSON text.
 pub fn parse(text: &str, words: Words) -> Result<Document, Box<Refusal>> {
@@ -134,7 +134,7 @@ pub(super) fn read_then(v: &Json, at: &At, record: bool) -> Result<Then, Box<Ref
                     v,
                     &at,
                     &DECLINE_CODES,
-                    "one of Stripe's decline codes (generic_decline, insufficient_funds, …)",
+                    &one_of("one of Stripe's decline codes", &DECLINE_CODES),
                 )?,
                 None => "generic_decline",
             },

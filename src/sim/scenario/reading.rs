@@ -147,6 +147,19 @@ pub(super) fn text(v: &Json, at: &At, max: usize) -> Result<String, Box<Refusal>
     Ok(s.to_owned())
 }
 
+/// `intro` and every one of `words` in parentheses, for a refusal that
+/// lists what it takes: `one of the kinds (decline, timeout)`.
+pub(super) fn one_of(intro: &str, words: &[&str]) -> String {
+    let mut m = Msg::new(intro);
+    for (i, w) in words.iter().enumerate() {
+        m.s(if i == 0 { " (" } else { ", " }).s(w);
+    }
+    if !words.is_empty() {
+        m.s(")");
+    }
+    m.text()
+}
+
 /// One of `words`, given back as the static word.
 pub(super) fn word(
     v: &Json,
