@@ -18,7 +18,7 @@ import { dirname, join, normalize, relative } from "node:path";
 export const root = new URL("..", import.meta.url).pathname;
 
 /** The API examples that TypeScript checks under strict (the others need a page: see tests/e2e). */
-const TYPED_EXAMPLES = ["node", "fetch", "install", "msw", "replay", "pieces", "failures", "types"];
+const TYPED_EXAMPLES = ["node", "fetch", "install", "msw", "replay", "pieces", "failures", "types", "payments-taken"];
 /** Runner sections whose code TypeScript checks too (Jest's globals need @types/jest, which a user may not have). */
 const TYPED_FIXTURES = ["vitest", "playwright", "browser-app"];
 

@@ -371,22 +371,41 @@ export interface DurationHistogram {
   buckets: number[];
 }
 
+/** Approvals and declines of payment attempts decided by one rule. */
+export interface PaymentOutcomes {
+  approved: number;
+  declined: number;
+}
+
+/**
+ * The payment attempts that reached the third party, over the service's
+ * whole life (docs/api.md, "What payments were taken"). An attempt refused
+ * before the third party (a 4xx, `amount must be > 0`, `Order not found`, a
+ * scenario's gateway 429/503 or request-phase network fault) is none; a
+ * replay under an `Idempotency-Key`, a refund and `clearLogs()` move
+ * nothing; a response-phase network fault's lost answer still counts.
+ */
+export interface PaymentCounters {
+  /** Attempts that reached the third party: `approved + declined`. */
+  attempts: number;
+  /** Payments taken: each stored a `Payment` with status `SUCCESS`. "Exactly one payment was taken" is `approved === 1`. */
+  approved: number;
+  /** Attempts answered "Third party payment failed" (a drawn or forced decline, a scenario's decline, timeout or processor error); none stored a payment. */
+  declined: number;
+  /** By what decided the attempt: the seeded draw (a scenario's third-party failure included), X-Sim-Outcome, forceNext. */
+  byRule: Record<"draw" | "header" | "forced-next", PaymentOutcomes>;
+  /** The running share: `approved[i]` is the approvals after `(i + 1) * every` attempts; at most 256 points, `every` doubling as attempts grow. */
+  running: { every: number; approved: number[] };
+}
+
 /** Counters the service keeps over every request, whatever the log still holds. */
 export interface ServiceCounters {
   /** Requests answered, test-data runs' own orders included. */
   requests: number;
   /** By documented route (its template; null for a path no route names), HTTP status and code. A 405 counts on the path's route. */
   byRoute: { route: string | null; httpStatus: number; code: number; count: number }[];
-  payments: {
-    /** Attempts that reached the third party: approved + declined. */
-    attempts: number;
-    approved: number;
-    declined: number;
-    /** By the rule that decided: the seeded draw, X-Sim-Outcome, forceNext. */
-    byRule: Record<"draw" | "header" | "forced-next", { approved: number; declined: number }>;
-    /** The running share: `approved[i]` is the approvals after `(i + 1) * every` attempts; at most 256 points, `every` doubling as attempts grow. */
-    running: { every: number; approved: number[] };
-  };
+  /** What payments were taken: see {@link PaymentCounters}. */
+  payments: PaymentCounters;
   durations: {
     /** Bucket edges in ms, the same for every service. */
     edgesMs: number[];
@@ -468,7 +487,8 @@ export class Service {
   /**
    * What the service counted over every request since it started (a new
    * service, or a reset, starts at zero): never bounded by the log, kept in
-   * snapshots. Plain data, a fresh copy each call.
+   * snapshots. Plain data, a fresh copy each call. `counters().payments.approved` is how many
+   * payments were taken.
    */
   counters(): ServiceCounters;
   /** The seed in use: pass it to a new Service to replay this one. */
@@ -477,7 +497,11 @@ export class Service {
   readonly now: number;
   /** Moves a virtual clock on by `ms`; the wall clock ignores it. Throws a TypeError for a non-number, a RangeError for `ms` that is not a whole number, 0 or more, or that would carry the clock past 8640000000000000 (the last time a Date holds). */
   advance(ms: number): void;
-  /** The whole state (orders, payments, log, random state, clock, settings) as compact JSON text. */
+  /**
+   * The whole state (orders, payments, log, random state, clock, settings) as compact JSON text,
+   * for `Service.restore`. Its inner shape is not an API and changes between versions: ask
+   * `counters().payments` what payments were taken, not the snapshot's `payments.by_id`.
+   */
   snapshot(): string;
   /** A service that continues exactly where the snapshot's left off. Throws a TypeError (wrong type, missing field, not a snapshot) or a RangeError (out of range, inconsistent) naming the first bad field, such as `snapshot.clock`. */
   static restore(snapshot: string): Service;

@@ -105,3 +105,52 @@ test("the idempotencyKeys option: checked like the others, and its 507 names it"
   assert.match(out.full.msg, /^idempotencyKeys: the service already keeps 1 idempotency keys/);
   assert.equal(out.settings, 1);
 });
+
+/**
+ * The table of docs/idempotency.md for a scenario's failures: for each, the
+ * first answer, the retry with the same key, and the payments taken; then
+ * the same failure met by a retry of a key already kept.
+ */
+test("a scenario's 429, 503 and request-phase fault keep nothing; a response-phase fault's answer is kept and replayed", () => {
+  const out = json(
+    "scenario-keys.mjs",
+    `import { Service } from "orderpay";
+     const cases = {
+       "429": { kind: "http", status: 429, retryAfter: 3 },
+       "503": { kind: "http", status: 503, retryAfter: 2 },
+       request: { kind: "network", fault: "reset", phase: "request" },
+       response: { kind: "network", fault: "reset", phase: "response" },
+     };
+     const shown = (r) => [r.status, r.headers["retry-after"] ?? null, r.headers["idempotent-replayed"] ?? null, r.fault?.phase ?? null];
+     const out = {};
+     for (const [name, then] of Object.entries(cases)) {
+       const rows = [];
+       for (const nth of [1, 2]) {
+         const s = new Service({ seed: 9, failureRate: 0, scenario: { rules: [{ name, when: { route: "/api/payment/pay", nth }, then }] } });
+         const orderId = s.handle("POST", "/api/order/create", { userId: "u", price: 5 }).data.orderId;
+         const key = { "Idempotency-Key": "k-" + name };
+         const pay = () => s.request("POST", "/api/payment/pay", { orderId, amount: 5, paymentMethod: "CARD" }, key);
+         rows.push({ answers: [pay(), pay(), pay()].map(shown), approved: s.counters().payments.approved });
+       }
+       out[name] = rows;
+     }
+     console.log(JSON.stringify(out));`,
+  );
+  // nth 1: the failure first, then the retry with the key; nth 2: a kept key meets the failure.
+  assert.deepEqual(out["429"], [
+    { answers: [[429, "3", null, null], [200, null, null, null], [200, null, "true", null]], approved: 1 },
+    { answers: [[200, null, null, null], [429, "3", null, null], [200, null, "true", null]], approved: 1 },
+  ]);
+  assert.deepEqual(out["503"], [
+    { answers: [[503, "2", null, null], [200, null, null, null], [200, null, "true", null]], approved: 1 },
+    { answers: [[200, null, null, null], [503, "2", null, null], [200, null, "true", null]], approved: 1 },
+  ]);
+  assert.deepEqual(out.request, [
+    { answers: [[0, null, null, "request"], [200, null, null, null], [200, null, "true", null]], approved: 1 },
+    { answers: [[200, null, null, null], [0, null, null, "request"], [200, null, "true", null]], approved: 1 },
+  ]);
+  // The response phase: the service ran and its answer was kept, so the retry replays it: one payment.
+  assert.deepEqual(out.response[0], { answers: [[200, null, null, "response"], [200, null, "true", null], [200, null, "true", null]], approved: 1 });
+  assert.equal(out.response[1].approved, 1);
+  assert.deepEqual(out.response[1].answers.map((a) => a[2]), [null, "true", "true"]);
+});
