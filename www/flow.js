@@ -166,7 +166,7 @@ class Flow {
     const got = answerText(reply);
     li.classList.add("unexpected");
     add(li, h("p", { class: "unexpected-note", role: "note" }, h("strong", null, "Not what this step expects: "),
-      `${expect.replace(/^Expected( to fail)?: /, "expected ")}; got ${got}. The flow stops here: the steps after it depend on this one.`));
+      `expected ${expect.replace(/^Expected( to fail)?: /, "").split(". ")[0].replace(/\.$/, "")}; got ${got}. The flow stops here: the steps after it depend on this one.`));
     const before = this.done.length ? ` Before it: ${sentence(this.done)}.` : "";
     this.finish(`Stopped at step ${n}, ${title.toLowerCase()}: it got ${got}.${before} ${this.written()}`);
   }
