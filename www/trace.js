@@ -138,10 +138,12 @@ function spanTrack(span, { t0, total, grid }, fault = "") {
   bar.style.left = pct(start);
   bar.style.width = pct(end - start);
   const label = h("span", { class: "wf-dur" }, `${ms(duration)} ms`);
+  // A gateway's or a network's mark sits at the bar's end: the label keeps clear of it.
+  const gap = fault === "http" || fault === "network" ? "2.6rem" : "4px";
   if (end <= 0.75) {
-    label.style.left = `calc(${pct(end)} + 4px)`;
+    label.style.left = `calc(${pct(end)} + ${gap})`;
   } else if (start >= 0.25) {
-    label.style.right = `calc(${pct(1 - start)} + 4px)`;
+    label.style.right = `calc(${pct(1 - start)} + ${gap})`;
   } else {
     label.classList.add("inside");
     label.style.right = `calc(${pct(1 - end)} + ${timedOut ? 14 : 4}px)`;
@@ -154,7 +156,12 @@ function spanTrack(span, { t0, total, grid }, fault = "") {
   const mark = fault === "http" ? h("span", { class: "wf-mark gateway", title: `the gateway answered HTTP ${status ?? "?"} itself: nothing ran` }, String(status ?? "!"))
     : fault === "network" ? h("span", { class: "wf-mark network", title: "a network fault: no answer came, so no status and no code" }, "⚡")
     : null;
-  if (mark) mark.style.left = pct(end);
+  if (mark) {
+    mark.style.left = pct(end);
+    // At either end of the axis the mark stays inside the track.
+    if (end > 0.95) mark.classList.add("at-end");
+    else if (end < 0.05) mark.classList.add("at-start");
+  }
   const track = h("div", { class: "wf-track" }, bar, stop, mark, label,
     h("span", { class: "visually-hidden" }, `, from +${ms(span.start - t0)} ms${timedOut ? ", ended in a timeout" : fault === "http" ? `, the gateway answered ${status}` : fault === "network" ? ", a network fault: no answer" : ""}`));
   track.style.backgroundSize = grid;

@@ -191,6 +191,8 @@ for (const preset of Object.keys(WALKS)) {
         service.free();
       }
       await page.locator("#flow").screenshot({ path: join(shots, `page28-${preset}-flow-${width}.png`) });
+      await page.locator("#steps > li").last().screenshot({ path: join(shots, `page28-${preset}-step-${width}.png`) });
+      await page.locator("#flow-trace .waterfall").screenshot({ path: join(shots, `page28-${preset}-waterfall-${width}.png`) });
       await page.locator("#requests").screenshot({ path: join(shots, `page28-${preset}-requests-${width}.png`) });
       if (preset === "rate-limited") await page.locator("#failures").screenshot({ path: join(shots, `page28-failures-panel-${width}.png`) });
       assert.deepEqual(errors, []);
@@ -239,6 +241,12 @@ test("the panel explains its counts, lists the document's keys from the shipped 
   const kinds = await page.$$eval("#then-keys tbody tr", (trs) => trs.map((tr) => tr.dataset.kind));
   assert.deepEqual(kinds, schema.$defs.then.oneOf.map((b) => b.properties.kind.const));
   assert.match(await page.textContent('#then-keys tr[data-kind="http"]'), /retryAfter/);
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    assert.equal(await page.$eval("#scenario-keys", (el) => el.scrollWidth - el.clientWidth), 0, `the keys fit ${width} px`);
+    await page.locator("#scenario-keys").screenshot({ path: join(shots, `page28-keys-${width}.png`) });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   // A refusal: rule 2, counted from 1, its place selected in the editor.
   const bad = { rules: [{ when: { route: "/api/payment/pay" }, then: { kind: "decline" } }, { when: { until: "soon" }, then: { kind: "delay", ms: 10 } }] };
