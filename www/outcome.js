@@ -83,7 +83,7 @@ export function outcomeView(outcome, fault = null) {
   const known = typeof draw === "number" && typeof threshold === "number";
   const wouldDecline = known && draw < threshold;
   const drawLine = known
-    ? `${draw.toFixed(4)} ${wouldDecline ? "<" : "≥"} ${fixed(threshold)}: ${decided.rule === "draw" ? `the draw ${wouldDecline ? "declines" : "approves"}` : `not what decided (on its own the draw would ${wouldDecline ? "decline" : "approve"})`}`
+    ? `${draw.toFixed(4)} ${wouldDecline ? "<" : "≥"} ${fixed(threshold)}: on its own the draw ${wouldDecline ? "declines" : "approves"}${decided.rule === "draw" ? "" : ", but the draw did not decide"}`
     : "not given";
   return h("div", { class: `outcome ${approved ? "approved" : "declined"}${failed ? " failed" : ""}`, dataset: { rule: decided.rule, scenarioRule: decided.scenarioRule ?? "", approved: String(approved) } },
     h("p", { class: "outcome-head" },

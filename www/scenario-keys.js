@@ -54,12 +54,12 @@ export function keysReference(schema) {
   const row = (key, values, note) => h("tr", null, h("th", { scope: "row" }, h("code", null, key)), h("td", { class: "mono" }, values), h("td", null, note));
   return [
     h("p", { class: "hint" }, `${schema.description ?? ""} A rule is { "name"?, "when"?, "then" }.`),
-    h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": "the keys of when, scrolls sideways" },
+    h("div", { class: "keys-wrap", tabindex: "0", role: "region", "aria-label": "the keys of when, scrolls sideways" },
       h("table", { class: "keys", id: "when-keys" },
         h("caption", null, h("code", null, "when"), `: ${when.description ?? ""}`),
         h("thead", null, h("tr", null, ["key", "values", "what it does"].map((c) => h("th", { scope: "col" }, c)))),
         h("tbody", null, Object.entries(when.properties ?? {}).map(([key, prop]) => row(key, valuesOf(schema, prop), described(schema, prop)))))),
-    h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": "the kinds of then, scrolls sideways" },
+    h("div", { class: "keys-wrap", tabindex: "0", role: "region", "aria-label": "the kinds of then, scrolls sideways" },
       h("table", { class: "keys", id: "then-keys" },
         h("caption", null, h("code", null, "then"), ": one failure, by its kind"),
         h("thead", null, h("tr", null, ["kind", "its keys", "values"].map((c) => h("th", { scope: "col" }, c)))),

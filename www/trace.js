@@ -43,6 +43,8 @@ export function waterfall(spans, { focus = null } = {}) {
     id, t0, total, step,
     grid: `${((step / total) * 100).toFixed(4)}% 100%`,
     focusRoots: requests > 1 && focus ? new Set([focus]) : new Set(),
+    /** The third-party spans of a scenario's 5xx: their error, not a decline. */
+    thirdPartyErrors: new Set(rows.filter(({ span }) => thirdPartyError(span, rows)).map(({ span }) => span.spanId)),
   };
   const list = h("ol", { class: "wf-rows" }, rows.map((row, i) => spanRow(row, i, scale)));
 
@@ -54,8 +56,8 @@ export function waterfall(spans, { focus = null } = {}) {
     requests > shownRequests ? h("p", { class: "note" }, `Showing the spans of the last ${shownRequests} of ${requests} requests.`) : null,
     legend(rows),
     // A declined payment's spans read server_error while its answer is HTTP 200, code -1.
-    rows.some(({ span }) => span.component === "third-party" && spanFailed(span) && !thirdPartyError(span, rows)) ? declinedWhy() : null,
-    rows.some(({ span }) => thirdPartyError(span, rows)) ? h("p", { class: "why-declined why-third-party-error" }, h("strong", null, "The third party's error: "),
+    rows.some(({ span }) => span.component === "third-party" && spanFailed(span) && !scale.thirdPartyErrors.has(span.spanId)) ? declinedWhy() : null,
+    scale.thirdPartyErrors.size ? h("p", { class: "why-declined why-third-party-error" }, h("strong", null, "The third party's error: "),
       "it answered a 5xx (a scenario's processor_error): not a decline. The payment service answered with the spec's envelope, HTTP 200 and code -1, and the log marks the spans server_error because a dependency failed.") : null,
     rows.some(({ span }) => spanFault(span) === "http") ? h("p", { class: "why-declined why-gateway" }, h("strong", null, "A gateway failure: "),
       "the gateway answered the request itself (a scenario's 429, 502, 503 or 504, marked with its status): no service ran, so the request has only its gateway span, of no length.") : null,
@@ -118,7 +120,7 @@ function spanRow({ span, depth, root }, i, scale) {
     h("span", { class: "wf-swatch", "aria-hidden": "true" }),
     h("span", { class: "wf-text" },
       toggle,
-      h("span", { class: "wf-comp" }, span.component, error ? h("span", { class: "wf-error" }, ` · ${spanFailureText(span)}`) : null),
+      h("span", { class: "wf-comp" }, span.component, error ? h("span", { class: "wf-error" }, ` · ${scale.thirdPartyErrors.has(span.spanId) ? "third party error (5xx), not a decline" : spanFailureText(span)}`) : null),
     ),
   ),
   spanTrack(span, scale, fault),

@@ -138,6 +138,10 @@ const WALKS = {
     assert.equal(chart.thirdPartyErrors, "1");
     assert.match(chart.text, /1 failed by its own error/);
     assert.doesNotMatch(chart.text, /1 were declined/);
+    // The waterfall: the third party's span says its error, and no decline is explained.
+    assert.match(await page.textContent("#flow-trace .wf-row[data-component=third-party] .wf-error"), /third party error \(5xx\), not a decline/);
+    assert.equal(await page.locator("#flow-trace .why-third-party-error").count(), 1);
+    assert.doesNotMatch(await page.textContent("#flow-trace .waterfall"), /The simulated third party declined/);
   },
   "rate-limited": async (page, { steps, summary }) => {
     // Every 2nd request: the order's read is refused, and the flow stops there, the step marked.
