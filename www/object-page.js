@@ -71,5 +71,6 @@ function step(r) {
         : /\/order\/[^/]+\/pay$/.test(path) ? "marked paid"
           : /\/order\/delete\//.test(path) ? "deletion"
             : /\/payment\/refund\//.test(path) ? "refund" : "request";
-  return `${verb}: ${r.code === 0 ? "done" : `${KIND_TEXT[r.kind] ?? ""}, ${r.msg}`}`;
+  // A network fault's record has code 0 beside no status: only an answer of code 0 is "done".
+  return `${verb}: ${r.kind === "ok" ? "done" : `${KIND_TEXT[r.kind] ?? ""}, ${r.msg}`}`;
 }

@@ -159,6 +159,17 @@ const WALKS = {
     assert.match(lost.answer, /^no answer/);
     assert.match(lost.text, /no status or code came back/);
     await assertWaterfallMarks(page, "network", "⚡", /network fault/);
+    // The lost request in its order's timeline: no answer, never "done" (its record's code 0 is no success).
+    const row = page.locator("#req-rows li[data-kind=lost] .req-row").first();
+    await row.click();
+    const link = page.locator("#req-panel .object-link").first();
+    if (await link.count()) {
+      await link.click();
+      await page.waitForSelector("#object-page");
+      const lost = await page.$eval("#object-timeline li[data-kind=lost]", (li) => li.textContent);
+      assert.match(lost, /no answer \(a network fault\)/);
+      assert.doesNotMatch(lost, /: done/);
+    }
   },
 };
 
