@@ -57,21 +57,15 @@ export function mountCharts(store) {
 function drawPayments(figure, store, c, clientWidth) {
   const n = c.payments.attempts;
   const succeeded = c.payments.approved;
-  const declined = c.payments.declined;
+  // A scenario's 5xx or timeout fails a payment at the third party: counted among the declined, told apart here.
+  const thirdPartyErrors = Math.min(c.payments.declined, (c.faults?.byKind?.processor_error ?? 0) + (c.faults?.byKind?.timeout ?? 0));
+  const declined = c.payments.declined - thirdPartyErrors;
   const other = payTurnedAway(c);
   const share = n ? succeeded / n : 0;
   const rate = store.settings.failureRate;
   const expected = typeof rate === "number" ? 1 - rate : null;
-  Object.assign(figure.dataset, { attempts: n, succeeded, declined, share: share.toFixed(4), dropped: store.droppedLogs, complete: c.complete });
-  const caption = h("figcaption", null,
-    h("strong", null, "Payment attempts"), " ",
-    n ? `since the service started: ${number(n)}, of which ${number(succeeded)} succeeded (${percent(share)}) and ${number(declined)} were declined by the simulated third party (${percent(1 - share)}).`
-      : "none yet. Run the flow or generate test data.",
-    n ? " The line is the share of successes so far, attempt after attempt." : "",
-    expected !== null ? ` Expected with failure rate ${rate}: ${Math.round(expected * 100)}/${Math.round((1 - expected) * 100)} (the dashed line).` : "",
-    rulesText(c.payments.byRule),
-    other ? ` ${number(other)} other calls were rejected before reaching the third party and are not counted.` : "",
-  );
+  Object.assign(figure.dataset, { attempts: n, succeeded, declined: c.payments.declined, thirdPartyErrors, share: share.toFixed(4), dropped: store.droppedLogs, complete: c.complete });
+  const caption = paymentsCaption(c, { n, succeeded, declined, thirdPartyErrors, other, share, rate, expected });
   const width = Math.max(280, clientWidth || 600);
   const height = 230;
   const pad = { left: 44, right: 12, top: 46, bottom: 28 };
@@ -82,8 +76,11 @@ function drawPayments(figure, store, c, clientWidth) {
   add(svg,
     s("rect", { x: pad.left, y: 8, width: plotW, height: 22, class: n ? "declined" : "empty-bar", rx: 3 }),
     n ? s("rect", { x: pad.left, y: 8, width: barW, height: 22, class: "succeeded", rx: 3 }) : null,
+    // The third party's own errors: the bar's right end, hatched apart from the declines.
+    n && thirdPartyErrors ? s("rect", { x: pad.left + plotW * (1 - thirdPartyErrors / n), y: 8, width: plotW * (thirdPartyErrors / n), height: 22, class: "third-party-error", rx: 3 },
+      s("title", null, `${thirdPartyErrors} failed by the third party's error (not a decline)`)) : null,
     n && barW >= 120 ? s("text", { x: pad.left + 6, y: 23, class: "on-bar" }, `${percent(share)} succeeded`) : null,
-    n && plotW - barW >= 110 ? s("text", { x: width - pad.right - 6, y: 23, class: "on-bar", "text-anchor": "end" }, `${percent(1 - share)} declined`) : null,
+    n && plotW - barW >= 110 ? s("text", { x: width - pad.right - 6, y: 23, class: "on-bar", "text-anchor": "end" }, `${percent(1 - share)} ${thirdPartyErrors ? "failed" : "declined"}`) : null,
   );
   // The running share of successes, attempt after attempt.
   const top = pad.top;
@@ -172,9 +169,24 @@ function drawDurations(figure, c, clientWidth) {
   fill(figure, svg, caption);
 }
 
+/** The payment chart's caption: the attempts, how many succeeded, were declined, or failed by the third party's own error. */
+function paymentsCaption(c, { n, succeeded, declined, thirdPartyErrors, other, share, rate, expected }) {
+  return h("figcaption", null,
+    h("strong", null, "Payment attempts"), " ",
+    n ? `since the service started: ${number(n)}, of which ${number(succeeded)} succeeded (${percent(share)}) and ${thirdPartyErrors
+      ? `${number(n - succeeded)} failed (${percent(1 - share)}): ${number(declined)} declined by the simulated third party, ${number(thirdPartyErrors)} failed by its own error (a 5xx or a timeout a scenario gave, not a decline)`
+      : `${number(declined)} were declined by the simulated third party (${percent(1 - share)})`}.`
+      : "none yet. Run the flow or generate test data.",
+    n ? " The line is the share of successes so far, attempt after attempt." : "",
+    expected !== null ? ` Expected with failure rate ${rate}: ${Math.round(expected * 100)}/${Math.round((1 - expected) * 100)} (the dashed line).` : "",
+    rulesText(c.payments.byRule),
+    other ? ` ${number(other)} other calls were rejected before reaching the third party and are not counted.` : "",
+  );
+}
+
 /** How the attempts were decided, when anything but the draw decided some. */
 function rulesText(rules) {
-  const names = { draw: "the draw", header: "X-Sim-Outcome", "forced-next": "forceNext" };
+  const names = { draw: "the draw", header: "X-Sim-Outcome", "forced-next": "forceNext", scenario: "a scenario's rules" };
   const entries = Object.entries(rules).filter(([, { approved, declined }]) => approved + declined > 0);
   if (!entries.some(([rule]) => rule !== "draw")) return "";
   return ` Decided by: ${entries.map(([rule, { approved, declined }]) => `${names[rule] ?? rule} ${number(approved)} approved, ${number(declined)} declined`).join("; ")}.`;

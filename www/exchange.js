@@ -3,7 +3,7 @@
 // code 0 and the rest told apart at a glance, the time, and the trace.
 import { h, pretty } from "./dom.js";
 import { outcomeView } from "./outcome.js";
-import { faultBadges, faultOf, faultSentence, isReplay } from "./faults.js";
+import { faultBadges, faultOf, faultSentence, isDrawnDecline, isReplay } from "./faults.js";
 
 /** What a reply's code means, in words and a colour class. */
 export function verdict(status, code) {
@@ -45,7 +45,7 @@ export function responseView(reply, store, { expected = false } = {}) {
     facts,
     body.code !== 0 ? h("p", { class: "msg" }, body.msg) : null,
     scenarioLines(reply),
-    outcomeView(service?.outcome),
+    outcomeView(service?.outcome, faultOf(record ?? null) ?? faultOf(reply)),
     traceId ? h("p", { class: "trace-line" }, "trace ",
       h("button", { type: "button", class: "trace link", dataset: { idv: traceId }, title: "show this request's log records", "aria-label": `show the log records of trace ${traceId}`, onclick: () => store.showTrace(traceId) }, traceId)) : null,
     extraHeaders.length ? h("p", { class: "headers" }, extraHeaders.map(([n, val], i) => [i ? "\n" : "", `${n}: `,
@@ -65,7 +65,7 @@ export function scenarioLines(reply) {
   const fault = faultOf(reply.record ?? null) ?? faultOf(reply);
   const replay = isReplay(reply) || isReplay(reply.record);
   return [
-    fault ? h("p", { class: `fault-line k-${String(fault.kind)}`, dataset: { rule: fault.rule ?? "", fault: String(fault.kind) } }, faultBadges(fault, false), " ", faultSentence(fault)) : null,
+    fault ? h("p", { class: `fault-line k-${String(fault.kind)}${isDrawnDecline(fault) ? " drawn-line" : ""}`, dataset: { rule: fault.rule ?? "", fault: String(fault.kind), drawn: String(isDrawnDecline(fault)) } }, faultBadges(fault, false), " ", faultSentence(fault)) : null,
     replay ? h("p", { class: "replay-line" }, faultBadges(null, true), " ",
       "idempotent-replayed: true. The first request with this Idempotency-Key already ran; this is its kept answer, sent again. Nothing ran twice: no second order or payment, no second draw.") : null,
   ];

@@ -6,10 +6,14 @@
 // refused one, named by its JSON path, changes nothing) or clears it; the
 // active scenario lists each rule with how often it matched (seen) and
 // fired. The page restates no rule: it hands the text to the service
-// (`setScenario`; live, PUT /__orderpay/scenario) and draws its `scenario`.
+// (`setScenario`; live, PUT /__orderpay/scenario) and draws its `scenario`;
+// the reference of the document's keys is read from the JSON Schema the
+// package ships (orderpay/scenario.schema.json).
 import * as orderpay from "./pkg/orderpay.js";
 import { $, clock, fieldError, fill, h } from "./dom.js";
 import { faultText } from "./faults.js";
+import { pathSegments, placeOf } from "./json-place.js";
+import { declineCodes, keysReference, scenarioSchema } from "./scenario-keys.js";
 
 /** The presets' names, for a package that does not list them (its `presets` export does). */
 const PRESET_NAMES = ["third-party-down", "flaky-network", "slow-payments", "insufficient-funds", "rate-limited", "third-payment-fails"];
@@ -60,6 +64,7 @@ export function mountFailures(store) {
   panel.drawPresets();
   panel.drawActive();
   panel.fillEditor();
+  scenarioSchema().then((schema) => fill($("#scenario-keys-body"), keysReference(schema)));
 }
 
 /** The presets, the editor and the active scenario, with the message under them. */
@@ -120,9 +125,11 @@ class FailuresPanel {
     try {
       await this.store.setScenario(text);
     } catch (e) {
-      fieldError("scenario-text", e.message);
-      this.say(`Not applied, nothing changed: ${e.message}`, "error");
+      const why = await refusalText(e.message);
+      fieldError("scenario-text", why);
+      this.say(`Not applied, nothing changed: ${why}`, "error");
       this.editor.focus();
+      this.select(e.message);
       return;
     }
     const rules = this.store.scenario?.rules?.length ?? 0;
@@ -140,6 +147,14 @@ class FailuresPanel {
       return;
     }
     this.say(had ? "Cleared: no scenario, so every request gets the spec's behaviour again." : "There was no scenario to clear.");
+  }
+
+  /** Selects, in the editor, the place a refusal names ("rules[1].when.until"); nothing when the text is not JSON. */
+  select(message) {
+    const path = /^scenario: ([A-Za-z_][\w]*(?:\[\d+\]|\.[A-Za-z_]\w*)*): /.exec(message)?.[1];
+    const place = path ? placeOf(this.editor.value, path) : null;
+    this.editor.dataset.selected = place ? path : "";
+    if (place) this.editor.setSelectionRange(place.start, place.end);
   }
 
   /** The editor starts with the active scenario's document, if any. */
@@ -178,7 +193,7 @@ class FailuresPanel {
         h("table", { class: "rules", id: "scenario-rules" },
           h("thead", null, h("tr", null, ["#", "rule", "when", "then", "seen", "fired"].map((c, i) => h("th", { scope: "col", class: i === 0 ? "idx" : i > 3 ? "num" : null }, c)))),
           h("tbody", null, scenario.rules.map((r, i) => ruleRow(r, rules[i], i))))),
-      h("p", { class: "hint" }, "seen: how many requests matched the rule's conditions; fired: how many got its failure (nth, every, calls, the window, probability and times decide among those seen). The first rule that fires wins."),
+      h("p", { class: "hint", id: "scenario-counts-hint" }, "seen: how many requests reached this rule (no earlier rule fired on them) and matched its route, method, header and body conditions; fired: how many of those got its failure (nth, every, calls, the window, probability and times decide among those seen). Rules are tried in order and the first that fires wins, so a rule never sees a request an earlier rule fired on."),
     );
   }
 }
@@ -190,7 +205,7 @@ function ruleRow(progress, rule, i) {
     h("th", { scope: "row" }, progress.name),
     // Each cell names its column too: on a phone the rows are cards, without the header row.
     h("td", { class: "when", dataset: { label: "when" } }, rule ? whenText(rule.when) : ""),
-    h("td", { class: "then", dataset: { label: "then" } }, rule?.then ? faultText(rule.then) : ""),
+    h("td", { class: "then", dataset: { label: "then" } }, rule?.then ? faultText({ ...rule.then, scenario: true }) : ""),
     h("td", { class: "num seen", dataset: { label: "seen" } }, String(progress.seen)),
     h("td", { class: "num fired", dataset: { label: "fired" } }, String(progress.fired)),
   );
@@ -199,7 +214,7 @@ function ruleRow(progress, rule, i) {
 /** A preset in a line: "pay: decline insufficient_funds". */
 function scenarioSummary(doc) {
   const rules = Array.isArray(doc?.rules) ? doc.rules : [];
-  return rules.map((r) => `${whenText(r.when)}: ${r.then ? faultText(r.then) : "?"}`).join("; ");
+  return rules.map((r) => `${whenText(r.when)}: ${r.then ? faultText({ ...r.then, scenario: true }) : "?"}`).join("; ");
 }
 
 /** A rule's `when` in words, as the document gives it: "POST /api/payment/pay, every 2nd, 10%". */
@@ -223,4 +238,21 @@ function ordinal(n) {
   const tens = n % 100;
   const suffix = tens >= 11 && tens <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] ?? "th";
   return `${n}${suffix}`;
+}
+
+/**
+ * A refusal as the panel says it: the service's message, then the rule it
+ * names counted from 1 ("rules[1]" is rule 2), and for a decline code
+ * every code the schema allows (the message lists only a few).
+ */
+async function refusalText(message) {
+  const path = /^scenario: ([^:\s]+): /.exec(message)?.[1] ?? "";
+  const [first, index] = pathSegments(path);
+  const parts = [message];
+  if (first === "rules" && typeof index === "number") parts.push(`(rules[${index}] is rule ${index + 1}: the path counts from 0)`);
+  if (/\.then\.code$/.test(path)) {
+    const codes = declineCodes(await scenarioSchema());
+    if (codes.length) parts.push(`The decline codes: ${codes.join(", ")}.`);
+  }
+  return parts.join(" ");
 }

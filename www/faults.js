@@ -29,16 +29,26 @@ export function faultOf(source) {
 
 /**
  * A payment's failure as its service record's `outcome` tells it (its
- * `declineCode`, and `thirdParty`: "timeout" or the 5xx it answered), for
- * a request whose response record and answer say nothing more (another
- * client's, live): no rule's name then. Null for any other outcome.
+ * `declineCode`, and `thirdParty`: "declined", "timeout" or the 5xx it
+ * answered; `rule` "scenario" with `scenarioRule`), for a request whose
+ * response record and answer say nothing more (another client's, live).
+ * `scenario` says a scenario's rule gave it where the record has not its
+ * name; a decline with neither is the draw's. Null for any other outcome.
  */
 export function outcomeFault(outcome) {
   if (!outcome || typeof outcome !== "object") return null;
   const { thirdParty, declineCode } = outcome;
-  if (thirdParty === "timeout") return { kind: "timeout", rule: null };
-  if (typeof thirdParty === "number") return { kind: "processor_error", rule: null, status: thirdParty };
-  return declineCode ? { kind: "decline", rule: null, code: declineCode } : null;
+  const rule = outcome.rule === "scenario" ? outcome.scenarioRule ?? null : null;
+  const scenario = outcome.rule === "scenario" || thirdParty !== undefined;
+  if (thirdParty === "timeout") return { kind: "timeout", rule, scenario };
+  if (typeof thirdParty === "number") return { kind: "processor_error", rule, scenario, status: thirdParty };
+  const code = outcome.code ?? declineCode;
+  return code && !outcome.approved ? { kind: "decline", rule, scenario, code } : null;
+}
+
+/** Whether a fault is a decline the seeded draw gave (no rule fired: it is reported with a decline code while a scenario is set). */
+export function isDrawnDecline(fault) {
+  return fault?.kind === "decline" && !fault.rule && !fault.scenario;
 }
 
 /** Whether an answer or a response record is a replay of a kept answer (Idempotency-Key). */
@@ -49,52 +59,84 @@ export function isReplay(source) {
   return headers?.["idempotent-replayed"] === "true";
 }
 
-/** "decline insufficient_funds", "http 429", "timeout after 30000 ms", "network reset (response)". */
+/** Whether a fault left the client with no answer at all (a network fault in the request phase): no HTTP status, no code. */
+export function noAnswer(fault) {
+  const how = fault?.fault ?? fault?.network;
+  return fault?.kind === "network" && fault.phase !== "response" && how !== "short" && how !== "dribble";
+}
+
+/**
+ * "decline insufficient_funds", "drawn decline generic_decline", "third
+ * party 503", "gateway 429, Retry-After 1 s", "timeout after 30000 ms",
+ * "network error (no answer)". A record's fault and a rule's `then` alike.
+ */
 export function faultText(fault) {
   const { kind } = fault;
-  if (kind === "decline") return `decline ${fault.code ?? "generic_decline"}`;
-  if (kind === "http" || kind === "processor_error") return `${kind} ${fault.status ?? ""}`.trim();
+  if (kind === "decline") return `${isDrawnDecline(fault) ? "drawn decline" : "decline"} ${fault.code ?? "generic_decline"}`;
+  if (kind === "processor_error") return `third party ${fault.status ?? "500"}`;
+  if (kind === "http") return `gateway ${fault.status ?? ""}${typeof fault.retryAfter === "number" ? `, Retry-After ${fault.retryAfter} s` : ""}`;
   // A record's fault gives `ms`; a rule's `then` gives `afterMs`.
   const wait = fault.ms ?? fault.afterMs;
   if (kind === "timeout") return `timeout${typeof wait === "number" ? ` after ${wait} ms` : ""}`;
   if (kind === "delay") return `delay${typeof fault.ms === "number" ? ` ${fault.ms} ms` : ""}`;
-  if (kind === "network") return `network ${fault.fault ?? fault.network ?? "fault"}${fault.phase === "response" ? " (response)" : ""}`;
+  if (kind === "network") return `network ${fault.fault ?? fault.network ?? "fault"}${noAnswer(fault) ? " (no answer)" : " (response)"}`;
   return String(kind);
 }
 
 /** One sentence on what happened, for an answer or a request's panel. */
 export function faultSentence(fault) {
-  const rule = fault.rule ? `Rule "${fault.rule}" fired: ` : "The scenario gave ";
+  if (isDrawnDecline(fault)) {
+    return `No rule of the scenario fired: the seeded draw declined the payment (as with no scenario), and the answer names the reason ${fault.code ?? "generic_decline"}. The envelope stays the spec's: code -1, Third party payment failed.`;
+  }
+  const rule = fault.rule ? `Rule "${fault.rule}" fired: ` : "A rule of the scenario fired (the records do not name it): ";
   const what = {
     decline: `the third party declined the payment with the reason ${fault.code ?? "generic_decline"} (the envelope stays the spec's: code -1, Third party payment failed).`,
     timeout: "the third party never answered; the payment failed once the wait was over, with the spec's decline envelope.",
-    processor_error: `the third party answered HTTP ${fault.status ?? "5xx"}; the payment failed with the spec's decline envelope.`,
-    http: `the gateway answered HTTP ${fault.status ?? ""}${fault.retryAfter ? ` with Retry-After: ${fault.retryAfter} (seconds a client waits before trying again)` : ""}, and nothing ran.`,
+    processor_error: `the third party failed with HTTP ${fault.status ?? "5xx"} (its error, not a decline); the payment failed with the spec's envelope, code -1.`,
+    http: `the gateway answered HTTP ${fault.status ?? ""}${fault.retryAfter !== undefined ? ` with Retry-After: ${fault.retryAfter} (seconds a client waits before trying again)` : ""}, and nothing ran.`,
     delay: `${fault.ms ?? "some"} ms of latency were added; the answer is the normal one.`,
-    network: `${NETWORK[fault.fault ?? fault.network] ?? "a network fault"}${fault.phase === "response" ? ": the service ran, and its answer was lost on the way" : ": nothing ran"}.`,
+    network: `${NETWORK[fault.fault ?? fault.network] ?? "a network fault"}${fault.phase === "response" ? ": the service ran, and its answer was lost on the way" : ": nothing ran, and no status or code came back"}.`,
   }[fault.kind] ?? `a ${fault.kind} fault.`;
   return rule + what;
 }
 
 /** The badges of a request: the rule and its fault, and a replay. Empty when the scenario did nothing to it. */
 export function faultBadges(fault, replay) {
+  const drawn = isDrawnDecline(fault);
   return [
-    fault ? h("span", { class: `badge fault-badge k-${String(fault.kind)}`, title: faultSentence(fault), dataset: { rule: fault.rule ?? "", fault: String(fault.kind), code: fault.code ?? "" } },
+    fault ? h("span", { class: `badge fault-badge k-${String(fault.kind)}${drawn ? " drawn" : ""}`, title: faultSentence(fault), dataset: { rule: fault.rule ?? "", fault: String(fault.kind), code: fault.code ?? "", drawn: String(drawn) } },
       // The failure first: where the badge is cut short, the rule's name goes (its title keeps it whole).
       faultText(fault), fault.rule ? " · " : null, fault.rule ? h("span", { class: "rule-name" }, fault.rule) : null) : null,
     replay ? h("span", { class: "badge replay-badge", title: "Idempotency-Key: this answer is the kept answer of the first request with the same key; nothing ran again" }, "replayed") : null,
   ].filter(Boolean);
 }
 
+/** What a failed span's row says beside its component: "gateway 429", "network fault", "timeout", or its status. */
+export function spanFailureText(span) {
+  const fault = spanFault(span);
+  if (fault === "timeout") return "timeout";
+  if (fault === "network") return "network fault, no answer";
+  const status = spanAttribute(span, "http.response.status_code");
+  if (fault === "http") return `gateway ${status ?? "error"}`;
+  if (fault === "processor_error" && span.component !== "gateway") return "third party error";
+  return span.status;
+}
+
+/** A span's attribute `key`, or undefined. */
+export function spanAttribute(span, key) {
+  const attributes = Array.isArray(span.attributes) ? span.attributes : Object.entries(span.attributes ?? {});
+  for (const [k, v] of attributes) if (k === key) return v;
+  return undefined;
+}
+
 /** A span's fault kind (`orderpay.fault.kind`; a third party's wait its payment's record says timed out: store.spansOf), or "". */
 export function spanFault(span) {
   if (span.timedOut) return "timeout";
-  const attributes = Array.isArray(span.attributes) ? span.attributes : Object.entries(span.attributes ?? {});
-  for (const [k, v] of attributes) if (k === "orderpay.fault.kind") return String(v);
-  return "";
+  const kind = spanAttribute(span, "orderpay.fault.kind");
+  return kind === undefined ? "" : String(kind);
 }
 
-/** Whether a span ended in error: the log's server_error, or an error status of its own. */
+/** Whether a span ended in error: the log's server_error, or an error status of its own, or a gateway's failure (a scenario's 429, 502, 503, 504). */
 export function spanFailed(span) {
-  return span.status === "server_error" || span.status === "error" || span.status === "timeout";
+  return span.status === "server_error" || span.status === "error" || span.status === "timeout" || spanFault(span) === "http";
 }

@@ -1,6 +1,9 @@
 // The typical flow of the spec's part 4 as one button: seven requests in
 // order, each shown with its request and answer. A declined payment stops
-// the flow and offers another attempt, as a real checkout would. The whole
+// the flow and offers another attempt, as a real checkout would; any other
+// answer that is not what its step expects (a scenario's 429 or 503, a
+// network fault) stops it there, the step marked, and the summary tells
+// what happened, from the answers and the records the run wrote. The whole
 // flow goes under one trace id (sent as X-B3-TraceId, as a client that
 // traces its checkout would), so one waterfall shows all of it; each step
 // names the components its request went through, with a small waterfall
@@ -10,7 +13,7 @@ import { requestView, responseView } from "./exchange.js";
 import { attempts } from "./simulation.js";
 import { waterfall } from "./trace.js";
 import { randomHex } from "./random-hex.js";
-import { faultOf, faultSentence, spanFailed, spanFault } from "./faults.js";
+import { faultOf, faultSentence, faultText, spanFailed, spanFault } from "./faults.js";
 
 const JSON_HEADERS = { "Content-Type": "application/json", "X-User-Id": "u-1" };
 const NAMES = { gateway: "gateway", "order-service": "order service", "payment-service": "payment service", "third-party": "third party", "test-data": "test data" };
@@ -56,7 +59,8 @@ function miniWaterfall(rows) {
     const bar = h("span", { class: "mini-bar" });
     bar.style.left = `${(((span.start - t0) / total) * 100).toFixed(2)}%`;
     bar.style.width = `${Math.max(0.5, ((span.end - span.start) / total) * 100).toFixed(2)}%`;
-    const li = h("li", { class: `c-${span.component}${spanFailed(span) ? " error" : ""}${spanFault(span) === "timeout" ? " timeout" : ""}`, dataset: { component: span.component } },
+    const fault = spanFault(span);
+    const li = h("li", { class: `c-${span.component}${spanFailed(span) ? " error" : ""}${fault === "timeout" ? " timeout" : ""}${fault === "http" ? " gateway-fault" : ""}${fault === "network" ? " network-fault" : ""}`, dataset: { component: span.component, fault } },
       h("span", { class: "mini-name" }, NAMES[span.component] ?? span.component),
       h("span", { class: "mini-track" }, bar),
       h("span", { class: "mini-ms" }, `${span.end - span.start} ms`));
@@ -120,57 +124,107 @@ class Flow {
     this.traceId = newTraceId();
     fill(this.whole);
     this.whole.hidden = true;
-    const before = store.records.length ? store.records.at(-1).seq : 0;
+    this.before = store.records.length ? store.records.at(-1).seq : 0;
+    /** What went as its step expected, in words, for the summary: "order ORD-… was created". */
+    this.done = [];
+    this.sent = 0;
 
     const order = { userId: "u-1", price: 25.5, description: "two coffees" };
-    const created = (await this.step(1, "Create an order", "Expected: code 0 and the new order, status CREATED.",
-      "POST", "/api/order/create", order)).reply;
-    if (created.body?.code !== 0) return this.finish(`Creating the order failed: ${failure(created)}`);
-    const orderId = created.body.data.orderId;
+    const created = await this.step(1, "Create an order", "Expected: code 0 and the new order, status CREATED.",
+      "POST", "/api/order/create", order);
+    if (!created.asExpected) return this.stopAt(created);
+    const orderId = created.reply.body.data.orderId;
+    this.done.push(`order ${orderId} was created`);
 
-    await this.step(2, "Read the order", "Expected: the same order back.", "GET", `/api/order/${orderId}`);
+    if (!(await this.expectStep(2, "Read the order", "Expected: the same order back.", "GET", `/api/order/${orderId}`, "read back"))) return;
     const paid = await this.#pay(orderId, order.price);
     if (!paid) return;
     const paymentId = paid.body.data.paymentId;
+    this.done.push(`paid with ${paymentId}`);
 
-    await this.step(4, "Mark the order paid", "Expected: code 0. The order is now PAID.", "POST", `/api/order/${orderId}/pay`);
-    await this.step(5, "Delete the paid order", "Expected to fail: code -1, Paid order cannot be deleted.",
-      "POST", `/api/order/delete/${orderId}`, null, { expected: true });
-    await this.step(6, "Read the payment", "Expected: the payment, status SUCCESS.", "GET", `/api/payment/${paymentId}`);
-    await this.step(7, "Refund the payment", "Expected: code 0. The payment is now REFUNDED.", "POST", `/api/payment/refund/${paymentId}`);
-    const written = store.records.filter((r) => r.seq > before).length;
-    this.finish(`Done: order ${orderId} was created, paid with ${paymentId}, marked paid, refused deletion, and refunded. The flow wrote ${written} log records, three per request: see them in the log below.`);
+    if (!(await this.expectStep(4, "Mark the order paid", "Expected: code 0. The order is now PAID.", "POST", `/api/order/${orderId}/pay`, "marked paid"))) return;
+    if (!(await this.expectStep(5, "Delete the paid order", "Expected to fail: code -1, Paid order cannot be deleted.",
+      "POST", `/api/order/delete/${orderId}`, "refused deletion (as expected)", { expected: true, wants: refusedDeletion }))) return;
+    if (!(await this.expectStep(6, "Read the payment", "Expected: the payment, status SUCCESS.", "GET", `/api/payment/${paymentId}`, "its payment read back"))) return;
+    if (!(await this.expectStep(7, "Refund the payment", "Expected: code 0. The payment is now REFUNDED.", "POST", `/api/payment/refund/${paymentId}`, "refunded"))) return;
+    this.finish(`Done: ${sentence(this.done)}. ${this.written()}`);
+  }
+
+  /** Sends a step; an answer other than the step expects stops the flow (false). `did`: what it did, for the summary. */
+  async expectStep(n, title, expect, method, path, did, options) {
+    const sent = await this.step(n, title, expect, method, path, null, options);
+    if (!sent.asExpected) {
+      this.stopAt(sent);
+      return false;
+    }
+    this.done.push(did);
+    return true;
+  }
+
+  /** The flow stops at a step whose answer is not what it expects: the step is marked, and the summary says what came instead. */
+  stopAt({ li, reply, n, title, expect }) {
+    const got = answerText(reply);
+    li.classList.add("unexpected");
+    add(li, h("p", { class: "unexpected-note", role: "note" }, h("strong", null, "Not what this step expects: "),
+      `expected ${expect.replace(/^Expected( to fail)?: /, "").split(". ")[0].replace(/\.$/, "")}; got ${got}. The flow stops here: the steps after it depend on this one.`));
+    const before = this.done.length ? ` Before it: ${sentence(this.done)}.` : "";
+    this.finish(`Stopped at step ${n}, ${title.toLowerCase()}: it got ${got}.${before} ${this.written()}`);
+  }
+
+  /** The requests this run sent and the records they wrote, counted from the log. */
+  written() {
+    const mine = this.store.records.filter((r) => r.seq > this.before);
+    const count = (stage) => mine.filter((r) => r.stage === stage).length;
+    return `The flow sent ${this.sent} request${this.sent === 1 ? "" : "s"}, which wrote ${mine.length} log records (${count("gateway")} gateway, ${count("service")} service, ${count("response")} response; a request the gateway turns away has no service record): see them in the log below.`;
   }
 
   /** Step 3, again after each declined attempt while the user says so: the paid reply, or null once the flow stopped. */
   async #pay(orderId, amount) {
     const { store } = this;
     const keyed = $("#flow-idem").checked;
+    const failures = [];
     for (let attempt = 1; ; attempt++) {
       const body = { orderId, amount, paymentMethod: "CARD" };
       // One key per attempt: a retry after a decline is a new attempt (the same key would replay the decline).
       const key = keyed ? { "Idempotency-Key": `pay-${orderId}-${attempt}` } : {};
-      const { reply, li } = await this.step(3, attempt === 1 ? "Pay for the order" : `Pay for the order, attempt ${attempt}`,
+      const first = await this.step(3, attempt === 1 ? "Pay for the order" : `Pay for the order, attempt ${attempt}`,
         `Expected: code 0 and a payment with status SUCCESS, or code -1 Third party payment failed: ${odds(store.settings.failureRate)}${store.forced ? ", unless forceNext decides it" : ""}${store.scenario ? ", unless a rule of the scenario in force (Failures) fires" : ""}.`,
         "POST", "/api/payment/pay", body, { headers: key });
-      const again = keyed ? await this.step(3, "Pay again with the same key: a double click", "Expected: the same answer again, marked idempotent-replayed: true. Nothing runs twice: no second payment, no second draw.",
-        "POST", "/api/payment/pay", body, { headers: key, expected: reply.body?.code !== 0 }) : null;
+      const { reply, li } = first;
+      let again = null;
+      if (keyed) {
+        const kept = JSON.stringify(reply.body);
+        again = await this.step(3, "Pay again with the same key: a double click", "Expected: the same answer again, marked idempotent-replayed: true. Nothing runs twice: no second payment, no second draw.",
+          "POST", "/api/payment/pay", body, { headers: key, expected: reply.body?.code !== 0, wants: (r) => r.status === reply.status && JSON.stringify(r.body) === kept });
+        if (!again.asExpected) {
+          this.stopAt(again);
+          return null;
+        }
+      }
       if (reply.body?.code === 0) return reply;
+      failures.push(reply);
       const choice = await this.offerRetry(again?.li ?? li, reply);
       if (choice === "abandon") return null;
       if (choice === "stop") {
-        this.finish(`Stopped after ${attempt} declined payment attempt${attempt > 1 ? "s" : ""}: order ${orderId} stays CREATED and unpaid.`);
+        const declines = failures.every((r) => r.status === 200 && r.body?.msg === "Third party payment failed" && faultOf(r.record ?? r)?.kind !== "processor_error" && faultOf(r.record ?? r)?.kind !== "timeout");
+        this.finish(`Stopped after ${attempt} ${declines ? "declined payment attempt" : "payment attempt"}${attempt > 1 ? "s" : ""}${declines ? "" : ` that did not go through (${failures.map(answerText).join("; ")})`}: order ${orderId} stays CREATED and unpaid. ${this.written()}`);
         return null;
       }
     }
   }
 
-  async step(n, title, expect, method, path, body = null, { expected = false, headers: extra = {} } = {}) {
+  /**
+   * Sends one step and draws it; `wants(reply)` says whether its answer is
+   * the one the step expects (code 0 unless told). Returns the reply, its
+   * item, and `asExpected`.
+   */
+  async step(n, title, expect, method, path, body = null, { expected = false, headers: extra = {}, wants = succeeded } = {}) {
     const { store, traceId } = this;
     const headers = { ...(body === null ? { "X-User-Id": "u-1" } : JSON_HEADERS), "X-B3-TraceId": traceId, ...extra };
     const text = body === null ? null : JSON.stringify(body, null, 2);
     const mine = this.runs;
     const sent = performance.now();
+    this.sent++;
     const reply = await store.request(method, path, text, headers);
     if (mine !== this.runs) throw STALE;
     const waiting = this.#waiting(n, title, reply);
@@ -178,16 +232,19 @@ class Flow {
     waiting?.remove();
     if (mine !== this.runs) throw STALE;
     const ok = reply.body?.code === 0;
+    const asExpected = wants(reply);
     const rows = reply.record ? requestSpans(store.spansOf(traceId), reply.record.spanId) : [];
-    const li = h("li", { class: `step ${ok ? "ok" : expected ? "expected" : "fail"}`, dataset: { step: String(n), code: String(reply.body?.code ?? reply.status) } },
+    // A network fault: no answer, so no code (data-code stays empty rather than a 0 that would read as success).
+    const code = reply.status === 0 || typeof reply.body !== "object" || reply.body === null ? "" : String(reply.body.code);
+    const li = h("li", { class: `step ${ok && asExpected ? "ok" : expected && asExpected ? "expected" : "fail"}`, dataset: { step: String(n), code, expectedAnswer: String(asExpected) } },
       h("h3", null, h("span", { class: "n" }, String(n)), title),
       h("p", { class: "expect" }, expect),
       rows.length ? h("p", { class: "step-path" }, h("span", { class: "label" }, "Path: "), pathOf(rows)) : null,
       miniWaterfall(rows),
-      h("div", { class: "exchange" }, requestView({ method, path, headers, body: text }), responseView(reply, store, { expected })),
+      h("div", { class: "exchange" }, requestView({ method, path, headers, body: text }), responseView(reply, store, { expected: expected && asExpected })),
     );
     add(this.list, li);
-    return { reply, li };
+    return { reply, li, asExpected, n, title, expect };
   }
 
   /**
@@ -239,6 +296,29 @@ class Flow {
       waterfall(this.store.spansOf(traceId)),
     );
   }
+}
+
+/** The answer most steps expect: code 0. */
+const succeeded = (reply) => reply.body?.code === 0;
+
+/** Step 5's: the paid order's deletion refused with code -1 (HTTP 200), not a gateway's answer or a network fault. */
+const refusedDeletion = (reply) => reply.status === 200 && reply.body?.code === -1 && reply.body.msg === "Paid order cannot be deleted";
+
+/** "a, b and c". */
+function sentence(parts) {
+  return parts.length < 2 ? parts.join("") : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
+}
+
+/** What came back, in a few words: "HTTP 429 from the gateway (rule "…", Retry-After 1 s)", "no answer (a network fault, rule "…")", "code -1, Paid order cannot be deleted". */
+function answerText(reply) {
+  const fault = faultOf(reply.record ?? null) ?? faultOf(reply);
+  const rule = fault?.rule ? `rule "${fault.rule}"` : "";
+  if (reply.status === 0 || typeof reply.body !== "object" || reply.body === null) {
+    return `no answer (${fault ? `${faultText(fault)}${rule ? `, ${rule}` : ""}` : "the request was lost"}): no HTTP status, no code`;
+  }
+  if (fault?.kind === "http") return `HTTP ${reply.status} from the gateway (${[rule, typeof fault.retryAfter === "number" ? `Retry-After ${fault.retryAfter} s` : ""].filter(Boolean).join(", ")}), code ${reply.body.code}: nothing ran`;
+  if (reply.status !== 200) return `HTTP ${reply.status}, code ${reply.body.code}, ${reply.body.msg}`;
+  return `code ${reply.body.code}, ${reply.body.msg}${fault ? ` (${faultText(fault)}${rule ? `, ${rule}` : ""})` : ""}`;
 }
 
 /** What went wrong with a request that did not succeed: its msg, or the network fault that left it without one. */

@@ -3,7 +3,7 @@
 // record or a trace id is clicked. Records the page does not know (fields
 // added by a later version of the service) are shown as they are.
 import { $, add, clock, fill, h, inSightWhileGenerating, number, place, throttled } from "./dom.js";
-import { DECLINED_WHY, declinedWhy, isDeclined, outcomeView } from "./outcome.js";
+import { DECLINED_WHY, FAILED_WHY, declinedWhy, isDeclined, outcomeView, thirdPartyFailed } from "./outcome.js";
 import { waterfall } from "./trace.js";
 import { idMark } from "./ids.js";
 
@@ -162,7 +162,8 @@ class LogView {
 
   row(r) {
     const open = () => this.store.showTrace(r.traceId, r.seq);
-    const result = r.stage === "response" ? `${r.httpStatus} · ${r.code} ${r.msg}` : "";
+    // A network fault: no answer came, so no status and no code (its 0 and 0 would read as success).
+    const result = r.stage !== "response" ? "" : r.httpStatus === 0 ? `no answer · no code ${r.msg}` : `${r.httpStatus} · ${r.code} ${r.msg}`;
     return h("tr", { dataset: { seq: String(r.seq), stage: String(r.stage), trace: String(r.traceId) }, class: this.shown?.traceId === r.traceId ? "in-trace" : null, onclick: (e) => { if (!e.target.closest("button, a")) open(); } },
       cell("seq", "num", r.seq),
       cell("time", "mono", typeof r.timestamp === "number" ? clock(r.timestamp) : ""),
@@ -174,7 +175,9 @@ class LogView {
       cell("duration", "num", r.duration ?? ""),
       cell("status", null, r.status ? h("span", { class: `status ${r.status}` }, r.status) : ""),
       cell("answer", "result", result,
-        isDeclined(r) ? h("span", { class: "why-inline", title: DECLINED_WHY }, " (the third party declined: handled, so 200; a business error, so -1; a dependency failed, so server_error)") : null),
+        isDeclined(r) ? (thirdPartyFailed(r.fault)
+          ? h("span", { class: "why-inline", title: FAILED_WHY }, " (the third party failed, it did not decline: handled, so 200; a business error, so -1; a dependency failed, so server_error)")
+          : h("span", { class: "why-inline", title: DECLINED_WHY }, " (the third party declined: handled, so 200; a business error, so -1; a dependency failed, so server_error)")) : null),
     );
   }
 
@@ -187,7 +190,7 @@ class LogView {
     const focus = requests.find((group) => group.some((r) => r.seq === seq)) ?? requests[0];
     const list = requests.slice(-30).map((group) => h("li", { class: group === focus ? "request focused" : "request" },
       h("p", { class: "request-title" }, requestTitle(group)),
-      outcomeView(group.find((r) => r.stage === "service")?.outcome),
+      outcomeView(group.find((r) => r.stage === "service")?.outcome, group.find((r) => r.stage === "response")?.fault ?? null),
       h("ol", { class: "records" }, group.map(recordCard)),
     ));
     const gateway = focus?.find((r) => r.stage === "gateway");
@@ -290,7 +293,7 @@ export function recordCard(r) {
       h("dt", { class: extra.includes(k) ? "extra" : null, title: extra.includes(k) ? "a field this page does not know yet" : null }, k),
       ["traceId", "spanId", "parentSpanId"].includes(k) ? idMark(valueCell(r[k], value(k)), r[k]) : valueCell(r[k], value(k)),
     ])),
-    isDeclined(r) ? declinedWhy() : null,
+    isDeclined(r) ? declinedWhy("p", r.fault) : null,
   );
 }
 

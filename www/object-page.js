@@ -56,7 +56,7 @@ export function objectView(store, id, open) {
       h("span", { class: "tl-time mono" }, typeof r.timestamp === "number" ? clock(r.timestamp) : ""),
       h("button", { type: "button", class: "link tl-open", onclick: () => open(r.key) }, `${r.method} ${r.fullPath ?? r.uri}`),
       h("span", { class: "tl-what" }, step(r)),
-      r.service?.outcome ? h("span", { class: "tl-why" }, `${outcomeSummary(r.service.outcome)}: ${r.service.outcome.reason ?? ""}`) : null,
+      r.service?.outcome ? h("span", { class: "tl-why" }, `${outcomeSummary(r.service.outcome, r.fault)}: ${r.service.outcome.reason ?? ""}`) : null,
     ))),
     h("p", { class: "hint" }, "Requests are found by the id in their path, body or answer; those known from the log alone (no body kept) only by their path."),
   );
@@ -71,5 +71,6 @@ function step(r) {
         : /\/order\/[^/]+\/pay$/.test(path) ? "marked paid"
           : /\/order\/delete\//.test(path) ? "deletion"
             : /\/payment\/refund\//.test(path) ? "refund" : "request";
-  return `${verb}: ${r.code === 0 ? "done" : `${KIND_TEXT[r.kind] ?? ""}, ${r.msg}`}`;
+  // A network fault's record has code 0 beside no status: only an answer of code 0 is "done".
+  return `${verb}: ${r.kind === "ok" ? "done" : `${KIND_TEXT[r.kind] ?? ""}, ${r.msg}`}`;
 }

@@ -6,6 +6,7 @@ import { h } from "./dom.js";
 
 const RULES = {
   draw: "the seeded draw against the failure rate",
+  scenario: "a rule of the scenario in force (Failures)",
   header: "the X-Sim-Outcome request header",
   "forced-next": "forceNext in the Simulation panel",
 };
@@ -18,44 +19,89 @@ export function isDeclined(r) {
   return r?.status === "server_error" && r.httpStatus === 200 && r.code === -1;
 }
 
-/** The explanation, for wherever server_error shows with HTTP 200 and code -1. */
-export function declinedWhy(tag = "p") {
-  return h(tag, { class: "why-declined" }, h("strong", null, "Why server_error with HTTP 200 and code -1? "), DECLINED_WHY);
+/** Why a payment the third party failed (a scenario's 5xx or timeout: its error, not a decline) reads server_error beside HTTP 200 and code -1. */
+export const FAILED_WHY = "The simulated third party failed (its own error or no answer, not a decline). The service handled the request and answered normally (HTTP 200) with the spec's business error (code -1, Third party payment failed); the log marks it server_error because a dependency failed, not the client.";
+
+/** Whether a response record's (or an answer's) fault is the third party's error rather than a decline. */
+export function thirdPartyFailed(fault) {
+  return fault?.kind === "processor_error" || fault?.kind === "timeout";
+}
+
+/** The explanation, for wherever server_error shows with HTTP 200 and code -1; `fault`: the response record's, if any. */
+export function declinedWhy(tag = "p", fault = null) {
+  return h(tag, { class: "why-declined" }, h("strong", null, "Why server_error with HTTP 200 and code -1? "), thirdPartyFailed(fault) ? FAILED_WHY : DECLINED_WHY);
 }
 
 const fixed = (n) => (typeof n === "number" ? String(Number(n.toFixed(4))) : String(n ?? "?"));
 
-/** The outcome as a sentence: "declined by the X-Sim-Outcome request header, attempt 2". */
-export function outcomeSummary(outcome) {
-  const verdict = outcome.approved ? "approved" : "declined";
-  return `${verdict} by ${RULES[outcome.rule] ?? `rule ${outcome.rule}`}, attempt ${outcome.attempt}`;
+/** The kinds of a scenario's rule that decide a payment at the third party (a gateway's or a network's fault never reaches it). */
+const DECIDING = new Set(["decline", "timeout", "processor_error"]);
+
+/**
+ * What decided a payment attempt, from the records' truth: `rule` ("draw",
+ * "header", "forced-next" or "scenario") and, for a scenario's rule, its
+ * name and code. The service record says so (`outcome.rule` "scenario",
+ * `outcome.scenarioRule`, `outcome.code`); a package that does not yet
+ * says it in the response record's `fault` (`fault.rule`, `fault.kind`,
+ * `fault.code`), which names the rule whenever one fired.
+ */
+export function decidedBy(outcome, fault = null) {
+  if (outcome?.rule === "scenario") {
+    return { rule: "scenario", scenarioRule: outcome.scenarioRule ?? fault?.rule ?? null, code: outcome.code ?? outcome.declineCode ?? fault?.code ?? null };
+  }
+  if (fault?.rule && DECIDING.has(fault.kind)) return { rule: "scenario", scenarioRule: fault.rule, code: fault.code ?? outcome?.declineCode ?? null };
+  return { rule: outcome?.rule ?? "draw", scenarioRule: null, code: outcome?.declineCode ?? null };
 }
 
-/** The explanation of one payment attempt, or null when the record has none. */
-export function outcomeView(outcome) {
+/** "a rule of the scenario in force (Failures), "every payment declined"", or the decider's words. */
+function deciderText(decided) {
+  const words = RULES[decided.rule] ?? `rule ${decided.rule}`;
+  return decided.scenarioRule ? `${words}, "${decided.scenarioRule}"` : words;
+}
+
+/** The outcome as a sentence: "declined by the X-Sim-Outcome request header, attempt 2". `fault`: the response record's, if any. */
+export function outcomeSummary(outcome, fault = null) {
+  const failed = !outcome.approved && (outcome.thirdParty === "timeout" || typeof outcome.thirdParty === "number" || thirdPartyFailed(fault));
+  const verdict = outcome.approved ? "approved" : failed ? "failed at the third party" : "declined";
+  return `${verdict} by ${deciderText(decidedBy(outcome, fault))}, attempt ${outcome.attempt}`;
+}
+
+/**
+ * The explanation of one payment attempt, or null when the record has
+ * none. `fault`: the response record's (which names a scenario's rule
+ * where the service record does not yet). The draw's marker is drawn only
+ * when the draw decided.
+ */
+export function outcomeView(outcome, fault = null) {
   if (!outcome || typeof outcome !== "object") return null;
   const approved = outcome.approved === true;
+  const decided = decidedBy(outcome, fault);
+  // A third party that answered a 5xx or never answered failed: it did not decline.
+  const failed = !approved && (outcome.thirdParty === "timeout" || typeof outcome.thirdParty === "number" || thirdPartyFailed(fault));
+  const verdict = approved ? "approved" : failed ? "failed at the third party" : "declined";
   const { draw, threshold } = outcome;
   const known = typeof draw === "number" && typeof threshold === "number";
   const wouldDecline = known && draw < threshold;
   const drawLine = known
-    ? `${draw.toFixed(4)} ${wouldDecline ? "<" : "≥"} ${fixed(threshold)}: on its own the draw ${wouldDecline ? "declines" : "approves"}`
+    ? `${draw.toFixed(4)} ${wouldDecline ? "<" : "≥"} ${fixed(threshold)}: on its own the draw ${wouldDecline ? "declines" : "approves"}${decided.rule === "draw" ? "" : ", but the draw did not decide"}`
     : "not given";
-  return h("div", { class: `outcome ${approved ? "approved" : "declined"}`, dataset: { rule: String(outcome.rule), approved: String(approved) } },
+  return h("div", { class: `outcome ${approved ? "approved" : "declined"}${failed ? " failed" : ""}`, dataset: { rule: decided.rule, scenarioRule: decided.scenarioRule ?? "", approved: String(approved) } },
     h("p", { class: "outcome-head" },
-      h("span", { class: `badge ${approved ? "ok" : "bad"}` }, approved ? "approved" : "declined"), " ",
+      h("span", { class: `badge ${approved ? "ok" : "bad"}` }, verdict), " ",
       h("span", { class: "label" }, "Why: "),
       h("span", { class: "reason" }, String(outcome.reason ?? "")),
     ),
     h("dl", { class: "outcome-facts" },
-      h("dt", null, "rule"), h("dd", null, `${outcome.rule} (${RULES[outcome.rule] ?? "a rule this page does not know"})`),
+      h("dt", null, "rule"), h("dd", { class: "decided-by" }, decided.rule === "scenario"
+        ? `scenario: "${decided.scenarioRule ?? "?"}" (${RULES.scenario})`
+        : `${decided.rule} (${RULES[decided.rule] ?? "a rule this page does not know"})`),
       h("dt", null, "attempt"), h("dd", null, `${outcome.attempt}${outcome.attempt === 1 ? " (the first on this order)" : " on this order"}`),
       h("dt", null, "draw vs threshold"), h("dd", null, drawLine),
       // A scenario's decline: its reason, and what the third party did (declined, timed out, a 5xx).
-      outcome.declineCode ? [h("dt", null, "decline code"), h("dd", { class: "decline-code" }, String(outcome.declineCode))] : null,
+      decided.code ? [h("dt", null, "decline code"), h("dd", { class: "decline-code" }, String(decided.code))] : null,
       outcome.thirdParty !== undefined && outcome.thirdParty !== "declined" ? [h("dt", null, "third party"), h("dd", null, thirdPartyText(outcome.thirdParty))] : null,
     ),
-    known ? gauge(draw, threshold, outcome.rule !== "draw") : null,
+    known && decided.rule === "draw" ? gauge(draw, threshold) : null,
   );
 }
 
@@ -64,14 +110,14 @@ function thirdPartyText(value) {
   return value === "timeout" ? "timed out: no answer within the wait" : typeof value === "number" ? `answered HTTP ${value}` : String(value);
 }
 
-/** 0 to 1: red below the threshold (declines), green above (approves); the tick is the draw. */
-function gauge(draw, threshold, overruled) {
+/** 0 to 1: red below the threshold (declines), green above (approves); the tick is the draw that decided. */
+function gauge(draw, threshold) {
   const at = (v) => `${(Math.min(1, Math.max(0, v)) * 100).toFixed(2)}%`;
-  const marker = h("span", { class: `gauge-draw${overruled ? " overruled" : ""}` });
+  const marker = h("span", { class: "gauge-draw" });
   marker.style.left = at(draw);
   const declines = h("span", { class: "gauge-declines" });
   declines.style.width = at(threshold);
-  return h("div", { class: "gauge", "aria-hidden": "true", title: `draw ${draw.toFixed(4)} against threshold ${fixed(threshold)}${overruled ? " (overruled)" : ""}` },
+  return h("div", { class: "gauge", "aria-hidden": "true", title: `draw ${draw.toFixed(4)} against threshold ${fixed(threshold)}` },
     h("span", { class: "gauge-end" }, "0"),
     h("span", { class: "gauge-track" }, declines, marker),
     h("span", { class: "gauge-end" }, "1"),

@@ -5,7 +5,7 @@
 import { $, fill, h, pretty, setText } from "./dom.js";
 import { DEFAULT_BASE, asCurl, asFetch, baseUrl } from "./copy-as.js";
 import { KIND_TEXT } from "./requests-index.js";
-import { outcomeView } from "./outcome.js";
+import { FAILED_WHY, outcomeView } from "./outcome.js";
 import { recordCard } from "./logs.js";
 import { waterfall } from "./trace.js";
 import { objectView } from "./object-page.js";
@@ -164,33 +164,40 @@ function sent(store, req) {
 /** The answer in badges: HTTP status, code and kind, the simulated time and the time in this tab (`x`: the page's exchange, if kept). */
 function facts(req, x) {
   return h("p", { class: "facts" },
-    h("span", { class: `badge ${req.httpStatus === 200 ? "ok" : "bad"}` }, `HTTP ${req.httpStatus ?? "?"}`), " ",
-    h("span", { class: `badge ${req.kind === "ok" ? "ok" : req.kind === "rejected" ? "bad" : "warn"}` }, `code ${req.code ?? "?"} · ${KIND_TEXT[req.kind ?? "pending"]}`), " ",
+    req.kind === "lost"
+      ? h("span", { class: "badge bad" }, "no answer · no HTTP status, no code")
+      : [h("span", { class: `badge ${req.httpStatus === 200 ? "ok" : "bad"}` }, `HTTP ${req.httpStatus ?? "?"}`), " ",
+        h("span", { class: `badge ${req.kind === "ok" ? "ok" : req.kind === "rejected" ? "bad" : "warn"}` }, `code ${req.code ?? "?"} · ${KIND_TEXT[req.kind ?? "pending"]}`)], " ",
     typeof req.duration === "number" ? h("span", { class: "time" }, `${req.duration} ms simulated`) : null,
     x ? h("span", { class: "time" }, ` · ${x.ms < 0.1 ? "< 0.1" : x.ms.toFixed(1)} ms in this tab`) : null,
   );
 }
 
 function why(req) {
+  if (req.kind === "failed") {
+    return h("div", { class: "why declined failed" },
+      h("p", null, h("strong", null, "HTTP 200, code -1, and status server_error in the log. "), FAILED_WHY),
+      outcomeView(req.service?.outcome, req.fault));
+  }
   if (req.kind === "declined") {
     return h("div", { class: "why declined" },
       h("p", null, h("strong", null, "HTTP 200, code -1, and status server_error in the log. "),
         "The simulated third party declined the payment. The service handled the request and answered normally (200) with a business error (-1) for the client to read; the log marks it server_error because a dependency failed, not the client."),
-      outcomeView(req.service?.outcome));
+      outcomeView(req.service?.outcome, req.fault));
   }
   if (req.kind === "business") {
     return h("p", { class: "why business" }, h("strong", null, "HTTP 200 with code -1: "),
       `a business error. The request was well formed and handled; the service said no (${req.msg}). Clients must read code, not the HTTP status.`);
   }
   if (req.httpStatus === 0) {
-    return h("p", { class: "why rejected" }, h("strong", null, "No answer (status 0): "),
+    return h("p", { class: "why rejected" }, h("strong", null, "No answer, so no HTTP status and no code: "),
       "a scenario's network fault lost the request on the way, so no HTTP status came back: a client's fetch rejects with a TypeError, and its catch runs, not its code check.");
   }
   if (req.kind === "rejected") {
     return h("p", { class: "why rejected" }, h("strong", null, `HTTP ${req.httpStatus}: `),
       "the gateway turned the request away before any service saw it, so it has no service record; code repeats the status.");
   }
-  if (req.service?.outcome) return outcomeView(req.service.outcome);
+  if (req.service?.outcome) return outcomeView(req.service.outcome, req.fault);
   return null;
 }
 

@@ -95,19 +95,27 @@ export class RequestIndex {
  * What an answer was, in four kinds that look different: "ok" (code 0),
  * "declined" (the simulated third party said no: HTTP 200, code -1,
  * status server_error), "business" (another documented rejection: HTTP 200,
- * code -1) and "rejected" (the gateway turned it away: 4xx or 5xx).
+ * code -1), "failed" (the third party's own error, a scenario's 5xx or
+ * timeout, with the same envelope as a decline), "rejected" (the gateway
+ * turned it away: 4xx or 5xx) and "lost" (a network fault: no answer, so
+ * no status and no code).
  */
 export function kindOf(response) {
   if (!response) return "pending";
+  if (response.httpStatus === 0) return "lost";
   if (response.httpStatus !== 200) return "rejected";
   if (response.code === 0) return "ok";
-  return response.status === "server_error" ? "declined" : "business";
+  if (response.status !== "server_error") return "business";
+  const fault = response.fault?.kind;
+  return fault === "processor_error" || fault === "timeout" ? "failed" : "declined";
 }
 
 export const KIND_TEXT = {
   ok: "success",
   business: "business error",
   declined: "declined by the third party",
+  failed: "failed at the third party (its error, not a decline)",
   rejected: "turned away",
+  lost: "no answer (a network fault)",
   pending: "no response record",
 };

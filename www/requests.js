@@ -247,7 +247,8 @@ function fillRow(x, r, max, selected, exchange) {
   show("seq", String(r.seq), (v) => { x.li.dataset.seq = v; });
   const fault = r.fault ?? faultOf(exchange) ?? outcomeFault(r.service?.outcome);
   const replay = r.replay === true || isReplay(exchange);
-  show("label", `${r.method} ${path}: HTTP ${r.httpStatus ?? "?"}, code ${r.code ?? "?"}, ${r.msg ?? ""}, ${KIND_TEXT[kind]}${faultLabel(fault, replay)}`, (v) => x.button.setAttribute("aria-label", v));
+  const lost = r.httpStatus === 0;
+  show("label", `${r.method} ${path}: ${lost ? "no answer, no code" : `HTTP ${r.httpStatus ?? "?"}, code ${r.code ?? "?"}`}, ${r.msg ?? ""}, ${KIND_TEXT[kind]}${faultLabel(fault, replay)}`, (v) => x.button.setAttribute("aria-label", v));
   show("fault", fault || replay ? JSON.stringify([fault, replay]) : "", (v) => {
     x.li.dataset.fault = fault ? String(fault.kind) : "";
     x.li.dataset.rule = fault?.rule ?? "";
@@ -257,11 +258,13 @@ function fillRow(x, r, max, selected, exchange) {
   });
   show("method", String(r.method ?? ""), (v) => setText(x.method, v));
   show("path", String(path ?? ""), (v) => { setText(x.path, v); x.path.title = v; });
-  show("status", String(r.httpStatus ?? "–"), (v) => { x.status.textContent = v; x.status.setAttribute("class", `req-status s${String(r.httpStatus ?? "")[0] ?? ""}`); });
-  show("code", String(r.code ?? "–"), (v) => { x.code.textContent = v; });
+  // A network fault: no status came back, so no code either (0 would read as success).
+  show("status", lost ? "—" : String(r.httpStatus ?? "–"), (v) => { x.status.textContent = v; x.status.title = lost ? "no answer: a network fault" : ""; x.status.setAttribute("class", `req-status s${lost ? "x" : String(r.httpStatus ?? "")[0] ?? ""}`); });
+  show("code", lost ? "—" : String(r.code ?? "–"), (v) => { x.code.textContent = v; x.code.title = lost ? "no code: no answer came" : ""; });
   // A decline's reason: the scenario's code, or the one a drawn decline is reported with while a scenario is set.
   const code = fault?.code ?? r.service?.outcome?.declineCode;
-  show("msg", kind === "declined" ? `${r.msg} (declined${code ? `: ${code}` : ""})` : String(r.msg ?? ""), (v) => setText(x.msg, v));
+  show("msg", kind === "declined" ? `${r.msg} (declined${code ? `: ${code}` : ""})`
+    : kind === "failed" ? `${r.msg} (third party ${fault?.kind === "timeout" ? "timed out" : `error ${fault?.status ?? ""}`.trim()})` : String(r.msg ?? ""), (v) => setText(x.msg, v));
   show("dur", typeof r.duration === "number" ? `${r.duration} ms` : "", (v) => { x.dur.textContent = v; });
   show("title", typeof r.timestamp === "number" ? `at ${clock(r.timestamp)}, ${r.duration} ms simulated` : "", (v) => { x.timing.title = v; });
   show("bar", `${Math.max(1, ((r.duration ?? 0) / max) * 100).toFixed(2)}%`, (v) => { x.bar.style.width = v; });

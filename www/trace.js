@@ -6,7 +6,7 @@
 import { add, h } from "./dom.js";
 import { idMark, idsExplained } from "./ids.js";
 import { declinedWhy } from "./outcome.js";
-import { spanFailed, spanFault } from "./faults.js";
+import { spanAttribute, spanFailed, spanFailureText, spanFault } from "./faults.js";
 
 export const COMPONENTS = ["gateway", "order-service", "payment-service", "third-party", "test-data"];
 const MAX_REQUESTS = 30;
@@ -43,6 +43,8 @@ export function waterfall(spans, { focus = null } = {}) {
     id, t0, total, step,
     grid: `${((step / total) * 100).toFixed(4)}% 100%`,
     focusRoots: requests > 1 && focus ? new Set([focus]) : new Set(),
+    /** The third-party spans of a scenario's 5xx: their error, not a decline. */
+    thirdPartyErrors: new Set(rows.filter(({ span }) => thirdPartyError(span, rows)).map(({ span }) => span.spanId)),
   };
   const list = h("ol", { class: "wf-rows" }, rows.map((row, i) => spanRow(row, i, scale)));
 
@@ -52,9 +54,15 @@ export function waterfall(spans, { focus = null } = {}) {
       `${rows.length} span${rows.length === 1 ? "" : "s"} from ${shownRequests} request${shownRequests === 1 ? "" : "s"}, ${ms(t1 - t0)} ms from the first start to the last end. Each child is indented under its parent; a name shows the span's details.`),
     idsExplained(),
     requests > shownRequests ? h("p", { class: "note" }, `Showing the spans of the last ${shownRequests} of ${requests} requests.`) : null,
-    legend(),
+    legend(rows),
     // A declined payment's spans read server_error while its answer is HTTP 200, code -1.
-    rows.some(({ span }) => span.component === "third-party" && spanFailed(span)) ? declinedWhy() : null,
+    rows.some(({ span }) => span.component === "third-party" && spanFailed(span) && !scale.thirdPartyErrors.has(span.spanId)) ? declinedWhy() : null,
+    scale.thirdPartyErrors.size ? h("p", { class: "why-declined why-third-party-error" }, h("strong", null, "The third party's error: "),
+      "it answered a 5xx (a scenario's processor_error): not a decline. The payment service answered with the spec's envelope, HTTP 200 and code -1, and the log marks the spans server_error because a dependency failed.") : null,
+    rows.some(({ span }) => spanFault(span) === "http") ? h("p", { class: "why-declined why-gateway" }, h("strong", null, "A gateway failure: "),
+      "the gateway answered the request itself (a scenario's 429, 502, 503 or 504, marked with its status): no service ran, so the request has only its gateway span, of no length.") : null,
+    rows.some(({ span }) => spanFault(span) === "network") ? h("p", { class: "why-declined why-network" }, h("strong", null, "A network fault: "),
+      "the request or its answer was lost on the way (marked ⚡): the client got no answer, so no HTTP status and no code.") : null,
     rows.some(({ span }) => spanFault(span) === "timeout") ? h("p", { class: "why-declined why-timeout" }, h("strong", null, "A timeout: "),
       "the third party never answered. The payment service waited (the long bar, as long as the wait), gave up, and answered with the spec's decline; the bar ends in an error (✕).") : null,
     h("div", { class: "wf-chart" }, axis(scale), list),
@@ -101,7 +109,7 @@ function spanRow({ span, depth, root }, i, scale) {
   }, span.name);
 
   const row = h("li", {
-    class: `wf-row c-${component}${error ? " error" : ""}${fault === "timeout" ? " timeout" : ""}${scale.focusRoots.has(root) ? " focused" : ""}`,
+    class: `wf-row c-${component}${error ? " error" : ""}${fault === "timeout" ? " timeout" : ""}${fault === "http" ? " gateway-fault" : ""}${fault === "network" ? " network-fault" : ""}${scale.focusRoots.has(root) ? " focused" : ""}`,
     dataset: {
       fault,
       spanId: span.spanId, parentSpanId: span.parentSpanId ?? "", component: span.component, depth: String(depth),
@@ -112,10 +120,10 @@ function spanRow({ span, depth, root }, i, scale) {
     h("span", { class: "wf-swatch", "aria-hidden": "true" }),
     h("span", { class: "wf-text" },
       toggle,
-      h("span", { class: "wf-comp" }, span.component, error ? h("span", { class: "wf-error" }, ` · ${fault === "timeout" ? "timeout" : span.status}`) : null),
+      h("span", { class: "wf-comp" }, span.component, error ? h("span", { class: "wf-error" }, ` · ${scale.thirdPartyErrors.has(span.spanId) ? "third party error (5xx), not a decline" : spanFailureText(span)}`) : null),
     ),
   ),
-  spanTrack(span, scale, fault === "timeout"),
+  spanTrack(span, scale, fault),
   details,
   );
   row.style.setProperty("--depth", String(depth));
@@ -123,7 +131,8 @@ function spanRow({ span, depth, root }, i, scale) {
 }
 
 /** A span's bar from its start to its end, with its duration beside it (or inside, when it spans the axis). */
-function spanTrack(span, { t0, total, grid }, timedOut = false) {
+function spanTrack(span, { t0, total, grid }, fault = "") {
+  const timedOut = fault === "timeout";
   const start = (span.start - t0) / total;
   const end = (span.end - t0) / total;
   const duration = span.end - span.start;
@@ -131,10 +140,12 @@ function spanTrack(span, { t0, total, grid }, timedOut = false) {
   bar.style.left = pct(start);
   bar.style.width = pct(end - start);
   const label = h("span", { class: "wf-dur" }, `${ms(duration)} ms`);
+  // A gateway's or a network's mark sits at the bar's end: the label keeps clear of it.
+  const gap = fault === "http" || fault === "network" ? "2.6rem" : "4px";
   if (end <= 0.75) {
-    label.style.left = `calc(${pct(end)} + 4px)`;
+    label.style.left = `calc(${pct(end)} + ${gap})`;
   } else if (start >= 0.25) {
-    label.style.right = `calc(${pct(1 - start)} + 4px)`;
+    label.style.right = `calc(${pct(1 - start)} + ${gap})`;
   } else {
     label.classList.add("inside");
     label.style.right = `calc(${pct(1 - end)} + ${timedOut ? 14 : 4}px)`;
@@ -142,18 +153,41 @@ function spanTrack(span, { t0, total, grid }, timedOut = false) {
   // A timeout's end: the error it ended in, marked where the wait ran out.
   const stop = timedOut ? h("span", { class: "wf-end", title: `timed out after ${ms(duration)} ms: no answer, the payment failed` }, "✕") : null;
   if (stop) stop.style.left = pct(end);
-  const track = h("div", { class: "wf-track" }, bar, stop, label,
-    h("span", { class: "visually-hidden" }, `, from +${ms(span.start - t0)} ms${timedOut ? ", ended in a timeout" : ""}`));
+  // A gateway's failure (its status) and a network fault (no answer): a mark where the request ended, however short its bar.
+  const status = spanAttribute(span, "http.response.status_code");
+  const mark = fault === "http" ? h("span", { class: "wf-mark gateway", title: `the gateway answered HTTP ${status ?? "?"} itself: nothing ran` }, String(status ?? "!"))
+    : fault === "network" ? h("span", { class: "wf-mark network", title: "a network fault: no answer came, so no status and no code" }, "⚡")
+    : null;
+  if (mark) {
+    mark.style.left = pct(end);
+    // At either end of the axis the mark stays inside the track.
+    if (end > 0.95) mark.classList.add("at-end");
+    else if (end < 0.05) mark.classList.add("at-start");
+  }
+  const track = h("div", { class: "wf-track" }, bar, stop, mark, label,
+    h("span", { class: "visually-hidden" }, `, from +${ms(span.start - t0)} ms${timedOut ? ", ended in a timeout" : fault === "http" ? `, the gateway answered ${status}` : fault === "network" ? ", a network fault: no answer" : ""}`));
   track.style.backgroundSize = grid;
   return track;
 }
 
-/** The components' colours. */
-function legend() {
+/** The components' colours, and the failures' marks (a gateway's failure and a network fault, when the trace has one). */
+function legend(rows) {
+  const has = (kind) => rows.some(({ span }) => spanFault(span) === kind);
   return h("ul", { class: "wf-legend", "aria-label": "colours of the components" },
     COMPONENTS.map((c) => h("li", { class: `c-${c}` }, h("span", { class: "wf-swatch", "aria-hidden": "true" }), c)),
     h("li", { class: "error" }, h("span", { class: "wf-swatch", "aria-hidden": "true" }), "server_error (striped, red edge)"),
+    has("http") ? h("li", { class: "gateway-fault" }, h("span", { class: "wf-mark gateway", "aria-hidden": "true" }, "429"), "gateway failure (its status: nothing ran)") : null,
+    has("network") ? h("li", { class: "network-fault" }, h("span", { class: "wf-mark network", "aria-hidden": "true" }, "⚡"), "network fault (no answer, no code)") : null,
   );
+}
+
+/** Whether `span` is a third party's 5xx (its payment's gateway span says processor_error): its error, not a decline. */
+function thirdPartyError(span, rows) {
+  if (span.component !== "third-party" || !spanFailed(span)) return false;
+  const byId = new Map(rows.map(({ span: s }) => [s.spanId, s]));
+  let at = span;
+  while (at?.parentSpanId && byId.has(at.parentSpanId)) at = byId.get(at.parentSpanId);
+  return spanFault(at) === "processor_error";
 }
 
 /** Rows in tree order (each span after its parent, siblings by start), the last requests only. */
