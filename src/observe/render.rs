@@ -186,7 +186,12 @@ fn decision(t: &mut String, v: &Verdict) {
     t.push_str(if v.approved { "true" } else { "false" });
     t.push_str(",\"rule\":\"");
     t.push_str(v.rule.as_str());
-    t.push_str("\",\"attempt\":");
+    t.push('"');
+    if let Some(name) = &v.scenario_rule {
+        t.push_str(",\"scenarioRule\":");
+        escape_into(t, name);
+    }
+    t.push_str(",\"attempt\":");
     push_uint(t, u64::from(v.attempt));
     t.push_str(",\"draw\":");
     push_f64(t, v.draw);
@@ -404,8 +409,8 @@ pub mod shape {
     /// A service record with the third party's decision.
     pub const DECIDED: f64 = 2.0;
     pub const RESPONSE: f64 = 3.0;
-    /// `DECIDED`, then what a scenario made of it: the decline code and
-    /// the third party's word or status.
+    /// `DECIDED`, then what a scenario made of it: the decline code, the
+    /// third party's word or status, and the scenario's rule's name.
     pub const FAILED: f64 = 4.0;
     /// A response record of a replay (`"replay": true`).
     pub const REPLAYED: f64 = 5.0;
@@ -463,6 +468,7 @@ pub fn record_on_tape<'a>(tape: &mut Tape<'a>, r: &'a Entry) {
                     let third = v.failure.third_party();
                     tape.opt_word(third.map(|(w, _)| w).filter(|w| !w.is_empty()));
                     tape.opt_num(third.filter(|t| t.1 > 0).map(|t| f64::from(t.1)));
+                    tape.opt_word(v.scenario_rule.as_deref());
                 }
             }
         }

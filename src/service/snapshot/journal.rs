@@ -267,6 +267,7 @@ fn verdict(o: &Json<'_>) -> Read<Verdict> {
             o.get("thirdParty").and_then(Json::as_u64),
         )
         .ok_or("`declineCode`, `thirdParty`: not what a scenario gives")?,
+        scenario_rule: opt_text(o, "scenarioRule")?.map(Rc::from),
     })
 }
 
