@@ -303,11 +303,15 @@ pub fn attributes<'a>(s: &'a SpanEntry, each: &mut dyn FnMut(&'static str, Attr<
         } => {
             each("http.request.method", Attr::Str(&call.method));
             each("url.path", Attr::Str(&call.uri));
-            each(
-                "http.response.status_code",
-                Attr::Int(i64::from(*http_status)),
-            );
-            each("orderpay.code", Attr::Int(i64::from(*code)));
+            // A request-phase network fault got no answer: no status, and
+            // no code (0 would read as a success).
+            if *http_status != 0 {
+                each(
+                    "http.response.status_code",
+                    Attr::Int(i64::from(*http_status)),
+                );
+                each("orderpay.code", Attr::Int(i64::from(*code)));
+            }
             each("orderpay.msg", Attr::Str(msg));
             if let Some(template) = call.template {
                 each("http.route", Attr::Str(template));
