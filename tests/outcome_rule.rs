@@ -2,6 +2,7 @@
 //! and the rule's name in `scenarioRule` when a scenario's rule did. A
 //! snapshot keeps both; one written before them (a scenario's outcome
 //! under `"draw"`, counters with no `byRule.scenario`) still restores.
+//! `byRule.scenario` is there once a scenario's rule decided an attempt.
 
 mod common;
 
@@ -96,11 +97,22 @@ fn a_snapshot_written_before_scenario_was_a_rule_still_restores() {
         assert_eq!(outcome["declineCode"], json!("insufficient_funds"));
     }
     let counters: Value = serde_json::from_str(&restored.counters_json()).expect("JSON");
-    assert_eq!(
-        counters["payments"]["byRule"]["scenario"],
-        json!({"approved": 0, "declined": 0})
-    );
+    assert!(counters["payments"]["byRule"].get("scenario").is_none());
+    assert_eq!(counters["payments"]["byRule"]["draw"]["declined"], json!(2));
     assert_eq!(counters["payments"]["declined"], json!(2));
+}
+
+#[test]
+fn counters_have_no_by_rule_scenario_until_a_rule_decides() {
+    let mut svc = service(4);
+    let order = create_order_id(&mut svc);
+    svc.handle(pay_request(&order, 10.5, "CARD"));
+    let counters: Value = serde_json::from_str(&svc.counters_json()).expect("JSON");
+    let by_rule = counters["payments"]["byRule"].as_object().expect("byRule");
+    assert_eq!(
+        by_rule.keys().collect::<Vec<_>>(),
+        ["draw", "header", "forced-next"]
+    );
 }
 
 #[test]

@@ -394,8 +394,13 @@ export interface ServiceCounters {
     attempts: number;
     approved: number;
     declined: number;
-    /** By the rule that decided: the seeded draw, X-Sim-Outcome, forceNext, a scenario's rule (never approved). */
-    byRule: Record<"draw" | "header" | "forced-next" | "scenario", { approved: number; declined: number }>;
+    /**
+     * By the rule that decided: the seeded draw, X-Sim-Outcome, forceNext, and a scenario's rule (never approved;
+     * there once a scenario's rule decided an attempt).
+     */
+    byRule: Record<"draw" | "header" | "forced-next", { approved: number; declined: number }> & {
+      scenario?: { approved: number; declined: number };
+    };
     /** The running share: `approved[i]` is the approvals after `(i + 1) * every` attempts; at most 256 points, `every` doubling as attempts grow. */
     running: { every: number; approved: number[] };
   };

@@ -413,7 +413,8 @@ impl Counters {
         out.end_array();
     }
 
-    /// `payments`: the attempts, by the rule that decided them, and the
+    /// `payments`: the attempts, by the rule that decided them (`scenario`
+    /// only once a scenario's rule decided one, as `faults`), and the
     /// running count of approvals.
     fn write_payments(&self, out: &mut Out) {
         out.begin_object();
@@ -426,6 +427,9 @@ impl Counters {
         out.key("byRule");
         out.begin_object();
         for (rule, d) in RULES.iter().zip(&self.by_rule) {
+            if *rule == Rule::Scenario && *d == Decided::default() {
+                continue;
+            }
             out.key(rule.as_str());
             out.begin_object();
             out.key("approved");
