@@ -223,13 +223,25 @@ interface LogRecordBase {
 /** Why a payment attempt ended as it did. */
 export interface PaymentOutcome {
   approved: boolean;
-  /** "draw": the seeded draw against the failure rate; "header": X-Sim-Outcome; "forced-next": forceNext(). */
-  rule: "draw" | "header" | "forced-next";
+  /**
+   * "draw": the seeded draw against the failure rate; "header": X-Sim-Outcome; "forced-next": forceNext();
+   * "scenario": a scenario's rule (a decline, a timeout or a processor error), named in `scenarioRule`.
+   */
+  rule: "draw" | "header" | "forced-next" | "scenario";
+  /** Only when `rule` is "scenario": the name of the scenario's rule that decided (the response record's `fault.rule`). */
+  scenarioRule?: string;
   /** 1 for the first attempt on the order, 2 for the first retry... */
   attempt: number;
   /** The seeded draw in [0, 1); below the threshold fails. */
   draw: number;
   threshold: number;
+  /** A scenario's decline code: the rule's, or "generic_decline" for a drawn decline while a scenario is set. */
+  declineCode?: string;
+  /**
+   * Only when a scenario's rule decided: "declined" (the third party declined), "timeout" (it never answered),
+   * or the 5xx status it answered (a processor error). Only "declined" is a decline by the third party.
+   */
+  thirdParty?: "declined" | "timeout" | number;
   reason: string;
 }
 
@@ -392,8 +404,11 @@ export interface PaymentCounters {
   approved: number;
   /** Attempts answered "Third party payment failed" (a drawn or forced decline, a scenario's decline, timeout or processor error); none stored a payment. */
   declined: number;
-  /** By what decided the attempt: the seeded draw (a scenario's third-party failure included), X-Sim-Outcome, forceNext. */
-  byRule: Record<"draw" | "header" | "forced-next", PaymentOutcomes>;
+  /** By what decided the attempt: the seeded draw, X-Sim-Outcome, forceNext, or a scenario's rule (its decline, timeout or processor error). */
+  byRule: Record<"draw" | "header" | "forced-next", PaymentOutcomes> & {
+    /** A scenario's rule (never approved): there once a scenario's rule decided an attempt. */
+    scenario?: PaymentOutcomes;
+  };
   /** The running share: `approved[i]` is the approvals after `(i + 1) * every` attempts; at most 256 points, `every` doubling as attempts grow. */
   running: { every: number; approved: number[] };
 }

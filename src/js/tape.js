@@ -54,7 +54,7 @@ export function records(raw, memory) {
 }
 
 // A record on the tape: its shape, six fields every record has, then those
-// of its shape (3, 3, 9, 10, 12 for a decision a scenario made, or 11 for a
+// of its shape (3, 3, 9, 10, 13 for a decision a scenario made, or 11 for a
 // response with a fault). Each builder gets the tape at the shape.
 
 function buildRecords(t, s) {
@@ -73,7 +73,7 @@ function buildRecords(t, s) {
       k += 15;
     } else if (shape === FAILED) {
       out.push(failedRecord(t, s, k));
-      k += 18;
+      k += 19;
     } else {
       const record = responseRecord(t, s, k);
       k += 16;
@@ -113,17 +113,26 @@ function serviceRecord(t, s, k) {
   };
 }
 
-/** A decided record whose outcome a scenario made: its decline code and what the third party did. */
+/**
+ * A decided record whose outcome a scenario made: the name of the scenario's
+ * rule that decided (after `rule`), its decline code and what the third party did.
+ */
 function failedRecord(t, s, k) {
   const record = decidedRecord(t, s, k);
-  const { reason } = record.outcome;
-  delete record.outcome.reason;
+  const { approved, rule, attempt, draw, threshold, reason } = record.outcome;
+  const outcome = { approved, rule };
+  const name = text(s, t[k + 18]);
+  if (name !== null) outcome.scenarioRule = name;
+  outcome.attempt = attempt;
+  outcome.draw = draw;
+  outcome.threshold = threshold;
   const code = text(s, t[k + 15]);
-  if (code !== null) record.outcome.declineCode = code;
+  if (code !== null) outcome.declineCode = code;
   const word = text(s, t[k + 16]);
   const status = orNull(t[k + 17]);
-  if (word !== null || status !== null) record.outcome.thirdParty = word ?? status;
-  record.outcome.reason = reason;
+  if (word !== null || status !== null) outcome.thirdParty = word ?? status;
+  outcome.reason = reason;
+  record.outcome = outcome;
   return record;
 }
 

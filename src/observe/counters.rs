@@ -41,7 +41,7 @@ pub const RUNNING_POINTS: usize = 256;
 /// the service itself makes a few dozen at most.
 pub(crate) const MAX_ROWS: usize = 512;
 
-pub(crate) const RULES: [Rule; 3] = [Rule::Draw, Rule::Header, Rule::ForcedNext];
+pub(crate) const RULES: [Rule; 4] = [Rule::Draw, Rule::Header, Rule::ForcedNext, Rule::Scenario];
 pub(crate) const CLASSES: [EventClass; 3] =
     [EventClass::Order, EventClass::Payment, EventClass::Test];
 
@@ -129,8 +129,9 @@ impl Histogram {
 pub struct Counters {
     pub requests: u64,
     pub by_route: Vec<RouteCount>,
-    /// By rule, in the order of `RULES`: draw, header, forced-next.
-    pub by_rule: [Decided; 3],
+    /// By rule, in the order of `RULES`: draw, header, forced-next,
+    /// scenario.
+    pub by_rule: [Decided; 4],
     /// The approvals after every `every` attempts: point `i` is the count
     /// after `(i + 1) * every` attempts.
     pub running: Vec<u64>,
@@ -194,7 +195,7 @@ impl Default for Counters {
         Counters {
             requests: 0,
             by_route: Vec::new(),
-            by_rule: [Decided::default(); 3],
+            by_rule: [Decided::default(); 4],
             running: Vec::new(),
             every: 1,
             durations: Default::default(),
@@ -212,6 +213,7 @@ fn rule_index(rule: Rule) -> usize {
         Rule::Draw => 0,
         Rule::Header => 1,
         Rule::ForcedNext => 2,
+        Rule::Scenario => 3,
     }
 }
 
@@ -411,7 +413,8 @@ impl Counters {
         out.end_array();
     }
 
-    /// `payments`: the attempts, by the rule that decided them, and the
+    /// `payments`: the attempts, by the rule that decided them (`scenario`
+    /// only once a scenario's rule decided one, as `faults`), and the
     /// running count of approvals.
     fn write_payments(&self, out: &mut Out) {
         out.begin_object();
@@ -424,6 +427,9 @@ impl Counters {
         out.key("byRule");
         out.begin_object();
         for (rule, d) in RULES.iter().zip(&self.by_rule) {
+            if *rule == Rule::Scenario && *d == Decided::default() {
+                continue;
+            }
             out.key(rule.as_str());
             out.begin_object();
             out.key("approved");

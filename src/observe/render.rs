@@ -186,7 +186,12 @@ fn decision(t: &mut String, v: &Verdict) {
     t.push_str(if v.approved { "true" } else { "false" });
     t.push_str(",\"rule\":\"");
     t.push_str(v.rule.as_str());
-    t.push_str("\",\"attempt\":");
+    t.push('"');
+    if let Some(name) = &v.scenario_rule {
+        t.push_str(",\"scenarioRule\":");
+        escape_into(t, name);
+    }
+    t.push_str(",\"attempt\":");
     push_uint(t, u64::from(v.attempt));
     t.push_str(",\"draw\":");
     push_f64(t, v.draw);
@@ -298,11 +303,15 @@ pub fn attributes<'a>(s: &'a SpanEntry, each: &mut dyn FnMut(&'static str, Attr<
         } => {
             each("http.request.method", Attr::Str(&call.method));
             each("url.path", Attr::Str(&call.uri));
-            each(
-                "http.response.status_code",
-                Attr::Int(i64::from(*http_status)),
-            );
-            each("orderpay.code", Attr::Int(i64::from(*code)));
+            // A request-phase network fault got no answer: no status, and
+            // no code (0 would read as a success).
+            if *http_status != 0 {
+                each(
+                    "http.response.status_code",
+                    Attr::Int(i64::from(*http_status)),
+                );
+                each("orderpay.code", Attr::Int(i64::from(*code)));
+            }
             each("orderpay.msg", Attr::Str(msg));
             if let Some(template) = call.template {
                 each("http.route", Attr::Str(template));
@@ -404,8 +413,8 @@ pub mod shape {
     /// A service record with the third party's decision.
     pub const DECIDED: f64 = 2.0;
     pub const RESPONSE: f64 = 3.0;
-    /// `DECIDED`, then what a scenario made of it: the decline code and
-    /// the third party's word or status.
+    /// `DECIDED`, then what a scenario made of it: the decline code, the
+    /// third party's word or status, and the scenario's rule's name.
     pub const FAILED: f64 = 4.0;
     /// A response record of a replay (`"replay": true`).
     pub const REPLAYED: f64 = 5.0;
@@ -463,6 +472,7 @@ pub fn record_on_tape<'a>(tape: &mut Tape<'a>, r: &'a Entry) {
                     let third = v.failure.third_party();
                     tape.opt_word(third.map(|(w, _)| w).filter(|w| !w.is_empty()));
                     tape.opt_num(third.filter(|t| t.1 > 0).map(|t| f64::from(t.1)));
+                    tape.opt_word(v.scenario_rule.as_deref());
                 }
             }
         }

@@ -6,6 +6,8 @@
 
 use crate::prelude::*;
 
+use alloc::rc::Rc;
+
 use crate::json::message::msg;
 
 use super::random::keyed_unit;
@@ -57,6 +59,9 @@ pub enum Rule {
     Header,
     /// A `forceNext` instruction to the service.
     ForcedNext,
+    /// A scenario's rule (a decline, a timeout or a processor error),
+    /// named in the verdict's `scenario_rule`.
+    Scenario,
 }
 
 impl Rule {
@@ -65,11 +70,12 @@ impl Rule {
             Rule::Draw => "draw",
             Rule::Header => "header",
             Rule::ForcedNext => "forced-next",
+            Rule::Scenario => "scenario",
         }
     }
 
     pub fn parse(text: &str) -> Option<Rule> {
-        [Rule::Draw, Rule::Header, Rule::ForcedNext]
+        [Rule::Draw, Rule::Header, Rule::ForcedNext, Rule::Scenario]
             .into_iter()
             .find(|r| r.as_str() == text)
     }
@@ -143,6 +149,12 @@ impl Failure {
 pub struct Decision {
     pub approved: bool,
     pub rule: Rule,
+    /// The name of the scenario's rule, when `rule` is `Scenario`.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub scenario_rule: Option<String>,
     /// 1 for the first attempt on the order, 2 for the first retry...
     pub attempt: u32,
     /// The random draw in [0, 1): it fails when below the threshold. Made
@@ -150,12 +162,19 @@ pub struct Decision {
     pub draw: f64,
     /// The failure rate in force.
     pub threshold: f64,
+    /// The decline code a scenario reported (`generic_decline` for a
+    /// drawn decline under a scenario).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub decline_code: Option<String>,
     pub reason: String,
 }
 
 /// A decision without its words: what the hot path keeps. The reason is
 /// written only when someone reads it, and always reads the same.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Verdict {
     pub approved: bool,
     pub rule: Rule,
@@ -163,6 +182,9 @@ pub struct Verdict {
     pub draw: f64,
     pub threshold: f64,
     pub failure: Failure,
+    /// The name of the scenario's rule that decided, when `rule` is
+    /// `Scenario` (a snapshot written before it was kept has none).
+    pub scenario_rule: Option<Rc<str>>,
 }
 
 impl Verdict {
@@ -175,11 +197,13 @@ impl Verdict {
                 "declined by a scenario's rule: ",
                 self.failure.decline_code().unwrap_or_default()
             )),
-            Failure::TimedOut => Some(msg!("the third party timed out (a scenario's rule)")),
+            Failure::TimedOut => Some(msg!(
+                "the third party timed out, no decline (a scenario's rule)"
+            )),
             Failure::Status(status) => Some(msg!(
                 "the third party answered ",
                 status,
-                " (a scenario's rule)"
+                ", no decline (a scenario's rule)"
             )),
             Failure::None | Failure::Drawn => None,
         };
@@ -229,9 +253,11 @@ impl From<Verdict> for Decision {
         Decision {
             approved: v.approved,
             rule: v.rule,
+            scenario_rule: v.scenario_rule.as_deref().map(String::from),
             attempt: v.attempt,
             draw: v.draw,
             threshold: v.threshold,
+            decline_code: v.failure.decline_code().map(String::from),
             reason: v.reason(),
         }
     }
@@ -257,6 +283,7 @@ pub fn judge(
         draw,
         threshold: failure_rate,
         failure: Failure::None,
+        scenario_rule: None,
     }
 }
 

@@ -116,6 +116,34 @@ test("logs(), spans() and exportOtlp() are what JSON.parse makes of their text, 
   s.free();
 });
 
+/** A busy service under a scenario whose rules decline, time out, answer 503, limit and lose requests. */
+function underScenario() {
+  const rules = [
+    { name: "no funds", when: { route: "/api/payment/pay", every: 6 }, then: { kind: "decline", code: "insufficient_funds" } },
+    { name: "down", when: { route: "/api/payment/pay", every: 8 }, then: { kind: "processor_error", status: 503 } },
+    { name: "slow", when: { route: "/api/payment/pay", every: 10 }, then: { kind: "timeout", afterMs: 50 } },
+    { name: "limited", when: { every: 7 }, then: { kind: "http", status: 429, retryAfter: 1 } },
+    { name: "lost", when: { every: 11 }, then: { kind: "network", fault: "error" } },
+  ];
+  return busy({ scenario: { rules } });
+}
+
+test("under a scenario: outcome.rule \"scenario\" with scenarioRule, faults and network spans read the same both ways", () => {
+  const s = underScenario();
+  const { logs, spans } = check(s, "scenario");
+  const outcomes = logs.filter((r) => r.stage === "service" && r.outcome).map((r) => r.outcome);
+  for (const name of ["no funds", "down", "slow"]) {
+    assert.ok(outcomes.some((o) => o.rule === "scenario" && o.scenarioRule === name), name);
+  }
+  assert.ok(outcomes.some((o) => o.rule !== "scenario" && o.declineCode === "generic_decline" && !("scenarioRule" in o)));
+  assert.ok(logs.some((r) => r.stage === "response" && r.fault?.kind === "network"));
+  assert.ok(spans.some((sp) => sp.attributes.some(([k, v]) => k === "orderpay.fault.kind" && v === "network")));
+  const restored = Service.restore(s.snapshot());
+  check(restored, "scenario, restored");
+  restored.free();
+  s.free();
+});
+
 test("a restored service, a bounded log and a cleared one read the same both ways", () => {
   const s = busy();
   const restored = Service.restore(s.snapshot());

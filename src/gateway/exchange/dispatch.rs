@@ -202,9 +202,14 @@ pub(super) fn judge(
     if verdict.failure == Failure::Drawn {
         work.fault = Some(Box::new(Fault::drawn_decline()));
     }
-    verdict.approved &= by_rule.is_none();
+    if by_rule.is_some() {
+        verdict.approved = false;
+        verdict.rule = Rule::Scenario;
+        verdict.scenario_rule = work.fault.as_ref().and_then(|f| f.rule.clone());
+    }
+    let approved = verdict.approved;
     work.third_party = Some((offset, took, verdict));
-    if !verdict.approved {
+    if !approved {
         return Err(Rejection::ThirdPartyFailed.into());
     }
     Ok(order)

@@ -102,7 +102,10 @@ fn record_service(
         event_class,
         duration: work.duration,
         status,
-        outcome: work.third_party.map(|(_, _, verdict)| verdict),
+        outcome: work
+            .third_party
+            .as_ref()
+            .map(|(_, _, verdict)| verdict.clone()),
     };
     context.write(svc, now, at, stage);
     Some(span)

@@ -23,7 +23,7 @@ use crate::observe::span_entry::{Part, SpanEntry, Why};
 use crate::observe::Journal;
 use crate::sim::invalid::{Invalid, InvalidKind};
 use crate::sim::latency::{Profile, MAX_STEP_MS};
-use crate::sim::third_party::Verdict;
+use crate::sim::third_party::{Rule, Verdict};
 use crate::sim::time_limits::{check_time, MAX_SAFE_INTEGER};
 use crate::sim::Settings;
 
@@ -649,6 +649,15 @@ fn verdict(at: &str, d: &Verdict) -> Checked {
         return Err(Invalid::out_of_range(
             &msg!(at, ".threshold"),
             msg!("must be a number from 0 to 1, got ", display(d.threshold)),
+        ));
+    }
+    let by_scenario = d.failure.third_party().is_some();
+    if (d.rule == Rule::Scenario && !by_scenario)
+        || (d.scenario_rule.is_some() && d.rule != Rule::Scenario)
+    {
+        return Err(Invalid::out_of_range(
+            &msg!(at, ".rule"),
+            "\"scenario\" goes with a scenario's decline, timeout or status, and scenarioRule with \"scenario\"",
         ));
     }
     Ok(())

@@ -17,6 +17,7 @@ use crate::observe::counters::{
 use crate::observe::Counters;
 use crate::sim::invalid::Invalid;
 use crate::sim::scenario::document::KINDS;
+use crate::sim::third_party::Rule;
 
 impl Counters {
     /// The counters from a snapshot's `counters` field, written by `write`.
@@ -89,6 +90,11 @@ impl Counters {
         let rules = member(payments, pay_at, "byRule")?;
         for (rule, d) in RULES.iter().zip(self.by_rule.iter_mut()) {
             let here = Path(&rules_at, rule.as_str());
+            // A snapshot written before scenarios were counted apart has
+            // no `scenario`: none then.
+            if *rule == Rule::Scenario && rules.get(rule.as_str()).is_none() {
+                continue;
+            }
             let o = member(rules, &rules_at, rule.as_str())?;
             d.approved = safe_count_in(o, &here, "approved")?;
             d.declined = safe_count_in(o, &here, "declined")?;

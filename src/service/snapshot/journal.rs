@@ -267,6 +267,7 @@ fn verdict(o: &Json<'_>) -> Read<Verdict> {
             o.get("thirdParty").and_then(Json::as_u64),
         )
         .ok_or("`declineCode`, `thirdParty`: not what a scenario gives")?,
+        scenario_rule: opt_text(o, "scenarioRule")?.map(Rc::from),
     })
 }
 
@@ -329,6 +330,15 @@ fn attr_text<'j>(o: &'j Json<'_>, key: &str) -> Read<&'j str> {
         .ok_or_else(|| msg!("span attribute `", key, "`: expected a string"))
 }
 
+/// A gateway span's status or code: none (0) when a network fault in
+/// the request phase left no answer.
+fn answered<T: TryFrom<i64> + Default>(o: &Json<'_>, key: &str) -> Read<T> {
+    match attribute(o, key) {
+        None => Ok(T::default()),
+        Some(_) => attr_int(o, key),
+    }
+}
+
 fn attr_int<T: TryFrom<i64>>(o: &Json<'_>, key: &str) -> Read<T> {
     attribute(o, key)
         .and_then(Json::as_i64)
@@ -367,8 +377,8 @@ fn span(o: &Json<'_>, calls: &mut Calls) -> Read<SpanEntry> {
     let part = match text(o, "component")? {
         "gateway" => Part::Gateway {
             call: span_call_of(o, calls)?,
-            http_status: attr_int(o, "http.response.status_code")?,
-            code: attr_int(o, "orderpay.code")?,
+            http_status: answered(o, "http.response.status_code")?,
+            code: answered(o, "orderpay.code")?,
             msg: Cow::Owned(attr_text(o, "orderpay.msg")?.to_owned()),
             mark: mark(o)?,
         },

@@ -15,6 +15,7 @@
 use crate::prelude::*;
 
 use alloc::borrow::Cow;
+use alloc::rc::Rc;
 
 use super::journal::Calls;
 use crate::json::read::{string_stop, Reader};
@@ -267,6 +268,10 @@ impl<'a> Cursor<'a> {
         let approved = self.bool()?;
         self.lit(",\"rule\":")?;
         let rule = Rule::parse(&self.string()?)?;
+        let scenario_rule = match self.lit(",\"scenarioRule\":") {
+            Some(()) => Some(Rc::from(self.string()?)),
+            None => None,
+        };
         self.lit(",\"attempt\":")?;
         let attempt = self.small()?;
         self.lit(",\"draw\":")?;
@@ -284,6 +289,7 @@ impl<'a> Cursor<'a> {
             draw,
             threshold,
             failure,
+            scenario_rule,
         })
     }
 
