@@ -214,19 +214,26 @@ pub(super) fn settle_tie(x: f64, d: Decimal) -> Decimal {
     }
 }
 
+/// A finite, non-negative double as `mantissa × 2^exp`, exactly: its
+/// stored fraction with the hidden bit (none for a subnormal) and its
+/// unbiased exponent. The one place the bits of a double are taken apart.
+pub(super) fn mantissa_exp(abs: f64) -> (u64, i32) {
+    let bits = abs.to_bits();
+    let biased = (bits >> 52) as i32;
+    let fraction = bits & ((1 << 52) - 1);
+    if biased == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | (1 << 52), biased - 1075)
+    }
+}
+
 /// Whether `|x|` is exactly `(whole + 1/2) × 10^q`: with `x = odd × 2^e`,
 /// that is `odd × 5^-q = 2·whole + 1` and `e = q - 1` (for `q < 0`), or
 /// `odd = (2·whole + 1) × 5^q` and `e = q - 1` (for `q >= 0`).
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub(super) fn is_midpoint_above(x: f64, whole: u64, q: i32) -> bool {
-    let bits = x.abs().to_bits();
-    let biased = (bits >> 52) as i32;
-    let fraction = bits & ((1 << 52) - 1);
-    let (mantissa, exp) = if biased == 0 {
-        (fraction, -1074)
-    } else {
-        (fraction | (1 << 52), biased - 1075)
-    };
+    let (mantissa, exp) = mantissa_exp(x.abs());
     if mantissa == 0 {
         return false;
     }

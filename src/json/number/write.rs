@@ -3,7 +3,7 @@
 
 use crate::prelude::*;
 
-use super::decimal::{shortest, uint_digits, Decimal};
+use super::decimal::{mantissa_exp, shortest, uint_digits, Decimal};
 
 pub(super) fn push_ascii(out: &mut String, bytes: &[u8]) {
     for &b in bytes {
@@ -143,14 +143,7 @@ pub fn push_fixed(out: &mut String, x: f64, frac: u32) {
         return;
     };
     let frac = frac.min(9);
-    let bits = abs.to_bits();
-    let biased = (bits >> 52) as i32;
-    let fraction = bits & ((1 << 52) - 1);
-    let (mantissa, exp) = if biased == 0 {
-        (fraction, -1074)
-    } else {
-        (fraction | (1 << 52), biased - 1075)
-    };
+    let (mantissa, exp) = mantissa_exp(abs);
     let unit = 10u64.pow(frac);
     let (whole, part) = if exp >= 0 {
         push_big_whole(out, mantissa, exp as u32);
