@@ -58,7 +58,8 @@ manifest.bin = { orderpay: "./server/cli.js" };
 // conditions, so a runner that picks either (Jest's jsdom, Vitest) gets
 // the same code. `import` gets ES modules, `require` their CommonJS copy in
 // cjs/. The slim entries leave the .wasm in its own file, loaded by
-// `await init()` (or on first use, by the adapters).
+// `await init()` (or on first use, by the adapters). orderpay/webhooks
+// loads no WebAssembly at all.
 typeRoutes(pkg);
 const added = [...inlineWasm(pkg), ...commonJs(pkg)];
 manifest.files = [...new Set([...manifest.files, ...added])];
@@ -73,6 +74,8 @@ manifest.exports = {
   "./fetch": entry("fetch.d.ts", "fetch.inline.js"),
   "./msw": entry("msw.d.ts", "msw.inline.js"),
   "./playwright": entry("playwright.d.ts", "playwright.js"),
+  // Webhook signatures (Web Crypto only): no WebAssembly, so no inline or slim copy.
+  "./webhooks": entry("webhooks.d.ts", "webhooks.js"),
   "./browser": { types: "./browser.d.ts", default: "./browser.inline.js" },
   "./slim": { types: "./orderpay.d.ts", default: "./slim.js" },
   "./slim/fetch": { types: "./fetch.d.ts", default: "./fetch.js" },

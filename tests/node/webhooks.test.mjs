@@ -1,0 +1,275 @@
+// orderpay/webhooks, the signing helpers for a user's own tests: Stripe's
+// scheme, checked against node:crypto's HMAC and against stripe-node's own
+// constructEvent and generateTestHeaderString; every refusal with its reason;
+// and docs/webhooks.md's examples, run from the installed package.
+import assert from "node:assert/strict";
+import { createHmac } from "node:crypto";
+import { before, test } from "node:test";
+import Stripe from "stripe";
+
+import { makeConsumer, examples } from "./consumer.mjs";
+
+const pkg = new URL("../../pkg/", import.meta.url);
+const { signWebhook, verifyWebhook, WebhookSignatureError, SIGNATURE_HEADER, STRIPE_SIGNATURE_HEADER } = await import(
+  new URL("webhooks.js", pkg).href
+);
+
+const SECRET = "whsec_test_7d8f2c1e9a4b";
+const OLD = "whsec_old_0123456789";
+const T = 1_760_000_000;
+const EVENT = { id: "evt_1", type: "payment.succeeded", created: T, data: { paymentId: "PAY-1", amount: 25.5, note: "café ☕" } };
+
+/** The reason a verification was refused, or "ok". */
+async function outcome(...args) {
+  try {
+    await verifyWebhook(...args);
+    return "ok";
+  } catch (error) {
+    if (error instanceof WebhookSignatureError) return error.reason;
+    throw error;
+  }
+}
+
+test("a known answer: the v1 value is node:crypto's HMAC-SHA256 of '<t>.<body>' keyed with the whole secret", async () => {
+  const body = '{"id":"evt_1","type":"order.paid"}';
+  const expected = createHmac("sha256", SECRET).update(`${T}.${body}`, "utf8").digest("hex");
+  const signed = await signWebhook(body, { secret: SECRET, timestamp: T });
+  assert.deepEqual(signed, { header: `t=${T},v1=${expected}`, headerName: "Orderpay-Signature", body, timestamp: T });
+  // And a fixed vector, so that a change in both sides at once still shows.
+  const fixed = await signWebhook("{}", { secret: "whsec_x", timestamp: 1 });
+  assert.equal(fixed.header, `t=1,v1=${createHmac("sha256", "whsec_x").update("1.{}").digest("hex")}`);
+  // Non-ASCII text is signed as its UTF-8 bytes.
+  const text = await signWebhook(EVENT, { secret: "clé €", timestamp: T });
+  assert.equal(text.body, JSON.stringify(EVENT));
+  assert.equal(text.header.split("v1=")[1], createHmac("sha256", Buffer.from("clé €")).update(Buffer.from(`${T}.${text.body}`)).digest("hex"));
+});
+
+test("round trips: a string or an object, signed then verified, gives the event back", async () => {
+  const fromObject = await signWebhook(EVENT, { secret: SECRET, timestamp: T });
+  assert.deepEqual(await verifyWebhook(fromObject.body, fromObject.header, SECRET, { now: T }), EVENT);
+  const fromString = await signWebhook(" [1, 2] ", { secret: SECRET, timestamp: T });
+  assert.equal(fromString.body, " [1, 2] ");
+  assert.deepEqual(await verifyWebhook(fromString.body, fromString.header, SECRET, { now: T + 5 }), [1, 2]);
+  // The timestamp defaults to now, which verifyWebhook's now defaults to too.
+  const before = Math.floor(Date.now() / 1000);
+  const now = await signWebhook(EVENT, { secret: SECRET });
+  assert.ok(now.timestamp >= before && now.timestamp <= before + 2);
+  assert.deepEqual(await verifyWebhook(now.body, now.header, SECRET), EVENT);
+  // Stripe's header name, asked for: the value is the same.
+  const stripe = await signWebhook(EVENT, { secret: SECRET, timestamp: T, scheme: "stripe" });
+  assert.equal(stripe.headerName, STRIPE_SIGNATURE_HEADER);
+  assert.equal(stripe.header, fromObject.header);
+  assert.equal(SIGNATURE_HEADER, "Orderpay-Signature");
+});
+
+test("rotation: two v1 values, in the order of the secrets, and either secret verifies", async () => {
+  const signed = await signWebhook(EVENT, { secrets: [SECRET, OLD], timestamp: T });
+  const [t, first, second, ...rest] = signed.header.split(",");
+  assert.deepEqual([t, rest], [`t=${T}`, []]);
+  assert.equal(first, `v1=${createHmac("sha256", SECRET).update(`${T}.${signed.body}`).digest("hex")}`);
+  assert.equal(second, `v1=${createHmac("sha256", OLD).update(`${T}.${signed.body}`).digest("hex")}`);
+  for (const secret of [SECRET, OLD, [SECRET, OLD], [OLD, SECRET], ["whsec_other", OLD]]) {
+    assert.equal(await outcome(signed.body, signed.header, secret, { now: T }), "ok", String(secret));
+  }
+  assert.equal(await outcome(signed.body, signed.header, "whsec_other", { now: T }), "mismatch");
+  // The receiver may hold both secrets while the sender still signs with one.
+  const oldOnly = await signWebhook(EVENT, { secret: OLD, timestamp: T });
+  assert.equal(await outcome(oldOnly.body, oldOnly.header, [SECRET, OLD], { now: T }), "ok");
+});
+
+test("a tampered body or timestamp, and a wrong secret, are refused with a message that names both causes", async () => {
+  const { body, header } = await signWebhook(EVENT, { secret: SECRET, timestamp: T });
+  const tampered = [
+    body.replace("25.5", "2550"),
+    body + "\n",
+    JSON.stringify(JSON.parse(body), null, 2), // re-serialised after parsing
+    body.replace("é", "e\u0301"),
+  ];
+  for (const changed of tampered) assert.equal(await outcome(changed, header, SECRET, { now: T }), "mismatch", changed);
+  const later = header.replace(`t=${T}`, `t=${T + 1}`);
+  assert.equal(await outcome(body, later, SECRET, { now: T }), "mismatch");
+  const flipped = header.slice(0, -1) + (header.endsWith("0") ? "1" : "0");
+  assert.equal(await outcome(body, flipped, SECRET, { now: T }), "mismatch");
+  for (const wrong of ["whsec_other", SECRET.slice(0, -1), SECRET.toUpperCase(), ` ${SECRET}`]) {
+    assert.equal(await outcome(body, header, wrong, { now: T }), "mismatch", wrong);
+  }
+  await assert.rejects(verifyWebhook(body + " ", header, SECRET, { now: T }), (error) => {
+    assert.ok(error instanceof WebhookSignatureError);
+    assert.equal(error.name, "WebhookSignatureError");
+    assert.match(error.message, /body or its timestamp changed/);
+    assert.match(error.message, /secret is not the one it was signed with/);
+    return true;
+  });
+});
+
+test("a stale or future timestamp outside the tolerance is refused; inside it, or with the tolerance off, it holds", async () => {
+  const { body, header } = await signWebhook(EVENT, { secret: SECRET, timestamp: T });
+  assert.equal(await outcome(body, header, SECRET, { now: T + 300 }), "ok");
+  assert.equal(await outcome(body, header, SECRET, { now: T - 300 }), "ok");
+  assert.equal(await outcome(body, header, SECRET, { now: T + 301 }), "stale");
+  assert.equal(await outcome(body, header, SECRET, { now: T - 301 }), "stale");
+  assert.equal(await outcome(body, header, SECRET, { now: T + 10, tolerance: 10 }), "ok");
+  assert.equal(await outcome(body, header, SECRET, { now: T + 11, tolerance: 10 }), "stale");
+  assert.equal(await outcome(body, header, SECRET, { now: T + 1, tolerance: 0 }), "stale");
+  assert.equal(await outcome(body, header, SECRET, { now: T + 86400 * 365, tolerance: Infinity }), "ok");
+  await assert.rejects(verifyWebhook(body, header, SECRET, { now: T + 3600 }), /is 3600 s old, outside the tolerance of 300 s/);
+  await assert.rejects(verifyWebhook(body, header, SECRET, { now: T - 600 }), /is 600 s in the future/);
+  // The signature is checked first, as stripe-node does: a stale forgery is a mismatch.
+  assert.equal(await outcome(body, header, "whsec_other", { now: T + 3600 }), "mismatch");
+  // The default now is the real clock: a signature of 2025 is stale today.
+  assert.equal(await outcome(body, header, SECRET), "stale");
+});
+
+test("malformed headers and headers with no signature are refused with their reason", async () => {
+  const { body, header } = await signWebhook(EVENT, { secret: SECRET, timestamp: T });
+  const v1 = header.split(",")[1];
+  const malformed = [
+    "garbage",
+    `t=${T}`.replace("=", ":") + `,${v1}`,
+    `${v1}`,
+    `t=,${v1}`,
+    `t=-5,${v1}`,
+    `t=12.5,${v1}`,
+    `t=${T},t=${T},${v1}`,
+    `t=${T},v1=abc`,
+    `t=${T},${v1.toUpperCase().replace("V1", "v1")}`,
+    `t=${T},${v1}00`,
+    `t=${T},${v1},v1=`,
+    `t=${T};${v1}`,
+    `t=${T},${v1},`,
+    `t=${T}\u0000,${v1}`,
+    `t=${T},${v1}\u00e9`,
+    `t=${T},${v1}\ud800`,
+    "t=1," + "x".repeat(9000),
+    body, // the body and the header swapped
+  ];
+  for (const value of malformed) assert.equal(await outcome(body, value, SECRET, { now: T }), "malformed header", value.slice(0, 60));
+  for (const value of [undefined, null, "", `t=${T}`, `t=${T},v0=${"0".repeat(64)}`]) {
+    assert.equal(await outcome(body, value, SECRET, { now: T }), "no signature", String(value));
+  }
+  // Stripe's own other keys are ignored, spaces around items are allowed, and a one-item array is its item.
+  assert.equal(await outcome(body, `t=${T},v0=${"0".repeat(64)},${v1}`, SECRET, { now: T }), "ok");
+  assert.equal(await outcome(body, ` t=${T} , ${v1} `, SECRET, { now: T }), "ok");
+  assert.equal(await outcome(body, [header], SECRET, { now: T }), "ok");
+  await assert.rejects(verifyWebhook(body, body, SECRET, { now: T }), /body and the header swapped/);
+  await assert.rejects(verifyWebhook(body, "t=1," + "x".repeat(100_000), SECRET), /100004 characters, more than 8192/);
+});
+
+test("hostile arguments get a TypeError that says what was expected, never a crash", async () => {
+  const { body, header } = await signWebhook(EVENT, { secret: SECRET, timestamp: T });
+  const cases = [
+    [[body, 42, SECRET], /header must be the signature header's value, a string, not number 42/],
+    [[body, { t: T }, SECRET], /header must be .* not an object/],
+    [[body, [header, header], SECRET], /header must be .* not an array/],
+    [[body, header, undefined], /secret must be a non-empty string/],
+    [[body, header, ""], /secret must be a non-empty string/],
+    [[body, header, []], /must hold 1 to 16 secrets, not 0/],
+    [[body, header, [SECRET, 7]], /not number 7/],
+    [[body, header, "whsec_\udc00"], /lone UTF-16 surrogate/],
+    [[body, header, SECRET, { now: Date.now() }], /milliseconds, it seems/],
+    [[body, header, SECRET, { now: -1 }], /now must be whole unix seconds/],
+    [[body, header, SECRET, { tolerance: -1 }], /tolerance must be a number of seconds/],
+    [[body, header, SECRET, { tolerance: "300" }], /tolerance must be a number of seconds/],
+    [[body, header, SECRET, { tolerence: 5 }], /no option "tolerence"/],
+    [[body, header, SECRET, 5], /options must be an object/],
+    [["a\ud800b", header, SECRET], /lone UTF-16 surrogate/],
+  ];
+  for (const [args, message] of cases) {
+    await assert.rejects(verifyWebhook(...args), (error) => error instanceof TypeError && message.test(error.message), String(message));
+  }
+  const signing = [
+    [[EVENT], /needs options/],
+    [[EVENT, {}], /needs a secret/],
+    [[EVENT, { secret: SECRET, secrets: [OLD] }], /secret or secrets, not both/],
+    [[EVENT, { secrets: SECRET }], /secrets must be an array of strings/],
+    [[EVENT, { secret: SECRET, timestamp: Date.now() }], /milliseconds, it seems/],
+    [[EVENT, { secret: SECRET, timestamp: 1.5 }], /whole unix seconds/],
+    [[EVENT, { secret: SECRET, scheme: "svix" }], /scheme must be "orderpay" or "stripe"/],
+    [[EVENT, { secret: SECRET, secert: 1 }], /no option "secert"/],
+    [[new Uint8Array(2), { secret: SECRET }], /signWebhook signs text/],
+    [["a\ud800", { secret: SECRET }], /lone UTF-16 surrogate/],
+    [[undefined, { secret: SECRET }], /a string or a JSON value, not undefined/],
+    [[{ big: 1n }, { secret: SECRET }], /cannot be written as JSON/],
+  ];
+  for (const [args, message] of signing) {
+    await assert.rejects(signWebhook(...args), (error) => error instanceof TypeError && message.test(error.message), String(message));
+  }
+});
+
+test("the raw body may be a string, a Buffer, a Uint8Array (a view into a larger buffer too), an ArrayBuffer or a DataView", async () => {
+  const { body, header } = await signWebhook(EVENT, { secret: SECRET, timestamp: T });
+  const bytes = Buffer.from(body);
+  const padded = new Uint8Array(bytes.length + 10);
+  padded.set(bytes, 5);
+  const view = padded.subarray(5, 5 + bytes.length);
+  const forms = [body, bytes, new Uint8Array(bytes), view, view.slice().buffer, new DataView(padded.buffer, 5, bytes.length)];
+  for (const raw of forms) assert.deepEqual(await verifyWebhook(raw, header, SECRET, { now: T }), EVENT, raw.constructor.name);
+  // A body that holds but is not JSON: the signature is fine, the parse is not.
+  const text = await signWebhook("not json", { secret: SECRET, timestamp: T });
+  await assert.rejects(verifyWebhook(text.body, text.header, SECRET, { now: T }), (error) => error instanceof SyntaxError && /signature holds, but its body is not JSON/.test(error.message));
+});
+
+test("a parsed body is refused with a TypeError that explains raw bodies (stripe-node's most repeated mistake)", async () => {
+  const { body, header } = await signWebhook(EVENT, { secret: SECRET, timestamp: T });
+  for (const parsed of [JSON.parse(body), [1, 2], 3, true]) {
+    await assert.rejects(verifyWebhook(parsed, header, SECRET, { now: T }), (error) => {
+      assert.ok(error instanceof TypeError, String(error));
+      assert.match(error.message, /needs the raw body exactly as received/);
+      assert.match(error.message, /express\.raw\(\{ type: "application\/json" \}\)/);
+      assert.match(error.message, /request\.text\(\)/);
+      return true;
+    });
+  }
+  await assert.rejects(verifyWebhook(undefined, header, SECRET), /got no body \(undefined\): verifyWebhook needs the raw body/);
+});
+
+test("stripe-node's constructEvent accepts what signWebhook makes, under Stripe-Signature, rotation included", async () => {
+  const stripe = new Stripe("sk_test_orderpay");
+  const signed = await signWebhook(EVENT, { secret: SECRET, timestamp: T, scheme: "stripe" });
+  const received = (signed.timestamp + 30) * 1000;
+  const headers = { [signed.headerName]: signed.header };
+  const event = stripe.webhooks.constructEvent(signed.body, headers["Stripe-Signature"], SECRET, 300, undefined, received);
+  assert.deepEqual({ ...event }, EVENT);
+  assert.deepEqual({ ...stripe.webhooks.constructEvent(Buffer.from(signed.body), signed.header, SECRET, 300, undefined, received) }, EVENT);
+  const rotated = await signWebhook(EVENT, { secrets: [SECRET, OLD], timestamp: T, scheme: "stripe" });
+  for (const secret of [SECRET, OLD]) {
+    assert.deepEqual({ ...stripe.webhooks.constructEvent(rotated.body, rotated.header, secret, 300, undefined, received) }, EVENT);
+  }
+  // And it refuses what verifyWebhook refuses.
+  assert.throws(() => stripe.webhooks.constructEvent(signed.body + " ", signed.header, SECRET, 300, undefined, received), /No signatures found matching/);
+  assert.throws(() => stripe.webhooks.constructEvent(signed.body, signed.header, "whsec_other", 300, undefined, received), /No signatures found matching/);
+  assert.throws(() => stripe.webhooks.constructEvent(signed.body, signed.header, SECRET, 300, undefined, (T + 301) * 1000), /Timestamp outside the tolerance zone/);
+});
+
+test("verifyWebhook accepts what stripe-node's generateTestHeaderString makes, and refuses it tampered", async () => {
+  const stripe = new Stripe("sk_test_orderpay");
+  const payload = JSON.stringify(EVENT, null, 2);
+  const header = stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET, timestamp: T });
+  assert.deepEqual(await verifyWebhook(payload, header, SECRET, { now: T }), EVENT);
+  assert.deepEqual(await verifyWebhook(Buffer.from(payload), header, [OLD, SECRET], { now: T + 299 }), EVENT);
+  assert.equal((await signWebhook(payload, { secret: SECRET, timestamp: T })).header, header);
+  assert.equal(await outcome(payload.trim() + " ", header, SECRET, { now: T }), "mismatch");
+  assert.equal(await outcome(payload, header, OLD, { now: T }), "mismatch");
+  assert.equal(await outcome(payload, header, SECRET, { now: T + 301 }), "stale");
+});
+
+let app;
+before(() => {
+  app = makeConsumer();
+});
+
+test("docs/webhooks.md: the plain Node server verifies a signed POST and refuses a tampered one", () => {
+  const [example] = examples("webhooks-node");
+  assert.ok(example, "docs/webhooks.md has the node:http example");
+  assert.deepEqual(app.run("webhooks-node.mjs", example).trim().split("\n"), ["200 payment.succeeded", "400 mismatch"]);
+});
+
+test("docs/webhooks.md: the Express-style handler, unit-tested with signWebhook and no server", () => {
+  const [example] = examples("webhooks-express");
+  assert.ok(example, "docs/webhooks.md has the Express-style example");
+  assert.deepEqual(app.run("webhooks-express.mjs", example).trim().split("\n"), [
+    "200 received",
+    "400 stale",
+    "400 no signature",
+  ]);
+});
