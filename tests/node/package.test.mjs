@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 import { brokenLinks, docFiles } from "../docs.mjs";
-import { makeConsumer, examples, root } from "./consumer.mjs";
+import { makeConsumer, examples, root, withoutComments } from "./consumer.mjs";
 
 let app;
 before(() => {
@@ -170,6 +170,57 @@ test("the published types compile under strict TypeScript and have no any", () =
     "node",
     [tsc, "--noEmit", "--strict", "--target", "es2022", "--module", "nodenext", "--moduleResolution", "nodenext",
       "--lib", "es2022,dom", "--skipLibCheck", "false", "check.ts"],
+    { cwd: app.dir, stdio: ["ignore", "pipe", "pipe"] },
+  );
+});
+
+test("orderpay/webhooks by import and by require, and its types under strict TypeScript with no any", () => {
+  const sign = `const { header, body } = await signWebhook({ id: "evt_1" }, { secret: "whsec_x", timestamp: 1 });
+     const event = await verifyWebhook(body, header, "whsec_x", { now: 1 });
+     console.log(header === "t=1,v1=" + createHmac("sha256", "whsec_x").update("1." + body).digest("hex"), event.id, WebhookSignatureError.name);`;
+  const imported = app.run(
+    "webhooks.mjs",
+    `import { createHmac } from "node:crypto";
+     import { signWebhook, verifyWebhook, WebhookSignatureError } from "orderpay/webhooks";
+     ${sign}`,
+  );
+  assert.equal(imported.trim(), "true evt_1 WebhookSignatureError");
+  const required = app.run(
+    "webhooks.cjs",
+    `const { createHmac } = require("node:crypto");
+     const { signWebhook, verifyWebhook, WebhookSignatureError } = require("orderpay/webhooks");
+     (async () => { ${sign} })();`,
+  );
+  assert.equal(required.trim(), "true evt_1 WebhookSignatureError");
+
+  const types = readFileSync(join(app.dir, "node_modules/orderpay/webhooks.d.ts"), "utf8");
+  assert.doesNotMatch(withoutComments(types), /\bany\b/);
+  writeFileSync(
+    join(app.dir, "webhooks-check.ts"),
+    `
+    import { signWebhook, verifyWebhook, WebhookSignatureError, SIGNATURE_HEADER, type SignedWebhook, type WebhookSignatureReason } from "orderpay/webhooks";
+    const signed: SignedWebhook = await signWebhook({ id: "evt_1" }, { secrets: ["whsec_new", "whsec_old"], timestamp: 1, scheme: "stripe" });
+    const name: "Orderpay-Signature" | "Stripe-Signature" = signed.headerName;
+    const event = await verifyWebhook<{ id: string }>(new TextEncoder().encode(signed.body), signed.header, ["whsec_old"], { tolerance: 300, now: 1 });
+    const id: string = event.id;
+    const fromNode: string | string[] | undefined = undefined;
+    await verifyWebhook(signed.body, fromNode, "whsec_x").catch((error: unknown) => {
+      if (error instanceof WebhookSignatureError) { const reason: WebhookSignatureReason = error.reason; void reason; }
+    });
+    // @ts-expect-error: secret or secrets, not both
+    await signWebhook("{}", { secret: "a", secrets: ["b"] });
+    // @ts-expect-error: not a scheme
+    await signWebhook("{}", { secret: "a", scheme: "svix" });
+    // @ts-expect-error: not a reason
+    const wrong: WebhookSignatureReason = "tampered";
+    void [name, id, wrong, SIGNATURE_HEADER];
+    `,
+  );
+  const tsc = join(root, "tests/node_modules/typescript/bin/tsc");
+  execFileSync(
+    "node",
+    [tsc, "--noEmit", "--strict", "--target", "es2022", "--module", "nodenext", "--moduleResolution", "nodenext",
+      "--lib", "es2022,dom", "--skipLibCheck", "false", "webhooks-check.ts"],
     { cwd: app.dir, stdio: ["ignore", "pipe", "pipe"] },
   );
 });
