@@ -140,3 +140,16 @@ test("the sessions' commands of docs/sessions.md run as written: each session ap
     await stop(server);
   }
 });
+
+test("the asynchronous payments' commands of docs/async-payments.md run as written: a challenge passed, a pending payment settled", async () => {
+  const { server, outputs } = await runBlock(only(shellBlocks("async-payments")));
+  try {
+    const answers = outputs.map(([, out]) => JSON.parse(out));
+    const statuses = answers.filter((a) => a.data?.paymentId).map((a) => a.data.status);
+    assert.deepEqual(statuses, ["REQUIRES_ACTION", "SUCCESS", "PENDING", "SUCCESS"]);
+    const challenges = (await call(`${server.origin}/__orderpay/challenges`)).body.data;
+    assert.deepEqual(challenges.payments ?? challenges, []);
+  } finally {
+    await stop(server);
+  }
+});
