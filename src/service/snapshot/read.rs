@@ -222,16 +222,15 @@ pub(crate) fn payment_member(
                 Msg::new("unknown method ").q(method),
             )
         })?,
-        status: match text(p, &here, "status")? {
-            "SUCCESS" => PaymentStatus::Success,
-            "REFUNDED" => PaymentStatus::Refunded,
-            other => {
-                return Err(got_text(
+        status: {
+            let given = text(p, &here, "status")?;
+            PaymentStatus::parse(given).ok_or_else(|| {
+                got_text(
                     &Path(&here, "status"),
-                    "must be SUCCESS or REFUNDED",
-                    other,
-                ))
-            }
+                    "must be SUCCESS, REFUNDED, REQUIRES_ACTION, PENDING or FAILED",
+                    given,
+                )
+            })?
         },
     };
     payments.keep(row);
