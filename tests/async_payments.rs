@@ -410,3 +410,99 @@ fn defaults_are_unchanged_and_the_same_calls_give_the_same_bytes() {
         .all(|p| !p.contains("nextAction") && !p.contains("failure")));
     assert!(!plain.1.contains("\"card\""));
 }
+
+fn restore(text: &str) -> Service {
+    Service::restore(
+        text,
+        Box::new(orderpay::sim::clock::VirtualClock::starting_at(0)),
+    )
+    .expect("restores")
+}
+
+#[test]
+fn a_snapshot_keeps_the_plans_and_a_restore_continues_exactly() {
+    let mut svc = service(14);
+    set(
+        &mut svc,
+        json!({"kind": "pending", "forMs": 5000, "outcome": "fail", "code": "lost_card"}),
+    );
+    let pending = id(&pay(&mut svc, json!({})));
+    svc.set_scenario(None).expect("cleared");
+    let challenged = id(&pay(
+        &mut svc,
+        json!({"cardNumber": "4000002500003155", "returnUrl": "/back"}),
+    ));
+    let reversed = id(&pay(&mut svc, json!({"cardNumber": "4000000000000259"})));
+    let text = svc.snapshot();
+    assert!(text.contains("\"paymentPlans\""));
+    let mut copy = restore(&text);
+    assert_eq!(copy.snapshot(), text);
+    assert_eq!(copy.next_due(), svc.next_due());
+    for s in [&mut svc, &mut copy] {
+        s.advance(70_000);
+        s.complete_challenge(&challenged, "pass").expect("open");
+    }
+    assert_eq!(copy.snapshot(), svc.snapshot());
+    for pid in [pending, challenged, reversed] {
+        assert_eq!(status_of(&mut copy, &pid), status_of(&mut svc, &pid));
+    }
+    // Without plans, a snapshot has no such member.
+    assert!(!service(14).snapshot().contains("paymentPlans"));
+}
+
+#[test]
+fn damaged_plans_are_refused_naming_the_field() {
+    let mut svc = service(15);
+    let pid = id(&pay(&mut svc, json!({"cardNumber": "4000002500003155"})));
+    let text = svc.snapshot();
+    let mut tree: Value = serde_json::from_str(&text).expect("JSON");
+    let cases = [
+        (
+            "kind",
+            json!("later"),
+            ".plan.kind: must be challenge, pending or reversal",
+        ),
+        (
+            "code",
+            json!("nope"),
+            ".plan.code: must be one of the decline codes",
+        ),
+        ("due", json!("soon"), ".plan.due: "),
+        (
+            "trace",
+            json!("xyz"),
+            ".plan.trace: must be 32 lower-case hex digits",
+        ),
+        (
+            "name",
+            json!("1234"),
+            ".plan.name: must be a test card's number",
+        ),
+    ];
+    for (field, value, want) in cases {
+        let mut damaged = tree.clone();
+        damaged["paymentPlans"][&pid]["plan"][field] = value;
+        let e = Service::restore(
+            &damaged.to_string(),
+            Box::new(orderpay::sim::clock::VirtualClock::starting_at(0)),
+        )
+        .err()
+        .expect("refused");
+        let at = format!("snapshot.paymentPlans[\"{pid}\"]{want}");
+        assert!(e.msg.starts_with(&at), "{} / {at}", e.msg);
+    }
+    let plans = tree["paymentPlans"].as_object_mut().expect("plans");
+    let kept = plans.remove(&pid).expect("kept");
+    plans.insert("PAY-NOPE0000".into(), kept);
+    let e = Service::restore(
+        &tree.to_string(),
+        Box::new(orderpay::sim::clock::VirtualClock::starting_at(0)),
+    )
+    .err()
+    .expect("refused");
+    assert!(
+        e.msg.starts_with("snapshot.paymentPlans[\"PAY-NOPE0000\"]"),
+        "{}",
+        e.msg
+    );
+}

@@ -452,11 +452,15 @@ pub(crate) fn read_tree(tree: &Json, mut streamed: Streamed) -> Read<Parts> {
     // `streamed`, so every refusal below drops what is left of it whole:
     // one drop, not one for each list at each refusal.
     let s = &mut streamed;
+    let mut payments = read_payments(part("payments")?, s.by_id.take(), s.attempts.take())?;
+    if let Some(plans) = tree.get("paymentPlans") {
+        super::plans::read(plans, &mut payments)?;
+    }
     Ok(Parts {
         settings: read_settings(part("settings")?, "snapshot.settings")?,
         streams: read_streams(part("streams")?, "snapshot.streams")?,
         orders: read_orders(part("orders")?, take(&mut s.orders))?,
-        payments: read_payments(part("payments")?, s.by_id.take(), s.attempts.take())?,
+        payments,
         journal: journal::journal_with(part("journal")?, s.records.take(), s.spans.take())
             .map_err(journal_error)?,
         forced_next: read_forced(tree)?,
