@@ -486,6 +486,8 @@ export interface PaymentCounters {
   byRule: Record<"draw" | "header" | "forced-next", PaymentOutcomes> & {
     /** A scenario's rule (never approved): there once a scenario's rule decided an attempt. */
     scenario?: PaymentOutcomes;
+    /** A test card of the pay body (`cardNumber`): there once a card decided an attempt. */
+    card?: PaymentOutcomes;
   };
   /** The running share: `approved[i]` is the approvals after `(i + 1) * every` attempts; at most 256 points, `every` doubling as attempts grow. */
   running: { every: number; approved: number[] };
