@@ -66,6 +66,7 @@ export type ChallengeOutcome = "pass" | "fail" | "abandon";
 /** The body of POST /api/payment/pay. */
 export interface PayBody {
   orderId: string;
+  amount: number;
   paymentMethod: PaymentMethod;
   /** A test card's number (spaces allowed): its outcome instead of the draw. An unknown one is a 400 naming cardNumber. */
   cardNumber?: string;

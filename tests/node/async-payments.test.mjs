@@ -54,7 +54,7 @@ function client(api) {
     /** A new order of `price`, and a pay of it with `extra` in the body: the pay's envelope. */
     async pay(extra = {}, price = 12) {
       const order = await call("POST", "/api/order/create", { userId: "buyer", price });
-      return call("POST", "/api/payment/pay", { orderId: order.data.orderId, paymentMethod: "CARD", ...extra });
+      return call("POST", "/api/payment/pay", { orderId: order.data.orderId, amount: price, paymentMethod: "CARD", ...extra });
     },
     payment: (id) => call("GET", `/api/payment/${id}`).then((e) => e.data),
   };
@@ -111,10 +111,12 @@ for (const [way, using] of Object.entries(WAYS)) {
         assert.equal(back.origin + back.pathname, "https://app.example/done");
         assert.deepEqual(Object.fromEntries(back.searchParams), { step: "2", paymentId: pay.data.paymentId, status });
         assert.equal((await c.payment(pay.data.paymentId)).status, status);
-        // Answered already: a 409 envelope.
+        // Answered already: a 409 whose envelope says the status it has.
         const again = await api(`${url}?outcome=pass`, { method: "POST", redirect: "manual" });
         assert.equal(again.status, 409);
-        assert.equal((await again.json()).code, 409);
+        const refused = await again.json();
+        assert.equal(refused.code, -1);
+        assert.ok(refused.msg.includes(pay.data.paymentId) && refused.msg.includes(status), refused.msg);
         const after = await api(url);
         assert.equal(after.status, 200);
         assert.match(await after.text(), new RegExp(status));
@@ -139,7 +141,7 @@ for (const [way, using] of Object.entries(WAYS)) {
     using(async (api) => {
       const c = client(api);
       const order = await c.call("POST", "/api/order/create", { userId: "buyer", price: 7 });
-      const body = { orderId: order.data.orderId, paymentMethod: "CARD", cardNumber: CHALLENGE_CARD };
+      const body = { orderId: order.data.orderId, amount: 7, paymentMethod: "CARD", cardNumber: CHALLENGE_CARD };
       const first = await c.call("POST", "/api/payment/pay", body);
       const res = await api(`${ORIGIN}/api/payment/pay`, { method: "POST", headers: json, body: JSON.stringify(body) });
       assert.equal(res.status, 409);

@@ -165,7 +165,7 @@ test("the published types compile under strict TypeScript and have no any", () =
     new Service({ failurerate: 1 });
     void [when, p, status, wrong];
     // A Payment narrows on its status: nextAction only when REQUIRES_ACTION, failureCode and failureReason only when FAILED.
-    const body: PayBody = { orderId: "ORD-1", paymentMethod: "CARD", cardNumber: "4000 0025 0000 3155", returnUrl: "/done" };
+    const body: PayBody = { orderId: "ORD-1", amount: 20, paymentMethod: "CARD", cardNumber: "4000 0025 0000 3155", returnUrl: "/done" };
     const paid = s.handle("POST", "/api/payment/pay", body);
     if (paid.code === 0) {
       const payment: Payment = paid.data;

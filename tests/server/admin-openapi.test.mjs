@@ -107,7 +107,7 @@ async function challenged(path) {
   const headers = path.includes("{session}") ? { "x-orderpay-session": "doc-test" } : {};
   const order = await call(`${server.url}/api/order/create`, "POST", { userId: "u1", price: 5 }, headers);
   const pay = await call(`${server.url}/api/payment/pay`, "POST",
-    { orderId: order.body.data.orderId, paymentMethod: "CARD", cardNumber: "4000 0025 0000 3155" }, headers);
+    { orderId: order.body.data.orderId, amount: 5, paymentMethod: "CARD", cardNumber: "4000 0025 0000 3155" }, headers);
   assert.equal(pay.body.data.status, "REQUIRES_ACTION", JSON.stringify(pay.body));
   return pay.body.data.paymentId;
 }

@@ -28,7 +28,7 @@ function session(name) {
     admin,
     async pay(extra = {}) {
       const order = await api("POST", "/api/order/create", { userId: "buyer", price: 20 });
-      return (await api("POST", "/api/payment/pay", { orderId: order.body.data.orderId, paymentMethod: "CARD", ...extra })).body;
+      return (await api("POST", "/api/payment/pay", { orderId: order.body.data.orderId, amount: 20, paymentMethod: "CARD", ...extra })).body;
     },
     payment: async (id) => (await api("GET", `/api/payment/${id}`)).body.data,
   };

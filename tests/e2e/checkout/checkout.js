@@ -17,6 +17,7 @@ async function pay(cardNumber) {
   const order = await call("POST", "/api/order/create", { userId: "checkout-buyer", price: 20 });
   const paid = await call("POST", "/api/payment/pay", {
     orderId: order.data.orderId,
+    amount: 20,
     paymentMethod: "CARD",
     cardNumber,
     returnUrl: "/done.html",
