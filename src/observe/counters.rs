@@ -41,7 +41,13 @@ pub const RUNNING_POINTS: usize = 256;
 /// the service itself makes a few dozen at most.
 pub(crate) const MAX_ROWS: usize = 512;
 
-pub(crate) const RULES: [Rule; 4] = [Rule::Draw, Rule::Header, Rule::ForcedNext, Rule::Scenario];
+pub(crate) const RULES: [Rule; 5] = [
+    Rule::Draw,
+    Rule::Header,
+    Rule::ForcedNext,
+    Rule::Scenario,
+    Rule::Card,
+];
 pub(crate) const CLASSES: [EventClass; 3] =
     [EventClass::Order, EventClass::Payment, EventClass::Test];
 
@@ -131,7 +137,7 @@ pub struct Counters {
     pub by_route: Vec<RouteCount>,
     /// By rule, in the order of `RULES`: draw, header, forced-next,
     /// scenario.
-    pub by_rule: [Decided; 4],
+    pub by_rule: [Decided; 5],
     /// The approvals after every `every` attempts: point `i` is the count
     /// after `(i + 1) * every` attempts.
     pub running: Vec<u64>,
@@ -195,7 +201,7 @@ impl Default for Counters {
         Counters {
             requests: 0,
             by_route: Vec::new(),
-            by_rule: [Decided::default(); 4],
+            by_rule: [Decided::default(); 5],
             running: Vec::new(),
             every: 1,
             durations: Default::default(),
@@ -214,6 +220,7 @@ fn rule_index(rule: Rule) -> usize {
         Rule::Header => 1,
         Rule::ForcedNext => 2,
         Rule::Scenario => 3,
+        Rule::Card => 4,
     }
 }
 
@@ -427,7 +434,7 @@ impl Counters {
         out.key("byRule");
         out.begin_object();
         for (rule, d) in RULES.iter().zip(&self.by_rule) {
-            if *rule == Rule::Scenario && *d == Decided::default() {
+            if matches!(rule, Rule::Scenario | Rule::Card) && *d == Decided::default() {
                 continue;
             }
             out.key(rule.as_str());

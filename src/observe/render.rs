@@ -191,6 +191,11 @@ fn decision(t: &mut String, v: &Verdict) {
         t.push_str(",\"scenarioRule\":");
         escape_into(t, name);
     }
+    if let Some(card) = v.card {
+        t.push_str(",\"card\":\"");
+        t.push_str(card);
+        t.push('"');
+    }
     t.push_str(",\"attempt\":");
     push_uint(t, u64::from(v.attempt));
     t.push_str(",\"draw\":");

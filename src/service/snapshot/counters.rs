@@ -92,7 +92,9 @@ impl Counters {
             let here = Path(&rules_at, rule.as_str());
             // A snapshot written before scenarios were counted apart has
             // no `scenario`: none then.
-            if *rule == Rule::Scenario && rules.get(rule.as_str()).is_none() {
+            // Nor `card` before test cards, or while none decided one.
+            let optional = matches!(rule, Rule::Scenario | Rule::Card);
+            if optional && rules.get(rule.as_str()).is_none() {
                 continue;
             }
             let o = member(rules, &rules_at, rule.as_str())?;

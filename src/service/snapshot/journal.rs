@@ -268,6 +268,14 @@ fn verdict(o: &Json<'_>) -> Read<Verdict> {
         )
         .ok_or("`declineCode`, `thirdParty`: not what a scenario gives")?,
         scenario_rule: opt_text(o, "scenarioRule")?.map(Rc::from),
+        card: match opt_text(o, "card")? {
+            None => None,
+            Some(number) => Some(
+                crate::domain::test_card::find(number)
+                    .ok_or("`card`: not a test card's number")?
+                    .number,
+            ),
+        },
     })
 }
 
