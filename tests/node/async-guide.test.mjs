@@ -45,7 +45,10 @@ function follow(number) {
   const { orderId } = s.handle("POST", "/api/order/create", { userId: "u-1", price: 10 }).data;
   const answer = s.request("POST", "/api/payment/pay", { orderId, amount: 10, paymentMethod: "CARD", cardNumber: number });
   const { code, msg, data } = answer.body;
-  if (code !== 0) return { first: msg, code: answer.headers["x-orderpay-decline-code"] ?? null };
+  if (code !== 0) {
+    const { outcome } = s.logs().findLast((r) => r.stage === "service");
+    return { first: msg, rule: outcome.rule, card: outcome.card, code: outcome.declineCode ?? null };
+  }
   const get = () => s.handle("GET", `/api/payment/${data.paymentId}`).data;
   const at = s.now;
   if (data.status === "REQUIRES_ACTION") {
@@ -64,7 +67,7 @@ function follow(number) {
 /** What each wording of the table's Outcome column means, as follow() reports it. */
 const OUTCOMES = [
   [/^succeeds$/, () => ({ first: "SUCCESS", last: "SUCCESS", afterMs: null, code: null })],
-  [/^declined$/, () => ({ first: "Third party payment failed" })],
+  [/^declined$/, () => ({ first: "Third party payment failed", rule: "card" })],
   [/^challenge, waits for the buyer$/, () => ({ first: "REQUIRES_ACTION", waiting: true, last: "SUCCESS", code: null })],
   [/^challenge; once passed, declined$/, () => ({ first: "REQUIRES_ACTION", waiting: true, last: "FAILED" })],
   [/^succeeds, then reversed after (\d+) s, "(.+)"$/, ([, s, reason]) => ({ first: "SUCCESS", last: "FAILED", afterMs: s * 1000, reason })],
