@@ -100,3 +100,16 @@ test("a number the table does not list is refused, naming cardNumber", () => {
     assert.match(answer.body.msg, /cardNumber/, number);
   }
 });
+
+test("the guide's log record example prints the change's record, in the pay's trace", () => {
+  const [example] = examples("async-record");
+  assert.ok(example, "docs/async-payments.md has a log record example");
+  const [record, sameTrace] = app.run("async-record.mjs", example).trim().split("\n");
+  const change = JSON.parse(record);
+  assert.match(change.paymentId, /^PAY-[A-Z0-9]{8}$/);
+  assert.deepEqual({ ...change, paymentId: undefined }, {
+    paymentId: undefined, from: "PENDING", to: "FAILED", kind: "pending",
+    cause: { rule: "card", card: "4000084000000022" }, failureCode: "insufficient_funds",
+  });
+  assert.equal(sameTrace, "true");
+});
