@@ -506,3 +506,74 @@ fn damaged_plans_are_refused_naming_the_field() {
         e.msg
     );
 }
+
+#[test]
+fn each_change_is_a_payment_record_in_the_pays_trace_and_counted() {
+    let mut svc = service(16);
+    set(
+        &mut svc,
+        json!({"kind": "pending", "forMs": 1000, "outcome": "fail", "code": "lost_card"}),
+    );
+    let order = create_order_id(&mut svc);
+    let paid = svc.handle(pay_body(&order, json!({})));
+    let trace = trace_of(&paid);
+    let pid = id(&body(&paid));
+    svc.advance(1000);
+    let records = logs_json(&svc);
+    let change = records
+        .iter()
+        .find(|r| r["stage"] == "payment")
+        .expect("a payment record");
+    assert_eq!(change["traceId"], json!(trace));
+    assert_eq!(
+        (
+            &change["paymentId"],
+            &change["from"],
+            &change["to"],
+            &change["kind"]
+        ),
+        (
+            &json!(pid),
+            &json!("PENDING"),
+            &json!("FAILED"),
+            &json!("pending")
+        )
+    );
+    assert_eq!(
+        change["cause"],
+        json!({"rule": "scenario", "scenarioRule": "async"})
+    );
+    assert_eq!(change["failureCode"], "lost_card");
+    let pay_record = records
+        .iter()
+        .find(|r| {
+            r["stage"] == "service" && r["traceId"] == json!(trace) && r.get("outcome").is_some()
+        })
+        .expect("the pay's service record");
+    assert_eq!(change["parentSpanId"], pay_record["spanId"]);
+    let counters: Value = serde_json::from_str(&svc.counters_json()).expect("JSON");
+    assert_eq!(counters["payments"]["changes"]["failed"], 1);
+    assert!(!service_counters_of_plain().contains("changes"));
+    // The record survives a snapshot, and the typed logs read it.
+    let text = svc.snapshot();
+    assert_eq!(restore(&text).snapshot(), text);
+    assert!(svc.logs(None).iter().any(|r| stage_name(r) == "payment"));
+
+    let mut svc = service(17);
+    let pid = id(&pay(&mut svc, json!({"cardNumber": "4000002500003155"})));
+    svc.complete_challenge(&pid, "abandon").expect("open");
+    let change = logs_json(&svc)
+        .into_iter()
+        .rfind(|r| r["stage"] == "payment")
+        .expect("record");
+    assert_eq!(
+        change["cause"],
+        json!({"rule": "buyer", "outcome": "abandon", "planned": {"rule": "card", "card": "4000002500003155"}})
+    );
+}
+
+fn service_counters_of_plain() -> String {
+    let mut svc = service(16);
+    pay(&mut svc, json!({}));
+    svc.counters_json()
+}

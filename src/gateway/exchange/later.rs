@@ -16,6 +16,7 @@ use crate::domain::payment_plan::{Cause, Change, Later, Plan, Step};
 use crate::domain::test_card::{CardOutcome, TestCard};
 use crate::domain::{NewPayment, Payment};
 use crate::json::message::msg;
+use crate::observe::{At, Kept, SpanId, TraceId};
 use crate::sim::scenario::{Fault, Outcome, Then};
 use crate::sim::third_party::{Failure, Forced, Verdict};
 
@@ -175,8 +176,24 @@ pub(super) fn challenge_open(order_id: &str, open: Code) -> ApiError {
 /// and spans of them are written from.
 #[cold]
 #[inline(never)]
-pub fn resolve_due(svc: &mut Backend, now: i64) -> Vec<Change> {
-    svc.payments.resolve_due(now)
+pub fn resolve_due(svc: &mut Backend, now: i64) {
+    for change in svc.payments.resolve_due(now) {
+        write_change(svc, change);
+    }
+}
+
+/// The record of a change, in the trace of the pay that planned it: its
+/// own span id, a child of the pay's payment-service span; at its time.
+fn write_change(svc: &mut Backend, change: Change) {
+    let [high, low, wide, parent] = change.origin;
+    let at = At {
+        trace: TraceId::from_parts([high, low, wide]),
+        span: SpanId::fresh(&mut svc.streams.traces),
+        parent: (parent != 0).then_some(SpanId(parent)),
+    };
+    svc.counters.count_change(&change);
+    svc.journal
+        .write(change.at, at, Kept::Payment(Box::new(change)));
 }
 
 /// Ends a challenge for the buyer at the service's time: the change, or
@@ -190,5 +207,7 @@ pub fn complete_challenge(
     if svc.payments.plans.any_due(now) {
         resolve_due(svc, now);
     }
-    svc.payments.complete_challenge(payment_id, outcome, now)
+    let change = svc.payments.complete_challenge(payment_id, outcome, now)?;
+    write_change(svc, change.clone());
+    Ok(change)
 }

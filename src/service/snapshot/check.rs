@@ -554,7 +554,7 @@ fn entry(record: &Entry, at: &dyn Fn(&str) -> String) -> Checked {
         check_time(f, record.timestamp).map(drop)
     })?;
     match &record.stage {
-        Kept::Gateway(_) => Ok(()),
+        Kept::Gateway(_) | Kept::Payment(_) => Ok(()),
         Kept::Service {
             duration, outcome, ..
         } => {

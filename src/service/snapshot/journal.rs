@@ -310,6 +310,16 @@ fn record(o: &Json<'_>, calls: &mut Calls) -> Read<Entry> {
                 },
             },
         ),
+        "payment" => {
+            let [high, low, wide] = trace(o)?.parts();
+            let parent = parent(o)?.map_or(0, |p| p.0);
+            let at = int(o, "timestamp")?;
+            Kept::Payment(Box::new(super::change_record::read(
+                o,
+                at,
+                [high, low, wide, parent],
+            )?))
+        }
         other => return Err(msg!("`stage`: unknown ", Whole(other))),
     };
     Ok(Entry {

@@ -14,6 +14,7 @@
 //! - `fields`: the field helpers every reader here refuses with;
 //! - `check`: what a restored state must hold to become a service.
 
+pub(crate) mod change_record;
 pub mod check;
 pub(crate) mod counters;
 pub(crate) mod fields;
