@@ -111,5 +111,5 @@ test("the guide's log record example prints the change's record, in the pay's tr
     paymentId: undefined, from: "PENDING", to: "FAILED", kind: "pending",
     cause: { rule: "card", card: "4000084000000022" }, failureCode: "insufficient_funds",
   });
-  assert.equal(sameTrace, "true");
+  assert.equal(sameTrace, "true true");
 });
