@@ -112,6 +112,15 @@ function serviceWhenLoaded(given, scenario) {
   return { ready, current: () => service };
 }
 
+/** The msg of an envelope's text; the text itself for an answer that is no envelope (the challenge page's HTML). */
+function messageOf(text) {
+  try {
+    return JSON.parse(text).msg;
+  } catch {
+    return text;
+  }
+}
+
 /**
  * Answers one request, given as parts, with the service `current()` (which
  * must be ready). `path` is `gw.pathOf(url)`, when the caller has already read it.
@@ -124,8 +133,7 @@ function answerer(gw, who, warn, current) {
     // A failure the scenario asked for is no mistake to warn of.
     if (reply.status >= 400 && !reply.fault && !reply.headers["x-orderpay-fault"]) {
       const trace = reply.headers["x-b3-traceid"];
-      const { msg } = JSON.parse(reply.text);
-      warn(`orderpay: ${reply.status} for ${method} ${url}: ${msg}${trace ? ` (trace ${trace})` : ""}`);
+      warn(`orderpay: ${reply.status} for ${method} ${url}: ${messageOf(reply.text)}${trace ? ` (trace ${trace})` : ""}`);
     }
     return {
       status: reply.status,

@@ -15,16 +15,63 @@ export interface Order {
 
 export type PaymentMethod = "CARD" | "WALLET_A" | "WALLET_B";
 
-/** A payment, as payment pay and get-payment return it. */
-export interface Payment {
+/** What every Payment holds, whatever its status. */
+interface PaymentBase {
   /** `PAY-` and 8 upper-case letters or digits. */
   paymentId: string;
   orderId: string;
   amount: number;
-  status: "SUCCESS" | "REFUNDED";
   paymentMethod: PaymentMethod;
-  /** Unix time in milliseconds. */
+  /** Unix time in milliseconds: when the pay request came, whatever happened since. */
   paidAt: number;
+}
+
+/** A payment taken (the spec's one status), or refunded. */
+export interface SettledPayment extends PaymentBase {
+  status: "SUCCESS" | "REFUNDED";
+}
+
+/** A payment awaiting a 3-D Secure challenge: send the buyer to `nextAction.url`. */
+export interface RequiresActionPayment extends PaymentBase {
+  status: "REQUIRES_ACTION";
+  /** The challenge page: a path relative to the gateway's base URL (with base "/", the URL itself). */
+  nextAction: { type: "redirect"; url: string };
+}
+
+/** A payment still processing: it becomes SUCCESS or FAILED on the service's clock. */
+export interface PendingPayment extends PaymentBase {
+  status: "PENDING";
+}
+
+/** A payment that failed after it was answered: a challenge failed or abandoned, a pending one declined, a reversal. */
+export interface FailedPayment extends PaymentBase {
+  status: "FAILED";
+  /** A decline code, such as "authentication_required" or "insufficient_funds". */
+  failureCode: DeclineCode;
+  failureReason: string;
+}
+
+/**
+ * A payment, as payment pay and get-payment return it: narrow on `status`
+ * for `nextAction` (REQUIRES_ACTION) or `failureCode` and `failureReason` (FAILED).
+ */
+export type Payment = SettledPayment | RequiresActionPayment | PendingPayment | FailedPayment;
+
+/** Every status a Payment can have. */
+export type PaymentStatus = Payment["status"];
+
+/** The outcome of a challenge: the buyer's Complete (pass), Fail (fail) or Cancel (abandon). */
+export type ChallengeOutcome = "pass" | "fail" | "abandon";
+
+/** The body of POST /api/payment/pay. */
+export interface PayBody {
+  orderId: string;
+  amount: number;
+  paymentMethod: PaymentMethod;
+  /** A test card's number (spaces allowed): its outcome instead of the draw. An unknown one is a 400 naming cardNumber. */
+  cardNumber?: string;
+  /** Where the challenge page sends the browser back: an absolute http(s) URL or a path starting with "/". Kept only for a challenged payment. */
+  returnUrl?: string;
 }
 
 /** What GET /api/test/order/batch?count=N returns. */
@@ -124,7 +171,13 @@ export type ScenarioThen =
   | { kind: "processor_error"; status?: number }
   | { kind: "http"; status?: 429 | 502 | 503 | 504; retryAfter?: number }
   | { kind: "delay"; ms?: number }
-  | { kind: "network"; fault: NetworkFaultName; ms?: number; phase?: "request" | "response" };
+  | { kind: "network"; fault: NetworkFaultName; ms?: number; phase?: "request" | "response" }
+  /** A 3-D Secure challenge: REQUIRES_ACTION, then answered by the buyer, completeChallenge, or the rule's `outcome` after `afterMs` (which needs `outcome`). */
+  | { kind: "challenge"; outcome?: ChallengeOutcome; afterMs?: number; code?: DeclineCode }
+  /** PENDING, then SUCCESS (outcome pass, the default) or FAILED with `code` after `forMs` (default 30000). */
+  | { kind: "pending"; forMs?: number; outcome?: "pass" | "fail"; code?: DeclineCode }
+  /** SUCCESS, then FAILED after `afterMs` (default 60000), with `code` and `reason`. */
+  | { kind: "reversal"; afterMs?: number; code?: DeclineCode; reason?: string };
 
 /** Which requests a rule matches, and when it fires; every matcher given must hold. */
 export interface ScenarioWhen {
@@ -227,9 +280,13 @@ export interface PaymentOutcome {
    * "draw": the seeded draw against the failure rate; "header": X-Sim-Outcome; "forced-next": forceNext();
    * "scenario": a scenario's rule (a decline, a timeout or a processor error), named in `scenarioRule`.
    */
-  rule: "draw" | "header" | "forced-next" | "scenario";
+  rule: "draw" | "header" | "forced-next" | "scenario" | "card";
   /** Only when `rule` is "scenario": the name of the scenario's rule that decided (the response record's `fault.rule`). */
   scenarioRule?: string;
+  /** Only when `rule` is "card": the test card's number, as the pay body gave it, spaces taken out. */
+  card?: string;
+  /** Only when the payment goes on after its answer (a challenge, pending, a reversal): what is planned, and when it is due (null: it waits for the buyer). */
+  async?: { kind: "challenge" | "pending" | "reversal"; dueAt: number | null };
   /** 1 for the first attempt on the order, 2 for the first retry... */
   attempt: number;
   /** The seeded draw in [0, 1); below the threshold fails. */
@@ -283,7 +340,29 @@ export interface ResponseRecord extends LogRecordBase {
   fault?: Fault;
 }
 
-export type LogRecord = GatewayRecord | ServiceRecord | ResponseRecord;
+/** What changed a payment's status after its answer. */
+export type PaymentChangeCause =
+  | { rule: "scenario"; scenarioRule: string }
+  | { rule: "card"; card: string }
+  | { rule: "buyer" }
+  | { rule: "clock" };
+
+/**
+ * Written when a payment's status changes after its answer (a challenge
+ * answered, a pending payment resolved, a reversal), in the pay request's trace.
+ */
+export interface PaymentRecord extends LogRecordBase {
+  stage: "payment";
+  paymentId: string;
+  from: PaymentStatus;
+  to: PaymentStatus;
+  cause: PaymentChangeCause;
+  /** Only when it became FAILED. */
+  failureCode?: DeclineCode;
+  failureReason?: string;
+}
+
+export type LogRecord = GatewayRecord | ServiceRecord | ResponseRecord | PaymentRecord;
 
 export type SpanComponent = "gateway" | "order-service" | "payment-service" | "third-party" | "test-data";
 
@@ -408,9 +487,19 @@ export interface PaymentCounters {
   byRule: Record<"draw" | "header" | "forced-next", PaymentOutcomes> & {
     /** A scenario's rule (never approved): there once a scenario's rule decided an attempt. */
     scenario?: PaymentOutcomes;
+    /** A test card of the pay body (`cardNumber`): there once a card decided an attempt. */
+    card?: PaymentOutcomes;
   };
   /** The running share: `approved[i]` is the approvals after `(i + 1) * every` attempts; at most 256 points, `every` doubling as attempts grow. */
   running: { every: number; approved: number[] };
+  /** Pays answered REQUIRES_ACTION (a challenge); absent until one. */
+  requiresAction?: number;
+  /** Pays answered PENDING; absent until one. */
+  pending?: number;
+  /** Payments reversed (SUCCESS, then FAILED); absent until one. */
+  reversed?: number;
+  /** Challenges answered, by how; absent until one. */
+  challenges?: { passed: number; failed: number; abandoned: number };
 }
 
 /** Counters the service keeps over every request, whatever the log still holds. */
@@ -510,7 +599,20 @@ export class Service {
   readonly seed: number;
   /** The service's current time, Unix ms. */
   readonly now: number;
-  /** Moves a virtual clock on by `ms`; the wall clock ignores it. Throws a TypeError for a non-number, a RangeError for `ms` that is not a whole number, 0 or more, or that would carry the clock past 8640000000000000 (the last time a Date holds). */
+  /**
+   * Answers a REQUIRES_ACTION payment's challenge now, as the buyer would on
+   * its page: "pass" makes it SUCCESS, "fail" or "abandon" FAILED
+   * (authentication_required unless the rule names another code). Returns
+   * the payment as it is now. A wrong outcome throws a TypeError naming
+   * `outcome`; an unknown payment, or one that awaits no challenge, a
+   * RangeError naming `paymentId` and the status it has.
+   */
+  completeChallenge(paymentId: string, outcome: ChallengeOutcome): Payment;
+  /** The payments awaiting a challenge (REQUIRES_ACTION), in id order. */
+  challenges(): RequiresActionPayment[];
+  /** When the soonest plan comes due (a pending payment, a challenge answering itself, a reversal), Unix ms; null when none is. */
+  readonly nextDueAt: number | null;
+  /** Moves a virtual clock on by `ms`, and resolves every payment's plan that came due, in due order; the wall clock ignores `ms` and still resolves what is due now. Throws a TypeError for a non-number, a RangeError for `ms` that is not a whole number, 0 or more, or that would carry the clock past 8640000000000000 (the last time a Date holds). */
   advance(ms: number): void;
   /**
    * The whole state (orders, payments, log, random state, clock, settings) as compact JSON text,

@@ -132,6 +132,14 @@ async function answer(event) {
   if (state === "stopped") return fetch(request);
   const client = state === "started" ? await self.clients.get(event.clientId) : undefined;
   if (!client) return notStarted(request);
+  return askPage(client, request);
+}
+
+/**
+ * The answer of the page `client` to `request`, as it gave it: its status,
+ * its headers (a content type, a Location) and its body.
+ */
+async function askPage(client, request) {
   const body = await request.arrayBuffer();
   const channel = new MessageChannel();
   const replied = new Promise((resolve) => {
@@ -202,10 +210,37 @@ function dribbleBody(bytes, ms, signal) {
   });
 }
 
+/**
+ * The challenge page of a payment (`{base}/api/payment/{id}/challenge`,
+ * the url of a Payment's nextAction): the one gateway URL a browser
+ * navigates to, as a buyer sent there by the app.
+ */
+const CHALLENGE = /\/[aA][pP][iI]\/payment\/[^/?#]+\/challenge(?:[?#]|$)/;
+
+/**
+ * A navigation to the challenge page (the app's redirect, an iframe, its
+ * form's Complete, Fail or Cancel) comes from no page that started: the
+ * page that holds the service is the one navigating, or the parent of the
+ * frame. It is answered by the most recently focused page that started,
+ * while that page lives; with none, the network, as before.
+ */
+async function answerNavigation(event) {
+  await loadPages();
+  const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  const client = windows.find((c) => pages.get(c.id) === "started");
+  if (!client) return fetch(event.request);
+  return askPage(client, event.request);
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
-  // Navigations (typing an /api/ URL in the address bar) go to the network.
-  if (request.mode === "navigate" || !GATEWAY.test(request.url)) return;
+  // Navigations (typing an /api/ URL in the address bar) go to the network,
+  // but for the challenge page, which the page that started answers.
+  if (request.mode === "navigate") {
+    if (GATEWAY.test(request.url) && CHALLENGE.test(new URL(request.url).pathname)) event.respondWith(answerNavigation(event));
+    return;
+  }
+  if (!GATEWAY.test(request.url)) return;
   // A page that stopped: straight to the network, when this worker knows it.
   if (pages && pages.get(event.clientId) === "stopped") return;
   event.respondWith(answer(event));

@@ -144,6 +144,7 @@ test("the published types compile under strict TypeScript and have no any", () =
     join(app.dir, "check.ts"),
     `
     import { Service, handle, type Envelope, type Order, type Payment, type LogRecord, type ServiceOptions } from "orderpay";
+    import type { ChallengeOutcome, PayBody, PaymentStatus, ScenarioRule } from "orderpay";
     const options: ServiceOptions = { seed: 1, failureRate: 0.5, logCapacity: 10, virtualTime: 0 };
     const s = new Service(options);
     const e: Envelope = s.handle("POST", "/api/order/create", { userId: "u", price: 1 });
@@ -163,6 +164,44 @@ test("the published types compile under strict TypeScript and have no any", () =
     // @ts-expect-error: not an option
     new Service({ failurerate: 1 });
     void [when, p, status, wrong];
+    // A Payment narrows on its status: nextAction only when REQUIRES_ACTION, failureCode and failureReason only when FAILED.
+    const body: PayBody = { orderId: "ORD-1", amount: 20, paymentMethod: "CARD", cardNumber: "4000 0025 0000 3155", returnUrl: "/done" };
+    const paid = s.handle("POST", "/api/payment/pay", body);
+    if (paid.code === 0) {
+      const payment: Payment = paid.data;
+      if (payment.status === "REQUIRES_ACTION") {
+        const to: "redirect" = payment.nextAction.type;
+        const url: string = payment.nextAction.url;
+        void [to, url];
+      } else if (payment.status === "FAILED") {
+        const code: string = payment.failureCode;
+        const reason: string = payment.failureReason;
+        void [code, reason];
+      } else {
+        const settled: "SUCCESS" | "REFUNDED" | "PENDING" = payment.status;
+        // @ts-expect-error: only a payment awaiting a challenge has a nextAction
+        void payment.nextAction;
+        // @ts-expect-error: only a failed payment has a failureCode
+        void payment.failureCode;
+        void settled;
+      }
+    }
+    const statuses: PaymentStatus[] = ["SUCCESS", "REFUNDED", "REQUIRES_ACTION", "PENDING", "FAILED"];
+    const due: number | null = s.nextDueAt;
+    const awaiting: string[] = s.challenges().map((c) => c.nextAction.url);
+    const answered: Payment = s.completeChallenge("PAY-1", "abandon" satisfies ChallengeOutcome);
+    // @ts-expect-error: not an outcome of a challenge
+    s.completeChallenge("PAY-1", "maybe");
+    const rules: ScenarioRule[] = [
+      { then: { kind: "challenge" } },
+      { then: { kind: "challenge", outcome: "fail", afterMs: 5000, code: "insufficient_funds" } },
+      { then: { kind: "pending", forMs: 30000, outcome: "fail", code: "insufficient_funds" } },
+      { then: { kind: "reversal", afterMs: 60000, reason: "disputed" } },
+    ];
+    // @ts-expect-error: a pending payment cannot be abandoned
+    const notPending: ScenarioRule = { then: { kind: "pending", outcome: "abandon" } };
+    for (const r of s.logs()) if (r.stage === "payment") { const change: [PaymentStatus, PaymentStatus] = [r.from, r.to]; void change; }
+    void [statuses, due, awaiting, answered, rules, notPending];
     `,
   );
   const tsc = join(root, "tests/node_modules/typescript/bin/tsc");

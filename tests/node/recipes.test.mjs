@@ -1,4 +1,4 @@
-// The recipes of docs/testing-failures.md, each a node:test module, run as
+// The recipes of docs/testing-failures.md and docs/async-payments.md, each a node:test module, run as
 // a user runs them: written into a throwaway app that installed the packed
 // package, then `node --test FILE` there. Each must pass with at least one
 // test and none failing; and each, with the feature it shows taken out of
@@ -22,6 +22,13 @@ const RECIPES = [
   ["outage", examples("recipe-outage"), ["forMs: 60_000", "forMs: 120_000"]],
   ["decline-reason", examples("recipe-decline-reason"), ["x-orderpay-decline-code", "x-no-such-header"]],
   ["24-hours", examples("recipe-24-hours"), ["service.advance(HOUR);", "service.advance(HOUR - 60_000);"]],
+  // docs/async-payments.md
+  ["async-challenge", examples("recipe-async-challenge"), ['then: { kind: "challenge" }', 'then: { kind: "delay", ms: 0 }']],
+  ["async-return", examples("recipe-async-return"), [', returnUrl: "https://shop.example/done"', ""]],
+  ["async-rule", examples("recipe-async-rule"), ["afterMs: 5000", "afterMs: 6000"]],
+  ["async-pending", examples("recipe-async-pending"), ['outcome: "fail", code: "insufficient_funds"', 'outcome: "pass"']],
+  ["async-reversal", examples("recipe-async-reversal"), ["afterMs: MINUTE,", "afterMs: 2 * MINUTE,"]],
+  ["async-cards", examples("recipe-async-cards"), ['"4000 0000 0000 9995"', '"4242 4242 4242 4242"']],
 ];
 
 /** The environment of a user's shell: without the mark by which this runner tells its own children. */
@@ -77,7 +84,7 @@ function pool(size) {
 
 for (const [name, blocks, [feature]] of RECIPES) {
   test(`the recipe "${name}" passes as written, and fails without its feature`, async () => {
-    assert.equal(blocks.length, 1, `docs/testing-failures.md has one <!-- example: recipe-${name} --> block`);
+    assert.equal(blocks.length, 1, `the documentation has one <!-- example: recipe-${name} --> block`);
     const [code] = blocks;
     assert.ok(code.trimEnd().split("\n").length <= 40, `recipe-${name} is at most 40 lines`);
     assert.ok(code.includes(feature), `recipe-${name} contains ${feature}`);

@@ -99,8 +99,22 @@ async function requestFor(method, path, op) {
   return op.requestBody?.content["application/json"].example;
 }
 
+/**
+ * A payment awaiting a challenge (a test card's), in the session a documented
+ * path acts on (doc-test under /sessions/{session}/, else the default): its id.
+ */
+async function challenged(path) {
+  const headers = path.includes("{session}") ? { "x-orderpay-session": "doc-test" } : {};
+  const order = await call(`${server.url}/api/order/create`, "POST", { userId: "u1", price: 5 }, headers);
+  const pay = await call(`${server.url}/api/payment/pay`, "POST",
+    { orderId: order.body.data.orderId, amount: 5, paymentMethod: "CARD", cardNumber: "4000 0025 0000 3155" }, headers);
+  assert.equal(pay.body.data.status, "REQUIRES_ACTION", JSON.stringify(pay.body));
+  return pay.body.data.paymentId;
+}
+
 /** Sends it and reads the answer; a stream (server-sent events) is read up to its headers. */
 async function answer(method, path, body) {
+  if (path.includes("{paymentId}")) path = path.replace("{paymentId}", await challenged(path));
   if (path.endsWith("/events")) {
     const stream = new AbortController();
     const res = await fetch(admin(path), { signal: stream.signal });

@@ -140,3 +140,24 @@ test("the sessions' commands of docs/sessions.md run as written: each session ap
     await stop(server);
   }
 });
+
+test("the asynchronous payments' commands of docs/async-payments.md run as written: a challenge passed, a pending payment settled", async () => {
+  const { server, outputs } = await runBlock(only(shellBlocks("async-payments")));
+  try {
+    const out = outputs.map(([, text]) => text);
+    assert.equal(outputs.length, 11, "every command ran");
+    const json = (i) => JSON.parse(out[i]);
+    assert.equal(json(1).data.orderId, "ORD-I3486VY3");
+    assert.deepEqual([json(2).data.paymentId, json(2).data.status], ["PAY-W98IIMV8", "REQUIRES_ACTION"]);
+    assert.equal(out[3].trim(), "409");
+    assert.match(out[4], /<title>orderpay test authentication<\/title>/);
+    assert.deepEqual(json(5).data.challenges.map((p) => p.paymentId), ["PAY-W98IIMV8"]);
+    assert.equal(json(6).data.payment.status, "SUCCESS");
+    assert.deepEqual([json(7).data.paymentId, json(7).data.status], ["PAY-V7YT0Z30", "PENDING"]);
+    assert.equal(json(8).data.status, "PENDING");
+    assert.equal(json(10).data.status, "SUCCESS");
+    assert.deepEqual((await call(`${server.origin}/__orderpay/challenges`)).body.data.challenges, []);
+  } finally {
+    await stop(server);
+  }
+});

@@ -161,6 +161,31 @@ const schemas = {
       { type: "null" },
     ],
   },
+  Payment: {
+    type: "object",
+    description:
+      "A payment, as GET /api/payment/{paymentId} answers it: the JS API's Payment (orderpay.d.ts). nextAction only when REQUIRES_ACTION, " +
+      "failureCode and failureReason only when FAILED",
+    required: ["paymentId", "orderId", "amount", "status", "paymentMethod", "paidAt"],
+    properties: {
+      paymentId: { type: "string" },
+      orderId: { type: "string" },
+      amount: { type: "number" },
+      status: { enum: ["SUCCESS", "REFUNDED", "REQUIRES_ACTION", "PENDING", "FAILED"] },
+      paymentMethod: { type: "string" },
+      paidAt: { type: "integer" },
+      nextAction: {
+        type: "object",
+        required: ["type", "url"],
+        properties: {
+          type: { const: "redirect" },
+          url: { type: "string", description: "The challenge page, a path relative to the gateway's base URL" },
+        },
+      },
+      failureCode: { type: "string" },
+      failureReason: { type: "string" },
+    },
+  },
   OpenApiDocument: {
     type: "object",
     description: "An OpenAPI 3.1 document",
@@ -366,9 +391,36 @@ const OPERATIONS = {
   clearScenario: ["scenario", "Clear the failure scenario", "No scenario: every request gets the spec's behaviour again.", {
     responses: { 200: ok("Cleared", { type: "object", required: ["scenario"], properties: { scenario: { type: "null" } } }), ...guarded },
   }],
-  advance: ["state", "Move the virtual clock", "Moves a virtual clock (reset with virtualTime first) on by ms.", {
+  advance: ["state", "Move the virtual clock", "Moves a virtual clock (reset with virtualTime first) on by ms, and resolves, in due order, every payment's plan that came due: a pending payment succeeding or failing, a challenge answering itself, a reversal. On the wall clock ms moves nothing, and what is due now resolves (the server also resolves it by itself when it comes due).", {
     requestBody: body({ type: "object", required: ["ms"], properties: { ms: { type: "integer", minimum: 0 } } }, { ms: 60000 }),
     responses: { 200: ok("Moved", { type: "object", required: ["now"], properties: { now: { type: "integer" } } }), ...bodied },
+  }],
+  challenges: ["payments", "The payments awaiting a challenge", "The payments whose status is REQUIRES_ACTION (a 3-D Secure challenge nobody answered yet), in id order, and the service's clock.", {
+    responses: {
+      200: ok("The payments", {
+        type: "object",
+        required: ["challenges", "now"],
+        properties: { challenges: { type: "array", items: ref("schemas", "Payment") }, now: { type: "integer", description: "The service's clock, Unix time in ms" } },
+      }),
+      ...guarded,
+    },
+  }],
+  completeChallenge: ["payments", "Answer a challenge", "Answers the payment's challenge as the buyer would on its page: pass (it becomes SUCCESS), fail or abandon (FAILED, authentication_required unless the scenario's rule names another code). A wrong outcome is refused naming outcome (400); no such payment 404; a payment that awaits no challenge 409, msg naming its status.", {
+    parameters: [ref("parameters", "PaymentId")],
+    requestBody: body(
+      { type: "object", required: ["outcome"], properties: { outcome: { enum: ["pass", "fail", "abandon"] } } },
+      { outcome: "pass" },
+    ),
+    responses: {
+      200: ok("Answered: the payment as it is now", {
+        type: "object",
+        required: ["payment", "now"],
+        properties: { payment: ref("schemas", "Payment"), now: { type: "integer", description: "The service's clock, Unix time in ms" } },
+      }),
+      404: { description: "No payment of that id: msg names paymentId", content: json(ref("schemas", "ErrorEnvelope")) },
+      409: { description: "The payment awaits no challenge: msg names paymentId and its status", content: json(ref("schemas", "ErrorEnvelope")) },
+      ...bodied,
+    },
   }],
 };
 
@@ -400,7 +452,7 @@ export function adminOpenapi({ version, license, repository }, origin = "http://
       version,
       description:
         "What `orderpay serve` offers beside the gateway, for tests in any language: the log, the spans, the counters, " +
-        "the whole state, forceNext, reset, the clock and the failure scenario. Answers are the {code, msg, data} envelope, except the documents " +
+        "the whole state, forceNext, reset, the clock, the failure scenario and the payments awaiting a challenge. Answers are the {code, msg, data} envelope, except the documents " +
         "(NDJSON, server-sent events, OTLP/JSON, the snapshot, the OpenAPI documents), which come as themselves. " +
         "HEAD is answered wherever GET is.",
       license: { name: license, identifier: license },
@@ -413,6 +465,7 @@ export function adminOpenapi({ version, license, repository }, origin = "http://
       { name: "traces", description: "The spans, as JSON and OTLP/JSON" },
       { name: "state", description: "The whole state, its settings, forceNext, reset and the clock" },
       { name: "scenario", description: "The failure scenario: which requests fail, and how" },
+      { name: "payments", description: "The payments awaiting a 3-D Secure challenge, and answering one" },
     ],
     // On loopback with no --admin-token: nothing; else the bearer token.
     security: [{}, { adminToken: [] }],
@@ -420,6 +473,9 @@ export function adminOpenapi({ version, license, repository }, origin = "http://
     components: {
       schemas,
       responses,
+      parameters: {
+        PaymentId: { name: "paymentId", in: "path", required: true, description: "The payment's id, PAY-…", schema: { type: "string", minLength: 1 } },
+      },
       securitySchemes: {
         adminToken: {
           type: "http",

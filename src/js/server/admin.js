@@ -1,6 +1,6 @@
 // The admin API under /__orderpay/: what the JS API offers beside requests
 // (logs, spans, exports, snapshots, forceNext, reset, the clock, the
-// failure scenario), over
+// failure scenario, the payments awaiting a challenge), over
 // HTTP for tests in any language. Answers are the {code, msg, data}
 // envelope, except the documents (NDJSON, OTLP/JSON, the snapshot, the
 // OpenAPI documents), which come as themselves.
@@ -167,6 +167,9 @@ async function advance(ctx, req, res) {
     return sendError(res, 400, `ms: expected a whole number of milliseconds from 0, got ${JSON.stringify(body.ms ?? null)}`);
   }
   try {
+    // Resolves, in due order, every payment's plan that came due (a pending
+    // payment, a challenge answering itself, a reversal); on the wall clock
+    // ms moves nothing, and what is due now resolves.
     ctx.instance.service.advance(body.ms);
   } catch (error) {
     // Past the last time a Date holds: refused, the clock unmoved.
@@ -174,6 +177,38 @@ async function advance(ctx, req, res) {
   }
   ctx.changed();
   sendData(res, { now: ctx.instance.service.now });
+}
+
+/** The payments awaiting a challenge (REQUIRES_ACTION), in id order. */
+function challenges(ctx, req, res) {
+  const service = ctx.instance.service;
+  sendData(res, { challenges: service.challenges(), now: service.now });
+}
+
+/**
+ * Answers a challenge as the buyer would on its page: pass, fail or
+ * abandon. A wrong outcome is a 400 naming it; no such payment a 404; one
+ * that awaits no challenge (it has another status) a 409.
+ */
+async function completeChallenge(ctx, req, res, params, { paymentId }) {
+  const body = await jsonBody(req, res);
+  if (body === undefined) return;
+  const service = ctx.instance.service;
+  let payment;
+  try {
+    payment = service.completeChallenge(paymentId, body.outcome);
+  } catch (error) {
+    if (error instanceof RangeError) return sendError(res, unknownPayment(error.message) ? 404 : 409, error.message);
+    const got = error.message.startsWith("outcome:") ? `, got ${JSON.stringify(body.outcome ?? null)}` : "";
+    return sendError(res, 400, error.message + got);
+  }
+  ctx.changed();
+  sendData(res, { payment, now: service.now });
+}
+
+/** Whether the core's refusal of a paymentId says there is no such payment (else it has another status). */
+function unknownPayment(message) {
+  return /\b(no payment|not found|unknown|no such)\b/i.test(message);
 }
 
 /** A scenario document of 100 rules, each with its longest strings, stays well under this. */
@@ -255,14 +290,49 @@ const ROUTES = [
   ["POST", "/force-next", "forceNext", forceNext],
   ["POST", "/reset", "reset", reset],
   ["POST", "/advance", "advance", advance],
+  ["GET", "/challenges", "challenges", challenges],
+  ["POST", "/challenges/{paymentId}", "completeChallenge", completeChallenge],
   ["GET", "/scenario", "scenario", scenario],
   ["PUT", "/scenario", "setScenario", putScenario],
   ["DELETE", "/scenario", "clearScenario", clearScenario],
 ];
 
-/** The admin routes of one server: [method, path, operationId, handler(req, res, params)]. */
+/** The admin routes of one server: [method, path, operationId, handler(req, res, params, values)]. */
 export function adminRoutes(ctx) {
-  return ROUTES.map(([method, path, operationId, handler]) => [method, path, operationId, (req, res, params) => handler(ctx, req, res, params)]);
+  return ROUTES.map(([method, path, operationId, handler]) => [
+    method,
+    path,
+    operationId,
+    (req, res, params, values) => handler(ctx, req, res, params, values),
+  ]);
+}
+
+/**
+ * Whether a route's path matches `sub`: the values of its template's
+ * segments (`/challenges/{paymentId}`), {} for a plain path, or null.
+ */
+export function matchPath(template, sub) {
+  if (!template.includes("{")) return template === sub ? {} : null;
+  const want = template.split("/");
+  const got = sub.split("/");
+  if (want.length !== got.length) return null;
+  const values = {};
+  for (let i = 0; i < want.length; i++) {
+    const name = /^\{(\w+)\}$/.exec(want[i])?.[1];
+    if (name === undefined) {
+      if (want[i] !== got[i]) return null;
+    } else if (got[i] === "") return null;
+    else values[name] = decoded(got[i]);
+  }
+  return values;
+}
+
+function decoded(segment) {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 /** Answers a request under /__orderpay/; `session`: the one it names (null: the default). */
@@ -281,7 +351,7 @@ export async function answerAdmin(req, res, ctx, path, params, session = null) {
   }
   const routes = ctx.adminRoutes;
   const method = req.method === "HEAD" ? "GET" : req.method;
-  const same = routes.filter(([, p]) => p === sub);
+  const same = routes.filter(([, p]) => matchPath(p, sub) !== null);
   if (!same.length) {
     const paths = every.map(([, p]) => PREFIX + p);
     const list = [...new Set(ctx.sessions ? [...paths, ...sessionPaths(every)] : paths)].join(", ");
@@ -292,5 +362,5 @@ export async function answerAdmin(req, res, ctx, path, params, session = null) {
     const allow = same.map(([m]) => m).join(", ");
     return sendError(res, 405, `method: ${req.method} is not allowed on ${path}; use ${allow}`, { allow });
   }
-  await route[3](req, res, params);
+  await route[3](req, res, params, matchPath(route[1], sub));
 }

@@ -14,6 +14,7 @@ import { answerPreflight, isPreflight } from "./cors.js";
 import { LIVE_MARKER, StaticFiles } from "./files.js";
 import { LogEvents } from "./events.js";
 import { FaultWriter } from "./fault_on_socket.js";
+import { DueTimer } from "./due_timer.js";
 import { answerGateway, gatewayPaths } from "./gateway.js";
 import { Instance } from "./instance.js";
 import { rawError, sendError } from "./reply.js";
@@ -91,8 +92,12 @@ export function createOrderpayServer(options, serviceOptions) {
     changed: () => {
       ctx.state?.touch();
       ctx.events.changed();
+      ctx.due.arm();
     },
   };
+  // On the wall clock, what comes due resolves while the server runs: the log streams show it.
+  ctx.due = new DueTimer(instance, ctx.changed);
+  ctx.due.arm();
   ctx.adminRoutes = adminRoutes(ctx);
   const gatewayPath = gatewayPaths(options.base);
   ctx.sessions = createSessions(ctx, options, serviceOptions);
@@ -119,6 +124,7 @@ export function createOrderpayServer(options, serviceOptions) {
   const close = server.close.bind(server);
   server.close = (callback) => {
     ctx.events.end();
+    ctx.due.stop();
     ctx.faults.stop();
     ctx.sessions.close();
     return close(callback);

@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 
+import { DueTimer } from "./due_timer.js";
 import { LogEvents } from "./events.js";
 import { Instance } from "./instance.js";
 import { DEFAULT_SESSION, nameProblem } from "./session_name.js";
@@ -143,7 +144,10 @@ export class Sessions {
     ctx.changed = () => {
       ctx.state?.touch();
       ctx.events.changed();
+      ctx.due.arm();
     };
+    ctx.due = new DueTimer(instance, ctx.changed);
+    ctx.due.arm();
     ctx.adminRoutes = routesFor(ctx);
     const session = { ctx, used: performance.now() };
     this.#named.set(name, session);
@@ -156,6 +160,7 @@ export class Sessions {
     if (session === undefined) return false;
     this.#named.delete(name);
     session.ctx.events.end();
+    session.ctx.due.stop();
     session.ctx.state?.discard();
     session.ctx.instance.service.free();
     if (why) this.#options.log(`orderpay: session ${JSON.stringify(name)} ended: ${why}`);
@@ -195,6 +200,9 @@ export class Sessions {
   /** The server stops: no more sweeps, and every session's event streams end. */
   close() {
     clearInterval(this.#sweeper);
-    for (const { ctx } of this.#named.values()) ctx.events.end();
+    for (const { ctx } of this.#named.values()) {
+      ctx.events.end();
+      ctx.due.stop();
+    }
   }
 }
