@@ -13,7 +13,7 @@ const KNOWN_VALUES = {
   uri_group: ["/order/*", "/payment/*", "/test/*"],
   event_class: ["order", "payment", "test"],
   status: ["success", "server_error", "client_error"],
-  stage: ["gateway", "service", "response"],
+  stage: ["gateway", "service", "response", "payment"],
 };
 /** The order fields are listed in; any others follow, alphabetically. */
 const FIELD_ORDER = ["seq", "stage", "timestamp", "traceId", "spanId", "parentSpanId", "method", "uri", "uri_group",

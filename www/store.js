@@ -44,6 +44,8 @@ export class Store extends EventTarget {
   tabs = new Tabs();
   /** The test-data run in progress or last made, saved with the snapshot: {target, made, succeeded, failed, requests, state}. */
   run = null;
+  /** Changes of a payment's state the page saw itself (a buyer's answer it sent, then its read), for a package whose records do not tell them: payment-states.js. */
+  observed = [];
   /** True while a test-data run sends its chunks (lists out of sight wait for its end). */
   generating = false;
   /** This browser's saved copy of the state (saved-copy.js). */
@@ -53,6 +55,7 @@ export class Store extends EventTarget {
   /** Services an undo may still put back (undo.js): not freed when replaced. */
   #kept = new Set();
   #spans = { key: "", spans: [] };
+  #virtual = { service: null, virtual: false };
 
   /**
    * Loads the package, then the server's service (live), or the state
@@ -108,6 +111,7 @@ export class Store extends EventTarget {
       this.ids = { orders: [], payments: [], prices: new Map() };
       this.run = null;
       this.exchanges = new Map();
+      this.observed = [];
       this.changed({ reset: true });
     });
   }
@@ -271,6 +275,56 @@ export class Store extends EventTarget {
   /** The next `count` payment attempts succeed or fail; 0 clears. Rejects with the service's TypeError or RangeError. */
   forceNext(outcome, count) {
     return settle(() => this.service.forceNext(outcome, count), () => this.changed({ forced: true }));
+  }
+
+  /** A change of a payment's state the page saw (payment-states.js reads it where the records do not tell it). */
+  note(seen) {
+    this.observed.push(seen);
+    if (this.observed.length > KEEP_EXCHANGES) this.observed.shift();
+    this.changed({ request: true });
+  }
+
+  /** The service's clock, epoch ms. */
+  get now() {
+    return this.service?.now ?? null;
+  }
+
+  /** Whether the package has asynchronous payments (challenges, pending, reversals; live, whether the server's does). */
+  get asyncPayments() {
+    return typeof this.service?.advance === "function" && "nextDueAt" in (this.service ?? {});
+  }
+
+  /** The soonest change of a payment due on the service's clock, or null. */
+  get nextDueAt() {
+    const due = this.service?.nextDueAt;
+    return typeof due === "number" ? due : null;
+  }
+
+  /**
+   * Moves the service's clock on by `ms` (a wall clock ignores it) and
+   * resolves what came due: their records are read in, and the page redraws.
+   */
+  advance(ms) {
+    return settle(() => this.service.advance(ms), () => {
+      this.#pull();
+      this.changed({ request: true, clock: true });
+    });
+  }
+
+  /**
+   * Whether the service's clock is virtual (moves only with requests and
+   * advance): a wall clock's time moves while the page waits a few
+   * milliseconds, a virtual one's does not. Live: the server says.
+   */
+  get virtualClock() {
+    if (this.remote) return this.remote.virtualClock ?? null;
+    if (this.#virtual.service !== this.service) {
+      const before = this.service.now;
+      const started = performance.now();
+      while (performance.now() - started < 3) { /* a few ms of real time */ }
+      this.#virtual = { service: this.service, virtual: this.service.now === before };
+    }
+    return this.#virtual.virtual;
   }
 
   /** What forceNext still has to do, or null. */
