@@ -4,7 +4,7 @@
 // "Advance 30 s" on a virtual clock. On the wall clock the changes come
 // due in real time, and the page asks the service to resolve them when
 // they are due, as `orderpay serve`'s timer does.
-import { $, clock, fill, h } from "./dom.js";
+import { $, add, clock, fill, h } from "./dom.js";
 import { causeText, dueText, inProgress, paymentStates, planText } from "./payment-states.js";
 import { challengeView } from "./challenge.js";
 
@@ -55,10 +55,17 @@ class AsyncPanel {
       return;
     }
     const states = paymentStates(store);
-    const moved = before.map((b) => b.split(":")).filter(([id, status]) => states.get(id)?.status !== status)
-      .map(([id, status]) => `${id} ${status} → ${states.get(id)?.status}`);
+    const moved = before.map((b) => b.split(":")).filter(([id, status]) => states.get(id)?.status !== status);
     const what = ms ? `Advanced the clock ${ms / 1000} s, to ${clock(store.now).slice(0, 8)}` : `Resolved what was due at ${clock(store.now).slice(0, 8)}`;
-    this.say(`${what}: ${moved.length ? moved.join(", ") : "nothing came due"}.`);
+    this.say(`${what}: `);
+    add(this.message, ...(moved.length ? moved.map(([id, status], i) => [i ? ", " : "",
+      h("button", { type: "button", class: "link mono moved", dataset: { payment: id }, onclick: () => this.showObject(id) }, id),
+      ` ${status} → ${states.get(id)?.status ?? "?"}`]) : ["nothing came due"]), ".");
+  }
+
+  /** Opens a payment's page (its states and requests) in the Requests section's panel. */
+  showObject(id) {
+    this.store.dispatchEvent(new CustomEvent("show-object", { detail: { id } }));
   }
 
   /** The clock line: its time, whether it is virtual, and the soonest change due. */
@@ -94,7 +101,7 @@ class AsyncPanel {
     return h("li", { class: "async-row", dataset: { payment: p.id, status: p.status ?? "" } },
       h("p", { class: "async-head" },
         h("span", { class: `badge pay-status s-${p.status}` }, p.status ?? "?"), " ",
-        h("button", { type: "button", class: "link mono", onclick: () => this.store.dispatchEvent(new CustomEvent("show-object", { detail: { id: p.id } })) }, p.id),
+        h("button", { type: "button", class: "link mono", onclick: () => this.showObject(p.id) }, p.id),
         p.amount !== null ? ` · ${p.amount}` : "",
         first?.cause ? h("span", { class: "hint" }, ` · by ${causeText(first.cause)}`) : ""),
       h("p", { class: "async-next" }, nextText(p, this.store.now)),

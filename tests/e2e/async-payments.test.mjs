@@ -1,0 +1,119 @@
+// Asynchronous payments on the page: a test card that asks for a 3-D
+// Secure challenge, answered by the buyer on the page; a test card that
+// goes pending, resolved by the Simulation panel's "Advance 30 s" on a
+// virtual clock; and each payment's states on its page, with their causes.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+
+import { artifacts, start } from "./browser.mjs";
+import { applySettings, open } from "./playground.mjs";
+
+let env;
+before(async () => { env = await start(); });
+after(async () => { await env?.close(); });
+
+const CHALLENGE_CARD = "4000002500003155";
+const PENDING_CARD = "4000084000000014";
+
+/** Creates an order from the console; returns it. */
+async function createOrder(page) {
+  await page.selectOption("#route", "order-create");
+  await page.click("#send");
+  return JSON.parse(await page.textContent("#response pre.envelope")).data;
+}
+
+/** Pays the latest order from the console with a test card; returns the envelope. */
+async function payWithCard(page, card) {
+  await page.selectOption("#route", "payment-pay");
+  await page.selectOption("#h-card", card);
+  assert.match(await page.inputValue("#body"), /"cardNumber": "\d{4} \d{4} \d{4} \d{4}"/);
+  await page.click("#send");
+  return JSON.parse(await page.textContent("#response pre.envelope"));
+}
+
+/** The statuses of the payment page's states, oldest first, and their text. */
+const statesOf = (page) => page.$$eval("#payment-states > li", (items) => items.map((li) => ({ status: li.dataset.status, text: li.textContent })));
+
+/** Nothing wider than the window (the log table scrolls inside its own box). */
+const fitsSideways = (page) => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
+
+test("a challenge card: the buyer completes the challenge on the page; a pending card resolves with Advance 30 s; each payment's states", async () => {
+  const { page, errors, external } = await open(env);
+  await page.check("#virtual-clock");
+  await applySettings(page, { seed: 7, failureRate: 0 });
+  assert.equal(await page.getAttribute("#clock-line", "data-virtual"), "true");
+  assert.equal(await page.isDisabled("#advance-30"), false);
+
+  // The challenge, as the buyer meets it: the page the service serves, and its three answers.
+  await createOrder(page);
+  const challenged = await payWithCard(page, CHALLENGE_CARD);
+  assert.equal(challenged.code, 0);
+  assert.equal(challenged.data.status, "REQUIRES_ACTION");
+  assert.equal(challenged.data.nextAction.type, "redirect");
+  assert.equal(challenged.data.nextAction.url, `/api/payment/${challenged.data.paymentId}/challenge`);
+  await page.waitForFunction(() => /orderpay test authentication/.test(document.querySelector("#response .challenge-frame")?.srcdoc ?? ""));
+  assert.match(await page.textContent("#card-outcome"), /4000 0025 0000 3155/);
+  // Waiting for the buyer, in the Simulation panel too.
+  await page.waitForSelector(`#async-list li[data-payment="${challenged.data.paymentId}"][data-status="REQUIRES_ACTION"]`);
+  await env.screenshot(page, "async-challenge-1280.png");
+  await page.click('#response .challenge button[data-outcome="pass"]');
+  await page.waitForFunction(() => /SUCCESS/.test(document.querySelector("#response .challenge-result")?.textContent ?? ""));
+  assert.match(await page.textContent("#response .challenge-result"), /GET \/api\/payment\/PAY-\w+ → SUCCESS/);
+  await page.waitForSelector(`#async-list li[data-payment="${challenged.data.paymentId}"]`, { state: "detached" });
+
+  // Pending: the answer says why and when; Advance 30 s resolves it.
+  await createOrder(page);
+  const pending = await payWithCard(page, PENDING_CARD);
+  assert.equal(pending.code, 0);
+  assert.equal(pending.data.status, "PENDING");
+  assert.match(await page.textContent("#response .async-why"), /PENDING: the bank has not answered yet/);
+  const row = `#async-list li[data-payment="${pending.data.paymentId}"][data-status="PENDING"]`;
+  await page.waitForSelector(row);
+  assert.match(await page.textContent(`${row} .async-next`), /becomes SUCCESS in 3\d(\.\d)? s|becomes SUCCESS in 29(\.\d)? s/);
+  assert.notEqual(await page.textContent("#next-due"), "");
+  await page.click("#advance-30");
+  await page.waitForFunction((id) => new RegExp(`${id} PENDING → SUCCESS`).test(document.querySelector("#advance-message").textContent), pending.data.paymentId);
+  await page.waitForSelector(row, { state: "detached" });
+
+  // Its page: PENDING (by the card), then SUCCESS, each with its time.
+  await page.click(`#advance-message button.moved[data-payment="${pending.data.paymentId}"]`);
+  await page.waitForSelector(`#object-page[data-id="${pending.data.paymentId}"] #payment-states`);
+  const states = await statesOf(page);
+  assert.deepEqual(states.map((s) => s.status), ["PENDING", "SUCCESS"]);
+  assert.match(states[0].text, /test card 4000 0840 0000 0014/);
+  assert.match(states[1].text, /\d\d:\d\d:\d\d/);
+  await env.screenshot(page, "async-pending-1280.png");
+
+  // The challenged payment's page, from the request list: REQUIRES_ACTION by the card, then SUCCESS by the buyer.
+  const id = challenged.data.paymentId;
+  await page.fill("#req-search", `id:${id} method:POST path:/api/payment/pay`);
+  await page.click("#req-rows .req-row");
+  await page.click(`#req-panel .object-link[data-object="${id}"]`);
+  await page.waitForSelector(`#object-page[data-id="${id}"] #payment-states`);
+  const challengeStates = await statesOf(page);
+  assert.deepEqual(challengeStates.map((s) => s.status), ["REQUIRES_ACTION", "SUCCESS"]);
+  assert.match(challengeStates[0].text, /test card 4000 0025 0000 3155/);
+  assert.match(challengeStates[1].text, /the buyer/);
+  assert.ok(await fitsSideways(page), "no sideways scroll at 1280 px");
+  assert.deepEqual(errors, []);
+  assert.deepEqual(external, []);
+  await page.context().close();
+});
+
+test("on a phone (390 px): the challenge, the clock and a payment's states fit without scrolling sideways", async () => {
+  const { page, errors } = await open(env, { width: 390, height: 844 });
+  await page.check("#virtual-clock");
+  await applySettings(page, { seed: 7, failureRate: 0 });
+  await createOrder(page);
+  await payWithCard(page, CHALLENGE_CARD);
+  await page.waitForSelector("#response .challenge-frame");
+  assert.ok(await fitsSideways(page), "no sideways scroll with the challenge open");
+  await page.locator("#response .challenge").screenshot({ path: `${artifacts}async-challenge-390.png` });
+  await createOrder(page);
+  await payWithCard(page, PENDING_CARD);
+  await page.locator("#async-box").scrollIntoViewIfNeeded();
+  assert.ok(await fitsSideways(page), "no sideways scroll with a payment pending");
+  await page.locator("#async-box").screenshot({ path: `${artifacts}async-clock-390.png` });
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
