@@ -104,7 +104,7 @@ class AsyncPanel {
         h("button", { type: "button", class: "link mono", onclick: () => this.showObject(p.id) }, p.id),
         p.amount !== null ? ` · ${p.amount}` : "",
         first?.cause ? h("span", { class: "hint" }, ` · by ${causeText(first.cause)}`) : ""),
-      h("p", { class: "async-next" }, nextText(p, this.store.now)),
+      h("p", { class: "async-next" }, nextText(p, this.store.now, this.store.nextDueAt)),
       challenge ? h("button", { type: "button", class: "secondary", "aria-expanded": String(shown), onclick: () => { this.toggle(p.id); } }, shown ? "Hide its challenge" : "Show its challenge") : null,
       shown ? challengeView(this.store, { paymentId: p.id, status: p.status, nextAction: p.nextAction }) : null,
     );
@@ -138,7 +138,7 @@ class AsyncPanel {
     for (const li of this.list.querySelectorAll("li[data-payment]")) {
       const p = states.get(li.dataset.payment);
       const next = li.querySelector(".async-next");
-      if (p && next) next.textContent = nextText(p, this.store.now);
+      if (p && next) next.textContent = nextText(p, this.store.now, this.store.nextDueAt);
     }
     const due = $("#next-due");
     if (due) due.textContent = dueText(this.store.nextDueAt, this.store.now);
@@ -147,8 +147,12 @@ class AsyncPanel {
 }
 
 /** "becomes SUCCESS in 18 s (at 12:00:30)", or what a challenge waits for. */
-export function nextText(p, now) {
-  if (!p.plan) return p.status === "PENDING" ? "Pending: its due time is not in the records this page holds." : "";
+export function nextText(p, now, nextDue = null) {
+  if (!p.plan && p.status === "REQUIRES_ACTION") return "Waits for the buyer: complete, fail or cancel its challenge.";
+  if (!p.plan && p.status === "PENDING") {
+    return `Pending: its own due time is not in the records this page holds${nextDue === null ? "" : `; the service's next change is due ${dueText(nextDue, now)}`}.`;
+  }
+  if (!p.plan) return "";
   const when = dueText(p.plan.dueAt, now);
   return `${planText(p.plan, p.status)}${when ? ` ${when}` : ""}.`;
 }

@@ -171,6 +171,7 @@ export class Store extends EventTarget {
    */
   async adopt(service, ids, onProgress) {
     await this.#load(service, onProgress);
+    this.observed = [];
     this.ids = { orders: [], payments: [], prices: new Map() };
     for (const [id, price] of ids?.orders ?? []) {
       this.ids.orders.push(id);
