@@ -34,11 +34,18 @@ async function payWithCard(page, card) {
 /** The statuses of the payment page's states, oldest first, and their text. */
 const statesOf = (page) => page.$$eval("#payment-states > li", (items) => items.map((li) => ({ status: li.dataset.status, text: li.textContent })));
 
+/**
+ * Whether the package beside the page has asynchronous payments: until the
+ * core's part of the feature is merged, these tests say they are skipped.
+ */
+const hasAsync = (page) => page.evaluate(async () => typeof (await import("/pkg/orderpay.js")).Service.prototype.completeChallenge === "function");
+
 /** Nothing wider than the window (the log table scrolls inside its own box). */
 const fitsSideways = (page) => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
 
-test("a challenge card: the buyer completes the challenge on the page; a pending card resolves with Advance 30 s; each payment's states", async () => {
+test("a challenge card: the buyer completes the challenge on the page; a pending card resolves with Advance 30 s; each payment's states", async (t) => {
   const { page, errors, external } = await open(env);
+  if (!(await hasAsync(page))) return t.skip("the package has no asynchronous payments (completeChallenge) yet");
   await page.check("#virtual-clock");
   await applySettings(page, { seed: 7, failureRate: 0 });
   assert.equal(await page.getAttribute("#clock-line", "data-virtual"), "true");
@@ -100,8 +107,9 @@ test("a challenge card: the buyer completes the challenge on the page; a pending
   await page.context().close();
 });
 
-test("on a phone (390 px): the challenge, the clock and a payment's states fit without scrolling sideways", async () => {
+test("on a phone (390 px): the challenge, the clock and a payment's states fit without scrolling sideways", async (t) => {
   const { page, errors } = await open(env, { width: 390, height: 844 });
+  if (!(await hasAsync(page))) return t.skip("the package has no asynchronous payments (completeChallenge) yet");
   await page.check("#virtual-clock");
   await applySettings(page, { seed: 7, failureRate: 0 });
   await createOrder(page);
