@@ -30,6 +30,7 @@ fn every_record_agrees_with_its_span(svc: &Service) -> usize {
             Stage::Gateway { .. } => (span.start, "gateway record at the gateway span's start"),
             Stage::Service { .. } => (span.start, "service record at the service span's start"),
             Stage::Response { .. } => (span.end, "response record at the gateway span's end"),
+            Stage::Payment { .. } => (span.end, "a payment's change at its span's end"),
         };
         assert_eq!(r.timestamp, expected, "{which}: {r:?}");
     }

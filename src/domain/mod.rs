@@ -10,10 +10,13 @@ pub mod id;
 pub mod money;
 pub mod order;
 pub mod payment;
+pub mod payment_changes;
+pub mod payment_plan;
 pub mod rejection;
 pub mod route_table;
+pub mod test_card;
 
 pub use batch_report::BatchReport;
 pub use order::{NewOrder, Order, OrderStatus, Orders};
-pub use payment::{NewPayment, Payment, PaymentMethod, Payments};
+pub use payment::{NewPayment, NextAction, Payment, PaymentMethod, PaymentStatus, Payments};
 pub use rejection::Rejection;

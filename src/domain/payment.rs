@@ -1,6 +1,8 @@
 //! The payment service: pay (through the simulated third party), read,
 //! refund, and the state machine of the spec's part 3 (SUCCESS, then
-//! REFUNDED). Paying does not touch the order; the order pay endpoint does.
+//! REFUNDED), with the states a payment that changes later passes
+//! through (REQUIRES_ACTION, PENDING, FAILED; see `payment_plan`).
+//! Paying does not touch the order; the order pay endpoint does.
 
 use crate::prelude::*;
 
@@ -9,7 +11,9 @@ use super::code::Code;
 use super::hashing::ByCode;
 use super::id;
 use super::money::Money;
+use super::payment_plan::{Later, Plans};
 use super::rejection::Rejection;
+use super::test_card::TestCard;
 use crate::sim::random::Rng;
 use core::hash::BuildHasher;
 use hashbrown::HashTable;
@@ -24,6 +28,33 @@ pub struct Payment {
     pub status: PaymentStatus,
     pub payment_method: PaymentMethod,
     pub paid_at: i64,
+    /// Where the buyer goes to authenticate: only while `REQUIRES_ACTION`.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub next_action: Option<NextAction>,
+    /// A decline code: only when `FAILED`.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub failure_code: Option<String>,
+    /// Why, in words: only when `FAILED`.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub failure_reason: Option<String>,
+}
+
+/// `{"type": "redirect", "url": …}`: the challenge page's path.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct NextAction {
+    #[cfg_attr(feature = "serde", serde(rename = "type"))]
+    pub kind: String,
+    pub url: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,15 +63,43 @@ pub struct Payment {
 pub enum PaymentStatus {
     Success,
     Refunded,
+    RequiresAction,
+    Pending,
+    Failed,
 }
 
 impl PaymentStatus {
+    pub const ALL: [PaymentStatus; 5] = [
+        PaymentStatus::Success,
+        PaymentStatus::Refunded,
+        PaymentStatus::RequiresAction,
+        PaymentStatus::Pending,
+        PaymentStatus::Failed,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             PaymentStatus::Success => "SUCCESS",
             PaymentStatus::Refunded => "REFUNDED",
+            PaymentStatus::RequiresAction => "REQUIRES_ACTION",
+            PaymentStatus::Pending => "PENDING",
+            PaymentStatus::Failed => "FAILED",
         }
     }
+
+    /// Exactly as `as_str` writes it.
+    pub fn parse(text: &str) -> Option<PaymentStatus> {
+        PaymentStatus::ALL.into_iter().find(|s| s.as_str() == text)
+    }
+}
+
+/// The challenge page's path of a payment: `/api/payment/{id}/challenge`.
+pub fn challenge_path(payment_id: &str) -> String {
+    let mut url = String::with_capacity(payment_id.len() + 23);
+    for part in ["/api/payment/", payment_id, "/challenge"] {
+        url.push_str(part);
+    }
+    url
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,6 +140,10 @@ pub struct NewPayment {
     pub order_id: String,
     pub amount: Money,
     pub method: PaymentMethod,
+    /// The test card the body named (`cardNumber`), if any.
+    pub card: Option<&'static TestCard>,
+    /// Where the challenge page sends the buyer back (`returnUrl`).
+    pub return_url: Option<String>,
 }
 
 /// One kept payment, compact: its id and its order's as codes.
@@ -105,7 +168,33 @@ impl Row {
             status: self.status,
             payment_method: self.method,
             paid_at: self.paid_at,
+            next_action: None,
+            failure_code: None,
+            failure_reason: None,
         }
+    }
+
+    /// `payment`, with what a payment that changes later shows: its
+    /// challenge's page, or its failure.
+    pub(crate) fn payment_with(&self, plans: &Plans) -> Payment {
+        let mut p = self.payment();
+        match self.status {
+            PaymentStatus::RequiresAction => {
+                p.next_action = Some(NextAction {
+                    kind: "redirect".to_owned(),
+                    url: challenge_path(&p.payment_id),
+                });
+            }
+            PaymentStatus::Failed => {
+                let failure = plans.get(self.code).and_then(|l| l.failure.as_ref());
+                if let Some((code, reason)) = failure {
+                    p.failure_code = Some((*code).to_owned());
+                    p.failure_reason = Some(String::from(&**reason));
+                }
+            }
+            _ => {}
+        }
+        p
     }
 }
 
@@ -122,12 +211,16 @@ pub struct Payments {
     pub(crate) index: HashTable<u32>,
     /// By order code, hashed; `sorted_attempts` lists them in order.
     pub(crate) attempts: HashMap<Code, u32, ByCode>,
+    /// The payments that change later (empty unless a scenario's rule or
+    /// a test card made one).
+    pub(crate) plans: Plans,
 }
 
 impl PartialEq for Payments {
     fn eq(&self, other: &Payments) -> bool {
         self.rows.len() == other.rows.len()
             && self.attempts == other.attempts
+            && self.plans == other.plans
             && self
                 .rows
                 .iter()
@@ -136,13 +229,13 @@ impl PartialEq for Payments {
 }
 
 impl Payments {
-    fn find(&self, payment_id: &str) -> Option<usize> {
+    pub(crate) fn find(&self, payment_id: &str) -> Option<usize> {
         let code = Code::parse(PREFIX, payment_id)?;
         self.position(code)
     }
 
     /// The row of the payment with this code, if there is one.
-    fn position(&self, code: Code) -> Option<usize> {
+    pub(crate) fn position(&self, code: Code) -> Option<usize> {
         let rows = &self.rows;
         let same = |&i: &u32| rows.get(i as usize).map(|r| r.code) == Some(code);
         self.index.find(hash(code), same).map(|&i| i as usize)
@@ -208,7 +301,36 @@ impl Payments {
             status: PaymentStatus::Success,
             payment_method: new.method,
             paid_at: now,
+            next_action: None,
+            failure_code: None,
+            failure_reason: None,
         }
+    }
+
+    /// `record_for` a payment that changes later: it starts in `status`
+    /// and keeps `later` (its plan).
+    #[inline(never)]
+    pub(crate) fn record_later(
+        &mut self,
+        new: NewPayment,
+        order: Code,
+        ids: &mut Rng,
+        now: i64,
+        (status, later): (PaymentStatus, Later),
+    ) -> Payment {
+        let payment = self.record_for(new, order, ids, now);
+        let Some(i) = self.find(&payment.payment_id) else {
+            return payment;
+        };
+        let Some(row) = self.rows.get_mut(i) else {
+            return payment;
+        };
+        row.status = status;
+        let code = row.code;
+        self.plans.keep(code, later);
+        self.rows
+            .get(i)
+            .map_or(payment, |row| row.payment_with(&self.plans))
     }
 
     /// `record` without the answer, for the test-data runner, which reads
@@ -246,7 +368,7 @@ impl Payments {
     pub fn get(&self, payment_id: &str) -> Result<Payment, Rejection> {
         self.find(payment_id)
             .and_then(|i| self.rows.get(i))
-            .map(Row::payment)
+            .map(|row| row.payment_with(&self.plans))
             .ok_or(Rejection::PaymentNotFound)
     }
 
@@ -258,7 +380,7 @@ impl Payments {
                 row.status = PaymentStatus::Refunded;
                 Ok(())
             }
-            PaymentStatus::Refunded => Err(Rejection::OnlySuccessCanBeRefunded),
+            _ => Err(Rejection::OnlySuccessCanBeRefunded),
         }
     }
 
@@ -320,6 +442,8 @@ mod tests {
             order_id: "ORD-00000001".into(),
             amount: Money::positive(5.0).unwrap(),
             method: PaymentMethod::Card,
+            card: None,
+            return_url: None,
         };
         let p = payments.record(new, &mut Rng::new(2), 77);
         assert_eq!((p.status, p.paid_at), (PaymentStatus::Success, 77));
@@ -349,6 +473,8 @@ mod tests {
                 order_id,
                 amount: Money::positive(1.0).unwrap(),
                 method: PaymentMethod::Card,
+                card: None,
+                return_url: None,
             };
             payments.record(new, &mut ids, 0);
         }

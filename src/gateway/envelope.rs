@@ -40,6 +40,31 @@ pub enum Data {
         serde(skip_deserializing, serialize_with = "as_json")
     )]
     Kept(Rc<str>),
+    /// A page instead of an envelope (the challenge page): the body is
+    /// its HTML.
+    #[cfg_attr(feature = "serde", serde(skip_deserializing))]
+    Page(Box<Page>),
+}
+
+/// A page served instead of an envelope: its status (200, or 303 with a
+/// `Location`), its HTML (empty for a 303) and where a 303 sends the
+/// browser.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Page {
+    pub status: u16,
+    pub html: String,
+    pub location: Option<String>,
+}
+
+impl Envelope {
+    /// The page this answer is, if it is one.
+    pub fn page(&self) -> Option<&Page> {
+        match &self.data {
+            Some(Data::Page(page)) => Some(page),
+            _ => None,
+        }
+    }
 }
 
 impl Envelope {
@@ -66,7 +91,12 @@ impl Envelope {
         out.text
     }
 
+    /// The envelope as JSON; a page as its HTML, a JSON string.
     pub fn write(&self, out: &mut Out) {
+        if let Some(page) = self.page() {
+            out.str(&page.html);
+            return;
+        }
         out.begin_object();
         out.key("code");
         out.int(i64::from(self.code));
@@ -88,6 +118,7 @@ impl Data {
             Data::Payment(p) => payment(out, p),
             Data::Batch(b) => batch(out, b),
             Data::Kept(text) => out.raw(text),
+            Data::Page(page) => out.str(&page.html),
         }
     }
 }
@@ -131,7 +162,31 @@ pub fn payment(out: &mut Out, p: &Payment) {
     out.plain(p.payment_method.as_str());
     out.key("paidAt");
     out.int(p.paid_at);
+    if p.next_action.is_some() || p.failure_code.is_some() {
+        later_members(out, p);
+    }
     out.end_object();
+}
+
+/// `nextAction` of a payment awaiting a challenge; `failureCode` and
+/// `failureReason` of a failed one.
+#[inline(never)]
+fn later_members(out: &mut Out, p: &Payment) {
+    if let Some(next) = &p.next_action {
+        out.key("nextAction");
+        out.begin_object();
+        out.key("type");
+        out.str(&next.kind);
+        out.key("url");
+        out.str(&next.url);
+        out.end_object();
+    }
+    if let Some(code) = &p.failure_code {
+        out.key("failureCode");
+        out.str(code);
+        out.key("failureReason");
+        out.str(p.failure_reason.as_deref().unwrap_or_default());
+    }
 }
 
 fn batch(out: &mut Out, b: &BatchReport) {
@@ -173,6 +228,8 @@ pub struct Headers {
     facts: Option<HeaderFacts>,
     /// The failure a scenario gave, which its own headers report.
     fault: Option<Box<Fault>>,
+    /// A page's: HTML, and where a 303 sends the browser.
+    page: Option<Box<Option<String>>>,
     written: OnceCell<Written>,
 }
 
@@ -183,12 +240,12 @@ pub struct Headers {
 struct Written {
     text: String,
     /// Index into `NAMES` and end in `text`, per header, in order.
-    fields: [(u8, u16); 13],
+    fields: [(u8, u16); 14],
     len: u8,
 }
 
 /// The names of the headers a response may carry.
-const NAMES: [&str; 13] = [
+const NAMES: [&str; 14] = [
     "content-type",
     "x-b3-traceid",
     "x-b3-spanid",
@@ -202,6 +259,7 @@ const NAMES: [&str; 13] = [
     "x-orderpay-decline-code",
     "retry-after",
     "idempotent-replayed",
+    "location",
 ];
 
 impl Written {
@@ -217,7 +275,7 @@ impl Written {
 
 impl PartialEq for Headers {
     fn eq(&self, other: &Headers) -> bool {
-        self.facts == other.facts && self.fault == other.fault
+        self.facts == other.facts && self.fault == other.fault && self.page == other.page
     }
 }
 
@@ -226,8 +284,15 @@ impl Headers {
         Headers {
             facts: Some(facts),
             fault: None,
+            page: None,
             written: OnceCell::new(),
         }
+    }
+
+    /// These headers, for a page: `text/html`, and its `Location`.
+    pub fn with_page(mut self, location: Option<String>) -> Headers {
+        self.page = Some(Box::new(location));
+        self
     }
 
     /// These headers, with those of the failure a scenario gave.
@@ -250,7 +315,13 @@ impl Headers {
                 text: String::with_capacity(160),
                 ..Written::default()
             };
-            w.add(0, |t| t.push_str("application/json"));
+            let html = self.page.is_some();
+            w.add(0, |t| {
+                t.push_str(match html {
+                    true => "text/html; charset=utf-8",
+                    false => "application/json",
+                })
+            });
             if let Some(f) = &self.facts {
                 let sampled = if f.sampled { "1" } else { "0" };
                 w.add(1, |t| f.trace.push_hex(t));
@@ -277,6 +348,9 @@ impl Headers {
             }
             if let Some(fault) = &self.fault {
                 fault_headers(&mut w, fault);
+            }
+            if let Some(Some(location)) = self.page.as_deref() {
+                w.add(13, |t| t.push_str(location));
             }
             w
         })

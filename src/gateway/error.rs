@@ -79,7 +79,14 @@ pub enum ApiError {
     },
     /// Something broke inside: 500, never the caller's fault.
     Internal(String),
+    /// The payment's state forbids it (a challenge open, or one already
+    /// ended): 409, code -1, the message saying which.
+    Conflict(String),
 }
+
+/// The status of a `Conflict`, whose envelope's code is -1 as a business
+/// answer's is.
+const CONFLICT: u16 = 409;
 
 impl ApiError {
     pub fn bad(field: impl Into<String>, problem: impl Into<String>) -> Self {
@@ -104,6 +111,8 @@ impl ApiError {
             ApiError::NetworkFault { .. } => 0,
             ApiError::InsufficientStorage { .. } => 507,
             ApiError::IdempotencyKeysFull { .. } => 507,
+            // Its envelope's code is -1 (`code`), not this status.
+            ApiError::Conflict(_) => CONFLICT,
         }
     }
 
@@ -111,7 +120,7 @@ impl ApiError {
     /// malformed requests, so the body alone tells the two apart.
     pub fn code(&self) -> i32 {
         match self {
-            ApiError::Rejected(_) => -1,
+            ApiError::Rejected(_) | ApiError::Conflict(_) => -1,
             other => i32::from(other.http_status()),
         }
     }
@@ -186,6 +195,7 @@ impl ApiError {
                 msg!("Content-Type: ", Whole(content_type), " is not supported; send application/json")
             }
             ApiError::Internal(what) => msg!("internal error: ", what),
+            ApiError::Conflict(what) => what.clone(),
             ApiError::Unavailable { status, rule } => unavailable(*status, rule),
             ApiError::NetworkFault { fault, rule } => msg!("network fault: ", fault, " (scenario rule ", Whole(rule), ")"),
             ApiError::InsufficientStorage { limit } => msg!("maxOrders: the service already keeps ", limit, " orders, its maxOrders; \

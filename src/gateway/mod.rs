@@ -11,10 +11,14 @@
 //! - `openapi` (with the `serde` feature): the OpenAPI document,
 //!   rendered from the route table;
 //! - [`idempotency`]: the answers kept by `Idempotency-Key`;
-//! - [`exchange`]: one request from arrival to answer.
+//! - [`exchange`]: one request from arrival to answer;
+//! - [`challenge`] and [`challenge_page`]: the simulated 3-D Secure
+//!   challenge page of a challenged payment.
 
 pub mod backend;
 pub mod body;
+pub mod challenge;
+pub mod challenge_page;
 pub mod envelope;
 pub mod error;
 pub mod exchange;
@@ -29,6 +33,6 @@ pub mod route;
 pub mod scenario;
 
 pub use backend::Backend;
-pub use envelope::{Data, Envelope, Response};
+pub use envelope::{Data, Envelope, Page, Response};
 pub use error::ApiError;
 pub use request::RawRequest;

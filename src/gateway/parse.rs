@@ -12,6 +12,7 @@ use super::error::ApiError;
 use super::request::Target;
 use crate::domain::money::Money;
 use crate::domain::order::{MAX_DESCRIPTION_CHARS, MAX_USER_ID_CHARS};
+use crate::domain::test_card::{self, TestCard};
 use crate::domain::{NewOrder, NewPayment, PaymentMethod, Rejection};
 
 /// The most orders one test-data request may generate.
@@ -47,13 +48,65 @@ pub fn new_payment(body: &impl Fields) -> Result<Result<NewPayment, Rejection>, 
             ),
         )
     })?;
+    let card = match body.optional_string("cardNumber")? {
+        None => None,
+        Some(text) => Some(card_of(text)?),
+    };
+    let return_url = match body.optional_string("returnUrl")? {
+        None => None,
+        Some(text) => Some(return_url(text)?),
+    };
     Ok(Money::positive(amount)
         .map(|amount| NewPayment {
             order_id,
             amount,
             method,
+            card,
+            return_url,
         })
         .ok_or(Rejection::AmountNotPositive))
+}
+
+/// A test card's number, spaces allowed; any other is a 400.
+#[inline(never)]
+fn card_of(text: &str) -> Result<&'static TestCard, ApiError> {
+    test_card::find(text).ok_or_else(|| {
+        let problem = msg!("must be one of the test cards' numbers, got ", Q(text));
+        ApiError::bad("cardNumber", problem)
+    })
+}
+
+/// The longest `returnUrl`.
+pub const MAX_RETURN_URL: usize = 2048;
+
+/// Where the challenge page sends the buyer back: an absolute http(s)
+/// URL, or a path from the root (not `//`); at most 2048 characters,
+/// no control characters.
+#[inline(never)]
+fn return_url(text: &str) -> Result<String, ApiError> {
+    let problem = if text.chars().count() > MAX_RETURN_URL {
+        Some(msg!("expected at most ", MAX_RETURN_URL, " characters"))
+    } else if text.chars().any(char::is_control) {
+        Some("must not hold control characters".to_owned())
+    } else {
+        let rest = text
+            .strip_prefix("https://")
+            .or_else(|| text.strip_prefix("http://"));
+        let fits = match rest {
+            Some(rest) => !rest.is_empty() && !rest.starts_with('/'),
+            None => text.starts_with('/') && !text.starts_with("//"),
+        };
+        (!fits).then(|| {
+            msg!(
+                "must be an absolute http(s) URL or a path starting with /, got ",
+                Q(text)
+            )
+        })
+    };
+    match problem {
+        Some(problem) => Err(ApiError::bad("returnUrl", problem)),
+        None => Ok(text.to_owned()),
+    }
 }
 
 /// `count`: a whole number from 1 to 10000, digits only.

@@ -125,11 +125,12 @@ fn fields_of<'r>(seen: &Seen<'r>) -> Fields<'r> {
 /// What a scenario made of a payment at the third party: a pay-level
 /// rule's failure, or a drawn decline reported as `generic_decline`
 /// while a scenario is in force.
-pub fn at_third_party(by_rule: Option<Then>, verdict: &Verdict, under_scenario: bool) -> Failure {
+pub fn at_third_party(by_rule: Option<&Then>, verdict: &Verdict, under_scenario: bool) -> Failure {
     match by_rule {
         Some(Then::Decline { code }) => Failure::declined(code),
         Some(Then::Timeout { .. }) => Failure::TimedOut,
-        Some(Then::ProcessorError { status }) => Failure::Status(status),
+        Some(Then::ProcessorError { status }) => Failure::Status(*status),
+        Some(later) if later.changes_later() => Failure::None,
         _ if under_scenario && !verdict.approved => Failure::Drawn,
         _ => Failure::None,
     }

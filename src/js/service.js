@@ -172,11 +172,33 @@ export class Service {
     return this.#live().now();
   }
 
+  /** Moves a virtual clock on by `ms` (a wall clock ignores it), then resolves the payments' changes that came due. */
   advance(ms) {
     if (typeof ms !== "number") {
       throw new TypeError("ms: expected a whole number of milliseconds");
     }
     this.#live().advance(ms);
+  }
+
+  /**
+   * Ends a payment's open 3-D Secure challenge as the buyer would:
+   * outcome "pass", "fail" or "abandon". Returns the Payment.
+   */
+  completeChallenge(paymentId, outcome) {
+    const raw = this.#live();
+    if (typeof paymentId !== "string") throw new TypeError("paymentId: expected a payment id (a string)");
+    if (typeof outcome !== "string") throw new TypeError('outcome: expected "pass", "fail" or "abandon"');
+    return JSON.parse(raw.completeChallenge(paymentId, outcome));
+  }
+
+  /** The payments awaiting a challenge (status REQUIRES_ACTION), in id order. */
+  challenges() {
+    return JSON.parse(this.#live().challenges());
+  }
+
+  /** The soonest time (epoch ms) a payment's change is due, or null. */
+  get nextDueAt() {
+    return this.#live().nextDue() ?? null;
   }
 
   snapshot() {

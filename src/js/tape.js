@@ -19,6 +19,8 @@ const FAILED = 4;
 const REPLAYED = 5;
 /** A response record, then its scenario's `fault` as JSON text. */
 const FAULTED = 6;
+/** A payment's change of state: its members after the ids, as JSON text. */
+const PAYMENT = 7;
 
 /** Attribute value types, as render.rs's `attr_type` numbers them. */
 const STR = 0;
@@ -74,6 +76,10 @@ function buildRecords(t, s) {
     } else if (shape === FAILED) {
       out.push(failedRecord(t, s, k));
       k += 19;
+    } else if (shape === PAYMENT) {
+      const ids = { seq: t[k + 1], timestamp: t[k + 2], traceId: s[t[k + 3]], spanId: s[t[k + 4]] };
+      out.push({ ...ids, parentSpanId: text(s, t[k + 5]), ...JSON.parse(s[t[k + 6]]) });
+      k += 7;
     } else {
       const record = responseRecord(t, s, k);
       k += 16;

@@ -19,7 +19,10 @@ use super::entry::{Answer, Kept};
 use super::event_class::EventClass;
 use super::journal::Journal;
 use super::request_line::Call;
+use crate::domain::payment::PaymentStatus;
+use crate::domain::payment_plan::Change;
 use crate::json::Out;
+use crate::sim::scenario::Outcome;
 use crate::sim::third_party::{Rule, Verdict};
 
 /// Upper bounds of the duration buckets, in ms: bucket `i` holds the
@@ -41,7 +44,13 @@ pub const RUNNING_POINTS: usize = 256;
 /// the service itself makes a few dozen at most.
 pub(crate) const MAX_ROWS: usize = 512;
 
-pub(crate) const RULES: [Rule; 4] = [Rule::Draw, Rule::Header, Rule::ForcedNext, Rule::Scenario];
+pub(crate) const RULES: [Rule; 5] = [
+    Rule::Draw,
+    Rule::Header,
+    Rule::ForcedNext,
+    Rule::Scenario,
+    Rule::Card,
+];
 pub(crate) const CLASSES: [EventClass; 3] =
     [EventClass::Order, EventClass::Payment, EventClass::Test];
 
@@ -131,7 +140,7 @@ pub struct Counters {
     pub by_route: Vec<RouteCount>,
     /// By rule, in the order of `RULES`: draw, header, forced-next,
     /// scenario.
-    pub by_rule: [Decided; 4],
+    pub by_rule: [Decided; 5],
     /// The approvals after every `every` attempts: point `i` is the count
     /// after `(i + 1) * every` attempts.
     pub running: Vec<u64>,
@@ -148,6 +157,9 @@ pub struct Counters {
     /// most `MAX_ROWS` names.
     pub faults_by_kind: Vec<(Rc<str>, u64)>,
     pub faults_by_rule: Vec<(Rc<str>, u64)>,
+    /// Payments' changes of state, in the order of `CHANGES`; shown only
+    /// once one is not zero.
+    pub changes: [u64; 6],
     /// Where each request's row was last found, so it is not searched for.
     rows: RowMemo,
 }
@@ -195,7 +207,7 @@ impl Default for Counters {
         Counters {
             requests: 0,
             by_route: Vec::new(),
-            by_rule: [Decided::default(); 4],
+            by_rule: [Decided::default(); 5],
             running: Vec::new(),
             every: 1,
             durations: Default::default(),
@@ -203,7 +215,42 @@ impl Default for Counters {
             replays: 0,
             faults_by_kind: Vec::new(),
             faults_by_rule: Vec::new(),
+            changes: [0; 6],
             rows: RowMemo::default(),
+        }
+    }
+}
+
+/// The changes of state counted, as `payments.changes` names them: to
+/// SUCCESS, to FAILED, a reversal, and a challenge the buyer passed,
+/// failed or abandoned.
+pub(crate) const CHANGES: [&str; 6] = [
+    "succeeded",
+    "failed",
+    "reversed",
+    "challengesPassed",
+    "challengesFailed",
+    "challengesAbandoned",
+];
+
+impl Counters {
+    /// Counts a payment's change of state.
+    pub fn count_change(&mut self, c: &Change) {
+        let mut add = |i: usize| {
+            if let Some(n) = self.changes.get_mut(i) {
+                *n += 1;
+            }
+        };
+        match c.to {
+            PaymentStatus::Success => add(0),
+            PaymentStatus::Failed => add(1),
+            _ => {}
+        }
+        if c.kind == "reversal" && c.to == PaymentStatus::Failed {
+            add(2);
+        }
+        if let Some(outcome) = c.by_buyer {
+            add(3 + Outcome::ALL.iter().position(|o| *o == outcome).unwrap_or(0));
         }
     }
 }
@@ -214,6 +261,7 @@ fn rule_index(rule: Rule) -> usize {
         Rule::Header => 1,
         Rule::ForcedNext => 2,
         Rule::Scenario => 3,
+        Rule::Card => 4,
     }
 }
 
@@ -365,6 +413,7 @@ impl Counters {
                     outcome: Some(v), ..
                 } => counters.count_attempt(v.rule, v.approved),
                 Kept::Response(call, answer) => counters.count_request(call, answer),
+                Kept::Payment(change) => counters.count_change(change),
                 _ => {}
             }
         }
@@ -427,7 +476,7 @@ impl Counters {
         out.key("byRule");
         out.begin_object();
         for (rule, d) in RULES.iter().zip(&self.by_rule) {
-            if *rule == Rule::Scenario && *d == Decided::default() {
+            if matches!(rule, Rule::Scenario | Rule::Card) && *d == Decided::default() {
                 continue;
             }
             out.key(rule.as_str());
@@ -439,6 +488,15 @@ impl Counters {
             out.end_object();
         }
         out.end_object();
+        if self.changes.iter().any(|n| *n > 0) {
+            out.key("changes");
+            out.begin_object();
+            for (name, n) in CHANGES.iter().zip(&self.changes) {
+                out.key(name);
+                out.uint(*n);
+            }
+            out.end_object();
+        }
         out.key("running");
         out.begin_object();
         out.key("every");

@@ -35,6 +35,9 @@ pub enum Kept {
         outcome: Option<Verdict>,
     },
     Response(Rc<Call>, Answer),
+    /// A payment's change of state, in the trace of the pay that planned
+    /// it (boxed: rare, and a record stays small).
+    Payment(Box<crate::domain::payment_plan::Change>),
 }
 
 /// The answer a response record reports.

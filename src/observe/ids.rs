@@ -88,6 +88,15 @@ impl TraceId {
         }
     }
 
+    /// The id `parts` gave.
+    pub fn from_parts([high, low, wide]: [u64; 3]) -> TraceId {
+        TraceId {
+            high,
+            low,
+            wide: wide != 0,
+        }
+    }
+
     /// The high and low halves, and whether it was given with 32 digits:
     /// what tells two ids apart.
     pub fn parts(&self) -> [u64; 3] {

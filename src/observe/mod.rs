@@ -10,6 +10,7 @@ pub mod event_class;
 pub mod ids;
 pub mod journal;
 pub mod otlp;
+pub mod payment_change;
 #[cfg(feature = "serde")]
 pub mod record;
 pub mod render;

@@ -71,4 +71,22 @@ pub enum Stage {
         )]
         replay: bool,
     },
+    /// A payment changed state, in the trace of the pay that planned it.
+    #[cfg(feature = "serde")]
+    #[serde(rename_all = "camelCase")]
+    Payment {
+        #[serde(rename = "event_class")]
+        event_class: EventClass,
+        payment_id: String,
+        from: String,
+        to: String,
+        kind: String,
+        /// `{rule: "scenario", scenarioRule}`, `{rule: "card", card}`, or
+        /// `{rule: "buyer", outcome, planned}`.
+        cause: serde_json::Value,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        failure_code: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        failure_reason: Option<String>,
+    },
 }

@@ -100,6 +100,7 @@ fn fields_of(t: &mut String, r: &Entry) {
             outcome,
         } => service_stage(t, *event_class, *duration, *status, outcome.as_ref()),
         Kept::Response(call, answer) => response_stage(t, call, answer),
+        Kept::Payment(change) => super::payment_change::members(t, change),
     }
 }
 
@@ -190,6 +191,11 @@ fn decision(t: &mut String, v: &Verdict) {
     if let Some(name) = &v.scenario_rule {
         t.push_str(",\"scenarioRule\":");
         escape_into(t, name);
+    }
+    if let Some(card) = v.card {
+        t.push_str(",\"card\":\"");
+        t.push_str(card);
+        t.push('"');
     }
     t.push_str(",\"attempt\":");
     push_uint(t, u64::from(v.attempt));
@@ -420,6 +426,9 @@ pub mod shape {
     pub const REPLAYED: f64 = 5.0;
     /// `RESPONSE`, then its `fault` as JSON text.
     pub const FAULTED: f64 = 6.0;
+    /// A payment's change: the members after the ids as one JSON
+    /// object's text.
+    pub const PAYMENT: f64 = 7.0;
 }
 
 /// The type of an attribute's value on a tape.
@@ -429,10 +438,9 @@ pub mod attr_type {
     pub const BOOL: f64 = 2.0;
 }
 
-/// One log record on a tape: the fields `record` writes as text, in its
-/// order; `null` is a string index of -1 or a NaN number.
-pub fn record_on_tape<'a>(tape: &mut Tape<'a>, r: &'a Entry) {
-    let shape = match &r.stage {
+/// A record's shape on a tape.
+fn shape_of(r: &Entry) -> f64 {
+    match &r.stage {
         Kept::Gateway(_) => shape::GATEWAY,
         Kept::Service { outcome: None, .. } => shape::SERVICE,
         Kept::Service {
@@ -442,7 +450,14 @@ pub fn record_on_tape<'a>(tape: &mut Tape<'a>, r: &'a Entry) {
         Kept::Response(_, answer) if answer.replay() => shape::REPLAYED,
         Kept::Response(_, answer) if answer.fault().is_some() => shape::FAULTED,
         Kept::Response(..) => shape::RESPONSE,
-    };
+        Kept::Payment(_) => shape::PAYMENT,
+    }
+}
+
+/// One log record on a tape: the fields `record` writes as text, in its
+/// order; `null` is a string index of -1 or a NaN number.
+pub fn record_on_tape<'a>(tape: &mut Tape<'a>, r: &'a Entry) {
+    let shape = shape_of(r);
     tape.num(shape);
     tape.int(r.seq as i64);
     tape.int(r.timestamp);
@@ -451,6 +466,7 @@ pub fn record_on_tape<'a>(tape: &mut Tape<'a>, r: &'a Entry) {
     tape.opt_span(r.parent);
     match &r.stage {
         Kept::Gateway(call) => request_line_on_tape(tape, &call.method, &call.uri),
+        Kept::Payment(change) => tape.fresh(&super::payment_change::object(change)),
         Kept::Service {
             event_class,
             duration,

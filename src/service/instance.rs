@@ -7,9 +7,11 @@ use crate::prelude::*;
 use super::snapshot::{self, Parts};
 use super::snapshot::{check, stream};
 use super::{testdata, Pieces};
-use crate::domain::{Orders, Payments};
+use crate::domain::payment_changes::NotAwaiting;
+use crate::domain::{Orders, Payment, Payments};
 use crate::gateway::idempotency::IdempotencyKeys;
 use crate::gateway::{exchange, scenario, Backend, RawRequest, Response};
+use crate::json::message::{msg, Q};
 use crate::json::Out;
 use crate::observe::request_line::SpareCall;
 use crate::observe::tape::Written;
@@ -18,6 +20,7 @@ use crate::observe::{otlp, render, Counters, Journal};
 use crate::observe::{LogRecord, Span};
 use crate::sim::clock::{Clock, VirtualClock};
 use crate::sim::invalid::Invalid;
+use crate::sim::scenario::Outcome;
 use crate::sim::third_party::Forced;
 use crate::sim::time_limits::{self, Bounded};
 use crate::sim::Settings;
@@ -172,9 +175,65 @@ impl Service {
         self.backend.journal.ndjson()
     }
 
-    /// Moves the clock on by `ms` (a virtual clock; a wall clock ignores it).
+    /// Moves the clock on by `ms` (a virtual clock; a wall clock ignores
+    /// it), then resolves the payments' changes that came due.
     pub fn advance(&mut self, ms: u64) {
         self.backend.clock.advance(ms);
+        self.resolve_due();
+    }
+
+    /// Resolves the payments' changes due by now, each at its due time.
+    fn resolve_due(&mut self) {
+        let now = self.backend.clock.now_ms();
+        if self.backend.payments.plans.any_due(now) {
+            exchange::resolve_due(&mut self.backend, now);
+        }
+    }
+
+    /// The soonest time a payment's change is due, if any: for a timer
+    /// on real time.
+    pub fn next_due(&self) -> Option<i64> {
+        self.backend.payments.next_due()
+    }
+
+    /// Ends the open challenge of `payment_id` as the buyer would:
+    /// `outcome` is `pass`, `fail` or `abandon`. Refused (a wrong type
+    /// naming `outcome`; out of range naming `paymentId` and its state)
+    /// otherwise.
+    pub fn complete_challenge(
+        &mut self,
+        payment_id: &str,
+        outcome: &str,
+    ) -> Result<Payment, Invalid> {
+        let outcome = Outcome::parse(outcome).ok_or_else(|| {
+            let problem = msg!(
+                "expected \"pass\", \"fail\" or \"abandon\", got ",
+                Q(outcome)
+            );
+            Invalid::wrong_type("outcome", problem)
+        })?;
+        let done = exchange::complete_challenge(&mut self.backend, payment_id, outcome);
+        if let Err(why) = done {
+            let problem = match why {
+                NotAwaiting::Unknown => msg!("no payment ", Q(payment_id)),
+                NotAwaiting::In(status) => msg!(
+                    "",
+                    payment_id,
+                    " is not awaiting a challenge: it is ",
+                    status.as_str()
+                ),
+            };
+            return Err(Invalid::out_of_range("paymentId", problem));
+        }
+        self.backend
+            .payments
+            .get(payment_id)
+            .map_err(|_| Invalid::out_of_range("paymentId", msg!("no payment ", Q(payment_id))))
+    }
+
+    /// The payments awaiting a challenge, in id order.
+    pub fn challenges(&self) -> Vec<Payment> {
+        self.backend.payments.challenges()
     }
 
     /// `advance` for a caller's number: a whole number of ms, 0 or more,
@@ -182,7 +241,7 @@ impl Service {
     /// else is refused and the clock stays where it was.
     pub fn try_advance(&mut self, ms: f64) -> Result<(), Invalid> {
         let step = time_limits::advance_by(self.backend.clock.saved(), ms)?;
-        self.backend.clock.advance(step);
+        self.advance(step);
         Ok(())
     }
 

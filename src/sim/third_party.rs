@@ -62,6 +62,8 @@ pub enum Rule {
     /// A scenario's rule (a decline, a timeout or a processor error),
     /// named in the verdict's `scenario_rule`.
     Scenario,
+    /// The pay's test card (`cardNumber`), named in the verdict's `card`.
+    Card,
 }
 
 impl Rule {
@@ -71,13 +73,20 @@ impl Rule {
             Rule::Header => "header",
             Rule::ForcedNext => "forced-next",
             Rule::Scenario => "scenario",
+            Rule::Card => "card",
         }
     }
 
     pub fn parse(text: &str) -> Option<Rule> {
-        [Rule::Draw, Rule::Header, Rule::ForcedNext, Rule::Scenario]
-            .into_iter()
-            .find(|r| r.as_str() == text)
+        [
+            Rule::Draw,
+            Rule::Header,
+            Rule::ForcedNext,
+            Rule::Scenario,
+            Rule::Card,
+        ]
+        .into_iter()
+        .find(|r| r.as_str() == text)
     }
 }
 
@@ -155,6 +164,12 @@ pub struct Decision {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub scenario_rule: Option<String>,
+    /// The test card's number, when `rule` is `card`.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub card: Option<String>,
     /// 1 for the first attempt on the order, 2 for the first retry...
     pub attempt: u32,
     /// The random draw in [0, 1): it fails when below the threshold. Made
@@ -185,6 +200,8 @@ pub struct Verdict {
     /// The name of the scenario's rule that decided, when `rule` is
     /// `Scenario` (a snapshot written before it was kept has none).
     pub scenario_rule: Option<Rc<str>>,
+    /// The test card's number, when `rule` is `Card`.
+    pub card: Option<&'static str>,
 }
 
 impl Verdict {
@@ -207,6 +224,9 @@ impl Verdict {
             )),
             Failure::None | Failure::Drawn => None,
         };
+        if self.card.is_some() || (self.rule == Rule::Scenario && self.approved) {
+            return later_reason(self);
+        }
         if let Some(done) = by_scenario {
             return msg!(
                 "",
@@ -248,12 +268,43 @@ impl Verdict {
     }
 }
 
+/// Why, in words, for a test card's verdict (`test card 4000…: declined
+/// insufficient_funds (the draw 0.2053 would have approved)`), or a
+/// scenario's rule that approved a payment that changes later.
+#[inline(never)]
+fn later_reason(v: &Verdict) -> String {
+    let by_draw = if v.draw >= v.threshold {
+        "approved"
+    } else {
+        "declined"
+    };
+    let done = match v.failure.decline_code() {
+        Some(code) => msg!("declined ", code),
+        None => "approved".to_owned(),
+    };
+    let by = match v.card {
+        Some(card) => msg!("test card ", card, ": "),
+        None => "a scenario's rule, to change later: ".to_owned(),
+    };
+    msg!(
+        "",
+        by,
+        done,
+        " (the draw ",
+        fixed(v.draw, 4),
+        " would have ",
+        by_draw,
+        ")"
+    )
+}
+
 impl From<Verdict> for Decision {
     fn from(v: Verdict) -> Decision {
         Decision {
             approved: v.approved,
             rule: v.rule,
             scenario_rule: v.scenario_rule.as_deref().map(String::from),
+            card: v.card.map(String::from),
             attempt: v.attempt,
             draw: v.draw,
             threshold: v.threshold,
@@ -284,6 +335,7 @@ pub fn judge(
         threshold: failure_rate,
         failure: Failure::None,
         scenario_rule: None,
+        card: None,
     }
 }
 

@@ -182,6 +182,35 @@ impl Service {
         Ok(())
     }
 
+    /// Ends a payment's open challenge as the buyer would; the payment
+    /// as JSON text. A `TypeError` naming `outcome` for anything but
+    /// pass, fail or abandon; a `RangeError` naming `paymentId` for a
+    /// payment unknown or not awaiting one.
+    #[wasm_bindgen(js_name = completeChallenge)]
+    pub fn complete_challenge(&self, payment_id: &str, outcome: &str) -> Result<String, JsValue> {
+        let Ok(mut core) = self.core.try_borrow_mut() else {
+            return Ok("null".to_owned());
+        };
+        let payment = core
+            .complete_challenge(payment_id, outcome)
+            .map_err(invalid_to_js)?;
+        Ok(json::payment(&payment))
+    }
+
+    /// The payments awaiting a challenge, in id order, as a JSON array.
+    pub fn challenges(&self) -> String {
+        self.core
+            .try_borrow()
+            .map(|c| json::payments(&c.challenges()))
+            .unwrap_or_else(|_| "[]".to_owned())
+    }
+
+    /// The soonest time a payment's change is due (epoch ms), if any.
+    #[wasm_bindgen(js_name = nextDue)]
+    pub fn next_due(&self) -> Option<f64> {
+        self.core.try_borrow().ok()?.next_due().map(|t| t as f64)
+    }
+
     pub fn snapshot(&self) -> String {
         self.core
             .try_borrow()

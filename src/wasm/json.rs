@@ -53,6 +53,24 @@ pub fn response(response: &Response, out: &mut Out) {
     response.body.write(out);
 }
 
+/// One payment, as the envelope's `data` shows it.
+pub fn payment(p: &crate::domain::Payment) -> String {
+    let mut out = Out::with_capacity(256);
+    crate::gateway::envelope::payment(&mut out, p);
+    out.text
+}
+
+/// Payments, as a JSON array.
+pub fn payments(payments: &[crate::domain::Payment]) -> String {
+    let mut out = Out::with_capacity(256 * payments.len() + 2);
+    out.begin_array();
+    for p in payments {
+        crate::gateway::envelope::payment(&mut out, p);
+    }
+    out.end_array();
+    out.text
+}
+
 /// The log records after `after` (all when none), as an array: the
 /// core writes them straight from its compact journal.
 pub fn records(core: &Core, after: Option<u64>) -> String {

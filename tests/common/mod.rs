@@ -198,6 +198,7 @@ pub fn stage_name(record: &LogRecord) -> &'static str {
         Stage::Gateway { .. } => "gateway",
         Stage::Service { .. } => "service",
         Stage::Response { .. } => "response",
+        Stage::Payment { .. } => "payment",
     }
 }
 

@@ -12,9 +12,11 @@ use super::super::error::ApiError;
 use super::super::parse;
 use super::super::route::Route;
 use super::super::scenario;
+use super::later;
 use super::work::{Request, Work};
 use crate::domain::code::Code;
 use crate::domain::money::Money;
+use crate::domain::test_card::TestCard;
 use crate::domain::{BatchReport, NewOrder, NewPayment, Rejection};
 use crate::json::flat::Flat;
 use crate::json::message::{msg, Q};
@@ -141,7 +143,8 @@ fn room_for_order(svc: &Backend) -> Result<(), ApiError> {
 }
 
 /// Payment pay, once the body and the forcing header are read: the order,
-/// then the third party's verdict, then the payment.
+/// then the third party's verdict, then the payment (one that changes
+/// later keeps its plan).
 fn settle(
     svc: &mut Backend,
     new: Result<NewPayment, Rejection>,
@@ -151,39 +154,48 @@ fn settle(
 ) -> Result<Option<Data>, ApiError> {
     enter(svc, work, class);
     let new = new?;
-    let order = judge(svc, &new.order_id, by_header, work)?;
+    let order = judge(svc, &new.order_id, by_header, new.card, work)?;
     let now = svc.clock.now_ms();
+    if let Some(planned) = work.later.take() {
+        let payment = later::record(svc, new, order, now, *planned, work);
+        return Ok(Some(Data::Payment(payment)));
+    }
     let payment = svc
         .payments
         .record_for(new, order, &mut svc.streams.ids, now);
     Ok(Some(Data::Payment(payment)))
 }
 
-/// The order must exist; then the attempt is counted and the third
-/// party, taking its simulated time, approves or declines it. Returns
-/// the order's code, read once for all of these and the payment.
+/// The order must exist (and have no challenge open); then the attempt
+/// is counted and the third party, taking its simulated time, approves
+/// or declines it. A scenario's rule decides first, then a test card,
+/// then forcing. Returns the order's code, read once for all of these
+/// and the payment.
 pub(super) fn judge(
     svc: &mut Backend,
     order_id: &str,
     by_header: Option<Forced>,
+    card: Option<&'static TestCard>,
     work: &mut Work,
 ) -> Result<Code, ApiError> {
     let Some(order) = svc.orders.existing(order_id) else {
         return Err(Rejection::OrderNotFound.into());
     };
+    if let Some(open) = svc.payments.awaiting_challenge(order) {
+        return Err(later::challenge_open(order_id, open));
+    }
     let attempt = svc.payments.next_attempt_of(order);
     // A scenario's rule decides before any forcing, which stays pending.
-    let by_rule = work.fault.as_ref().map(|f| f.then).filter(Then::pay_only);
-    let forced = match (by_rule, by_header) {
-        (Some(_), _) => None,
-        (None, Some(outcome)) => Some((outcome, Rule::Header)),
-        (None, None) => svc
-            .take_forced_next()
-            .map(|outcome| (outcome, Rule::ForcedNext)),
-    };
+    let by_rule = work
+        .fault
+        .as_ref()
+        .map(|f| &f.then)
+        .filter(|t| t.pay_only());
+    let by_card = card.filter(|_| by_rule.is_none());
+    let forced = forcing(svc, by_rule.is_some(), by_card, by_header);
     let offset = work.duration;
     let took = match by_rule {
-        Some(Then::Timeout { after_ms }) => {
+        Some(&Then::Timeout { after_ms }) => {
             svc.clock.advance(after_ms);
             after_ms
         }
@@ -198,14 +210,20 @@ pub(super) fn judge(
         settings.failure_rate,
         forced,
     );
+    let by_rule = work.fault.as_ref().map(|f| &f.then);
+    let by_rule = by_rule.filter(|t| t.pay_only());
     verdict.failure = scenario::at_third_party(by_rule, &verdict, work.under_scenario);
+    let ruled = by_rule.map(Then::changes_later);
     if verdict.failure == Failure::Drawn {
         work.fault = Some(Box::new(Fault::drawn_decline()));
     }
-    if by_rule.is_some() {
-        verdict.approved = false;
+    if let Some(changes_later) = ruled {
+        verdict.approved = changes_later;
         verdict.rule = Rule::Scenario;
         verdict.scenario_rule = work.fault.as_ref().and_then(|f| f.rule.clone());
+        work.later = later::of_rule(work.fault.as_deref());
+    } else if let Some(card) = by_card {
+        later::by_card(card, &mut verdict, work);
     }
     let approved = verdict.approved;
     work.third_party = Some((offset, took, verdict));
@@ -213,6 +231,24 @@ pub(super) fn judge(
         return Err(Rejection::ThirdPartyFailed.into());
     }
     Ok(order)
+}
+
+/// What forces the third party's verdict: nothing when a scenario's rule
+/// decides; else a test card, the header, or a `forceNext` (used up).
+fn forcing(
+    svc: &mut Backend,
+    by_rule: bool,
+    by_card: Option<&TestCard>,
+    by_header: Option<Forced>,
+) -> Option<(Forced, Rule)> {
+    match (by_rule, by_card, by_header) {
+        (true, _, _) => None,
+        (false, Some(card), _) => Some((later::card_forces(card), Rule::Card)),
+        (false, None, Some(outcome)) => Some((outcome, Rule::Header)),
+        (false, None, None) => svc
+            .take_forced_next()
+            .map(|outcome| (outcome, Rule::ForcedNext)),
+    }
 }
 
 /// The request reached a service: from here on it is that service's
@@ -277,7 +313,7 @@ mod tests {
     #[test]
     fn a_payment_for_no_order_never_reaches_the_third_party() {
         let (mut svc, mut work) = (backend(1), Work::default());
-        let judged = judge(&mut svc, "ORD-nothing", None, &mut work);
+        let judged = judge(&mut svc, "ORD-nothing", None, None, &mut work);
         assert_eq!(judged, Err(Rejection::OrderNotFound.into()));
         assert!(work.third_party.is_none());
     }
@@ -289,7 +325,7 @@ mod tests {
         let made = create_inner(&mut svc, &user, price(), &user, &mut work);
         let order = made.unwrap_or_else(|e| panic!("{e:?}"));
         let id = order.text("ORD");
-        let judged = judge(&mut svc, &id, Some(Forced::Failure), &mut work);
+        let judged = judge(&mut svc, &id, Some(Forced::Failure), None, &mut work);
         assert_eq!(judged, Err(Rejection::ThirdPartyFailed.into()));
         let verdict = work.third_party.map(|(_, _, verdict)| verdict.approved);
         assert_eq!(verdict, Some(false));

@@ -19,11 +19,13 @@ use alloc::rc::Rc;
 
 mod dispatch;
 mod inner;
+mod later;
 mod records;
 mod work;
 
 pub use dispatch::TestDataRunner;
 pub use inner::{exchange_inner, Inner, InnerCaller};
+pub use later::{complete_challenge, resolve_due};
 
 use super::backend::Backend;
 use super::envelope::{Data, Envelope, HeaderFacts, Headers as ResponseHeaders, Response};
@@ -76,11 +78,13 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
     // What an `Idempotency-Key` met: a kept answer, or where this one goes.
     let mut keyed = None;
     let result = headers.and_then(|headers| {
-        raw.unreadable.map_or(Ok(()), |(field, problem)| {
-            Err(ApiError::bad(field, problem))
-        })?;
+        raw.unreadable
+            .map_or(Ok(()), |(f, p)| Err(ApiError::bad(f, p)))?;
         check_method(&call.method)?;
         let target = target.as_ref().map_err(Clone::clone)?;
+        if let Some(served) = page_of(svc, &call, target, &mut work) {
+            return served;
+        }
         let route = match &matches {
             Some(m) => route::resolve_picked(m, pick, &call.method, &call.uri)?,
             None => route::resolve(&call.method, &call.uri)?,
@@ -112,6 +116,42 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
         None => route::event_class_of_path(&call.uri),
     });
     finish(svc, &context, call, result, work, event_class, keyed)
+}
+
+/// A challenged payment's page; none (one test) without a payment that
+/// changes later.
+#[inline(always)]
+fn page_of(
+    svc: &mut Backend,
+    call: &Call,
+    target: &Target,
+    work: &mut Work,
+) -> Option<Result<Option<Data>, ApiError>> {
+    if svc.payments.plans.is_empty() {
+        return None;
+    }
+    challenge_page(svc, call, target, work)
+}
+
+/// The challenge page, for a GET or POST of a challenged payment's
+/// `/api/payment/{id}/challenge`; `None` for any other request.
+#[cold]
+#[inline(never)]
+fn challenge_page(
+    svc: &mut Backend,
+    call: &Call,
+    target: &Target,
+    work: &mut Work,
+) -> Option<Result<Option<Data>, ApiError>> {
+    if !matches!(&*call.method, "GET" | "POST") {
+        return None;
+    }
+    let id = super::challenge::payment_of(&call.uri)?;
+    if !svc.payments.was_challenged(id) {
+        return None;
+    }
+    dispatch::enter(svc, work, EventClass::Payment);
+    Some(super::challenge::serve(svc, &call.method, id, target))
 }
 
 /// An `Idempotency-Key` on a POST: the kept answer to replay, or where
@@ -194,6 +234,10 @@ fn arrive(
     headers: Option<&Headers>,
     started: i64,
 ) -> (Context, Option<Rc<str>>) {
+    // The payments' changes due by now, first; one compare when none is.
+    if svc.payments.plans.any_due(started) {
+        resolve_due(svc, started);
+    }
     // Most requests carry no headers: nothing to look for then.
     let headers = headers.filter(|h| !h.is_empty());
     let incoming = match headers {
@@ -289,6 +333,8 @@ fn finish(
         Ok(data) => (200, Envelope::success(data)),
         Err(error) => (error.http_status(), Envelope::failure(&error)),
     };
+    let page = body.page().map(|p| (p.status, p.location.clone()));
+    let http_status = page.as_ref().map_or(http_status, |p| p.0);
     // A fixed message is shared by the records and spans, not copied.
     let msg: Cow<'static, str> = match fixed {
         Some(fixed) => Cow::Borrowed(fixed),
@@ -316,9 +362,14 @@ fn finish(
         let keys = &mut svc.idempotency;
         keys.keep(pending, http_status, &body, outcome_unknown);
     }
+    let mut headers =
+        ResponseHeaders::of(response_headers(context, duration, allow)).with_fault(fault);
+    if let Some((_, location)) = page {
+        headers = headers.with_page(location);
+    }
     Response {
         status: http_status,
-        headers: ResponseHeaders::of(response_headers(context, duration, allow)).with_fault(fault),
+        headers,
         body,
     }
 }

@@ -62,6 +62,12 @@ pub(super) fn log(
     mut answer: Answer,
 ) -> Option<u64> {
     let service_span = record_service(svc, context, &work, answer.status);
+    if let (Some(code), Some(span)) = (work.planned, service_span) {
+        let [high, low, wide] = context.at.trace.parts();
+        svc.payments
+            .plans
+            .set_origin(code, [high, low, wide, span.0]);
+    }
     answer.duration = service_span.map(|_| work.duration);
     let duration = answer.duration;
     svc.counters

@@ -23,7 +23,7 @@ use crate::observe::span_entry::{Part, SpanEntry, Why};
 use crate::observe::Journal;
 use crate::sim::invalid::{Invalid, InvalidKind};
 use crate::sim::latency::{Profile, MAX_STEP_MS};
-use crate::sim::third_party::{Rule, Verdict};
+use crate::sim::third_party::{Failure, Rule, Verdict};
 use crate::sim::time_limits::{check_time, MAX_SAFE_INTEGER};
 use crate::sim::Settings;
 
@@ -554,7 +554,7 @@ fn entry(record: &Entry, at: &dyn Fn(&str) -> String) -> Checked {
         check_time(f, record.timestamp).map(drop)
     })?;
     match &record.stage {
-        Kept::Gateway(_) => Ok(()),
+        Kept::Gateway(_) | Kept::Payment(_) => Ok(()),
         Kept::Service {
             duration, outcome, ..
         } => {
@@ -651,7 +651,15 @@ fn verdict(at: &str, d: &Verdict) -> Checked {
             msg!("must be a number from 0 to 1, got ", display(d.threshold)),
         ));
     }
-    let by_scenario = d.failure.third_party().is_some();
+    // A rule of a kind that changes later approves, with no failure.
+    let changes_later = d.approved && d.failure == Failure::None;
+    let by_scenario = d.failure.third_party().is_some() || changes_later;
+    if d.card.is_some() != (d.rule == Rule::Card) {
+        return Err(Invalid::out_of_range(
+            &msg!(at, ".rule"),
+            "\"card\" goes with a test card's number (card), and card with \"card\"",
+        ));
+    }
     if (d.rule == Rule::Scenario && !by_scenario)
         || (d.scenario_rule.is_some() && d.rule != Rule::Scenario)
     {

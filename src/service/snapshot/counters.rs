@@ -12,7 +12,8 @@ use super::fields::{array_at, expected, member, missing, out_of, safe_count, saf
 use crate::json::message::{msg, At, Path, Place};
 use crate::json::Json;
 use crate::observe::counters::{
-    tally, Histogram, RouteCount, BUCKETS, CLASSES, EDGES_MS, MAX_ROWS, RULES, RUNNING_POINTS,
+    tally, Histogram, RouteCount, BUCKETS, CHANGES, CLASSES, EDGES_MS, MAX_ROWS, RULES,
+    RUNNING_POINTS,
 };
 use crate::observe::Counters;
 use crate::sim::invalid::Invalid;
@@ -92,12 +93,20 @@ impl Counters {
             let here = Path(&rules_at, rule.as_str());
             // A snapshot written before scenarios were counted apart has
             // no `scenario`: none then.
-            if *rule == Rule::Scenario && rules.get(rule.as_str()).is_none() {
+            // Nor `card` before test cards, or while none decided one.
+            let optional = matches!(rule, Rule::Scenario | Rule::Card);
+            if optional && rules.get(rule.as_str()).is_none() {
                 continue;
             }
             let o = member(rules, &rules_at, rule.as_str())?;
             d.approved = safe_count_in(o, &here, "approved")?;
             d.declined = safe_count_in(o, &here, "declined")?;
+        }
+        if let Some(changes) = payments.get("changes") {
+            let at = Path(pay_at, "changes");
+            for (name, n) in CHANGES.iter().zip(self.changes.iter_mut()) {
+                *n = safe_count_in(changes, &at, name)?;
+            }
         }
         for (name, n) in [
             ("attempts", self.attempts()),

@@ -268,6 +268,14 @@ fn verdict(o: &Json<'_>) -> Read<Verdict> {
         )
         .ok_or("`declineCode`, `thirdParty`: not what a scenario gives")?,
         scenario_rule: opt_text(o, "scenarioRule")?.map(Rc::from),
+        card: match opt_text(o, "card")? {
+            None => None,
+            Some(number) => Some(
+                crate::domain::test_card::find(number)
+                    .ok_or("`card`: not a test card's number")?
+                    .number,
+            ),
+        },
     })
 }
 
@@ -302,6 +310,16 @@ fn record(o: &Json<'_>, calls: &mut Calls) -> Read<Entry> {
                 },
             },
         ),
+        "payment" => {
+            let [high, low, wide] = trace(o)?.parts();
+            let parent = parent(o)?.map_or(0, |p| p.0);
+            let at = int(o, "timestamp")?;
+            Kept::Payment(Box::new(super::change_record::read(
+                o,
+                at,
+                [high, low, wide, parent],
+            )?))
+        }
         other => return Err(msg!("`stage`: unknown ", Whole(other))),
     };
     Ok(Entry {

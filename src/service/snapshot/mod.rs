@@ -10,14 +10,17 @@
 //! - `read`: the small tree it leaves, and the rows, into `Parts`;
 //! - `journal`, `read_back` and `counters`: the records, spans and
 //!   counters of the observe layer, read back;
+//! - `plans`: the payments that change later (`paymentPlans`);
 //! - `fields`: the field helpers every reader here refuses with;
 //! - `check`: what a restored state must hold to become a service.
 
+pub(crate) mod change_record;
 pub mod check;
 pub(crate) mod counters;
 pub(crate) mod fields;
 pub(crate) mod journal;
 pub mod parts;
+pub(crate) mod plans;
 pub(crate) mod read;
 pub(crate) mod read_back;
 pub(crate) mod stream;

@@ -222,16 +222,15 @@ pub(crate) fn payment_member(
                 Msg::new("unknown method ").q(method),
             )
         })?,
-        status: match text(p, &here, "status")? {
-            "SUCCESS" => PaymentStatus::Success,
-            "REFUNDED" => PaymentStatus::Refunded,
-            other => {
-                return Err(got_text(
+        status: {
+            let given = text(p, &here, "status")?;
+            PaymentStatus::parse(given).ok_or_else(|| {
+                got_text(
                     &Path(&here, "status"),
-                    "must be SUCCESS or REFUNDED",
-                    other,
-                ))
-            }
+                    "must be SUCCESS, REFUNDED, REQUIRES_ACTION, PENDING or FAILED",
+                    given,
+                )
+            })?
         },
     };
     payments.keep(row);
@@ -453,11 +452,15 @@ pub(crate) fn read_tree(tree: &Json, mut streamed: Streamed) -> Read<Parts> {
     // `streamed`, so every refusal below drops what is left of it whole:
     // one drop, not one for each list at each refusal.
     let s = &mut streamed;
+    let mut payments = read_payments(part("payments")?, s.by_id.take(), s.attempts.take())?;
+    if let Some(plans) = tree.get("paymentPlans") {
+        super::plans::read(plans, &mut payments)?;
+    }
     Ok(Parts {
         settings: read_settings(part("settings")?, "snapshot.settings")?,
         streams: read_streams(part("streams")?, "snapshot.streams")?,
         orders: read_orders(part("orders")?, take(&mut s.orders))?,
-        payments: read_payments(part("payments")?, s.by_id.take(), s.attempts.take())?,
+        payments,
         journal: journal::journal_with(part("journal")?, s.records.take(), s.spans.take())
             .map_err(journal_error)?,
         forced_next: read_forced(tree)?,

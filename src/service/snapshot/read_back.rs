@@ -272,6 +272,10 @@ impl<'a> Cursor<'a> {
             Some(()) => Some(Rc::from(self.string()?)),
             None => None,
         };
+        let card = match self.lit(",\"card\":") {
+            Some(()) => Some(crate::domain::test_card::find(&self.string()?)?.number),
+            None => None,
+        };
         self.lit(",\"attempt\":")?;
         let attempt = self.small()?;
         self.lit(",\"draw\":")?;
@@ -290,6 +294,7 @@ impl<'a> Cursor<'a> {
             threshold,
             failure,
             scenario_rule,
+            card,
         })
     }
 

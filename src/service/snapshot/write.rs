@@ -427,6 +427,10 @@ fn tail(out: &mut Out, v: &View) {
         out.key("idempotency");
         idempotency_keys(out, v.idempotency);
     }
+    if !v.payments.plans.is_empty() {
+        out.key("paymentPlans");
+        super::plans::write(out, &v.payments.plans);
+    }
     out.end_object();
 }
 

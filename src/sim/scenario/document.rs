@@ -3,6 +3,8 @@
 
 use crate::prelude::*;
 
+use alloc::rc::Rc;
+
 /// At most this many rules in a document.
 pub const MAX_RULES: usize = 100;
 /// At most this many characters in a string of the document.
@@ -11,6 +13,11 @@ pub const MAX_TEXT: usize = 256;
 pub const MAX_NAME: usize = 64;
 /// The longest simulated time a failure may take or add: one hour.
 pub const MAX_MS: u64 = 3_600_000;
+/// The longest wait of a payment's change (`challenge`, `pending`,
+/// `reversal`): seven days.
+pub const MAX_ASYNC_MS: u64 = 604_800_000;
+/// The longest reason a `reversal` gives.
+pub const MAX_REASON: usize = 256;
 /// The longest `Retry-After`, in seconds: one day.
 pub const MAX_RETRY_AFTER: u64 = 86_400;
 
@@ -34,14 +41,43 @@ pub const DECLINE_CODES: [&str; 12] = [
 pub const NETWORK_FAULTS: [&str; 6] = ["reset", "empty", "short", "hang", "dribble", "error"];
 
 /// The kinds of `then`, as the document names them.
-pub const KINDS: [&str; 6] = [
+pub const KINDS: [&str; 9] = [
     "decline",
     "timeout",
     "processor_error",
     "http",
     "delay",
     "network",
+    "challenge",
+    "pending",
+    "reversal",
 ];
+
+/// How a challenge (3-D Secure) ends: the buyer passes, fails or
+/// abandons it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Pass,
+    Fail,
+    Abandon,
+}
+
+impl Outcome {
+    pub const ALL: [Outcome; 3] = [Outcome::Pass, Outcome::Fail, Outcome::Abandon];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Pass => "pass",
+            Outcome::Fail => "fail",
+            Outcome::Abandon => "abandon",
+        }
+    }
+
+    /// Exactly `pass`, `fail` or `abandon`.
+    pub fn parse(text: &str) -> Option<Outcome> {
+        Outcome::ALL.into_iter().find(|o| o.as_str() == text)
+    }
+}
 
 /// The statuses an `http` failure may answer.
 pub const HTTP_STATUSES: [u16; 4] = [429, 502, 503, 504];
@@ -111,7 +147,7 @@ impl Phase {
 }
 
 /// What a rule that fires does.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Then {
     /// Pay only: the third party declines, with one of `DECLINE_CODES`.
     Decline { code: &'static str },
@@ -129,7 +165,31 @@ pub enum Then {
         ms: u64,
         phase: Phase,
     },
+    /// Pay only: the payment waits for a 3-D Secure challenge; `outcome`
+    /// (when given) ends it by itself after `after_ms`; `code` is the
+    /// decline code of a failed or abandoned one.
+    Challenge {
+        outcome: Option<Outcome>,
+        after_ms: u64,
+        code: &'static str,
+    },
+    /// Pay only: the payment is processing for `for_ms`, then succeeds
+    /// (`pass`) or fails with `code`.
+    Pending {
+        for_ms: u64,
+        pass: bool,
+        code: &'static str,
+    },
+    /// Pay only: the payment succeeds, then fails after `after_ms`.
+    Reversal {
+        after_ms: u64,
+        code: &'static str,
+        reason: Option<Rc<str>>,
+    },
 }
+
+/// A reversal's reason when its rule gives none.
+pub const REVERSAL_REASON: &str = "reversed after it succeeded";
 
 impl Then {
     /// The kind, as the document names it.
@@ -141,6 +201,9 @@ impl Then {
             Then::Http { .. } => "http",
             Then::Delay { .. } => "delay",
             Then::Network { .. } => "network",
+            Then::Challenge { .. } => "challenge",
+            Then::Pending { .. } => "pending",
+            Then::Reversal { .. } => "reversal",
         }
     }
 
@@ -148,7 +211,21 @@ impl Then {
     pub fn pay_only(&self) -> bool {
         matches!(
             self,
-            Then::Decline { .. } | Then::Timeout { .. } | Then::ProcessorError { .. }
+            Then::Decline { .. }
+                | Then::Timeout { .. }
+                | Then::ProcessorError { .. }
+                | Then::Challenge { .. }
+                | Then::Pending { .. }
+                | Then::Reversal { .. }
+        )
+    }
+
+    /// Whether the payment is kept and changes later on the service's
+    /// clock (a challenge, a pending payment, a reversal).
+    pub fn changes_later(&self) -> bool {
+        matches!(
+            self,
+            Then::Challenge { .. } | Then::Pending { .. } | Then::Reversal { .. }
         )
     }
 }

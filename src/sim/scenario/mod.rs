@@ -4,13 +4,14 @@
 //! what fires.
 //!
 //! - [`document`]: the document, checked;
-//! - [`parse`], `when` and [`reading`]: reading it, refused naming a path;
+//! - [`parse`], `when`, `later` and [`reading`]: reading it, refused naming a path;
 //! - [`matching`]: whether a rule matches a request's facts;
 //! - [`progress`]: seen and fired counts, when it was set, its own stream;
 //! - [`presets`]: the names of the common stories' documents;
 //! - `writing`: the document and its progress as JSON text.
 
 pub mod document;
+mod later;
 pub mod matching;
 pub mod parse;
 pub mod presets;
@@ -24,7 +25,7 @@ use crate::prelude::*;
 
 use alloc::rc::Rc;
 
-pub use document::{Document, Phase, Rule, Then, Words};
+pub use document::{Document, Outcome, Phase, Rule, Then, Words};
 pub use matching::{Facts, Fields};
 pub use progress::Progress;
 pub use reading::Refusal;
@@ -96,7 +97,7 @@ impl Scenario {
         let r = doc.rules.get(rule)?;
         Some(Fault {
             rule: Some(Rc::from(r.name.as_str())),
-            then: r.then,
+            then: r.then.clone(),
         })
     }
 }

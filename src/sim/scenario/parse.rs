@@ -100,6 +100,12 @@ fn keys_of(kind: &str, record: bool) -> &'static [&'static str] {
         ("processor_error", true) => &["kind", "rule", "status"],
         ("delay", false) => &["kind", "ms"],
         ("delay", true) => &["kind", "rule", "ms"],
+        ("challenge", false) => &["kind", "outcome", "afterMs", "code"],
+        ("challenge", true) => &["kind", "rule", "outcome", "afterMs", "code"],
+        ("pending", false) => &["kind", "forMs", "outcome", "code"],
+        ("pending", true) => &["kind", "rule", "forMs", "outcome", "code"],
+        ("reversal", false) => &["kind", "afterMs", "code", "reason"],
+        ("reversal", true) => &["kind", "rule", "afterMs", "code", "reason"],
         (_, false) => &["kind", "fault", "ms", "phase"],
         (_, true) => &["kind", "rule", "fault", "ms", "phase"],
     }
@@ -111,14 +117,14 @@ pub(super) fn read_then(v: &Json, at: &At, record: bool) -> Result<Then, Box<Ref
     let kind = match kind_of {
         None => return Err(at.wrong("an object with a kind", v)),
         Some(None) => {
-            let problem = "kind: missing; expected one of decline, timeout, processor_error, http, delay, network";
+            let problem = "kind: missing; expected one of decline, timeout, processor_error, http, delay, network, challenge, pending, reversal";
             return Err(at.refuse(InvalidKind::WrongType, problem.to_owned()));
         }
         Some(Some(k)) => word(
             k,
             &At::Key(at, "kind"),
             &KINDS,
-            "one of decline, timeout, processor_error, http, delay, network",
+            "one of decline, timeout, processor_error, http, delay, network, challenge, pending, reversal",
         )?,
     };
     let members = object(v, at, keys_of(kind, record))?;
@@ -129,15 +135,7 @@ pub(super) fn read_then(v: &Json, at: &At, record: bool) -> Result<Then, Box<Ref
     };
     Ok(match kind {
         "decline" => Then::Decline {
-            code: match get("code") {
-                Some((v, at)) => word(
-                    v,
-                    &at,
-                    &DECLINE_CODES,
-                    &one_of("one of Stripe's decline codes", &DECLINE_CODES),
-                )?,
-                None => "generic_decline",
-            },
+            code: decline_code(get("code"), "generic_decline")?,
         },
         "timeout" => Then::Timeout {
             after_ms: ms_or(if record { "ms" } else { "afterMs" }, 30_000)?,
@@ -152,11 +150,28 @@ pub(super) fn read_then(v: &Json, at: &At, record: bool) -> Result<Then, Box<Ref
         "delay" => Then::Delay {
             ms: ms_or("ms", 0)?,
         },
+        "challenge" | "pending" | "reversal" => super::later::read(kind, &get, at)?,
         _ => read_network(get("fault"), get("phase"), at, &ms_or)?,
     })
 }
 
-type Given<'j, 'a, 'p> = Option<(&'j Json<'a>, At<'p>)>;
+/// A decline code, one of `DECLINE_CODES`, or `default`.
+pub(super) fn decline_code(
+    given: Given,
+    default: &'static str,
+) -> Result<&'static str, Box<Refusal>> {
+    match given {
+        Some((v, at)) => word(
+            v,
+            &at,
+            &DECLINE_CODES,
+            &one_of("one of Stripe's decline codes", &DECLINE_CODES),
+        ),
+        None => Ok(default),
+    }
+}
+
+pub(super) type Given<'j, 'a, 'p> = Option<(&'j Json<'a>, At<'p>)>;
 
 fn read_http(status: Given, retry_after: Given) -> Result<Then, Box<Refusal>> {
     let status = match status {

@@ -49,14 +49,14 @@ impl Fault {
             out.key(key);
             out.uint(v);
         };
-        match self.then {
+        match &self.then {
             Then::Decline { code } => {
                 out.key("code");
                 out.str(code);
             }
-            Then::Timeout { after_ms: ms } | Then::Delay { ms } => uint(out, "ms", ms),
-            Then::ProcessorError { status } => uint(out, "status", u64::from(status)),
-            Then::Http {
+            &Then::Timeout { after_ms: ms } | &Then::Delay { ms } => uint(out, "ms", ms),
+            Then::ProcessorError { status } => uint(out, "status", u64::from(*status)),
+            &Then::Http {
                 status,
                 retry_after,
             } => {
@@ -65,13 +65,14 @@ impl Fault {
                     uint(out, "retryAfter", retry_after);
                 }
             }
-            Then::Network { fault, ms, phase } => {
+            &Then::Network { fault, ms, phase } => {
                 out.key("fault");
                 out.str(fault);
                 uint(out, "ms", ms);
                 out.key("phase");
                 out.str(phase.as_str());
             }
+            later => write_later(out, later),
         }
         out.end_object();
     }
@@ -85,5 +86,53 @@ impl Fault {
         };
         let then = super::parse::read_then(v, &super::reading::At::Root, true).ok()?;
         Some(Fault { rule, then })
+    }
+}
+
+/// The members of a `challenge`, `pending` or `reversal` after its kind
+/// and rule, each as a document writes it.
+fn write_later(out: &mut Out, then: &Then) {
+    match then {
+        Then::Challenge {
+            outcome,
+            after_ms,
+            code,
+        } => {
+            if let Some(outcome) = outcome {
+                out.key("outcome");
+                out.str(outcome.as_str());
+                out.key("afterMs");
+                out.uint(*after_ms);
+            }
+            out.key("code");
+            out.str(code);
+        }
+        Then::Pending { for_ms, pass, code } => {
+            out.key("forMs");
+            out.uint(*for_ms);
+            out.key("outcome");
+            out.str(if *pass { "pass" } else { "fail" });
+            if !pass {
+                out.key("code");
+                out.str(code);
+            }
+        }
+        Then::Reversal {
+            after_ms,
+            code,
+            reason,
+        } => {
+            out.key("afterMs");
+            out.uint(*after_ms);
+            out.key("code");
+            out.str(code);
+            out.key("reason");
+            out.str(
+                reason
+                    .as_deref()
+                    .unwrap_or(super::document::REVERSAL_REASON),
+            );
+        }
+        _ => {}
     }
 }

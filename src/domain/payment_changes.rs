@@ -1,0 +1,136 @@
+//! The changes of the payments that change later, made on the service's
+//! clock: what came due resolved in due order (ties by payment id), a
+//! challenge the buyer ends, and the reads of the open challenges.
+
+use crate::prelude::*;
+
+use super::code::{self, Code};
+use super::payment::{Payment, PaymentStatus, Payments, PREFIX};
+use super::payment_plan::{end_of, Change, Plan, Step};
+use crate::sim::scenario::Outcome;
+
+/// Why a challenge cannot be ended: no such payment, or the state it is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotAwaiting {
+    Unknown,
+    In(PaymentStatus),
+}
+
+impl Payments {
+    /// Resolves every plan due at or before `now`, in due order (ties by
+    /// payment id), each change made at its due time.
+    #[cold]
+    #[inline(never)]
+    pub fn resolve_due(&mut self, now: i64) -> Vec<Change> {
+        let mut changes = Vec::new();
+        while let Some((code, plan)) = self.plans.take_due(now, |c| c.text(PREFIX)) {
+            let at = plan.due.unwrap_or(now);
+            let outcome = match &plan.step {
+                Step::Challenge { outcome, .. } => *outcome,
+                _ => None,
+            };
+            if let Some(change) = self.apply(code, plan, outcome, at, None) {
+                changes.push(change);
+            }
+        }
+        self.plans.recompute();
+        changes
+    }
+
+    /// Ends the open challenge of `payment_id` with the buyer's `outcome`
+    /// at `now`; otherwise says why not.
+    pub fn complete_challenge(
+        &mut self,
+        payment_id: &str,
+        outcome: Outcome,
+        now: i64,
+    ) -> Result<Change, NotAwaiting> {
+        let i = self.find(payment_id).ok_or(NotAwaiting::Unknown)?;
+        let row = self.rows.get(i).ok_or(NotAwaiting::Unknown)?;
+        let (code, status) = (row.code, row.status);
+        let open = self.plans.by_code.get_mut(&code).and_then(|l| {
+            let challenge = matches!(l.plan.as_ref()?.step, Step::Challenge { .. });
+            challenge.then(|| l.plan.take()).flatten()
+        });
+        let plan = match open {
+            Some(plan) if status == PaymentStatus::RequiresAction => plan,
+            _ => return Err(NotAwaiting::In(status)),
+        };
+        let change = self.apply(code, plan, Some(outcome), now, Some(outcome));
+        self.plans.recompute();
+        change.ok_or(NotAwaiting::Unknown)
+    }
+
+    /// Moves the payment to the state its plan ends in.
+    fn apply(
+        &mut self,
+        code: Code,
+        plan: Plan,
+        outcome: Option<Outcome>,
+        at: i64,
+        by_buyer: Option<Outcome>,
+    ) -> Option<Change> {
+        let row = self.position(code).and_then(|i| self.rows.get_mut(i))?;
+        let from = row.status;
+        let (to, failure) = end_of(&plan.step, outcome, from);
+        row.status = to;
+        if let Some(later) = self.plans.by_code.get_mut(&code) {
+            if failure.is_some() {
+                later.failure.clone_from(&failure);
+            }
+        }
+        Some(Change {
+            code,
+            from,
+            to,
+            at,
+            since: plan.since,
+            kind: plan.step.kind(),
+            cause: plan.cause,
+            by_buyer,
+            failure,
+            origin: plan.origin,
+        })
+    }
+
+    /// The payment of `order` whose challenge is open, if one is.
+    pub(crate) fn awaiting_challenge(&self, order: Code) -> Option<Code> {
+        if self.plans.is_empty() {
+            return None;
+        }
+        let mut open = self.plans.open_challenges().filter(|c| {
+            let row = self.position(*c).and_then(|i| self.rows.get(i));
+            row.is_some_and(|r| r.order == order && r.status == PaymentStatus::RequiresAction)
+        });
+        open.next()
+    }
+
+    /// Whether the payment is, or was, challenged: its page is served.
+    pub fn was_challenged(&self, payment_id: &str) -> bool {
+        let code = code::Code::parse(PREFIX, payment_id);
+        let later = code.and_then(|c| self.plans.get(c));
+        later.is_some_and(|l| l.challenged)
+    }
+
+    /// The payment's `returnUrl`, when its pay gave one.
+    pub fn return_url(&self, payment_id: &str) -> Option<&str> {
+        let code = code::Code::parse(PREFIX, payment_id)?;
+        self.plans.get(code)?.return_url.as_deref()
+    }
+
+    /// The payments awaiting a challenge, in id order.
+    pub fn challenges(&self) -> Vec<Payment> {
+        let keys = self.plans.open_challenges().map(|c| (c, 0u32)).collect();
+        code::in_code_order(keys)
+            .into_iter()
+            .filter_map(|(c, _)| self.position(c).and_then(|i| self.rows.get(i)))
+            .filter(|r| r.status == PaymentStatus::RequiresAction)
+            .map(|r| r.payment_with(&self.plans))
+            .collect()
+    }
+
+    /// The soonest time a plan is due, if any.
+    pub fn next_due(&self) -> Option<i64> {
+        self.plans.next_due()
+    }
+}

@@ -1,0 +1,227 @@
+//! The payments that change later, on the service's clock: a 3-D Secure
+//! challenge, a pending payment, a reversal. Each keeps its plan (when
+//! it is due, what happens, what caused it, the trace it belongs to),
+//! and the soonest due time is kept in one field, so a request with
+//! nothing due pays one compare.
+
+use crate::prelude::*;
+
+use alloc::rc::Rc;
+
+use super::code::Code;
+use super::hashing::ByCode;
+use super::payment::PaymentStatus;
+use crate::sim::scenario::Outcome;
+
+/// What happens when a plan comes due (or the buyer ends a challenge).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// Waiting for the buyer; `outcome` ends it by itself at the due
+    /// time. A failed or abandoned one fails with `fail_code`; a passed
+    /// one is declined with `declined_after` when there is one.
+    Challenge {
+        outcome: Option<Outcome>,
+        fail_code: &'static str,
+        declined_after: Option<&'static str>,
+    },
+    /// Processing: then succeeds, or fails with `code`.
+    Pending { pass: bool, code: &'static str },
+    /// A success reversed: fails with `code` and `reason`.
+    Reversal { code: &'static str, reason: Rc<str> },
+}
+
+impl Step {
+    /// The kind, as a scenario names it.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Step::Challenge { .. } => "challenge",
+            Step::Pending { .. } => "pending",
+            Step::Reversal { .. } => "reversal",
+        }
+    }
+}
+
+/// What made a payment change: a scenario's rule (by name), a test card
+/// (its number), the buyer (the challenge page or `completeChallenge`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cause {
+    Scenario(Rc<str>),
+    Card(&'static str),
+}
+
+/// Where the pay that planned the change stands in its trace: the trace
+/// id's parts (`TraceId::parts`) and the payment service's span, so each
+/// change is recorded in that trace.
+pub type Origin = [u64; 4];
+
+/// One change to come.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    /// When it comes due; `None` waits for the buyer.
+    pub due: Option<i64>,
+    pub step: Step,
+    pub cause: Cause,
+    /// When the payment's present state began.
+    pub since: i64,
+    pub origin: Origin,
+}
+
+/// What a payment that changes later keeps beside its row: its plan (until
+/// it resolves), whether it was challenged (its page is served then),
+/// the pay's `returnUrl` (a challenged one's), and a failure's code and
+/// reason.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Later {
+    pub plan: Option<Plan>,
+    pub challenged: bool,
+    pub return_url: Option<Rc<str>>,
+    pub failure: Option<(&'static str, Rc<str>)>,
+}
+
+/// One change made: the payment, its states before and after, when, and
+/// why; for the records and spans of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Change {
+    pub code: Code,
+    pub from: PaymentStatus,
+    pub to: PaymentStatus,
+    pub at: i64,
+    pub since: i64,
+    pub kind: &'static str,
+    pub cause: Cause,
+    /// The buyer's outcome, when the buyer ended a challenge.
+    pub by_buyer: Option<Outcome>,
+    pub failure: Option<(&'static str, Rc<str>)>,
+    pub origin: Origin,
+}
+
+/// The payments that change later, by code, and the soonest due time.
+#[derive(Debug, Clone)]
+pub struct Plans {
+    pub(crate) by_code: HashMap<Code, Later, ByCode>,
+    /// The soonest due time of any plan; `i64::MAX` when none is due.
+    pub(crate) next_due: i64,
+}
+
+impl Default for Plans {
+    fn default() -> Plans {
+        Plans {
+            by_code: HashMap::default(),
+            next_due: i64::MAX,
+        }
+    }
+}
+
+impl PartialEq for Plans {
+    fn eq(&self, other: &Plans) -> bool {
+        self.by_code == other.by_code
+    }
+}
+
+impl Plans {
+    pub fn is_empty(&self) -> bool {
+        self.by_code.is_empty()
+    }
+
+    pub fn get(&self, code: Code) -> Option<&Later> {
+        self.by_code.get(&code)
+    }
+
+    /// Keeps what a payment keeps for later, and its due time.
+    pub(crate) fn keep(&mut self, code: Code, later: Later) {
+        if let Some(due) = later.plan.as_ref().and_then(|p| p.due) {
+            self.next_due = self.next_due.min(due);
+        }
+        self.by_code.insert(code, later);
+    }
+
+    /// Where the pay that made the plan stands in its trace.
+    pub(crate) fn set_origin(&mut self, code: Code, origin: Origin) {
+        let plan = self.by_code.get_mut(&code).and_then(|l| l.plan.as_mut());
+        if let Some(plan) = plan {
+            plan.origin = origin;
+        }
+    }
+
+    /// The soonest due time, if any plan has one.
+    pub fn next_due(&self) -> Option<i64> {
+        (self.next_due != i64::MAX).then_some(self.next_due)
+    }
+
+    /// Whether something is due at `now`: the one compare a request pays.
+    #[inline(always)]
+    pub fn any_due(&self, now: i64) -> bool {
+        self.next_due <= now
+    }
+
+    /// The plan due first at or before `now` (ties by payment id), taken
+    /// out of its payment's keeping.
+    pub(crate) fn take_due(
+        &mut self,
+        now: i64,
+        id_of: impl Fn(Code) -> String,
+    ) -> Option<(Code, Plan)> {
+        let mut first: Option<(i64, Code)> = None;
+        for (code, later) in &self.by_code {
+            let Some(due) = later.plan.as_ref().and_then(|p| p.due) else {
+                continue;
+            };
+            let sooner = match first {
+                None => due <= now,
+                Some((d, c)) => due < d || (due == d && id_of(*code) < id_of(c)),
+            };
+            if sooner {
+                first = Some((due, *code));
+            }
+        }
+        let Some((_, code)) = first else {
+            self.recompute();
+            return None;
+        };
+        let plan = self.by_code.get_mut(&code).and_then(|l| l.plan.take())?;
+        Some((code, plan))
+    }
+
+    /// Finds the soonest due time again, after plans were taken.
+    pub(crate) fn recompute(&mut self) {
+        let dues = self.by_code.values().filter_map(|l| l.plan.as_ref()?.due);
+        self.next_due = dues.min().unwrap_or(i64::MAX);
+    }
+
+    /// The payments whose challenge is open.
+    pub(crate) fn open_challenges(&self) -> impl Iterator<Item = Code> + '_ {
+        self.by_code.iter().filter_map(|(code, later)| {
+            matches!(later.plan.as_ref()?.step, Step::Challenge { .. }).then_some(*code)
+        })
+    }
+}
+
+/// The state a step ends in, and a failure's code and reason; `outcome`
+/// is a challenge's (the buyer's or its rule's). A reversal of a payment
+/// already refunded changes nothing.
+pub fn end_of(
+    step: &Step,
+    outcome: Option<Outcome>,
+    from: PaymentStatus,
+) -> (PaymentStatus, Option<(&'static str, Rc<str>)>) {
+    let failed =
+        |code: &'static str, reason: &str| (PaymentStatus::Failed, Some((code, Rc::from(reason))));
+    match step {
+        Step::Challenge {
+            fail_code,
+            declined_after,
+            ..
+        } => match (outcome.unwrap_or(Outcome::Abandon), declined_after) {
+            (Outcome::Pass, None) => (PaymentStatus::Success, None),
+            (Outcome::Pass, Some(code)) => failed(code, "declined after authentication"),
+            (Outcome::Fail, _) => failed(fail_code, "the buyer failed authentication"),
+            (Outcome::Abandon, _) => failed(fail_code, "the buyer abandoned authentication"),
+        },
+        Step::Pending { pass: true, .. } => (PaymentStatus::Success, None),
+        Step::Pending { code, .. } => failed(code, "declined after processing"),
+        Step::Reversal { code, reason } if from == PaymentStatus::Success => {
+            (PaymentStatus::Failed, Some((*code, Rc::clone(reason))))
+        }
+        Step::Reversal { .. } => (from, None),
+    }
+}

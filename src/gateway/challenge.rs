@@ -1,0 +1,94 @@
+//! The challenge page's route, `GET/POST /api/payment/{id}/challenge`,
+//! served by the core so every way in serves it alike; only for a
+//! payment that is or was challenged (any other such path answers as
+//! before, 404).
+
+use crate::prelude::*;
+
+use super::backend::Backend;
+use super::envelope::{Data, Page};
+use super::error::ApiError;
+use super::exchange::complete_challenge;
+use super::request::Target;
+use crate::domain::payment_changes::NotAwaiting;
+use crate::domain::Payment;
+use crate::json::message::{msg, Q};
+use crate::sim::scenario::Outcome;
+
+/// The payment id of a challenge page's path, if it is one.
+pub fn payment_of(uri: &str) -> Option<&str> {
+    let id = uri
+        .strip_prefix("/api/payment/")?
+        .strip_suffix("/challenge")?;
+    (!id.is_empty() && !id.contains('/')).then_some(id)
+}
+
+/// GET: the page. POST: the buyer's answer (`?outcome=`), then a 303 to
+/// the pay's `returnUrl`, or the result page.
+pub fn serve(
+    svc: &mut Backend,
+    method: &str,
+    payment_id: &str,
+    target: &Target,
+) -> Result<Option<Data>, ApiError> {
+    if method == "GET" {
+        let payment = svc.payments.get(payment_id)?;
+        return Ok(Some(page(200, super::challenge_page::page(&payment), None)));
+    }
+    let given = target.param("outcome").unwrap_or_default();
+    let outcome = Outcome::parse(given).ok_or_else(|| {
+        let problem = msg!("must be pass, fail or abandon, got ", Q(given));
+        ApiError::bad("outcome", problem)
+    })?;
+    if let Err(why) = complete_challenge(svc, payment_id, outcome) {
+        return Err(not_awaiting(payment_id, why));
+    }
+    let payment = svc.payments.get(payment_id)?;
+    Ok(Some(match svc.payments.return_url(payment_id) {
+        Some(url) => page(303, String::new(), Some(back_to(url, &payment))),
+        None => page(200, super::challenge_page::result(&payment), None),
+    }))
+}
+
+fn page(status: u16, html: String, location: Option<String>) -> Data {
+    Data::Page(Box::new(Page {
+        status,
+        html,
+        location,
+    }))
+}
+
+/// The challenge cannot be ended: 409, saying the state it is in.
+pub fn not_awaiting(payment_id: &str, why: NotAwaiting) -> ApiError {
+    match why {
+        NotAwaiting::Unknown => ApiError::Rejected(crate::domain::Rejection::PaymentNotFound),
+        NotAwaiting::In(status) => ApiError::Conflict(msg!(
+            "Payment ",
+            payment_id,
+            " is not awaiting authentication: it is ",
+            status.as_str()
+        )),
+    }
+}
+
+/// The `returnUrl` with `paymentId` and `status` added to its query
+/// (before any fragment).
+fn back_to(url: &str, p: &Payment) -> String {
+    let mut parts = url.splitn(2, ['#']);
+    let base = parts.next().unwrap_or_default();
+    let fragment = parts.next().map_or(String::new(), |f| msg!("#", f));
+    let joint = match base.contains('?') {
+        true if base.ends_with(['?', '&']) => "",
+        true => "&",
+        false => "?",
+    };
+    msg!(
+        base,
+        joint,
+        "paymentId=",
+        p.payment_id.as_str(),
+        "&status=",
+        p.status.as_str(),
+        &fragment
+    )
+}

@@ -1,0 +1,76 @@
+//! The simulated 3-D Secure challenge page, as HTML: self-contained (no
+//! external loads, no script), with *Complete*, *Fail* and *Cancel* for
+//! a payment awaiting one, or its state once it no longer is.
+
+use crate::prelude::*;
+
+use crate::domain::payment::PaymentStatus;
+use crate::domain::Payment;
+use crate::json::number::display;
+
+const HEAD: &str = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+<title>orderpay test authentication</title>\
+<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#222}\
+.card{border:1px solid #ccc;border-radius:8px;padding:1.5rem}form{display:inline-block;margin:0 .5rem .5rem 0}\
+button{font-size:1rem;padding:.5rem 1rem;cursor:pointer}dt{font-weight:600}</style></head>\
+<body><main class=\"card\"><h1>orderpay test authentication</h1>\
+<p>This is a simulated 3-D Secure challenge: no bank and no card are involved.</p>";
+
+/// The page of a payment: its id and amount, then the three buttons
+/// while it awaits the challenge, or its state.
+pub fn page(p: &Payment) -> String {
+    let mut html = String::with_capacity(1800);
+    html.push_str(HEAD);
+    facts(&mut html, p);
+    if p.status == PaymentStatus::RequiresAction {
+        html.push_str("<p>Choose how the buyer answers the challenge:</p>");
+        for (outcome, label) in [
+            ("pass", "Complete"),
+            ("fail", "Fail"),
+            ("abandon", "Cancel"),
+        ] {
+            html.push_str("<form method=\"post\" action=\"?outcome=");
+            html.push_str(outcome);
+            html.push_str("\"><button type=\"submit\" name=\"outcome\" value=\"");
+            html.push_str(outcome);
+            html.push_str("\">");
+            html.push_str(label);
+            html.push_str("</button></form>");
+        }
+    } else {
+        html.push_str("<p>This payment no longer awaits authentication: it is ");
+        html.push_str(p.status.as_str());
+        html.push_str(".</p>");
+    }
+    html.push_str("</main></body></html>\n");
+    html
+}
+
+/// The page after the buyer answered, when the pay gave no `returnUrl`.
+pub fn result(p: &Payment) -> String {
+    let mut html = String::with_capacity(1200);
+    html.push_str(HEAD);
+    facts(&mut html, p);
+    html.push_str("<p>Authentication done: the payment is now ");
+    html.push_str(p.status.as_str());
+    html.push_str(".</p></main></body></html>\n");
+    html
+}
+
+/// The payment's id, amount, state and, when failed, its decline code.
+fn facts(html: &mut String, p: &Payment) {
+    html.push_str("<dl><dt>Payment</dt><dd id=\"payment-id\">");
+    html.push_str(&p.payment_id);
+    html.push_str("</dd><dt>Amount</dt><dd id=\"amount\">");
+    html.push_str(&display(p.amount.get()));
+    html.push_str("</dd><dt>Status</dt><dd id=\"status\">");
+    html.push_str(p.status.as_str());
+    html.push_str("</dd>");
+    if let Some(code) = &p.failure_code {
+        html.push_str("<dt>Failure</dt><dd id=\"failure-code\">");
+        html.push_str(code);
+        html.push_str("</dd>");
+    }
+    html.push_str("</dl>");
+}

@@ -1,0 +1,213 @@
+//! Payments that change later, at the gateway: the plan a scenario's
+//! rule or a test card gives a pay, the payment kept with it, the plans
+//! resolved on the service's clock, and a challenge the buyer ends.
+
+use crate::prelude::*;
+
+use alloc::rc::Rc;
+
+use super::super::backend::Backend;
+use super::super::error::ApiError;
+use super::work::Work;
+use crate::domain::code::Code;
+use crate::domain::payment::{PaymentStatus, PREFIX};
+use crate::domain::payment_changes::NotAwaiting;
+use crate::domain::payment_plan::{Cause, Change, Later, Plan, Step};
+use crate::domain::test_card::{CardOutcome, TestCard};
+use crate::domain::{NewPayment, Payment};
+use crate::json::message::msg;
+use crate::observe::{At, Kept, SpanId, TraceId};
+use crate::sim::scenario::{Fault, Outcome, Then};
+use crate::sim::third_party::{Failure, Forced, Verdict};
+
+/// What a pay that changes later starts as, and its plan's parts.
+#[derive(Debug)]
+pub(crate) struct Planned {
+    status: PaymentStatus,
+    step: Step,
+    /// How long until it is due; `None` waits for the buyer.
+    wait: Option<u64>,
+    cause: Cause,
+}
+
+/// The plan of a scenario's rule of a kind that changes later.
+pub(super) fn of_rule(fault: Option<&Fault>) -> Option<Box<Planned>> {
+    let fault = fault?;
+    let cause = Cause::Scenario(fault.rule.clone().unwrap_or_else(|| Rc::from("")));
+    let planned = match &fault.then {
+        &Then::Challenge {
+            outcome,
+            after_ms,
+            code,
+        } => Planned {
+            status: PaymentStatus::RequiresAction,
+            step: Step::Challenge {
+                outcome,
+                fail_code: code,
+                declined_after: None,
+            },
+            wait: outcome.map(|_| after_ms),
+            cause,
+        },
+        &Then::Pending { for_ms, pass, code } => Planned {
+            status: PaymentStatus::Pending,
+            step: Step::Pending { pass, code },
+            wait: Some(for_ms),
+            cause,
+        },
+        Then::Reversal {
+            after_ms,
+            code,
+            reason,
+        } => Planned {
+            status: PaymentStatus::Success,
+            step: Step::Reversal {
+                code,
+                reason: reason
+                    .clone()
+                    .unwrap_or_else(|| Rc::from(crate::sim::scenario::document::REVERSAL_REASON)),
+            },
+            wait: Some(*after_ms),
+            cause,
+        },
+        _ => return None,
+    };
+    Some(Box::new(planned))
+}
+
+/// What a test card forces at the third party: a decline, or approval
+/// (its payment may change later).
+pub(super) fn card_forces(card: &TestCard) -> Forced {
+    match card.outcome {
+        CardOutcome::Declines(_) => Forced::Failure,
+        _ => Forced::Success,
+    }
+}
+
+/// A test card's verdict: named, with its decline code; or its plan.
+#[inline(never)]
+pub(super) fn by_card(card: &'static TestCard, verdict: &mut Verdict, work: &mut Work) {
+    verdict.card = Some(card.number);
+    let cause = Cause::Card(card.number);
+    let planned = match card.outcome {
+        CardOutcome::Succeeds => return,
+        CardOutcome::Declines(code) => {
+            verdict.failure = Failure::declined(code);
+            return;
+        }
+        CardOutcome::Challenge { declined_after } => Planned {
+            status: PaymentStatus::RequiresAction,
+            step: Step::Challenge {
+                outcome: None,
+                fail_code: "authentication_required",
+                declined_after,
+            },
+            wait: None,
+            cause,
+        },
+        CardOutcome::Pending { for_ms, pass, code } => Planned {
+            status: PaymentStatus::Pending,
+            step: Step::Pending { pass, code },
+            wait: Some(for_ms),
+            cause,
+        },
+        CardOutcome::Reversal {
+            after_ms,
+            code,
+            reason,
+        } => Planned {
+            status: PaymentStatus::Success,
+            step: Step::Reversal {
+                code,
+                reason: Rc::from(reason),
+            },
+            wait: Some(after_ms),
+            cause,
+        },
+    };
+    work.later = Some(Box::new(planned));
+}
+
+/// Keeps the payment with its plan, due its wait after `now`; a
+/// challenged one keeps the pay's `returnUrl`.
+#[inline(never)]
+pub(super) fn record(
+    svc: &mut Backend,
+    mut new: NewPayment,
+    order: Code,
+    now: i64,
+    planned: Planned,
+    work: &mut Work,
+) -> Payment {
+    let challenged = matches!(planned.step, Step::Challenge { .. });
+    let wait = |ms: u64| now.saturating_add(i64::try_from(ms).unwrap_or(i64::MAX));
+    let later = Later {
+        plan: Some(Plan {
+            due: planned.wait.map(wait),
+            step: planned.step,
+            cause: planned.cause,
+            since: now,
+            origin: [0; 4],
+        }),
+        challenged,
+        return_url: new.return_url.take().filter(|_| challenged).map(Rc::from),
+        failure: None,
+    };
+    let ids = &mut svc.streams.ids;
+    let payment = svc
+        .payments
+        .record_later(new, order, ids, now, (planned.status, later));
+    work.planned = Code::parse(PREFIX, &payment.payment_id);
+    payment
+}
+
+/// A second pay while a challenge is open: 409, code -1.
+#[cold]
+pub(super) fn challenge_open(order_id: &str, open: Code) -> ApiError {
+    ApiError::Conflict(msg!(
+        "Order ",
+        order_id,
+        " has a payment awaiting authentication: ",
+        open.text(PREFIX)
+    ))
+}
+
+/// Resolves what came due by `now`; the changes are what the records
+/// and spans of them are written from.
+#[cold]
+#[inline(never)]
+pub fn resolve_due(svc: &mut Backend, now: i64) {
+    for change in svc.payments.resolve_due(now) {
+        write_change(svc, change);
+    }
+}
+
+/// The record of a change, in the trace of the pay that planned it: its
+/// own span id, a child of the pay's payment-service span; at its time.
+fn write_change(svc: &mut Backend, change: Change) {
+    let [high, low, wide, parent] = change.origin;
+    let at = At {
+        trace: TraceId::from_parts([high, low, wide]),
+        span: SpanId::fresh(&mut svc.streams.traces),
+        parent: (parent != 0).then_some(SpanId(parent)),
+    };
+    svc.counters.count_change(&change);
+    svc.journal
+        .write(change.at, at, Kept::Payment(Box::new(change)));
+}
+
+/// Ends a challenge for the buyer at the service's time: the change, or
+/// why not (a `paymentId` unknown or not awaiting one).
+pub fn complete_challenge(
+    svc: &mut Backend,
+    payment_id: &str,
+    outcome: Outcome,
+) -> Result<Change, NotAwaiting> {
+    let now = svc.clock.now_ms();
+    if svc.payments.plans.any_due(now) {
+        resolve_due(svc, now);
+    }
+    let change = svc.payments.complete_challenge(payment_id, outcome, now)?;
+    write_change(svc, change.clone());
+    Ok(change)
+}
