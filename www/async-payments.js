@@ -150,7 +150,8 @@ class AsyncPanel {
 export function nextText(p, now, nextDue = null) {
   if (!p.plan && p.status === "REQUIRES_ACTION") return "Waits for the buyer: complete, fail or cancel its challenge.";
   if (!p.plan && p.status === "PENDING") {
-    return `Pending: its own due time is not in the records this page holds${nextDue === null ? "" : `; the service's next change is due ${dueText(nextDue, now)}`}.`;
+    // Its pay's answer is not among those this page keeps (the log alone, a restored state): the core keeps the due time, and says only the soonest.
+    return `Pending: what its pay planned is not among the answers this page keeps${nextDue === null ? "" : `; the service's next change is due ${dueText(nextDue, now)}`}.`;
   }
   if (!p.plan) return "";
   const when = dueText(p.plan.dueAt, now);

@@ -6,7 +6,7 @@ import { $, add, clock, fill, h, inSightWhileGenerating, number, place, throttle
 import { DECLINED_WHY, FAILED_WHY, declinedWhy, isDeclined, outcomeView, thirdPartyFailed } from "./outcome.js";
 import { waterfall } from "./trace.js";
 import { idMark } from "./ids.js";
-import { causeText } from "./payment-states.js";
+import { recordCauseText } from "./payment-states.js";
 
 const PAGE = 100;
 const FILTERS = ["traceId", "uri_group", "event_class", "status", "stage"];
@@ -242,7 +242,7 @@ class LogView {
 
 /** A payment record's change, for the answer column: "PENDING → FAILED insufficient_funds (the service's clock)". */
 function changeText(r) {
-  return `${r.from ?? "?"} → ${r.to ?? "?"}${r.failureCode ? ` ${r.failureCode}` : ""}${r.cause ? ` (${causeText(r.cause)})` : ""}`;
+  return `${r.from ?? "?"} → ${r.to ?? "?"}${r.failureCode ? ` ${r.failureCode}` : ""}${r.cause ? ` (${recordCauseText(r.cause)})` : ""}`;
 }
 
 /**
@@ -262,7 +262,7 @@ function byRequest(records) {
 
 function requestTitle(group) {
   const change = group[0]?.stage === "payment" ? group[0] : null;
-  if (change) return `Payment ${change.paymentId ?? ""}: ${change.from ?? "?"} → ${change.to ?? "?"}, later, by ${causeText(change.cause) || "?"}${change.failureCode ? ` (${change.failureCode})` : ""}`;
+  if (change) return `Payment ${change.paymentId ?? ""}: ${change.from ?? "?"} → ${change.to ?? "?"}, later, by ${recordCauseText(change.cause) || "?"}${change.failureCode ? ` (${change.failureCode})` : ""}`;
   const g = group.find((r) => r.stage === "gateway") ?? group[0];
   const res = group.find((r) => r.stage === "response");
   return [`${g.method ?? ""} ${g.uri ?? ""}`.trim(), res ? `→ HTTP ${res.httpStatus}, code ${res.code}, ${res.msg}` : ""].join(" ");

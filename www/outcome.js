@@ -130,21 +130,21 @@ function gauge(draw, threshold) {
 
 /**
  * Why a payment is not final yet, and when it will be: for an answer whose
- * Payment is PENDING or REQUIRES_ACTION, or one whose outcome planned a
- * later change (`outcome.async`: { kind, dueAt, … }). `now`: the service's clock.
+ * Payment is PENDING, REQUIRES_ACTION or FAILED, or one whose card or rule
+ * planned a later change (`plan`: payment-states.js planAtPay, from the
+ * pay's time). `now`: the service's clock.
  */
-export function asyncView(payment, outcome, now) {
-  const plan = outcome?.async && typeof outcome.async === "object" ? outcome.async : null;
+export function asyncView(payment, plan, now) {
   const status = payment?.status;
   if (!plan && status !== "PENDING" && status !== "FAILED") return null;
-  const by = outcome?.rule === "card" ? { rule: "card", card: outcome.card } : outcome?.rule === "scenario" ? { rule: "scenario", scenarioRule: outcome.scenarioRule } : null;
   const lines = [];
   if (status === "PENDING") lines.push("PENDING: the bank has not answered yet, as with a wallet or a bank transfer. Your app should not ship the order yet: it polls GET /api/payment/{id} until the payment is SUCCESS or FAILED.");
   if (status === "FAILED") lines.push(`FAILED: ${payment.failureCode ?? ""}${payment.failureReason ? `, ${payment.failureReason}` : ""}.`);
   if (plan) {
     const when = dueText(plan.dueAt, now);
-    const what = planText({ kind: plan.kind, dueAt: plan.dueAt ?? null, outcome: plan.outcome ?? null, to: plan.to ?? null, code: plan.code ?? null }, status);
-    lines.push(`Planned (${plan.kind}${by ? `, by ${causeText(by)}` : ""}): ${what}${when ? ` ${when}` : ""}, on the service's clock (the Simulation panel's clock moves it).`);
+    const by = plan.cause ? `, by ${causeText(plan.cause)}` : "";
+    const clockNote = plan.dueAt === null ? "" : ", on the service's clock (the Simulation panel's clock moves it)";
+    lines.push(`Planned (${plan.kind}${by}): ${planText(plan, status)}${when ? ` ${when}` : ""}${clockNote}.`);
   }
   return h("div", { class: `async-why s-${status ?? ""}`, dataset: { status: status ?? "", kind: plan?.kind ?? "" } },
     lines.map((line) => h("p", null, line)));

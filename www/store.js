@@ -11,6 +11,7 @@ import { findServer } from "./remote.js";
 import { routeFor } from "./routes.js";
 import { SavedCopy } from "./saved-copy.js";
 import { BUDGET, PIECES, breather, eachSliced, forSliced } from "./slices.js";
+import { planAtPay } from "./payment-states.js";
 
 /** Requests sent from this page whose headers and body are kept (the log has neither). */
 const KEEP_EXCHANGES = 500;
@@ -44,8 +45,6 @@ export class Store extends EventTarget {
   tabs = new Tabs();
   /** The test-data run in progress or last made, saved with the snapshot: {target, made, succeeded, failed, requests, state}. */
   run = null;
-  /** Changes of a payment's state the page saw itself (a buyer's answer it sent, then its read), for a package whose records do not tell them: payment-states.js. */
-  observed = [];
   /** True while a test-data run sends its chunks (lists out of sight wait for its end). */
   generating = false;
   /** This browser's saved copy of the state (saved-copy.js). */
@@ -111,7 +110,6 @@ export class Store extends EventTarget {
       this.ids = { orders: [], payments: [], prices: new Map() };
       this.run = null;
       this.exchanges = new Map();
-      this.observed = [];
       this.changed({ reset: true });
     });
   }
@@ -171,7 +169,6 @@ export class Store extends EventTarget {
    */
   async adopt(service, ids, onProgress) {
     await this.#load(service, onProgress);
-    this.observed = [];
     this.ids = { orders: [], payments: [], prices: new Map() };
     for (const [id, price] of ids?.orders ?? []) {
       this.ids.orders.push(id);
@@ -259,6 +256,8 @@ export class Store extends EventTarget {
       if (r.stage === "response") record ??= r;
       else if (r.stage === "service") service ??= r;
     }
+    // A pay that changes later (a challenge, pending, a reversal): what its card or rule planned, and when.
+    const planned = this.#planOf(path, body, reply.body, service);
     if (record) {
       this.exchanges.delete(keyOf(record.traceId, record.spanId));
       this.exchanges.set(keyOf(record.traceId, record.spanId), {
@@ -266,23 +265,25 @@ export class Store extends EventTarget {
         status: reply.status, responseHeaders: reply.headers, envelope: reply.body, ms,
         // A scenario's network fault, as request() reports it (no header carries it when no answer came).
         ...(reply.fault ? { fault: reply.fault } : {}),
+        ...planned,
       });
       if (this.exchanges.size > KEEP_EXCHANGES) this.exchanges.delete(this.exchanges.keys().next().value);
     }
     this.changed({ request: true, key: record ? keyOf(record.traceId, record.spanId) : null });
-    return { ...reply, ms, record, service };
+    return { ...reply, ms, record, service, ...planned };
+  }
+
+  /** `{ plan }` for a pay's answer whose card or scenario rule planned a later change, else nothing. */
+  #planOf(path, body, envelope, service) {
+    const rule = service?.outcome?.rule;
+    if (envelope?.code !== 0 || (rule !== "card" && rule !== "scenario") || !/^\/api\/payment\/pay(\?|$)/.test(String(path))) return {};
+    const plan = planAtPay(service.outcome, envelope.data, rule === "scenario" ? this.scenario : null, body);
+    return plan ? { plan } : {};
   }
 
   /** The next `count` payment attempts succeed or fail; 0 clears. Rejects with the service's TypeError or RangeError. */
   forceNext(outcome, count) {
     return settle(() => this.service.forceNext(outcome, count), () => this.changed({ forced: true }));
-  }
-
-  /** A change of a payment's state the page saw (payment-states.js reads it where the records do not tell it). */
-  note(seen) {
-    this.observed.push(seen);
-    if (this.observed.length > KEEP_EXCHANGES) this.observed.shift();
-    this.changed({ request: true });
   }
 
   /** The service's clock, epoch ms. */

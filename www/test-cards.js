@@ -1,46 +1,13 @@
 // Test cards in the request console: a card number a payment developer
 // already types into a checkout form (Stripe's where Stripe has one),
 // put in the pay body as `cardNumber`, so the card decides the outcome.
-// The table is the package's own where it exports one (`testCards`);
-// else the numbers of the design, each checked by the service when sent.
-import * as orderpay from "./pkg/orderpay.js";
+// The table: test-card-table.js, the core's copied and checked by a test.
 import { add, h } from "./dom.js";
+import { TEST_CARDS, cardText } from "./test-card-table.js";
 
-/** The design's table, for a package that does not export its own: number → what it does. */
-const FALLBACK = [
-  ["4242424242424242", "succeeds"],
-  ["4000000000000002", "declined: generic_decline"],
-  ["4000000000009995", "declined: insufficient_funds"],
-  ["4000000000009987", "declined: lost_card"],
-  ["4000000000009979", "declined: stolen_card"],
-  ["4000000000000069", "declined: expired_card"],
-  ["4000000000000127", "declined: incorrect_cvc"],
-  ["4000000000000119", "declined: processing_error"],
-  ["4100000000000019", "declined: fraudulent"],
-  ["4000000000006975", "declined: card_velocity_exceeded"],
-  ["4000002500003155", "challenge (3-D Secure), waits for the buyer"],
-  ["4000002760003184", "challenge (3-D Secure), waits for the buyer"],
-  ["4000000000003063", "challenge (3-D Secure), waits for the buyer"],
-  ["4000008260003178", "challenge, then declined insufficient_funds once passed"],
-  ["4000000000000259", "succeeds, then reversed after 60 s (fraudulent)"],
-  ["4000084000000014", "pending 30 s, then succeeds (orderpay's own)"],
-  ["4000084000000022", "pending 30 s, then fails: insufficient_funds (orderpay's own)"],
-];
-
-/** `[number, what it does]` for each card: the package's table where it has one. */
+/** `[number, what it does]` for each card, in the core's order. */
 export function testCards() {
-  const table = orderpay.testCards ?? orderpay.TEST_CARDS;
-  if (Array.isArray(table) && table.length) {
-    return table.map((c) => [String(c.number ?? c.cardNumber ?? c[0]).replace(/\s+/g, ""), describe(c)]);
-  }
-  return FALLBACK;
-}
-
-/** A package's card entry in words: its description, or its outcome and code. */
-function describe(card) {
-  if (Array.isArray(card)) return String(card[1] ?? "");
-  if (typeof card.description === "string") return card.description;
-  return [card.outcome ?? card.kind ?? "", card.code ?? card.declineCode ?? ""].filter(Boolean).join(": ");
+  return TEST_CARDS.map((c) => [c.number, cardText(c)]);
 }
 
 /** "4000 0025 0000 3155". */

@@ -1,12 +1,17 @@
 // Asynchronous payments on the page: a test card that asks for a 3-D
-// Secure challenge, answered by the buyer on the page; a test card that
-// goes pending, resolved by the Simulation panel's "Advance 30 s" on a
-// virtual clock; and each payment's states on its page, with their causes.
+// Secure challenge, answered by the buyer on the challenge page the
+// service serves; a test card that goes pending, resolved by the
+// Simulation panel's "Advance 30 s" on a virtual clock; each payment's
+// states on its page, with their causes; and the page's copy of the test
+// cards' table checked against the core's.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
 
+import { TEST_CARDS } from "../../www/test-card-table.js";
+
 import { artifacts, start } from "./browser.mjs";
-import { applySettings, open } from "./playground.mjs";
+import { applySettings, logRows, open } from "./playground.mjs";
 
 let env;
 before(async () => { env = await start(); });
@@ -28,24 +33,18 @@ async function payWithCard(page, card) {
   await page.selectOption("#h-card", card);
   assert.match(await page.inputValue("#body"), /"cardNumber": "\d{4} \d{4} \d{4} \d{4}"/);
   await page.click("#send");
-  return JSON.parse(await page.textContent("#response pre.envelope"));
+  const envelope = JSON.parse(await page.textContent("#response pre.envelope"));
+  return { ...envelope, trace: await page.getAttribute("#response .trace-line button.trace", "data-idv") };
 }
 
 /** The statuses of the payment page's states, oldest first, and their text. */
 const statesOf = (page) => page.$$eval("#payment-states > li", (items) => items.map((li) => ({ status: li.dataset.status, text: li.textContent })));
 
-/**
- * Whether the package beside the page has asynchronous payments: until the
- * core's part of the feature is merged, these tests say they are skipped.
- */
-const hasAsync = (page) => page.evaluate(async () => typeof (await import("/pkg/orderpay.js")).Service.prototype.completeChallenge === "function");
-
 /** Nothing wider than the window (the log table scrolls inside its own box). */
 const fitsSideways = (page) => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
 
-test("a challenge card: the buyer completes the challenge on the page; a pending card resolves with Advance 30 s; each payment's states", async (t) => {
+test("a challenge card: the buyer completes the challenge on the page; a pending card resolves with Advance 30 s; each payment's states", async () => {
   const { page, errors, external } = await open(env);
-  if (!(await hasAsync(page))) return t.skip("the package has no asynchronous payments (completeChallenge) yet");
   await page.check("#virtual-clock");
   await applySettings(page, { seed: 7, failureRate: 0 });
   assert.equal(await page.getAttribute("#clock-line", "data-virtual"), "true");
@@ -59,14 +58,25 @@ test("a challenge card: the buyer completes the challenge on the page; a pending
   assert.equal(challenged.data.nextAction.type, "redirect");
   assert.equal(challenged.data.nextAction.url, `/api/payment/${challenged.data.paymentId}/challenge`);
   await page.waitForFunction(() => /orderpay test authentication/.test(document.querySelector("#response .challenge-frame")?.srcdoc ?? ""));
+  const challengePage = page.frameLocator("#response .challenge-frame");
+  await challengePage.getByRole("button", { name: "Complete" }).waitFor();
+  assert.equal(await challengePage.locator("#payment-id").textContent(), challenged.data.paymentId);
   assert.match(await page.textContent("#card-outcome"), /4000 0025 0000 3155/);
   // Waiting for the buyer, in the Simulation panel too.
   await page.waitForSelector(`#async-list li[data-payment="${challenged.data.paymentId}"][data-status="REQUIRES_ACTION"]`);
   await env.screenshot(page, "async-challenge-1280.png");
-  await page.click('#response .challenge button[data-outcome="pass"]');
+  // The buyer clicks Complete in the challenge page itself.
+  await challengePage.getByRole("button", { name: "Complete" }).click();
   await page.waitForFunction(() => /SUCCESS/.test(document.querySelector("#response .challenge-result")?.textContent ?? ""));
   assert.match(await page.textContent("#response .challenge-result"), /GET \/api\/payment\/PAY-\w+ → SUCCESS/);
   await page.waitForSelector(`#async-list li[data-payment="${challenged.data.paymentId}"]`, { state: "detached" });
+  // The frame now shows the page the service answered the buyer's click with.
+  await challengePage.getByText("Authentication done: the payment is now SUCCESS.").waitFor();
+  // The change is a record in the pay's trace, shown in the log.
+  await page.waitForFunction((id) => [...document.querySelectorAll('#logs tr[data-stage="payment"]')].some((tr) => tr.textContent.includes(id)), challenged.data.paymentId);
+  const change = (await logRows(page)).find((r) => r.stage === "payment" && r.uri === challenged.data.paymentId);
+  assert.equal(change.answer, "REQUIRES_ACTION → SUCCESS (the buyer (Complete))");
+  assert.equal(change.trace, challenged.trace);
 
   // Pending: the answer says why and when; Advance 30 s resolves it.
   await createOrder(page);
@@ -107,9 +117,8 @@ test("a challenge card: the buyer completes the challenge on the page; a pending
   await page.context().close();
 });
 
-test("on a phone (390 px): the challenge, the clock and a payment's states fit without scrolling sideways", async (t) => {
+test("on a phone (390 px): the challenge, the clock and a payment's states fit without scrolling sideways", async () => {
   const { page, errors } = await open(env, { width: 390, height: 844 });
-  if (!(await hasAsync(page))) return t.skip("the package has no asynchronous payments (completeChallenge) yet");
   await page.check("#virtual-clock");
   await applySettings(page, { seed: 7, failureRate: 0 });
   await createOrder(page);
@@ -124,4 +133,29 @@ test("on a phone (390 px): the challenge, the clock and a payment's states fit w
   await page.locator("#async-box").screenshot({ path: `${artifacts}async-clock-390.png` });
   assert.deepEqual(errors, []);
   await page.context().close();
+});
+
+test("the page's test cards are the core's: each number, in order, with its outcome", () => {
+  const rust = readFileSync(new URL("../../src/domain/test_card.rs", import.meta.url), "utf8");
+  const table = rust.slice(rust.indexOf("pub const CARDS"), rust.indexOf("];", rust.indexOf("pub const CARDS")));
+  // Each card: its number, then the text up to the next number (its outcome, and whether it is orderpay's own).
+  const parts = table.split(/"(\d{16})"/).slice(1);
+  const core = [];
+  for (let i = 0; i < parts.length; i += 2) {
+    const [number, rest] = [parts[i], parts[i + 1]];
+    const str = (key) => rest.match(new RegExp(`${key}:\\s*(?:Some\\()?"([^"]+)"`))?.[1];
+    const ms = (key) => Number(rest.match(new RegExp(`${key}:\\s*([\\d_]+)`))?.[1].replace(/_/g, ""));
+    const own = /own:\s*true/.test(rest) ? { own: true } : {};
+    if (/CardOutcome::Succeeds/.test(rest)) core.push({ number, kind: "succeeds" });
+    else if (/CardOutcome::Declines/.test(rest)) core.push({ number, kind: "declines", code: rest.match(/Declines\(\s*"([^"]+)"/)[1] });
+    else if (/WAITS/.test(rest)) core.push({ number, kind: "challenge" });
+    else if (/CardOutcome::Challenge/.test(rest)) core.push({ number, kind: "challenge", code: str("declined_after") });
+    else if (/CardOutcome::Reversal/.test(rest)) core.push({ number, kind: "reversal", afterMs: ms("after_ms"), code: str("code"), reason: str("reason") });
+    else if (/CardOutcome::Pending/.test(rest)) {
+      const pass = /pass:\s*true/.test(rest);
+      core.push({ number, kind: "pending", forMs: ms("for_ms"), pass, ...(pass ? {} : { code: str("code") }), ...own });
+    } else assert.fail(`card ${number}: an outcome this test does not read: ${rest}`);
+  }
+  assert.ok(core.length >= 17, `read ${core.length} cards from the core`);
+  assert.deepEqual(TEST_CARDS, core);
 });
