@@ -82,7 +82,7 @@ class AsyncPanel {
     this.button.disabled = virtual === false;
     this.note.textContent = virtual === false
       ? "This service runs on the wall clock: a pending payment resolves in real time, and this page resolves it as it comes due. For Advance 30 s, tick “virtual clock” under Settings and start fresh."
-      : "Advance moves the service's virtual clock on and resolves, in due order, every change that came due (its records and spans are stamped with the due time).";
+      : "Advance moves the service's virtual clock on and resolves, in due order, every change that came due (each one's record is stamped with its due time).";
   }
 
   draw() {

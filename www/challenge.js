@@ -39,7 +39,11 @@ function frameOf(html, title, onAnswer) {
   const frame = h("iframe", { class: "challenge-frame", title, sandbox: "allow-same-origin" });
   frame.addEventListener("load", () => {
     const doc = frame.contentDocument;
-    if (!doc || !onAnswer) return;
+    if (!doc) return;
+    // As tall as the page it shows, so the buyer sees its buttons without scrolling inside the frame.
+    frame.style.height = "1px";
+    frame.style.height = `${Math.min(doc.documentElement.scrollHeight + 2, 900)}px`;
+    if (!onAnswer) return;
     doc.addEventListener("click", (e) => {
       const button = e.target.closest?.("button[name=outcome]");
       if (!button) return;

@@ -54,7 +54,7 @@ function paid(out, store, key, ex, data) {
   p.amount = data.amount;
   p.nextAction = data.nextAction ?? p.nextAction ?? null;
   p.traceId = req?.traceId ?? null;
-  p.states.unshift({ status: data.status, at: data.paidAt ?? req?.timestamp ?? null, cause: causeOfPay(req?.service?.outcome, ex.body), failureCode: data.failureCode, failureReason: data.failureReason, key });
+  p.states.unshift({ status: data.status, at: data.paidAt ?? req?.timestamp ?? null, cause: causeOfPay(req?.service?.outcome, ex.body, req?.response?.fault), failureCode: data.failureCode, failureReason: data.failureReason, key });
   p.planned = ex.plan ?? null;
 }
 
@@ -90,26 +90,20 @@ function settle(p) {
 
 /**
  * What a pay that changes later planned, from what decided it (its
- * service record's `outcome`: a test card, or a scenario's rule and the
- * scenario in force) and its Payment (`paidAt`: the plan's due times count
- * from it): `{ kind, dueAt (null: waits for the buyer), to, code, reason,
+ * service record's `outcome`: a test card, with the body's `cardNumber`;
+ * or a scenario's rule, whose `then` its response record's `fault`
+ * carries) and its Payment (`paidAt`: the plan's due times count from
+ * it): `{ kind, dueAt (null: waits for the buyer), to, code, reason,
  * cause }`, or null. The core keeps the due time itself (`nextDueAt` is
- * the soonest); the records do not carry it, so the page works it out here,
- * when the answer comes.
+ * the soonest); the records do not carry it, so the page works it out
+ * here, when the answer comes.
  */
-export function planAtPay(outcome, payment, scenario, body) {
+export function planAtPay(outcome, payment, fault, body) {
   if (!outcome || !payment || typeof payment.paidAt !== "number") return null;
-  let plan = null;
-  const cause = causeOfPay(outcome, body);
-  if (outcome.rule === "card") plan = cardPlan(findCard(cause.card));
-  else if (outcome.rule === "scenario") plan = rulePlan(ruleNamed(scenario, outcome.scenarioRule)?.then);
+  const cause = causeOfPay(outcome, body, fault);
+  const plan = outcome.rule === "card" ? cardPlan(findCard(cause.card)) : outcome.rule === "scenario" ? rulePlan(fault) : null;
   if (!plan || STARTS[plan.kind] !== payment.status) return null;
   return { ...plan, dueAt: plan.wait === null ? null : payment.paidAt + plan.wait, wait: undefined, cause };
-}
-
-function ruleNamed(scenario, name) {
-  const rules = scenario?.document?.rules ?? scenario?.rules;
-  return Array.isArray(rules) ? rules.find((r) => (r?.name ?? "") === (name ?? "")) : undefined;
 }
 
 /** A test card's plan: `{ kind, wait, to, code, reason }`. */
@@ -136,14 +130,16 @@ function rulePlan(then) {
 }
 
 /**
- * The cause of the pay's own state: the rule its outcome names. A card's
- * number: the outcome's `card` where the records carry it (the JSON logs
+ * The cause of the pay's own state: the rule its outcome names (a
+ * scenario rule's name: the outcome's `scenarioRule`, else its response
+ * record's `fault.rule`, which names it for the kinds that change later).
+ * A card's number: the outcome's `card` where the records carry it (the JSON logs
  * do; the package's logs() read did not, when this was written), else the
  * `cardNumber` of the body this page sent, which the card rule read.
  */
-function causeOfPay(outcome, body) {
+function causeOfPay(outcome, body, fault) {
   if (!outcome) return null;
-  if (outcome.rule === "scenario") return { rule: "scenario", scenarioRule: outcome.scenarioRule ?? null };
+  if (outcome.rule === "scenario") return { rule: "scenario", scenarioRule: outcome.scenarioRule ?? fault?.rule ?? null };
   if (outcome.rule === "card") return { rule: "card", card: outcome.card ?? findCard(cardNumberOf(body))?.number ?? null };
   return { rule: outcome.rule ?? "draw" };
 }

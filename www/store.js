@@ -257,7 +257,7 @@ export class Store extends EventTarget {
       else if (r.stage === "service") service ??= r;
     }
     // A pay that changes later (a challenge, pending, a reversal): what its card or rule planned, and when.
-    const planned = this.#planOf(path, body, reply.body, service);
+    const planned = this.#planOf(path, body, reply.body, service, record);
     if (record) {
       this.exchanges.delete(keyOf(record.traceId, record.spanId));
       this.exchanges.set(keyOf(record.traceId, record.spanId), {
@@ -274,10 +274,10 @@ export class Store extends EventTarget {
   }
 
   /** `{ plan }` for a pay's answer whose card or scenario rule planned a later change, else nothing. */
-  #planOf(path, body, envelope, service) {
+  #planOf(path, body, envelope, service, record) {
     const rule = service?.outcome?.rule;
     if (envelope?.code !== 0 || (rule !== "card" && rule !== "scenario") || !/^\/api\/payment\/pay(\?|$)/.test(String(path))) return {};
-    const plan = planAtPay(service.outcome, envelope.data, rule === "scenario" ? this.scenario : null, body);
+    const plan = planAtPay(service.outcome, envelope.data, record?.fault ?? null, body);
     return plan ? { plan } : {};
   }
 

@@ -65,9 +65,12 @@ test("a challenge card: the buyer completes the challenge on the page; a pending
   // Waiting for the buyer, in the Simulation panel too.
   await page.waitForSelector(`#async-list li[data-payment="${challenged.data.paymentId}"][data-status="REQUIRES_ACTION"]`);
   await env.screenshot(page, "async-challenge-1280.png");
+  await page.locator("#response").screenshot({ path: `${artifacts}async-challenge-answer-1280.png` });
   // The buyer clicks Complete in the challenge page itself.
   await challengePage.getByRole("button", { name: "Complete" }).click();
   await page.waitForFunction(() => /SUCCESS/.test(document.querySelector("#response .challenge-result")?.textContent ?? ""));
+  await challengePage.getByText("Authentication done").waitFor();
+  await page.locator("#response .challenge").screenshot({ path: `${artifacts}async-challenge-done-1280.png` });
   assert.match(await page.textContent("#response .challenge-result"), /GET \/api\/payment\/PAY-\w+ → SUCCESS/);
   await page.waitForSelector(`#async-list li[data-payment="${challenged.data.paymentId}"]`, { state: "detached" });
   // The frame now shows the page the service answered the buyer's click with.
@@ -86,6 +89,8 @@ test("a challenge card: the buyer completes the challenge on the page; a pending
   assert.match(await page.textContent("#response .async-why"), /PENDING: the bank has not answered yet/);
   const row = `#async-list li[data-payment="${pending.data.paymentId}"][data-status="PENDING"]`;
   await page.waitForSelector(row);
+  await page.locator("#async-box").screenshot({ path: `${artifacts}async-clock-1280.png` });
+  await page.locator("#response").screenshot({ path: `${artifacts}async-pending-answer-1280.png` });
   assert.match(await page.textContent(`${row} .async-next`), /becomes SUCCESS in 3\d(\.\d)? s|becomes SUCCESS in 29(\.\d)? s/);
   assert.notEqual(await page.textContent("#next-due"), "");
   await page.click("#advance-30");
@@ -100,6 +105,7 @@ test("a challenge card: the buyer completes the challenge on the page; a pending
   assert.match(states[0].text, /test card 4000 0840 0000 0014/);
   assert.match(states[1].text, /\d\d:\d\d:\d\d/);
   await env.screenshot(page, "async-pending-1280.png");
+  await page.locator("#object-page").screenshot({ path: `${artifacts}async-states-1280.png` });
 
   // The challenged payment's page, from the request list: REQUIRES_ACTION by the card, then SUCCESS by the buyer.
   const id = challenged.data.paymentId;
@@ -112,6 +118,22 @@ test("a challenge card: the buyer completes the challenge on the page; a pending
   assert.match(challengeStates[0].text, /test card 4000 0025 0000 3155/);
   assert.match(challengeStates[1].text, /the buyer/);
   assert.ok(await fitsSideways(page), "no sideways scroll at 1280 px");
+
+  // A scenario rule's plan, without a card: pending 30 s, then it fails insufficient_funds.
+  await page.click('#presets button[data-example="pending-then-fails"]');
+  await page.waitForFunction(() => document.querySelector("#scenario-active").dataset.active === "true");
+  await createOrder(page);
+  await page.selectOption("#route", "payment-pay");
+  await page.selectOption("#h-card", "");
+  await page.click("#send");
+  const ruled = JSON.parse(await page.textContent("#response pre.envelope")).data;
+  assert.equal(ruled.status, "PENDING");
+  const ruledRow = `#async-list li[data-payment="${ruled.paymentId}"]`;
+  await page.waitForSelector(ruledRow);
+  assert.match(await page.textContent(`${ruledRow} .async-head`), /by scenario rule "bounced"/);
+  assert.match(await page.textContent(`${ruledRow} .async-next`), /becomes FAILED \(insufficient_funds\) in 30 s/);
+  await page.click("#advance-30");
+  await page.waitForFunction((id) => new RegExp(`${id} PENDING → FAILED`).test(document.querySelector("#advance-message").textContent), ruled.paymentId);
   assert.deepEqual(errors, []);
   assert.deepEqual(external, []);
   await page.context().close();
@@ -123,7 +145,8 @@ test("on a phone (390 px): the challenge, the clock and a payment's states fit w
   await applySettings(page, { seed: 7, failureRate: 0 });
   await createOrder(page);
   await payWithCard(page, CHALLENGE_CARD);
-  await page.waitForSelector("#response .challenge-frame");
+  await page.frameLocator("#response .challenge-frame").getByRole("button", { name: "Cancel" }).waitFor();
+  await page.waitForFunction(() => document.querySelector("#response .challenge-frame").style.height !== "");
   assert.ok(await fitsSideways(page), "no sideways scroll with the challenge open");
   await page.locator("#response .challenge").screenshot({ path: `${artifacts}async-challenge-390.png` });
   await createOrder(page);
@@ -131,6 +154,13 @@ test("on a phone (390 px): the challenge, the clock and a payment's states fit w
   await page.locator("#async-box").scrollIntoViewIfNeeded();
   assert.ok(await fitsSideways(page), "no sideways scroll with a payment pending");
   await page.locator("#async-box").screenshot({ path: `${artifacts}async-clock-390.png` });
+  // The pending payment's page, from the clock's list: its states, and the change to come.
+  const pending = await page.getAttribute('#async-list li[data-status="PENDING"]', "data-payment");
+  await page.click(`#async-list li[data-payment="${pending}"] .async-head button.link`);
+  await page.waitForSelector(`#object-page[data-id="${pending}"] #payment-next`);
+  assert.match(await page.textContent("#payment-next"), /becomes SUCCESS in \d+(\.\d)? s/);
+  assert.ok(await fitsSideways(page), "no sideways scroll with a payment's page open");
+  await page.locator("#object-page").screenshot({ path: `${artifacts}async-states-390.png` });
   assert.deepEqual(errors, []);
   await page.context().close();
 });
