@@ -10,6 +10,7 @@ import { mountRequests } from "./requests.js";
 import { mountCharts } from "./charts.js";
 import { mountSettings } from "./settings.js";
 import { mountSimulation } from "./simulation.js";
+import { mountAsyncPayments } from "./async-payments.js";
 import { mountFailures } from "./failures.js";
 import { mountUndo } from "./undo.js";
 import { mountTabBar } from "./tabbar.js";
@@ -31,6 +32,7 @@ try {
   mountFlow(store);
   mountConsole(store);
   mountSimulation(store);
+  mountAsyncPayments(store);
   mountFailures(store);
   mountTestData(store);
   // Each part that draws the whole state (a loaded one may hold 100,000 orders) in a task of its own.

@@ -11,6 +11,7 @@ import { waterfall } from "./trace.js";
 import { randomHex } from "./random-hex.js";
 import { traceHeaders } from "./pkg/orderpay.js";
 import { shippedPresets } from "./failures.js";
+import { cardOutcome, fillCardPicker, withCard } from "./test-cards.js";
 
 export function mountConsole(store) {
   const c = new RequestConsole(store);
@@ -47,6 +48,7 @@ export function mountConsole(store) {
     }
     c.update();
   });
+  c.card.addEventListener("change", () => c.chooseCard());
   c.form.addEventListener("submit", (event) => c.send(event));
   store.addEventListener("change", (e) => {
     if (e.detail.reset) {
@@ -82,6 +84,9 @@ class RequestConsole {
   sim = $("#h-sim");
   simPending = $("#sim-pending");
   oneOff = $("#h-oneoff");
+  cardField = $("#card-field");
+  card = $("#h-card");
+  cardNote = $("#card-outcome");
   idemField = $("#idem-field");
   idem = $("#h-idem");
   idemNote = $("#h-idem-note");
@@ -113,6 +118,8 @@ class RequestConsole {
     // The presets, for the one-request scenario header (none with a package without scenarios).
     const presets = Object.keys(shippedPresets() ?? {});
     add(this.oneOff, ...presets.map((name) => h("option", { value: name }, name)));
+    fillCardPicker(this.card);
+    this.cardNote.textContent = cardOutcome("");
     $("#oneoff-field").hidden = !presets.length;
   }
 
@@ -134,6 +141,7 @@ class RequestConsole {
     this.custom.hidden = route.id !== "custom";
     this.bodyBox.hidden = !route.body;
     this.simField.hidden = route.id !== "payment-pay";
+    this.cardField.hidden = route.id !== "payment-pay";
     this.showIdem();
     if (route.id === "custom" && !this.path.value) this.path.value = "/api/ordr/create";
     this.refill();
@@ -145,7 +153,7 @@ class RequestConsole {
     for (const name of paramsOf(route.path)) {
       if (!edited.has(name)) this.paramInputs[name].value = paramOf(name).fallback(store.ids);
     }
-    if (route.body && !edited.has("body")) this.body.value = JSON.stringify(route.body(store.ids), null, 2);
+    if (route.body && !edited.has("body")) this.body.value = this.withCardOf(JSON.stringify(route.body(store.ids), null, 2));
     this.refreshLists();
     this.update();
   }
@@ -175,6 +183,18 @@ class RequestConsole {
     if (!this.idemField.hidden && this.idem.value !== "") headers["Idempotency-Key"] = this.idem.value;
     if (this.oneOff.value) headers["X-Orderpay-Scenario"] = this.oneOff.value;
     return { method: m, path: p, headers, body: withBody ? this.body.value : null };
+  }
+
+  /** The body with the chosen test card in it (payment pay only). */
+  withCardOf(text) {
+    return this.cardField.hidden ? text : withCard(text, this.card.value);
+  }
+
+  /** A test card chosen: its number goes into the body (typed text too, when it is a JSON object), and what it does is said. */
+  chooseCard() {
+    this.body.value = this.withCardOf(this.body.value);
+    this.cardNote.textContent = cardOutcome(this.card.value);
+    this.update();
   }
 
   /** Says what the next request joins, or what the group came to. */

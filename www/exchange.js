@@ -2,7 +2,8 @@
 // console: the request as sent, then the HTTP status, the envelope with
 // code 0 and the rest told apart at a glance, the time, and the trace.
 import { h, pretty } from "./dom.js";
-import { outcomeView } from "./outcome.js";
+import { asyncView, outcomeView } from "./outcome.js";
+import { challengeView, isPage, pageReplyView } from "./challenge.js";
 import { faultBadges, faultOf, faultSentence, isDrawnDecline, isReplay } from "./faults.js";
 
 /** What a reply's code means, in words and a colour class. */
@@ -26,6 +27,7 @@ export function requestView({ method, path, headers, body }) {
  * why it ended as it did (the `outcome` of its service record).
  */
 export function responseView(reply, store, { expected = false } = {}) {
+  if (isPage(reply) || (reply.status === 303 && reply.body === "")) return pageReplyView(reply);
   if (reply.status === 0 || envelopeOf(reply) === null) return lostView(reply);
   const { status, headers, body, ms, record, service } = reply;
   const v = verdict(status, body.code);
@@ -46,6 +48,9 @@ export function responseView(reply, store, { expected = false } = {}) {
     body.code !== 0 ? h("p", { class: "msg" }, body.msg) : null,
     scenarioLines(reply),
     outcomeView(service?.outcome, faultOf(record ?? null) ?? faultOf(reply)),
+    // A payment that waits: why, and when it will resolve; a challenge, as the buyer meets it.
+    body.code === 0 ? asyncView(body.data, reply.plan, store.now) : null,
+    body.code === 0 ? challengeView(store, body.data) : null,
     traceId ? h("p", { class: "trace-line" }, "trace ",
       h("button", { type: "button", class: "trace link", dataset: { idv: traceId }, title: "show this request's log records", "aria-label": `show the log records of trace ${traceId}`, onclick: () => store.showTrace(traceId) }, traceId)) : null,
     extraHeaders.length ? h("p", { class: "headers" }, extraHeaders.map(([n, val], i) => [i ? "\n" : "", `${n}: `,

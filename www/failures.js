@@ -18,6 +18,18 @@ import { declineCodes, keysReference, scenarioSchema } from "./scenario-keys.js"
 /** The presets' names, for a package that does not list them (its `presets` export does). */
 const PRESET_NAMES = ["third-party-down", "flaky-network", "slow-payments", "insufficient-funds", "rate-limited", "third-payment-fails"];
 
+/**
+ * Examples of the kinds that change a payment later (a challenge, a pending
+ * payment, a reversal): documents the page offers beside the presets, each
+ * checked by the service when applied, like any typed in the editor.
+ */
+const ASYNC_EXAMPLES = {
+  "challenge-every-payment": { name: "challenge-every-payment", rules: [{ name: "3-D Secure", when: { route: "/api/payment/pay" }, then: { kind: "challenge" } }] },
+  "pending-30s": { name: "pending-30s", rules: [{ name: "processing", when: { route: "/api/payment/pay" }, then: { kind: "pending", forMs: 30000, outcome: "pass" } }] },
+  "pending-then-fails": { name: "pending-then-fails", rules: [{ name: "bounced", when: { route: "/api/payment/pay" }, then: { kind: "pending", forMs: 30000, outcome: "fail", code: "insufficient_funds" } }] },
+  "reversal-after-60s": { name: "reversal-after-60s", rules: [{ name: "disputed", when: { route: "/api/payment/pay" }, then: { kind: "reversal", afterMs: 60000 } }] },
+};
+
 /** What shippedPresets() found, once asked. */
 let presetsRead = null;
 
@@ -100,9 +112,20 @@ class FailuresPanel {
   drawPresets() {
     const presets = this.shipped ?? {};
     const names = Object.keys(presets);
+    // The asynchronous kinds' examples, where the package has them and does not ship a preset of the name.
+    const examples = this.store.asyncPayments ? Object.entries(ASYNC_EXAMPLES).filter(([name]) => !presets[name]) : [];
     fill(this.presets, ...names.map((name) => h("li", null,
       h("button", { type: "button", class: "secondary preset", dataset: { preset: name }, "aria-describedby": `preset-${name}-what`, onclick: () => this.choosePreset(name) }, name),
-      h("span", { class: "hint", id: `preset-${name}-what` }, scenarioSummary(presets[name])))));
+      h("span", { class: "hint", id: `preset-${name}-what` }, scenarioSummary(presets[name])))),
+    ...examples.map(([name, doc]) => h("li", { class: "example" },
+      h("button", { type: "button", class: "secondary preset", dataset: { example: name }, "aria-describedby": `example-${name}-what`, onclick: () => this.chooseExample(name) }, name),
+      h("span", { class: "hint", id: `example-${name}-what` }, `example: ${scenarioSummary(doc)}`))));
+  }
+
+  /** An example of the asynchronous kinds: its document in the editor, applied as typed. */
+  async chooseExample(name) {
+    this.editor.value = JSON.stringify(ASYNC_EXAMPLES[name], null, 2);
+    await this.apply(this.editor.value, `Example ${name} set`);
   }
 
   /** One click: the preset is set, and its document is shown in the editor. */

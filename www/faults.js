@@ -80,7 +80,19 @@ export function faultText(fault) {
   if (kind === "timeout") return `timeout${typeof wait === "number" ? ` after ${wait} ms` : ""}`;
   if (kind === "delay") return `delay${typeof fault.ms === "number" ? ` ${fault.ms} ms` : ""}`;
   if (kind === "network") return `network ${fault.fault ?? fault.network ?? "fault"}${noAnswer(fault) ? " (no answer)" : " (response)"}`;
-  return String(kind);
+  return laterText(fault) ?? String(kind);
+}
+
+/** The kinds that change a payment later: "challenge (waits for the buyer)", "pending 30 s, then pass", "reversal after 60 s". */
+function laterText(fault) {
+  const s = (ms) => `${Number((ms / 1000).toFixed(3))} s`;
+  const code = fault.code ? ` ${fault.code}` : "";
+  if (fault.kind === "challenge") {
+    return fault.outcome ? `challenge, ${fault.outcome} after ${s(fault.afterMs ?? 0)}${code}` : "challenge (waits for the buyer)";
+  }
+  if (fault.kind === "pending") return `pending ${s(fault.forMs ?? 30000)}, then ${fault.outcome ?? "pass"}${fault.outcome === "fail" ? code || " generic_decline" : ""}`;
+  if (fault.kind === "reversal") return `reversal after ${s(fault.afterMs ?? 60000)}${code}`;
+  return null;
 }
 
 /** One sentence on what happened, for an answer or a request's panel. */

@@ -6,6 +6,7 @@ import { $, add, clock, fill, h, inSightWhileGenerating, number, place, throttle
 import { DECLINED_WHY, FAILED_WHY, declinedWhy, isDeclined, outcomeView, thirdPartyFailed } from "./outcome.js";
 import { waterfall } from "./trace.js";
 import { idMark } from "./ids.js";
+import { recordCauseText } from "./payment-states.js";
 
 const PAGE = 100;
 const FILTERS = ["traceId", "uri_group", "event_class", "status", "stage"];
@@ -13,10 +14,10 @@ const KNOWN_VALUES = {
   uri_group: ["/order/*", "/payment/*", "/test/*"],
   event_class: ["order", "payment", "test"],
   status: ["success", "server_error", "client_error"],
-  stage: ["gateway", "service", "response"],
+  stage: ["gateway", "service", "response", "payment"],
 };
 /** The order fields are listed in; any others follow, alphabetically. */
-const FIELD_ORDER = ["seq", "stage", "timestamp", "traceId", "spanId", "parentSpanId", "method", "uri", "uri_group",
+const FIELD_ORDER = ["seq", "stage", "timestamp", "traceId", "spanId", "parentSpanId", "method", "uri", "uri_group", "paymentId", "from", "to", "cause", "failureCode", "failureReason",
   "event_class", "duration", "status", "outcome", "httpStatus", "code", "msg", "userId"];
 
 export function mountLogs(store, undoable) {
@@ -163,13 +164,13 @@ class LogView {
   row(r) {
     const open = () => this.store.showTrace(r.traceId, r.seq);
     // A network fault: no answer came, so no status and no code (its 0 and 0 would read as success).
-    const result = r.stage !== "response" ? "" : r.httpStatus === 0 ? `no answer · no code ${r.msg}` : `${r.httpStatus} · ${r.code} ${r.msg}`;
+    const result = r.stage === "payment" ? changeText(r) : r.stage !== "response" ? "" : r.httpStatus === 0 ? `no answer · no code ${r.msg}` : `${r.httpStatus} · ${r.code} ${r.msg}`;
     return h("tr", { dataset: { seq: String(r.seq), stage: String(r.stage), trace: String(r.traceId) }, class: this.shown?.traceId === r.traceId ? "in-trace" : null, onclick: (e) => { if (!e.target.closest("button, a")) open(); } },
       cell("seq", "num", r.seq),
       cell("time", "mono", typeof r.timestamp === "number" ? clock(r.timestamp) : ""),
       cell("stage", null, h("span", { class: `stage ${r.stage}` }, r.stage)),
       cell("traceId", null, h("button", { type: "button", class: "trace link", title: r.traceId, dataset: { idv: String(r.traceId) }, "aria-label": `show the records of trace ${r.traceId}`, onclick: open }, short(r.traceId))),
-      cell("uri", "mono uri", [r.method, r.uri].filter(Boolean).join(" ")),
+      cell("uri", "mono uri", r.stage === "payment" ? r.paymentId ?? "" : [r.method, r.uri].filter(Boolean).join(" ")),
       cell("uri_group", "mono", r.uri_group ?? ""),
       cell("event_class", null, r.event_class ?? ""),
       cell("duration", "num", r.duration ?? ""),
@@ -239,17 +240,29 @@ class LogView {
   }
 }
 
-/** A trace's records in requests: each starts at its gateway record. */
+/** A payment record's change, for the answer column: "PENDING → FAILED insufficient_funds (the service's clock)". */
+function changeText(r) {
+  return `${r.from ?? "?"} → ${r.to ?? "?"}${r.failureCode ? ` ${r.failureCode}` : ""}${r.cause ? ` (${recordCauseText(r.cause)})` : ""}`;
+}
+
+/**
+ * A trace's records in requests: each starts at its gateway record. A
+ * payment's later change of state (`stage: "payment"`, written when the
+ * buyer or the clock resolved it) is no request's: each goes in a group
+ * of its own, where it came.
+ */
 function byRequest(records) {
   const requests = [];
   for (const r of records) {
-    if (r.stage === "gateway" || !requests.length) requests.push([]);
+    if (r.stage === "gateway" || r.stage === "payment" || !requests.length || requests.at(-1)[0]?.stage === "payment") requests.push([]);
     requests.at(-1).push(r);
   }
   return requests;
 }
 
 function requestTitle(group) {
+  const change = group[0]?.stage === "payment" ? group[0] : null;
+  if (change) return `Payment ${change.paymentId ?? ""}: ${change.from ?? "?"} → ${change.to ?? "?"}, later, by ${recordCauseText(change.cause) || "?"}${change.failureCode ? ` (${change.failureCode})` : ""}`;
   const g = group.find((r) => r.stage === "gateway") ?? group[0];
   const res = group.find((r) => r.stage === "response");
   return [`${g.method ?? ""} ${g.uri ?? ""}`.trim(), res ? `→ HTTP ${res.httpStatus}, code ${res.code}, ${res.msg}` : ""].join(" ");

@@ -1,14 +1,18 @@
 // Why a payment attempt ended as it did: the `outcome` the service writes
 // in the service record of every payment pay, in words and as a small
 // gauge of the seeded draw against the failure rate. Shown with the
-// answer in the flow and the console, and in the trace view.
+// answer in the flow and the console, and in the trace view. A payment
+// that waits (PENDING, REQUIRES_ACTION) or will change (a reversal) says
+// why, and when it will resolve.
 import { h } from "./dom.js";
+import { causeText, dueText, planText } from "./payment-states.js";
 
 const RULES = {
   draw: "the seeded draw against the failure rate",
   scenario: "a rule of the scenario in force (Failures)",
   header: "the X-Sim-Outcome request header",
   "forced-next": "forceNext in the Simulation panel",
+  card: "a test card (the cardNumber in the body)",
 };
 
 /** Why a declined payment reads server_error in the log beside HTTP 200 and code -1. */
@@ -122,4 +126,26 @@ function gauge(draw, threshold) {
     h("span", { class: "gauge-track" }, declines, marker),
     h("span", { class: "gauge-end" }, "1"),
   );
+}
+
+/**
+ * Why a payment is not final yet, and when it will be: for an answer whose
+ * Payment is PENDING, REQUIRES_ACTION or FAILED, or one whose card or rule
+ * planned a later change (`plan`: payment-states.js planAtPay, from the
+ * pay's time). `now`: the service's clock.
+ */
+export function asyncView(payment, plan, now) {
+  const status = payment?.status;
+  if (!plan && status !== "PENDING" && status !== "FAILED") return null;
+  const lines = [];
+  if (status === "PENDING") lines.push("PENDING: the bank has not answered yet, as with a wallet or a bank transfer. Your app should not ship the order yet: it polls GET /api/payment/{id} until the payment is SUCCESS or FAILED.");
+  if (status === "FAILED") lines.push(`FAILED: ${payment.failureCode ?? ""}${payment.failureReason ? `, ${payment.failureReason}` : ""}.`);
+  if (plan) {
+    const when = dueText(plan.dueAt, now);
+    const by = plan.cause ? `, by ${causeText(plan.cause)}` : "";
+    const clockNote = plan.dueAt === null ? "" : ", on the service's clock (the Simulation panel's clock moves it)";
+    lines.push(`Planned (${plan.kind}${by}): ${planText(plan, status)}${when ? ` ${when}` : ""}${clockNote}.`);
+  }
+  return h("div", { class: `async-why s-${status ?? ""}`, dataset: { status: status ?? "", kind: plan?.kind ?? "" } },
+    lines.map((line) => h("p", null, line)));
 }

@@ -253,6 +253,10 @@ export class RemoteService {
     if (typeof data.now === "number") s.now = data.now;
     if (data.counters) s.counters = data.counters;
     if ("scenario" in data) s.scenario = data.scenario ?? null;
+    // Asynchronous payments: the soonest change due, and whether the server's clock is virtual, where it says.
+    if ("nextDueAt" in data) s.nextDueAt = typeof data.nextDueAt === "number" ? data.nextDueAt : null;
+    if (typeof data.virtualClock === "boolean") s.virtualClock = data.virtualClock;
+    else if (typeof data.virtual === "boolean") s.virtualClock = data.virtual;
   }
 
   /**
@@ -396,6 +400,10 @@ export class RemoteService {
   get forced() { return this.#state.forced; }
   get droppedLogs() { return this.#state.droppedLogs; }
   get now() { return this.#state.now; }
+  /** The soonest change of a payment due on the server's clock, or null (a server that does not say: none known). */
+  get nextDueAt() { return this.#state.nextDueAt ?? null; }
+  /** Whether the server's clock is virtual; null where it does not say. */
+  get virtualClock() { return this.#state.virtualClock ?? null; }
   get seed() { return this.#state.settings.seed; }
   counters() { return this.#state.counters; }
 
@@ -410,8 +418,10 @@ export class RemoteService {
     this.#read(data);
   }
 
+  /** Moves the server's clock (a real-time server resolves what is due now), then reads the records of what came due. */
   async advance(ms) {
     this.#read(await this.#admin("POST", "/advance", { ms }));
+    await this.#catchUp();
   }
 
   /**

@@ -17,7 +17,7 @@ const METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"];
 
 export function mountRequestPanel(store, { close, select }) {
   const panel = new RequestPanel(store, close, select);
-  return { show: (key, options) => panel.show(key, options), hide: () => panel.hide() };
+  return { show: (key, options) => panel.show(key, options), hide: () => panel.hide(), showObject: (id) => panel.showObject(id) };
 }
 
 /** The panel and what it holds: the open request (or object page) and the resend form's fields. */

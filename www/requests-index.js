@@ -15,6 +15,10 @@ export class RequestIndex {
   byKey = new Map();
   /** Changes whenever the list does. */
   version = 0;
+  /** The `stage: "payment"` records (a payment's change of state, written later in its pay's trace), oldest first. */
+  changes = [];
+  /** A pay's payment-service span id → its request's key: where a later change of state belongs. */
+  #bySpan = new Map();
   #lastSeq = 0;
 
   /** `version`: where to start counting, past the index this one replaces, so a view never mistakes one for the other. */
@@ -43,6 +47,7 @@ export class RequestIndex {
     let drop = 0;
     while (drop < this.list.length && this.list[drop].seq < first) this.byKey.delete(this.list[drop++].key);
     if (drop) this.list.splice(0, drop);
+    while (this.changes.length && this.changes[0].seq < first) this.changes.shift();
 
     let i = records.length;
     while (i > 0 && records[i - 1].seq > this.#lastSeq) i--;
@@ -55,10 +60,27 @@ export class RequestIndex {
     this.version++;
     this.list = [];
     this.byKey = new Map();
+    this.changes = [];
+    this.#bySpan = new Map();
     this.#lastSeq = 0;
   }
 
+  /**
+   * A payment's change of state is no request of its own: it joins the
+   * list of changes, and the pay request whose payment-service span it
+   * hangs under (its parent, or its own span id), when that is still held.
+   */
+  #change(r) {
+    this.changes.push(r);
+    const req = this.byKey.get(this.#bySpan.get(r.parentSpanId) ?? this.#bySpan.get(r.spanId) ?? "");
+    if (req) (req.changes ??= []).push(r);
+  }
+
   #add(r) {
+    if (r.stage === "payment") {
+      this.#change(r);
+      return;
+    }
     const spanId = r.stage === "service" ? r.parentSpanId : r.spanId;
     const key = keyOf(r.traceId, spanId);
     let req = this.byKey.get(key);
@@ -71,6 +93,7 @@ export class RequestIndex {
       this.list.push(req);
     }
     req[r.stage] = r;
+    if (r.stage === "service") this.#bySpan.set(r.spanId, key);
     if (r.stage === "response") {
       req.method = r.method ?? req.method;
       req.uri = r.uri ?? req.uri;

@@ -27,6 +27,12 @@ export function mountRequests(store) {
     if (e.detail.spans && view.selected && store.requests.byKey.has(view.selected)) view.panel.show(view.selected, { focus: false, quiet: true, fresh: true });
     later();
   });
+  // A payment's page asked for from elsewhere (the Simulation panel's payments in progress).
+  store.addEventListener("show-object", (e) => {
+    view.setOpen(true);
+    view.panel.showObject(e.detail.id);
+    $("#req-panel").scrollIntoView({ block: "nearest" });
+  });
   view.search.addEventListener("input", () => { view.limit = PAGE; view.filter(); });
   view.more.addEventListener("click", () => { view.limit += PAGE; view.draw(); });
   $("#req-search-help").textContent = `Fields: ${FIELDS.join(", ")}.`;

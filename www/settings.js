@@ -1,4 +1,4 @@
-// Settings (seed, failure rate, log capacity), the resets, and the state
+// Settings (seed, failure rate, log capacity, a virtual clock), the resets, and the state
 // as files: the snapshot to export and import, the log as NDJSON.
 import { $, bytes, clock, download, fieldError, number } from "./dom.js";
 import { BlobBuilder, PIECES, breather, eachSliced, jsonPieces } from "./slices.js";
@@ -33,6 +33,7 @@ function mountOptions(store, undoable, say) {
   const rate = $("#failure-rate");
   const capacity = $("#log-capacity");
   const current = $("#settings-current");
+  const virtual = $("#virtual-clock");
 
   const options = () => {
     const opts = {};
@@ -40,6 +41,8 @@ function mountOptions(store, undoable, say) {
     if (seed.value.trim() !== "") opts.seed = Number(seed.value.trim());
     if (rate.value.trim() !== "") opts.failureRate = Number(rate.value.trim());
     if (capacity.value.trim() !== "") opts.logCapacity = Number(capacity.value.trim());
+    // A virtual clock starts at this moment and then moves only with requests and advance().
+    if (virtual.checked) opts.virtualTime = Date.now();
     return opts;
   };
 
@@ -75,7 +78,9 @@ function mountOptions(store, undoable, say) {
     seed.value = String(s);
     rate.value = String(failureRate);
     capacity.value = String(logCapacity);
-    current.textContent = `In use: seed ${s}, failure rate ${failureRate}, log capacity ${logCapacity}.`;
+    const kind = store.virtualClock;
+    virtual.checked = kind === true;
+    current.textContent = `In use: seed ${s}, failure rate ${failureRate}, log capacity ${logCapacity}${kind === null ? "" : kind ? ", a virtual clock" : ", the wall clock"}.`;
   };
 }
 

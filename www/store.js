@@ -11,6 +11,7 @@ import { findServer } from "./remote.js";
 import { routeFor } from "./routes.js";
 import { SavedCopy } from "./saved-copy.js";
 import { BUDGET, PIECES, breather, eachSliced, forSliced } from "./slices.js";
+import { planAtPay } from "./payment-states.js";
 
 /** Requests sent from this page whose headers and body are kept (the log has neither). */
 const KEEP_EXCHANGES = 500;
@@ -53,6 +54,7 @@ export class Store extends EventTarget {
   /** Services an undo may still put back (undo.js): not freed when replaced. */
   #kept = new Set();
   #spans = { key: "", spans: [] };
+  #virtual = { service: null, virtual: false };
 
   /**
    * Loads the package, then the server's service (live), or the state
@@ -254,6 +256,8 @@ export class Store extends EventTarget {
       if (r.stage === "response") record ??= r;
       else if (r.stage === "service") service ??= r;
     }
+    // A pay that changes later (a challenge, pending, a reversal): what its card or rule planned, and when.
+    const planned = this.#planOf(path, body, reply.body, service, record);
     if (record) {
       this.exchanges.delete(keyOf(record.traceId, record.spanId));
       this.exchanges.set(keyOf(record.traceId, record.spanId), {
@@ -261,16 +265,68 @@ export class Store extends EventTarget {
         status: reply.status, responseHeaders: reply.headers, envelope: reply.body, ms,
         // A scenario's network fault, as request() reports it (no header carries it when no answer came).
         ...(reply.fault ? { fault: reply.fault } : {}),
+        ...planned,
       });
       if (this.exchanges.size > KEEP_EXCHANGES) this.exchanges.delete(this.exchanges.keys().next().value);
     }
     this.changed({ request: true, key: record ? keyOf(record.traceId, record.spanId) : null });
-    return { ...reply, ms, record, service };
+    return { ...reply, ms, record, service, ...planned };
+  }
+
+  /** `{ plan }` for a pay's answer whose card or scenario rule planned a later change, else nothing. */
+  #planOf(path, body, envelope, service, record) {
+    const rule = service?.outcome?.rule;
+    if (envelope?.code !== 0 || (rule !== "card" && rule !== "scenario") || !/^\/api\/payment\/pay(\?|$)/.test(String(path))) return {};
+    const plan = planAtPay(service.outcome, envelope.data, record?.fault ?? null, body);
+    return plan ? { plan } : {};
   }
 
   /** The next `count` payment attempts succeed or fail; 0 clears. Rejects with the service's TypeError or RangeError. */
   forceNext(outcome, count) {
     return settle(() => this.service.forceNext(outcome, count), () => this.changed({ forced: true }));
+  }
+
+  /** The service's clock, epoch ms. */
+  get now() {
+    return this.service?.now ?? null;
+  }
+
+  /** Whether the package has asynchronous payments (challenges, pending, reversals; live, whether the server's does). */
+  get asyncPayments() {
+    return typeof this.service?.advance === "function" && "nextDueAt" in (this.service ?? {});
+  }
+
+  /** The soonest change of a payment due on the service's clock, or null. */
+  get nextDueAt() {
+    const due = this.service?.nextDueAt;
+    return typeof due === "number" ? due : null;
+  }
+
+  /**
+   * Moves the service's clock on by `ms` (a wall clock ignores it) and
+   * resolves what came due: their records are read in, and the page redraws.
+   */
+  advance(ms) {
+    return settle(() => this.service.advance(ms), () => {
+      this.#pull();
+      this.changed({ request: true, clock: true });
+    });
+  }
+
+  /**
+   * Whether the service's clock is virtual (moves only with requests and
+   * advance): a wall clock's time moves while the page waits a few
+   * milliseconds, a virtual one's does not. Live: the server says.
+   */
+  get virtualClock() {
+    if (this.remote) return this.remote.virtualClock ?? null;
+    if (this.#virtual.service !== this.service) {
+      const before = this.service.now;
+      const started = performance.now();
+      while (performance.now() - started < 3) { /* a few ms of real time */ }
+      this.#virtual = { service: this.service, virtual: this.service.now === before };
+    }
+    return this.#virtual.virtual;
   }
 
   /** What forceNext still has to do, or null. */
