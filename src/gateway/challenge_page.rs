@@ -67,7 +67,7 @@ fn facts(html: &mut String, p: &Payment) {
     html.push_str("</dd><dt>Status</dt><dd id=\"status\">");
     html.push_str(p.status.as_str());
     html.push_str("</dd>");
-    if let Some(code) = &p.failure_code {
+    if let Some(code) = p.failure_code() {
         html.push_str("<dt>Failure</dt><dd id=\"failure-code\">");
         html.push_str(code);
         html.push_str("</dd>");
