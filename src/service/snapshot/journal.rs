@@ -338,38 +338,30 @@ fn record(o: &Json<'_>, calls: &mut Calls) -> Read<Entry> {
 }
 
 /// A payment change's span, from its attributes.
+#[inline(never)]
 fn payment_part(o: &Json<'_>) -> Read<Part> {
-    let status = |key: &str| {
-        PaymentStatus::parse(attr_text(o, key)?)
-            .ok_or_else(|| msg!("span attribute `", key, "`: not a payment status"))
+    let text = |key: &str| attribute(o, key).and_then(Json::as_str);
+    let read = || {
+        let status = |key: &str| text(key).and_then(PaymentStatus::parse);
+        let cause = match text("orderpay.card") {
+            Some(number) => Cause::Card(test_card::find(number)?.number),
+            None => Cause::Scenario(Rc::from(text("orderpay.scenario_rule")?)),
+        };
+        let failure_code = match text("orderpay.failure_code") {
+            Some(given) => Some(*DECLINE_CODES.iter().find(|c| **c == given)?),
+            None => None,
+        };
+        Some(PaymentSpan {
+            code: Code::parse(PAYMENT, text("orderpay.payment.id")?)?,
+            from: status("orderpay.payment.from")?,
+            to: status("orderpay.payment.to")?,
+            by_buyer: text("orderpay.rule")? == "buyer",
+            cause,
+            failure_code,
+        })
     };
-    let id = attr_text(o, "orderpay.payment.id")?;
-    let code =
-        Code::parse(PAYMENT, id).ok_or("span attribute `orderpay.payment.id`: not a payment id")?;
-    let cause = match attribute(o, "orderpay.card").and_then(Json::as_str) {
-        Some(number) => Cause::Card(
-            test_card::find(number)
-                .ok_or("span attribute `orderpay.card`: not a test card's number")?
-                .number,
-        ),
-        None => Cause::Scenario(Rc::from(attr_text(o, "orderpay.scenario_rule")?)),
-    };
-    let failure_code = match attribute(o, "orderpay.failure_code") {
-        None => None,
-        Some(_) => {
-            let given = attr_text(o, "orderpay.failure_code")?;
-            let known = DECLINE_CODES.iter().find(|c| **c == given);
-            Some(*known.ok_or("span attribute `orderpay.failure_code`: not a decline code")?)
-        }
-    };
-    Ok(Part::Payment(Box::new(PaymentSpan {
-        code,
-        from: status("orderpay.payment.from")?,
-        to: status("orderpay.payment.to")?,
-        by_buyer: attr_text(o, "orderpay.rule")? == "buyer",
-        cause,
-        failure_code,
-    })))
+    let span = read().ok_or("span attributes of a payment's change: not as written")?;
+    Ok(Part::Payment(Box::new(span)))
 }
 
 /// A span's attributes by key: `[[key, value], ...]`.
