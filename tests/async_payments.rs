@@ -61,7 +61,7 @@ fn a_challenge_waits_then_the_buyer_passes_it() {
     assert_eq!(status_of(&mut svc, &pid)["status"], "REQUIRES_ACTION");
     let done = svc.complete_challenge(&pid, "pass").expect("open");
     assert_eq!(done.status.as_str(), "SUCCESS");
-    assert!(done.next_action.is_none());
+    assert!(done.next_action().is_none());
     assert_eq!(status_of(&mut svc, &pid)["status"], "SUCCESS");
     assert!(svc.challenges().is_empty());
     // Then it refunds as any success.
@@ -212,7 +212,7 @@ fn test_cards_take_their_outcomes() {
     let then_declined = pay(&mut svc, json!({"cardNumber": "4000008260003178"}));
     let pid2 = id(&then_declined);
     let done = svc.complete_challenge(&pid2, "pass").expect("open");
-    assert_eq!(done.failure_code.as_deref(), Some("insufficient_funds"));
+    assert_eq!(done.failure_code(), Some("insufficient_funds"));
     assert_eq!(svc.challenges().len(), 1);
     assert_eq!(svc.challenges()[0].payment_id, pid);
     let pending = pay(&mut svc, json!({"cardNumber": "4000084000000022"}));
@@ -576,4 +576,82 @@ fn service_counters_of_plain() -> String {
     let mut svc = service(16);
     pay(&mut svc, json!({}));
     svc.counters_json()
+}
+
+#[test]
+fn each_change_is_a_span_under_the_pays_payment_service_span() {
+    let mut svc = service(18);
+    set(
+        &mut svc,
+        json!({"kind": "pending", "forMs": 1000, "outcome": "fail", "code": "lost_card"}),
+    );
+    let order = create_order_id(&mut svc);
+    let paid = svc.handle(pay_body(&order, json!({})));
+    let trace = trace_of(&paid);
+    let pid = id(&body(&paid));
+    let paid_at = body(&paid)["data"]["paidAt"].as_i64().expect("paidAt");
+    svc.advance(1000);
+    let spans: Value = serde_json::from_str(&svc.spans_json()).expect("JSON");
+    let spans = spans.as_array().expect("an array");
+    let change = spans
+        .iter()
+        .find(|s| s["name"] == "payment PENDING → FAILED")
+        .expect("a change's span");
+    let parent = spans
+        .iter()
+        .find(|s| {
+            s["traceId"] == json!(trace)
+                && s["component"] == "payment-service"
+                && s["name"] != change["name"]
+        })
+        .expect("the pay's payment-service span");
+    assert_eq!(change["traceId"], json!(trace));
+    assert_eq!(change["parentSpanId"], parent["spanId"]);
+    assert_eq!(change["component"], "payment-service");
+    assert_eq!(
+        (change["start"].as_i64(), change["end"].as_i64()),
+        (Some(paid_at), Some(paid_at + 1000))
+    );
+    assert_eq!(
+        change["attributes"],
+        json!([
+            ["orderpay.payment.id", pid],
+            ["orderpay.payment.from", "PENDING"],
+            ["orderpay.payment.to", "FAILED"],
+            ["orderpay.rule", "scenario"],
+            ["orderpay.scenario_rule", "async"],
+            ["orderpay.failure_code", "lost_card"]
+        ])
+    );
+    // The span survives a snapshot, and OTLP carries it.
+    let text = svc.snapshot();
+    assert_eq!(restore(&text).snapshot(), text);
+    assert!(svc.export_otlp_json().contains("payment PENDING → FAILED"));
+}
+
+#[test]
+fn a_challenge_the_buyer_ends_is_a_span_of_the_buyers_rule() {
+    let mut svc = service(19);
+    let pid = id(&pay(&mut svc, json!({"cardNumber": "4000002500003155"})));
+    svc.complete_challenge(&pid, "pass").expect("open");
+    let spans: Value = serde_json::from_str(&svc.spans_json()).expect("JSON");
+    let change = spans
+        .as_array()
+        .and_then(|s| {
+            s.iter()
+                .find(|s| s["name"] == "payment REQUIRES_ACTION → SUCCESS")
+        })
+        .expect("a change's span");
+    assert_eq!(
+        change["attributes"],
+        json!([
+            ["orderpay.payment.id", pid],
+            ["orderpay.payment.from", "REQUIRES_ACTION"],
+            ["orderpay.payment.to", "SUCCESS"],
+            ["orderpay.rule", "buyer"],
+            ["orderpay.card", "4000002500003155"]
+        ])
+    );
+    let text = svc.snapshot();
+    assert_eq!(restore(&text).snapshot(), text);
 }

@@ -12,11 +12,15 @@ pub mod order;
 pub mod payment;
 pub mod payment_changes;
 pub mod payment_plan;
+pub mod payment_status;
 pub mod rejection;
 pub mod route_table;
-pub mod test_card;
+/// The test cards live with the simulated third party (`sim::test_card`).
+pub use crate::sim::test_card;
 
 pub use batch_report::BatchReport;
 pub use order::{NewOrder, Order, OrderStatus, Orders};
-pub use payment::{NewPayment, NextAction, Payment, PaymentMethod, PaymentStatus, Payments};
+pub use payment::{
+    NewPayment, NextAction, Payment, PaymentExtras, PaymentMethod, PaymentStatus, Payments,
+};
 pub use rejection::Rejection;

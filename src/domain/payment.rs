@@ -12,6 +12,7 @@ use super::hashing::ByCode;
 use super::id;
 use super::money::Money;
 use super::payment_plan::{Later, Plans};
+pub use super::payment_status::PaymentStatus;
 use super::rejection::Rejection;
 use super::test_card::TestCard;
 use crate::sim::random::Rng;
@@ -28,6 +29,26 @@ pub struct Payment {
     pub status: PaymentStatus,
     pub payment_method: PaymentMethod,
     pub paid_at: i64,
+    /// What only a payment that changes later shows (`nextAction`,
+    /// `failureCode`, `failureReason`): boxed, so every other payment
+    /// stays the size it was.
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            flatten,
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "extras_or_none"
+        )
+    )]
+    pub extras: Option<Box<PaymentExtras>>,
+}
+
+/// The members of a payment that changes later.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct PaymentExtras {
     /// Where the buyer goes to authenticate: only while `REQUIRES_ACTION`.
     #[cfg_attr(
         feature = "serde",
@@ -48,6 +69,32 @@ pub struct Payment {
     pub failure_reason: Option<String>,
 }
 
+/// A flattened `PaymentExtras` with none of its members reads as none.
+#[cfg(feature = "serde")]
+fn extras_or_none<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<Box<PaymentExtras>>, D::Error> {
+    let extras: PaymentExtras = serde::Deserialize::deserialize(d)?;
+    Ok((extras != PaymentExtras::default()).then(|| Box::new(extras)))
+}
+
+impl Payment {
+    /// `nextAction`, while `REQUIRES_ACTION`.
+    pub fn next_action(&self) -> Option<&NextAction> {
+        self.extras.as_ref()?.next_action.as_ref()
+    }
+
+    /// `failureCode`, when `FAILED`.
+    pub fn failure_code(&self) -> Option<&str> {
+        self.extras.as_ref()?.failure_code.as_deref()
+    }
+
+    /// `failureReason`, when `FAILED`.
+    pub fn failure_reason(&self) -> Option<&str> {
+        self.extras.as_ref()?.failure_reason.as_deref()
+    }
+}
+
 /// `{"type": "redirect", "url": …}`: the challenge page's path.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -55,42 +102,6 @@ pub struct NextAction {
     #[cfg_attr(feature = "serde", serde(rename = "type"))]
     pub kind: String,
     pub url: String,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "SCREAMING_SNAKE_CASE"))]
-pub enum PaymentStatus {
-    Success,
-    Refunded,
-    RequiresAction,
-    Pending,
-    Failed,
-}
-
-impl PaymentStatus {
-    pub const ALL: [PaymentStatus; 5] = [
-        PaymentStatus::Success,
-        PaymentStatus::Refunded,
-        PaymentStatus::RequiresAction,
-        PaymentStatus::Pending,
-        PaymentStatus::Failed,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PaymentStatus::Success => "SUCCESS",
-            PaymentStatus::Refunded => "REFUNDED",
-            PaymentStatus::RequiresAction => "REQUIRES_ACTION",
-            PaymentStatus::Pending => "PENDING",
-            PaymentStatus::Failed => "FAILED",
-        }
-    }
-
-    /// Exactly as `as_str` writes it.
-    pub fn parse(text: &str) -> Option<PaymentStatus> {
-        PaymentStatus::ALL.into_iter().find(|s| s.as_str() == text)
-    }
 }
 
 /// The challenge page's path of a payment: `/api/payment/{id}/challenge`.
@@ -140,10 +151,25 @@ pub struct NewPayment {
     pub order_id: String,
     pub amount: Money,
     pub method: PaymentMethod,
+    /// `cardNumber` and `returnUrl`, when the body gave either (boxed:
+    /// rare, and a pay stays the size it was).
+    pub extras: Option<Box<PayExtras>>,
+}
+
+/// What a pay's body may add to the spec's fields.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PayExtras {
     /// The test card the body named (`cardNumber`), if any.
     pub card: Option<&'static TestCard>,
     /// Where the challenge page sends the buyer back (`returnUrl`).
     pub return_url: Option<String>,
+}
+
+impl NewPayment {
+    /// The test card the body named, if any.
+    pub fn card(&self) -> Option<&'static TestCard> {
+        self.extras.as_ref()?.card
+    }
 }
 
 /// One kept payment, compact: its id and its order's as codes.
@@ -168,9 +194,7 @@ impl Row {
             status: self.status,
             payment_method: self.method,
             paid_at: self.paid_at,
-            next_action: None,
-            failure_code: None,
-            failure_reason: None,
+            extras: None,
         }
     }
 
@@ -180,16 +204,22 @@ impl Row {
         let mut p = self.payment();
         match self.status {
             PaymentStatus::RequiresAction => {
-                p.next_action = Some(NextAction {
-                    kind: "redirect".to_owned(),
-                    url: challenge_path(&p.payment_id),
-                });
+                p.extras = Some(Box::new(PaymentExtras {
+                    next_action: Some(NextAction {
+                        kind: "redirect".to_owned(),
+                        url: challenge_path(&p.payment_id),
+                    }),
+                    ..PaymentExtras::default()
+                }));
             }
             PaymentStatus::Failed => {
                 let failure = plans.get(self.code).and_then(|l| l.failure.as_ref());
                 if let Some((code, reason)) = failure {
-                    p.failure_code = Some((*code).to_owned());
-                    p.failure_reason = Some(String::from(&**reason));
+                    p.extras = Some(Box::new(PaymentExtras {
+                        failure_code: Some((*code).to_owned()),
+                        failure_reason: Some(String::from(&**reason)),
+                        next_action: None,
+                    }));
                 }
             }
             _ => {}
@@ -301,9 +331,7 @@ impl Payments {
             status: PaymentStatus::Success,
             payment_method: new.method,
             paid_at: now,
-            next_action: None,
-            failure_code: None,
-            failure_reason: None,
+            extras: None,
         }
     }
 
@@ -442,8 +470,7 @@ mod tests {
             order_id: "ORD-00000001".into(),
             amount: Money::positive(5.0).unwrap(),
             method: PaymentMethod::Card,
-            card: None,
-            return_url: None,
+            extras: None,
         };
         let p = payments.record(new, &mut Rng::new(2), 77);
         assert_eq!((p.status, p.paid_at), (PaymentStatus::Success, 77));
@@ -473,8 +500,7 @@ mod tests {
                 order_id,
                 amount: Money::positive(1.0).unwrap(),
                 method: PaymentMethod::Card,
-                card: None,
-                return_url: None,
+                extras: None,
             };
             payments.record(new, &mut ids, 0);
         }

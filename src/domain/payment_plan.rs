@@ -10,7 +10,7 @@ use alloc::rc::Rc;
 
 use super::code::Code;
 use super::hashing::ByCode;
-use super::payment::PaymentStatus;
+use super::payment_status::PaymentStatus;
 use crate::sim::scenario::Outcome;
 
 /// What happens when a plan comes due (or the buyer ends a challenge).
@@ -101,6 +101,9 @@ pub struct Plans {
     pub(crate) by_code: HashMap<Code, Later, ByCode>,
     /// The soonest due time of any plan; `i64::MAX` when none is due.
     pub(crate) next_due: i64,
+    /// The payment whose plan was just kept, until the pay's records say
+    /// where in its trace its changes go.
+    pub(crate) unanchored: Option<Code>,
 }
 
 impl Default for Plans {
@@ -108,6 +111,7 @@ impl Default for Plans {
         Plans {
             by_code: HashMap::default(),
             next_due: i64::MAX,
+            unanchored: None,
         }
     }
 }

@@ -38,6 +38,8 @@ pub trait Fields {
     /// A required number field. JSON has no NaN or infinity, and numbers
     /// too large for a double are refused by the parser, so it is finite.
     fn number(&self, field: &str) -> Result<f64, ApiError>;
+    /// How many members the body has, `null` ones too.
+    fn member_count(&self) -> usize;
 }
 
 impl<'f, 't> Body<'f, 't> {
@@ -175,6 +177,13 @@ impl Fields for Body<'_, '_> {
             Some(other) => Err(other.wrong_type(field, "a number")),
         }
     }
+
+    fn member_count(&self) -> usize {
+        match self {
+            Body::Flat(flat) => flat.members().len(),
+            Body::Read(body) => body.0.len(),
+        }
+    }
 }
 
 impl Fields for JsonBody<'_> {
@@ -188,6 +197,10 @@ impl Fields for JsonBody<'_> {
 
     fn number(&self, field: &str) -> Result<f64, ApiError> {
         JsonBody::number(self, field)
+    }
+
+    fn member_count(&self) -> usize {
+        self.0.len()
     }
 }
 

@@ -11,9 +11,8 @@ use crate::json::number::display;
 const HEAD: &str = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
 <title>orderpay test authentication</title>\
-<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#222}\
-.card{border:1px solid #ccc;border-radius:8px;padding:1.5rem}form{display:inline-block;margin:0 .5rem .5rem 0}\
-button{font-size:1rem;padding:.5rem 1rem;cursor:pointer}dt{font-weight:600}</style></head>\
+<style>body{font-family:sans-serif;max-width:32rem;margin:3rem auto}\
+form{display:inline}</style></head>\
 <body><main class=\"card\"><h1>orderpay test authentication</h1>\
 <p>This is a simulated 3-D Secure challenge: no bank and no card are involved.</p>";
 
@@ -67,7 +66,7 @@ fn facts(html: &mut String, p: &Payment) {
     html.push_str("</dd><dt>Status</dt><dd id=\"status\">");
     html.push_str(p.status.as_str());
     html.push_str("</dd>");
-    if let Some(code) = &p.failure_code {
+    if let Some(code) = p.failure_code() {
         html.push_str("<dt>Failure</dt><dd id=\"failure-code\">");
         html.push_str(code);
         html.push_str("</dd>");

@@ -10,7 +10,7 @@ use core::cell::OnceCell;
 use super::error::ApiError;
 use crate::domain::BatchReport;
 use crate::domain::Order;
-use crate::domain::Payment;
+use crate::domain::{Payment, PaymentExtras};
 use crate::json::write::{push_hex64, push_uint};
 use crate::json::Out;
 use crate::observe::{SpanId, TraceId};
@@ -162,8 +162,8 @@ pub fn payment(out: &mut Out, p: &Payment) {
     out.plain(p.payment_method.as_str());
     out.key("paidAt");
     out.int(p.paid_at);
-    if p.next_action.is_some() || p.failure_code.is_some() {
-        later_members(out, p);
+    if let Some(extras) = &p.extras {
+        later_members(out, extras);
     }
     out.end_object();
 }
@@ -171,7 +171,7 @@ pub fn payment(out: &mut Out, p: &Payment) {
 /// `nextAction` of a payment awaiting a challenge; `failureCode` and
 /// `failureReason` of a failed one.
 #[inline(never)]
-fn later_members(out: &mut Out, p: &Payment) {
+fn later_members(out: &mut Out, p: &PaymentExtras) {
     if let Some(next) = &p.next_action {
         out.key("nextAction");
         out.begin_object();
@@ -228,8 +228,8 @@ pub struct Headers {
     facts: Option<HeaderFacts>,
     /// The failure a scenario gave, which its own headers report.
     fault: Option<Box<Fault>>,
-    /// A page's: HTML, and where a 303 sends the browser.
-    page: Option<Box<Option<String>>>,
+    /// Written as the answer leaves; a page's are written at once (its
+    /// `text/html` and `Location`), so they take no room of their own.
     written: OnceCell<Written>,
 }
 
@@ -239,8 +239,10 @@ pub struct Headers {
 #[derive(Clone, Default)]
 struct Written {
     text: String,
-    /// Index into `NAMES` and end in `text`, per header, in order.
-    fields: [(u8, u16); 14],
+    /// Index into `NAMES` and end in `text`, per header, in order: one
+    /// fewer than the names, as the decline code and `retry-after`, and a
+    /// page's `location` and `allow`, never come together.
+    fields: [(u8, u16); 13],
     len: u8,
 }
 
@@ -275,7 +277,9 @@ impl Written {
 
 impl PartialEq for Headers {
     fn eq(&self, other: &Headers) -> bool {
-        self.facts == other.facts && self.fault == other.fault && self.page == other.page
+        self.facts == other.facts
+            && self.fault == other.fault
+            && self.page_marks() == other.page_marks()
     }
 }
 
@@ -284,15 +288,27 @@ impl Headers {
         Headers {
             facts: Some(facts),
             fault: None,
-            page: None,
             written: OnceCell::new(),
         }
     }
 
     /// These headers, for a page: `text/html`, and its `Location`.
-    pub fn with_page(mut self, location: Option<String>) -> Headers {
-        self.page = Some(Box::new(location));
+    #[cold]
+    #[inline(never)]
+    pub fn with_page(self, location: Option<&str>) -> Headers {
+        let written = self.write_out(Some(location));
+        let _ = self.written.set(written);
         self
+    }
+
+    /// A page's `location`, `Some(None)` for a page without one; `None`
+    /// for JSON.
+    fn page_marks(&self) -> Option<Option<&str>> {
+        let w = self.written.get()?;
+        if !w.text.starts_with("text/html") {
+            return None;
+        }
+        Some(self.iter().find(|(n, _)| *n == "location").map(|(_, v)| v))
     }
 
     /// These headers, with those of the failure a scenario gave.
@@ -310,50 +326,52 @@ impl Headers {
     }
 
     fn written(&self) -> &Written {
-        self.written.get_or_init(|| {
-            let mut w = Written {
-                text: String::with_capacity(160),
-                ..Written::default()
-            };
-            let html = self.page.is_some();
-            w.add(0, |t| {
-                t.push_str(match html {
-                    true => "text/html; charset=utf-8",
-                    false => "application/json",
-                })
+        self.written.get_or_init(|| self.write_out(None))
+    }
+
+    /// The headers as text; `page` is a page's `Location`, if any.
+    fn write_out(&self, page: Option<Option<&str>>) -> Written {
+        let mut w = Written {
+            text: String::with_capacity(160),
+            ..Written::default()
+        };
+        w.add(0, |t| {
+            t.push_str(match page {
+                Some(_) => "text/html; charset=utf-8",
+                None => "application/json",
+            })
+        });
+        if let Some(f) = &self.facts {
+            let sampled = if f.sampled { "1" } else { "0" };
+            w.add(1, |t| f.trace.push_hex(t));
+            w.add(2, |t| push_hex64(t, f.span.0));
+            w.add(3, |t| t.push_str(sampled));
+            w.add(4, |t| {
+                t.push_str("00-");
+                f.trace.push_hex_128(t);
+                t.push('-');
+                push_hex64(t, f.span.0);
+                t.push_str("-0");
+                t.push_str(sampled);
             });
-            if let Some(f) = &self.facts {
-                let sampled = if f.sampled { "1" } else { "0" };
-                w.add(1, |t| f.trace.push_hex(t));
-                w.add(2, |t| push_hex64(t, f.span.0));
-                w.add(3, |t| t.push_str(sampled));
-                w.add(4, |t| {
-                    t.push_str("00-");
-                    f.trace.push_hex_128(t);
-                    t.push('-');
-                    push_hex64(t, f.span.0);
-                    t.push_str("-0");
-                    t.push_str(sampled);
-                });
-                w.add(5, |t| push_uint(t, f.duration));
-                if let Some(parent) = f.parent {
-                    w.add(6, |t| push_hex64(t, parent.0));
-                }
-                if let Some(allow) = f.allow {
-                    w.add(7, |t| t.push_str(allow));
-                }
-                if f.replayed {
-                    w.add(12, |t| t.push_str("true"));
-                }
+            w.add(5, |t| push_uint(t, f.duration));
+            if let Some(parent) = f.parent {
+                w.add(6, |t| push_hex64(t, parent.0));
             }
-            if let Some(fault) = &self.fault {
-                fault_headers(&mut w, fault);
+            if let Some(allow) = f.allow {
+                w.add(7, |t| t.push_str(allow));
             }
-            if let Some(Some(location)) = self.page.as_deref() {
-                w.add(13, |t| t.push_str(location));
+            if f.replayed {
+                w.add(12, |t| t.push_str("true"));
             }
-            w
-        })
+        }
+        if let Some(fault) = &self.fault {
+            fault_headers(&mut w, fault);
+        }
+        if let Some(Some(location)) = page {
+            w.add(13, |t| t.push_str(location));
+        }
+        w
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (&'static str, &str)> + '_ {

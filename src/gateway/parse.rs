@@ -12,6 +12,7 @@ use super::error::ApiError;
 use super::request::Target;
 use crate::domain::money::Money;
 use crate::domain::order::{MAX_DESCRIPTION_CHARS, MAX_USER_ID_CHARS};
+use crate::domain::payment::PayExtras;
 use crate::domain::test_card::{self, TestCard};
 use crate::domain::{NewOrder, NewPayment, PaymentMethod, Rejection};
 
@@ -48,6 +49,26 @@ pub fn new_payment(body: &impl Fields) -> Result<Result<NewPayment, Rejection>, 
             ),
         )
     })?;
+    // Only a body with more members than the spec's three may hold
+    // `cardNumber` or `returnUrl`: the common pay looks for neither.
+    let extras = match body.member_count() > 3 {
+        true => pay_extras(body)?,
+        false => None,
+    };
+    Ok(Money::positive(amount)
+        .map(|amount| NewPayment {
+            order_id,
+            amount,
+            method,
+            extras,
+        })
+        .ok_or(Rejection::AmountNotPositive))
+}
+
+/// `cardNumber` and `returnUrl`, when the body has either.
+#[cold]
+#[inline(never)]
+fn pay_extras(body: &impl Fields) -> Result<Option<Box<PayExtras>>, ApiError> {
     let card = match body.optional_string("cardNumber")? {
         None => None,
         Some(text) => Some(card_of(text)?),
@@ -56,15 +77,8 @@ pub fn new_payment(body: &impl Fields) -> Result<Result<NewPayment, Rejection>, 
         None => None,
         Some(text) => Some(return_url(text)?),
     };
-    Ok(Money::positive(amount)
-        .map(|amount| NewPayment {
-            order_id,
-            amount,
-            method,
-            card,
-            return_url,
-        })
-        .ok_or(Rejection::AmountNotPositive))
+    let given = card.is_some() || return_url.is_some();
+    Ok(given.then(|| Box::new(PayExtras { card, return_url })))
 }
 
 /// A test card's number, spaces allowed; any other is a 400.

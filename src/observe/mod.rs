@@ -11,6 +11,7 @@ pub mod ids;
 pub mod journal;
 pub mod otlp;
 pub mod payment_change;
+pub mod payment_span;
 #[cfg(feature = "serde")]
 pub mod record;
 pub mod render;

@@ -2,6 +2,8 @@
 //! compact form: the one place their wire format is spelled out, for
 //! `logs()`, `spans()`, NDJSON and snapshots alike.
 
+use super::payment_span::PaymentSpan;
+use crate::domain::payment_plan::Cause;
 use crate::prelude::*;
 
 use super::entry::{Answer, Entry, Kept};
@@ -194,7 +196,7 @@ fn decision(t: &mut String, v: &Verdict) {
     }
     if let Some(card) = v.card {
         t.push_str(",\"card\":\"");
-        t.push_str(card);
+        t.push_str(card.number());
         t.push('"');
     }
     t.push_str(",\"attempt\":");
@@ -281,6 +283,11 @@ pub fn name(t: &mut String, s: &SpanEntry) {
             }
         },
         Part::ThirdParty { .. } => t.push_str("\"authorize payment\""),
+        Part::Payment(_) => {
+            let mut name = String::with_capacity(40);
+            s.push_name(&mut name);
+            escape_into(t, &name);
+        }
     }
 }
 
@@ -339,6 +346,24 @@ pub fn attributes<'a>(s: &'a SpanEntry, each: &mut dyn FnMut(&'static str, Attr<
             each("orderpay.attempt", Attr::Int(i64::from(*attempt)));
             each("orderpay.reason", Attr::Made(&why.text()));
         }
+        Part::Payment(p) => payment_attributes(p, each),
+    }
+}
+
+/// A payment change's span: the payment, its states, the rule, the
+/// scenario's rule or card planned, a failure's code.
+#[inline(never)]
+fn payment_attributes<'a>(p: &'a PaymentSpan, each: &mut dyn FnMut(&'static str, Attr<'a, '_>)) {
+    each("orderpay.payment.id", Attr::Made(&p.payment_id()));
+    each("orderpay.payment.from", Attr::Str(p.from.as_str()));
+    each("orderpay.payment.to", Attr::Str(p.to.as_str()));
+    each("orderpay.rule", Attr::Str(p.rule()));
+    match &p.cause {
+        Cause::Scenario(name) => each("orderpay.scenario_rule", Attr::Str(name)),
+        Cause::Card(number) => each("orderpay.card", Attr::Str(number)),
+    }
+    if let Some(code) = p.failure_code {
+        each("orderpay.failure_code", Attr::Str(code));
     }
 }
 
@@ -533,6 +558,11 @@ pub fn name_on_tape<'a>(tape: &mut Tape<'a>, s: &'a SpanEntry) {
             None => tape.word(&call.method),
         },
         Part::ThirdParty { .. } => tape.word("authorize payment"),
+        Part::Payment(_) => {
+            let mut name = String::with_capacity(40);
+            s.push_name(&mut name);
+            tape.fresh(&name);
+        }
     }
 }
 

@@ -9,6 +9,7 @@ use alloc::rc::Rc;
 
 use super::event_class::EventClass;
 use super::ids::{SpanId, TraceId};
+use super::payment_span::PaymentSpan;
 use super::request_line::Call;
 use super::span::Component;
 use super::status::LogStatus;
@@ -46,6 +47,8 @@ pub enum Part {
         attempt: u32,
         why: Why,
     },
+    /// A payment's change of state (boxed: rare, and a span stays small).
+    Payment(Box<PaymentSpan>),
 }
 
 /// What a gateway span says besides the answer: a replay of a kept
@@ -79,6 +82,7 @@ impl SpanEntry {
             Part::Gateway { .. } => Component::Gateway,
             Part::Service { class, .. } => Component::of(*class),
             Part::ThirdParty { .. } => Component::ThirdParty,
+            Part::Payment(_) => Component::PaymentService,
         }
     }
 
@@ -100,6 +104,7 @@ impl SpanEntry {
         match &self.part {
             Part::Gateway { call, .. } | Part::Service { call, .. } => call.push_span_name(out),
             Part::ThirdParty { .. } => out.push_str("authorize payment"),
+            Part::Payment(p) => p.push_name(out),
         }
     }
 }

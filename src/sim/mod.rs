@@ -18,6 +18,7 @@ pub mod random;
 pub mod scenario;
 pub mod settings;
 pub mod streams;
+pub mod test_card;
 pub mod third_party;
 pub mod time_limits;
 

@@ -8,6 +8,7 @@ use crate::prelude::*;
 
 use alloc::rc::Rc;
 
+use super::test_card::CardIx;
 use crate::json::message::msg;
 
 use super::random::keyed_unit;
@@ -201,7 +202,7 @@ pub struct Verdict {
     /// `Scenario` (a snapshot written before it was kept has none).
     pub scenario_rule: Option<Rc<str>>,
     /// The test card's number, when `rule` is `Card`.
-    pub card: Option<&'static str>,
+    pub card: Option<CardIx>,
 }
 
 impl Verdict {
@@ -283,7 +284,7 @@ fn later_reason(v: &Verdict) -> String {
         None => "approved".to_owned(),
     };
     let by = match v.card {
-        Some(card) => msg!("test card ", card, ": "),
+        Some(card) => msg!("test card ", card.number(), ": "),
         None => "a scenario's rule, to change later: ".to_owned(),
     };
     msg!(
@@ -304,7 +305,7 @@ impl From<Verdict> for Decision {
             approved: v.approved,
             rule: v.rule,
             scenario_rule: v.scenario_rule.as_deref().map(String::from),
-            card: v.card.map(String::from),
+            card: v.card.map(|c| String::from(c.number())),
             attempt: v.attempt,
             draw: v.draw,
             threshold: v.threshold,

@@ -12,7 +12,7 @@ use super::super::error::ApiError;
 use super::super::parse;
 use super::super::route::Route;
 use super::super::scenario;
-use super::later;
+use super::later::{self, Planned};
 use super::work::{Request, Work};
 use crate::domain::code::Code;
 use crate::domain::money::Money;
@@ -154,10 +154,10 @@ fn settle(
 ) -> Result<Option<Data>, ApiError> {
     enter(svc, work, class);
     let new = new?;
-    let order = judge(svc, &new.order_id, by_header, new.card, work)?;
+    let (order, planned) = judge(svc, &new.order_id, by_header, new.card(), work)?;
     let now = svc.clock.now_ms();
-    if let Some(planned) = work.later.take() {
-        let payment = later::record(svc, new, order, now, *planned, work);
+    if let Some(planned) = planned {
+        let payment = later::record(svc, new, order, now, *planned);
         return Ok(Some(Data::Payment(payment)));
     }
     let payment = svc
@@ -170,14 +170,14 @@ fn settle(
 /// is counted and the third party, taking its simulated time, approves
 /// or declines it. A scenario's rule decides first, then a test card,
 /// then forcing. Returns the order's code, read once for all of these
-/// and the payment.
+/// and the payment, and the plan of a payment that changes later.
 pub(super) fn judge(
     svc: &mut Backend,
     order_id: &str,
     by_header: Option<Forced>,
     card: Option<&'static TestCard>,
     work: &mut Work,
-) -> Result<Code, ApiError> {
+) -> Result<(Code, Option<Box<Planned>>), ApiError> {
     let Some(order) = svc.orders.existing(order_id) else {
         return Err(Rejection::OrderNotFound.into());
     };
@@ -214,6 +214,7 @@ pub(super) fn judge(
     let by_rule = by_rule.filter(|t| t.pay_only());
     verdict.failure = scenario::at_third_party(by_rule, &verdict, work.under_scenario);
     let ruled = by_rule.map(Then::changes_later);
+    let mut planned = None;
     if verdict.failure == Failure::Drawn {
         work.fault = Some(Box::new(Fault::drawn_decline()));
     }
@@ -221,16 +222,16 @@ pub(super) fn judge(
         verdict.approved = changes_later;
         verdict.rule = Rule::Scenario;
         verdict.scenario_rule = work.fault.as_ref().and_then(|f| f.rule.clone());
-        work.later = later::of_rule(work.fault.as_deref());
+        planned = later::of_rule(work.fault.as_deref());
     } else if let Some(card) = by_card {
-        later::by_card(card, &mut verdict, work);
+        planned = later::by_card(card, &mut verdict);
     }
     let approved = verdict.approved;
     work.third_party = Some((offset, took, verdict));
     if !approved {
         return Err(Rejection::ThirdPartyFailed.into());
     }
-    Ok(order)
+    Ok((order, planned))
 }
 
 /// What forces the third party's verdict: nothing when a scenario's rule

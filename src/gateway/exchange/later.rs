@@ -8,20 +8,20 @@ use alloc::rc::Rc;
 
 use super::super::backend::Backend;
 use super::super::error::ApiError;
-use super::work::Work;
 use crate::domain::code::Code;
 use crate::domain::payment::{PaymentStatus, PREFIX};
 use crate::domain::payment_changes::NotAwaiting;
 use crate::domain::payment_plan::{Cause, Change, Later, Plan, Step};
-use crate::domain::test_card::{CardOutcome, TestCard};
+use crate::domain::test_card::{CardIx, CardOutcome, TestCard};
 use crate::domain::{NewPayment, Payment};
 use crate::json::message::msg;
-use crate::observe::{At, Kept, SpanId, TraceId};
+use crate::observe::payment_span::PaymentSpan;
+use crate::observe::{At, Kept, LogStatus, Part, SpanEntry, SpanId, TraceId};
 use crate::sim::scenario::{Fault, Outcome, Then};
 use crate::sim::third_party::{Failure, Forced, Verdict};
 
 /// What a pay that changes later starts as, and its plan's parts.
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 pub(crate) struct Planned {
     status: PaymentStatus,
     step: Step,
@@ -86,14 +86,14 @@ pub(super) fn card_forces(card: &TestCard) -> Forced {
 
 /// A test card's verdict: named, with its decline code; or its plan.
 #[inline(never)]
-pub(super) fn by_card(card: &'static TestCard, verdict: &mut Verdict, work: &mut Work) {
-    verdict.card = Some(card.number);
+pub(super) fn by_card(card: &'static TestCard, verdict: &mut Verdict) -> Option<Box<Planned>> {
+    verdict.card = CardIx::of(card.number);
     let cause = Cause::Card(card.number);
     let planned = match card.outcome {
-        CardOutcome::Succeeds => return,
+        CardOutcome::Succeeds => return None,
         CardOutcome::Declines(code) => {
             verdict.failure = Failure::declined(code);
-            return;
+            return None;
         }
         CardOutcome::Challenge { declined_after } => Planned {
             status: PaymentStatus::RequiresAction,
@@ -125,7 +125,7 @@ pub(super) fn by_card(card: &'static TestCard, verdict: &mut Verdict, work: &mut
             cause,
         },
     };
-    work.later = Some(Box::new(planned));
+    Some(Box::new(planned))
 }
 
 /// Keeps the payment with its plan, due its wait after `now`; a
@@ -137,7 +137,6 @@ pub(super) fn record(
     order: Code,
     now: i64,
     planned: Planned,
-    work: &mut Work,
 ) -> Payment {
     let challenged = matches!(planned.step, Step::Challenge { .. });
     let wait = |ms: u64| now.saturating_add(i64::try_from(ms).unwrap_or(i64::MAX));
@@ -150,14 +149,19 @@ pub(super) fn record(
             origin: [0; 4],
         }),
         challenged,
-        return_url: new.return_url.take().filter(|_| challenged).map(Rc::from),
+        return_url: new
+            .extras
+            .take()
+            .and_then(|e| e.return_url)
+            .filter(|_| challenged)
+            .map(Rc::from),
         failure: None,
     };
     let ids = &mut svc.streams.ids;
     let payment = svc
         .payments
         .record_later(new, order, ids, now, (planned.status, later));
-    work.planned = Code::parse(PREFIX, &payment.payment_id);
+    svc.payments.plans.unanchored = Code::parse(PREFIX, &payment.payment_id);
     payment
 }
 
@@ -192,6 +196,18 @@ fn write_change(svc: &mut Backend, change: Change) {
         parent: (parent != 0).then_some(SpanId(parent)),
     };
     svc.counters.count_change(&change);
+    if parent != 0 {
+        let span = SpanEntry {
+            trace: at.trace,
+            span: at.span,
+            parent: at.parent,
+            start: change.since,
+            end: change.at,
+            status: LogStatus::Success,
+            part: Part::Payment(Box::new(PaymentSpan::of(&change))),
+        };
+        svc.journal.record_span(span, &mut svc.spare_call);
+    }
     svc.journal
         .write(change.at, at, Kept::Payment(Box::new(change)));
 }

@@ -365,7 +365,7 @@ fn finish(
     let mut headers =
         ResponseHeaders::of(response_headers(context, duration, allow)).with_fault(fault);
     if let Some((_, location)) = page {
-        headers = headers.with_page(location);
+        headers = headers.with_page(location.as_deref());
     }
     Response {
         status: http_status,

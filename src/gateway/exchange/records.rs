@@ -8,6 +8,7 @@ use alloc::rc::Rc;
 
 use super::super::backend::Backend;
 use super::work::Work;
+use crate::domain::code::Code;
 use crate::observe::request_line::Call;
 use crate::observe::{Answer, At, Kept, LogStatus, Mark, Part, SpanEntry, SpanId, Why};
 use crate::sim::scenario::Then;
@@ -62,11 +63,8 @@ pub(super) fn log(
     mut answer: Answer,
 ) -> Option<u64> {
     let service_span = record_service(svc, context, &work, answer.status);
-    if let (Some(code), Some(span)) = (work.planned, service_span) {
-        let [high, low, wide] = context.at.trace.parts();
-        svc.payments
-            .plans
-            .set_origin(code, [high, low, wide, span.0]);
+    if let Some(code) = svc.payments.plans.unanchored.take() {
+        anchor(svc, context, code, service_span);
     }
     answer.duration = service_span.map(|_| work.duration);
     let duration = answer.duration;
@@ -198,6 +196,19 @@ fn mark(answer: &Answer) -> Option<Box<Mark>> {
     };
     let kind = fault.then.kind();
     Some(Box::new(Mark::Fault(kind, fault.rule.clone(), code)))
+}
+
+/// The pay that kept a plan: where its changes go in its trace (under
+/// its payment-service span).
+#[cold]
+#[inline(never)]
+fn anchor(svc: &mut Backend, context: &Context, code: Code, span: Option<SpanId>) {
+    if let Some(span) = span {
+        let [high, low, wide] = context.at.trace.parts();
+        svc.payments
+            .plans
+            .set_origin(code, [high, low, wide, span.0]);
+    }
 }
 
 #[cfg(test)]

@@ -8,8 +8,6 @@ use super::super::body::Body;
 use super::super::error::ApiError;
 use super::super::request::{Headers, Target, Text};
 use super::super::route::Route;
-use super::later::Planned;
-use crate::domain::code::Code;
 use crate::json::flat::Flat;
 use crate::observe::EventClass;
 use crate::sim::scenario::Fault;
@@ -30,10 +28,6 @@ pub(super) struct Work {
     /// Whether a scenario was in force for it (a drawn decline then
     /// reports `generic_decline`).
     pub(super) under_scenario: bool,
-    /// A payment that changes later: its plan, until the payment is kept.
-    pub(super) later: Option<Box<Planned>>,
-    /// The payment kept with a plan, whose origin the records fill in.
-    pub(super) planned: Option<Code>,
 }
 
 /// The parts of a request the services read, all parsed; a body already

@@ -651,8 +651,9 @@ fn verdict(at: &str, d: &Verdict) -> Checked {
             msg!("must be a number from 0 to 1, got ", display(d.threshold)),
         ));
     }
-    // A rule of a kind that changes later approves, with no failure.
-    let changes_later = d.approved && d.failure == Failure::None;
+    // A rule of a kind that changes later approves, with no failure, and
+    // names itself (every rule has a name).
+    let changes_later = d.approved && d.failure == Failure::None && d.scenario_rule.is_some();
     let by_scenario = d.failure.third_party().is_some() || changes_later;
     if d.card.is_some() != (d.rule == Rule::Card) {
         return Err(Invalid::out_of_range(

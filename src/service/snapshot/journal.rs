@@ -12,12 +12,17 @@ use alloc::collections::VecDeque;
 use alloc::rc::Rc;
 
 use super::fields::{expected, missing_field, out_of, Ticked};
+use crate::domain::code::Code;
+use crate::domain::payment::{PaymentStatus, PREFIX as PAYMENT};
+use crate::domain::payment_plan::Cause;
 use crate::domain::route_table::template_named;
+use crate::domain::test_card;
 use crate::json::Json;
 use crate::observe::entry::{Answer, Entry, Extra, Kept};
 use crate::observe::event_class::EventClass;
 use crate::observe::ids::{SpanId, TraceId};
 use crate::observe::journal::Journal;
+use crate::observe::payment_span::PaymentSpan;
 use crate::observe::request_line::{method_word, Call};
 use crate::observe::span_entry::{Mark, Part, SpanEntry, Why};
 use crate::observe::status::LogStatus;
@@ -272,8 +277,8 @@ fn verdict(o: &Json<'_>) -> Read<Verdict> {
             None => None,
             Some(number) => Some(
                 crate::domain::test_card::find(number)
-                    .ok_or("`card`: not a test card's number")?
-                    .number,
+                    .and_then(|c| crate::domain::test_card::CardIx::of(c.number))
+                    .ok_or("`card`: not a test card's number")?,
             ),
         },
     })
@@ -330,6 +335,33 @@ fn record(o: &Json<'_>, calls: &mut Calls) -> Read<Entry> {
         parent: parent(o)?,
         stage,
     })
+}
+
+/// A payment change's span, from its attributes.
+#[inline(never)]
+fn payment_part(o: &Json<'_>) -> Read<Part> {
+    let text = |key: &str| attribute(o, key).and_then(Json::as_str);
+    let read = || {
+        let status = |key: &str| text(key).and_then(PaymentStatus::parse);
+        let cause = match text("orderpay.card") {
+            Some(number) => Cause::Card(test_card::find(number)?.number),
+            None => Cause::Scenario(Rc::from(text("orderpay.scenario_rule")?)),
+        };
+        let failure_code = match text("orderpay.failure_code") {
+            Some(given) => Some(*DECLINE_CODES.iter().find(|c| **c == given)?),
+            None => None,
+        };
+        Some(PaymentSpan {
+            code: Code::parse(PAYMENT, text("orderpay.payment.id")?)?,
+            from: status("orderpay.payment.from")?,
+            to: status("orderpay.payment.to")?,
+            by_buyer: text("orderpay.rule")? == "buyer",
+            cause,
+            failure_code,
+        })
+    };
+    let span = read().ok_or("span attributes of a payment's change: not as written")?;
+    Ok(Part::Payment(Box::new(span)))
 }
 
 /// A span's attributes by key: `[[key, value], ...]`.
@@ -407,6 +439,7 @@ fn span(o: &Json<'_>, calls: &mut Calls) -> Read<SpanEntry> {
             attempt: attr_int(o, "orderpay.attempt")?,
             why: Why::Given(attr_text(o, "orderpay.reason")?.into()),
         },
+        "payment-service" if attribute(o, "orderpay.payment.id").is_some() => payment_part(o)?,
         _ => Part::Service {
             call: span_call_of(o, calls)?,
             class: event_class(attr_text(o, "orderpay.event_class")?)?,

@@ -273,7 +273,10 @@ impl<'a> Cursor<'a> {
             None => None,
         };
         let card = match self.lit(",\"card\":") {
-            Some(()) => Some(crate::domain::test_card::find(&self.string()?)?.number),
+            Some(()) => {
+                let card = crate::domain::test_card::find(&self.string()?)?;
+                Some(crate::domain::test_card::CardIx::of(card.number)?)
+            }
             None => None,
         };
         self.lit(",\"attempt\":")?;

@@ -10,8 +10,7 @@ use crate::json::read::Json;
 use crate::sim::invalid::InvalidKind;
 
 use super::document::{Outcome, Then, MAX_ASYNC_MS, MAX_REASON};
-use super::parse::{decline_code, Given};
-use super::reading::{text, whole, word, At, Refusal};
+use super::reading::{decline_code, text, whole, word, At, Given, Refusal};
 
 /// A `then` of one of the three kinds; `get` finds a member beside its
 /// path, as `parse::read_then` hands it.

@@ -10,10 +10,10 @@ use crate::json::read::{self, Json};
 use crate::sim::invalid::InvalidKind;
 
 use super::document::{
-    Document, Phase, Rule, Then, When, Words, DECLINE_CODES, HTTP_STATUSES, KINDS, MAX_MS,
-    MAX_NAME, MAX_RETRY_AFTER, MAX_RULES, NETWORK_FAULTS,
+    Document, Phase, Rule, Then, When, Words, HTTP_STATUSES, KINDS, MAX_MS, MAX_NAME,
+    MAX_RETRY_AFTER, MAX_RULES, NETWORK_FAULTS,
 };
-use super::reading::{member, object, one_of, text, whole, word, At, Refusal};
+use super::reading::{decline_code, member, object, text, whole, word, At, Given, Refusal};
 
 /// Reads a document from its JSON text.
 pub fn parse(text: &str, words: Words) -> Result<Document, Box<Refusal>> {
@@ -154,24 +154,6 @@ pub(super) fn read_then(v: &Json, at: &At, record: bool) -> Result<Then, Box<Ref
         _ => read_network(get("fault"), get("phase"), at, &ms_or)?,
     })
 }
-
-/// A decline code, one of `DECLINE_CODES`, or `default`.
-pub(super) fn decline_code(
-    given: Given,
-    default: &'static str,
-) -> Result<&'static str, Box<Refusal>> {
-    match given {
-        Some((v, at)) => word(
-            v,
-            &at,
-            &DECLINE_CODES,
-            &one_of("one of Stripe's decline codes", &DECLINE_CODES),
-        ),
-        None => Ok(default),
-    }
-}
-
-pub(super) type Given<'j, 'a, 'p> = Option<(&'j Json<'a>, At<'p>)>;
 
 fn read_http(status: Given, retry_after: Given) -> Result<Then, Box<Refusal>> {
     let status = match status {

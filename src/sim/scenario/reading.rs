@@ -11,6 +11,8 @@ use crate::json::read::Json;
 use crate::sim::invalid::{Invalid, InvalidKind};
 use crate::sim::time_limits::{MAX_TIME_MS, MIN_TIME_MS};
 
+use super::document::DECLINE_CODES;
+
 /// A document refused: where (a JSON path, empty for the whole) and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refusal {
@@ -214,3 +216,21 @@ pub(super) fn number(v: &Json, at: &At) -> Result<f64, Box<Refusal>> {
         .filter(|x| x.is_finite())
         .ok_or_else(|| at.wrong("a number", v))
 }
+
+/// A decline code, one of `DECLINE_CODES`, or `default`.
+pub(super) fn decline_code(
+    given: Given,
+    default: &'static str,
+) -> Result<&'static str, Box<Refusal>> {
+    match given {
+        Some((v, at)) => word(
+            v,
+            &at,
+            &DECLINE_CODES,
+            &one_of("one of Stripe's decline codes", &DECLINE_CODES),
+        ),
+        None => Ok(default),
+    }
+}
+
+pub(super) type Given<'j, 'a, 'p> = Option<(&'j Json<'a>, At<'p>)>;
