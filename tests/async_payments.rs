@@ -57,6 +57,10 @@ fn a_challenge_waits_then_the_buyer_passes_it() {
     assert_eq!(p["nextAction"], json!({"type": "redirect", "url": url}));
     assert_eq!(svc.next_due(), None);
     assert_eq!(svc.challenges().len(), 1);
+    // Counted as it starts, before any change.
+    let counters: Value = serde_json::from_str(&svc.counters_json()).expect("JSON");
+    assert_eq!(counters["payments"]["changes"]["requiresAction"], 1);
+    assert_eq!(counters["payments"]["changes"]["pending"], 0);
     svc.advance(1_000_000);
     assert_eq!(status_of(&mut svc, &pid)["status"], "REQUIRES_ACTION");
     let done = svc.complete_challenge(&pid, "pass").expect("open");
@@ -553,6 +557,10 @@ fn each_change_is_a_payment_record_in_the_pays_trace_and_counted() {
     assert_eq!(change["parentSpanId"], pay_record["spanId"]);
     let counters: Value = serde_json::from_str(&svc.counters_json()).expect("JSON");
     assert_eq!(counters["payments"]["changes"]["failed"], 1);
+    // The pay that started PENDING is counted, and nothing started
+    // REQUIRES_ACTION.
+    assert_eq!(counters["payments"]["changes"]["pending"], 1);
+    assert_eq!(counters["payments"]["changes"]["requiresAction"], 0);
     assert!(!service_counters_of_plain().contains("changes"));
     // The record survives a snapshot, and the typed logs read it.
     let text = svc.snapshot();
