@@ -57,6 +57,10 @@ fn a_challenge_waits_then_the_buyer_passes_it() {
     assert_eq!(p["nextAction"], json!({"type": "redirect", "url": url}));
     assert_eq!(svc.next_due(), None);
     assert_eq!(svc.challenges().len(), 1);
+    // Counted as it starts, before any change.
+    let counters: Value = serde_json::from_str(&svc.counters_json()).expect("JSON");
+    assert_eq!(counters["payments"]["changes"]["requiresAction"], 1);
+    assert_eq!(counters["payments"]["changes"]["pending"], 0);
     svc.advance(1_000_000);
     assert_eq!(status_of(&mut svc, &pid)["status"], "REQUIRES_ACTION");
     let done = svc.complete_challenge(&pid, "pass").expect("open");
@@ -119,6 +123,9 @@ fn pending_succeeds_or_fails_after_for_ms_resolved_before_the_next_request() {
     set(&mut svc, json!({"kind": "pending", "forMs": 30000}));
     let paid = pay(&mut svc, json!({}));
     assert_eq!(paid["data"]["status"], "PENDING");
+    // Counted as it starts, before any change.
+    let counters: Value = serde_json::from_str(&svc.counters_json()).expect("JSON");
+    assert_eq!(counters["payments"]["changes"]["pending"], 1);
     let pid = id(&paid);
     svc.advance(29_000);
     assert_eq!(status_of(&mut svc, &pid)["status"], "PENDING");

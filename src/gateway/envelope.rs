@@ -91,10 +91,11 @@ impl Envelope {
         out.text
     }
 
-    /// The envelope as JSON; a page as its HTML, a JSON string.
+    /// The envelope as JSON; a page as its HTML, raw (the body an HTTP
+    /// response carries, sent with its `text/html` header).
     pub fn write(&self, out: &mut Out) {
         if let Some(page) = self.page() {
-            out.str(&page.html);
+            out.raw(&page.html);
             return;
         }
         out.begin_object();
@@ -118,7 +119,7 @@ impl Data {
             Data::Payment(p) => payment(out, p),
             Data::Batch(b) => batch(out, b),
             Data::Kept(text) => out.raw(text),
-            Data::Page(page) => out.str(&page.html),
+            Data::Page(page) => out.raw(&page.html),
         }
     }
 }
@@ -438,7 +439,8 @@ impl Response {
             .map(|(_, v)| v)
     }
 
-    /// `{status, headers, body}` as JSON text: what `request()` returns.
+    /// `{status, headers, body}` as JSON text: what `request()` returns;
+    /// a page's HTML as a JSON string there.
     pub fn to_json(&self) -> String {
         let mut out = Out::with_capacity(400);
         out.begin_object();
@@ -452,7 +454,10 @@ impl Response {
         }
         out.end_object();
         out.key("body");
-        self.body.write(&mut out);
+        match self.body.page() {
+            Some(page) => out.str(&page.html),
+            None => self.body.write(&mut out),
+        }
         out.end_object();
         out.text
     }

@@ -27,6 +27,15 @@ function broken(error) {
   return { code: 500, msg: `internal error: ${errorText(error)}`, data: null };
 }
 
+/**
+ * An answer's body: the envelope parsed, or the challenge page's HTML (a
+ * `text/html` answer, "" for its 303) as the text it is. JSON text of an
+ * envelope starts with "{"; HTML never does.
+ */
+function bodyOf(text) {
+  return text.charCodeAt(0) === 123 ? JSON.parse(text) : text;
+}
+
 /** Passed by restore() to the constructor, which then adopts `adopting`. */
 const ADOPT = {};
 let adopting = null;
@@ -106,7 +115,7 @@ export class Service {
     try {
       text = crossing.handle(p);
       // A newline first: a scenario's network fault lost the answer.
-      if (text.charCodeAt(0) !== 10) return JSON.parse(text);
+      if (text.charCodeAt(0) !== 10) return bodyOf(text);
     } catch (error) {
       return broken(error);
     }
@@ -115,9 +124,9 @@ export class Service {
 
   request(method, path, body, headers) {
     const { status, headers: out, text, fault } = exchange(this, method, path, body, headers);
-    if (fault === undefined) return { status, headers: out, body: JSON.parse(text) };
+    if (fault === undefined) return { status, headers: out, body: bodyOf(text) };
     if (fault.kind === "network" && fault.phase === "request") return { status: 0, headers: {}, body: "", fault };
-    return { status, headers: out, body: JSON.parse(text), fault };
+    return { status, headers: out, body: bodyOf(text), fault };
   }
 
   /**
@@ -270,8 +279,9 @@ function adopt(raw) {
 }
 
 /**
- * A request's status and headers, and its envelope as JSON text: the
- * adapters send that text as it is. Never throws, as request() does not.
+ * A request's status and headers, and its envelope as JSON text (the
+ * challenge page's HTML for a `text/html` answer): the adapters send that
+ * text as it is. Never throws, as request() does not.
  */
 export function exchange(service, method, path, body, headers) {
   const crossing = crossingOf(service);

@@ -21,6 +21,8 @@ const REPLAYED = 5;
 const FAULTED = 6;
 /** A payment's change of state: its members after the ids, as JSON text. */
 const PAYMENT = 7;
+/** A service record, then its outcome as JSON text (a test card's, or a scenario's rule's that changes later). */
+const NOTED = 8;
 
 /** Attribute value types, as render.rs's `attr_type` numbers them. */
 const STR = 0;
@@ -76,6 +78,11 @@ function buildRecords(t, s) {
     } else if (shape === FAILED) {
       out.push(failedRecord(t, s, k));
       k += 19;
+    } else if (shape === NOTED) {
+      const record = serviceRecord(t, s, k);
+      record.outcome = JSON.parse(s[t[k + 9]]);
+      out.push(record);
+      k += 10;
     } else if (shape === PAYMENT) {
       const ids = { seq: t[k + 1], timestamp: t[k + 2], traceId: s[t[k + 3]], spanId: s[t[k + 4]] };
       out.push({ ...ids, parentSpanId: text(s, t[k + 5]), ...JSON.parse(s[t[k + 6]]) });

@@ -159,7 +159,7 @@ pub struct Counters {
     pub faults_by_rule: Vec<(Rc<str>, u64)>,
     /// Payments' changes of state, in the order of `CHANGES`; shown only
     /// once one is not zero.
-    pub changes: [u64; 6],
+    pub changes: [u64; 8],
     /// Where each request's row was last found, so it is not searched for.
     rows: RowMemo,
 }
@@ -215,16 +215,19 @@ impl Default for Counters {
             replays: 0,
             faults_by_kind: Vec::new(),
             faults_by_rule: Vec::new(),
-            changes: [0; 6],
+            changes: [0; 8],
             rows: RowMemo::default(),
         }
     }
 }
 
-/// The changes of state counted, as `payments.changes` names them: to
+/// The changes of state counted, as `payments.changes` names them: the
+/// pays that started REQUIRES_ACTION or PENDING, then the changes to
 /// SUCCESS, to FAILED, a reversal, and a challenge the buyer passed,
 /// failed or abandoned.
-pub(crate) const CHANGES: [&str; 6] = [
+pub(crate) const CHANGES: [&str; 8] = [
+    "requiresAction",
+    "pending",
     "succeeded",
     "failed",
     "reversed",
@@ -234,6 +237,19 @@ pub(crate) const CHANGES: [&str; 6] = [
 ];
 
 impl Counters {
+    /// Counts a pay that starts REQUIRES_ACTION or PENDING (a change
+    /// planned for later); a reversal's SUCCESS is counted as any.
+    pub fn count_start(&mut self, status: PaymentStatus) {
+        let i = match status {
+            PaymentStatus::RequiresAction => 0,
+            PaymentStatus::Pending => 1,
+            _ => return,
+        };
+        if let Some(n) = self.changes.get_mut(i) {
+            *n += 1;
+        }
+    }
+
     /// Counts a payment's change of state.
     pub fn count_change(&mut self, c: &Change) {
         let mut add = |i: usize| {
@@ -242,15 +258,15 @@ impl Counters {
             }
         };
         match c.to {
-            PaymentStatus::Success => add(0),
-            PaymentStatus::Failed => add(1),
+            PaymentStatus::Success => add(2),
+            PaymentStatus::Failed => add(3),
             _ => {}
         }
         if c.kind == "reversal" && c.to == PaymentStatus::Failed {
-            add(2);
+            add(4);
         }
         if let Some(outcome) = c.by_buyer {
-            add(3 + Outcome::ALL.iter().position(|o| *o == outcome).unwrap_or(0));
+            add(5 + Outcome::ALL.iter().position(|o| *o == outcome).unwrap_or(0));
         }
     }
 }

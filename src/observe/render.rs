@@ -454,6 +454,10 @@ pub mod shape {
     /// A payment's change: the members after the ids as one JSON
     /// object's text.
     pub const PAYMENT: f64 = 7.0;
+    /// `SERVICE`, then its outcome as one JSON object's text: a
+    /// decision a test card made, or one a scenario's rule made that
+    /// changes later (its `card` or `scenarioRule`).
+    pub const NOTED: f64 = 8.0;
 }
 
 /// The type of an attribute's value on a tape.
@@ -470,6 +474,9 @@ fn shape_of(r: &Entry) -> f64 {
         Kept::Service { outcome: None, .. } => shape::SERVICE,
         Kept::Service {
             outcome: Some(v), ..
+        } if noted(v) => shape::NOTED,
+        Kept::Service {
+            outcome: Some(v), ..
         } if v.failure != Failure::None => shape::FAILED,
         Kept::Service { .. } => shape::DECIDED,
         Kept::Response(_, answer) if answer.replay() => shape::REPLAYED,
@@ -477,6 +484,13 @@ fn shape_of(r: &Entry) -> f64 {
         Kept::Response(..) => shape::RESPONSE,
         Kept::Payment(_) => shape::PAYMENT,
     }
+}
+
+/// Whether a decision goes on a tape whole, as text: one a test card
+/// made, or an approval a scenario's rule made (a payment that changes
+/// later), whose `card` or `scenarioRule` the fixed shapes lack.
+fn noted(v: &Verdict) -> bool {
+    v.card.is_some() || (v.scenario_rule.is_some() && v.failure == Failure::None)
 }
 
 /// One log record on a tape: the fields `record` writes as text, in its
@@ -501,7 +515,11 @@ pub fn record_on_tape<'a>(tape: &mut Tape<'a>, r: &'a Entry) {
             tape.word(event_class.as_str());
             tape.int(*duration as i64);
             tape.word(status.as_str());
-            if let Some(v) = outcome {
+            if let Some(v) = outcome.as_ref().filter(|v| noted(v)) {
+                let mut t = String::with_capacity(200);
+                decision(&mut t, v);
+                tape.fresh(&t);
+            } else if let Some(v) = outcome {
                 tape.flag(v.approved);
                 tape.word(v.rule.as_str());
                 tape.int(i64::from(v.attempt));

@@ -57,6 +57,19 @@ const good = [
     ],
   },
   { rules: Array.from({ length: 100 }, () => ({ then: { kind: "decline" } })) },
+  // The kinds whose payment changes later, bare and with every key.
+  {
+    rules: [
+      rule({ nth: 1 }, { kind: "challenge" }),
+      rule({ amount: 5 }, { kind: "challenge", outcome: "pass" }),
+      rule({ userId: "u-2" }, { kind: "challenge", outcome: "abandon", afterMs: 604800000, code: "do_not_honor" }),
+      rule({ probability: 0.5 }, { kind: "pending" }),
+      rule({}, { kind: "pending", forMs: 0, outcome: "pass" }),
+      rule({ every: 3 }, { kind: "pending", forMs: 30000, outcome: "fail", code: "insufficient_funds" }),
+      { name: "late", then: { kind: "reversal" } },
+      rule({ times: 1 }, { kind: "reversal", afterMs: 60000, code: "fraudulent", reason: "disputed as fraudulent" }),
+    ],
+  },
 ];
 
 const bad = [
@@ -88,6 +101,18 @@ const bad = [
   [{ rules: [{ then: { kind: "network", fault: "dribble", phase: "request" } }] }, "rules[0].then.phase"],
   [{ rules: [{ name: "n".repeat(65), then: { kind: "delay" } }] }, "rules[0].name"],
   [{ rules: Array.from({ length: 101 }, () => ({ then: { kind: "decline" } })) }, "rules"],
+  [{ rules: [{ then: { kind: "challenge", afterMs: 5 } }] }, "rules[0].then"],
+  [{ rules: [{ then: { kind: "challenge", outcome: "maybe" } }] }, "rules[0].then.outcome"],
+  [{ rules: [{ then: { kind: "challenge", outcome: "pass", afterMs: 604800001 } }] }, "rules[0].then.afterMs"],
+  [{ rules: [{ then: { kind: "challenge", code: "nope" } }] }, "rules[0].then.code"],
+  [{ rules: [{ then: { kind: "challenge", forMs: 5 } }] }, 'rules[0].then: unknown key "forMs"'],
+  [{ rules: [{ then: { kind: "pending", forMs: -1 } }] }, "rules[0].then.forMs"],
+  [{ rules: [{ then: { kind: "pending", outcome: "abandon" } }] }, "rules[0].then.outcome"],
+  [{ rules: [{ then: { kind: "pending", code: "lost_card" } }] }, "rules[0].then"],
+  [{ rules: [{ then: { kind: "pending", outcome: "pass", code: "lost_card" } }] }, "rules[0].then"],
+  [{ rules: [{ then: { kind: "reversal", afterMs: 1.5 } }] }, "rules[0].then.afterMs"],
+  [{ rules: [{ then: { kind: "reversal", reason: 7 } }] }, "rules[0].then.reason"],
+  [{ rules: [{ then: { kind: "reversal", outcome: "fail" } }] }, 'rules[0].then: unknown key "outcome"'],
   [[], ""],
   ["a string", ""],
 ];

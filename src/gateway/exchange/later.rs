@@ -139,6 +139,7 @@ pub(super) fn record(
     planned: Planned,
 ) -> Payment {
     let challenged = matches!(planned.step, Step::Challenge { .. });
+    svc.counters.count_start(planned.status);
     let wait = |ms: u64| now.saturating_add(i64::try_from(ms).unwrap_or(i64::MAX));
     let later = Later {
         plan: Some(Plan {
