@@ -146,6 +146,21 @@ export interface HttpResponse {
 }
 
 /**
+ * The challenge page of a payment that is or was challenged (`nextAction.url`, `GET` or `POST`
+ * `/api/payment/{paymentId}/challenge`): HTML, not an envelope. `GET` answers 200 with the page;
+ * `POST ?outcome=pass|fail|abandon` answers 303 to the pay's `returnUrl` (empty body), or 200 with the
+ * result page when it gave none. A bad outcome (400) or a payment no longer waiting (409) answers an envelope.
+ */
+export interface PageResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Envelope;
+}
+
+/** A path to a payment's challenge page. */
+export type ChallengePath = `${string}/challenge` | `${string}/challenge?${string}`;
+
+/**
  * A request-phase network fault: the request never reached the service and
  * nothing answered. request() gives this shape; handle() throws NetworkFaultError.
  */
@@ -286,7 +301,7 @@ export interface PaymentOutcome {
   /** Only when `rule` is "card": the test card's number, as the pay body gave it, spaces taken out. */
   card?: string;
   /** Only when the payment goes on after its answer (a challenge, pending, a reversal): what is planned, and when it is due (null: it waits for the buyer). */
-  async?: { kind: "challenge" | "pending" | "reversal"; dueAt: number | null };
+  async?: { kind: "challenge" | "pending" | "reversal"; dueAt: number | null; outcome?: "pass" | "fail" | "abandon"; code?: DeclineCode };
   /** 1 for the first attempt on the order, 2 for the first retry... */
   attempt: number;
   /** The seeded draw in [0, 1); below the threshold fails. */
@@ -492,14 +507,20 @@ export interface PaymentCounters {
   };
   /** The running share: `approved[i]` is the approvals after `(i + 1) * every` attempts; at most 256 points, `every` doubling as attempts grow. */
   running: { every: number; approved: number[] };
-  /** Pays answered REQUIRES_ACTION (a challenge); absent until one. */
-  requiresAction?: number;
-  /** Pays answered PENDING; absent until one. */
-  pending?: number;
-  /** Payments reversed (SUCCESS, then FAILED); absent until one. */
-  reversed?: number;
-  /** Challenges answered, by how; absent until one. */
-  challenges?: { passed: number; failed: number; abandoned: number };
+  /**
+   * Payments that change after their answer (asynchronous payments): absent until one count is not zero, then
+   * every count. `requiresAction` and `pending` count the pays that started so; the rest count changes of state.
+   */
+  changes?: {
+    requiresAction: number;
+    pending: number;
+    succeeded: number;
+    failed: number;
+    reversed: number;
+    challengesPassed: number;
+    challengesFailed: number;
+    challengesAbandoned: number;
+  };
 }
 
 /** Counters the service keeps over every request, whatever the log still holds. */
@@ -576,8 +597,10 @@ export class Service {
   /** Throws a TypeError or RangeError naming the option when an option is wrong. */
   constructor(options?: ServiceOptions);
   /** Answers a request with its envelope. After free(), a 503 envelope. Throws only NetworkFaultError, when a scenario's network fault loses the answer. */
+  handle(method: string, path: ChallengePath, body?: RequestBody, headers?: RequestHeaders): string | Envelope;
   handle(method: string, path: string, body?: RequestBody, headers?: RequestHeaders): Envelope;
   /** Answers a request with status, headers and envelope. Never throws; after free(), status 503. A scenario's request-phase network fault answers the NetworkFaultResponse shape (status 0, body ""): check `fault`. */
+  request(method: string, path: ChallengePath, body?: RequestBody, headers?: RequestHeaders): PageResponse;
   request(method: string, path: string, body?: RequestBody, headers?: RequestHeaders): HttpResponse;
   /** Replaces the scenario (progress restarts) or clears it with null. Throws a TypeError or RangeError naming the document's path; nothing changes then. */
   setScenario(scenario: ScenarioDocument | ScenarioPreset | string | null): void;
@@ -665,8 +688,10 @@ export class Service {
 }
 
 /** `handle` on the module's default instance. */
+export function handle(method: string, path: ChallengePath, body?: RequestBody, headers?: RequestHeaders): string | Envelope;
 export function handle(method: string, path: string, body?: RequestBody, headers?: RequestHeaders): Envelope;
 /** `request` on the module's default instance. */
+export function request(method: string, path: ChallengePath, body?: RequestBody, headers?: RequestHeaders): PageResponse;
 export function request(method: string, path: string, body?: RequestBody, headers?: RequestHeaders): HttpResponse;
 /** `logs` of the module's default instance. */
 export function logs(after?: number): LogRecord[];
