@@ -662,3 +662,41 @@ fn a_challenge_the_buyer_ends_is_a_span_of_the_buyers_rule() {
     let text = svc.snapshot();
     assert_eq!(restore(&text).snapshot(), text);
 }
+
+#[test]
+fn the_pays_record_says_what_is_planned_and_a_snapshot_keeps_it() {
+    let mut svc = service(20);
+    let waits = pay(&mut svc, json!({"cardNumber": "4000002500003155"}));
+    set(
+        &mut svc,
+        json!({"kind": "pending", "forMs": 5000, "outcome": "fail", "code": "lost_card"}),
+    );
+    let pending = pay(&mut svc, json!({}));
+    let paid_at = pending["data"]["paidAt"].as_i64().expect("paidAt");
+    let planned: Vec<Value> = logs_json(&svc)
+        .into_iter()
+        .filter(|r| r["stage"] == "service")
+        .filter_map(|r| r["outcome"].get("async").cloned())
+        .collect();
+    assert_eq!(
+        planned,
+        [
+            json!({"kind": "challenge", "dueAt": null, "code": "authentication_required"}),
+            json!({"kind": "pending", "dueAt": paid_at + 5000, "outcome": "fail", "code": "lost_card"}),
+        ]
+    );
+    assert_eq!(waits["data"]["status"], "REQUIRES_ACTION");
+    // The typed logs carry it too, and a restore goes on exactly.
+    let typed = serde_json::to_string(&svc.logs(None)).expect("JSON");
+    assert!(typed.contains("\"async\":{\"kind\":\"pending\""), "{typed}");
+    let text = svc.snapshot();
+    let mut copy = restore(&text);
+    assert_eq!(copy.snapshot(), text);
+    copy.advance(5000);
+    svc.advance(5000);
+    assert_eq!(copy.snapshot(), svc.snapshot());
+    // A pay that changes nothing later says nothing of it.
+    let mut plain = service(20);
+    pay(&mut plain, json!({}));
+    assert!(!plain.logs_json(None).contains("\"async\""));
+}

@@ -17,6 +17,7 @@ use super::utc::push_iso8601;
 use crate::domain::route_table::uri_group;
 use crate::json::write::{escape_into, push_f64, push_hex64, push_int, push_uint};
 use crate::json::Out;
+use crate::sim::planned_change::PlannedChange;
 use crate::sim::third_party::{Failure, Verdict};
 
 impl LogStatus {
@@ -182,6 +183,29 @@ fn request_line(t: &mut String, method: &str, uri: &str) {
     }
 }
 
+/// `outcome.async`: what a payment that changes later will do.
+#[cold]
+fn planned(t: &mut String, p: &PlannedChange) {
+    t.push_str(",\"async\":{\"kind\":\"");
+    t.push_str(p.kind);
+    t.push_str("\",\"dueAt\":");
+    match p.due {
+        Some(due) => push_int(t, due),
+        None => t.push_str("null"),
+    }
+    if let Some(o) = p.outcome {
+        t.push_str(",\"outcome\":\"");
+        t.push_str(o.as_str());
+        t.push('"');
+    }
+    if let Some(code) = p.code {
+        t.push_str(",\"code\":\"");
+        t.push_str(code);
+        t.push('"');
+    }
+    t.push('}');
+}
+
 /// The third party's decision and its reason, as the service record
 /// carries it.
 fn decision(t: &mut String, v: &Verdict) {
@@ -198,6 +222,9 @@ fn decision(t: &mut String, v: &Verdict) {
         t.push_str(",\"card\":\"");
         t.push_str(card.number());
         t.push('"');
+    }
+    if let Some(p) = &v.planned {
+        planned(t, p);
     }
     t.push_str(",\"attempt\":");
     push_uint(t, u64::from(v.attempt));

@@ -14,6 +14,7 @@
 pub mod clock;
 pub mod invalid;
 pub mod latency;
+pub mod planned_change;
 pub mod random;
 pub mod scenario;
 pub mod settings;

@@ -171,6 +171,12 @@ pub struct Decision {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub card: Option<String>,
+    /// What the payment does later (`async`), when it changes later.
+    #[cfg_attr(
+        feature = "serde",
+        serde(rename = "async", default, skip_serializing_if = "Option::is_none")
+    )]
+    pub planned: Option<crate::sim::planned_change::PlannedNote>,
     /// 1 for the first attempt on the order, 2 for the first retry...
     pub attempt: u32,
     /// The random draw in [0, 1): it fails when below the threshold. Made
@@ -203,6 +209,9 @@ pub struct Verdict {
     pub scenario_rule: Option<Rc<str>>,
     /// The test card's number, when `rule` is `Card`.
     pub card: Option<CardIx>,
+    /// What the payment does later, when it changes later (boxed: most
+    /// pays have none, and the verdict stays small).
+    pub planned: Option<Box<crate::sim::planned_change::PlannedChange>>,
 }
 
 impl Verdict {
@@ -306,6 +315,15 @@ impl From<Verdict> for Decision {
             rule: v.rule,
             scenario_rule: v.scenario_rule.as_deref().map(String::from),
             card: v.card.map(|c| String::from(c.number())),
+            planned: v
+                .planned
+                .as_deref()
+                .map(|p| crate::sim::planned_change::PlannedNote {
+                    kind: String::from(p.kind),
+                    due_at: p.due,
+                    outcome: p.outcome.map(|o| String::from(o.as_str())),
+                    code: p.code.map(String::from),
+                }),
             attempt: v.attempt,
             draw: v.draw,
             threshold: v.threshold,
@@ -337,6 +355,7 @@ pub fn judge(
         failure: Failure::None,
         scenario_rule: None,
         card: None,
+        planned: None,
     }
 }
 

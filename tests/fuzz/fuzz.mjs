@@ -107,6 +107,8 @@ for (let i = 0; i < calls; i++) {
   const whole = r.chance(0.4);
   const inputs = { i, method: describe(method), path: describe(path), body: describe(body), headers: describe(headers), whole };
   const sample = i % SAMPLE_EVERY === 0;
+  // What came due by now ends first (as the request's arrival would end it).
+  if (sample) service.advance(0);
   const before = sample ? state(service) : null;
 
   const t0 = performance.now();
@@ -121,6 +123,15 @@ for (let i = 0; i < calls; i++) {
 
   let envelope = reply;
   let status;
+  // The challenge page: its HTML as a string (a 200 or, to the returnUrl, a 303).
+  const page = whole ? typeof reply?.body === "string" : typeof reply === "string";
+  if (page) {
+    const html = whole ? reply.body : reply;
+    const pageStatus = whole ? reply.status : 200;
+    if (!/\/challenge(\?|$)/.test(String(path)) || ![200, 303].includes(pageStatus) || (html !== "" && !html.startsWith("<!doctype html>"))) find("page", inputs, `${pageStatus} ${html.slice(0, 120)}`);
+    statuses[pageStatus] = (statuses[pageStatus] ?? 0) + 1;
+    continue;
+  }
   if (whole) {
     if (reply === null || typeof reply !== "object" || !Number.isInteger(reply.status) || typeof reply.headers !== "object") {
       find("response shape", inputs, JSON.stringify(reply));
@@ -141,7 +152,9 @@ for (let i = 0; i < calls; i++) {
   status ??= envelope.code >= 400 ? envelope.code : 200;
   statuses[status] = (statuses[status] ?? 0) + 1;
   if (status >= 500) find("server error", inputs, envelope.msg);
-  if (status >= 400 && status < 500) {
+  // A second pay while a challenge is open: a business refusal, code -1.
+  if (status === 409 && envelope.code !== -1) find("409 code", inputs, JSON.stringify(envelope));
+  if (status >= 400 && status < 500 && status !== 409) {
     if (envelope.code !== status) find("code is not the status", inputs, `${status} ${envelope.code}`);
     const named = status === 404 ? envelope.msg.startsWith("No route for ") : FIELD.test(envelope.msg);
     if (!named) find("msg names no field", inputs, envelope.msg);
@@ -155,11 +168,15 @@ const seconds = (performance.now() - started) / 1000;
 // Scenarios: one call in 100 sets a random, damaged or hostile scenario (or
 // sends one in the header): a refusal is a TypeError or RangeError naming
 // "scenario: …" (a 400 naming the header), never another throw; under an
-// accepted one, handle() throws only NetworkFaultError and request() never.
+// accepted one, handle() throws only NetworkFaultError and request() never;
+// then advance() and completeChallenge() with hostile arguments refuse
+// naming the argument.
 const PRESET_NAMES = Object.keys(presets);
 const PIECES = [
   { kind: "http", status: 503 }, { kind: "network", fault: "reset" }, { kind: "decline", code: "lost_card" },
   { kind: "delay", ms: 5 }, { kind: "timeout", afterMs: 7 }, { kind: "processor_error", status: 502 },
+  { kind: "challenge" }, { kind: "challenge", outcome: "pass", afterMs: 5 }, { kind: "challenge", outcome: "abandon", code: "do_not_honor" },
+  { kind: "pending", forMs: 10, outcome: "fail", code: "insufficient_funds" }, { kind: "reversal", afterMs: 20 }, { kind: "reversal", afterMs: 604800001 },
 ];
 function scenarioValue() {
   const pick = r.int(5);
@@ -191,6 +208,20 @@ for (let j = 0; j < scenarioCalls; j++) {
     service.handle("POST", "/api/order/create", { userId: "s", price: 1 });
   } catch (error) {
     if (!(error instanceof NetworkFaultError)) find("threw under a scenario", inputs, error?.stack ?? error);
+  }
+  // The clock and the challenges, with hostile arguments: done, or a
+  // TypeError or RangeError naming the argument.
+  try {
+    service.advance(r.pick([0, 5, 30_000, -1, 1e300, NaN]));
+  } catch (error) {
+    if (!(error instanceof TypeError || error instanceof RangeError) || !/^ms: /.test(error.message)) find("advance refusal", inputs, error?.stack ?? String(error));
+  }
+  const paymentId = r.chance(0.8) && ids.payments.length ? r.pick(ids.payments) : gen.hostile(r);
+  try {
+    service.completeChallenge(paymentId, r.chance(0.8) ? r.pick(["pass", "fail", "abandon"]) : gen.hostile(r));
+  } catch (error) {
+    const named = (error instanceof TypeError || error instanceof RangeError) && /^(paymentId|outcome): /.test(error.message);
+    if (!named) find("completeChallenge refusal", inputs, error?.stack ?? String(error));
   }
   if (r.chance(0.3)) service.setScenario(null);
 }

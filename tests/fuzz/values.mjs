@@ -1,4 +1,5 @@
-// The fuzzer's inputs: valid and broken methods, paths, bodies and
+// The fuzzer's inputs: valid and broken methods, paths (the challenge
+// page's too), bodies (pays with test cards and returnUrls) and
 // headers, and hostile JS values (throwing getters, revoked proxies,
 // endless iterators, lying typed arrays, Symbols, BigInts, huge strings,
 // a toJSON that throws an error whose message getter throws...). Each
@@ -95,6 +96,8 @@ const ROUTES = [
   ["GET", "/api/payment/{payment}"],
   ["POST", "/api/payment/refund/{payment}"],
   ["GET", "/api/test/order/batch?count={count}"],
+  ["GET", "/api/payment/{payment}/challenge"],
+  ["POST", "/api/payment/{payment}/challenge?outcome={outcome}"],
 ];
 
 const HOSTILE = (r) =>
@@ -133,7 +136,8 @@ export function path(r, ids, route) {
   return route[1]
     .replace("{order}", () => id(r, ids, "order"))
     .replace("{payment}", () => id(r, ids, "payment"))
-    .replace("{count}", () => String(r.pick([1, 2, 3, 0, -1, 10001, "x", "", "1e2", " 2"])));
+    .replace("{count}", () => String(r.pick([1, 2, 3, 0, -1, 10001, "x", "", "1e2", " 2"])))
+    .replace("{outcome}", () => r.pick(["pass", "fail", "abandon", "PASS", "", "maybe", "pass&outcome=fail", "%70ass"]));
 }
 
 function createFields(r) {
@@ -143,12 +147,19 @@ function createFields(r) {
   return fields;
 }
 
+/** Test cards (one that waits for a challenge, goes pending, is reversed, is declined) and ones no table has. */
+const CARDS = ["4000002500003155", "4000 0082 6000 3178", "4000084000000014", "4000084000000022", "4000000000000259", "4000000000009995", "4242 4242 4242 4242", "4242-4242-4242-4242", "", "4".repeat(5000), 4242424242424242, null, ["4242424242424242"]];
+const RETURN_URLS = ["/back", "https://shop.example/r?x=1#top", "//evil.example", "javascript:alert(1)", "/a\nb", "http://", "/" + "a".repeat(2048), 7, null];
+
 function payFields(r, ids) {
-  return {
+  const fields = {
     orderId: r.chance(0.1) ? r.pick([5, null, ""]) : id(r, ids, "order"),
     amount: r.pick([9.99, 1, 0, -5, "1", null, 1e-300]),
     paymentMethod: r.pick(["CARD", "WALLET_A", "WALLET_B", "card", "", null, 3]),
   };
+  if (r.chance(0.3)) fields.cardNumber = r.pick(CARDS);
+  if (r.chance(0.15)) fields.returnUrl = r.pick(RETURN_URLS);
+  return fields;
 }
 
 export function body(r, ids, route) {
@@ -253,4 +264,4 @@ export function headers(r, route) {
   ])();
 }
 
-export { ROUTES };
+export { ROUTES, HOSTILE as hostile };

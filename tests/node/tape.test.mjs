@@ -116,7 +116,7 @@ test("logs(), spans() and exportOtlp() are what JSON.parse makes of their text, 
   s.free();
 });
 
-/** A busy service under a scenario whose rules decline, time out, answer 503, limit and lose requests. */
+/** A busy service under a scenario whose rules decline, time out, answer 503, limit and lose requests, and plan pending payments and challenges. */
 function underScenario() {
   const rules = [
     { name: "no funds", when: { route: "/api/payment/pay", every: 6 }, then: { kind: "decline", code: "insufficient_funds" } },
@@ -124,6 +124,8 @@ function underScenario() {
     { name: "slow", when: { route: "/api/payment/pay", every: 10 }, then: { kind: "timeout", afterMs: 50 } },
     { name: "limited", when: { every: 7 }, then: { kind: "http", status: 429, retryAfter: 1 } },
     { name: "lost", when: { every: 11 }, then: { kind: "network", fault: "error" } },
+    { name: "processing", when: { route: "/api/payment/pay", every: 13 }, then: { kind: "pending", forMs: 5, outcome: "fail" } },
+    { name: "3ds", when: { route: "/api/payment/pay", every: 17 }, then: { kind: "challenge" } },
   ];
   return busy({ scenario: { rules } });
 }
@@ -136,6 +138,9 @@ test("under a scenario: outcome.rule \"scenario\" with scenarioRule, faults and 
     assert.ok(outcomes.some((o) => o.rule === "scenario" && o.scenarioRule === name), name);
   }
   assert.ok(outcomes.some((o) => o.rule !== "scenario" && o.declineCode === "generic_decline" && !("scenarioRule" in o)));
+  // A payment that changes later: what is planned (outcome.async) reads the same both ways.
+  assert.ok(outcomes.some((o) => o.async?.kind === "pending" && o.async.outcome === "fail" && o.async.code === "generic_decline" && typeof o.async.dueAt === "number"));
+  assert.ok(outcomes.some((o) => o.async?.kind === "challenge" && o.async.dueAt === null));
   assert.ok(logs.some((r) => r.stage === "response" && r.fault?.kind === "network"));
   assert.ok(spans.some((sp) => sp.attributes.some(([k, v]) => k === "orderpay.fault.kind" && v === "network")));
   const restored = Service.restore(s.snapshot());

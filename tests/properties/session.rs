@@ -73,6 +73,9 @@ const PATHS: &[&str] = &[
     "/api/payment/pay",
     "/api/payment/PAY-NOPE0000",
     "/api/payment/refund/PAY-NOPE0000",
+    "/api/payment/PAY-NOPE0000/challenge",
+    "/api/payment/PAY-NOPE0000/challenge?outcome=pass",
+    "/api/payment/PAY-NOPE0000/challenge?outcome=maybe",
     "/api/test/order/batch?count=",
     "/api/test/order/batch?count=3",
     "/api/test/order/batch?count=%31",
@@ -124,6 +127,8 @@ const BODIES: &[&str] = &[
     r#"{"userId":"u","price":1,"price":2}"#,
     r#"{"orderId":"ORD-NOPE0000","amount":1,"paymentMethod":"CARD"}"#,
     r#"{"orderId":"x","amount":1,"paymentMethod":"card"}"#,
+    r#"{"orderId":"ORD-NOPE0000","amount":1,"paymentMethod":"CARD","cardNumber":"4000 0025 0000 3155","returnUrl":"/back"}"#,
+    r#"{"orderId":"ORD-NOPE0000","amount":1,"paymentMethod":"CARD","cardNumber":4242,"returnUrl":"//x"}"#,
     r#"{"a":{"a":{"a":{"a":[[[[[[1]]]]]]}}}}"#,
     "[]",
     "null",
@@ -145,7 +150,7 @@ pub fn run(data: &[u8]) -> Result<(), String> {
     let mut steps = 0;
     while !bytes.done() && steps < 64 {
         steps += 1;
-        let request = match bytes.byte() % 8 {
+        let request = match bytes.byte() % 9 {
             0 => {
                 let ms = f64::from(bytes.u32()) * f64::from(bytes.u32());
                 let before = svc.now();
@@ -155,30 +160,14 @@ pub fn run(data: &[u8]) -> Result<(), String> {
                 continue;
             }
             1 => {
-                let snapshot = svc.snapshot();
-                svc = Service::restore(&snapshot, Box::new(VirtualClock::starting_at(0)))
-                    .map_err(|e| format!("a snapshot of the service is refused: {e}"))?;
-                let again = svc.snapshot();
-                if again != snapshot {
-                    let at = again
-                        .bytes()
-                        .zip(snapshot.bytes())
-                        .position(|(a, b)| a != b)
-                        .unwrap_or(again.len().min(snapshot.len()));
-                    let around = |s: &str| {
-                        s.get(at.saturating_sub(80)..(at + 80).min(s.len()))
-                            .unwrap_or_default()
-                            .to_owned()
-                    };
-                    return Err(format!(
-                        "a restored service snapshots differently, at byte {at}: {} became {}",
-                        around(&snapshot),
-                        around(&again)
-                    ));
-                }
+                svc = round_trip(&mut svc)?;
                 continue;
             }
             2..=4 => raw_request(&mut bytes),
+            8 => {
+                complete(&mut svc, &mut bytes, &ids)?;
+                continue;
+            }
             _ => route_call(&mut bytes, &ids),
         };
         let response = properties::step(&mut svc, request)?;
@@ -191,6 +180,51 @@ pub fn run(data: &[u8]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The service through its snapshot: the copy snapshots alike.
+fn round_trip(svc: &mut Service) -> Result<Service, String> {
+    let snapshot = svc.snapshot();
+    let copy = Service::restore(&snapshot, Box::new(VirtualClock::starting_at(0)))
+        .map_err(|e| format!("a snapshot of the service is refused: {e}"))?;
+    let again = copy.snapshot();
+    if again != snapshot {
+        let at = again
+            .bytes()
+            .zip(snapshot.bytes())
+            .position(|(a, b)| a != b)
+            .unwrap_or(again.len().min(snapshot.len()));
+        let around = |s: &str| {
+            s.get(at.saturating_sub(80)..(at + 80).min(s.len()))
+                .unwrap_or_default()
+                .to_owned()
+        };
+        return Err(format!(
+            "a restored service snapshots differently, at byte {at}: {} became {}",
+            around(&snapshot),
+            around(&again)
+        ));
+    }
+    Ok(copy)
+}
+
+/// Ends a challenge as a test would: done, or refused naming `outcome`
+/// or `paymentId`.
+fn complete(svc: &mut Service, bytes: &mut Bytes, ids: &[String]) -> Result<(), String> {
+    let id = match ids.len() {
+        0 => "PAY-NOPE0000".to_owned(),
+        n => ids[usize::from(bytes.byte()) % n].clone(),
+    };
+    let outcome = bytes.pick(&["pass", "fail", "abandon", "maybe"]);
+    match svc.complete_challenge(&id, outcome) {
+        Ok(p) if p.payment_id == id && ["SUCCESS", "FAILED"].contains(&p.status.as_str()) => Ok(()),
+        Ok(p) => Err(format!("completeChallenge({id}, {outcome}) gave {p:?}")),
+        Err(e) if e.msg.starts_with("outcome: ") || e.msg.starts_with("paymentId: ") => Ok(()),
+        Err(e) => Err(format!(
+            "completeChallenge({id}, {outcome}) refused: {}",
+            e.msg
+        )),
+    }
 }
 
 fn raw_request(bytes: &mut Bytes) -> RawRequest {
@@ -220,7 +254,7 @@ fn route_call(bytes: &mut Bytes, ids: &[String]) -> RawRequest {
             .with_header("Content-Type", "application/json")
             .with_body(&body.to_string())
     };
-    match bytes.byte() % 8 {
+    match bytes.byte() % 10 {
         0 | 1 => {
             let price = f64::from(bytes.u32() % 100_000) / 100.0;
             json(
@@ -240,11 +274,51 @@ fn route_call(bytes: &mut Bytes, ids: &[String]) -> RawRequest {
                 pay = pay.with_header("X-Sim-Outcome", bytes.pick(&["success", "failure"]));
             }
             if bytes.byte() % 2 == 0 {
+                pay = with_card(pay, bytes, &id);
+            }
+            if bytes.byte() % 2 == 0 {
                 pay = pay.with_header("Idempotency-Key", bytes.pick(&["k-1", "k-2", ""]));
             }
             pay
         }
         6 => RawRequest::new("GET", &format!("/api/payment/{id}")),
-        _ => RawRequest::new("POST", &format!("/api/payment/refund/{id}")),
+        7 => RawRequest::new("POST", &format!("/api/payment/refund/{id}")),
+        8 => RawRequest::new("GET", &format!("/api/payment/{id}/challenge")),
+        _ => {
+            let outcome = bytes.pick(&["pass", "fail", "abandon", "maybe", ""]);
+            RawRequest::new(
+                "POST",
+                &format!("/api/payment/{id}/challenge?outcome={outcome}"),
+            )
+        }
     }
+}
+
+/// A pay by a test card (one that waits, goes pending, is reversed or
+/// declined, or no card at all), with a `returnUrl` now and then.
+fn with_card(pay: RawRequest, bytes: &mut Bytes, id: &str) -> RawRequest {
+    let card = bytes.pick(&[
+        "4000002500003155",
+        "4000 0082 6000 3178",
+        "4000084000000014",
+        "4000084000000022",
+        "4000000000000259",
+        "4000000000009995",
+        "4242424242424242",
+        "1234",
+    ]);
+    let mut body =
+        json!({"orderId": id, "amount": 1.5, "paymentMethod": "CARD", "cardNumber": card});
+    if bytes.byte() % 2 == 0 {
+        body["returnUrl"] = json!(bytes.pick(&["/back", "https://shop.example/r?x=1", "//x"]));
+    }
+    let mut request = RawRequest::new("POST", "/api/payment/pay")
+        .with_header("Content-Type", "application/json")
+        .with_body(&body.to_string());
+    for (name, value) in pay.headers {
+        if !name.eq_ignore_ascii_case("content-type") {
+            request = request.with_header(&name, &value);
+        }
+    }
+    request
 }

@@ -17,6 +17,7 @@ use crate::domain::{NewPayment, Payment};
 use crate::json::message::msg;
 use crate::observe::payment_span::PaymentSpan;
 use crate::observe::{At, Kept, LogStatus, Part, SpanEntry, SpanId, TraceId};
+use crate::sim::planned_change::PlannedChange;
 use crate::sim::scenario::{Fault, Outcome, Then};
 use crate::sim::third_party::{Failure, Forced, Verdict};
 
@@ -164,6 +165,31 @@ pub(super) fn record(
         .record_later(new, order, ids, now, (planned.status, later));
     svc.payments.plans.unanchored = Code::parse(PREFIX, &payment.payment_id);
     payment
+}
+
+impl Planned {
+    /// What the pay's record says of it (`outcome.async`), due its wait
+    /// after `now`.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn note(&self, now: i64) -> Box<PlannedChange> {
+        let (outcome, code) = match &self.step {
+            Step::Challenge {
+                outcome, fail_code, ..
+            } => (*outcome, Some(*fail_code)),
+            Step::Pending { pass: true, .. } => (Some(Outcome::Pass), None),
+            Step::Pending { code, .. } => (Some(Outcome::Fail), Some(*code)),
+            Step::Reversal { code, .. } => (None, Some(*code)),
+        };
+        Box::new(PlannedChange {
+            kind: self.step.kind(),
+            due: self
+                .wait
+                .map(|ms| now.saturating_add(i64::try_from(ms).unwrap_or(i64::MAX))),
+            outcome,
+            code,
+        })
+    }
 }
 
 /// A second pay while a challenge is open: 409, code -1.

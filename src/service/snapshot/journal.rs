@@ -26,8 +26,10 @@ use crate::observe::payment_span::PaymentSpan;
 use crate::observe::request_line::{method_word, Call};
 use crate::observe::span_entry::{Mark, Part, SpanEntry, Why};
 use crate::observe::status::LogStatus;
+use crate::sim::planned_change::PlannedChange;
 use crate::sim::scenario::document::{DECLINE_CODES, KINDS};
 use crate::sim::scenario::Fault;
+use crate::sim::scenario::Outcome;
 use crate::sim::third_party::{Failure, Rule, Verdict};
 
 type Read<T> = Result<T, String>;
@@ -257,6 +259,31 @@ fn call(o: &Json<'_>, user_id: Option<&str>, calls: &mut Calls) -> Read<Rc<Call>
     Ok(calls.of_record(method, uri, user_id))
 }
 
+/// A pay's `outcome.async`, field by field.
+fn planned(a: &Json<'_>) -> Read<PlannedChange> {
+    let due = field(a, "dueAt")?;
+    Ok(PlannedChange {
+        kind: PlannedChange::kind_of(text(a, "kind")?).ok_or("kind`: unknown")?,
+        due: match due.as_u64() {
+            _ if due.is_null() => None,
+            Some(ms) => Some(i64::try_from(ms).map_err(|_| "dueAt`: too large")?),
+            None => return Err("dueAt`: expected a time or null".into()),
+        },
+        outcome: match opt_text(a, "outcome")? {
+            None => None,
+            Some(o) => Some(Outcome::parse(o).ok_or("outcome`: unknown")?),
+        },
+        code: match opt_text(a, "code")? {
+            None => None,
+            Some(c) => Some(
+                Failure::declined(c)
+                    .decline_code()
+                    .ok_or("code`: not a decline code")?,
+            ),
+        },
+    })
+}
+
 fn verdict(o: &Json<'_>) -> Read<Verdict> {
     Ok(Verdict {
         approved: field(o, "approved")?
@@ -273,6 +300,12 @@ fn verdict(o: &Json<'_>) -> Read<Verdict> {
         )
         .ok_or("`declineCode`, `thirdParty`: not what a scenario gives")?,
         scenario_rule: opt_text(o, "scenarioRule")?.map(Rc::from),
+        planned: match o.get("async") {
+            None => None,
+            Some(a) => Some(Box::new(
+                planned(a).map_err(|e| String::from("`async.") + &e)?,
+            )),
+        },
         card: match opt_text(o, "card")? {
             None => None,
             Some(number) => Some(

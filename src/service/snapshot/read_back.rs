@@ -279,6 +279,8 @@ impl<'a> Cursor<'a> {
             }
             None => None,
         };
+        // A pay whose payment changes later has `async` here: not read
+        // in place (rare, and bytes), its row is read again as a tree.
         self.lit(",\"attempt\":")?;
         let attempt = self.small()?;
         self.lit(",\"draw\":")?;
@@ -298,6 +300,7 @@ impl<'a> Cursor<'a> {
             failure,
             scenario_rule,
             card,
+            planned: None,
         })
     }
 

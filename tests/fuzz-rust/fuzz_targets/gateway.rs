@@ -1,6 +1,7 @@
 //! Sessions of raw requests through the gateway (arbitrary methods,
 //! paths, bodies and headers, mixed with well-formed calls on the ids
-//! earlier answers gave, clock moves and snapshot round trips), decoded
+//! earlier answers gave, pays by test cards, challenges ended through
+//! the page or the service, clock moves and snapshot round trips), decoded
 //! from the fuzzer's bytes: no panic, every answer a well-formed
 //! envelope, a 4xx changes nothing, every number representable in JS.
 #![no_main]
