@@ -1,4 +1,4 @@
-// The test cards' table, as the core's (src/domain/test_card.rs) has it:
+// The test cards' table, as the core's (src/sim/test_card.rs) has it:
 // the package exports no table, so the page keeps this copy, and
 // tests/e2e/async-payments.test.mjs checks it against the core's, card
 // for card. No imports: the test reads it in Node.

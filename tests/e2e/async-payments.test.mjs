@@ -166,7 +166,7 @@ test("on a phone (390 px): the challenge, the clock and a payment's states fit w
 });
 
 test("the page's test cards are the core's: each number, in order, with its outcome", () => {
-  const rust = readFileSync(new URL("../../src/domain/test_card.rs", import.meta.url), "utf8");
+  const rust = readFileSync(new URL("../../src/sim/test_card.rs", import.meta.url), "utf8");
   const table = rust.slice(rust.indexOf("pub const CARDS"), rust.indexOf("];", rust.indexOf("pub const CARDS")));
   // Each card: its number, then the text up to the next number (its outcome, and whether it is orderpay's own).
   const parts = table.split(/"(\d{16})"/).slice(1);
