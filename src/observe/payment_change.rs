@@ -46,9 +46,14 @@ pub fn members(t: &mut String, c: &Change) {
 pub fn object(c: &Change) -> String {
     let mut t = String::with_capacity(200);
     members(&mut t, c);
-    t.replace_range(..1, "{");
-    t.push('}');
-    t
+    // The members start with a comma: the object's brace takes its place
+    // (a new string, not `replace_range`, whose splicing code is not
+    // otherwise in the module).
+    let mut o = String::with_capacity(t.len() + 1);
+    o.push('{');
+    o.push_str(t.get(1..).unwrap_or_default());
+    o.push('}');
+    o
 }
 
 /// `{"rule":"scenario","scenarioRule":…}` or `{"rule":"card","card":…}`.
