@@ -21,7 +21,7 @@ pub struct SpanId(pub u64);
 
 /// Lower-case hex digits as a number (16 at most), eight at a time: a
 /// restore reads three ids a record, 100,000 records at a time.
-fn hex_value(text: &str) -> Option<u64> {
+pub(crate) fn hex_value(text: &str) -> Option<u64> {
     let bytes = text.as_bytes();
     let mut n = 0u64;
     let mut at = 0;

@@ -16,6 +16,7 @@ use crate::domain::test_card;
 use crate::json::message::{Msg, Path, Place};
 use crate::json::write::push_hex64;
 use crate::json::{Json, Out};
+use crate::observe::ids::hex_value;
 use crate::sim::invalid::InvalidKind;
 use crate::sim::scenario::document::DECLINE_CODES;
 use crate::sim::scenario::Outcome;
@@ -244,17 +245,18 @@ fn decline(code: &str, at: &dyn Place) -> Read<&'static str> {
         .ok_or_else(|| got_text(at, "must be one of the decline codes", code))
 }
 
-/// `digits` lower-case hex digits, as (high, low) halves.
+/// `digits` lower-case hex digits, as (high, low) halves; read as the
+/// journal reads trace and span ids.
 fn hex(text: &str, digits: usize, at: &dyn Place) -> Read<(u64, u64)> {
-    let fits = text.len() == digits && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
-    let half = |t: Option<&str>| t.and_then(|t| u64::from_str_radix(t, 16).ok());
-    let (high, low) = match digits {
-        32 => (half(text.get(..16)), half(text.get(16..))),
-        _ => (Some(0), half(Some(text))),
+    let half = |t: Option<&str>| t.and_then(hex_value);
+    let read = match (text.len() == digits, digits) {
+        (true, 32) => half(text.get(..16)).zip(half(text.get(16..))),
+        (true, _) => Some(0).zip(hex_value(text)),
+        _ => None,
     };
-    match (fits, high, low) {
-        (true, Some(high), Some(low)) => Ok((high, low)),
-        _ => {
+    match read {
+        Some(halves) => Ok(halves),
+        None => {
             let mut m = Msg::new("must be ");
             m.uint(digits as u64)
                 .s(" lower-case hex digits, got ")
