@@ -48,7 +48,7 @@ impl Payments {
         let i = self.find(payment_id).ok_or(NotAwaiting::Unknown)?;
         let row = self.rows.get(i).ok_or(NotAwaiting::Unknown)?;
         let (code, status) = (row.code, row.status);
-        let open = self.plans.by_code.get_mut(&code).and_then(|l| {
+        let open = self.plans.get_mut(code).and_then(|l| {
             let challenge = matches!(l.plan.as_ref()?.step, Step::Challenge { .. });
             challenge.then(|| l.plan.take()).flatten()
         });
@@ -74,7 +74,7 @@ impl Payments {
         let from = row.status;
         let (to, failure) = end_of(&plan.step, outcome, from);
         row.status = to;
-        if let Some(later) = self.plans.by_code.get_mut(&code) {
+        if let Some(later) = self.plans.get_mut(code) {
             if failure.is_some() {
                 later.failure.clone_from(&failure);
             }
@@ -120,13 +120,14 @@ impl Payments {
 
     /// The payments awaiting a challenge, in id order.
     pub fn challenges(&self) -> Vec<Payment> {
-        let keys = self.plans.open_challenges().map(|c| (c, 0u32)).collect();
-        code::in_code_order(keys)
-            .into_iter()
-            .filter_map(|(c, _)| self.position(c).and_then(|i| self.rows.get(i)))
-            .filter(|r| r.status == PaymentStatus::RequiresAction)
-            .map(|r| r.payment_with(&self.plans))
-            .collect()
+        let mut awaiting = Vec::new();
+        for (c, _) in code::in_code_order(self.plans.keys(true)) {
+            let row = self.position(c).and_then(|i| self.rows.get(i));
+            if let Some(r) = row.filter(|r| r.status == PaymentStatus::RequiresAction) {
+                awaiting.push(r.payment_with(&self.plans));
+            }
+        }
+        awaiting
     }
 
     /// The soonest time a plan is due, if any.

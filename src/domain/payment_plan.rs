@@ -96,9 +96,12 @@ pub struct Change {
 }
 
 /// The payments that change later, by code, and the soonest due time.
+/// What each keeps lives in a list, found by code through an index of
+/// positions (a payment's keeping is never dropped).
 #[derive(Debug, Clone)]
 pub struct Plans {
-    pub(crate) by_code: HashMap<Code, Later, ByCode>,
+    index: HashMap<Code, u32, ByCode>,
+    kept: Vec<(Code, Later)>,
     /// The soonest due time of any plan; `i64::MAX` when none is due.
     pub(crate) next_due: i64,
     /// The payment whose plan was just kept, until the pay's records say
@@ -109,7 +112,8 @@ pub struct Plans {
 impl Default for Plans {
     fn default() -> Plans {
         Plans {
-            by_code: HashMap::default(),
+            index: HashMap::default(),
+            kept: Vec::new(),
             next_due: i64::MAX,
             unanchored: None,
         }
@@ -117,18 +121,38 @@ impl Default for Plans {
 }
 
 impl PartialEq for Plans {
+    /// The same payments keep the same, in whatever order they came.
     fn eq(&self, other: &Plans) -> bool {
-        self.by_code == other.by_code
+        self.kept.len() == other.kept.len()
+            && self.kept.iter().all(|(c, l)| other.get(*c) == Some(l))
     }
 }
 
 impl Plans {
     pub fn is_empty(&self) -> bool {
-        self.by_code.is_empty()
+        self.kept.is_empty()
     }
 
     pub fn get(&self, code: Code) -> Option<&Later> {
-        self.by_code.get(&code)
+        let at = *self.index.get(&code)?;
+        self.kept.get(at as usize).map(|(_, l)| l)
+    }
+
+    pub(crate) fn get_mut(&mut self, code: Code) -> Option<&mut Later> {
+        let at = *self.index.get(&code)?;
+        self.kept.get_mut(at as usize).map(|(_, l)| l)
+    }
+
+    /// The payments that keep something (only those whose challenge is
+    /// open, when `open_only`), in no order, as `in_code_order` takes them.
+    pub(crate) fn keys(&self, open_only: bool) -> Vec<(Code, u32)> {
+        let mut keys = Vec::with_capacity(self.kept.len());
+        for (code, later) in &self.kept {
+            if !open_only || open(later) {
+                keys.push((*code, 0));
+            }
+        }
+        keys
     }
 
     /// Keeps what a payment keeps for later, and its due time.
@@ -136,12 +160,18 @@ impl Plans {
         if let Some(due) = later.plan.as_ref().and_then(|p| p.due) {
             self.next_due = self.next_due.min(due);
         }
-        self.by_code.insert(code, later);
+        match self.get_mut(code) {
+            Some(kept) => *kept = later,
+            None => {
+                self.index.insert(code, self.kept.len() as u32);
+                self.kept.push((code, later));
+            }
+        }
     }
 
     /// Where the pay that made the plan stands in its trace.
     pub(crate) fn set_origin(&mut self, code: Code, origin: Origin) {
-        let plan = self.by_code.get_mut(&code).and_then(|l| l.plan.as_mut());
+        let plan = self.get_mut(code).and_then(|l| l.plan.as_mut());
         if let Some(plan) = plan {
             plan.origin = origin;
         }
@@ -166,7 +196,7 @@ impl Plans {
         id_of: impl Fn(Code) -> String,
     ) -> Option<(Code, Plan)> {
         let mut first: Option<(i64, Code)> = None;
-        for (code, later) in &self.by_code {
+        for (code, later) in &self.kept {
             let Some(due) = later.plan.as_ref().and_then(|p| p.due) else {
                 continue;
             };
@@ -182,22 +212,30 @@ impl Plans {
             self.recompute();
             return None;
         };
-        let plan = self.by_code.get_mut(&code).and_then(|l| l.plan.take())?;
+        let plan = self.get_mut(code).and_then(|l| l.plan.take())?;
         Some((code, plan))
     }
 
     /// Finds the soonest due time again, after plans were taken.
     pub(crate) fn recompute(&mut self) {
-        let dues = self.by_code.values().filter_map(|l| l.plan.as_ref()?.due);
+        let dues = self.kept.iter().filter_map(|(_, l)| l.plan.as_ref()?.due);
         self.next_due = dues.min().unwrap_or(i64::MAX);
     }
 
     /// The payments whose challenge is open.
     pub(crate) fn open_challenges(&self) -> impl Iterator<Item = Code> + '_ {
-        self.by_code.iter().filter_map(|(code, later)| {
-            matches!(later.plan.as_ref()?.step, Step::Challenge { .. }).then_some(*code)
-        })
+        self.kept
+            .iter()
+            .filter_map(|(code, later)| open(later).then_some(*code))
     }
+}
+
+/// Whether the payment's challenge is open.
+fn open(later: &Later) -> bool {
+    matches!(
+        later.plan.as_ref().map(|p| &p.step),
+        Some(Step::Challenge { .. })
+    )
 }
 
 /// The state a step ends in, and a failure's code and reason; `outcome`

@@ -24,9 +24,8 @@ use crate::sim::scenario::Outcome;
 /// `{"PAY-…": {challenged, returnUrl, failureCode, failureReason, plan}}`,
 /// in id order.
 pub(super) fn write(out: &mut Out, plans: &Plans) {
-    let keys = plans.by_code.keys().map(|c| (*c, 0)).collect();
     out.begin_object();
-    for (code, _) in in_code_order(keys) {
+    for (code, _) in in_code_order(plans.keys(false)) {
         let Some(later) = plans.get(code) else {
             continue;
         };
