@@ -74,11 +74,12 @@ pub fn not_awaiting(payment_id: &str, why: NotAwaiting) -> ApiError {
 /// The `returnUrl` with `paymentId` and `status` added to its query
 /// (before any fragment).
 fn back_to(url: &str, p: &Payment) -> String {
-    let mut parts = url.splitn(2, ['#']);
-    let base = parts.next().unwrap_or_default();
-    let fragment = parts.next().map_or(String::new(), |f| msg!("#", f));
+    let (base, fragment) = match url.split_once('#') {
+        Some((base, f)) => (base, msg!("#", f)),
+        None => (url, String::new()),
+    };
     let joint = match base.contains('?') {
-        true if base.ends_with(['?', '&']) => "",
+        true if matches!(base.as_bytes().last(), Some(b'?' | b'&')) => "",
         true => "&",
         false => "?",
     };
