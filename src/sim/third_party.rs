@@ -12,7 +12,7 @@ use super::test_card::CardIx;
 use crate::json::message::msg;
 
 use super::random::keyed_unit;
-use super::scenario::document::DECLINE_CODES;
+use super::scenario::document::{decline_code, DECLINE_CODES};
 use crate::json::number::{display, fixed};
 
 /// What a forcing rule asks for.
@@ -138,7 +138,7 @@ impl Failure {
     pub fn read(code: Option<&str>, word: Option<&str>, status: Option<u64>) -> Option<Failure> {
         let code = match code {
             None => None,
-            Some(c) => Some(*DECLINE_CODES.iter().find(|k| **k == c)?),
+            Some(c) => Some(decline_code(c)?),
         };
         Some(match (code, word, status) {
             (None, None, None) => Failure::None,

@@ -12,7 +12,7 @@ use crate::domain::payment_plan::{Cause, Change};
 use crate::domain::test_card;
 use crate::json::message::{msg, Whole};
 use crate::json::Json;
-use crate::sim::scenario::document::DECLINE_CODES;
+use crate::sim::scenario::document::decline_code;
 use crate::sim::scenario::Outcome;
 
 type Read<T> = Result<T, String>;
@@ -55,11 +55,8 @@ pub(super) fn read(o: &Json<'_>, at: i64, origin: [u64; 4]) -> Read<Change> {
         None => None,
         Some(_) => {
             let code = text(o, "failureCode")?;
-            let code = DECLINE_CODES
-                .iter()
-                .find(|c| **c == code)
-                .ok_or("`failureCode`: unknown")?;
-            Some((*code, Rc::from(text(o, "failureReason")?)))
+            let code = decline_code(code).ok_or("`failureCode`: unknown")?;
+            Some((code, Rc::from(text(o, "failureReason")?)))
         }
     };
     Ok(Change {

@@ -27,7 +27,7 @@ use crate::observe::request_line::{method_word, Call};
 use crate::observe::span_entry::{Mark, Part, SpanEntry, Why};
 use crate::observe::status::LogStatus;
 use crate::sim::planned_change::PlannedChange;
-use crate::sim::scenario::document::{DECLINE_CODES, KINDS};
+use crate::sim::scenario::document::{decline_code, DECLINE_CODES, KINDS};
 use crate::sim::scenario::Fault;
 use crate::sim::scenario::Outcome;
 use crate::sim::third_party::{Failure, Rule, Verdict};
@@ -381,7 +381,7 @@ fn payment_part(o: &Json<'_>) -> Read<Part> {
             None => Cause::Scenario(Rc::from(text("orderpay.scenario_rule")?)),
         };
         let failure_code = match text("orderpay.failure_code") {
-            Some(given) => Some(*DECLINE_CODES.iter().find(|c| **c == given)?),
+            Some(given) => Some(decline_code(given)?),
             None => None,
         };
         Some(PaymentSpan {

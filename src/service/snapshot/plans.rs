@@ -18,7 +18,7 @@ use crate::json::write::push_hex64;
 use crate::json::{Json, Out};
 use crate::observe::ids::hex_value;
 use crate::sim::invalid::InvalidKind;
-use crate::sim::scenario::document::DECLINE_CODES;
+use crate::sim::scenario::document::decline_code;
 use crate::sim::scenario::Outcome;
 
 /// `{"PAY-…": {challenged, returnUrl, failureCode, failureReason, plan}}`,
@@ -237,11 +237,7 @@ fn opt<'j>(v: &'j Json, at: &dyn Place, name: &str) -> Read<Option<&'j str>> {
 }
 
 fn decline(code: &str, at: &dyn Place) -> Read<&'static str> {
-    DECLINE_CODES
-        .iter()
-        .find(|c| **c == code)
-        .copied()
-        .ok_or_else(|| got_text(at, "must be one of the decline codes", code))
+    decline_code(code).ok_or_else(|| got_text(at, "must be one of the decline codes", code))
 }
 
 /// `digits` lower-case hex digits, as (high, low) halves; read as the

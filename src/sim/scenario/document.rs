@@ -37,6 +37,13 @@ pub const DECLINE_CODES: [&str; 12] = [
     "fraudulent",
 ];
 
+/// The decline code `text` names, as the one kept in `DECLINE_CODES`:
+/// one finder for every reader of a code written back.
+#[inline(never)]
+pub fn decline_code(text: &str) -> Option<&'static str> {
+    DECLINE_CODES.iter().find(|c| **c == text).copied()
+}
+
 /// The network faults, as the document names them.
 pub const NETWORK_FAULTS: [&str; 6] = ["reset", "empty", "short", "hang", "dribble", "error"];
 
