@@ -157,10 +157,7 @@ fn settle(
     let (order, planned) = judge(svc, &new.order_id, by_header, new.card(), work)?;
     let now = svc.clock.now_ms();
     if let Some(planned) = planned {
-        if let Some((_, _, verdict)) = work.third_party.as_mut() {
-            verdict.planned = Some(planned.note(now));
-        }
-        let payment = later::record(svc, new, order, now, *planned);
+        let payment = later::record(svc, new, order, now, *planned, work);
         return Ok(Some(Data::Payment(payment)));
     }
     let payment = svc
