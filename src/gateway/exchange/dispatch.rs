@@ -221,7 +221,7 @@ pub(super) fn judge(
     if let Some(changes_later) = ruled {
         verdict.approved = changes_later;
         verdict.rule = Rule::Scenario;
-        verdict.scenario_rule = work.fault.as_ref().and_then(|f| f.rule.clone());
+        verdict.set_scenario_rule(work.fault.as_ref().and_then(|f| f.rule.clone()));
         planned = later::of_rule(work.fault.as_deref());
     } else if let Some(card) = by_card {
         planned = later::by_card(card, &mut verdict);

@@ -143,7 +143,7 @@ pub(super) fn record(
     work: &mut Work,
 ) -> Payment {
     if let Some((_, _, verdict)) = work.third_party.as_mut() {
-        verdict.planned = Some(planned.note(now));
+        verdict.set_planned(planned.note(now));
     }
     let challenged = matches!(planned.step, Step::Challenge { .. });
     svc.counters.count_start(planned.status);
@@ -176,7 +176,7 @@ pub(super) fn record(
 impl Planned {
     /// What the pay's record says of it (`outcome.async`), due its wait
     /// after `now`.
-    fn note(&self, now: i64) -> Box<PlannedChange> {
+    fn note(&self, now: i64) -> PlannedChange {
         let (outcome, code) = match &self.step {
             Step::Challenge {
                 outcome, fail_code, ..
@@ -185,14 +185,14 @@ impl Planned {
             Step::Pending { code, .. } => (Some(Outcome::Fail), Some(*code)),
             Step::Reversal { code, .. } => (None, Some(*code)),
         };
-        Box::new(PlannedChange {
+        PlannedChange {
             kind: self.step.kind(),
             due: self
                 .wait
                 .map(|ms| now.saturating_add(i64::try_from(ms).unwrap_or(i64::MAX))),
             outcome,
             code,
-        })
+        }
     }
 }
 
