@@ -214,7 +214,7 @@ fn decision(t: &mut String, v: &Verdict) {
     t.push_str(",\"rule\":\"");
     t.push_str(v.rule.as_str());
     t.push('"');
-    if let Some(name) = &v.scenario_rule {
+    if let Some(name) = v.scenario_rule() {
         t.push_str(",\"scenarioRule\":");
         escape_into(t, name);
     }
@@ -223,7 +223,7 @@ fn decision(t: &mut String, v: &Verdict) {
         t.push_str(card.number());
         t.push('"');
     }
-    if let Some(p) = &v.planned {
+    if let Some(p) = v.planned() {
         planned(t, p);
     }
     t.push_str(",\"attempt\":");
@@ -517,7 +517,7 @@ fn shape_of(r: &Entry) -> f64 {
 /// made, or an approval a scenario's rule made (a payment that changes
 /// later), whose `card` or `scenarioRule` the fixed shapes lack.
 fn noted(v: &Verdict) -> bool {
-    v.card.is_some() || (v.scenario_rule.is_some() && v.failure == Failure::None)
+    v.card.is_some() || (v.scenario_rule().is_some() && v.failure == Failure::None)
 }
 
 /// One log record on a tape: the fields `record` writes as text, in its
@@ -558,7 +558,7 @@ pub fn record_on_tape<'a>(tape: &mut Tape<'a>, r: &'a Entry) {
                     let third = v.failure.third_party();
                     tape.opt_word(third.map(|(w, _)| w).filter(|w| !w.is_empty()));
                     tape.opt_num(third.filter(|t| t.1 > 0).map(|t| f64::from(t.1)));
-                    tape.opt_word(v.scenario_rule.as_deref());
+                    tape.opt_word(v.scenario_rule());
                 }
             }
         }

@@ -8,6 +8,7 @@ use crate::prelude::*;
 
 use alloc::rc::Rc;
 
+use super::planned_change::PlannedChange;
 use super::test_card::CardIx;
 use crate::json::message::msg;
 
@@ -204,17 +205,64 @@ pub struct Verdict {
     pub draw: f64,
     pub threshold: f64,
     pub failure: Failure,
+    /// The test card's number, when `rule` is `Card` (a byte, in what
+    /// would be padding).
+    pub card: Option<CardIx>,
+    /// The scenario's rule and the plan, when either is there (boxed
+    /// together: most pays have neither, and the verdict, copied into
+    /// every record and span that keeps it, stays small).
+    pub extras: Option<Box<VerdictExtras>>,
+}
+
+/// What a verdict rarely carries.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct VerdictExtras {
     /// The name of the scenario's rule that decided, when `rule` is
     /// `Scenario` (a snapshot written before it was kept has none).
     pub scenario_rule: Option<Rc<str>>,
-    /// The test card's number, when `rule` is `Card`.
-    pub card: Option<CardIx>,
-    /// What the payment does later, when it changes later (boxed: most
-    /// pays have none, and the verdict stays small).
-    pub planned: Option<Box<crate::sim::planned_change::PlannedChange>>,
+    /// What the payment does later, when it changes later.
+    pub planned: Option<PlannedChange>,
+}
+
+impl VerdictExtras {
+    /// The extras of a verdict: `None` when it has neither.
+    pub fn of(
+        scenario_rule: Option<Rc<str>>,
+        planned: Option<PlannedChange>,
+    ) -> Option<Box<VerdictExtras>> {
+        if scenario_rule.is_none() && planned.is_none() {
+            return None;
+        }
+        Some(Box::new(VerdictExtras {
+            scenario_rule,
+            planned,
+        }))
+    }
 }
 
 impl Verdict {
+    /// The name of the scenario's rule that decided, if kept.
+    pub fn scenario_rule(&self) -> Option<&str> {
+        self.extras.as_ref()?.scenario_rule.as_deref()
+    }
+
+    /// What the payment does later, when it changes later.
+    pub fn planned(&self) -> Option<&PlannedChange> {
+        self.extras.as_ref()?.planned.as_ref()
+    }
+
+    /// Names the scenario's rule that decided (nothing kept for `None`).
+    pub fn set_scenario_rule(&mut self, name: Option<Rc<str>>) {
+        if let Some(name) = name {
+            self.extras.get_or_insert_with(Box::default).scenario_rule = Some(name);
+        }
+    }
+
+    /// Keeps what the payment does later.
+    pub fn set_planned(&mut self, planned: PlannedChange) {
+        self.extras.get_or_insert_with(Box::default).planned = Some(planned);
+    }
+
     /// Why, in words: `draw 0.2053 < failure rate 0.3: declined`.
     pub fn reason(&self) -> String {
         let by_draw = self.draw >= self.threshold;
@@ -313,11 +361,10 @@ impl From<Verdict> for Decision {
         Decision {
             approved: v.approved,
             rule: v.rule,
-            scenario_rule: v.scenario_rule.as_deref().map(String::from),
+            scenario_rule: v.scenario_rule().map(String::from),
             card: v.card.map(|c| String::from(c.number())),
             planned: v
-                .planned
-                .as_deref()
+                .planned()
                 .map(|p| crate::sim::planned_change::PlannedNote {
                     kind: String::from(p.kind),
                     due_at: p.due,
@@ -353,9 +400,8 @@ pub fn judge(
         draw,
         threshold: failure_rate,
         failure: Failure::None,
-        scenario_rule: None,
         card: None,
-        planned: None,
+        extras: None,
     }
 }
 
@@ -373,6 +419,18 @@ pub fn decide(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A verdict is copied into every record and span that keeps one:
+    /// it stays the size it was before payments could change later.
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn a_verdict_stays_small() {
+        assert!(core::mem::size_of::<Verdict>() <= 48);
+        assert_eq!(
+            core::mem::size_of::<Option<Verdict>>(),
+            core::mem::size_of::<Verdict>()
+        );
+    }
 
     #[test]
     fn about_thirty_percent_fail_at_the_default_rate() {

@@ -157,10 +157,7 @@ fn settle(
     let (order, planned) = judge(svc, &new.order_id, by_header, new.card(), work)?;
     let now = svc.clock.now_ms();
     if let Some(planned) = planned {
-        if let Some((_, _, verdict)) = work.third_party.as_mut() {
-            verdict.planned = Some(planned.note(now));
-        }
-        let payment = later::record(svc, new, order, now, *planned);
+        let payment = later::record(svc, new, order, now, *planned, work);
         return Ok(Some(Data::Payment(payment)));
     }
     let payment = svc
@@ -224,7 +221,7 @@ pub(super) fn judge(
     if let Some(changes_later) = ruled {
         verdict.approved = changes_later;
         verdict.rule = Rule::Scenario;
-        verdict.scenario_rule = work.fault.as_ref().and_then(|f| f.rule.clone());
+        verdict.set_scenario_rule(work.fault.as_ref().and_then(|f| f.rule.clone()));
         planned = later::of_rule(work.fault.as_deref());
     } else if let Some(card) = by_card {
         planned = later::by_card(card, &mut verdict);

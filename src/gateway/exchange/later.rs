@@ -8,6 +8,7 @@ use alloc::rc::Rc;
 
 use super::super::backend::Backend;
 use super::super::error::ApiError;
+use super::work::Work;
 use crate::domain::code::Code;
 use crate::domain::payment::{PaymentStatus, PREFIX};
 use crate::domain::payment_changes::NotAwaiting;
@@ -129,8 +130,9 @@ pub(super) fn by_card(card: &'static TestCard, verdict: &mut Verdict) -> Option<
     Some(Box::new(planned))
 }
 
-/// Keeps the payment with its plan, due its wait after `now`; a
-/// challenged one keeps the pay's `returnUrl`.
+/// Keeps the payment with its plan, due its wait after `now` (and the
+/// pay's verdict says so); a challenged one keeps the pay's `returnUrl`.
+#[cold]
 #[inline(never)]
 pub(super) fn record(
     svc: &mut Backend,
@@ -138,7 +140,11 @@ pub(super) fn record(
     order: Code,
     now: i64,
     planned: Planned,
+    work: &mut Work,
 ) -> Payment {
+    if let Some((_, _, verdict)) = work.third_party.as_mut() {
+        verdict.set_planned(planned.note(now));
+    }
     let challenged = matches!(planned.step, Step::Challenge { .. });
     svc.counters.count_start(planned.status);
     let wait = |ms: u64| now.saturating_add(i64::try_from(ms).unwrap_or(i64::MAX));
@@ -170,9 +176,7 @@ pub(super) fn record(
 impl Planned {
     /// What the pay's record says of it (`outcome.async`), due its wait
     /// after `now`.
-    #[cold]
-    #[inline(never)]
-    pub(super) fn note(&self, now: i64) -> Box<PlannedChange> {
+    fn note(&self, now: i64) -> PlannedChange {
         let (outcome, code) = match &self.step {
             Step::Challenge {
                 outcome, fail_code, ..
@@ -181,14 +185,14 @@ impl Planned {
             Step::Pending { code, .. } => (Some(Outcome::Fail), Some(*code)),
             Step::Reversal { code, .. } => (None, Some(*code)),
         };
-        Box::new(PlannedChange {
+        PlannedChange {
             kind: self.step.kind(),
             due: self
                 .wait
                 .map(|ms| now.saturating_add(i64::try_from(ms).unwrap_or(i64::MAX))),
             outcome,
             code,
-        })
+        }
     }
 }
 

@@ -653,7 +653,7 @@ fn verdict(at: &str, d: &Verdict) -> Checked {
     }
     // A rule of a kind that changes later approves, with no failure, and
     // names itself (every rule has a name).
-    let changes_later = d.approved && d.failure == Failure::None && d.scenario_rule.is_some();
+    let changes_later = d.approved && d.failure == Failure::None && d.scenario_rule().is_some();
     let by_scenario = d.failure.third_party().is_some() || changes_later;
     if d.card.is_some() != (d.rule == Rule::Card) {
         return Err(Invalid::out_of_range(
@@ -662,7 +662,7 @@ fn verdict(at: &str, d: &Verdict) -> Checked {
         ));
     }
     if (d.rule == Rule::Scenario && !by_scenario)
-        || (d.scenario_rule.is_some() && d.rule != Rule::Scenario)
+        || (d.scenario_rule().is_some() && d.rule != Rule::Scenario)
     {
         return Err(Invalid::out_of_range(
             &msg!(at, ".rule"),

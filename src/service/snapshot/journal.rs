@@ -30,7 +30,7 @@ use crate::sim::planned_change::PlannedChange;
 use crate::sim::scenario::document::{decline_code, DECLINE_CODES, KINDS};
 use crate::sim::scenario::Fault;
 use crate::sim::scenario::Outcome;
-use crate::sim::third_party::{Failure, Rule, Verdict};
+use crate::sim::third_party::{Failure, Rule, Verdict, VerdictExtras};
 
 type Read<T> = Result<T, String>;
 
@@ -299,13 +299,13 @@ fn verdict(o: &Json<'_>) -> Read<Verdict> {
             o.get("thirdParty").and_then(Json::as_u64),
         )
         .ok_or("`declineCode`, `thirdParty`: not what a scenario gives")?,
-        scenario_rule: opt_text(o, "scenarioRule")?.map(Rc::from),
-        planned: match o.get("async") {
-            None => None,
-            Some(a) => Some(Box::new(
-                planned(a).map_err(|e| String::from("`async.") + &e)?,
-            )),
-        },
+        extras: VerdictExtras::of(
+            opt_text(o, "scenarioRule")?.map(Rc::from),
+            match o.get("async") {
+                None => None,
+                Some(a) => Some(planned(a).map_err(|e| String::from("`async.") + &e)?),
+            },
+        ),
         card: match opt_text(o, "card")? {
             None => None,
             Some(number) => Some(

@@ -25,7 +25,7 @@ use crate::observe::event_class::EventClass;
 use crate::observe::ids::{SpanId, TraceId};
 use crate::observe::span_entry::{Part, SpanEntry, Why};
 use crate::observe::status::LogStatus;
-use crate::sim::third_party::{Failure, Rule, Verdict};
+use crate::sim::third_party::{Failure, Rule, Verdict, VerdictExtras};
 
 /// A place in a row's text.
 struct Cursor<'a> {
@@ -298,9 +298,8 @@ impl<'a> Cursor<'a> {
             draw,
             threshold,
             failure,
-            scenario_rule,
             card,
-            planned: None,
+            extras: VerdictExtras::of(scenario_rule, None),
         })
     }
 
