@@ -151,10 +151,7 @@ fn pending_succeeds_or_fails_after_for_ms_resolved_before_the_next_request() {
 #[test]
 fn a_reversal_fails_a_success_later_and_leaves_a_refund_alone() {
     let mut svc = service(5);
-    set(
-        &mut svc,
-        json!({"kind": "reversal", "afterMs": 60000, "reason": "bounced"}),
-    );
+    set(&mut svc, json!({"kind": "reversal", "afterMs": 60000}));
     let paid = pay(&mut svc, json!({}));
     assert_eq!(paid["data"]["status"], "SUCCESS");
     let pid = id(&paid);
@@ -165,7 +162,7 @@ fn a_reversal_fails_a_success_later_and_leaves_a_refund_alone() {
         (
             &json!("FAILED"),
             &json!("generic_decline"),
-            &json!("bounced")
+            &json!("reversed after it succeeded")
         )
     );
 

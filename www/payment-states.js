@@ -125,7 +125,7 @@ function rulePlan(then) {
     const pass = (then.outcome ?? "pass") === "pass";
     return { kind: "pending", wait: then.forMs ?? 30000, to: pass ? "SUCCESS" : "FAILED", code: pass ? null : then.code ?? "generic_decline" };
   }
-  if (then?.kind === "reversal") return { kind: "reversal", wait: then.afterMs ?? 60000, to: "FAILED", code: then.code ?? "generic_decline", reason: then.reason ?? null };
+  if (then?.kind === "reversal") return { kind: "reversal", wait: then.afterMs ?? 60000, to: "FAILED", code: then.code ?? "generic_decline", reason: "reversed after it succeeded" };
   return null;
 }
 

@@ -24,7 +24,7 @@ pub fn payment_of(uri: &str) -> Option<&str> {
 }
 
 /// GET: the page. POST: the buyer's answer (`?outcome=`), then a 303 to
-/// the pay's `returnUrl`, or the result page.
+/// the pay's `returnUrl`, or the page with its result.
 pub fn serve(
     svc: &mut Backend,
     method: &str,
@@ -46,7 +46,7 @@ pub fn serve(
     let payment = svc.payments.get(payment_id)?;
     Ok(Some(match svc.payments.return_url(payment_id) {
         Some(url) => page(303, String::new(), Some(back_to(url, &payment))),
-        None => page(200, super::challenge_page::result(&payment), None),
+        None => page(200, super::challenge_page::page(&payment), None),
     }))
 }
 

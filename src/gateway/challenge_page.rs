@@ -14,16 +14,17 @@ const HEAD: &str = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf
 <style>body{font-family:sans-serif;max-width:32rem;margin:3rem auto}\
 form{display:inline}</style></head>\
 <body><main class=\"card\"><h1>orderpay test authentication</h1>\
-<p>This is a simulated 3-D Secure challenge: no bank and no card are involved.</p>";
+<p>A simulated 3-D Secure challenge: no bank or card is involved.</p>";
 
 /// The page of a payment: its id and amount, then the three buttons
-/// while it awaits the challenge, or its state.
+/// while it awaits the challenge, or its state once answered (also the
+/// page a `POST` answers when the pay gave no `returnUrl`).
 pub fn page(p: &Payment) -> String {
     let mut html = String::with_capacity(1800);
     html.push_str(HEAD);
     facts(&mut html, p);
     if p.status == PaymentStatus::RequiresAction {
-        html.push_str("<p>Choose how the buyer answers the challenge:</p>");
+        html.push_str("<p>Answer as the buyer:</p>");
         for (outcome, label) in [
             ("pass", "Complete"),
             ("fail", "Fail"),
@@ -38,22 +39,12 @@ pub fn page(p: &Payment) -> String {
             html.push_str("</button></form>");
         }
     } else {
-        html.push_str("<p>This payment no longer awaits authentication: it is ");
+        // Once answered, by the buyer here, a test or its rule's time.
+        html.push_str("<p>Authentication done: the payment is now ");
         html.push_str(p.status.as_str());
         html.push_str(".</p>");
     }
     html.push_str("</main></body></html>\n");
-    html
-}
-
-/// The page after the buyer answered, when the pay gave no `returnUrl`.
-pub fn result(p: &Payment) -> String {
-    let mut html = String::with_capacity(1200);
-    html.push_str(HEAD);
-    facts(&mut html, p);
-    html.push_str("<p>Authentication done: the payment is now ");
-    html.push_str(p.status.as_str());
-    html.push_str(".</p></main></body></html>\n");
     html
 }
 

@@ -191,8 +191,8 @@ export type ScenarioThen =
   | { kind: "challenge"; outcome?: ChallengeOutcome; afterMs?: number; code?: DeclineCode }
   /** PENDING, then SUCCESS (outcome pass, the default) or FAILED with `code` after `forMs` (default 30000). */
   | { kind: "pending"; forMs?: number; outcome?: "pass" | "fail"; code?: DeclineCode }
-  /** SUCCESS, then FAILED after `afterMs` (default 60000), with `code` and `reason`. */
-  | { kind: "reversal"; afterMs?: number; code?: DeclineCode; reason?: string };
+  /** SUCCESS, then FAILED after `afterMs` (default 60000), with `code` as its failureCode. */
+  | { kind: "reversal"; afterMs?: number; code?: DeclineCode };
 
 /** Which requests a rule matches, and when it fires; every matcher given must hold. */
 export interface ScenarioWhen {

@@ -196,7 +196,7 @@ test("the published types compile under strict TypeScript and have no any", () =
       { then: { kind: "challenge" } },
       { then: { kind: "challenge", outcome: "fail", afterMs: 5000, code: "insufficient_funds" } },
       { then: { kind: "pending", forMs: 30000, outcome: "fail", code: "insufficient_funds" } },
-      { then: { kind: "reversal", afterMs: 60000, reason: "disputed" } },
+      { then: { kind: "reversal", afterMs: 60000, code: "fraudulent" } },
     ];
     // @ts-expect-error: a pending payment cannot be abandoned
     const notPending: ScenarioRule = { then: { kind: "pending", outcome: "abandon" } };

@@ -67,7 +67,7 @@ const good = [
       rule({}, { kind: "pending", forMs: 0, outcome: "pass" }),
       rule({ every: 3 }, { kind: "pending", forMs: 30000, outcome: "fail", code: "insufficient_funds" }),
       { name: "late", then: { kind: "reversal" } },
-      rule({ times: 1 }, { kind: "reversal", afterMs: 60000, code: "fraudulent", reason: "disputed as fraudulent" }),
+      rule({ times: 1 }, { kind: "reversal", afterMs: 60000, code: "fraudulent" }),
     ],
   },
 ];
@@ -111,7 +111,7 @@ const bad = [
   [{ rules: [{ then: { kind: "pending", code: "lost_card" } }] }, "rules[0].then"],
   [{ rules: [{ then: { kind: "pending", outcome: "pass", code: "lost_card" } }] }, "rules[0].then"],
   [{ rules: [{ then: { kind: "reversal", afterMs: 1.5 } }] }, "rules[0].then.afterMs"],
-  [{ rules: [{ then: { kind: "reversal", reason: 7 } }] }, "rules[0].then.reason"],
+  [{ rules: [{ then: { kind: "reversal", reason: "disputed" } }] }, 'rules[0].then: unknown key "reason"'],
   [{ rules: [{ then: { kind: "reversal", outcome: "fail" } }] }, 'rules[0].then: unknown key "outcome"'],
   [[], ""],
   ["a string", ""],

@@ -36,8 +36,8 @@ pub(crate) struct Planned {
 pub(super) fn of_rule(fault: Option<&Fault>) -> Option<Box<Planned>> {
     let fault = fault?;
     let cause = Cause::Scenario(fault.rule.clone().unwrap_or_else(|| Rc::from("")));
-    let planned = match &fault.then {
-        &Then::Challenge {
+    let planned = match fault.then {
+        Then::Challenge {
             outcome,
             after_ms,
             code,
@@ -51,25 +51,19 @@ pub(super) fn of_rule(fault: Option<&Fault>) -> Option<Box<Planned>> {
             wait: outcome.map(|_| after_ms),
             cause,
         },
-        &Then::Pending { for_ms, pass, code } => Planned {
+        Then::Pending { for_ms, pass, code } => Planned {
             status: PaymentStatus::Pending,
             step: Step::Pending { pass, code },
             wait: Some(for_ms),
             cause,
         },
-        Then::Reversal {
-            after_ms,
-            code,
-            reason,
-        } => Planned {
+        Then::Reversal { after_ms, code } => Planned {
             status: PaymentStatus::Success,
             step: Step::Reversal {
                 code,
-                reason: reason
-                    .clone()
-                    .unwrap_or_else(|| Rc::from(crate::sim::scenario::document::REVERSAL_REASON)),
+                reason: Rc::from(crate::sim::scenario::document::REVERSAL_REASON),
             },
-            wait: Some(*after_ms),
+            wait: Some(after_ms),
             cause,
         },
         _ => return None,

@@ -3,8 +3,6 @@
 
 use crate::prelude::*;
 
-use alloc::rc::Rc;
-
 /// At most this many rules in a document.
 pub const MAX_RULES: usize = 100;
 /// At most this many characters in a string of the document.
@@ -16,8 +14,6 @@ pub const MAX_MS: u64 = 3_600_000;
 /// The longest wait of a payment's change (`challenge`, `pending`,
 /// `reversal`): seven days.
 pub const MAX_ASYNC_MS: u64 = 604_800_000;
-/// The longest reason a `reversal` gives.
-pub const MAX_REASON: usize = 256;
 /// The longest `Retry-After`, in seconds: one day.
 pub const MAX_RETRY_AFTER: u64 = 86_400;
 
@@ -154,7 +150,7 @@ impl Phase {
 }
 
 /// What a rule that fires does.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Then {
     /// Pay only: the third party declines, with one of `DECLINE_CODES`.
     Decline { code: &'static str },
@@ -187,15 +183,13 @@ pub enum Then {
         pass: bool,
         code: &'static str,
     },
-    /// Pay only: the payment succeeds, then fails after `after_ms`.
-    Reversal {
-        after_ms: u64,
-        code: &'static str,
-        reason: Option<Rc<str>>,
-    },
+    /// Pay only: the payment succeeds, then fails after `after_ms`, with
+    /// `code` and the reason `REVERSAL_REASON`. `Then` stays `Copy`: a rule
+    /// carries no text of its own for it to clone.
+    Reversal { after_ms: u64, code: &'static str },
 }
 
-/// A reversal's reason when its rule gives none.
+/// A scenario's reversal's `failureReason`.
 pub const REVERSAL_REASON: &str = "reversed after it succeeded";
 
 impl Then {

@@ -4,13 +4,11 @@
 
 use crate::prelude::*;
 
-use alloc::rc::Rc;
-
 use crate::json::read::Json;
 use crate::sim::invalid::InvalidKind;
 
-use super::document::{Outcome, Then, MAX_ASYNC_MS, MAX_REASON};
-use super::reading::{decline_code, text, whole, word, At, Given, Refusal};
+use super::document::{Outcome, Then, MAX_ASYNC_MS};
+use super::reading::{decline_code, whole, word, At, Given, Refusal};
 
 /// A `then` of one of the three kinds; `get` finds a member beside its
 /// path, as `parse::read_then` hands it.
@@ -57,10 +55,6 @@ pub(super) fn read<'j, 'a, 'p>(
         _ => Ok(Then::Reversal {
             after_ms: ms("afterMs", 60_000)?,
             code: decline_code(get("code"), "generic_decline")?,
-            reason: match get("reason") {
-                Some((v, at)) => Some(Rc::from(text(v, &at, MAX_REASON)?.as_str())),
-                None => None,
-            },
         }),
     }
 }

@@ -97,7 +97,7 @@ impl Scenario {
         let r = doc.rules.get(rule)?;
         Some(Fault {
             rule: Some(Rc::from(r.name.as_str())),
-            then: r.then.clone(),
+            then: r.then,
         })
     }
 }

@@ -104,8 +104,8 @@ fn keys_of(kind: &str, record: bool) -> &'static [&'static str] {
         ("challenge", true) => &["kind", "rule", "outcome", "afterMs", "code"],
         ("pending", false) => &["kind", "forMs", "outcome", "code"],
         ("pending", true) => &["kind", "rule", "forMs", "outcome", "code"],
-        ("reversal", false) => &["kind", "afterMs", "code", "reason"],
-        ("reversal", true) => &["kind", "rule", "afterMs", "code", "reason"],
+        ("reversal", false) => &["kind", "afterMs", "code"],
+        ("reversal", true) => &["kind", "rule", "afterMs", "code"],
         (_, false) => &["kind", "fault", "ms", "phase"],
         (_, true) => &["kind", "rule", "fault", "ms", "phase"],
     }

@@ -117,21 +117,11 @@ fn write_later(out: &mut Out, then: &Then) {
                 out.str(code);
             }
         }
-        Then::Reversal {
-            after_ms,
-            code,
-            reason,
-        } => {
+        Then::Reversal { after_ms, code } => {
             out.key("afterMs");
             out.uint(*after_ms);
             out.key("code");
             out.str(code);
-            out.key("reason");
-            out.str(
-                reason
-                    .as_deref()
-                    .unwrap_or(super::document::REVERSAL_REASON),
-            );
         }
         _ => {}
     }
