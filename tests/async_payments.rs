@@ -7,14 +7,21 @@
 mod common;
 
 use common::*;
-use orderpay::{RawRequest, Service};
+use orderpay::{RawRequest, Response, Service};
 use serde_json::{json, Value};
 
+/// Sets a scenario whose one rule, "async", gives every pay `then`.
 fn set(svc: &mut Service, then: Value) {
     let doc =
         json!({"rules": [{"name": "async", "when": {"route": "/api/payment/pay"}, "then": then}]});
     svc.set_scenario(Some(&doc.to_string()))
         .expect("a valid scenario");
+}
+
+/// `svc` with the scenario of `set`.
+fn with_rule(mut svc: Service, then: Value) -> Service {
+    set(&mut svc, then);
+    svc
 }
 
 fn pay_body(order_id: &str, extra: Value) -> RawRequest {
@@ -33,6 +40,21 @@ fn pay(svc: &mut Service, extra: Value) -> Value {
     body(&svc.handle(pay_body(&order, extra)))
 }
 
+/// Pays a fresh order with a test card; the envelope.
+fn pay_card(svc: &mut Service, number: &str) -> Value {
+    pay(svc, json!({"cardNumber": number}))
+}
+
+/// Pays a fresh order with nothing more; the whole response.
+fn pay_response(svc: &mut Service) -> Response {
+    let order = create_order_id(svc);
+    svc.handle(pay_body(&order, json!({})))
+}
+
+fn refund(svc: &mut Service, payment_id: &str) -> Response {
+    svc.handle(post(&format!("/api/payment/refund/{payment_id}")))
+}
+
 fn status_of(svc: &mut Service, payment_id: &str) -> Value {
     data(&svc.handle(get(&format!("/api/payment/{payment_id}"))))
 }
@@ -44,10 +66,39 @@ fn id(payment: &Value) -> String {
         .to_owned()
 }
 
+fn counters(svc: &Service) -> Value {
+    serde_json::from_str(&svc.counters_json()).expect("JSON")
+}
+
+fn spans(svc: &Service) -> Value {
+    serde_json::from_str(&svc.spans_json()).expect("JSON")
+}
+
+fn restore(text: &str) -> Service {
+    restored(text).expect("restores")
+}
+
+/// Why a snapshot is refused.
+fn refusal(text: &str) -> String {
+    restored(text).err().expect("refused").msg
+}
+
+fn restored(text: &str) -> Result<Service, orderpay::sim::invalid::Invalid> {
+    Service::restore(
+        text,
+        Box::new(orderpay::sim::clock::VirtualClock::starting_at(0)),
+    )
+}
+
+/// A restore of `svc`'s snapshot writes the same snapshot.
+fn assert_restores_exactly(svc: &Service) {
+    let text = svc.snapshot();
+    assert_eq!(restore(&text).snapshot(), text);
+}
+
 #[test]
 fn a_challenge_waits_then_the_buyer_passes_it() {
-    let mut svc = always_declines(1);
-    set(&mut svc, json!({"kind": "challenge"}));
+    let mut svc = with_rule(always_declines(1), json!({"kind": "challenge"}));
     let paid = pay(&mut svc, json!({}));
     assert_eq!(paid["code"], 0);
     let p = &paid["data"];
@@ -58,7 +109,7 @@ fn a_challenge_waits_then_the_buyer_passes_it() {
     assert_eq!(svc.next_due(), None);
     assert_eq!(svc.challenges().len(), 1);
     // Counted as it starts, before any change.
-    let counters: Value = serde_json::from_str(&svc.counters_json()).expect("JSON");
+    let counters = counters(&svc);
     assert_eq!(counters["payments"]["changes"]["requiresAction"], 1);
     assert_eq!(counters["payments"]["changes"]["pending"], 0);
     svc.advance(1_000_000);
@@ -69,15 +120,14 @@ fn a_challenge_waits_then_the_buyer_passes_it() {
     assert_eq!(status_of(&mut svc, &pid)["status"], "SUCCESS");
     assert!(svc.challenges().is_empty());
     // Then it refunds as any success.
-    let refund = svc.handle(post(&format!("/api/payment/refund/{pid}")));
+    let refund = refund(&mut svc, &pid);
     assert_eq!(body(&refund)["code"], 0);
 }
 
 #[test]
 fn a_challenge_failed_or_abandoned_fails_authentication_required() {
     for outcome in ["fail", "abandon"] {
-        let mut svc = service(2);
-        set(&mut svc, json!({"kind": "challenge"}));
+        let mut svc = with_rule(service(2), json!({"kind": "challenge"}));
         let pid = id(&pay(&mut svc, json!({})));
         let done = svc.complete_challenge(&pid, outcome).expect("open");
         assert_eq!(done.status.as_str(), "FAILED");
@@ -87,7 +137,7 @@ fn a_challenge_failed_or_abandoned_fails_authentication_required() {
             .as_str()
             .is_some_and(|r| r.contains("authentication")));
         // Only SUCCESS refunds.
-        let refund = svc.handle(post(&format!("/api/payment/refund/{pid}")));
+        let refund = refund(&mut svc, &pid);
         assert_eq!(
             body(&refund),
             business_error("Only success payment can be refunded")
@@ -97,9 +147,8 @@ fn a_challenge_failed_or_abandoned_fails_authentication_required() {
 
 #[test]
 fn a_challenge_with_an_outcome_ends_itself_on_the_clock() {
-    let mut svc = service(3);
-    set(
-        &mut svc,
+    let mut svc = with_rule(
+        service(3),
         json!({"kind": "challenge", "outcome": "fail", "afterMs": 5000, "code": "do_not_honor"}),
     );
     let paid = pay(&mut svc, json!({}));
@@ -119,12 +168,11 @@ fn a_challenge_with_an_outcome_ends_itself_on_the_clock() {
 
 #[test]
 fn pending_succeeds_or_fails_after_for_ms_resolved_before_the_next_request() {
-    let mut svc = service(4);
-    set(&mut svc, json!({"kind": "pending", "forMs": 30000}));
+    let mut svc = with_rule(service(4), json!({"kind": "pending", "forMs": 30000}));
     let paid = pay(&mut svc, json!({}));
     assert_eq!(paid["data"]["status"], "PENDING");
     // Counted as it starts, before any change.
-    let counters: Value = serde_json::from_str(&svc.counters_json()).expect("JSON");
+    let counters = counters(&svc);
     assert_eq!(counters["payments"]["changes"]["pending"], 1);
     let pid = id(&paid);
     svc.advance(29_000);
@@ -132,9 +180,8 @@ fn pending_succeeds_or_fails_after_for_ms_resolved_before_the_next_request() {
     svc.advance(1_000);
     assert_eq!(status_of(&mut svc, &pid)["status"], "SUCCESS");
 
-    let mut svc = service(4);
-    set(
-        &mut svc,
+    let mut svc = with_rule(
+        service(4),
         json!({"kind": "pending", "forMs": 10, "outcome": "fail", "code": "insufficient_funds"}),
     );
     let pid = id(&pay(&mut svc, json!({})));
@@ -150,8 +197,7 @@ fn pending_succeeds_or_fails_after_for_ms_resolved_before_the_next_request() {
 
 #[test]
 fn a_reversal_fails_a_success_later_and_leaves_a_refund_alone() {
-    let mut svc = service(5);
-    set(&mut svc, json!({"kind": "reversal", "afterMs": 60000}));
+    let mut svc = with_rule(service(5), json!({"kind": "reversal", "afterMs": 60000}));
     let paid = pay(&mut svc, json!({}));
     assert_eq!(paid["data"]["status"], "SUCCESS");
     let pid = id(&paid);
@@ -166,10 +212,9 @@ fn a_reversal_fails_a_success_later_and_leaves_a_refund_alone() {
         )
     );
 
-    let mut svc = service(5);
-    set(&mut svc, json!({"kind": "reversal", "afterMs": 100}));
+    let mut svc = with_rule(service(5), json!({"kind": "reversal", "afterMs": 100}));
     let pid = id(&pay(&mut svc, json!({})));
-    let refund = svc.handle(post(&format!("/api/payment/refund/{pid}")));
+    let refund = refund(&mut svc, &pid);
     assert_eq!(body(&refund)["code"], 0);
     svc.advance(1000);
     let p = status_of(&mut svc, &pid);
@@ -179,8 +224,7 @@ fn a_reversal_fails_a_success_later_and_leaves_a_refund_alone() {
 
 #[test]
 fn plans_resolve_in_due_order_each_at_its_due_time() {
-    let mut svc = service(6);
-    set(&mut svc, json!({"kind": "pending", "forMs": 500}));
+    let mut svc = with_rule(service(6), json!({"kind": "pending", "forMs": 500}));
     let a = id(&pay(&mut svc, json!({})));
     let b = id(&pay(&mut svc, json!({})));
     let due_a = svc.next_due().expect("due");
@@ -195,13 +239,13 @@ fn plans_resolve_in_due_order_each_at_its_due_time() {
 #[test]
 fn test_cards_take_their_outcomes() {
     let mut svc = always_declines(7);
-    let ok = pay(&mut svc, json!({"cardNumber": "4242 4242 4242 4242"}));
+    let ok = pay_card(&mut svc, "4242 4242 4242 4242");
     assert_eq!(
         (ok["code"].clone(), ok["data"]["status"].clone()),
         (json!(0), json!("SUCCESS"))
     );
     let mut svc = always_approves(7);
-    let declined = pay(&mut svc, json!({"cardNumber": "4000000000009995"}));
+    let declined = pay_card(&mut svc, "4000000000009995");
     assert_eq!(declined, business_error("Third party payment failed"));
     let record = logs_json(&svc)
         .into_iter()
@@ -210,18 +254,18 @@ fn test_cards_take_their_outcomes() {
     assert_eq!(record["outcome"]["rule"], "card");
     assert_eq!(record["outcome"]["card"], "4000000000009995");
     assert_eq!(record["outcome"]["declineCode"], "insufficient_funds");
-    let challenged = pay(&mut svc, json!({"cardNumber": "4000002500003155"}));
+    let challenged = pay_card(&mut svc, "4000002500003155");
     assert_eq!(challenged["data"]["status"], "REQUIRES_ACTION");
     let pid = id(&challenged);
-    let then_declined = pay(&mut svc, json!({"cardNumber": "4000008260003178"}));
+    let then_declined = pay_card(&mut svc, "4000008260003178");
     let pid2 = id(&then_declined);
     let done = svc.complete_challenge(&pid2, "pass").expect("open");
     assert_eq!(done.failure_code(), Some("insufficient_funds"));
     assert_eq!(svc.challenges().len(), 1);
     assert_eq!(svc.challenges()[0].payment_id, pid);
-    let pending = pay(&mut svc, json!({"cardNumber": "4000084000000022"}));
+    let pending = pay_card(&mut svc, "4000084000000022");
     assert_eq!(pending["data"]["status"], "PENDING");
-    let reversed = pay(&mut svc, json!({"cardNumber": "4000000000000259"}));
+    let reversed = pay_card(&mut svc, "4000000000000259");
     let rid = id(&reversed);
     svc.advance(60_000);
     let p = status_of(&mut svc, &id(&pending));
@@ -236,7 +280,7 @@ fn test_cards_take_their_outcomes() {
 #[test]
 fn an_unknown_card_or_a_bad_return_url_is_a_400_naming_it() {
     let mut svc = service(8);
-    let bad = pay(&mut svc, json!({"cardNumber": "1234"}));
+    let bad = pay_card(&mut svc, "1234");
     assert_eq!(bad["code"], 400);
     assert!(
         bad["msg"]
@@ -280,8 +324,7 @@ fn an_unknown_card_or_a_bad_return_url_is_a_400_naming_it() {
 
 #[test]
 fn paying_again_while_a_challenge_is_open_is_a_409_and_not_counted() {
-    let mut svc = service(9);
-    set(&mut svc, json!({"kind": "challenge"}));
+    let mut svc = with_rule(service(9), json!({"kind": "challenge"}));
     let order = create_order_id(&mut svc);
     let first = body(&svc.handle(pay_body(&order, json!({}))));
     let pid = id(&first);
@@ -307,7 +350,7 @@ fn complete_challenge_refuses_naming_the_argument() {
         .complete_challenge("PAY-NOPE0000", "pass")
         .expect_err("refused");
     assert!(e.msg.starts_with("paymentId: "), "{}", e.msg);
-    let paid = pay(&mut svc, json!({"cardNumber": "4242424242424242"}));
+    let paid = pay_card(&mut svc, "4242424242424242");
     let e = svc
         .complete_challenge(&id(&paid), "pass")
         .expect_err("refused");
@@ -317,10 +360,10 @@ fn complete_challenge_refuses_naming_the_argument() {
 #[test]
 fn the_challenge_page_is_served_for_a_challenged_payment_only() {
     let mut svc = service(11);
-    let plain = pay(&mut svc, json!({"cardNumber": "4242424242424242"}));
+    let plain = pay_card(&mut svc, "4242424242424242");
     let before = svc.handle(get(&format!("/api/payment/{}/challenge", id(&plain))));
     assert_eq!(before.status, 404);
-    let paid = pay(&mut svc, json!({"cardNumber": "4000002500003155"}));
+    let paid = pay_card(&mut svc, "4000002500003155");
     let pid = id(&paid);
     let path = format!("/api/payment/{pid}/challenge");
     let page = svc.handle(get(&path));
@@ -415,19 +458,10 @@ fn defaults_are_unchanged_and_the_same_calls_give_the_same_bytes() {
     assert!(!plain.1.contains("\"card\""));
 }
 
-fn restore(text: &str) -> Service {
-    Service::restore(
-        text,
-        Box::new(orderpay::sim::clock::VirtualClock::starting_at(0)),
-    )
-    .expect("restores")
-}
-
 #[test]
 fn a_snapshot_keeps_the_plans_and_a_restore_continues_exactly() {
-    let mut svc = service(14);
-    set(
-        &mut svc,
+    let mut svc = with_rule(
+        service(14),
         json!({"kind": "pending", "forMs": 5000, "outcome": "fail", "code": "lost_card"}),
     );
     let pending = id(&pay(&mut svc, json!({})));
@@ -436,7 +470,7 @@ fn a_snapshot_keeps_the_plans_and_a_restore_continues_exactly() {
         &mut svc,
         json!({"cardNumber": "4000002500003155", "returnUrl": "/back"}),
     ));
-    let reversed = id(&pay(&mut svc, json!({"cardNumber": "4000000000000259"})));
+    let reversed = id(&pay_card(&mut svc, "4000000000000259"));
     let text = svc.snapshot();
     assert!(text.contains("\"paymentPlans\""));
     let mut copy = restore(&text);
@@ -457,7 +491,7 @@ fn a_snapshot_keeps_the_plans_and_a_restore_continues_exactly() {
 #[test]
 fn damaged_plans_are_refused_naming_the_field() {
     let mut svc = service(15);
-    let pid = id(&pay(&mut svc, json!({"cardNumber": "4000002500003155"})));
+    let pid = id(&pay_card(&mut svc, "4000002500003155"));
     let text = svc.snapshot();
     let mut tree: Value = serde_json::from_str(&text).expect("JSON");
     let cases = [
@@ -486,40 +520,27 @@ fn damaged_plans_are_refused_naming_the_field() {
     for (field, value, want) in cases {
         let mut damaged = tree.clone();
         damaged["paymentPlans"][&pid]["plan"][field] = value;
-        let e = Service::restore(
-            &damaged.to_string(),
-            Box::new(orderpay::sim::clock::VirtualClock::starting_at(0)),
-        )
-        .err()
-        .expect("refused");
+        let msg = refusal(&damaged.to_string());
         let at = format!("snapshot.paymentPlans[\"{pid}\"]{want}");
-        assert!(e.msg.starts_with(&at), "{} / {at}", e.msg);
+        assert!(msg.starts_with(&at), "{msg} / {at}");
     }
     let plans = tree["paymentPlans"].as_object_mut().expect("plans");
     let kept = plans.remove(&pid).expect("kept");
     plans.insert("PAY-NOPE0000".into(), kept);
-    let e = Service::restore(
-        &tree.to_string(),
-        Box::new(orderpay::sim::clock::VirtualClock::starting_at(0)),
-    )
-    .err()
-    .expect("refused");
+    let msg = refusal(&tree.to_string());
     assert!(
-        e.msg.starts_with("snapshot.paymentPlans[\"PAY-NOPE0000\"]"),
-        "{}",
-        e.msg
+        msg.starts_with("snapshot.paymentPlans[\"PAY-NOPE0000\"]"),
+        "{msg}"
     );
 }
 
 #[test]
 fn each_change_is_a_payment_record_in_the_pays_trace_and_counted() {
-    let mut svc = service(16);
-    set(
-        &mut svc,
+    let mut svc = with_rule(
+        service(16),
         json!({"kind": "pending", "forMs": 1000, "outcome": "fail", "code": "lost_card"}),
     );
-    let order = create_order_id(&mut svc);
-    let paid = svc.handle(pay_body(&order, json!({})));
+    let paid = pay_response(&mut svc);
     let trace = trace_of(&paid);
     let pid = id(&body(&paid));
     svc.advance(1000);
@@ -555,16 +576,15 @@ fn each_change_is_a_payment_record_in_the_pays_trace_and_counted() {
         })
         .expect("the pay's service record");
     assert_eq!(change["parentSpanId"], pay_record["spanId"]);
-    let counters: Value = serde_json::from_str(&svc.counters_json()).expect("JSON");
+    let counters = counters(&svc);
     assert_eq!(counters["payments"]["changes"]["failed"], 1);
     assert!(!service_counters_of_plain().contains("changes"));
     // The record survives a snapshot, and the typed logs read it.
-    let text = svc.snapshot();
-    assert_eq!(restore(&text).snapshot(), text);
+    assert_restores_exactly(&svc);
     assert!(svc.logs(None).iter().any(|r| stage_name(r) == "payment"));
 
     let mut svc = service(17);
-    let pid = id(&pay(&mut svc, json!({"cardNumber": "4000002500003155"})));
+    let pid = id(&pay_card(&mut svc, "4000002500003155"));
     svc.complete_challenge(&pid, "abandon").expect("open");
     let change = logs_json(&svc)
         .into_iter()
@@ -584,18 +604,16 @@ fn service_counters_of_plain() -> String {
 
 #[test]
 fn each_change_is_a_span_under_the_pays_payment_service_span() {
-    let mut svc = service(18);
-    set(
-        &mut svc,
+    let mut svc = with_rule(
+        service(18),
         json!({"kind": "pending", "forMs": 1000, "outcome": "fail", "code": "lost_card"}),
     );
-    let order = create_order_id(&mut svc);
-    let paid = svc.handle(pay_body(&order, json!({})));
+    let paid = pay_response(&mut svc);
     let trace = trace_of(&paid);
     let pid = id(&body(&paid));
     let paid_at = body(&paid)["data"]["paidAt"].as_i64().expect("paidAt");
     svc.advance(1000);
-    let spans: Value = serde_json::from_str(&svc.spans_json()).expect("JSON");
+    let spans = spans(&svc);
     let spans = spans.as_array().expect("an array");
     let change = spans
         .iter()
@@ -628,17 +646,16 @@ fn each_change_is_a_span_under_the_pays_payment_service_span() {
         ])
     );
     // The span survives a snapshot, and OTLP carries it.
-    let text = svc.snapshot();
-    assert_eq!(restore(&text).snapshot(), text);
+    assert_restores_exactly(&svc);
     assert!(svc.export_otlp_json().contains("payment PENDING → FAILED"));
 }
 
 #[test]
 fn a_challenge_the_buyer_ends_is_a_span_of_the_buyers_rule() {
     let mut svc = service(19);
-    let pid = id(&pay(&mut svc, json!({"cardNumber": "4000002500003155"})));
+    let pid = id(&pay_card(&mut svc, "4000002500003155"));
     svc.complete_challenge(&pid, "pass").expect("open");
-    let spans: Value = serde_json::from_str(&svc.spans_json()).expect("JSON");
+    let spans = spans(&svc);
     let change = spans
         .as_array()
         .and_then(|s| {
@@ -656,14 +673,13 @@ fn a_challenge_the_buyer_ends_is_a_span_of_the_buyers_rule() {
             ["orderpay.card", "4000002500003155"]
         ])
     );
-    let text = svc.snapshot();
-    assert_eq!(restore(&text).snapshot(), text);
+    assert_restores_exactly(&svc);
 }
 
 #[test]
 fn the_pays_record_says_what_is_planned_and_a_snapshot_keeps_it() {
     let mut svc = service(20);
-    let waits = pay(&mut svc, json!({"cardNumber": "4000002500003155"}));
+    let waits = pay_card(&mut svc, "4000002500003155");
     set(
         &mut svc,
         json!({"kind": "pending", "forMs": 5000, "outcome": "fail", "code": "lost_card"}),

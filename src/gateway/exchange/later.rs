@@ -41,31 +41,14 @@ pub(super) fn of_rule(fault: Option<&Fault>) -> Option<Box<Planned>> {
             outcome,
             after_ms,
             code,
-        } => Planned {
-            status: PaymentStatus::RequiresAction,
-            step: Step::Challenge {
-                outcome,
-                fail_code: code,
-                declined_after: None,
-            },
-            wait: outcome.map(|_| after_ms),
+        } => Planned::challenge(outcome, code, None, outcome.map(|_| after_ms), cause),
+        Then::Pending { for_ms, pass, code } => Planned::pending(for_ms, pass, code, cause),
+        Then::Reversal { after_ms, code } => Planned::reversal(
+            after_ms,
+            code,
+            crate::sim::scenario::document::REVERSAL_REASON,
             cause,
-        },
-        Then::Pending { for_ms, pass, code } => Planned {
-            status: PaymentStatus::Pending,
-            step: Step::Pending { pass, code },
-            wait: Some(for_ms),
-            cause,
-        },
-        Then::Reversal { after_ms, code } => Planned {
-            status: PaymentStatus::Success,
-            step: Step::Reversal {
-                code,
-                reason: Rc::from(crate::sim::scenario::document::REVERSAL_REASON),
-            },
-            wait: Some(after_ms),
-            cause,
-        },
+        ),
         _ => return None,
     };
     Some(Box::new(planned))
@@ -91,35 +74,15 @@ pub(super) fn by_card(card: &'static TestCard, verdict: &mut Verdict) -> Option<
             verdict.failure = Failure::declined(code);
             return None;
         }
-        CardOutcome::Challenge { declined_after } => Planned {
-            status: PaymentStatus::RequiresAction,
-            step: Step::Challenge {
-                outcome: None,
-                fail_code: "authentication_required",
-                declined_after,
-            },
-            wait: None,
-            cause,
-        },
-        CardOutcome::Pending { for_ms, pass, code } => Planned {
-            status: PaymentStatus::Pending,
-            step: Step::Pending { pass, code },
-            wait: Some(for_ms),
-            cause,
-        },
+        CardOutcome::Challenge { declined_after } => {
+            Planned::challenge(None, "authentication_required", declined_after, None, cause)
+        }
+        CardOutcome::Pending { for_ms, pass, code } => Planned::pending(for_ms, pass, code, cause),
         CardOutcome::Reversal {
             after_ms,
             code,
             reason,
-        } => Planned {
-            status: PaymentStatus::Success,
-            step: Step::Reversal {
-                code,
-                reason: Rc::from(reason),
-            },
-            wait: Some(after_ms),
-            cause,
-        },
+        } => Planned::reversal(after_ms, code, reason, cause),
     };
     Some(Box::new(planned))
 }
@@ -168,6 +131,50 @@ pub(super) fn record(
 }
 
 impl Planned {
+    /// A challenge for the buyer, or one its `outcome` ends after `wait`.
+    fn challenge(
+        outcome: Option<Outcome>,
+        fail_code: &'static str,
+        declined_after: Option<&'static str>,
+        wait: Option<u64>,
+        cause: Cause,
+    ) -> Self {
+        let step = Step::Challenge {
+            outcome,
+            fail_code,
+            declined_after,
+        };
+        Planned {
+            status: PaymentStatus::RequiresAction,
+            step,
+            wait,
+            cause,
+        }
+    }
+
+    /// Pending for `for_ms`, then succeeds (`pass`) or fails with `code`.
+    fn pending(for_ms: u64, pass: bool, code: &'static str, cause: Cause) -> Self {
+        Planned {
+            status: PaymentStatus::Pending,
+            step: Step::Pending { pass, code },
+            wait: Some(for_ms),
+            cause,
+        }
+    }
+
+    /// A success, reversed after `after_ms` with `code` and `reason`.
+    fn reversal(after_ms: u64, code: &'static str, reason: &'static str, cause: Cause) -> Self {
+        Planned {
+            status: PaymentStatus::Success,
+            step: Step::Reversal {
+                code,
+                reason: Rc::from(reason),
+            },
+            wait: Some(after_ms),
+            cause,
+        }
+    }
+
     /// What the pay's record says of it (`outcome.async`), due its wait
     /// after `now`.
     fn note(&self, now: i64) -> PlannedChange {
