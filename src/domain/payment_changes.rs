@@ -16,6 +16,17 @@ pub enum NotAwaiting {
     In(PaymentStatus),
 }
 
+/// `PAY-… is not awaiting a challenge: it is FAILED` after `lead`, the
+/// same words on the challenge page and from `completeChallenge`.
+pub fn not_awaiting_text(lead: &str, payment_id: &str, status: PaymentStatus) -> String {
+    crate::json::message::msg!(
+        lead,
+        payment_id,
+        " is not awaiting a challenge: it is ",
+        status.as_str()
+    )
+}
+
 impl Payments {
     /// Resolves every plan due at or before `now`, in due order (ties by
     /// payment id), each change made at its due time.

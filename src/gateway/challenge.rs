@@ -10,9 +10,10 @@ use super::envelope::{Data, Page};
 use super::error::ApiError;
 use super::exchange::complete_challenge;
 use super::request::Target;
-use crate::domain::payment_changes::NotAwaiting;
+use crate::domain::payment_changes::{not_awaiting_text, NotAwaiting};
 use crate::domain::Payment;
 use crate::json::message::{msg, Q};
+use crate::sim::scenario::document::OUTCOME_WORDS;
 use crate::sim::scenario::Outcome;
 
 /// The payment id of a challenge page's path, if it is one.
@@ -37,7 +38,7 @@ pub fn serve(
     }
     let given = target.param("outcome").unwrap_or_default();
     let outcome = Outcome::parse(given).ok_or_else(|| {
-        let problem = msg!("must be pass, fail or abandon, got ", Q(given));
+        let problem = msg!(OUTCOME_WORDS, ", got ", Q(given));
         ApiError::bad("outcome", problem)
     })?;
     if let Err(why) = complete_challenge(svc, payment_id, outcome) {
@@ -62,12 +63,9 @@ fn page(status: u16, html: String, location: Option<String>) -> Data {
 pub fn not_awaiting(payment_id: &str, why: NotAwaiting) -> ApiError {
     match why {
         NotAwaiting::Unknown => ApiError::Rejected(crate::domain::Rejection::PaymentNotFound),
-        NotAwaiting::In(status) => ApiError::Conflict(msg!(
-            "Payment ",
-            payment_id,
-            " is not awaiting authentication: it is ",
-            status.as_str()
-        )),
+        NotAwaiting::In(status) => {
+            ApiError::Conflict(not_awaiting_text("Payment ", payment_id, status))
+        }
     }
 }
 

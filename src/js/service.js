@@ -6,7 +6,7 @@ import { RawRestoring, RawService } from "./binding.js";
 import { Crossing } from "./crossing.js";
 import { NetworkFaultError } from "./network_fault_error.js";
 import { readOptions, readScenario } from "./options.js";
-import { errorText, requestParts } from "./request_parts.js";
+import { errorText, kind, requestParts } from "./request_parts.js";
 import { pieceSize, restoreLength, Restoring, textIn, TextPieces } from "./pieces.js";
 import { linearMemory, loaded } from "./ready.js";
 import * as tape from "./tape.js";
@@ -196,7 +196,7 @@ export class Service {
   completeChallenge(paymentId, outcome) {
     const raw = this.#live();
     if (typeof paymentId !== "string") throw new TypeError("paymentId: expected a payment id (a string)");
-    if (typeof outcome !== "string") throw new TypeError('outcome: expected "pass", "fail" or "abandon"');
+    if (typeof outcome !== "string") throw new TypeError(`outcome: must be pass, fail or abandon, got ${kind(outcome)}`);
     return JSON.parse(raw.completeChallenge(paymentId, outcome));
   }
 

@@ -7,7 +7,7 @@ use crate::prelude::*;
 use super::snapshot::{self, Parts};
 use super::snapshot::{check, stream};
 use super::{testdata, Pieces};
-use crate::domain::payment_changes::NotAwaiting;
+use crate::domain::payment_changes::{not_awaiting_text, NotAwaiting};
 use crate::domain::{Orders, Payment, Payments};
 use crate::gateway::idempotency::IdempotencyKeys;
 use crate::gateway::{exchange, scenario, Backend, RawRequest, Response};
@@ -20,6 +20,7 @@ use crate::observe::{otlp, render, Counters, Journal};
 use crate::observe::{LogRecord, Span};
 use crate::sim::clock::{Clock, VirtualClock};
 use crate::sim::invalid::Invalid;
+use crate::sim::scenario::document::OUTCOME_WORDS;
 use crate::sim::scenario::Outcome;
 use crate::sim::third_party::Forced;
 use crate::sim::time_limits::{self, Bounded};
@@ -206,22 +207,14 @@ impl Service {
         outcome: &str,
     ) -> Result<Payment, Invalid> {
         let outcome = Outcome::parse(outcome).ok_or_else(|| {
-            let problem = msg!(
-                "expected \"pass\", \"fail\" or \"abandon\", got ",
-                Q(outcome)
-            );
+            let problem = msg!(OUTCOME_WORDS, ", got ", Q(outcome));
             Invalid::wrong_type("outcome", problem)
         })?;
         let done = exchange::complete_challenge(&mut self.backend, payment_id, outcome);
         if let Err(why) = done {
             let problem = match why {
                 NotAwaiting::Unknown => msg!("no payment ", Q(payment_id)),
-                NotAwaiting::In(status) => msg!(
-                    "",
-                    payment_id,
-                    " is not awaiting a challenge: it is ",
-                    status.as_str()
-                ),
+                NotAwaiting::In(status) => not_awaiting_text("", payment_id, status),
             };
             return Err(Invalid::out_of_range("paymentId", problem));
         }

@@ -86,8 +86,10 @@ for (const [way, using] of Object.entries(WAYS)) {
         assert.equal(p.failureCode, "authentication_required");
         assert.equal(typeof p.failureReason, "string");
       }
-      assert.throws(() => service.completeChallenge(ids[0], "pass"), (e) => e instanceof RangeError && /paymentId/.test(e.message));
-      assert.throws(() => service.completeChallenge(ids[0], "maybe"), (e) => e instanceof TypeError && /outcome/.test(e.message));
+      // The page's words: a challenge already over, and a wrong outcome given as a string or as anything else.
+      assert.throws(() => service.completeChallenge(ids[0], "pass"), (e) => e instanceof RangeError && e.message === `paymentId: ${ids[0]} is not awaiting a challenge: it is SUCCESS`);
+      assert.throws(() => service.completeChallenge(ids[0], "maybe"), { name: "TypeError", message: 'outcome: must be pass, fail or abandon, got "maybe"' });
+      assert.throws(() => service.completeChallenge(ids[0], 7), { name: "TypeError", message: "outcome: must be pass, fail or abandon, got number" });
     }));
 
   test(`${way}: the challenge page is served as the core answers it, and its forms answer the challenge`, () =>

@@ -101,10 +101,16 @@ test("the admin API lists the challenges of a session and answers them; other se
   assert.equal(unknown.status, 404);
   assert.match(unknown.body.msg, /paymentId/);
   const fresh = (await s.pay({ cardNumber: CHALLENGE_CARD })).data.paymentId;
-  for (const body of [{ outcome: "maybe" }, {}]) {
+  // The refusal says once what came, in the challenge page's words.
+  const refusals = [
+    [{ outcome: "maybe" }, 'outcome: must be pass, fail or abandon, got "maybe"'],
+    [{}, "outcome: must be pass, fail or abandon, got undefined"],
+    [{ outcome: 1 }, "outcome: must be pass, fail or abandon, got number"],
+  ];
+  for (const [body, msg] of refusals) {
     const bad = await s.admin("POST", `/challenges/${fresh}`, body);
     assert.equal(bad.status, 400);
-    assert.match(bad.body.msg, /^outcome/);
+    assert.equal(bad.body.msg, msg);
   }
   const noBody = await s.admin("POST", `/challenges/${fresh}`);
   assert.equal(noBody.status, 400);

@@ -141,8 +141,7 @@ async function forceNext(ctx, req, res) {
     ctx.instance.service.forceNext(body.outcome, body.count ?? 1);
   } catch (error) {
     // The service says what an outcome must be; the answer adds what came.
-    const got = error.message.startsWith("outcome:") ? `, got ${JSON.stringify(body.outcome ?? null)}` : "";
-    return sendError(res, 400, error.message + got);
+    return sendError(res, 400, error.message);
   }
   ctx.changed();
   sendData(res, { forced: ctx.instance.service.forced });
@@ -199,8 +198,7 @@ async function completeChallenge(ctx, req, res, params, { paymentId }) {
     payment = service.completeChallenge(paymentId, body.outcome);
   } catch (error) {
     if (error instanceof RangeError) return sendError(res, unknownPayment(error.message) ? 404 : 409, error.message);
-    const got = error.message.startsWith("outcome:") ? `, got ${JSON.stringify(body.outcome ?? null)}` : "";
-    return sendError(res, 400, error.message + got);
+    return sendError(res, 400, error.message);
   }
   ctx.changed();
   sendData(res, { payment, now: service.now });

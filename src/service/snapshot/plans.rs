@@ -19,6 +19,7 @@ use crate::json::{Json, Out};
 use crate::observe::ids::hex_value;
 use crate::sim::invalid::InvalidKind;
 use crate::sim::scenario::document::decline_code;
+use crate::sim::scenario::document::OUTCOME_WORDS;
 use crate::sim::scenario::Outcome;
 
 /// `{"PAY-…": {challenged, returnUrl, failureCode, failureReason, plan}}`,
@@ -154,13 +155,12 @@ fn read_later(v: &Json, at: &dyn Place) -> Read<Later> {
 fn read_plan(v: &Json, at: &dyn Place) -> Read<Plan> {
     object(v, at)?;
     let code = decline(text(v, at, "code")?, &Path(at, "code"))?;
-    let outcome =
-        match opt(v, at, "outcome")? {
-            None => None,
-            Some(o) => Some(Outcome::parse(o).ok_or_else(|| {
-                got_text(&Path(at, "outcome"), "must be pass, fail or abandon", o)
-            })?),
-        };
+    let outcome = match opt(v, at, "outcome")? {
+        None => None,
+        Some(o) => Some(
+            Outcome::parse(o).ok_or_else(|| got_text(&Path(at, "outcome"), OUTCOME_WORDS, o))?,
+        ),
+    };
     let step = match text(v, at, "kind")? {
         "challenge" => Step::Challenge {
             outcome,

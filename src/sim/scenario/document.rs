@@ -82,6 +82,10 @@ impl Outcome {
     }
 }
 
+/// What a wrong outcome is told, in the same words wherever one is given
+/// (the challenge page, `completeChallenge`, a snapshot's plan).
+pub const OUTCOME_WORDS: &str = "must be pass, fail or abandon";
+
 /// The statuses an `http` failure may answer.
 pub const HTTP_STATUSES: [u16; 4] = [429, 502, 503, 504];
 
