@@ -17,7 +17,6 @@
 
 pub mod backend;
 pub mod body;
-pub mod challenge;
 pub mod challenge_page;
 pub mod envelope;
 pub mod error;

@@ -17,6 +17,7 @@ use crate::prelude::*;
 use alloc::borrow::Cow;
 use alloc::rc::Rc;
 
+mod challenge;
 mod dispatch;
 mod inner;
 mod later;
@@ -146,12 +147,12 @@ fn challenge_page(
     if !matches!(&*call.method, "GET" | "POST") {
         return None;
     }
-    let id = super::challenge::payment_of(&call.uri)?;
+    let id = challenge::payment_of(&call.uri)?;
     if !svc.payments.was_challenged(id) {
         return None;
     }
     dispatch::enter(svc, work, EventClass::Payment);
-    Some(super::challenge::serve(svc, &call.method, id, target))
+    Some(challenge::serve(svc, &call.method, id, target))
 }
 
 /// An `Idempotency-Key` on a POST: the kept answer to replay, or where

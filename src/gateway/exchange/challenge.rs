@@ -1,15 +1,16 @@
 //! The challenge page's route, `GET/POST /api/payment/{id}/challenge`,
 //! served by the core so every way in serves it alike; only for a
 //! payment that is or was challenged (any other such path answers as
-//! before, 404).
+//! before, 404). A part of the exchange, as the buyer's answer is a
+//! change of the payment that `later` writes.
 
 use crate::prelude::*;
 
-use super::backend::Backend;
-use super::envelope::{Data, Page};
-use super::error::ApiError;
-use super::exchange::complete_challenge;
-use super::request::Target;
+use super::super::backend::Backend;
+use super::super::envelope::{Data, Page};
+use super::super::error::ApiError;
+use super::super::request::Target;
+use super::later::complete_challenge;
 use crate::domain::payment_changes::{not_awaiting_text, NotAwaiting};
 use crate::domain::Payment;
 use crate::json::message::{msg, Q};
@@ -17,7 +18,7 @@ use crate::sim::scenario::document::OUTCOME_WORDS;
 use crate::sim::scenario::Outcome;
 
 /// The payment id of a challenge page's path, if it is one.
-pub fn payment_of(uri: &str) -> Option<&str> {
+pub(super) fn payment_of(uri: &str) -> Option<&str> {
     let id = uri
         .strip_prefix("/api/payment/")?
         .strip_suffix("/challenge")?;
@@ -26,7 +27,7 @@ pub fn payment_of(uri: &str) -> Option<&str> {
 
 /// GET: the page. POST: the buyer's answer (`?outcome=`), then a 303 to
 /// the pay's `returnUrl`, or the page with its result.
-pub fn serve(
+pub(super) fn serve(
     svc: &mut Backend,
     method: &str,
     payment_id: &str,
@@ -34,7 +35,11 @@ pub fn serve(
 ) -> Result<Option<Data>, ApiError> {
     if method == "GET" {
         let payment = svc.payments.get(payment_id)?;
-        return Ok(Some(page(200, super::challenge_page::page(&payment), None)));
+        return Ok(Some(page(
+            200,
+            super::super::challenge_page::page(&payment),
+            None,
+        )));
     }
     let given = target.param("outcome").unwrap_or_default();
     let outcome = Outcome::parse(given).ok_or_else(|| {
@@ -47,7 +52,7 @@ pub fn serve(
     let payment = svc.payments.get(payment_id)?;
     Ok(Some(match svc.payments.return_url(payment_id) {
         Some(url) => page(303, String::new(), Some(back_to(url, &payment))),
-        None => page(200, super::challenge_page::page(&payment), None),
+        None => page(200, super::super::challenge_page::page(&payment), None),
     }))
 }
 
@@ -60,7 +65,7 @@ fn page(status: u16, html: String, location: Option<String>) -> Data {
 }
 
 /// The challenge cannot be ended: 409, saying the state it is in.
-pub fn not_awaiting(payment_id: &str, why: NotAwaiting) -> ApiError {
+fn not_awaiting(payment_id: &str, why: NotAwaiting) -> ApiError {
     match why {
         NotAwaiting::Unknown => ApiError::Rejected(crate::domain::Rejection::PaymentNotFound),
         NotAwaiting::In(status) => {
