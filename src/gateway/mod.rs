@@ -12,8 +12,8 @@
 //!   rendered from the route table;
 //! - [`idempotency`]: the answers kept by `Idempotency-Key`;
 //! - [`exchange`]: one request from arrival to answer;
-//! - [`challenge`] and [`challenge_page`]: the simulated 3-D Secure
-//!   challenge page of a challenged payment.
+//! - [`challenge_page`]: the simulated 3-D Secure challenge page of a
+//!   challenged payment, which the exchange serves.
 
 pub mod backend;
 pub mod body;

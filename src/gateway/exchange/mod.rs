@@ -10,7 +10,9 @@
 //! - `work`: what handling a request did, and its parsed parts;
 //! - `dispatch`: the routed request to the services;
 //! - `records`: the records and spans written of it;
-//! - `inner`: the test-data runner's requests, made inside the service.
+//! - `inner`: the test-data runner's requests, made inside the service;
+//! - `later`: a pay's plan, and the changes that come due;
+//! - `challenge`: the challenge page's route, the buyer's answer.
 
 use crate::prelude::*;
 
