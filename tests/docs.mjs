@@ -17,8 +17,13 @@ import { dirname, join, normalize, relative } from "node:path";
 
 export const root = new URL("..", import.meta.url).pathname;
 
-/** The API examples that TypeScript checks under strict (the others need a page: see tests/e2e). */
-const TYPED_EXAMPLES = ["node", "fetch", "install", "msw", "replay", "pieces", "failures", "types", "payments-taken"];
+/**
+ * The API examples that TypeScript checks under strict (docs/test-runners.md#typescript names them). Of
+ * the others, most need a page (see tests/e2e); webhooks-express needs Express's types, which a project installs.
+ */
+const TYPED_EXAMPLES = ["node", "fetch", "install", "msw", "replay", "pieces", "failures", "types", "payments-taken",
+  "async-first", "recipe-async-challenge", "recipe-async-return", "recipe-async-rule", "recipe-async-pending",
+  "recipe-async-reversal", "recipe-async-cards", "async-record", "webhooks-node"];
 /** Runner sections whose code TypeScript checks too (Jest's globals need @types/jest, which a user may not have). */
 const TYPED_FIXTURES = ["vitest", "playwright", "browser-app"];
 

@@ -323,25 +323,34 @@ const FIXTURES = [
   ...["bundler", "node16", "nodenext"].map((resolution) => ({
     name: `tsc-${resolution}`,
     from: ["types"],
-    run: (dir) => {
+    run: async (dir) => {
       writeReadmeExamples(dir);
-      return run("node", [bin.tsc, "-p", `tsconfig.${resolution}.json`], { cwd: dir });
+      await run("node", [bin.tsc, "-p", `tsconfig.${resolution}.json`], { cwd: dir });
+      // The examples that import Node's modules, with Node's types, as a Node project has them.
+      const config = { extends: `./tsconfig.${resolution}.json`, compilerOptions: { types: ["node"] }, include: ["readme-node/*.js"] };
+      writeFileSync(join(dir, "tsconfig.node.json"), JSON.stringify(config) + "\n");
+      return run("node", [bin.tsc, "-p", "tsconfig.node.json"], { cwd: dir });
     },
   })),
 ];
 
 /**
  * The documentation's examples (Node, fetch, MSW, replay, the runners'
- * sections) as JavaScript files, as written, for tsc with checkJs. Those that pass
- * MSW 2's `onUnhandledRequest` are checked against MSW 2 only: MSW 3's
- * types name that option `onUnhandledFrame`.
+ * sections) as JavaScript files, as written, for tsc with checkJs: into
+ * readme/, checked without Node's types (`"types": []`, so that none leans
+ * on them), or readme-node/ for those that import `node:` modules (the
+ * node:test recipes, a node:http server). Those that pass MSW 2's
+ * `onUnhandledRequest` are checked against MSW 2 only: MSW 3's types name
+ * that option `onUnhandledFrame`.
  */
 function writeReadmeExamples(dir) {
   const examples = runnerBlocks();
   const msw2Only = (code) => tools === "next" && /\bonUnhandledRequest\b/.test(code);
   mkdirSync(join(dir, "readme"), { recursive: true });
+  mkdirSync(join(dir, "readme-node"), { recursive: true });
   for (const { kind, index, code } of examples.filter((e) => e.typecheck && !msw2Only(e.code))) {
-    writeFileSync(join(dir, "readme", `${kind}-${index}.js`), code);
+    const folder = /^import .* from "node:/m.test(code) ? "readme-node" : "readme";
+    writeFileSync(join(dir, folder, `${kind}-${index}.js`), code);
   }
 }
 
