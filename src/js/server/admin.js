@@ -141,7 +141,8 @@ async function forceNext(ctx, req, res) {
     ctx.instance.service.forceNext(body.outcome, body.count ?? 1);
   } catch (error) {
     // The service says what an outcome must be; the answer adds what came.
-    return sendError(res, 400, error.message);
+    const got = error.message.startsWith("outcome:") ? `, got ${JSON.stringify(body.outcome ?? null)}` : "";
+    return sendError(res, 400, error.message + got);
   }
   ctx.changed();
   sendData(res, { forced: ctx.instance.service.forced });
