@@ -7,6 +7,7 @@
 use crate::prelude::*;
 
 use super::super::backend::Backend;
+use super::super::challenge_page;
 use super::super::envelope::{Data, Page};
 use super::super::error::ApiError;
 use super::super::request::Target;
@@ -35,11 +36,7 @@ pub(super) fn serve(
 ) -> Result<Option<Data>, ApiError> {
     if method == "GET" {
         let payment = svc.payments.get(payment_id)?;
-        return Ok(Some(page(
-            200,
-            super::super::challenge_page::page(&payment),
-            None,
-        )));
+        return Ok(Some(page(200, challenge_page::page(&payment), None)));
     }
     let given = target.param("outcome").unwrap_or_default();
     let outcome = Outcome::parse(given).ok_or_else(|| {
@@ -52,7 +49,7 @@ pub(super) fn serve(
     let payment = svc.payments.get(payment_id)?;
     Ok(Some(match svc.payments.return_url(payment_id) {
         Some(url) => page(303, String::new(), Some(back_to(url, &payment))),
-        None => page(200, super::super::challenge_page::page(&payment), None),
+        None => page(200, challenge_page::page(&payment), None),
     }))
 }
 
