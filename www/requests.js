@@ -155,11 +155,12 @@ class RequestList {
     const max = Math.max(1, ...page.map((r) => r.duration ?? 0));
     const next = new Map();
     for (const r of page) if (rowByKey.has(r.key)) next.set(r.key, rowByKey.get(r.key));
-    const spare = pool.filter((x) => !next.has(x.key) || next.get(x.key) !== x);
+    const spare = this.#spareRows(next);
+    let taken = 0;
     const wanted = page.map((r) => {
       let x = next.get(r.key);
       if (!x) {
-        x = spare.pop();
+        x = spare[taken++];
         if (!x) { x = emptyRow((key) => this.open(key), (e, key) => this.move(e, key)); pool.push(x); }
         next.set(r.key, x);
       }
@@ -168,6 +169,17 @@ class RequestList {
     });
     this.rowByKey = next;
     return wanted;
+  }
+
+  /**
+   * The rows free to take another request, in the order they stand on
+   * screen: a keystroke that changes every row then refills them where
+   * they are, rather than moving each (a DOM move costs more than its text).
+   */
+  #spareRows(kept) {
+    const position = new Map([...this.list.children].map((li, i) => [li, i]));
+    const at = (x) => position.get(x.li) ?? position.size;
+    return this.pool.filter((x) => kept.get(x.key) !== x).sort((a, b) => at(a) - at(b));
   }
 
   /** Up and down move between rows, as in a list. */

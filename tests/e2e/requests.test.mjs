@@ -2,7 +2,8 @@
 // error and a declined payment told apart from a success, the panel opened
 // without losing the place, copy as curl and as fetch run against the same
 // service over HTTP, and a resend with an edited request and free header
-// rows. At a desktop and a phone width.
+// rows; a search that changes every row refills them where they stand.
+// At a desktop and a phone width.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { createServer } from "node:http";
@@ -296,5 +297,27 @@ test("a new request adds a row at the top; the rows below are the same elements,
   const rows = await page.evaluate(() => [...document.querySelectorAll("#req-rows li[data-key]")].map((li) => ({ key: li.dataset.key, was: li.shownKey ?? null })));
   assert.equal(rows[0].was, null, "the new request's row is new");
   assert.deepEqual(rows.slice(1), keys.map((key) => ({ key, was: key })), "each older request kept its row");
+  assert.deepEqual(errors, []);
+});
+
+test("a search that changes every row refills the rows where they stand, moving none", async () => {
+  const { page, errors } = await open(env);
+  await flowWithDecline(page);
+  const search = async (text) => {
+    await page.fill("#req-search", text);
+    await page.waitForSelector("#net[data-searching=false]", { state: "attached" });
+  };
+  await search("method:GET");
+  // Each row on screen marked with where it stands.
+  const before = await page.evaluate(() => [...document.querySelectorAll("#req-rows li[data-key]")].map((li, i) => {
+    li.stoodAt = i;
+    return li.dataset.key;
+  }));
+  await search("-method:GET");
+  const after = await page.evaluate(() => [...document.querySelectorAll("#req-rows li[data-key]")].map((li) => ({ key: li.dataset.key, stoodAt: li.stoodAt ?? null })));
+  assert.ok(before.length >= 2 && after.length > before.length, `two sets of rows, none shared: ${before.length} and ${after.length}`);
+  assert.ok(after.every((row) => !before.includes(row.key)));
+  // The rows that showed the GETs show the first of the others, in the same places; new rows follow.
+  assert.deepEqual(after.map((row) => row.stoodAt), after.map((_, i) => (i < before.length ? i : null)));
   assert.deepEqual(errors, []);
 });

@@ -61,6 +61,12 @@ for (const width of [1280, 390]) {
     await page.waitForFunction((n) => Number(document.querySelector("#req-count").dataset.matching) >= n, responses.length - 2, { timeout: 60_000 });
     // Whatever the import set going (saving, drawing) is over before the clock starts.
     await page.waitForFunction(() => ["saved", "too big"].includes(document.querySelector("#state-status").dataset.saved), null, { timeout: 120_000 });
+    // The search field is brought into view first, and the frames that draws are over before the
+    // clock starts: a section below the fold is drawn when it first comes into view (its
+    // content-visibility is auto), which at 390 px draws the log's table beside the list. That is
+    // a scroll's work, not a keystroke's.
+    await page.locator("#req-search").scrollIntoViewIfNeeded();
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     await page.waitForTimeout(500);
     await page.evaluate(() => {
       window.longTasks = [];
