@@ -1,5 +1,5 @@
 // The log viewer: records as they arrive, the filters, and a trace's
-// records together.
+// records together; at a phone's width, cards laid out only when in sight.
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { after, before, test } from "node:test";
@@ -164,6 +164,28 @@ test("more than 100 records: the newest 100 first, then more on request", async 
   await waitForRows(page, 100);
   await page.click("#logs-more");
   await waitForRows(page, 200);
+  assert.deepEqual(errors, []);
+});
+
+test("at a phone's width, the log's cards out of sight are not laid out until scrolled to", async () => {
+  const { page, errors } = await open(env, { width: 390, height: 844 });
+  await page.fill("#batch-count", "30");
+  await page.click("#batch-run");
+  await page.waitForSelector("#batch-summary[data-state=done]");
+  await waitForRows(page, 100);
+  await page.locator(".table-wrap").scrollIntoViewIfNeeded();
+  // Whether the browser skips a card's content: its first cell's checkVisibility() with
+  // contentVisibilityAuto says so. Which cards are in sight is settled a frame or two after a scroll.
+  const laidOut = () => page.$$eval("#logs tr[data-seq]", (rows) => rows.map((tr) => tr.cells[0].checkVisibility({ contentVisibilityAuto: true })));
+  const cardLaidOut = (i) => page.waitForFunction((i) => document.querySelectorAll("#logs tr[data-seq]")[i].cells[0].checkVisibility({ contentVisibilityAuto: true }), i);
+  await cardLaidOut(0);
+  let shown = await laidOut();
+  assert.ok(shown.filter(Boolean).length < 30, `a few cards laid out of 100: ${shown.filter(Boolean).length}`);
+  assert.equal(shown[99], false, "the last card, out of sight, is not");
+  await page.$eval(".table-wrap", (wrap) => { wrap.scrollTop = wrap.scrollHeight; });
+  await cardLaidOut(99);
+  shown = await laidOut();
+  assert.equal(shown[0], false, "the first, now out of sight, is not");
   assert.deepEqual(errors, []);
 });
 
