@@ -338,8 +338,8 @@ const FIXTURES = [
  * The documentation's examples (Node, fetch, MSW, replay, the runners'
  * sections) as JavaScript files, as written, for tsc with checkJs: into
  * readme/, checked without Node's types (`"types": []`, so that none leans
- * on them), or readme-node/ for those that import `node:` modules (the
- * node:test recipes, a node:http server). Those that pass MSW 2's
+ * on them), or readme-node/ for those that import `node:` modules or read
+ * `process` (the node:test recipes, a node:http server, a worker's index). Those that pass MSW 2's
  * `onUnhandledRequest` are checked against MSW 2 only: MSW 3's types name
  * that option `onUnhandledFrame`.
  */
@@ -349,8 +349,10 @@ function writeReadmeExamples(dir) {
   mkdirSync(join(dir, "readme"), { recursive: true });
   mkdirSync(join(dir, "readme-node"), { recursive: true });
   for (const { kind, index, code } of examples.filter((e) => e.typecheck && !msw2Only(e.code))) {
-    const folder = /^import .* from "node:/m.test(code) ? "readme-node" : "readme";
-    writeFileSync(join(dir, folder, `${kind}-${index}.js`), code);
+    const folder = /^import .* from "node:/m.test(code) || /\bprocess\./.test(code) ? "readme-node" : "readme";
+    // An example without an import is a script run as a module (top-level await): tsc is told so.
+    const module = /^(import|export) /m.test(code) ? code : `${code}\nexport {};\n`;
+    writeFileSync(join(dir, folder, `${kind}-${index}.js`), module);
   }
 }
 
