@@ -339,9 +339,9 @@ const FIXTURES = [
  * sections) as JavaScript files, as written, for tsc with checkJs: into
  * readme/, checked without Node's types (`"types": []`, so that none leans
  * on them), or readme-node/ for those that import `node:` modules or read
- * `process` (the node:test recipes, a node:http server, a worker's index). Those that pass MSW 2's
- * `onUnhandledRequest` are checked against MSW 2 only: MSW 3's types name
- * that option `onUnhandledFrame`.
+ * `process` (the node:test recipes, a node:http server, a worker's index).
+ * Those that pass MSW 2's `onUnhandledRequest` are checked against MSW 2
+ * only: MSW 3's types name that option `onUnhandledFrame`.
  */
 function writeReadmeExamples(dir) {
   const examples = runnerBlocks();
