@@ -158,7 +158,7 @@ test("more than 100 records: the newest 100 first, then more on request", async 
   await page.click("#batch-run");
   await page.waitForSelector("#batch-summary[data-state=done]");
   // The log is drawn in the frame after the run's last change (throttled): its count may trail the summary by one.
-  await page.waitForFunction(() => Number(document.querySelector("#log-count").dataset.matching) > 200, null, { timeout: 5000 }).catch(() => {});
+  await page.waitForFunction(() => Number(document.querySelector("#log-count").dataset.matching) > 200, null, { timeout: 30_000 }).catch(() => {});
   const total = Number(await page.getAttribute("#log-count", "data-matching"));
   assert.ok(total > 200, `${total} records`);
   await waitForRows(page, 100);

@@ -112,7 +112,7 @@ test("while a run goes on, the log and the request list out of sight wait, and a
   assert.equal((await counts()).log, atStart.log);
   // Brought into sight mid-run, it is drawn at once.
   await page.evaluate(() => document.querySelector("#log").scrollIntoView({ block: "start" }));
-  await page.waitForFunction((before) => document.querySelector("#log-count").textContent !== before, atStart.log, { timeout: 5_000 });
+  await page.waitForFunction((before) => document.querySelector("#log-count").textContent !== before, atStart.log, { timeout: 30_000 });
   assert.equal(await page.getAttribute("#batch-summary", "data-state"), "running");
   // Out of sight again until the end: then both are drawn with every record and request.
   await page.evaluate(() => scrollTo(0, 0));

@@ -83,7 +83,7 @@ async function liveRun(page) {
   await page.waitForFunction(({ last, dropped, attempts }) => {
     const chart = document.querySelector("#chart-payments").dataset;
     return Number(document.querySelector("#logs tr[data-seq]")?.dataset.seq) === last && Number(chart.dropped) === dropped && Number(chart.attempts) === attempts;
-  }, { last, dropped: logs.droppedLogs, attempts: counters.payments.attempts }, { timeout: 5000 });
+  }, { last, dropped: logs.droppedLogs, attempts: counters.payments.attempts }, { timeout: 30_000 });
   await stream.close();
   const seen = await page.evaluate(() => window.seen);
   return { ...traced, ...seen, summary, sizes: stream.sizes, start, last, logs, counters };

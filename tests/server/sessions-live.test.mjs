@@ -42,7 +42,7 @@ test("a page opened at /s/NAME/ follows session NAME, and its picker moves it to
   await create({ "x-orderpay-session": "alpha" }, "in-alpha-2");
   await call(`${server.url}/api/order/ORD-NOTFOUND`);
   const alphaLogs = (await call(`${server.origin}/__orderpay/sessions/alpha/logs`)).body.data.records;
-  await page.waitForFunction((n) => document.querySelectorAll("#logs tr[data-seq]").length >= n, alphaLogs.length, { timeout: 5000 });
+  await page.waitForFunction((n) => document.querySelectorAll("#logs tr[data-seq]").length >= n, alphaLogs.length, { timeout: 30_000 });
   const shown = await uris(page);
   assert.equal(shown.length, alphaLogs.length, shown.join());
   // Each create shows in its gateway and response rows: alpha's two, not default's read.
