@@ -21,6 +21,13 @@ async function withRecords(page) {
   await waitForRows(page, 23);
 }
 
+/** A run of 30 test orders from the page: over 200 records, of which the table shows the newest 100. */
+async function withTestOrders(page) {
+  await page.fill("#batch-count", "30");
+  await page.click("#batch-run");
+  await page.waitForSelector("#batch-summary[data-state=done]");
+}
+
 test("the filters narrow the table by stage, uri_group, event_class, status and trace id", async () => {
   const { page, errors } = await open(env);
   await withRecords(page);
@@ -154,9 +161,7 @@ test("a small log capacity drops the oldest records, and the table says so", asy
 
 test("more than 100 records: the newest 100 first, then more on request", async () => {
   const { page, errors } = await open(env);
-  await page.fill("#batch-count", "30");
-  await page.click("#batch-run");
-  await page.waitForSelector("#batch-summary[data-state=done]");
+  await withTestOrders(page);
   // The log is drawn in the frame after the run's last change (throttled): its count may trail the summary by one.
   await page.waitForFunction(() => Number(document.querySelector("#log-count").dataset.matching) > 200, null, { timeout: 30_000 }).catch(() => {});
   const total = Number(await page.getAttribute("#log-count", "data-matching"));
@@ -169,9 +174,7 @@ test("more than 100 records: the newest 100 first, then more on request", async 
 
 test("at a phone's width, the log's cards out of sight are not laid out until scrolled to", async () => {
   const { page, errors } = await open(env, { width: 390, height: 844 });
-  await page.fill("#batch-count", "30");
-  await page.click("#batch-run");
-  await page.waitForSelector("#batch-summary[data-state=done]");
+  await withTestOrders(page);
   await waitForRows(page, 100);
   await page.locator(".table-wrap").scrollIntoViewIfNeeded();
   // Whether the browser skips a card's content: its first cell's checkVisibility() with
