@@ -16,8 +16,9 @@
 //!    test-data runner (a client of the gateway, handed to it for its
 //!    route).
 //!
-//! Beside the layers, [`json`] reads and writes JSON text by hand (request
-//! bodies, snapshots, every answer), so no layer needs serde.
+//! Below them all, [`json`] reads and writes JSON text by hand (request
+//! bodies, snapshots, every answer), so no layer needs serde; it imports
+//! nothing of the crate but the prelude (`tests/layers.rs` holds the order).
 //!
 //! Nothing here knows about WebAssembly or JavaScript; the `wasm` module
 //! (built only for `wasm32`) is the thin binding that does. One exception,

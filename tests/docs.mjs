@@ -8,7 +8,6 @@
 //                                 fixture of tests/compat, run by run.mjs
 //   <!-- shell: KIND -->          shell commands, run against `orderpay serve`
 //                                 by the test that asks for shellBlocks("KIND")
-//   <!-- tree -->                 the source tree: every path it names must exist
 //
 // tests/node/docs.test.mjs fails when a fenced block has no marker, or a
 // marker no test reads.

@@ -1,5 +1,9 @@
 //! Order and payment ids: a prefix and 8 upper-case letters or digits,
-//! drawn from the seeded stream and never issued twice in one service.
+//! never issued twice in one service. An order's is built from the seed,
+//! a hash of the order (its user id, price and description) and how many
+//! such orders came before (`keyed_code`), so the same order gets the same
+//! id in a fresh service with the same seed, whatever else was created
+//! first; a payment's is drawn from the seeded `ids` stream (`fresh_code`).
 
 use crate::prelude::*;
 

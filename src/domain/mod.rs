@@ -1,6 +1,8 @@
 //! The order and payment services of the spec: their records, their state
-//! machines and their business answers. Above the simulation (ids come
-//! from its seeded randomness), below everything that talks HTTP.
+//! machines and their business answers. Above the simulation (an order's
+//! id is built from the seed and a hash of the order, a payment's drawn
+//! from its seeded `ids` stream: see [`id`]), below everything that talks
+//! HTTP.
 
 pub mod batch_report;
 pub mod chunks;

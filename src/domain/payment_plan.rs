@@ -41,8 +41,14 @@ impl Step {
     }
 }
 
-/// What made a payment change: a scenario's rule (by name), a test card
-/// (its number), the buyer (the challenge page or `completeChallenge`).
+/// What planned a payment's change: a scenario's rule (by name) or a test
+/// card (its number), written in the change's record as the `cause`
+/// `{rule: "scenario", scenarioRule}` or `{rule: "card", card}`. A plan
+/// that comes due on the clock keeps the cause that planned it. A
+/// challenge the buyer ends (the challenge page or `completeChallenge`)
+/// is no cause of its own: its `Change` carries `by_buyer`, and its
+/// record's cause is `{rule: "buyer", outcome, planned}`, with this cause
+/// as `planned`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Cause {
     Scenario(Rc<str>),

@@ -11,6 +11,8 @@
 //! - `openapi` (with the `serde` feature): the OpenAPI document,
 //!   rendered from the route table;
 //! - [`idempotency`]: the answers kept by `Idempotency-Key`;
+//! - [`scenario`]: a request's facts for the scenario's rules, and what a
+//!   rule's `then` does to it;
 //! - [`exchange`]: one request from arrival to answer;
 //! - [`challenge_page`]: the simulated 3-D Secure challenge page of a
 //!   challenged payment, which the exchange serves.

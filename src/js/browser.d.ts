@@ -1,3 +1,5 @@
+// orderpay/browser's types: startWorker, the page's side of the Service
+// Worker, its options and the worker it starts.
 import type { Service } from "./orderpay.js";
 import type { GatewayOptions } from "./fetch.js";
 

@@ -1,3 +1,5 @@
+// orderpay/fetch's types: createFetch and installFetch, the options every
+// adapter shares (GatewayOptions), and the envelope types for a Response's JSON.
 import type { ScenarioDocument, ScenarioPreset, Service, ServiceOptions } from "./orderpay.js";
 
 // The envelope types, for a gateway Response's JSON: `const body:

@@ -1,3 +1,5 @@
+// orderpay/msw's types: createHandlers, the Mock Service Worker handlers
+// answered by a service, and their `service` and `ready`.
 import type { HttpHandler } from "msw";
 import type { Service } from "./orderpay.js";
 import type { GatewayOptions } from "./fetch.js";

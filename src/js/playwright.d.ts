@@ -1,3 +1,5 @@
+// orderpay/playwright's types: mockOrderpay, the service behind a Playwright
+// page or browser context, in its own form and its { server } form.
 import type { LogRecord, Service } from "./orderpay.js";
 import type { GatewayOptions } from "./fetch.js";
 

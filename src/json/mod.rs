@@ -1,7 +1,7 @@
 //! JSON by hand, small and exact: a reader for request bodies, settings
 //! and snapshots, and a writer for everything the service hands out
 //! (envelopes, log records, spans, NDJSON, OTLP, snapshots). The bottom
-//! layer beside `sim`: it imports nothing else of the crate.
+//! layer, below `sim`: it imports nothing else of the crate but `prelude`.
 //!
 //! - [`read`]: text into a borrowed tree, with the error messages and the
 //!   depth limit callers see in a 400;

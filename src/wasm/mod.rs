@@ -1,6 +1,6 @@
 //! The binding: plain data in (strings, bytes, numbers), JSON text out.
 //!
-//! The JS layer of the package (`src/js/orderpay.js`) turns whatever a
+//! The JS layer of the package (`src/js/request_parts.js`) turns whatever a
 //! caller passes into that plain data first, inside `try`/`catch`. So no
 //! caller's code (a getter, an iterator, a proxy trap, a `toJSON`) ever runs
 //! while this module is on the stack, and nothing can throw through it:
@@ -10,7 +10,8 @@
 //! (the long reads as a tape of numbers and strings, faster still), and
 //! no export returns a JS object reference (see `exports`).
 //!
-//! - [`exports`]: the one exported class, thin calls into the core.
+//! - [`exports`]: the exported classes (`RawService`, `RawPieces`,
+//!   `RawRestoring`) and `traceHeaders`, thin calls into the core.
 //! - [`options`]: the settings of a new service, from checked numbers.
 //! - [`plain`]: the plain request parts, and what the JS layer left behind.
 //! - [`scratch`]: the region of linear memory a request and its answer

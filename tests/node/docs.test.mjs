@@ -1,8 +1,10 @@
 // The documentation holds together: every fenced code block of README.md
 // and docs/ is run by some test (its marker names a kind that a test asks
-// for), the tree of docs/architecture.md names every file of src/, www/ and
-// .ci/ with its role and nothing that does not exist, links
-// between the documents lead somewhere, and the README stays short.
+// for), the map (docs/architecture.md) has a paragraph for every folder of
+// src/, www/ and .ci/ and names nothing that is not in the tree, every
+// source file starts with a comment that says its role (the map of files),
+// links between the documents lead somewhere, and the README and the map
+// stay short enough to read.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { execFileSync } from "node:child_process";
@@ -39,8 +41,8 @@ function compatFixtures() {
 }
 
 test("every fenced block carries a marker that says which test runs it", () => {
-  const unmarked = allBlocks().filter((b) => !["example", "compat", "shell", "tree"].includes(b.marker));
-  assert.deepEqual(unmarked.map(where), [], "blocks without <!-- example: KIND -->, <!-- compat: FIXTURE/FILE -->, <!-- shell: KIND --> or <!-- tree -->");
+  const unmarked = allBlocks().filter((b) => !["example", "compat", "shell"].includes(b.marker));
+  assert.deepEqual(unmarked.map(where), [], "blocks without <!-- example: KIND -->, <!-- compat: FIXTURE/FILE --> or <!-- shell: KIND -->");
 });
 
 test("every marker is read by a test, once", () => {
@@ -57,7 +59,7 @@ test("every marker is read by a test, once", () => {
   assert.deepEqual(unread.map((b) => `${where(b)} ${b.marker}: ${b.name}`), [], "markers no test reads");
   // A consumer takes the one block of its kind: a second would go unrun.
   const seen = new Map();
-  for (const b of blocks.filter((b) => b.marker !== "tree")) {
+  for (const b of blocks) {
     const key = `${b.marker}: ${b.name}`;
     assert.ok(!seen.has(key), `${key} marks ${seen.get(key)} and ${where(b)}`);
     seen.set(key, where(b));
@@ -75,98 +77,160 @@ test("the reader finds a block's marker, and a block without one", () => {
   assert.equal(bare.marker, null);
 });
 
-/**
- * The entries a `<!-- tree -->` block names: `dir/` lines open a folder for
- * the lines indented under them; a line indented 20 or more carries the
- * description of the line above over. Each entry is its path, whether it is a
- * folder, and whether its line says what it is (text after the name).
- */
-function treeEntries(code) {
-  const entries = [];
-  const stack = [];
-  for (const line of code.split("\n")) {
-    const indent = line.length - line.trimStart().length;
-    const names = /^([\w.*-]+\/?(?:, [\w.*-]+\/?)*)(.*)$/.exec(line.trimStart());
-    if (!names || indent >= 20) continue;
-    while (stack.length && stack.at(-1).indent >= indent) stack.pop();
-    const parent = stack.map((s) => s.name).join("");
-    const list = names[1].split(", ");
-    for (const name of list) {
-      entries.push({ path: parent + name, dir: name.endsWith("/"), role: /^\s{2,}\S/.test(names[2]), alone: list.length === 1 });
-    }
-    if (list[0].endsWith("/")) stack.push({ indent, name: list[0] });
+/** The map of the tree: a paragraph per source folder, under its Code map heading. */
+const MAP = "docs/architecture.md";
+
+/** The trees whose every folder the map must have a paragraph for. */
+const SOURCE_ROOTS = ["src/", "www/", ".ci/"];
+
+/** The tracked files under `dirs`, from git, or every file where there is no .git. */
+function trackedFiles(dirs) {
+  let listed;
+  try {
+    listed = execFileSync("git", ["ls-files", "--", ...dirs], { cwd: root, encoding: "utf8" }).split("\n").filter(Boolean);
+  } catch {
+    listed = dirs.flatMap((dir) => readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile()).map((e) => relative(root, join(e.parentPath, e.name))));
   }
-  return entries;
+  return listed.filter((path) => existsSync(join(root, path))).sort();
 }
 
+/** Every folder of the source trees that holds a file, as `src/sim/`. */
+function sourceFolders() {
+  return [...new Set(trackedFiles(SOURCE_ROOTS).map((path) => `${dirname(path)}/`))].sort();
+}
+
+/**
+ * The Code map's sections of a map's text: the `### ` headings under
+ * `## Code map`, each with the folders its heading names (each in
+ * backticks, ending in `/`) and the text under it.
+ */
+function mapSections(text) {
+  const start = text.search(/^## Code map$/m);
+  if (start < 0) return [];
+  const rest = text.slice(start).split("\n").slice(1).join("\n");
+  const end = rest.search(/^## /m);
+  const map = end < 0 ? rest : rest.slice(0, end);
+  return map.split(/^### /m).slice(1).map((section) => {
+    const [heading, ...body] = section.split("\n");
+    return { heading, folders: [...heading.matchAll(/`([^`\s]+\/)`/g)].map((m) => m[1]), body: body.join("\n").trim() };
+  });
+}
+
+/**
+ * The paths a text names in backticks: from the repository's root
+ * (`src/domain/id.rs`, `tests/*.rs`, `www/`), or a file's path within a
+ * folder (`exchange/later.rs`); not placeholders (`www/NAME.js`), URLs'
+ * paths (`/pkg/`, `./pkg/`) or package entries (`orderpay/browser`).
+ */
+function namedPaths(text) {
+  const rooted = /^(src|www|tests|docs|\.ci)\//;
+  const file = /^[\w.*-]+(\/[\w.*-]+)*\.(rs|js|mjs|ts|json|sh|md|html|css)$/;
+  return [...new Set([...text.matchAll(/`([^`\s]+)`/g)].map((m) => m[1]))]
+    .filter((path) => (rooted.test(path) || (path.includes("/") && file.test(path))) && !/\b[A-Z]{3,}\b/.test(path));
+}
+
+/** The folders a path within a folder is read from, the root first: `domain/id.rs` is src/'s. */
+const WITHIN = ["", "src/", "src/js/", "src/gateway/"];
+
 function exists(path) {
+  return WITHIN.some((dir) => existsFrom(dir + path));
+}
+
+function existsFrom(path) {
   if (!path.includes("*")) return existsSync(join(root, path));
   const dir = dirname(path);
   const pattern = new RegExp(`^${path.slice(dir.length + 1).replace(/\./g, "\\.").replace(/\*/g, ".*")}$`);
   return existsSync(join(root, dir)) && readdirSync(join(root, dir)).some((name) => pattern.test(name));
 }
 
-/** The folders whose every file the code map must name, one line each with its role. */
-const MAPPED = ["src/", "www/", ".ci/"];
-
-/** The files under the mapped folders: tracked ones from git, or every file where there is no .git. */
-function mappedFiles() {
-  let listed;
-  try {
-    listed = execFileSync("git", ["ls-files", "--", ...MAPPED], { cwd: root, encoding: "utf8" }).split("\n").filter(Boolean);
-  } catch {
-    listed = MAPPED.flatMap((dir) => readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
-      .filter((e) => e.isFile()).map((e) => relative(root, join(e.parentPath, e.name))));
-  }
-  return listed.filter((path) => existsSync(join(root, path))).sort();
-}
-
-function theTree() {
-  const trees = allBlocks().filter((b) => b.marker === "tree" && b.file === "docs/architecture.md");
-  assert.equal(trees.length, 1, "docs/architecture.md has one source tree");
-  return { block: trees[0], entries: treeEntries(trees[0].code) };
-}
-
-test("every path the source tree names exists", () => {
-  for (const tree of allBlocks().filter((b) => b.marker === "tree")) {
-    const paths = treeEntries(tree.code).map((e) => e.path);
-    assert.ok(paths.length > 50, `${where(tree)}: ${paths.length} paths read`);
-    assert.deepEqual(paths.filter((p) => !exists(p)), [], `${where(tree)} names paths that do not exist`);
-  }
+test("the map has a paragraph, with its invariant, for every folder of src/, www/ and .ci/", () => {
+  const sections = mapSections(readFileSync(join(root, MAP), "utf8"));
+  const named = new Set(sections.flatMap((s) => s.folders));
+  const folders = sourceFolders();
+  assert.ok(folders.length > 15, `${folders.length} folders found under ${SOURCE_ROOTS.join(", ")}`);
+  assert.deepEqual(folders.filter((f) => !named.has(f)), [], `${MAP}'s Code map has no heading for these folders`);
+  const bare = sections.filter((s) => s.folders.length === 0 || !/\*\*Invariant:\*\*/.test(s.body) || s.body.split("\n").length < 3);
+  assert.deepEqual(bare.map((s) => s.heading), [], `${MAP}: sections without a folder, a paragraph or its **Invariant:**`);
 });
 
-test("the source tree names every file of src/, www/ and .ci/, one line each with its role", () => {
-  const { block, entries } = theTree();
-  const mapped = entries.filter((e) => !e.dir && MAPPED.some((dir) => e.path.startsWith(dir)));
-  const named = new Set(mapped.map((e) => e.path));
-  const files = mappedFiles();
-  assert.ok(files.length > 150, `${files.length} files found under ${MAPPED.join(", ")}`);
-  assert.deepEqual(files.filter((f) => !named.has(f)), [], `${where(block)} does not name these files`);
-  assert.deepEqual(mapped.filter((e) => e.path.includes("*")).map((e) => e.path), [], `${where(block)}: a pattern, not a file`);
-  assert.deepEqual(mapped.filter((e) => !e.alone || !e.role).map((e) => e.path), [], `${where(block)}: not a line of its own with its role`);
+test("the map names no folder and no path that is not in the tree", () => {
+  const text = readFileSync(join(root, MAP), "utf8");
+  const folders = new Set(sourceFolders());
+  const headed = mapSections(text).flatMap((s) => s.folders);
+  const inSources = (f) => SOURCE_ROOTS.some((r) => f.startsWith(r));
+  const missing = headed.filter((f) => (inSources(f) ? !folders.has(f) : !existsSync(join(root, f))));
+  assert.deepEqual(missing, [], `${MAP}'s Code map has headings for folders that hold no source`);
+  const paths = namedPaths(text);
+  assert.ok(paths.length > 50, `${paths.length} paths read from ${MAP}`);
+  assert.deepEqual(paths.filter((p) => !exists(p)), [], `${MAP} names paths that do not exist`);
 });
 
-test("the tree reader tells a file with its role from a bare name and a list", () => {
-  const entries = treeEntries("src/  the core\n  a.rs  does a\n  b.rs\n  c.rs, d.rs  two\n                      more of c\n  e/  folder\n    f.rs  does f\n");
-  assert.deepEqual(entries.map((e) => [e.path, e.role, e.alone]), [
-    ["src/", true, true], ["src/a.rs", true, true], ["src/b.rs", false, true], ["src/c.rs", true, false],
-    ["src/d.rs", true, false], ["src/e/", true, true], ["src/e/f.rs", true, true],
-  ]);
+/** The source files that must start with a comment saying their role. */
+const HEADED = /\.(rs|js|mjs|ts|sh)$|^\.ci\/[^./]+$/;
+
+/**
+ * The words of the comment a source file starts with, after a `#!` line:
+ * `//!` lines in Rust, `#` lines in a shell script, `//` lines or one
+ * `/* … *\/` block in JS and TypeScript. Empty when it starts otherwise.
+ */
+function headerWords(path, text) {
+  const lines = text.split("\n");
+  const from = lines[0]?.startsWith("#!") ? 1 : 0;
+  const shell = /\.sh$/.test(path) || /^\.ci\/[^./]+$/.test(path);
+  const prefix = path.endsWith(".rs") ? "//!" : shell ? "#" : "//";
+  let comment = [];
+  if (!shell && lines[from]?.startsWith("/*")) {
+    const end = lines.findIndex((line, i) => i >= from && line.includes("*/"));
+    comment = lines.slice(from, end < 0 ? lines.length : end + 1);
+  } else {
+    for (const line of lines.slice(from)) {
+      if (!line.startsWith(prefix) || (prefix === "//" && line.startsWith("///"))) break;
+      comment.push(line.slice(prefix.length));
+    }
+  }
+  const words = comment.join(" ").replace(/\/\*+|\*\/|^\s*\*/g, " ").split(/\s+/).filter((w) => /\w/.test(w));
+  return /^(eslint|@ts-|prettier|global)/.test(words[0] ?? "") ? [] : words;
+}
+
+test("every source file of src/, www/ and .ci/ starts with a comment that says its role", () => {
+  const files = trackedFiles(SOURCE_ROOTS).filter((path) => HEADED.test(path));
+  assert.ok(files.length > 200, `${files.length} source files found`);
+  const bare = files.filter((path) => headerWords(path, readFileSync(join(root, path), "utf8")).length < 6);
+  assert.deepEqual(bare, [], "files that do not start with a comment of at least six words saying their role");
+});
+
+test("the readers find the map's folders and a file's header, and their absence", () => {
+  const map = "# M\n\n## Code map\n\nIntro.\n\n### `src/a/`, `src/b/`\n\nA and b.\n**Invariant:** none.\n\n## After\n\n### `src/c/`\n";
+  assert.deepEqual(mapSections(map).map((s) => [s.folders, s.body]), [[["src/a/", "src/b/"], "A and b.\n**Invariant:** none."]]);
+  const named = namedPaths("`src/a.rs`, `www/NAME.js`, `a/x.js`, `tests/*.rs`, `/pkg/a.js`, `orderpay/msw`, `x.rs`, `www/`");
+  assert.deepEqual(named, ["src/a.rs", "a/x.js", "tests/*.rs", "www/"]);
+  const role = "the thing this file is for, in a few words";
+  assert.equal(headerWords("src/a.rs", `//! ${role}\n\nuse x;\n`).length, 10);
+  assert.equal(headerWords("src/a.rs", `// ${role}\nuse x;\n`).length, 0, "a Rust file's header is its //! doc");
+  assert.equal(headerWords("src/a.js", `#!/usr/bin/env node\n// ${role}\nimport x;\n`).length, 10);
+  assert.equal(headerWords("src/a.d.ts", `/**\n * ${role}\n */\nexport type X = 1;\n`).length, 10);
+  assert.equal(headerWords("src/a.d.ts", `import type { X } from "./x.js";\n// ${role}\n`).length, 0);
+  assert.equal(headerWords("www/a.js", "/* eslint-disable no-console */\nimport x;\n").length, 0);
+  assert.equal(headerWords(".ci/run", `#!/usr/bin/env bash\n# ${role}\nset -e\n`).length, 10);
 });
 
 test("every link between the documents leads to a file, and to a heading there", () => {
   assert.deepEqual(brokenLinks(root, docFiles()), []);
 });
 
-test("the README is at most 400 lines, with no dated headings and no HTML but the markers", () => {
-  assert.ok(readFileSync(join(root, "README.md"), "utf8").split("\n").length <= 400);
+test("the README and the map are at most 400 lines, with no dated headings and no HTML but the markers", () => {
+  for (const file of ["README.md", MAP]) {
+    const lines = readFileSync(join(root, file), "utf8").replace(/\n$/, "").split("\n").length;
+    assert.ok(lines <= 400, `${file}: ${lines} lines`);
+  }
   for (const file of docFiles()) {
     const text = readFileSync(join(root, file), "utf8");
     const dated = [...text.matchAll(/^#{1,6} .*\b\d{4}-\d{2}-\d{2}\b.*$/gm)].map((m) => m[0]);
     assert.deepEqual(dated, [], `${file}: dated headings`);
     const html = [...prose(text).matchAll(/<!--.*?-->|<\/?[a-zA-Z][^>]*>/g)]
       .map((m) => m[0])
-      .filter((tag) => !/^<!-- (example|compat|shell): [\w./-]+ -->$|^<!-- tree -->$/.test(tag));
+      .filter((tag) => !/^<!-- (example|compat|shell): [\w./-]+ -->$/.test(tag));
     assert.deepEqual(html, [], `${file}: HTML beyond the markers`);
   }
 });

@@ -11,6 +11,7 @@
 //! - `journal`, `read_back` and `counters`: the records, spans and
 //!   counters of the observe layer, read back;
 //! - `plans`: the payments that change later (`paymentPlans`);
+//! - `change_record`: a payment's change of state read back from its record;
 //! - `fields`: the field helpers every reader here refuses with;
 //! - `check`: what a restored state must hold to become a service.
 

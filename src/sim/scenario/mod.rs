@@ -8,7 +8,8 @@
 //! - [`matching`]: whether a rule matches a request's facts;
 //! - [`progress`]: seen and fired counts, when it was set, its own stream;
 //! - [`presets`]: the names of the common stories' documents;
-//! - `writing`: the document and its progress as JSON text.
+//! - `writing`: the document and its progress as JSON text;
+//! - `saved`: a scenario in a snapshot.
 
 pub mod document;
 mod later;
