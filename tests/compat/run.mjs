@@ -254,7 +254,7 @@ const nodeEsm = { NODE_OPTIONS: "--experimental-vm-modules --no-warnings" };
 const FIXTURES = [
   { name: "node-esm", from: ["node-esm"], run: (dir) => run("node", ["main.mjs"], { cwd: dir }) },
   { name: "node-cjs", from: ["node-cjs"], run: (dir) => run("node", ["main.cjs"], { cwd: dir }) },
-  { name: "jest-babel-node", from: ["jest", "jest-babel"], run: (dir) => run("node", [bin.jest, "--ci", "--env=node", "service.test.js", "adapters.test.js", "checkout.test.js"], { cwd: dir }) },
+  { name: "jest-babel-node", from: ["jest", "jest-babel"], run: (dir) => run("node", [bin.jest, "--ci", "--env=node", "service.test.js", "adapters.test.js", "checkout.test.js", "fake-timers.test.js"], { cwd: dir }) },
   { name: "jest-babel-jsdom", from: ["jest", "jest-babel"], run: (dir) => run("node", [bin.jest, "--ci", "--env=jsdom", "service.test.js"], { cwd: dir }) },
   { name: "jest-babel-fixed-jsdom", from: ["jest", "jest-babel"], run: (dir) => run("node", [bin.jest, "--ci", "adapters.test.js", "checkout.test.js"], { cwd: dir }) },
   { name: "jest-esm-node", from: ["jest", "jest-esm"], run: (dir) => run("node", [bin.jest, "--ci", "--env=node"], { cwd: dir, env: nodeEsm }) },

@@ -1,8 +1,9 @@
 // The rules of the core that the JS layer still holds, each for a reason
 // its file gives, held here to the core: the request limits, the status
 // texts, the Service Worker's rule for the gateway's URLs, and the network
-// faults' default times (which the JS layer no longer holds at all). And
-// the copies that were removed stay removed.
+// faults' default times (which the JS layer no longer holds at all), the
+// defaults `orderpay serve --help` and docs/server.md say. And the copies
+// that were removed stay removed.
 //
 // Needs the built package: `source .ci/lib.sh && build_package` (CI does it).
 import assert from "node:assert/strict";
@@ -18,6 +19,8 @@ const { MAX_BODY, MAX_HEADER_BYTES, MAX_PATH } = await import(pkg("request_parts
 const { STATUS_TEXT } = await import(pkg("status_text.js").href);
 const { gateway } = await import(pkg("gateway_url.js").href);
 const { gatewayPaths } = await import(pkg("server/gateway.js").href);
+const { parseArgs, usage } = await import(pkg("server/options.js").href);
+const { presets } = await import(pkg("presets.js").href);
 const document = JSON.parse(openapi());
 
 test("the request limits the JS layer measures are the core's (its OpenAPI document's x-limits)", () => {
@@ -98,6 +101,56 @@ test("a network fault's time is the core's default when its rule gives none; the
   for (const file of ["fault_as_fetch.js", "worker.js", "server/fault_on_socket.js"]) {
     assert.doesNotMatch(src(file), /\b(30000|30_000|5000|5_000)\b/, `${file} keeps a default time of its own`);
   }
+});
+
+/** Each option's entry of a help text or a table: its lines joined, by its flag. */
+function entries(text, start) {
+  const found = new Map();
+  let flag = null;
+  for (const line of text.split("\n")) {
+    const m = start.exec(line);
+    if (m) found.set((flag = m[1]), line);
+    else if (flag && /^ {24}\S/.test(line)) found.set(flag, `${found.get(flag)} ${line.trim()}`);
+    else flag = null;
+  }
+  return found;
+}
+
+test("the server's help text and docs/server.md say the defaults the server runs with; options.js writes none out", () => {
+  const cli = parseArgs(["serve"]);
+  const service = new Service();
+  const { failureRate, logCapacity } = service.settings;
+  service.free();
+  // What the server runs with when the option is not given (a bare --latency for its factor).
+  const runs = {
+    "--port": cli.port, "--host": cli.host, "--base": cli.base || "/", "--failure-rate": failureRate,
+    "--log-capacity": logCapacity, "--latency": parseArgs(["serve", "--latency"]).latency,
+    "--max-sessions": cli.maxSessions, "--session-idle": cli.sessionIdle,
+    "--headers-timeout": cli.headersTimeout, "--request-timeout": cli.requestTimeout,
+  };
+  /** A default as said, read back as the command line reads a value given. */
+  const readBack = (flag, text) => (flag === "--session-idle" ? parseArgs(["serve", flag, text]).sessionIdle : typeof runs[flag] === "number" ? Number(text) : text);
+  const help = entries(usage(), /^ {2}(--[\w-]+)/);
+  for (const [flag, value] of Object.entries(runs)) {
+    const said = /default:? `?([^;)`\s]+)/.exec(help.get(flag) ?? "")?.[1];
+    assert.equal(readBack(flag, said), value, `--help on ${flag}: ${help.get(flag)}`);
+  }
+  assert.match(help.get("--scenario").replace(/\s+/g, " "), new RegExp(`preset \\(${Object.keys(presets).join(", ")}\\)`));
+  // docs/server.md's table: each row that gives a default gives the same (one row has two timeouts).
+  const doc = readFileSync(new URL("../../docs/server.md", import.meta.url), "utf8");
+  const rows = entries(doc, /^\| `(--[\w-]+)/);
+  rows.set("--request-timeout", /\| `--headers-timeout MS`, `--request-timeout MS` \|.*?\(default \d+\)(.*)/.exec(doc)?.[1]);
+  let checked = 0;
+  for (const [flag, value] of Object.entries(runs)) {
+    const said = /default:? `?([^;)`\s]+)/.exec(rows.get(flag) ?? "")?.[1];
+    if (said === undefined) continue;
+    checked++;
+    assert.equal(readBack(flag, said), value, `docs/server.md on ${flag}: ${rows.get(flag)}`);
+  }
+  assert.ok(checked >= 7, "docs/server.md gives the defaults of the port, host, latency, sessions and timeouts");
+  // The help text takes them from those sources; the sessions keep no default of their own.
+  assert.doesNotMatch(src("server/options.js"), /\(default \d|default \d|default 30m|third-party-down,/);
+  assert.doesNotMatch(src("server/session_hooks.js"), /DEFAULT_MAX_SESSIONS|DEFAULT_SESSION_IDLE|= 1000;|30 \* 60/);
 });
 
 test("the copies removed stay removed", () => {

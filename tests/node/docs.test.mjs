@@ -234,3 +234,12 @@ test("the README and the map are at most 400 lines, with no dated headings and n
     assert.deepEqual(html, [], `${file}: HTML beyond the markers`);
   }
 });
+
+test("the documents say what the package does today: no branch, and no webhook the service would send", () => {
+  for (const file of docFiles()) {
+    assert.doesNotMatch(prose(readFileSync(join(root, file), "utf8")), /\bbranch(es)?\b/i, `${file} names a branch`);
+  }
+  const webhooks = readFileSync(join(root, "docs/webhooks.md"), "utf8");
+  assert.match(webhooks, /^The service sends no webhooks\./m);
+  assert.doesNotMatch(webhooks, /the service's own events|deliveries of the service/i);
+});

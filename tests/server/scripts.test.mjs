@@ -2,7 +2,8 @@
 // the packed package: the address --port 0 picked in --ready-file, ready
 // once the file is there, and stopped the ways docs/server.md gives
 // ("In scripts and CI"), after which no process of it is left, the port
-// is free and the file is gone.
+// is free and the file is gone. A stop the moment the file appears is
+// held without a race: at-ready.mjs, loaded into the server, acts then.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -14,6 +15,13 @@ import { shellBlocks } from "../docs.mjs";
 import { call, consumer, serve, stop } from "./serve.mjs";
 
 const NPX = ["npx", "--no-install", "orderpay"];
+
+/** The environment that has at-ready.mjs do `action` the moment `file` appears. */
+const atReady = (action, file) => ({
+  NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import=${new URL("./at-ready.mjs", import.meta.url).href}`.trim(),
+  ORDERPAY_AT_READY: action,
+  ORDERPAY_READY_FILE: file,
+});
 
 /** Whether process `pid` is gone (a zombie waiting for init counts as gone: it holds no port). */
 function gone(pid) {
@@ -87,8 +95,40 @@ test("SIGTERM to npx alone: --exit-with-parent stops the server its shell left b
   process.kill(server.proc.pid, "SIGTERM");
   await server.exited;
   await waitGone(ready.pid, "after npx's SIGTERM");
-  assert.match(server.output(), /orderpay: the process that started it exited: finishing the requests in flight/);
+  assert.match(server.output(), /orderpay: the process that started it \(pid \d+\) exited: finishing the requests in flight/);
   assert.ok(await portFree(ready.port), "the port is free");
+  assert.equal(existsSync(file), false, "the ready file is removed");
+});
+
+test("a SIGTERM the moment the ready file appears is a graceful stop: the handlers are in place before it", async () => {
+  const file = join(consumer().dir, "ready-sigterm.json");
+  const server = await serve(["--port", "0", "--ready-file", file], { env: atReady("sigterm", file) });
+  assert.deepEqual(await server.exited, { code: 0, signal: null }, server.output());
+  assert.match(server.output(), /orderpay: SIGTERM: finishing the requests in flight[\s\S]*orderpay: stopped/);
+  assert.equal(existsSync(file), false, "the ready file is removed");
+});
+
+test("--exit-with-parent: a parent killed the moment the ready file appears still stops the server", async () => {
+  const { dir } = consumer();
+  const file = join(dir, "ready-orphan.json");
+  const bin = join(dir, "node_modules", ".bin", "orderpay");
+  // The parent: a shell that starts the server, says its pid and waits, as npx's shell does.
+  const shell = spawn("sh", ["-c", '"$0" serve --port 0 --ready-file "$1" --exit-with-parent & echo "$!"; wait', bin, file], {
+    cwd: dir,
+    env: { ...process.env, ...atReady("kill-parent", file) },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  let out = "";
+  shell.stdout.on("data", (d) => (out += d));
+  shell.stderr.on("data", (d) => (out += d));
+  const closed = new Promise((resolve) => shell.on("close", resolve));
+  const killed = await new Promise((resolve) => shell.on("exit", (code, signal) => resolve(signal)));
+  assert.equal(killed, "SIGKILL", `the shell was killed at readiness:\n${out}`);
+  const pid = Number(/^(\d+)$/m.exec(out)?.[1]);
+  await waitGone(pid, "after its parent was killed at readiness");
+  await closed;
+  assert.match(out, new RegExp(`orderpay: the process that started it \\(pid ${shell.pid}\\) exited: finishing the requests in flight[\\s\\S]*orderpay: stopped`));
   assert.equal(existsSync(file), false, "the ready file is removed");
 });
 

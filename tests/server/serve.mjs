@@ -18,13 +18,18 @@ export function consumer() {
 /**
  * Runs `orderpay serve ...args` and resolves once it prints its address:
  * `{ url, origin, proc, output(), exited }`. `command` may replace the
- * bin (["npx", "orderpay"]).
+ * bin (["npx", "orderpay"]); `env` is added to the environment.
  */
-export function serve(args = [], { command = null, cwd = null } = {}) {
+export function serve(args = [], { command = null, cwd = null, env = {} } = {}) {
   const dir = cwd ?? consumer().dir;
   const [file, ...pre] = command ?? [join(dir, "node_modules", ".bin", "orderpay")];
   // Its own process group, so that a signal reaches the server behind npx too.
-  const proc = spawn(file, [...pre, "serve", ...args], { cwd: dir, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const proc = spawn(file, [...pre, "serve", ...args], {
+    cwd: dir,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   let out = "";
   const exited = new Promise((resolve) => proc.on("exit", (code, signal) => resolve({ code, signal })));
   proc.stdout.on("data", (d) => (out += d));

@@ -3,18 +3,25 @@
 // stop (SIGINT, SIGTERM, SIGHUP, or its parent gone with --exit-with-parent),
 // 1 when the state file cannot be used, 2 for a command-line mistake
 // (or a --ready-file it cannot write), 3 when the address is taken or not available.
+//
+// Everything that makes a stop graceful (the signal handlers, the watch of
+// the parent) is in place before readiness is announced: a script may stop
+// the server the moment its ready file appears.
+import { PARENT_AT_START, watchParent } from "./parent_watch.js"; // first: it reads the parent as the process starts
 import "./v8_flags.js";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 import { createOrderpayServer } from "./app.js";
-import { flagOf, parseArgs, serviceOptions, USAGE, UsageError } from "./options.js";
-import { watchParent } from "./parent_watch.js";
+import { flagOf, parseArgs, serviceOptions, usage, UsageError } from "./options.js";
 import { clearReadyFile, writeReadyFile } from "./ready_file.js";
 import { loadSessions, sessionsDir } from "./sessions.js";
 import { StateError, StateFile } from "./state.js";
 
 const STOP_GRACE_MS = 10_000;
+
+// A script that stopped reading the output must not turn a stop into a crash.
+for (const stream of [process.stdout, process.stderr]) stream.on("error", () => {});
 
 function fail(code, message) {
   console.error(`orderpay: ${message}`);
@@ -48,7 +55,7 @@ try {
   throw error;
 }
 if (options.help) {
-  console.log(USAGE);
+  console.log(usage());
   process.exit(0);
 }
 if (options.playground === undefined) {
@@ -100,32 +107,6 @@ try {
 }
 
 const ctx = server.orderpay;
-// Written before the lines below, so that once they are out the file is there too.
-if (options.readyFile) {
-  try {
-    writeReadyFile(options.readyFile, { url, port: server.address().port, host: options.host, base: ctx.base });
-  } catch (error) {
-    server.closeAllConnections();
-    fail(2, `--ready-file: cannot write ${options.readyFile}: ${error.message}`);
-  }
-}
-const settings = ctx.instance.service.settings;
-const lines = [
-  `orderpay serving on ${url}${ctx.base}/api (seed ${settings.seed}, failure rate ${settings.failureRate})`,
-  `  try: curl -X POST ${url}${ctx.base}/api/order/create -H 'Content-Type: application/json' -d '{"userId":"u1","price":9.9}'`,
-  `  admin API: ${url}/__orderpay/health, OpenAPI at ${url}/__orderpay/openapi.json (gateway) and ${url}/__orderpay/openapi-admin.json (admin API)`,
-];
-if (options.playground) lines.push(`  playground: ${url}/${ctx.access.token ? `#token=${ctx.access.token}` : ""}`);
-if (ctx.access.token) {
-  lines.push(`  admin token${ctx.access.generated ? " (generated)" : ""}: ${ctx.access.token}  (Authorization: Bearer TOKEN)`);
-}
-if (options.state) lines.push(`  state: ${options.state}${options.snapshot ? " (restored)" : " (new)"}`);
-if (scenarioName !== undefined) lines.push(`  scenario: ${scenarioName} (GET /__orderpay/scenario shows its progress)`);
-if (ctx.sessions.size) lines.push(`  sessions: ${ctx.sessions.size} restored from ${sessionsDir(options.state)}`);
-console.log(lines.join("\n"));
-// A script that stopped reading the output must not turn a stop into a crash.
-for (const stream of [process.stdout, process.stderr]) stream.on("error", () => {});
-
 let stopping = false;
 async function stop(signal) {
   if (stopping) {
@@ -155,7 +136,32 @@ async function stop(signal) {
   console.log("orderpay: stopped");
   process.exit(0);
 }
+
 process.on("SIGINT", () => stop("SIGINT"));
 process.on("SIGTERM", () => stop("SIGTERM"));
 process.on("SIGHUP", () => stop("SIGHUP"));
-if (options.exitWithParent) watchParent(() => stop("the process that started it exited"));
+if (options.exitWithParent) watchParent(() => stop(`the process that started it (pid ${PARENT_AT_START}) exited`));
+
+// Written before the lines below, so that once they are out the file is there too.
+if (options.readyFile) {
+  try {
+    writeReadyFile(options.readyFile, { url, port: server.address().port, host: options.host, base: ctx.base });
+  } catch (error) {
+    server.closeAllConnections();
+    fail(2, `--ready-file: cannot write ${options.readyFile}: ${error.message}`);
+  }
+}
+const settings = ctx.instance.service.settings;
+const lines = [
+  `orderpay serving on ${url}${ctx.base}/api (seed ${settings.seed}, failure rate ${settings.failureRate})`,
+  `  try: curl -X POST ${url}${ctx.base}/api/order/create -H 'Content-Type: application/json' -d '{"userId":"u1","price":9.9}'`,
+  `  admin API: ${url}/__orderpay/health, OpenAPI at ${url}/__orderpay/openapi.json (gateway) and ${url}/__orderpay/openapi-admin.json (admin API)`,
+];
+if (options.playground) lines.push(`  playground: ${url}/${ctx.access.token ? `#token=${ctx.access.token}` : ""}`);
+if (ctx.access.token) {
+  lines.push(`  admin token${ctx.access.generated ? " (generated)" : ""}: ${ctx.access.token}  (Authorization: Bearer TOKEN)`);
+}
+if (options.state) lines.push(`  state: ${options.state}${options.snapshot ? " (restored)" : " (new)"}`);
+if (scenarioName !== undefined) lines.push(`  scenario: ${scenarioName} (GET /__orderpay/scenario shows its progress)`);
+if (ctx.sessions.size) lines.push(`  sessions: ${ctx.sessions.size} restored from ${sessionsDir(options.state)}`);
+console.log(lines.join("\n"));

@@ -6,34 +6,58 @@
 import { parseArgs as splitArgs } from "node:util";
 
 import { Service } from "../node.js";
+import { presets } from "../presets.js";
 
-export const USAGE = `Usage: orderpay serve [options]
+/** The server's own options when not given; usage() says them. */
+export const DEFAULTS = {
+  port: 4010,
+  host: "127.0.0.1",
+  base: "",
+  latency: 0,
+  maxSessions: 1000,
+  sessionIdle: 30 * 60 * 1000,
+  headersTimeout: 10_000,
+  requestTimeout: 30_000,
+};
+
+/** A bare --latency: the simulated latency itself. */
+const BARE_LATENCY = 1;
+
+/**
+ * `orderpay serve --help`. Each default is read where it lives (DEFAULTS
+ * above, the core's for the service's options, the presets' own list), so
+ * the text cannot drift from what the server does.
+ */
+export function usage() {
+  const d = DEFAULTS;
+  const core = coreDefaults();
+  const names = wrap(`${Object.keys(presets).join(", ")})`, 32, 24);
+  return `Usage: orderpay serve [options]
 
 Serves the order and payment service over HTTP, with its admin API under
 /__orderpay/ and the live playground at /.
 
 Options:
-  --port N              port to listen on (default 4010; 0 picks a free one)
-  --host HOST           address to listen on (default 127.0.0.1); beyond
+  --port N              port to listen on (default ${d.port}; 0 picks a free one)
+  --host HOST           address to listen on (default ${d.host}); beyond
                         loopback, the admin API asks for a token
   --seed N              seed of the simulation (default: random)
-  --failure-rate R      share of payment attempts declined, 0 to 1 (default 0.3)
-  --log-capacity N      log records kept (default 10000)
+  --failure-rate R      share of payment attempts declined, 0 to 1 (default ${core.failureRate})
+  --log-capacity N      log records kept (default ${core.logCapacity})
   --max-orders N        orders kept at most
-  --base PATH           the {base_url} path the gateway lives under (default /)
-  --latency [FACTOR]    wait out each request's simulated latency (times FACTOR, default 1)
+  --base PATH           the {base_url} path the gateway lives under (default ${d.base || "/"})
+  --latency [FACTOR]    wait out each request's simulated latency (times FACTOR, default ${BARE_LATENCY})
   --state FILE          keep the whole state in FILE across restarts (the
                         named sessions in FILE.sessions/, one file each)
   --scenario FILE|NAME  a failure scenario: a JSON document in FILE, or a
-                        preset (third-party-down, flaky-network, slow-payments,
-                        insufficient-funds, rate-limited, third-payment-fails)
-  --max-sessions N      named sessions held at most (default 1000)
+                        preset (${names}
+  --max-sessions N      named sessions held at most (default ${d.maxSessions})
   --session-idle TIME   a named session unused this long ends: 90s, 30m,
-                        2h, 500ms, or seconds (default 30m; 0 never)
+                        2h, 500ms, or seconds (default ${durationText(d.sessionIdle)}; 0 never)
   --admin-token TOKEN   the admin API's token (beyond loopback: generated when absent)
   --playground DIR      serve the playground from DIR (default: the package's own)
-  --headers-timeout MS  time a client has to send its headers (default 10000)
-  --request-timeout MS  time a client has to send its whole request (default 30000)
+  --headers-timeout MS  time a client has to send its headers (default ${d.headersTimeout})
+  --request-timeout MS  time a client has to send its whole request (default ${d.requestTimeout})
 
 In scripts and CI:
   --ready-file FILE     once listening, write {url, port, host, base, pid} as
@@ -41,6 +65,39 @@ In scripts and CI:
   --exit-with-parent    stop when the process that started it exits (npx
                         does not pass its signal through its shell)
   --help                this text`;
+}
+
+/** The service's settings when given no option: the core's defaults. */
+function coreDefaults() {
+  const service = new Service();
+  try {
+    return service.settings;
+  } finally {
+    service.free();
+  }
+}
+
+/** `text`, starting at `column`, cut after a ", " where a line would pass 80; the next lines indented by `indent`. */
+function wrap(text, column, indent) {
+  let out = "";
+  for (const item of text.split(/(?<=, )/)) {
+    if (out && column + item.trimEnd().length > 80) {
+      out = `${out.trimEnd()}\n${" ".repeat(indent)}`;
+      column = indent;
+    }
+    out += item;
+    column += item.length;
+  }
+  return out;
+}
+
+/** A time in ms as --session-idle reads it back: 30m, 90s, 2h, 500ms. */
+function durationText(ms) {
+  for (const [unit, size] of [["h", 3_600_000], ["m", 60_000], ["s", 1000]]) {
+    if (ms >= size && ms % size === 0) return `${ms / size}${unit}`;
+  }
+  return `${ms}ms`;
+}
 
 /** A command-line mistake: the message names the option; exit code 2. */
 export class UsageError extends Error {}
@@ -164,15 +221,6 @@ const CHECK = {
   requestTimeout: (f, t) => wholeNumber(f, t, 100, 3_600_000),
 };
 
-export const DEFAULTS = {
-  port: 4010,
-  host: "127.0.0.1",
-  base: "",
-  latency: 0,
-  headersTimeout: 10_000,
-  requestTimeout: 30_000,
-};
-
 /** What node:util's parseArgs is told: every flag takes a value but --latency, whose value is optional. */
 const PARSE = Object.fromEntries([
   ...Object.keys(FLAGS).map((flag) => [flag.slice(2), { type: flag === "--latency" || SWITCHES.has(flag) ? "boolean" : "string" }]),
@@ -205,7 +253,7 @@ export function parseArgs(argv) {
     if (name === "latency" && !token.inlineValue) {
       // A bare --latency waits the simulated time itself; a factor may follow.
       const next = tokens[i + 1];
-      value = next?.kind === "positional" && /^\d*\.?\d+$/.test(next.value) ? tokens[++i].value : "1";
+      value = next?.kind === "positional" && /^\d*\.?\d+$/.test(next.value) ? tokens[++i].value : String(BARE_LATENCY);
     } else if (SWITCHES.has(flag)) {
       value = token.inlineValue ? token.value : "true";
     } else if (!token.inlineValue && (value === undefined || value.startsWith("--"))) {

@@ -6,17 +6,15 @@ import { sendError } from "./reply.js";
 import { DEFAULT_SESSION, SERVER_ROUTES, sessionCookie } from "./session_name.js";
 import { SessionRefused, Sessions } from "./sessions.js";
 
-export const DEFAULT_MAX_SESSIONS = 1000;
-export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
-
 /**
  * The sessions of a server whose default session is `ctx`. `options`: the
- * command line's (maxSessions, sessionIdle in ms, state, savedSessions).
+ * command line's (maxSessions, sessionIdle in ms, state, savedSessions),
+ * its defaults included (options.js).
  */
 export function createSessions(ctx, options, serviceOptions) {
   return new Sessions(ctx, {
-    maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
-    idleMs: options.sessionIdle ?? DEFAULT_SESSION_IDLE_MS,
+    maxSessions: options.maxSessions,
+    idleMs: options.sessionIdle,
     serviceOptions,
     // The server's seed: --seed, else the one the default session drew (or was saved with).
     seed: serviceOptions.seed ?? ctx.instance.service.seed,
