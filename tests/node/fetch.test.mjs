@@ -532,6 +532,21 @@ test("orderpay/fetch and orderpay/browser types: strict TypeScript, a fetch wher
     // @ts-expect-error: url is required
     startWorker({ service: { seed: 1 } });
     void start;
+
+    import { showChallenge, type ChallengeOptions, type ChallengeResult } from "orderpay/browser";
+    import type { PaymentStatus } from "orderpay";
+    async function buyer(url: string): Promise<PaymentStatus> {
+      const frame: HTMLIFrameElement = document.createElement("iframe");
+      const options: ChallengeOptions = { fetch: api, frame, signal: AbortSignal.timeout(60_000) };
+      const result: ChallengeResult = await showChallenge(url, options);
+      const id: string = result.paymentId;
+      return id === result.payment.paymentId ? result.status : (await showChallenge(new URL(url, "http://shop.test"))).status;
+    }
+    // @ts-expect-error: frame is an iframe element
+    showChallenge("/api/payment/PAY-1/challenge", { frame: document.body });
+    // @ts-expect-error: not an option
+    showChallenge("/api/payment/PAY-1/challenge", { baseUrl: "/" });
+    void buyer;
     `,
   );
   const tsc = join(root, "tests/node_modules/typescript/bin/tsc");
