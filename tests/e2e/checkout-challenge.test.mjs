@@ -51,12 +51,15 @@ async function checkout(page, origin) {
   return { challenge, back: new URL(page.url()), shown: await status.textContent(), errors };
 }
 
-/** The app's files at http://shop.test/; the gateway's URLs are left to mockOrderpay's route. */
+/** The app's files at http://shop.test/, and the package at /pkg/; the gateway's URLs are left to mockOrderpay's route. */
 function serveApp(page) {
   return page.route(
     (url) => url.origin === "http://shop.test" && !url.pathname.startsWith("/api/"),
     (route) => {
       const path = new URL(route.request().url()).pathname;
+      if (/^\/pkg\/[\w.-]+\.js$/.test(path)) {
+        return route.fulfill({ status: 200, contentType: TYPES.js, body: readFileSync(join(root, path)) });
+      }
       const file = path === "/" ? "index.html" : path.slice(1);
       const type = TYPES[file.split(".").pop()];
       if (!type || file.includes("/")) return route.fulfill({ status: 404, body: "" });
@@ -87,6 +90,10 @@ test("mockOrderpay: the buyer completes the challenge and the app shows SUCCESS"
     assert.equal(mocked.service.challenges().length, 0);
     const payment = mocked.service.handle("GET", `/api/payment/${id}`).data;
     assert.equal(payment.status, "SUCCESS");
+    // showChallenge, through the fetch mockOrderpay's route answers.
+    const { paid, shown } = await answerInFrame(page, "Complete");
+    assert.deepEqual(shown, { paymentId: paid.paymentId, status: "SUCCESS", frames: 0 });
+    assert.deepEqual(seen.errors, []);
   } finally {
     await context.close();
   }
@@ -101,6 +108,8 @@ test("orderpay serve: the app and the gateway on one origin, the challenge page 
     assertCameBack(seen, server.origin);
     const payment = await (await fetch(`${server.url}/api/payment/${seen.back.searchParams.get("paymentId")}`)).json();
     assert.equal(payment.data.status, "SUCCESS");
+    const { paid, shown } = await answerInFrame(page, "Cancel");
+    assert.deepEqual(shown, { paymentId: paid.paymentId, status: "FAILED", frames: 0 });
   } finally {
     await context.close();
     await stop(server);
@@ -166,6 +175,36 @@ function clickInFrame(page, button) {
   return page.frameLocator("iframe[title='Card authentication'][srcdoc]").getByRole("button", { name: button }).click();
 }
 
+/** In the page: an order, paid with the 3-D Secure card through the page's fetch; the Payment. */
+function payInPage(page) {
+  return page.evaluate(async () => {
+    const post = async (path, body) =>
+      (await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).json();
+    const order = (await post("/api/order/create", { userId: "u-1", price: 20 })).data;
+    return (await post("/api/payment/pay", { orderId: order.orderId, amount: 20, paymentMethod: "CARD", cardNumber: "4000 0025 0000 3155" })).data;
+  });
+}
+
+/**
+ * A payment made in the page, its challenge shown by showChallenge (from
+ * the package at /pkg/), and the buyer's click on `button` there: the
+ * payment and what showChallenge resolved with, with the frames left.
+ */
+async function answerInFrame(page, button) {
+  const paid = await payInPage(page);
+  const shown = page
+    .evaluate(async (url) => {
+      const { showChallenge } = await import("/pkg/browser.inline.js");
+      const { paymentId, status } = await showChallenge(url);
+      return { paymentId, status, frames: document.querySelectorAll("iframe[srcdoc]").length };
+    }, paid.nextAction.url)
+    .catch((error) => ({ error: String(error) }));
+  // A failure before the frame shows ends the wait for it.
+  const failed = shown.then((result) => result.error && Promise.reject(new Error(result.error)));
+  await Promise.race([clickInFrame(page, button), failed]);
+  return { paid, shown: await shown };
+}
+
 test("the Service Worker: showChallenge; after a top-level redirect, the click gets a page saying the service has gone", async () => {
   // The return page of docs/async-payments.md's framed recipe is the one the test above runs.
   assert.equal(readFileSync(new URL("framed-done.html", APP), "utf8"), examples("framed-return")[0]);
@@ -176,26 +215,13 @@ test("the Service Worker: showChallenge; after a top-level redirect, the click g
     const errors = consoleErrors(page);
     await page.goto(`${server.origin}/sw.html`);
     await page.waitForFunction(() => window.orderpay);
-    const pay = () =>
-      page.evaluate(async () => {
-        const post = async (path, body) =>
-          (await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).json();
-        const order = (await post("/api/order/create", { userId: "u-1", price: 20 })).data;
-        return (await post("/api/payment/pay", { orderId: order.orderId, amount: 20, paymentMethod: "CARD", cardNumber: "4000 0025 0000 3155" })).data;
-      });
-    const first = await pay();
-    const shown = page.evaluate(async (url) => {
-      const { showChallenge } = await import("/pkg/browser.inline.js");
-      const { paymentId, status } = await showChallenge(url);
-      return { paymentId, status, frames: document.querySelectorAll("iframe[srcdoc]").length };
-    }, first.nextAction.url).catch((error) => ({ error: String(error) }));
-    await clickInFrame(page, "Fail");
-    assert.deepEqual(await shown, { paymentId: first.paymentId, status: "FAILED", frames: 0 });
+    const { paid, shown } = await answerInFrame(page, "Fail");
+    assert.deepEqual(shown, { paymentId: paid.paymentId, status: "FAILED", frames: 0 });
     assert.deepEqual(errors, []);
 
     // A top-level redirect: the worker still shows the page (the page that
     // started lives until the new one comes), but the click comes after it.
-    const second = await pay();
+    const second = await payInPage(page);
     await page.evaluate((url) => location.assign(url), second.nextAction.url);
     await page.waitForURL(/\/challenge$/);
     const [answer] = await Promise.all([page.waitForResponse(/\?outcome=pass$/), page.getByRole("button", { name: "Complete" }).click()]);
@@ -277,6 +303,11 @@ test("MSW in the browser (docs/api.md's example) and createFetch: the buyer answ
     assert.deepEqual(await shown, { status: "FAILED", inService: 0, shows: "FAILED" });
     assert.equal(site.hits, 0, "no request under /api/ reached the app's server");
     assert.deepEqual(errors, []);
+
+    // As docs/async-payments.md's table says: MSW's worker lets a frame's navigation to the page through.
+    const paid = await payInPage(page);
+    await page.evaluate((src) => new Promise((resolve) => document.body.append(Object.assign(document.createElement("iframe"), { src, onload: resolve }))), paid.nextAction.url);
+    assert.equal(site.hits, 1, "the frame's navigation reached the app's server");
   } finally {
     await context.close();
     site.server.close();
