@@ -32,14 +32,22 @@ export async function showChallenge(url, options) {
   if (owned) frame.title = "Card authentication";
   try {
     const action = await buyerAnswer(frame, html, page, opts.signal);
-    const posted = await send(action.href, { method: "POST", headers: HTML, redirect: "manual", signal: opts.signal });
-    // Without a returnUrl the service answers the page saying the result: the buyer sees it.
-    if (!owned && posted.status === 200) await draw(frame, await posted.text());
-    else if (posted.status >= 400 && posted.status !== 409) await readPage(posted, `POST ${action.pathname}${action.search}`);
+    if (action) await postAnswer(send, action, owned ? null : frame, opts.signal);
     return await readPayment(send, page, paymentId, opts.signal);
   } finally {
     if (owned) frame.remove();
   }
+}
+
+/**
+ * Posts the buyer's answer. Without a returnUrl the service answers the
+ * page saying the result, which a frame of the app's shows. A 409 (the
+ * challenge ended meanwhile) is no error: the payment says how it ended.
+ */
+async function postAnswer(send, action, frame, signal) {
+  const posted = await send(action.href, { method: "POST", headers: HTML, redirect: "manual", signal });
+  if (frame && posted.status === 200) await draw(frame, await posted.text());
+  else if (posted.status >= 400 && posted.status !== 409) await readPage(posted, `POST ${action.pathname}${action.search}`);
 }
 
 /** The options, checked: a typo or a wrong type is a TypeError that names it. */
@@ -62,7 +70,18 @@ async function readPage(response, what) {
   const type = response.headers.get("content-type") ?? "";
   const text = await response.text();
   if (response.ok && /^text\/html/i.test(type)) return text;
-  throw new Error(`showChallenge: ${what} answered HTTP ${response.status} (${type || "no content type"}), not a page: ${text.slice(0, 300)}`);
+  throw new Error(`showChallenge: ${what} answered HTTP ${response.status} (${type || "no content type"}), not a page: ${messageOf(text)}`);
+}
+
+/** An envelope's msg, or the start of any other text. */
+function messageOf(text) {
+  try {
+    const msg = JSON.parse(text)?.msg;
+    if (typeof msg === "string") return msg;
+  } catch {
+    // Not JSON: the text itself.
+  }
+  return text.slice(0, 300);
 }
 
 /** Draws `html` in the frame, sandboxed, and resolves with its document once loaded. */
@@ -83,11 +102,14 @@ function draw(frame, html) {
 /**
  * Resolves with the URL the button the buyer clicks would post to (its
  * form's action with the button's name and value in the query, as the
- * page's own forms carry them), or rejects when `signal` aborts.
+ * page's own forms carry them), with null at once for a page with no
+ * button, or rejects when `signal` aborts.
  */
 async function buyerAnswer(frame, html, page, signal) {
   signal?.throwIfAborted();
   const doc = await draw(frame, html);
+  // A challenge already over: its page says how it ended, with no button to wait for.
+  if (!doc.querySelector("form button, form input[type=submit]")) return null;
   return new Promise((resolve, reject) => {
     const onAbort = () => {
       doc.removeEventListener("click", onClick);

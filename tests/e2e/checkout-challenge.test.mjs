@@ -297,10 +297,35 @@ test("MSW in the browser (docs/api.md's example) and createFetch: the buyer answ
       }).data;
       const frame = document.body.appendChild(Object.assign(document.createElement("iframe"), { title: "Card authentication" }));
       const { status } = await showChallenge(paid.nextAction.url, { fetch: api, frame });
-      return { status, inService: api.service.challenges().length, shows: frame.contentDocument.querySelector("#status")?.textContent };
+      const shows = frame.contentDocument.querySelector("#status")?.textContent;
+      // Once over, the page has no button to wait for: it resolves at once.
+      const again = await showChallenge(paid.nextAction.url, { fetch: api });
+      return { status, inService: api.service.challenges().length, shows, again: again.status };
     }).catch((error) => ({ error: String(error) }));
     await clickInFrame(page, "Cancel");
-    assert.deepEqual(await shown, { status: "FAILED", inService: 0, shows: "FAILED" });
+    assert.deepEqual(await shown, { status: "FAILED", inService: 0, shows: "FAILED", again: "FAILED" });
+
+    // What showChallenge refuses, by name, and what it gives up on.
+    const refused = await page.evaluate(async () => {
+      const { showChallenge } = await import("/pkg/browser.inline.js");
+      const { createFetch } = await import("/pkg/fetch.inline.js");
+      const api = createFetch({ service: { seed: 3 }, passthrough: "reject", warn: false });
+      const reason = (promise) => promise.then(() => "resolved", (error) => `${error.name}: ${error.message}`);
+      return {
+        notAPage: await reason(showChallenge("/api/order/ORD-1")),
+        option: await reason(showChallenge("/api/payment/PAY-1/challenge", { fram: null })),
+        frame: await reason(showChallenge("/api/payment/PAY-1/challenge", { frame: document.body })),
+        unknown: await reason(showChallenge("/api/payment/PAY-NOPE0000/challenge", { fetch: api })),
+        aborted: await reason(showChallenge("/api/payment/PAY-1/challenge", { fetch: api, signal: AbortSignal.abort(new Error("gave up")) })),
+        frames: document.querySelectorAll("iframe[srcdoc]").length,
+      };
+    });
+    assert.match(refused.notAPage, /^TypeError: showChallenge: url: expected a payment's nextAction\.url .*, got \/api\/order\/ORD-1$/);
+    assert.match(refused.option, /^TypeError: showChallenge: unknown option "fram"/);
+    assert.match(refused.frame, /^TypeError: showChallenge: frame: expected an <iframe> element/);
+    assert.match(refused.unknown, /^Error: showChallenge: GET \/api\/payment\/PAY-NOPE0000\/challenge answered HTTP 404 \(application\/json\), not a page: [^{]*PAY-NOPE0000/);
+    assert.equal(refused.aborted, "Error: gave up");
+    assert.equal(refused.frames, 1, "only the page's own frame: none was added for a refusal");
     assert.equal(site.hits, 0, "no request under /api/ reached the app's server");
     assert.deepEqual(errors, []);
 
