@@ -133,13 +133,14 @@ test("mockOrderpay({ server }): the challenge page and its 303 come from the ses
   }
 });
 
-test("the Service Worker: the page holds the service, and the challenge opened in a frame is answered by it", async () => {
+test("the Service Worker: the challenge in a frame or by showChallenge is answered by the page's service; after a top-level redirect, the click gets a page saying it has gone", async () => {
+  // The return page of docs/async-payments.md's framed recipe is the one this test runs.
+  assert.equal(readFileSync(new URL("framed-done.html", APP), "utf8"), examples("framed-return")[0]);
   const server = await serve(["--port", "0", "--seed", "29", "--failure-rate", "0", "--playground", APP.pathname]);
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
-    const errors = [];
-    page.on("pageerror", (error) => errors.push(String(error)));
+    const errors = consoleErrors(page);
     await page.goto(`${server.origin}/sw.html`);
     await page.getByRole("button", { name: "Pay 20.00" }).click();
     const frame = page.frameLocator("#challenge");
@@ -153,6 +154,20 @@ test("the Service Worker: the page holds the service, and the challenge opened i
     const served = await (await fetch(`${server.url}/api/payment/${mine.paymentId}`)).json();
     assert.equal(served.msg, "Payment not found");
     assert.deepEqual(errors, []);
+
+    // showChallenge: the page fetched and answered through the worker, in a frame of its own.
+    const { paid, shown } = await answerInFrame(page, "Fail");
+    assert.deepEqual(shown, { paymentId: paid.paymentId, status: "FAILED", frames: 0 });
+    assert.deepEqual(errors, []);
+
+    // A top-level redirect: the worker still shows the page (the page that
+    // started lives until the new one comes), but the click comes after it.
+    const second = await payInPage(page);
+    await page.evaluate((url) => location.assign(url), second.nextAction.url);
+    await page.waitForURL(/\/challenge$/);
+    const [answer] = await Promise.all([page.waitForResponse(/\?outcome=pass$/), page.getByRole("button", { name: "Complete" }).click()]);
+    assert.equal(answer.status(), 503);
+    assert.match(await page.locator("h1").textContent(), /The page that held orderpay's service has gone/);
   } finally {
     await context.close();
     await stop(server);
@@ -204,34 +219,6 @@ async function answerInFrame(page, button) {
   await Promise.race([clickInFrame(page, button), failed]);
   return { paid, shown: await shown };
 }
-
-test("the Service Worker: showChallenge; after a top-level redirect, the click gets a page saying the service has gone", async () => {
-  // The return page of docs/async-payments.md's framed recipe is the one the test above runs.
-  assert.equal(readFileSync(new URL("framed-done.html", APP), "utf8"), examples("framed-return")[0]);
-  const server = await serve(["--port", "0", "--seed", "29", "--failure-rate", "0", "--playground", APP.pathname]);
-  const context = await browser.newContext();
-  try {
-    const page = await context.newPage();
-    const errors = consoleErrors(page);
-    await page.goto(`${server.origin}/sw.html`);
-    await page.waitForFunction(() => window.orderpay);
-    const { paid, shown } = await answerInFrame(page, "Fail");
-    assert.deepEqual(shown, { paymentId: paid.paymentId, status: "FAILED", frames: 0 });
-    assert.deepEqual(errors, []);
-
-    // A top-level redirect: the worker still shows the page (the page that
-    // started lives until the new one comes), but the click comes after it.
-    const second = await payInPage(page);
-    await page.evaluate((url) => location.assign(url), second.nextAction.url);
-    await page.waitForURL(/\/challenge$/);
-    const [answer] = await Promise.all([page.waitForResponse(/\?outcome=pass$/), page.getByRole("button", { name: "Complete" }).click()]);
-    assert.equal(answer.status(), 503);
-    assert.match(await page.locator("h1").textContent(), /The page that held orderpay's service has gone/);
-  } finally {
-    await context.close();
-    await stop(server);
-  }
-});
 
 /**
  * docs/api.md's MSW-in-the-browser example as written, bundled (orderpay
