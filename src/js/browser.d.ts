@@ -66,7 +66,11 @@ export interface ChallengeResult {
  * global fetch), so it works in every way the gateway is mocked, MSW's
  * worker included, which lets a frame's or a redirect's navigation through.
  * The frame is sandboxed: no script runs in it and its forms do not submit.
+ * A challenge already over resolves with its status: at once when its page
+ * has no buttons left, or after the click when it ended meanwhile (409).
  * Rejects when the page or the payment cannot be read (the service's
- * status and message in the error), or when `signal` aborts.
+ * status and message in the error), or when `signal` aborts; a `url` that
+ * is no challenge page, an unknown option or a wrong type throws a
+ * `TypeError` naming it.
  */
 export function showChallenge(url: string | URL, options?: ChallengeOptions): Promise<ChallengeResult>;
