@@ -52,6 +52,9 @@ async function postAnswer(send, action, frame, signal) {
 
 /** The options, checked: a typo or a wrong type is a TypeError that names it. */
 function checkChallengeOptions(url, options) {
+  if (typeof document === "undefined") {
+    throw new Error("showChallenge: it shows the page to a buyer, in a browser page; without one, fetch the page and post its outcome (docs/async-payments.md)");
+  }
   if (typeof url !== "string" && !(url instanceof URL)) {
     throw new TypeError(`showChallenge: url: expected a payment's nextAction.url, got ${kind(url)}`);
   }

@@ -557,3 +557,10 @@ test("orderpay/fetch and orderpay/browser types: strict TypeScript, a fetch wher
     { cwd: app.dir, stdio: ["ignore", "pipe", "pipe"] },
   );
 });
+
+test("orderpay/browser in Node: showChallenge says it needs a page, and what to do without one", async () => {
+  const { showChallenge } = await import(join(app.dir, "node_modules/orderpay/browser.inline.js"));
+  await assert.rejects(showChallenge("/api/payment/PAY-1/challenge"), {
+    message: /^showChallenge: it shows the page to a buyer, in a browser page; without one, fetch the page and post its outcome/,
+  });
+});
