@@ -70,7 +70,7 @@ export interface ChallengeResult {
  * has no buttons left, or after the click when it ended meanwhile (409).
  * Rejects when the page or the payment cannot be read (the service's
  * status and message in the error), or when `signal` aborts; a `url` that
- * is no challenge page, an unknown option or a wrong type throws a
- * `TypeError` naming it.
+ * is no challenge page, an unknown option or a wrong type rejects with a
+ * `TypeError` naming it, and a call outside a browser page with an Error.
  */
 export function showChallenge(url: string | URL, options?: ChallengeOptions): Promise<ChallengeResult>;
