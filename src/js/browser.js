@@ -2,7 +2,11 @@
 // the Service (with the settings it chose); the worker (worker.js) sends it
 // every request the page makes under the gateway and returns its answers, so
 // the app's own fetch, XMLHttpRequest, axios or ky calls need no change.
+// Also showChallenge (challenge_frame.js): a payment's challenge in a frame,
+// answered through the app's fetch, in whichever way the gateway is mocked.
 import { checkOptions, engine, kind } from "./adapter.js";
+
+export { showChallenge } from "./challenge_frame.js";
 
 const PROTOCOL = 1;
 const OPTIONS = ["url", "scope", "service", "baseUrl", "warn", "timeout", "scenario"];

@@ -222,14 +222,34 @@ const CHALLENGE = /\/[aA][pP][iI]\/payment\/[^/?#]+\/challenge(?:[?#]|$)/;
  * form's Complete, Fail or Cancel) comes from no page that started: the
  * page that holds the service is the one navigating, or the parent of the
  * frame. It is answered by the most recently focused page that started,
- * while that page lives; with none, the network, as before.
+ * while that page lives. When every page that started has gone (a
+ * top-level redirect to the challenge unloads the page, and its service
+ * with it, so the form's POST comes after), a page saying so; when none
+ * ever started, the network, as before.
  */
 async function answerNavigation(event) {
   await loadPages();
   const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
   const client = windows.find((c) => pages.get(c.id) === "started");
-  if (!client) return fetch(event.request);
-  return askPage(client, event.request);
+  if (client) return askPage(client, event.request);
+  const alive = new Set(windows.map((c) => c.id));
+  const gone = [...pages].some(([id, state]) => state === "started" && !alive.has(id));
+  return gone ? serviceGone(event.request) : fetch(event.request);
+}
+
+/** The page a navigation gets once the page that held the service has gone: a 503 that says why and what to do. */
+function serviceGone(request) {
+  const url = new URL(request.url);
+  const what = `${request.method} ${url.pathname}${url.search}`.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  console.warn(`orderpay: the page that held the service has gone, so ${request.method} ${url.pathname}${url.search} has no answer`);
+  const html =
+    '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>orderpay: the service has gone</title></head>' +
+    "<body><h1>The page that held orderpay's service has gone</h1>" +
+    `<p>${what} has no answer: orderpay's Service Worker asks the page that called <code>startWorker()</code>, ` +
+    "and that page was left for this one, its payments with it.</p>" +
+    "<p>Keep the buyer on that page: show the challenge in a frame, with <code>showChallenge(nextAction.url)</code> " +
+    "from <code>orderpay/browser</code>, or an iframe whose <code>src</code> is <code>nextAction.url</code>.</p></body></html>\n";
+  return new Response(html, { status: 503, statusText: "Service Unavailable", headers: { "content-type": "text/html; charset=utf-8" } });
 }
 
 self.addEventListener("fetch", (event) => {

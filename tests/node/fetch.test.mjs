@@ -532,6 +532,21 @@ test("orderpay/fetch and orderpay/browser types: strict TypeScript, a fetch wher
     // @ts-expect-error: url is required
     startWorker({ service: { seed: 1 } });
     void start;
+
+    import { showChallenge, type ChallengeOptions, type ChallengeResult } from "orderpay/browser";
+    import type { PaymentStatus } from "orderpay";
+    async function buyer(url: string): Promise<PaymentStatus> {
+      const frame: HTMLIFrameElement = document.createElement("iframe");
+      const options: ChallengeOptions = { fetch: api, frame, signal: AbortSignal.timeout(60_000) };
+      const result: ChallengeResult = await showChallenge(url, options);
+      const id: string = result.paymentId;
+      return id === result.payment.paymentId ? result.status : (await showChallenge(new URL(url, "http://shop.test"))).status;
+    }
+    // @ts-expect-error: frame is an iframe element
+    showChallenge("/api/payment/PAY-1/challenge", { frame: document.body });
+    // @ts-expect-error: not an option
+    showChallenge("/api/payment/PAY-1/challenge", { baseUrl: "/" });
+    void buyer;
     `,
   );
   const tsc = join(root, "tests/node_modules/typescript/bin/tsc");
@@ -541,4 +556,11 @@ test("orderpay/fetch and orderpay/browser types: strict TypeScript, a fetch wher
       "--lib", "es2022,dom,dom.iterable", "--skipLibCheck", "false", "check-fetch.ts"],
     { cwd: app.dir, stdio: ["ignore", "pipe", "pipe"] },
   );
+});
+
+test("orderpay/browser in Node: showChallenge says it needs a page, and what to do without one", async () => {
+  const { showChallenge } = await import(join(app.dir, "node_modules/orderpay/browser.inline.js"));
+  await assert.rejects(showChallenge("/api/payment/PAY-1/challenge"), {
+    message: /^showChallenge: it shows the page to a buyer, in a browser page; without one, fetch the page and post its outcome/,
+  });
 });
