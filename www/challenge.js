@@ -2,10 +2,11 @@
 // REQUIRES_ACTION with `nextAction.url`, and the page the service serves
 // there (GET, text/html), drawn in a frame; its own Complete, Fail and
 // Cancel buttons answer it. The frame runs no script and submits no form
-// (its page is drawn under a policy that forbids both): a click on one of its buttons sends what that button's
-// form posts (POST {url}?outcome=…) through the service, shows the page
-// the service answers, then reads the payment as an app does once the
-// buyer is back (GET /api/payment/{id}).
+// (its page is drawn under a policy that forbids both): a click on one
+// of its buttons sends what that button's form posts (POST
+// {url}?outcome=…) through the service, shows the page the service
+// answers, then reads the payment as an app does once the buyer is back
+// (GET /api/payment/{id}).
 import { h } from "./dom.js";
 import { paymentStates } from "./payment-states.js";
 import { answerArrives } from "./answer-time.js";

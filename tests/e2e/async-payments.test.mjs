@@ -67,6 +67,8 @@ test("a challenge card: the buyer completes the challenge on the page; a pending
   const challengePage = page.frameLocator("#response .challenge-frame");
   await challengePage.getByRole("button", { name: "Complete" }).waitFor();
   assert.equal(await challengePage.locator("#payment-id").textContent(), challenged.data.paymentId);
+  // Drawn inert: a policy at its top lets no script of it run and no form of it leave.
+  assert.match(await challengePage.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute("content"), /script-src 'none'; form-action 'none'/);
   assert.match(await page.textContent("#card-outcome"), /4000 0025 0000 3155/);
   // Waiting for the buyer, in the Simulation panel too.
   await page.waitForSelector(`#async-list li[data-payment="${challenged.data.paymentId}"][data-status="REQUIRES_ACTION"]`);
