@@ -305,7 +305,7 @@ const cell = (label, cls, ...children) => h("td", { class: cls, dataset: { label
 
 const short = (id) => (typeof id === "string" && id.length > 12 ? `${id.slice(0, 12)}…` : String(id ?? ""));
 
-/** One record as a card: every field, the known ones first, then any others as they came; its time read on `store`'s clock. */
+/** One record as a card: every field, the known ones first, then any others as they came; its time read on `store`'s clock (if given). */
 export function recordCard(r, store) {
   const keys = Object.keys(r);
   const known = FIELD_ORDER.filter((k) => keys.includes(k));
