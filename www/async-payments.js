@@ -7,6 +7,7 @@
 import { $, add, clock, fill, h } from "./dom.js";
 import { causeText, dueText, inProgress, paymentStates, planText } from "./payment-states.js";
 import { challengeView } from "./challenge.js";
+import { serviceTime } from "./service-time.js";
 
 const STEP_MS = 30000;
 
@@ -19,7 +20,11 @@ export function mountAsyncPayments(store) {
   const view = new AsyncPanel(store);
   $("#advance-30").addEventListener("click", () => view.advance(STEP_MS));
   $("#advance-due").addEventListener("click", () => view.advance(0));
-  store.addEventListener("change", () => view.draw());
+  store.addEventListener("change", (e) => {
+    // A fresh service: what was said and opened of the last one's payments goes with it.
+    if (e.detail.reset) view.forget();
+    view.draw();
+  });
   view.draw();
 }
 
@@ -56,11 +61,17 @@ class AsyncPanel {
     }
     const states = paymentStates(store);
     const moved = before.map((b) => b.split(":")).filter(([id, status]) => states.get(id)?.status !== status);
-    const what = ms ? `Advanced the clock ${ms / 1000} s, to ${clock(store.now).slice(0, 8)}` : `Resolved what was due at ${clock(store.now).slice(0, 8)}`;
+    const what = ms ? `Advanced the clock ${ms / 1000} s, to ${serviceTime(store, store.now, { seconds: true })}` : `Resolved what was due at ${serviceTime(store, store.now, { seconds: true })}`;
     this.say(`${what}: `);
     add(this.message, ...(moved.length ? moved.map(([id, status], i) => [i ? ", " : "",
       h("button", { type: "button", class: "link mono moved", dataset: { payment: id }, onclick: () => this.showObject(id) }, id),
       ` ${status} → ${states.get(id)?.status ?? "?"}`]) : ["nothing came due"]), ".");
+  }
+
+  /** Forgets the last service's payments: the message about them and the challenges opened. */
+  forget() {
+    this.say("");
+    this.open.clear();
   }
 
   /** Opens a payment's page (its states and requests) in the Requests section's panel. */

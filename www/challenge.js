@@ -2,15 +2,28 @@
 // REQUIRES_ACTION with `nextAction.url`, and the page the service serves
 // there (GET, text/html), drawn in a frame; its own Complete, Fail and
 // Cancel buttons answer it. The frame runs no script and submits no form
-// (sandboxed): a click on one of its buttons sends what that button's
-// form posts (POST {url}?outcome=…) through the service, shows the page
-// the service answers, then reads the payment as an app does once the
-// buyer is back (GET /api/payment/{id}).
+// (its page is drawn under a policy that forbids both): a click on one
+// of its buttons sends what that button's form posts (POST
+// {url}?outcome=…) through the service, shows the page the service
+// answers, then reads the payment as an app does once the buyer is back
+// (GET /api/payment/{id}).
 import { h } from "./dom.js";
 import { paymentStates } from "./payment-states.js";
+import { answerArrives } from "./answer-time.js";
+import { follow } from "./follow.js";
 
-/** The challenge page's HTML, by payment id: fetched once (each fetch is a request in the log, as a browser's would be). */
-const pages = new Map();
+/**
+ * The challenge pages' HTML, by service, then by payment id: fetched once
+ * (each fetch is a request in the log, as a browser's would be). A fresh
+ * service may give the same payment ids again: its pages are its own.
+ */
+const served = new WeakMap();
+
+/** The pages fetched from the service in use. */
+function pagesOf(store) {
+  if (!served.has(store.service)) served.set(store.service, new Map());
+  return served.get(store.service);
+}
 
 const LABELS = { pass: "Complete", fail: "Fail", abandon: "Cancel" };
 
@@ -31,18 +44,34 @@ function escape(text) {
 }
 
 /**
- * A frame showing `html`. Sandboxed with no scripts and no forms; of the
- * same origin as this page, so that a click on a button with
- * `name="outcome"` reaches `onAnswer(outcome)` here.
+ * A policy put at the top of each page drawn: no script of the page runs,
+ * and no form of it is sent (the playground sends what a button posts).
+ * Not a `sandbox` attribute: a frame sandboxed without scripts reports, as
+ * a console error, every listener the browser's own isolated worlds add
+ * there (an extension's, a test driver's), and those are no page's.
  */
-function frameOf(html, title, onAnswer) {
-  const frame = h("iframe", { class: "challenge-frame", title, sandbox: "allow-same-origin" });
+const INERT = `<meta http-equiv="Content-Security-Policy" content="script-src 'none'; form-action 'none'; base-uri 'none'">`;
+
+/** `html` with INERT first (after its doctype, which must stay first). */
+function inert(html) {
+  const doctype = /^\s*<!doctype[^>]*>/i.exec(html)?.[0] ?? "";
+  return doctype + INERT + html.slice(doctype.length);
+}
+
+/**
+ * A frame showing `html`, run inert (no script, no form sent); of the same
+ * origin as this page, so that a click on a button with `name="outcome"`
+ * reaches `onAnswer(outcome)` here.
+ */
+function frameOf(html, title, onAnswer, onLoad = () => {}) {
+  const frame = h("iframe", { class: "challenge-frame", title });
   frame.addEventListener("load", () => {
     const doc = frame.contentDocument;
     if (!doc) return;
     // As tall as the page it shows, so the buyer sees its buttons without scrolling inside the frame.
     frame.style.height = "1px";
     frame.style.height = `${Math.min(doc.documentElement.scrollHeight + 2, 900)}px`;
+    onLoad(doc);
     if (!onAnswer) return;
     doc.addEventListener("click", (e) => {
       const button = e.target.closest?.("button[name=outcome]");
@@ -51,15 +80,21 @@ function frameOf(html, title, onAnswer) {
       onAnswer(button.value, doc);
     });
   });
-  Promise.resolve(html).then((text) => { frame.srcdoc = text; });
+  Promise.resolve(html).then((text) => { frame.srcdoc = inert(text); });
   return frame;
 }
 
-/** The challenge page of `payment`, fetched through the service (GET nextAction.url) once. */
-function challengePage(store, payment) {
+/**
+ * The challenge page of `payment`, fetched through the service (GET
+ * nextAction.url) once: after the pay's answer (`reply`, when this view
+ * shows one) reached the app, as a browser is sent there only then.
+ */
+function challengePage(store, payment, reply) {
+  const pages = pagesOf(store);
   let page = pages.get(payment.paymentId);
   if (!page) {
-    page = store.request("GET", payment.nextAction.url, null, {}, { spans: false }).then(htmlOf, (e) => `<p>Could not load it: ${escape(e.message ?? e)}</p>`);
+    const arrived = reply ? answerArrives(reply, reply.ms ?? 0, Boolean(store.remote)) : Promise.resolve();
+    page = arrived.then(() => store.request("GET", payment.nextAction.url, null, {}, { spans: false })).then(htmlOf, (e) => `<p>Could not load it: ${escape(e.message ?? e)}</p>`);
     pages.set(payment.paymentId, page);
   }
   return page;
@@ -74,7 +109,7 @@ export async function answerChallenge(store, payment, outcome) {
   const id = payment.paymentId;
   const url = payment.nextAction?.url ?? `/api/payment/${id}/challenge`;
   const posted = await store.request("POST", `${url}${url.includes("?") ? "&" : "?"}outcome=${outcome}`, null, {}, { spans: false });
-  pages.set(id, Promise.resolve(htmlOf(posted)));
+  pagesOf(store).set(id, Promise.resolve(htmlOf(posted)));
   const read = await store.request("GET", `/api/payment/${id}`, null, { "X-User-Id": "u-1" });
   const data = read.body?.code === 0 ? read.body.data : null;
   return { posted, read, status: data?.status ?? null, data };
@@ -94,16 +129,19 @@ function resultView(label, { posted, read, status, data }) {
 }
 
 /**
- * The challenge of a payment answered REQUIRES_ACTION (its `data`): the
- * page the buyer sees, answered by its own buttons, and the result after.
- * A challenge answered since (here, in the Simulation panel, or by its
- * rule) says the payment's status now instead.
+ * The challenge of a payment answered REQUIRES_ACTION (its `data`; `reply`:
+ * the pay's answer, when shown with it): the page the buyer sees,
+ * answered by its own buttons, and the result after. Once the challenge
+ * is answered elsewhere (another frame, the Simulation panel, its rule),
+ * or the service is started afresh, its buttons are disabled and it says
+ * so, whenever that happens.
  */
-export function challengeView(store, payment) {
+export function challengeView(store, payment, reply = null) {
   if (payment?.status !== "REQUIRES_ACTION" || !payment.nextAction?.url) return null;
   const id = payment.paymentId;
-  const now = paymentStates(store).get(id)?.status;
+  const service = store.service;
   const result = h("div", { class: "challenge-result", role: "status" });
+  const state = h("span", { class: "challenge-state" });
   let busy = false;
   const answer = async (outcome, doc) => {
     if (busy || !LABELS[outcome]) return;
@@ -111,7 +149,7 @@ export function challengeView(store, payment) {
     for (const b of doc.querySelectorAll("button")) b.disabled = true;
     try {
       const done = await answerChallenge(store, payment, outcome);
-      frame.srcdoc = await pages.get(id);
+      frame.srcdoc = inert(await pagesOf(store).get(id));
       result.replaceChildren(...resultView(LABELS[outcome], done));
     } catch (e) {
       result.textContent = `Not sent: ${e.message}`;
@@ -119,19 +157,30 @@ export function challengeView(store, payment) {
       for (const b of doc.querySelectorAll("button")) b.disabled = false;
     }
   };
-  const frame = frameOf(challengePage(store, payment), `challenge page of ${id}`, answer);
-  const answered = now && now !== "REQUIRES_ACTION";
-  return h("div", { class: "challenge", dataset: { payment: id } },
+  const frame = frameOf(challengePage(store, payment, reply), `challenge page of ${id}`, answer, () => settle());
+  const box = h("div", { class: "challenge", dataset: { payment: id } },
     h("p", { class: "challenge-head" }, h("span", { class: "badge pay-status s-REQUIRES_ACTION" }, "REQUIRES_ACTION"), " ",
       h("strong", null, "The buyer must authenticate (3-D Secure). "),
       "Your app sends them to ", h("code", null, "nextAction.url"), " (", h("code", { class: "mono" }, payment.nextAction.url),
-      "): the page below, as the service serves it. ",
-      answered ? `Answered since: the payment is ${now}.` : "Click Complete, Fail or Cancel in it, as the buyer would."),
+      "): the page below, as the service serves it. ", state),
     frame,
     h("p", { class: "hint" }, "Its buttons post ", h("code", null, "…/challenge?outcome=pass|fail|abandon"),
       "; a test without a browser calls ", h("code", null, `service.completeChallenge("${id}", "pass")`), " instead."),
     result,
   );
+  /** Its buttons answer only while the payment waits for the buyer, in the service that holds it. */
+  const settle = () => {
+    const gone = store.service !== service;
+    const now = gone ? null : paymentStates(store).get(id)?.status;
+    const over = gone || Boolean(now && now !== "REQUIRES_ACTION");
+    state.textContent = gone ? "The service was started afresh since: this payment is not in it."
+      : over ? `Answered since: the payment is ${now}.` : "Click Complete, Fail or Cancel in it, as the buyer would.";
+    box.dataset.over = String(over);
+    if (!busy) for (const b of frame.contentDocument?.querySelectorAll("button[name=outcome]") ?? []) b.disabled = over;
+  };
+  settle();
+  follow(store, box, settle);
+  return box;
 }
 
 /** An answer that is a page (the challenge page fetched from the console): its status, where a 303 goes, and the page. */

@@ -2,9 +2,12 @@
 // console: the request as sent, then the HTTP status, the envelope with
 // code 0 and the rest told apart at a glance, the time, and the trace.
 import { h, pretty } from "./dom.js";
-import { asyncView, outcomeView } from "./outcome.js";
+import { asyncView, outcomeView, payStatusNow } from "./outcome.js";
 import { challengeView, isPage, pageReplyView } from "./challenge.js";
-import { faultBadges, faultOf, faultSentence, isDrawnDecline, isReplay } from "./faults.js";
+import { faultBadges, faultOf, faultSentence, isDrawnDecline, isLater, isReplay } from "./faults.js";
+import { keyOf } from "./requests-index.js";
+import { follow } from "./follow.js";
+import { refusedRefundWhy } from "./reversal.js";
 
 /** What a reply's code means, in words and a colour class. */
 export function verdict(status, code) {
@@ -29,7 +32,7 @@ export function requestView({ method, path, headers, body }) {
 export function responseView(reply, store, { expected = false } = {}) {
   if (isPage(reply) || (reply.status === 303 && reply.body === "")) return pageReplyView(reply);
   if (reply.status === 0 || envelopeOf(reply) === null) return lostView(reply);
-  const { status, headers, body, ms, record, service } = reply;
+  const { status, headers, body, ms, record } = reply;
   const v = verdict(status, body.code);
   const traceId = headers["x-b3-traceid"];
   const { text, shortened } = pretty(body);
@@ -46,11 +49,12 @@ export function responseView(reply, store, { expected = false } = {}) {
   return h("div", { class: "response", "aria-label": "response" },
     facts,
     body.code !== 0 ? h("p", { class: "msg" }, body.msg) : null,
+    body.code !== 0 ? refusedRefundWhy(store, record?.uri, body) : null,
     scenarioLines(reply),
-    outcomeView(service?.outcome, faultOf(record ?? null) ?? faultOf(reply)),
+    outcomeNow(store, reply),
     // A payment that waits: why, and when it will resolve; a challenge, as the buyer meets it.
-    body.code === 0 ? asyncView(body.data, reply.plan, store.now) : null,
-    body.code === 0 ? challengeView(store, body.data) : null,
+    body.code === 0 ? asyncView(body.data, reply.plan, store.now, store.virtualClock) : null,
+    body.code === 0 ? challengeView(store, body.data, reply) : null,
     traceId ? h("p", { class: "trace-line" }, "trace ",
       h("button", { type: "button", class: "trace link", dataset: { idv: traceId }, title: "show this request's log records", "aria-label": `show the log records of trace ${traceId}`, onclick: () => store.showTrace(traceId) }, traceId)) : null,
     extraHeaders.length ? h("p", { class: "headers" }, extraHeaders.map(([n, val], i) => [i ? "\n" : "", `${n}: `,
@@ -58,6 +62,26 @@ export function responseView(reply, store, { expected = false } = {}) {
     h("pre", { class: `envelope ${v.cls}` }, text),
     shortened ? h("p", { class: "note" }, "Long lists are shortened here; the service returned them whole.") : null,
   );
+}
+
+/**
+ * Why the payment attempt ended as it did (outcome.js), kept to what its
+ * payment is now: a challenge answered or a reversal since redraws it.
+ */
+function outcomeNow(store, { service, record, ...reply }) {
+  const fault = faultOf(record ?? null) ?? faultOf(reply);
+  const key = record ? keyOf(record.traceId, record.spanId) : null;
+  const status = () => (key ? payStatusNow(store.requests.byKey.get(key)) : null);
+  let shown = status();
+  const box = outcomeView(service?.outcome, fault, shown);
+  if (!box || !key) return box;
+  const holder = h("div", { class: "outcome-now" }, box);
+  follow(store, holder, () => {
+    if (status() === shown) return;
+    shown = status();
+    holder.replaceChildren(outcomeView(service.outcome, fault, shown));
+  });
+  return holder;
 }
 
 /** The reply's envelope, or null when none came (a network fault). */
@@ -70,7 +94,7 @@ export function scenarioLines(reply) {
   const fault = faultOf(reply.record ?? null) ?? faultOf(reply);
   const replay = isReplay(reply) || isReplay(reply.record);
   return [
-    fault ? h("p", { class: `fault-line k-${String(fault.kind)}${isDrawnDecline(fault) ? " drawn-line" : ""}`, dataset: { rule: fault.rule ?? "", fault: String(fault.kind), drawn: String(isDrawnDecline(fault)) } }, faultBadges(fault, false), " ", faultSentence(fault)) : null,
+    fault ? h("p", { class: `fault-line k-${String(fault.kind)}${isDrawnDecline(fault) ? " drawn-line" : ""}${isLater(fault) ? " later-line" : ""}`, dataset: { rule: fault.rule ?? "", fault: String(fault.kind), drawn: String(isDrawnDecline(fault)) } }, faultBadges(fault, false), " ", faultSentence(fault)) : null,
     replay ? h("p", { class: "replay-line" }, faultBadges(null, true), " ",
       "idempotent-replayed: true. The first request with this Idempotency-Key already ran; this is its kept answer, sent again. Nothing ran twice: no second order or payment, no second draw.") : null,
   ];

@@ -10,7 +10,8 @@
 // the reference of the document's keys is read from the JSON Schema the
 // package ships (orderpay/scenario.schema.json).
 import * as orderpay from "./pkg/orderpay.js";
-import { $, clock, fieldError, fill, h } from "./dom.js";
+import { $, fieldError, fill, h } from "./dom.js";
+import { serviceTime } from "./service-time.js";
 import { faultText } from "./faults.js";
 import { pathSegments, placeOf } from "./json-place.js";
 import { declineCodes, keysReference, scenarioSchema } from "./scenario-keys.js";
@@ -211,7 +212,7 @@ class FailuresPanel {
     const rules = Array.isArray(doc.rules) ? doc.rules : [];
     fill(active,
       h("p", null, h("strong", null, "Active: "), doc.name ? `${doc.name}, ` : "", `${scenario.rules.length} rule${scenario.rules.length === 1 ? "" : "s"}`,
-        typeof scenario.setAt === "number" ? `, set at ${clock(scenario.setAt)} on the service's clock` : "", "."),
+        typeof scenario.setAt === "number" ? `, set at ${serviceTime(store, scenario.setAt)} on the service's clock` : "", "."),
       h("div", { class: "table-wrap rules-wrap", tabindex: "0", role: "region", "aria-label": "the scenario's rules, scrolls sideways" },
         h("table", { class: "rules", id: "scenario-rules" },
           h("thead", null, h("tr", null, ["#", "rule", "when", "then", "seen", "fired"].map((c, i) => h("th", { scope: "col", class: i === 0 ? "idx" : i > 3 ? "num" : null }, c)))),

@@ -108,23 +108,48 @@ export function faultSentence(fault) {
     http: `the gateway answered HTTP ${fault.status ?? ""}${fault.retryAfter !== undefined ? ` with Retry-After: ${fault.retryAfter} (seconds a client waits before trying again)` : ""}, and nothing ran.`,
     delay: `${fault.ms ?? "some"} ms of latency were added; the answer is the normal one.`,
     network: `${NETWORK[fault.fault ?? fault.network] ?? "a network fault"}${fault.phase === "response" ? ": the service ran, and its answer was lost on the way" : ": nothing ran, and no status or code came back"}.`,
-  }[fault.kind] ?? `a ${fault.kind} fault.`;
+  }[fault.kind] ?? laterSentence(fault) ?? `a ${fault.kind} fault.`;
   return rule + what;
+}
+
+/** Whether a rule of a kind that changes the payment later is no failure: a challenge or a pending payment that passes. */
+export function isLater(fault) {
+  if (fault?.kind === "challenge" || fault?.kind === "pending") return fault.outcome !== "fail";
+  return false;
+}
+
+/** What a rule of a kind that changes the payment later did, in a sentence; null for another kind. */
+function laterSentence(fault) {
+  const after = (ms) => `${Number((ms / 1000).toFixed(3))} s`;
+  if (fault.kind === "challenge") {
+    return fault.outcome
+      ? `the payment asked for a 3-D Secure challenge (REQUIRES_ACTION), which ends by itself (${fault.outcome}) after ${after(fault.afterMs ?? 0)}.`
+      : "the payment asked for a 3-D Secure challenge (REQUIRES_ACTION): it waits for the buyer to complete, fail or cancel it. Not a failure.";
+  }
+  if (fault.kind === "pending") {
+    return `the payment is PENDING until the bank answers, after ${after(fault.forMs ?? 30000)}: then ${fault.outcome === "fail" ? "it fails" : "it succeeds"}.`;
+  }
+  if (fault.kind === "reversal") return `the payment succeeded, and is reversed (FAILED) after ${after(fault.afterMs ?? 60000)}.`;
+  return null;
 }
 
 /** The badges of a request: the rule and its fault, and a replay. Empty when the scenario did nothing to it. */
 export function faultBadges(fault, replay) {
   const drawn = isDrawnDecline(fault);
   return [
-    fault ? h("span", { class: `badge fault-badge k-${String(fault.kind)}${drawn ? " drawn" : ""}`, title: faultSentence(fault), dataset: { rule: fault.rule ?? "", fault: String(fault.kind), code: fault.code ?? "", drawn: String(drawn) } },
+    fault ? h("span", { class: `badge fault-badge k-${String(fault.kind)}${drawn ? " drawn" : ""}${isLater(fault) ? " later" : ""}`, title: faultSentence(fault), dataset: { rule: fault.rule ?? "", fault: String(fault.kind), code: fault.code ?? "", drawn: String(drawn) } },
       // The failure first: where the badge is cut short, the rule's name goes (its title keeps it whole).
       faultText(fault), fault.rule ? " · " : null, fault.rule ? h("span", { class: "rule-name" }, fault.rule) : null) : null,
     replay ? h("span", { class: "badge replay-badge", title: "Idempotency-Key: this answer is the kept answer of the first request with the same key; nothing ran again" }, "replayed") : null,
   ].filter(Boolean);
 }
 
-/** What a failed span's row says beside its component: "gateway 429", "network fault", "timeout", or its status. */
+/** What a failed span's row says beside its component: "gateway 429", "network fault", "timeout", "payment FAILED (insufficient_funds)", or its status. */
 export function spanFailureText(span) {
+  if (paymentFailed(span)) {
+    const code = spanAttribute(span, "orderpay.failure_code");
+    return `payment FAILED${code ? ` (${code})` : ""}`;
+  }
   const fault = spanFault(span);
   if (fault === "timeout") return "timeout";
   if (fault === "network") return "network fault, no answer";
@@ -148,7 +173,16 @@ export function spanFault(span) {
   return kind === undefined ? "" : String(kind);
 }
 
-/** Whether a span ended in error: the log's server_error, or an error status of its own, or a gateway's failure (a scenario's 429, 502, 503, 504). */
+/**
+ * Whether a payment change's span (`payment SUCCESS → FAILED`) ended the
+ * payment FAILED: its status is the change's own (success: it was made),
+ * its `orderpay.payment.to` the payment's.
+ */
+export function paymentFailed(span) {
+  return spanAttribute(span, "orderpay.payment.to") === "FAILED";
+}
+
+/** Whether a span ended in error: the log's server_error, or an error status of its own, a gateway's failure (a scenario's 429, 502, 503, 504), or a payment's change to FAILED. */
 export function spanFailed(span) {
-  return span.status === "server_error" || span.status === "error" || span.status === "timeout" || spanFault(span) === "http";
+  return span.status === "server_error" || span.status === "error" || span.status === "timeout" || spanFault(span) === "http" || paymentFailed(span);
 }

@@ -2,11 +2,13 @@
 // the spec's part 6; filters; and a trace's records side by side when a
 // record or a trace id is clicked. Records the page does not know (fields
 // added by a later version of the service) are shown as they are.
-import { $, add, clock, fill, h, inSightWhileGenerating, number, place, throttled } from "./dom.js";
-import { DECLINED_WHY, FAILED_WHY, declinedWhy, isDeclined, outcomeView, thirdPartyFailed } from "./outcome.js";
+import { $, add, fill, h, inSightWhileGenerating, number, place, throttled } from "./dom.js";
+import { DECLINED_WHY, FAILED_WHY, declinedWhy, isDeclined, outcomeView, payStatusNow, thirdPartyFailed } from "./outcome.js";
+import { keyOf } from "./requests-index.js";
 import { waterfall } from "./trace.js";
 import { idMark } from "./ids.js";
 import { recordCauseText } from "./payment-states.js";
+import { serviceTime } from "./service-time.js";
 
 const PAGE = 100;
 const FILTERS = ["traceId", "uri_group", "event_class", "status", "stage"];
@@ -167,14 +169,14 @@ class LogView {
     const result = r.stage === "payment" ? changeText(r) : r.stage !== "response" ? "" : r.httpStatus === 0 ? `no answer · no code ${r.msg}` : `${r.httpStatus} · ${r.code} ${r.msg}`;
     return h("tr", { dataset: { seq: String(r.seq), stage: String(r.stage), trace: String(r.traceId) }, class: this.shown?.traceId === r.traceId ? "in-trace" : null, onclick: (e) => { if (!e.target.closest("button, a")) open(); } },
       cell("seq", "num", r.seq),
-      cell("time", "mono", typeof r.timestamp === "number" ? clock(r.timestamp) : ""),
+      cell("time", "mono", typeof r.timestamp === "number" ? serviceTime(this.store, r.timestamp) : ""),
       cell("stage", null, h("span", { class: `stage ${r.stage}` }, r.stage)),
       cell("traceId", null, h("button", { type: "button", class: "trace link", title: r.traceId, dataset: { idv: String(r.traceId) }, "aria-label": `show the records of trace ${r.traceId}`, onclick: open }, short(r.traceId))),
       cell("uri", "mono uri", r.stage === "payment" ? r.paymentId ?? "" : [r.method, r.uri].filter(Boolean).join(" ")),
       cell("uri_group", "mono", r.uri_group ?? ""),
       cell("event_class", null, r.event_class ?? ""),
       cell("duration", "num", r.duration ?? ""),
-      cell("status", null, r.status ? h("span", { class: `status ${r.status}` }, r.status) : ""),
+      cell("status", null, r.status ? h("span", { class: `status ${r.status}` }, r.status) : r.stage === "payment" ? changeStatus(r) : ""),
       cell("answer", "result", result,
         isDeclined(r) ? (thirdPartyFailed(r.fault)
           ? h("span", { class: "why-inline", title: FAILED_WHY }, " (the third party failed, it did not decline: handled, so 200; a business error, so -1; a dependency failed, so server_error)")
@@ -191,8 +193,8 @@ class LogView {
     const focus = requests.find((group) => group.some((r) => r.seq === seq)) ?? requests[0];
     const list = requests.slice(-30).map((group) => h("li", { class: group === focus ? "request focused" : "request" },
       h("p", { class: "request-title" }, requestTitle(group)),
-      outcomeView(group.find((r) => r.stage === "service")?.outcome, group.find((r) => r.stage === "response")?.fault ?? null),
-      h("ol", { class: "records" }, group.map(recordCard)),
+      groupOutcome(this.store, group),
+      h("ol", { class: "records" }, group.map((r) => recordCard(r, this.store))),
     ));
     const gateway = focus?.find((r) => r.stage === "gateway");
     const refocus = focusKeeper(detail);
@@ -238,6 +240,18 @@ class LogView {
     fill(this.detail);
     this.render();
   }
+}
+
+/** Why a request's payment attempt ended as it did, and what its payment is now. */
+function groupOutcome(store, group) {
+  const response = group.find((r) => r.stage === "response");
+  const req = response ? store.requests.byKey.get(keyOf(response.traceId, response.spanId)) : null;
+  return outcomeView(group.find((r) => r.stage === "service")?.outcome, response?.fault ?? null, payStatusNow(req));
+}
+
+/** A payment record's status column: it has no log status, so the payment's own after the change, a failure marked as one. */
+function changeStatus(r) {
+  return h("span", { class: `status pay-to s-${r.to ?? ""}`, title: "the payment's status after this change (a payment record has no log status)" }, `payment ${r.to ?? "?"}`);
 }
 
 /** A payment record's change, for the answer column: "PENDING → FAILED insufficient_funds (the service's clock)". */
@@ -291,14 +305,14 @@ const cell = (label, cls, ...children) => h("td", { class: cls, dataset: { label
 
 const short = (id) => (typeof id === "string" && id.length > 12 ? `${id.slice(0, 12)}…` : String(id ?? ""));
 
-/** One record as a card: every field, the known ones first, then any others as they came. */
-export function recordCard(r) {
+/** One record as a card: every field, the known ones first, then any others as they came; its time read on `store`'s clock (if given). */
+export function recordCard(r, store) {
   const keys = Object.keys(r);
   const known = FIELD_ORDER.filter((k) => keys.includes(k));
   const extra = keys.filter((k) => !FIELD_ORDER.includes(k)).sort();
   const value = (k) => {
     const v = r[k];
-    if (k === "timestamp" && typeof v === "number") return `${v} (${clock(v)})`;
+    if (k === "timestamp" && typeof v === "number") return `${v} (${serviceTime(store, v)})`;
     return v === null ? "null" : typeof v === "object" ? JSON.stringify(v) : String(v);
   };
   return h("li", { class: `record ${r.stage}`, dataset: { seq: String(r.seq), stage: String(r.stage) } },

@@ -6,7 +6,9 @@
 // (REQUIRES_ACTION → SUCCESS…) with their times and causes (payment-states.js). Ids are found in paths, request bodies and answers
 // (requests-index.js and query.js); a request whose body the page did not
 // keep (from the log alone) is found by its path only, and the page says so.
-import { clock, h, pretty } from "./dom.js";
+import { h, pretty } from "./dom.js";
+import { serviceTime } from "./service-time.js";
+import { orderReversals, refusedRefundWhy } from "./reversal.js";
 import { KIND_TEXT } from "./requests-index.js";
 import { outcomeSummary } from "./outcome.js";
 import { prepare } from "./query.js";
@@ -60,29 +62,31 @@ export function objectView(store, id, open) {
     h("h3", { id: "object-title", tabindex: "-1" }, `${kind === "order" ? "Order" : "Payment"} `, h("span", { class: "mono" }, id)),
     state ? [h("p", { class: "hint" }, "As the latest answer that showed it whole said, with what the requests since changed:"), h("pre", { class: "object-state" }, pretty(state).text)]
       : h("p", { class: "note" }, "No answer the page kept shows it whole: the requests below come from the log."),
-    states?.states.length ? statesView(states, store.now) : null,
+    kind === "order" ? orderReversals(store, requests) : null,
+    states?.states.length ? statesView(states, store) : null,
     h("h4", null, `Timeline: ${requests.length} request${requests.length === 1 ? "" : "s"}`),
     h("ol", { class: "timeline", id: "object-timeline" }, requests.map((r) => h("li", { class: `kind-${r.kind ?? "pending"}`, dataset: { key: r.key, kind: r.kind ?? "pending" } },
-      h("span", { class: "tl-time mono" }, typeof r.timestamp === "number" ? clock(r.timestamp) : ""),
+      h("span", { class: "tl-time mono" }, typeof r.timestamp === "number" ? serviceTime(store, r.timestamp) : ""),
       h("button", { type: "button", class: "link tl-open", onclick: () => open(r.key) }, `${r.method} ${r.fullPath ?? r.uri}`),
       h("span", { class: "tl-what" }, step(r)),
       r.service?.outcome ? h("span", { class: "tl-why" }, `${outcomeSummary(r.service.outcome, r.fault)}: ${r.service.outcome.reason ?? ""}`) : null,
+      refusedRefundWhy(store, r.fullPath ?? r.uri, { code: r.code }),
     ))),
     h("p", { class: "hint" }, "Requests are found by the id in their path, body or answer; those known from the log alone (no body kept) only by their path."),
   );
 }
 
 /** A payment's states, oldest first, each with its time and cause, then the change still to come. */
-function statesView(p, now) {
+function statesView(p, store) {
   return [
     h("h4", null, "States"),
     h("ol", { class: "pay-states", id: "payment-states" }, p.states.map((st, i) => h("li", { dataset: { status: st.status } },
       i ? h("span", { class: "arrow", "aria-hidden": "true" }, "→ ") : null,
       h("span", { class: `badge pay-status s-${st.status}` }, st.status), " ",
-      h("span", { class: "tl-time mono" }, typeof st.at === "number" ? clock(st.at) : "time not known"),
+      h("span", { class: "tl-time mono" }, typeof st.at === "number" ? serviceTime(store, st.at) : "time not known"),
       st.cause ? h("span", { class: "tl-why" }, ` by ${causeText(st.cause)}`) : null,
       st.failureCode ? h("span", { class: "tl-why" }, ` · ${st.failureCode}${st.failureReason ? `: ${st.failureReason}` : ""}`) : null))),
-    p.plan ? h("p", { class: "pay-next", id: "payment-next" }, h("strong", null, "Next: "), `${planText(p.plan, p.status)}${p.plan.dueAt !== null ? ` ${dueText(p.plan.dueAt, now)}` : ""}.`) : null,
+    p.plan ? h("p", { class: "pay-next", id: "payment-next" }, h("strong", null, "Next: "), `${planText(p.plan, p.status)}${p.plan.dueAt !== null ? ` ${dueText(p.plan.dueAt, store.now)}` : ""}.`) : null,
   ];
 }
 

@@ -71,29 +71,57 @@ export function outcomeSummary(outcome, fault = null) {
 }
 
 /**
+ * A payment the pay approved that is not SUCCESS now: waiting for the
+ * buyer or the bank, or FAILED since (a challenge failed, a reversal).
+ * Its badge's words and colour, and the box's.
+ */
+const SINCE = {
+  REQUIRES_ACTION: { text: "waits for the buyer", badge: "warn", look: "waiting", why: "The payment is REQUIRES_ACTION: nothing is paid until the buyer passes the challenge." },
+  PENDING: { text: "pending", badge: "warn", look: "waiting", why: "The payment is PENDING: nothing is paid until the bank answers." },
+  FAILED: { text: "FAILED since", badge: "bad", look: "declined failed-since", why: "The payment is FAILED now: it changed after this answer (see its states)." },
+};
+
+/**
+ * What the payment a pay made is now, from its request (requests-index.js):
+ * its last change's `to`, else what the pay left it in by its plan
+ * (`outcome.async.kind`), else null (SUCCESS or declined: the verdict says it).
+ */
+export function payStatusNow(req) {
+  const last = req?.changes?.at(-1);
+  if (last) return last.to ?? null;
+  const kind = req?.service?.outcome?.async?.kind;
+  return kind === "challenge" ? "REQUIRES_ACTION" : kind === "pending" ? "PENDING" : null;
+}
+
+/**
  * The explanation of one payment attempt, or null when the record has
  * none. `fault`: the response record's (which names a scenario's rule
- * where the service record does not yet). The draw's marker is drawn only
- * when the draw decided.
+ * where the service record does not yet). `status`: what the payment is
+ * now (payStatusNow), when the pay approved it and it is not SUCCESS:
+ * the box says so and is not green. The draw's marker is drawn only when
+ * the draw decided.
  */
-export function outcomeView(outcome, fault = null) {
+export function outcomeView(outcome, fault = null, status = null) {
   if (!outcome || typeof outcome !== "object") return null;
   const approved = outcome.approved === true;
   const decided = decidedBy(outcome, fault);
   // A third party that answered a 5xx or never answered failed: it did not decline.
   const failed = !approved && (outcome.thirdParty === "timeout" || typeof outcome.thirdParty === "number" || thirdPartyFailed(fault));
-  const verdict = approved ? "approved" : failed ? "failed at the third party" : "declined";
+  const later = approved ? SINCE[status] ?? null : null;
+  const verdict = later ? later.text : approved ? "approved" : failed ? "failed at the third party" : "declined";
   const { draw, threshold } = outcome;
   const known = typeof draw === "number" && typeof threshold === "number";
   const wouldDecline = known && draw < threshold;
   const drawLine = known
     ? `${draw.toFixed(4)} ${wouldDecline ? "<" : "≥"} ${fixed(threshold)}: on its own the draw ${wouldDecline ? "declines" : "approves"}${decided.rule === "draw" ? "" : ", but the draw did not decide"}`
     : "not given";
-  return h("div", { class: `outcome ${approved ? "approved" : "declined"}${failed ? " failed" : ""}`, dataset: { rule: decided.rule, scenarioRule: decided.scenarioRule ?? "", approved: String(approved) } },
+  const look = later ? later.look : approved ? "approved" : "declined";
+  return h("div", { class: `outcome ${look}${failed ? " failed" : ""}`, dataset: { rule: decided.rule, scenarioRule: decided.scenarioRule ?? "", approved: String(approved), status: status ?? "" } },
     h("p", { class: "outcome-head" },
-      h("span", { class: `badge ${approved ? "ok" : "bad"}` }, verdict), " ",
+      h("span", { class: `badge ${later ? later.badge : approved ? "ok" : "bad"}` }, verdict), " ",
       h("span", { class: "label" }, "Why: "),
       h("span", { class: "reason" }, String(outcome.reason ?? "")),
+      later ? h("span", { class: "since" }, ` ${later.why}`) : null,
     ),
     h("dl", { class: "outcome-facts" },
       h("dt", null, "rule"), h("dd", { class: "decided-by" }, decided.rule === "scenario"
@@ -128,13 +156,21 @@ function gauge(draw, threshold) {
   );
 }
 
+/** When a planned change comes due, by the kind of the service's clock. */
+const CLOCK_NOTES = {
+  true: ", on the service's virtual clock (the Simulation panel's Advance moves it)",
+  false: ", on the wall clock: it comes due in real time (Advance does not move it)",
+  null: ", on the service's clock",
+};
+
 /**
  * Why a payment is not final yet, and when it will be: for an answer whose
  * Payment is PENDING, REQUIRES_ACTION or FAILED, or one whose card or rule
  * planned a later change (`plan`: payment-states.js planAtPay, from the
- * pay's time). `now`: the service's clock.
+ * pay's time). `now`: the service's clock; `virtual`: whether it is
+ * virtual (true), the wall clock (false), or not known (null).
  */
-export function asyncView(payment, plan, now) {
+export function asyncView(payment, plan, now, virtual = null) {
   const status = payment?.status;
   if (!plan && status !== "PENDING" && status !== "FAILED") return null;
   const lines = [];
@@ -143,7 +179,7 @@ export function asyncView(payment, plan, now) {
   if (plan) {
     const when = dueText(plan.dueAt, now);
     const by = plan.cause ? `, by ${causeText(plan.cause)}` : "";
-    const clockNote = plan.dueAt === null ? "" : ", on the service's clock (the Simulation panel's clock moves it)";
+    const clockNote = plan.dueAt === null ? "" : CLOCK_NOTES[String(virtual)] ?? CLOCK_NOTES.null;
     lines.push(`Planned (${plan.kind}${by}): ${planText(plan, status)}${when ? ` ${when}` : ""}${clockNote}.`);
   }
   return h("div", { class: `async-why s-${status ?? ""}`, dataset: { status: status ?? "", kind: plan?.kind ?? "" } },

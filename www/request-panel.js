@@ -5,7 +5,7 @@
 import { $, fill, h, pretty, setText } from "./dom.js";
 import { DEFAULT_BASE, asCurl, asFetch, baseUrl } from "./copy-as.js";
 import { KIND_TEXT } from "./requests-index.js";
-import { FAILED_WHY, outcomeView } from "./outcome.js";
+import { FAILED_WHY, outcomeView, payStatusNow } from "./outcome.js";
 import { recordCard } from "./logs.js";
 import { waterfall } from "./trace.js";
 import { objectView } from "./object-page.js";
@@ -67,7 +67,7 @@ class RequestPanel {
       copyAs(s),
       this.resendForm(s),
       h("h4", null, "Its log records"),
-      h("ol", { class: "records" }, records.map(recordCard)),
+      h("ol", { class: "records" }, records.map((r) => recordCard(r, store))),
       waterfall(store.spansOf(req.traceId), { focus: req.spanId }),
       elsewhere(req),
     ].filter(Boolean));
@@ -177,13 +177,13 @@ function why(req) {
   if (req.kind === "failed") {
     return h("div", { class: "why declined failed" },
       h("p", null, h("strong", null, "HTTP 200, code -1, and status server_error in the log. "), FAILED_WHY),
-      outcomeView(req.service?.outcome, req.fault));
+      outcomeView(req.service?.outcome, req.fault, payStatusNow(req)));
   }
   if (req.kind === "declined") {
     return h("div", { class: "why declined" },
       h("p", null, h("strong", null, "HTTP 200, code -1, and status server_error in the log. "),
         "The simulated third party declined the payment. The service handled the request and answered normally (200) with a business error (-1) for the client to read; the log marks it server_error because a dependency failed, not the client."),
-      outcomeView(req.service?.outcome, req.fault));
+      outcomeView(req.service?.outcome, req.fault, payStatusNow(req)));
   }
   if (req.kind === "business") {
     return h("p", { class: "why business" }, h("strong", null, "HTTP 200 with code -1: "),
@@ -197,7 +197,7 @@ function why(req) {
     return h("p", { class: "why rejected" }, h("strong", null, `HTTP ${req.httpStatus}: `),
       "the gateway turned the request away before any service saw it, so it has no service record; code repeats the status.");
   }
-  if (req.service?.outcome) return outcomeView(req.service.outcome, req.fault);
+  if (req.service?.outcome) return outcomeView(req.service.outcome, req.fault, payStatusNow(req));
   return null;
 }
 

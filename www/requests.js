@@ -267,12 +267,14 @@ function fillRow(x, r, max, selected, exchange) {
   const replay = r.replay === true || isReplay(exchange);
   const lost = r.httpStatus === 0;
   show("label", `${r.method} ${path}: ${lost ? "no answer, no code" : `HTTP ${r.httpStatus ?? "?"}, code ${r.code ?? "?"}`}, ${r.msg ?? ""}, ${KIND_TEXT[kind]}${faultLabel(fault, replay)}`, (v) => x.button.setAttribute("aria-label", v));
-  show("fault", fault || replay ? JSON.stringify([fault, replay]) : "", (v) => {
+  const answered = challengeAnswer(path);
+  show("fault", fault || replay || answered ? JSON.stringify([fault, replay, answered]) : "", () => {
     x.li.dataset.fault = fault ? String(fault.kind) : "";
     x.li.dataset.rule = fault?.rule ?? "";
     x.li.dataset.replay = String(replay);
     x.timing.classList.toggle("fault-timeout", fault?.kind === "timeout");
-    x.badges.replaceChildren(...(v ? faultBadges(fault, replay) : []));
+    x.badges.replaceChildren(...(answered ? [h("span", { class: "badge answer-badge", dataset: { outcome: answered }, title: "the buyer's answer to the challenge" }, `outcome=${answered}`)] : []),
+      ...(fault || replay ? faultBadges(fault, replay) : []));
   });
   show("method", String(r.method ?? ""), (v) => setText(x.method, v));
   show("path", String(path ?? ""), (v) => { setText(x.path, v); x.path.title = v; });
@@ -286,6 +288,14 @@ function fillRow(x, r, max, selected, exchange) {
   show("dur", typeof r.duration === "number" ? `${r.duration} ms` : "", (v) => { x.dur.textContent = v; });
   show("title", typeof r.timestamp === "number" ? `at ${clock(r.timestamp)}, ${r.duration} ms simulated` : "", (v) => { x.timing.title = v; });
   show("bar", `${Math.max(1, ((r.duration ?? 0) / max) * 100).toFixed(2)}%`, (v) => { x.bar.style.width = v; });
+}
+
+/**
+ * The buyer's answer a challenge's POST carries (`…/challenge?outcome=pass`),
+ * or "": shown as a badge, in sight where a narrow row cuts the path short.
+ */
+function challengeAnswer(path) {
+  return /\/challenge\?(?:[^#]*&)?outcome=([a-z]+)/.exec(String(path ?? ""))?.[1] ?? "";
 }
 
 /** The row's badges read aloud: ", rule X fired: decline insufficient_funds, replayed". */

@@ -6,7 +6,7 @@
 import { add, h } from "./dom.js";
 import { idMark, idsExplained } from "./ids.js";
 import { declinedWhy } from "./outcome.js";
-import { spanAttribute, spanFailed, spanFailureText, spanFault } from "./faults.js";
+import { paymentFailed, spanAttribute, spanFailed, spanFailureText, spanFault } from "./faults.js";
 
 export const COMPONENTS = ["gateway", "order-service", "payment-service", "third-party", "test-data"];
 const MAX_REQUESTS = 30;
@@ -136,7 +136,7 @@ function spanTrack(span, { t0, total, grid }, fault = "") {
   const start = (span.start - t0) / total;
   const end = (span.end - t0) / total;
   const duration = span.end - span.start;
-  const bar = h("span", { class: "wf-bar", title: `${span.component} · ${span.name}: +${ms(span.start - t0)} to +${ms(span.end - t0)} ms (${ms(duration)} ms), ${span.status}` });
+  const bar = h("span", { class: "wf-bar", title: `${span.component} · ${span.name}: +${ms(span.start - t0)} to +${ms(span.end - t0)} ms (${ms(duration)} ms), ${spanFailed(span) ? spanFailureText(span) : span.status}` });
   bar.style.left = pct(start);
   bar.style.width = pct(end - start);
   const label = h("span", { class: "wf-dur" }, `${ms(duration)} ms`);
@@ -176,6 +176,7 @@ function legend(rows) {
   return h("ul", { class: "wf-legend", "aria-label": "colours of the components" },
     COMPONENTS.map((c) => h("li", { class: `c-${c}` }, h("span", { class: "wf-swatch", "aria-hidden": "true" }), c)),
     h("li", { class: "error" }, h("span", { class: "wf-swatch", "aria-hidden": "true" }), "server_error (striped, red edge)"),
+    rows.some(({ span }) => paymentFailed(span)) ? h("li", { class: "error pay-failed" }, h("span", { class: "wf-swatch", "aria-hidden": "true" }), "a payment's change to FAILED (striped, red edge)") : null,
     has("http") ? h("li", { class: "gateway-fault" }, h("span", { class: "wf-mark gateway", "aria-hidden": "true" }, "429"), "gateway failure (its status: nothing ran)") : null,
     has("network") ? h("li", { class: "network-fault" }, h("span", { class: "wf-mark network", "aria-hidden": "true" }, "⚡"), "network fault (no answer, no code)") : null,
   );

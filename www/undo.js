@@ -6,6 +6,9 @@
 import { $ } from "./dom.js";
 
 const KEEP_MS = 60_000;
+/** On a phone the bar covers the bottom of the page: it goes sooner there. */
+const KEEP_NARROW_MS = 8_000;
+const NARROW = "(max-width: 600px)";
 
 export function mountUndo(store) {
   const bar = $("#undo");
@@ -52,7 +55,7 @@ export function mountUndo(store) {
     text.textContent = `${message} `;
     bar.hidden = false;
     clearTimeout(timer);
-    timer = setTimeout(hide, KEEP_MS);
+    timer = setTimeout(hide, matchMedia(NARROW).matches ? KEEP_NARROW_MS : KEEP_MS);
     button.focus({ preventScroll: true });
     return result;
   };

@@ -40,11 +40,17 @@ async function payWithCard(page, card) {
 /** The statuses of the payment page's states, oldest first, and their text. */
 const statesOf = (page) => page.$$eval("#payment-states > li", (items) => items.map((li) => ({ status: li.dataset.status, text: li.textContent })));
 
+/** Moves the mouse onto `target` in steps from where it is, over what lies between. */
+async function pointTo(page, target) {
+  const box = await target.boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 8 });
+}
+
 /** Nothing wider than the window (the log table scrolls inside its own box). */
 const fitsSideways = (page) => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
 
 test("a challenge card: the buyer completes the challenge on the page; a pending card resolves with Advance 30 s; each payment's states", async () => {
-  const { page, errors, external } = await open(env);
+  const { page, errors, external, consoleMessages } = await open(env);
   await page.check("#virtual-clock");
   await applySettings(page, { seed: 7, failureRate: 0 });
   assert.equal(await page.getAttribute("#clock-line", "data-virtual"), "true");
@@ -61,17 +67,25 @@ test("a challenge card: the buyer completes the challenge on the page; a pending
   const challengePage = page.frameLocator("#response .challenge-frame");
   await challengePage.getByRole("button", { name: "Complete" }).waitFor();
   assert.equal(await challengePage.locator("#payment-id").textContent(), challenged.data.paymentId);
+  // Drawn inert: a policy at its top lets no script of it run and no form of it leave.
+  assert.match(await challengePage.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute("content"), /script-src 'none'; form-action 'none'/);
   assert.match(await page.textContent("#card-outcome"), /4000 0025 0000 3155/);
   // Waiting for the buyer, in the Simulation panel too.
   await page.waitForSelector(`#async-list li[data-payment="${challenged.data.paymentId}"][data-status="REQUIRES_ACTION"]`);
   await env.screenshot(page, "async-challenge-1280.png");
   await page.locator("#response").screenshot({ path: `${artifacts}async-challenge-answer-1280.png` });
-  // The buyer clicks Complete in the challenge page itself.
+  // The card passed the third party, but nothing is paid yet: the Why box says the payment waits, and is not green.
+  assert.equal(await page.getAttribute("#response .outcome", "data-status"), "REQUIRES_ACTION");
+  assert.doesNotMatch(await page.getAttribute("#response .outcome", "class"), /approved/);
+  assert.match(await page.textContent("#response .outcome-head"), /waits for the buyer/);
+  // The buyer's pointer crosses the page to Complete, as a hand would, and clicks it in the challenge page itself.
+  await pointTo(page, challengePage.getByRole("button", { name: "Complete" }));
   await challengePage.getByRole("button", { name: "Complete" }).click();
   await page.waitForFunction(() => /SUCCESS/.test(document.querySelector("#response .challenge-result")?.textContent ?? ""));
   await challengePage.getByText("Authentication done").waitFor();
   await page.locator("#response .challenge").screenshot({ path: `${artifacts}async-challenge-done-1280.png` });
   assert.match(await page.textContent("#response .challenge-result"), /GET \/api\/payment\/PAY-\w+ → SUCCESS/);
+  await page.waitForSelector('#response .outcome.approved[data-status="SUCCESS"]');
   await page.waitForSelector(`#async-list li[data-payment="${challenged.data.paymentId}"]`, { state: "detached" });
   // The frame now shows the page the service answered the buyer's click with.
   await challengePage.getByText("Authentication done: the payment is now SUCCESS.").waitFor();
@@ -96,6 +110,8 @@ test("a challenge card: the buyer completes the challenge on the page; a pending
   await page.click("#advance-30");
   await page.waitForFunction((id) => new RegExp(`${id} PENDING → SUCCESS`).test(document.querySelector("#advance-message").textContent), pending.data.paymentId);
   await page.waitForSelector(row, { state: "detached" });
+  // Times of a virtual clock are marked as such: it started at the real time, and is easily taken for it.
+  assert.match(await page.textContent("#advance-message"), /to \d\d:\d\d:\d\d \(virtual\)/);
 
   // Its page: PENDING (by the card), then SUCCESS, each with its time.
   await page.click(`#advance-message button.moved[data-payment="${pending.data.paymentId}"]`);
@@ -103,7 +119,7 @@ test("a challenge card: the buyer completes the challenge on the page; a pending
   const states = await statesOf(page);
   assert.deepEqual(states.map((s) => s.status), ["PENDING", "SUCCESS"]);
   assert.match(states[0].text, /test card 4000 0840 0000 0014/);
-  assert.match(states[1].text, /\d\d:\d\d:\d\d/);
+  assert.match(states[1].text, /\d\d:\d\d:\d\d\.\d{3} \(virtual\)/);
   await env.screenshot(page, "async-pending-1280.png");
   await page.locator("#object-page").screenshot({ path: `${artifacts}async-states-1280.png` });
 
@@ -134,13 +150,124 @@ test("a challenge card: the buyer completes the challenge on the page; a pending
   assert.match(await page.textContent(`${ruledRow} .async-next`), /becomes FAILED \(insufficient_funds\) in 30 s/);
   await page.click("#advance-30");
   await page.waitForFunction((id) => new RegExp(`${id} PENDING → FAILED`).test(document.querySelector("#advance-message").textContent), ruled.paymentId);
+
+  await challengeRuleIsNoFailure(page);
+  await reversalSaysWhy(page);
+  await wallClock(page);
   assert.deepEqual(errors, []);
   assert.deepEqual(external, []);
+  assert.deepEqual(consoleMessages, [], "nothing said in the console, as an error or a warning");
   await page.context().close();
 });
 
+/** Pays the latest order from the console with no card (a scenario's rule decides); returns the payment. */
+async function payByRule(page) {
+  await page.selectOption("#route", "payment-pay");
+  await page.selectOption("#h-card", "");
+  await page.click("#send");
+  return JSON.parse(await page.textContent("#response pre.envelope")).data;
+}
+
+/** A scenario's challenge is no failure: its badge and line are not marked as one, and say what it does. */
+async function challengeRuleIsNoFailure(page) {
+  await page.click('#presets button[data-example="challenge-every-payment"]');
+  await page.waitForFunction(() => document.querySelector("#scenario-active").dataset.rules?.startsWith("3-D Secure:"));
+  await createOrder(page);
+  assert.equal((await payByRule(page)).status, "REQUIRES_ACTION");
+  const badge = page.locator("#response .fault-badge.k-challenge");
+  assert.match(await badge.getAttribute("class"), /\blater\b/);
+  assert.match(await badge.getAttribute("title"), /waits for the buyer .*Not a failure\.$/);
+  assert.match(await page.getAttribute("#response .fault-line", "class"), /\blater-line\b/);
+}
+
+/**
+ * A reversal: the payment's change to FAILED is marked a failure in the
+ * log and the trace; the Why box of its pay no longer reads approved; the
+ * refused refund and the order's page say why.
+ */
+async function reversalSaysWhy(page) {
+  await page.click('#presets button[data-example="reversal-after-60s"]');
+  await page.waitForFunction(() => document.querySelector("#scenario-active").dataset.rules?.startsWith("disputed:"));
+  const order = await createOrder(page);
+  const paid = await payByRule(page);
+  assert.equal(paid.status, "SUCCESS");
+  await page.selectOption("#route", "order-pay");
+  assert.equal(await page.inputValue("#param-orderId"), order.orderId);
+  await page.click("#send");
+  for (let i = 0; i < 2; i++) await page.click("#advance-30");
+  await page.waitForFunction((id) => new RegExp(`${id} SUCCESS → FAILED`).test(document.querySelector("#advance-message").textContent), paid.paymentId);
+  await page.selectOption("#route", "payment-refund");
+  assert.equal(await page.inputValue("#param-paymentId"), paid.paymentId);
+  await page.click("#send");
+  assert.equal(await page.textContent("#response .msg"), "Only success payment can be refunded");
+  assert.match(await page.textContent("#response .reversed-why"), new RegExp(`${paid.paymentId} was reversed at \\d\\d:\\d\\d:\\d\\d\\.\\d{3} \\(virtual\\)`));
+  assert.match(await page.textContent("#response .reversed-why"), /back with the buyer/);
+
+  // The log: the change's status column says the payment failed.
+  const change = (await logRows(page)).find((r) => r.stage === "payment" && r.uri === paid.paymentId);
+  assert.equal(change.status, "payment FAILED");
+  assert.match(change.time, /\(virtual\)$/);
+  // Its trace: the change's span is marked failed, its tooltip says so; the pay's Why box says FAILED since.
+  await page.click(`#logs tr[data-seq="${change.seq}"] button.trace`);
+  const span = page.locator("#trace-detail .wf-row", { has: page.locator(".wf-name", { hasText: "payment SUCCESS → FAILED" }) });
+  assert.match(await span.getAttribute("class"), /\berror\b/);
+  assert.match(await span.locator(".wf-bar").getAttribute("title"), /payment FAILED \(\w+\)$/);
+  assert.equal(await page.getAttribute("#trace-detail .outcome", "data-status"), "FAILED");
+  assert.doesNotMatch(await page.getAttribute("#trace-detail .outcome", "class"), /approved/);
+
+  // The order's page: still PAID, and why its payment cannot be refunded.
+  await page.fill("#req-search", `id:${order.orderId} method:POST path:/api/order/create`);
+  await page.click("#req-rows .req-row");
+  await page.click(`#req-panel .object-link[data-object="${order.orderId}"]`);
+  await page.waitForSelector(`#object-page[data-id="${order.orderId}"]`);
+  assert.match(await page.textContent("#order-reversals"), new RegExp(`${paid.paymentId} was reversed at .*back with the buyer.*stays PAID`));
+}
+
+/**
+ * A fresh start on the wall clock: nothing said of the last service's
+ * payments stays; the challenge page is fetched once the pay's answer is
+ * in; a challenge answered elsewhere disables the frame's buttons; a
+ * pending payment's plan says the wall clock moves it.
+ */
+async function wallClock(page) {
+  assert.notEqual(await page.textContent("#advance-message"), "");
+  await page.uncheck("#virtual-clock");
+  await applySettings(page, { seed: 7, failureRate: 0 });
+  assert.equal(await page.getAttribute("#clock-line", "data-virtual"), "false");
+  assert.equal(await page.textContent("#advance-message"), "");
+
+  await createOrder(page);
+  const challenged = (await payWithCard(page, CHALLENGE_CARD)).data;
+  const frame = page.frameLocator("#response .challenge-frame");
+  await frame.getByRole("button", { name: "Complete" }).waitFor();
+  // The browser goes to the challenge once the app has the pay's answer: its GET comes after it.
+  const rows = await logRows(page);
+  const paidAt = msOfDay(rows.find((r) => r.stage === "response" && r.uri === "POST /api/payment/pay").time);
+  const fetchedAt = msOfDay(rows.find((r) => r.stage === "gateway" && /^GET \S+\/challenge$/.test(r.uri)).time);
+  assert.ok((fetchedAt - paidAt + 86_400_000) % 86_400_000 < 43_200_000, `the challenge's GET (${fetchedAt}) after the pay's answer (${paidAt})`);
+  // Answered in the Simulation panel's frame: the console's frame takes no answer any more.
+  const item = `#async-list li[data-payment="${challenged.paymentId}"]`;
+  await page.click(`${item} button.secondary`);
+  await page.frameLocator(`${item} .challenge-frame`).getByRole("button", { name: "Complete" }).click();
+  await page.waitForSelector('#response .challenge[data-over="true"]');
+  assert.match(await page.textContent("#response .challenge-state"), /Answered since: the payment is SUCCESS/);
+  for (const name of ["Complete", "Fail", "Cancel"]) assert.equal(await frame.getByRole("button", { name }).isDisabled(), true, name);
+
+  await createOrder(page);
+  await payWithCard(page, PENDING_CARD);
+  const why = await page.textContent("#response .async-why");
+  assert.match(why, /on the wall clock: it comes due in real time/);
+  assert.doesNotMatch(why, /Simulation panel/);
+}
+
+/** "12:00:30.123 …" → milliseconds since midnight. */
+function msOfDay(time) {
+  const [h, m, s] = time.split(" ")[0].split(":").map(Number);
+  return ((h * 60 + m) * 60 + s) * 1000;
+}
+
 test("on a phone (390 px): the challenge, the clock and a payment's states fit without scrolling sideways", async () => {
-  const { page, errors } = await open(env, { width: 390, height: 844 });
+  const { page, errors, consoleMessages } = await open(env, { width: 390, height: 844 });
   await page.check("#virtual-clock");
   await applySettings(page, { seed: 7, failureRate: 0 });
   await createOrder(page);
@@ -149,6 +276,14 @@ test("on a phone (390 px): the challenge, the clock and a payment's states fit w
   await page.waitForFunction(() => document.querySelector("#response .challenge-frame").style.height !== "");
   assert.ok(await fitsSideways(page), "no sideways scroll with the challenge open");
   await page.locator("#response .challenge").screenshot({ path: `${artifacts}async-challenge-390.png` });
+  // The buyer cancels: the request list cuts the long path short, and shows the answer beside it.
+  await page.frameLocator("#response .challenge-frame").getByRole("button", { name: "Cancel" }).click();
+  await page.waitForFunction(() => /FAILED/.test(document.querySelector("#response .challenge-result")?.textContent ?? ""));
+  const answered = page.locator('#req-rows li:has(.answer-badge[data-outcome="abandon"])');
+  await answered.scrollIntoViewIfNeeded();
+  assert.equal(await answered.locator(".answer-badge").textContent(), "outcome=abandon");
+  const badge = await answered.locator(".answer-badge").boundingBox();
+  assert.ok(badge && badge.width > 40 && badge.x + badge.width <= 390, `the answer in sight in the row: ${JSON.stringify(badge)}`);
   await createOrder(page);
   await payWithCard(page, PENDING_CARD);
   await page.locator("#async-box").scrollIntoViewIfNeeded();
@@ -161,7 +296,10 @@ test("on a phone (390 px): the challenge, the clock and a payment's states fit w
   assert.match(await page.textContent("#payment-next"), /becomes SUCCESS in \d+(\.\d)? s/);
   assert.ok(await fitsSideways(page), "no sideways scroll with a payment's page open");
   await page.locator("#object-page").screenshot({ path: `${artifacts}async-states-390.png` });
+  // The Undo offered after the fresh start goes in a few seconds on a phone, where it covers the page's bottom.
+  await page.waitForSelector("#undo", { state: "hidden", timeout: 30_000 });
   assert.deepEqual(errors, []);
+  assert.deepEqual(consoleMessages, [], "nothing said in the console, as an error or a warning");
   await page.context().close();
 });
 

@@ -16,16 +16,22 @@ export async function start() {
   return {
     base,
     browser,
-    /** A fresh page (its own storage) that records every request off this server. */
+    /**
+     * A fresh page (its own storage) that records every request off this
+     * server, the page's uncaught errors, and what its console said as an
+     * error or a warning, in any of its frames (`consoleMessages`: "error: …").
+     */
     async page(path = "") {
       const context = await browser.newContext();
       const page = await context.newPage();
       const errors = [];
       const external = [];
+      const consoleMessages = [];
       page.on("pageerror", (e) => errors.push(String(e)));
+      page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") consoleMessages.push(`${m.type()}: ${m.text()}`); });
       page.on("request", (r) => { if (!r.url().startsWith(base)) external.push(r.url()); });
       await page.goto(base + path);
-      return { page, context, errors, external };
+      return { page, context, errors, external, consoleMessages };
     },
     screenshot: (page, name) => page.screenshot({ path: join(artifacts, name), fullPage: true }),
     async close() {

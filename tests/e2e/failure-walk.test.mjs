@@ -188,7 +188,7 @@ async function assertWaterfallMarks(page, fault, mark, legend) {
 for (const preset of Object.keys(WALKS)) {
   for (const width of [1280, 390]) {
     test(`${preset}: the page, the records and the trace agree on every request (${width} px)`, async () => {
-      const { page, errors, external } = await open(env, { width });
+      const { page, errors, external, consoleMessages } = await open(env, { width });
       await applySettings(page, { seed: 4, failureRate: 0 });
       await page.click(`#presets button[data-preset="${preset}"]`);
       await page.waitForFunction(() => document.querySelector("#scenario-active").dataset.active === "true");
@@ -213,6 +213,7 @@ for (const preset of Object.keys(WALKS)) {
       if (preset === "rate-limited") await page.locator("#failures").screenshot({ path: join(shots, `page28-failures-panel-${width}.png`) });
       assert.deepEqual(errors, []);
       assert.deepEqual(external, []);
+      assert.deepEqual(consoleMessages, [], "nothing said in the console, as an error or a warning");
     });
   }
 }

@@ -10,7 +10,7 @@ before(async () => { env = await start(); });
 after(async () => { await env?.close(); });
 
 test("the flow button runs the seven steps in order, each with its request and answer", async () => {
-  const { page, errors, external } = await open(env);
+  const { page, errors, external, consoleMessages } = await open(env);
   await applySettings(page, { seed: 42, failureRate: 0 });
   await page.click("#run-flow");
   await page.waitForFunction(() => /^Done:/.test(document.querySelector("#flow-summary").textContent));
@@ -47,6 +47,7 @@ test("the flow button runs the seven steps in order, each with its request and a
   await env.screenshot(page, "playground-flow-390.png");
   assert.deepEqual(errors, []);
   assert.deepEqual(external, []);
+  assert.deepEqual(consoleMessages, [], "a page load and a flow say nothing in the console, as an error or a warning");
 });
 
 test("a declined payment stops the flow, says what happened, and offers another attempt", async () => {
