@@ -1,10 +1,17 @@
-//! The eight documented routes of the spec as a table (method, template,
-//! kind), and which of them a path fits: its template and its log
-//! `uri_group`. The gateway routes by it; the log's writer and reader
-//! (`observe`) name a request by its template and group. What a request
-//! that fits none is answered (404, 405) is the gateway's (`route.rs`).
+//! Every route the gateway answers as a table (method, template, kind):
+//! the eight documented routes of the spec, which answer the envelope,
+//! then the challenge page's two, which answer HTML; which of the eight a
+//! path fits: its template and its log `uri_group`; and which page a path
+//! is. The gateway routes by it; the log's writer and reader (`observe`)
+//! name a request by its template and group. What a request that fits
+//! none is answered (404, 405) is the gateway's (`route.rs`).
+//!
+//! A page is served before the eight are routed, and only for a payment
+//! that is or was challenged: any other payment's page path answers as if
+//! the page were not in the table (404, the hint among the eight), and
+//! neither a scenario's rules nor an `Idempotency-Key` apply to a page.
 
-/// Which of the eight a route is, without its parameter.
+/// Which route it is, without its parameter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     CreateOrder,
@@ -15,10 +22,14 @@ pub enum Kind {
     GetPayment,
     Refund,
     Batch,
+    /// The 3-D Secure challenge page: GET shows it, POST takes the
+    /// buyer's answer. HTML, not an envelope.
+    ChallengePage,
 }
 
-/// The routes as the spec documents them; `{…}` is a path parameter.
-pub const ROUTES: [(&str, &str, Kind); 8] = [
+/// The routes: the spec's eight as it documents them, then the pages;
+/// `{…}` is a path parameter.
+pub const ROUTES: [(&str, &str, Kind); 10] = [
     ("POST", "/api/order/create", Kind::CreateOrder),
     ("GET", "/api/order/{orderId}", Kind::GetOrder),
     ("POST", "/api/order/{orderId}/pay", Kind::MarkOrderPaid),
@@ -27,7 +38,26 @@ pub const ROUTES: [(&str, &str, Kind); 8] = [
     ("GET", "/api/payment/{paymentId}", Kind::GetPayment),
     ("POST", "/api/payment/refund/{paymentId}", Kind::Refund),
     ("GET", "/api/test/order/batch", Kind::Batch),
+    ("GET", "/api/payment/{paymentId}/challenge", Kind::ChallengePage),
+    ("POST", "/api/payment/{paymentId}/challenge", Kind::ChallengePage),
 ];
+
+/// The spec's eight, which answer the envelope: what `Matches` routes,
+/// a 404's hint offers and a scenario's rule names.
+pub const API_ROUTES: &[(&str, &str, Kind)] = ROUTES.split_at(8).0;
+
+/// The parameter of a page's path for this (upper-case) method: the
+/// payment id of `GET` or `POST /api/payment/{paymentId}/challenge`.
+pub fn page_param<'p>(method: &str, path: &'p str) -> Option<&'p str> {
+    let pages = ROUTES.get(API_ROUTES.len()..).unwrap_or_default();
+    pages.iter().find_map(|(m, template, _)| {
+        let (head, rest) = template.split_once('{')?;
+        let (_, tail) = rest.split_once('}')?;
+        let param = path.strip_prefix(head)?.strip_suffix(tail)?;
+        let fits = same_method(m, method) && !param.is_empty() && !param.contains('/');
+        fits.then_some(param)
+    })
+}
 
 /// The log's `uri_group`, by the path's prefix, known route or not.
 pub fn uri_group(path: &str) -> Option<&'static str> {
@@ -217,11 +247,11 @@ pub fn template_named(method: &str, uri: &str) -> Option<&'static str> {
     template_of(method, uri)
 }
 
-/// The definition `Matches::of` is checked against: every template
-/// compared with the path, the most literal fits kept.
+/// The definition `Matches::of` is checked against: every template of
+/// the eight compared with the path, the most literal fits kept.
 #[cfg(test)]
 mod oracle {
-    use super::ROUTES;
+    use super::{API_ROUTES, ROUTES};
 
     /// The number of literal segments of a template (the empty one before
     /// the first `/` included, as every path has it): a fit matches all of
@@ -257,12 +287,12 @@ mod oracle {
         (open, open)
     }
 
-    /// Each route's literal count and the places of its parameter, worked out
-    /// once, at compile time.
-    pub(super) const SHAPES: [(usize, usize, usize); 8] = {
-        let mut out = [(0, 0, 0); 8];
+    /// Each of the eight's literal count and the places of its parameter,
+    /// worked out once, at compile time.
+    pub(super) const SHAPES: [(usize, usize, usize); API_ROUTES.len()] = {
+        let mut out = [(0, 0, 0); API_ROUTES.len()];
         let mut i = 0;
-        while i < 8 {
+        while i < API_ROUTES.len() {
             let (open, close) = braces(ROUTES[i].1);
             out[i] = (literals(ROUTES[i].1), open, close);
             i += 1;
@@ -294,7 +324,7 @@ mod oracle {
     pub(super) fn generic(path: &str) -> Vec<(usize, &str)> {
         let mut found = Vec::new();
         let mut most = 0;
-        for (i, ((_, template, _), shape)) in ROUTES.iter().zip(SHAPES).enumerate() {
+        for (i, ((_, template, _), shape)) in API_ROUTES.iter().zip(SHAPES).enumerate() {
             let Some((literals, param)) = fits(template, shape, path) else {
                 continue;
             };
@@ -358,6 +388,28 @@ mod tests {
                 .collect();
             assert_eq!(found, oracle::generic(path), "{path}");
         }
+    }
+
+    #[test]
+    fn a_page_is_its_template_of_its_method_and_none_of_the_eight_fits_it() {
+        let id = "/api/payment/PAY-1/challenge";
+        assert_eq!(page_param("GET", id), Some("PAY-1"));
+        assert_eq!(page_param("POST", id), Some("PAY-1"));
+        for (method, path) in [
+            ("PUT", id),
+            ("get", id),
+            ("GET", "/api/payment//challenge"),
+            ("GET", "/api/payment/a/b/challenge"),
+            ("GET", "/api/payment/PAY-1/challenge/"),
+            ("GET", "/api/payment/PAY-1"),
+            ("GET", "/api/order/ORD-1/challenge"),
+        ] {
+            assert_eq!(page_param(method, path), None, "{method} {path}");
+        }
+        // The eight route as before: the page's path fits none of them.
+        assert_eq!(Matches::of(id).len, 0);
+        assert_eq!(API_ROUTES.len(), 8);
+        assert!(ROUTES[8..].iter().all(|r| r.2 == Kind::ChallengePage));
     }
 
     #[test]
