@@ -410,14 +410,25 @@ fn an_answer_to_a_challenge_already_over_is_a_409_page_to_a_browser_only() {
         let mut svc = service(14);
         let pid = id(&pay_card(&mut svc, "4000002500003155"));
         let path = format!("/api/payment/{pid}/challenge");
-        assert_eq!(svc.handle(post(&format!("{path}?outcome={outcome}"))).status, 200);
-        let again = |accept: &str| post(&format!("{path}?outcome=pass")).with_header("Accept", accept);
+        assert_eq!(
+            svc.handle(post(&format!("{path}?outcome={outcome}")))
+                .status,
+            200
+        );
+        let again =
+            |accept: &str| post(&format!("{path}?outcome=pass")).with_header("Accept", accept);
         let shown = svc.handle(again(BROWSER));
         assert_eq!(shown.status, 409, "{outcome}");
-        assert_eq!(shown.header("content-type"), Some("text/html; charset=utf-8"));
+        assert_eq!(
+            shown.header("content-type"),
+            Some("text/html; charset=utf-8")
+        );
         let html = &shown.body.page().expect("a page").html;
         assert!(html.contains("This challenge is already over"), "{html}");
-        assert!(html.contains(&format!("The payment is {ended}</p>")), "{html}");
+        assert!(
+            html.contains(&format!("The payment is {ended}</p>")),
+            "{html}"
+        );
         assert!(html.contains(&pid) && !html.contains("<form"), "{html}");
         for json in ["*/*", "application/json", ""] {
             let enveloped = svc.handle(again(json));
@@ -427,12 +438,21 @@ fn an_answer_to_a_challenge_already_over_is_a_409_page_to_a_browser_only() {
         }
         // The four answers again, each logged as the refusal it is.
         let records = logs_json(&svc);
-        let responses: Vec<_> = records.iter().filter(|r| r["stage"] == "response").collect();
+        let responses: Vec<_> = records
+            .iter()
+            .filter(|r| r["stage"] == "response")
+            .collect();
         for r in &responses[responses.len() - 4..] {
             assert_eq!((&r["httpStatus"], &r["code"]), (&json!(409), &json!(-1)));
-            assert!(r["msg"].as_str().is_some_and(|m| m.contains("not awaiting")));
+            assert!(r["msg"]
+                .as_str()
+                .is_some_and(|m| m.contains("not awaiting")));
         }
-        let expected = if outcome == "pass" { "SUCCESS" } else { "FAILED" };
+        let expected = if outcome == "pass" {
+            "SUCCESS"
+        } else {
+            "FAILED"
+        };
         let status = &status_of(&mut svc, &pid)["status"];
         assert_eq!(status, &json!(expected), "nothing changed");
     }

@@ -38,9 +38,12 @@ pub const ROUTES: [(&str, &str, Kind); 10] = [
     ("GET", "/api/payment/{paymentId}", Kind::GetPayment),
     ("POST", "/api/payment/refund/{paymentId}", Kind::Refund),
     ("GET", "/api/test/order/batch", Kind::Batch),
-    ("GET", "/api/payment/{paymentId}/challenge", Kind::ChallengePage),
-    ("POST", "/api/payment/{paymentId}/challenge", Kind::ChallengePage),
+    ("GET", CHALLENGE, Kind::ChallengePage),
+    ("POST", CHALLENGE, Kind::ChallengePage),
 ];
+
+/// The challenge page's template: a payment's `nextAction.url`.
+const CHALLENGE: &str = "/api/payment/{paymentId}/challenge";
 
 /// The spec's eight, which answer the envelope: what `Matches` routes,
 /// a 404's hint offers and a scenario's rule names.

@@ -195,7 +195,10 @@ fn info() -> Value {
 /// The operations' tags: name, description.
 const TAGS: [(&str, &str); 3] = [
     ("order", "Orders: create, read, mark paid, delete"),
-    ("payment", "Payments: pay, read, refund, and the challenge page"),
+    (
+        "payment",
+        "Payments: pay, read, refund, and the challenge page",
+    ),
     ("test", "Test data"),
 ];
 
@@ -214,7 +217,10 @@ fn paths() -> Value {
             .entry(template)
             .or_insert_with(|| Value::Object(Map::new()));
         if let Some(item) = item.as_object_mut() {
-            item.insert(method.to_ascii_lowercase(), path_operation(method, template, kind));
+            item.insert(
+                method.to_ascii_lowercase(),
+                path_operation(method, template, kind),
+            );
         }
     }
     Value::Object(paths)

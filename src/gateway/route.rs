@@ -72,7 +72,9 @@ pub fn resolve_picked<'p>(
 ) -> Result<Route<'p>, ApiError> {
     let fit = pick.and_then(|p| Some((p.allowed(), matches.picked(p)?)));
     let route = match fit {
-        Some((true, ((_, _, kind), (from, to)))) => build(kind, path.get(from..to).unwrap_or_default()),
+        Some((true, ((_, _, kind), (from, to)))) => {
+            build(kind, path.get(from..to).unwrap_or_default())
+        }
         Some((false, ((allow, ..), _))) => {
             return Err(ApiError::MethodNotAllowed {
                 allow,
@@ -106,9 +108,9 @@ fn build(kind: Kind, param: &str) -> Option<Route<'_>> {
     })
 }
 
-/// The documented route (of the eight) closest to the path: segment by segment, a path
-/// parameter fits any segment, and literals compare by edit distance
-/// without regard to case. Nothing is offered when nothing is close.
+/// The documented route (of the eight) closest to the path: segment by
+/// segment, a path parameter fits any segment, and literals compare by
+/// edit distance without regard to case. Nothing is offered when nothing is close.
 /// Routes of the request's method come first; with `only_method`, no
 /// other is offered: `POST /api/order/creat` is nearest to the create
 /// route, not to reading an order named "creat".
