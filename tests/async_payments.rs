@@ -426,11 +426,11 @@ fn an_answer_to_a_challenge_already_over_is_a_409_page_to_a_browser_only() {
         let html = &shown.body.page().expect("a page").html;
         assert!(html.contains("This challenge is already over"), "{html}");
         assert!(
-            html.contains(&format!("The payment is {ended}</p>")),
+            html.contains(&format!("changed nothing: the payment is {ended}</p>")),
             "{html}"
         );
         assert!(html.contains(&pid) && !html.contains("<form"), "{html}");
-        for json in ["*/*", "application/json", ""] {
+        for json in ["*/*", "application/json", "", "application/json, text/html"] {
             let enveloped = svc.handle(again(json));
             assert_eq!(enveloped.status, 409, "{json:?}");
             assert!(enveloped.body.page().is_none(), "{json:?}");

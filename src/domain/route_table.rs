@@ -42,24 +42,56 @@ pub const ROUTES: [(&str, &str, Kind); 10] = [
     ("POST", CHALLENGE, Kind::ChallengePage),
 ];
 
-/// The challenge page's template: a payment's `nextAction.url`.
-const CHALLENGE: &str = "/api/payment/{paymentId}/challenge";
-
 /// The spec's eight, which answer the envelope: what `Matches` routes,
 /// a 404's hint offers and a scenario's rule names.
 pub const API_ROUTES: &[(&str, &str, Kind)] = ROUTES.split_at(8).0;
 
+/// The challenge page's template: a payment's `nextAction.url`.
+const CHALLENGE: &str = "/api/payment/{paymentId}/challenge";
+
+/// The challenge page's template around its parameter: the literal head
+/// and tail a path of it has, cut at compile time.
+const CHALLENGE_CUT: (&str, &str) = {
+    let (open, close) = braces(CHALLENGE);
+    let bytes = CHALLENGE.as_bytes();
+    let head = core::str::from_utf8(bytes.split_at(open).0);
+    let tail = core::str::from_utf8(bytes.split_at(close).1);
+    match (head, tail) {
+        (Ok(head), Ok(tail)) => (head, tail),
+        // Cut at ASCII braces, so never: a compile error if it were.
+        _ => panic!("the challenge template cut is not UTF-8"),
+    }
+};
+
 /// The parameter of a page's path for this (upper-case) method: the
-/// payment id of `GET` or `POST /api/payment/{paymentId}/challenge`.
+/// payment id of `GET` or `POST /api/payment/{paymentId}/challenge`,
+/// the pages of `ROUTES`.
 pub fn page_param<'p>(method: &str, path: &'p str) -> Option<&'p str> {
     let pages = ROUTES.get(API_ROUTES.len()..).unwrap_or_default();
-    pages.iter().find_map(|(m, template, _)| {
-        let (head, rest) = template.split_once('{')?;
-        let (_, tail) = rest.split_once('}')?;
-        let param = path.strip_prefix(head)?.strip_suffix(tail)?;
-        let fits = same_method(m, method) && !param.is_empty() && !param.contains('/');
-        fits.then_some(param)
-    })
+    if !pages.iter().any(|(m, ..)| *m == method) {
+        return None;
+    }
+    let (head, tail) = CHALLENGE_CUT;
+    let param = path.strip_prefix(head)?.strip_suffix(tail)?;
+    (!param.is_empty() && !param.contains('/')).then_some(param)
+}
+
+/// Where a template's parameter starts (`{`) and where its literal tail
+/// starts (after `}`); the template's length twice when it has none.
+/// Worked out at compile time.
+const fn braces(template: &str) -> (usize, usize) {
+    let bytes = template.as_bytes();
+    let (mut i, mut open) = (0, bytes.len());
+    while i < bytes.len() {
+        if bytes[i] == b'{' {
+            open = i;
+        }
+        if bytes[i] == b'}' {
+            return (open, i + 1);
+        }
+        i += 1;
+    }
+    (open, open)
 }
 
 /// The log's `uri_group`, by the path's prefix, known route or not.
@@ -254,7 +286,7 @@ pub fn template_named(method: &str, uri: &str) -> Option<&'static str> {
 /// the eight compared with the path, the most literal fits kept.
 #[cfg(test)]
 mod oracle {
-    use super::{API_ROUTES, ROUTES};
+    use super::{braces, API_ROUTES, ROUTES};
 
     /// The number of literal segments of a template (the empty one before
     /// the first `/` included, as every path has it): a fit matches all of
@@ -271,23 +303,6 @@ mod oracle {
             i += 1;
         }
         segments - params
-    }
-
-    /// Where a template's parameter starts (`{`) and where its literal tail
-    /// starts (after `}`); the template's length twice when it has none.
-    pub(super) const fn braces(template: &str) -> (usize, usize) {
-        let bytes = template.as_bytes();
-        let (mut i, mut open) = (0, bytes.len());
-        while i < bytes.len() {
-            if bytes[i] == b'{' {
-                open = i;
-            }
-            if bytes[i] == b'}' {
-                return (open, i + 1);
-            }
-            i += 1;
-        }
-        (open, open)
     }
 
     /// Each of the eight's literal count and the places of its parameter,
@@ -412,7 +427,9 @@ mod tests {
         // The eight route as before: the page's path fits none of them.
         assert_eq!(Matches::of(id).len, 0);
         assert_eq!(API_ROUTES.len(), 8);
-        assert!(ROUTES[8..].iter().all(|r| r.2 == Kind::ChallengePage));
+        assert!(ROUTES[8..]
+            .iter()
+            .all(|r| r.1 == CHALLENGE && r.2 == Kind::ChallengePage));
     }
 
     #[test]

@@ -13,17 +13,20 @@ const HEAD: &str = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf
 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
 <title>orderpay test authentication</title>\
 <style>body{font-family:sans-serif;max-width:32rem;margin:3rem auto}\
-form{display:inline-block;margin:0 .5rem .5rem 0}</style></head>\
+form{display:inline}button{margin-right:.5rem}</style></head>\
 <body><main class=\"card\"><h1>orderpay test authentication</h1>\
 <p>A simulated 3-D Secure challenge: no bank or card is involved.</p>";
 
-const END: &str = "</main></body></html>\n";
-
 /// The page of a payment: its id and amount, then the three buttons
 /// while it awaits the challenge, or its state once answered (also the
-/// page a `POST` answers when the pay gave no `returnUrl`).
-pub fn page(p: &Payment) -> String {
-    let mut html = start(p);
+/// page a `POST` answers when the pay gave no `returnUrl`). `over`: the
+/// page of an answer to a challenge already over (a browser's Back, then
+/// a click), which says so and how it ended, as the payment's state
+/// says.
+pub fn page(p: &Payment, over: bool) -> String {
+    let mut html = String::with_capacity(1800);
+    html.push_str(HEAD);
+    facts(&mut html, p);
     if p.status == PaymentStatus::RequiresAction {
         html.push_str("<p>Answer as the buyer:</p>");
         for (outcome, label) in [
@@ -39,43 +42,21 @@ pub fn page(p: &Payment) -> String {
             html.push_str(label);
             html.push_str("</button></form>");
         }
-        html.push_str(END);
     } else {
         // Once answered, by the buyer here, a test or its rule's time.
-        ended(&mut html, "<p>Authentication done: the payment is now ", p);
+        html.push_str(match over {
+            true => "<p id=\"over\">This challenge is already over, and this answer changed nothing: the payment is ",
+            false => "<p>Authentication done: the payment is now ",
+        });
+        html.push_str(p.status.as_str());
+        if let Some(reason) = p.failure_reason() {
+            html.push_str(": ");
+            html.push_str(reason);
+        }
+        html.push_str(".</p>");
     }
+    html.push_str("</main></body></html>\n");
     html
-}
-
-/// The page of an answer to a challenge already over (a browser's Back,
-/// then a click): how it ended, as the payment's state says; the answer
-/// changed nothing.
-pub fn over(p: &Payment) -> String {
-    let mut html = start(p);
-    let lead = "<p id=\"over\"><strong>This challenge is already over</strong>: \
-this answer changed nothing. The payment is ";
-    ended(&mut html, lead, p);
-    html
-}
-
-/// The head and the payment's facts.
-fn start(p: &Payment) -> String {
-    let mut html = String::with_capacity(1800);
-    html.push_str(HEAD);
-    facts(&mut html, p);
-    html
-}
-
-/// `lead`, the payment's status and, when failed, why; the page's end.
-fn ended(html: &mut String, lead: &str, p: &Payment) {
-    html.push_str(lead);
-    html.push_str(p.status.as_str());
-    if let Some(reason) = p.failure_reason() {
-        html.push_str(": ");
-        html.push_str(reason);
-    }
-    html.push_str(".</p>");
-    html.push_str(END);
 }
 
 /// The payment's id, amount, state and, when failed, its decline code.

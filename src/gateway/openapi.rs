@@ -145,7 +145,7 @@ const CHALLENGE_PAGE: Operation = Operation {
 const CHALLENGE_ANSWER: Operation = Operation {
     id: "answerChallenge",
     summary: "The buyer's answer on the challenge page",
-    description: "Ends a REQUIRES_ACTION payment's challenge with `outcome` (pass: Complete, fail: Fail, abandon: Cancel), then answers a 303 to the pay's `returnUrl` with `paymentId` and `status` added to its query, or, without one, the page saying the result. A challenge already over is a 409 and changes nothing: a browser (its Accept names text/html, as a form's POST does) gets a page saying how it ended, any other client the envelope.",
+    description: "Ends a REQUIRES_ACTION payment's challenge with `outcome` (pass: Complete, fail: Fail, abandon: Cancel), then answers a 303 to the pay's `returnUrl` with `paymentId` and `status` added to its query, or, without one, the page saying the result. A challenge already over is a 409 and changes nothing: a browser (its Accept starts with text/html, as a form's POST does) gets a page saying how it ended, any other client the envelope.",
     tag: "payment",
     body: None,
     data: None,
@@ -372,7 +372,7 @@ fn page_responses(method: &str) -> Value {
             types.extend(envelope.as_object().cloned().unwrap_or_default());
         }
         let over = json!({
-            "description": "The challenge is already over, and nothing changed: to a browser (Accept names text/html) a page saying how it ended, to any other client the envelope with code -1",
+            "description": "The challenge is already over, and nothing changed: to a browser (Accept starting with text/html) a page saying how it ended, to any other client the envelope with code -1",
             "headers": response_headers(false),
             "content": content,
         });

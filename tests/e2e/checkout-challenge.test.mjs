@@ -116,7 +116,7 @@ test("orderpay serve: the app and the gateway on one origin, the challenge page 
     assert.match(again.headers()["content-type"], /^text\/html/);
     const over = stale.locator("#over");
     await over.waitFor();
-    assert.match(await over.textContent(), /^This challenge is already over: this answer changed nothing\. The payment is SUCCESS\.$/);
+    assert.match(await over.textContent(), /^This challenge is already over, and this answer changed nothing: the payment is SUCCESS\.$/);
     const payment = await (await fetch(`${server.url}/api/payment/${seen.back.searchParams.get("paymentId")}`)).json();
     assert.equal(payment.data.status, "SUCCESS");
   } finally {

@@ -91,9 +91,10 @@ test("a challenge already over: a browser's form gets a 409 page saying how it e
     assert.equal(page.headers["content-type"], HTML);
     assertPage(page.body, pid);
     assert.match(page.body, /This challenge is already over/);
-    assert.ok(page.body.includes(`The payment is ${ended}</p>`), page.body);
+    assert.ok(page.body.includes(`this answer changed nothing: the payment is ${ended}</p>`), page.body);
     assert.ok(!page.body.includes("<form"));
-    for (const headers of [undefined, { accept: "application/json" }, { accept: "*/*" }]) {
+    // HTML first is a browser's; JSON or anything first, or none, is a client's.
+    for (const headers of [undefined, { accept: "application/json" }, { accept: "*/*" }, { accept: "application/json, text/html" }]) {
       const envelope = s.request("POST", `${path}?outcome=pass`, undefined, headers);
       assert.equal(envelope.status, 409);
       assert.equal(envelope.headers["content-type"], "application/json");

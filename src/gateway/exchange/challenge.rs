@@ -39,7 +39,8 @@ pub(super) fn serve(
 ) -> Result<Option<Data>, ApiError> {
     if asked.method == "GET" {
         let payment = svc.payments.get(payment_id)?;
-        return Ok(Some(page(200, challenge_page::page(&payment), None)));
+        let html = challenge_page::page(&payment, false);
+        return Ok(Some(Data::Page(page(200, html, None))));
     }
     let given = asked.target.param("outcome").unwrap_or_default();
     let outcome = Outcome::parse(given).ok_or_else(|| {
@@ -50,37 +51,37 @@ pub(super) fn serve(
         let refused = not_awaiting(payment_id, why);
         if let (ApiError::Conflict(_), true) = (&refused, is_browser(asked.headers)) {
             let payment = svc.payments.get(payment_id)?;
-            work.shown = Some(Box::new(Page {
-                status: refused.http_status(),
-                html: challenge_page::over(&payment),
-                location: None,
-            }));
+            let html = challenge_page::page(&payment, true);
+            work.shown = Some(page(refused.http_status(), html, None));
         }
         return Err(refused);
     }
     let payment = svc.payments.get(payment_id)?;
-    Ok(Some(match svc.payments.return_url(payment_id) {
-        Some(url) => page(303, String::new(), Some(back_to(url, &payment))),
-        None => page(200, challenge_page::page(&payment), None),
-    }))
+    Ok(Some(Data::Page(
+        match svc.payments.return_url(payment_id) {
+            Some(url) => page(303, String::new(), Some(back_to(url, &payment))),
+            None => page(200, challenge_page::page(&payment, false), None),
+        },
+    )))
 }
 
 /// Whether a browser asks, as a page load or a form's POST: its `Accept`
-/// names `text/html`, as every browser's navigation does, where `fetch`,
-/// curl and HTTP libraries send `*/*` or `application/json`.
+/// starts with `text/html`, as every browser's navigation sends it,
+/// where `fetch`, curl and HTTP libraries send `*/*` or
+/// `application/json`.
 fn is_browser(headers: &Headers) -> bool {
-    let accept = headers.get("accept").unwrap_or_default().as_bytes();
+    let accept = headers.get("accept").unwrap_or_default();
     accept
-        .windows(9)
-        .any(|w| w.eq_ignore_ascii_case(b"text/html"))
+        .get(..9)
+        .is_some_and(|first| first.eq_ignore_ascii_case("text/html"))
 }
 
-fn page(status: u16, html: String, location: Option<String>) -> Data {
-    Data::Page(Box::new(Page {
+fn page(status: u16, html: String, location: Option<String>) -> Box<Page> {
+    Box::new(Page {
         status,
         html,
         location,
-    }))
+    })
 }
 
 /// The challenge cannot be ended: 409, saying the state it is in.
