@@ -396,6 +396,68 @@ fn the_challenge_page_is_served_for_a_challenged_payment_only() {
     assert!(after.body.page().is_some_and(|p| !p.html.contains("<form")));
 }
 
+/// A browser's answer to a challenge already over (Back, then a click):
+/// the 409 as a page saying how it ended; any other client's the
+/// envelope. Both change nothing and are logged alike (code -1).
+#[test]
+fn an_answer_to_a_challenge_already_over_is_a_409_page_to_a_browser_only() {
+    const BROWSER: &str = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+    for (outcome, ended) in [
+        ("pass", "SUCCESS."),
+        ("fail", "FAILED: the buyer failed authentication."),
+        ("abandon", "FAILED: the buyer abandoned authentication."),
+    ] {
+        let mut svc = service(14);
+        let pid = id(&pay_card(&mut svc, "4000002500003155"));
+        let path = format!("/api/payment/{pid}/challenge");
+        assert_eq!(
+            svc.handle(post(&format!("{path}?outcome={outcome}")))
+                .status,
+            200
+        );
+        let again =
+            |accept: &str| post(&format!("{path}?outcome=pass")).with_header("Accept", accept);
+        let shown = svc.handle(again(BROWSER));
+        assert_eq!(shown.status, 409, "{outcome}");
+        assert_eq!(
+            shown.header("content-type"),
+            Some("text/html; charset=utf-8")
+        );
+        let html = &shown.body.page().expect("a page").html;
+        assert!(html.contains("This challenge is already over"), "{html}");
+        assert!(
+            html.contains(&format!("changed nothing: the payment is {ended}</p>")),
+            "{html}"
+        );
+        assert!(html.contains(&pid) && !html.contains("<form"), "{html}");
+        for json in ["*/*", "application/json", "", "application/json, text/html"] {
+            let enveloped = svc.handle(again(json));
+            assert_eq!(enveloped.status, 409, "{json:?}");
+            assert!(enveloped.body.page().is_none(), "{json:?}");
+            assert_eq!(body(&enveloped)["code"], json!(-1));
+        }
+        // The four answers again, each logged as the refusal it is.
+        let records = logs_json(&svc);
+        let responses: Vec<_> = records
+            .iter()
+            .filter(|r| r["stage"] == "response")
+            .collect();
+        for r in &responses[responses.len() - 4..] {
+            assert_eq!((&r["httpStatus"], &r["code"]), (&json!(409), &json!(-1)));
+            assert!(r["msg"]
+                .as_str()
+                .is_some_and(|m| m.contains("not awaiting")));
+        }
+        let expected = if outcome == "pass" {
+            "SUCCESS"
+        } else {
+            "FAILED"
+        };
+        let status = &status_of(&mut svc, &pid)["status"];
+        assert_eq!(status, &json!(expected), "nothing changed");
+    }
+}
+
 #[test]
 fn the_challenge_page_sends_the_buyer_back_to_the_return_url() {
     for (url, back) in [

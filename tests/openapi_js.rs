@@ -14,14 +14,14 @@ fn module_text() -> String {
         .replace('`', "\\`")
         .replace("${", "\\${");
     format!(
-        "// The OpenAPI 3.1 document of the eight endpoints, as the core renders it\n\
-         // from its route table (src/gateway/openapi.rs). It ships here, in the JS\n\
-         // layer, so the WebAssembly module does not carry it; tests/openapi_js.rs\n\
-         // checks the two are the same. Written by\n\
+        "// The OpenAPI 3.1 document of the eight endpoints and the challenge page, as\n\
+         // the core renders it from its route table (src/gateway/openapi.rs). It ships\n\
+         // here, in the JS layer, so the WebAssembly module does not carry it;\n\
+         // tests/openapi_js.rs checks the two are the same. Written by\n\
          // `ORDERPAY_WRITE_OPENAPI=1 cargo test --test openapi_js`: do not edit.\n\
          const DOCUMENT = `{literal}`;\n\
          \n\
-         /** The OpenAPI 3.1 document of the eight endpoints, as JSON text. */\n\
+         /** The OpenAPI 3.1 document of the eight endpoints and the challenge page, as JSON text. */\n\
          export function openapi() {{\n  return DOCUMENT;\n}}\n"
     )
 }

@@ -4,9 +4,8 @@
 // sent itself carry their headers and bodies; older ones (from the log
 // alone) carry what the log keeps, and say so in a comment. Built in slices
 // between frames, so a long list does not hold the page.
+import { statusText } from "./pkg/status_text.js";
 import { jsonPieces, slicer } from "./slices.js";
-
-const STATUS_TEXT = { 200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 413: "Payload Too Large", 415: "Unsupported Media Type", 500: "Internal Server Error" };
 
 const pairs = (object) => Object.entries(object ?? {}).map(([name, value]) => ({ name: String(name), value: String(value) }));
 
@@ -34,7 +33,7 @@ function entry(req, exchange, base) {
     time: duration,
     request,
     response: {
-      status: req.httpStatus ?? 0, statusText: STATUS_TEXT[req.httpStatus] ?? "", httpVersion: "HTTP/1.1", cookies: [],
+      status: req.httpStatus ?? 0, statusText: statusText(req.httpStatus), httpVersion: "HTTP/1.1", cookies: [],
       headers: pairs(exchange?.responseHeaders ?? { "content-type": "application/json", "x-b3-traceid": req.traceId }),
       content: { size: text.length, mimeType: "application/json", text },
       redirectURL: "", headersSize: -1, bodySize: text.length,

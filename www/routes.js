@@ -106,12 +106,18 @@ function routeOf(path, method, op) {
   };
 }
 
+/** Whether an operation answers the envelope: not a page (the challenge's, met through a pay's nextAction). */
+const answersEnvelope = (op) => op.responses?.["200"]?.content?.["application/json"] !== undefined;
+
 /**
- * The routes, in the document's order, then the custom one. Each has
- * `help(settings)`: its line for the service's settings in force.
+ * The routes that answer the envelope, in the document's order, then the
+ * custom one. Each has `help(settings)`: its line for the service's
+ * settings in force.
  */
 export const ROUTES = [
-  ...Object.entries(DOCUMENT.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => routeOf(path, method, op))),
+  ...Object.entries(DOCUMENT.paths).flatMap(([path, ops]) =>
+    Object.entries(ops).filter(([, op]) => answersEnvelope(op)).map(([method, op]) => routeOf(path, method, op)),
+  ),
   CUSTOM,
 ];
 

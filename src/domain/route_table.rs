@@ -1,10 +1,17 @@
-//! The eight documented routes of the spec as a table (method, template,
-//! kind), and which of them a path fits: its template and its log
-//! `uri_group`. The gateway routes by it; the log's writer and reader
-//! (`observe`) name a request by its template and group. What a request
-//! that fits none is answered (404, 405) is the gateway's (`route.rs`).
+//! Every route the gateway answers as a table (method, template, kind):
+//! the eight documented routes of the spec, which answer the envelope,
+//! then the challenge page's two, which answer HTML; which of the eight a
+//! path fits: its template and its log `uri_group`; and which page a path
+//! is. The gateway routes by it; the log's writer and reader (`observe`)
+//! name a request by its template and group. What a request that fits
+//! none is answered (404, 405) is the gateway's (`route.rs`).
+//!
+//! A page is served before the eight are routed, and only for a payment
+//! that is or was challenged: any other payment's page path answers as if
+//! the page were not in the table (404, the hint among the eight), and
+//! neither a scenario's rules nor an `Idempotency-Key` apply to a page.
 
-/// Which of the eight a route is, without its parameter.
+/// Which route it is, without its parameter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     CreateOrder,
@@ -15,10 +22,14 @@ pub enum Kind {
     GetPayment,
     Refund,
     Batch,
+    /// The 3-D Secure challenge page: GET shows it, POST takes the
+    /// buyer's answer. HTML, not an envelope.
+    ChallengePage,
 }
 
-/// The routes as the spec documents them; `{…}` is a path parameter.
-pub const ROUTES: [(&str, &str, Kind); 8] = [
+/// The routes: the spec's eight as it documents them, then the pages;
+/// `{…}` is a path parameter.
+pub const ROUTES: [(&str, &str, Kind); 10] = [
     ("POST", "/api/order/create", Kind::CreateOrder),
     ("GET", "/api/order/{orderId}", Kind::GetOrder),
     ("POST", "/api/order/{orderId}/pay", Kind::MarkOrderPaid),
@@ -27,7 +38,61 @@ pub const ROUTES: [(&str, &str, Kind); 8] = [
     ("GET", "/api/payment/{paymentId}", Kind::GetPayment),
     ("POST", "/api/payment/refund/{paymentId}", Kind::Refund),
     ("GET", "/api/test/order/batch", Kind::Batch),
+    ("GET", CHALLENGE, Kind::ChallengePage),
+    ("POST", CHALLENGE, Kind::ChallengePage),
 ];
+
+/// The spec's eight, which answer the envelope: what `Matches` routes,
+/// a 404's hint offers and a scenario's rule names.
+pub const API_ROUTES: &[(&str, &str, Kind)] = ROUTES.split_at(8).0;
+
+/// The challenge page's template: a payment's `nextAction.url`.
+const CHALLENGE: &str = "/api/payment/{paymentId}/challenge";
+
+/// The challenge page's template around its parameter: the literal head
+/// and tail a path of it has, cut at compile time.
+const CHALLENGE_CUT: (&str, &str) = {
+    let (open, close) = braces(CHALLENGE);
+    let bytes = CHALLENGE.as_bytes();
+    let head = core::str::from_utf8(bytes.split_at(open).0);
+    let tail = core::str::from_utf8(bytes.split_at(close).1);
+    match (head, tail) {
+        (Ok(head), Ok(tail)) => (head, tail),
+        // Cut at ASCII braces, so never: a compile error if it were.
+        _ => panic!("the challenge template cut is not UTF-8"),
+    }
+};
+
+/// The parameter of a page's path for this (upper-case) method: the
+/// payment id of `GET` or `POST /api/payment/{paymentId}/challenge`,
+/// the pages of `ROUTES`.
+pub fn page_param<'p>(method: &str, path: &'p str) -> Option<&'p str> {
+    let pages = ROUTES.get(API_ROUTES.len()..).unwrap_or_default();
+    if !pages.iter().any(|(m, ..)| *m == method) {
+        return None;
+    }
+    let (head, tail) = CHALLENGE_CUT;
+    let param = path.strip_prefix(head)?.strip_suffix(tail)?;
+    (!param.is_empty() && !param.contains('/')).then_some(param)
+}
+
+/// Where a template's parameter starts (`{`) and where its literal tail
+/// starts (after `}`); the template's length twice when it has none.
+/// Worked out at compile time.
+const fn braces(template: &str) -> (usize, usize) {
+    let bytes = template.as_bytes();
+    let (mut i, mut open) = (0, bytes.len());
+    while i < bytes.len() {
+        if bytes[i] == b'{' {
+            open = i;
+        }
+        if bytes[i] == b'}' {
+            return (open, i + 1);
+        }
+        i += 1;
+    }
+    (open, open)
+}
 
 /// The log's `uri_group`, by the path's prefix, known route or not.
 pub fn uri_group(path: &str) -> Option<&'static str> {
@@ -217,11 +282,11 @@ pub fn template_named(method: &str, uri: &str) -> Option<&'static str> {
     template_of(method, uri)
 }
 
-/// The definition `Matches::of` is checked against: every template
-/// compared with the path, the most literal fits kept.
+/// The definition `Matches::of` is checked against: every template of
+/// the eight compared with the path, the most literal fits kept.
 #[cfg(test)]
 mod oracle {
-    use super::ROUTES;
+    use super::{braces, API_ROUTES, ROUTES};
 
     /// The number of literal segments of a template (the empty one before
     /// the first `/` included, as every path has it): a fit matches all of
@@ -240,29 +305,12 @@ mod oracle {
         segments - params
     }
 
-    /// Where a template's parameter starts (`{`) and where its literal tail
-    /// starts (after `}`); the template's length twice when it has none.
-    pub(super) const fn braces(template: &str) -> (usize, usize) {
-        let bytes = template.as_bytes();
-        let (mut i, mut open) = (0, bytes.len());
-        while i < bytes.len() {
-            if bytes[i] == b'{' {
-                open = i;
-            }
-            if bytes[i] == b'}' {
-                return (open, i + 1);
-            }
-            i += 1;
-        }
-        (open, open)
-    }
-
-    /// Each route's literal count and the places of its parameter, worked out
-    /// once, at compile time.
-    pub(super) const SHAPES: [(usize, usize, usize); 8] = {
-        let mut out = [(0, 0, 0); 8];
+    /// Each of the eight's literal count and the places of its parameter,
+    /// worked out once, at compile time.
+    pub(super) const SHAPES: [(usize, usize, usize); API_ROUTES.len()] = {
+        let mut out = [(0, 0, 0); API_ROUTES.len()];
         let mut i = 0;
-        while i < 8 {
+        while i < API_ROUTES.len() {
             let (open, close) = braces(ROUTES[i].1);
             out[i] = (literals(ROUTES[i].1), open, close);
             i += 1;
@@ -294,7 +342,7 @@ mod oracle {
     pub(super) fn generic(path: &str) -> Vec<(usize, &str)> {
         let mut found = Vec::new();
         let mut most = 0;
-        for (i, ((_, template, _), shape)) in ROUTES.iter().zip(SHAPES).enumerate() {
+        for (i, ((_, template, _), shape)) in API_ROUTES.iter().zip(SHAPES).enumerate() {
             let Some((literals, param)) = fits(template, shape, path) else {
                 continue;
             };
@@ -358,6 +406,30 @@ mod tests {
                 .collect();
             assert_eq!(found, oracle::generic(path), "{path}");
         }
+    }
+
+    #[test]
+    fn a_page_is_its_template_of_its_method_and_none_of_the_eight_fits_it() {
+        let id = "/api/payment/PAY-1/challenge";
+        assert_eq!(page_param("GET", id), Some("PAY-1"));
+        assert_eq!(page_param("POST", id), Some("PAY-1"));
+        for (method, path) in [
+            ("PUT", id),
+            ("get", id),
+            ("GET", "/api/payment//challenge"),
+            ("GET", "/api/payment/a/b/challenge"),
+            ("GET", "/api/payment/PAY-1/challenge/"),
+            ("GET", "/api/payment/PAY-1"),
+            ("GET", "/api/order/ORD-1/challenge"),
+        ] {
+            assert_eq!(page_param(method, path), None, "{method} {path}");
+        }
+        // The eight route as before: the page's path fits none of them.
+        assert_eq!(Matches::of(id).len, 0);
+        assert_eq!(API_ROUTES.len(), 8);
+        assert!(ROUTES[8..]
+            .iter()
+            .all(|r| r.1 == CHALLENGE && r.2 == Kind::ChallengePage));
     }
 
     #[test]

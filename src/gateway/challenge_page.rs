@@ -1,6 +1,7 @@
 //! The simulated 3-D Secure challenge page, as HTML: self-contained (no
 //! external loads, no script), with *Complete*, *Fail* and *Cancel* for
-//! a payment awaiting one, or its state once it no longer is.
+//! a payment awaiting one, or its state once it no longer is; and the
+//! page a browser gets for an answer to a challenge already over.
 
 use crate::prelude::*;
 
@@ -12,14 +13,17 @@ const HEAD: &str = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf
 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
 <title>orderpay test authentication</title>\
 <style>body{font-family:sans-serif;max-width:32rem;margin:3rem auto}\
-form{display:inline}</style></head>\
+form{display:inline}button{margin-right:.5rem}</style></head>\
 <body><main class=\"card\"><h1>orderpay test authentication</h1>\
 <p>A simulated 3-D Secure challenge: no bank or card is involved.</p>";
 
 /// The page of a payment: its id and amount, then the three buttons
 /// while it awaits the challenge, or its state once answered (also the
-/// page a `POST` answers when the pay gave no `returnUrl`).
-pub fn page(p: &Payment) -> String {
+/// page a `POST` answers when the pay gave no `returnUrl`). `over`: the
+/// page of an answer to a challenge already over (a browser's Back, then
+/// a click), which says so and how it ended, as the payment's state
+/// says.
+pub fn page(p: &Payment, over: bool) -> String {
     let mut html = String::with_capacity(1800);
     html.push_str(HEAD);
     facts(&mut html, p);
@@ -40,8 +44,15 @@ pub fn page(p: &Payment) -> String {
         }
     } else {
         // Once answered, by the buyer here, a test or its rule's time.
-        html.push_str("<p>Authentication done: the payment is now ");
+        html.push_str(match over {
+            true => "<p id=\"over\">This challenge is already over, and this answer changed nothing: the payment is ",
+            false => "<p>Authentication done: the payment is now ",
+        });
         html.push_str(p.status.as_str());
+        if let Some(reason) = p.failure_reason() {
+            html.push_str(": ");
+            html.push_str(reason);
+        }
         html.push_str(".</p>");
     }
     html.push_str("</main></body></html>\n");

@@ -1,5 +1,6 @@
-//! The OpenAPI 3.1 document of the eight endpoints, rendered from the route
-//! table itself: every route of [`ROUTES`] becomes an operation, and
+//! The OpenAPI 3.1 document of the eight endpoints and the challenge page,
+//! rendered from the route table itself: every route of [`ROUTES`]
+//! becomes an operation (a page's answers `text/html`), and
 //! the match on its kind is exhaustive, so a route cannot be added without
 //! being documented, nor documented without existing.
 //!
@@ -13,7 +14,7 @@
 use serde_json::{json, Map, Value};
 
 use super::request::{MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_PATH_BYTES};
-use super::route::{Kind, ROUTES};
+use crate::domain::route_table::{Kind, ROUTES};
 
 /// What the document says about one kind of route beyond its method and path.
 struct Operation {
@@ -30,8 +31,9 @@ struct Operation {
     rejections: &'static [&'static str],
 }
 
-/// The operation of each kind of route.
-fn operation(kind: Kind) -> &'static Operation {
+/// The operation of each kind of route (the challenge page's, of its
+/// method).
+fn operation(kind: Kind, method: &str) -> &'static Operation {
     match kind {
         Kind::CreateOrder => &CREATE_ORDER,
         Kind::GetOrder => &GET_ORDER,
@@ -41,6 +43,8 @@ fn operation(kind: Kind) -> &'static Operation {
         Kind::GetPayment => &GET_PAYMENT,
         Kind::Refund => &REFUND,
         Kind::Batch => &BATCH,
+        Kind::ChallengePage if method == "GET" => &CHALLENGE_PAGE,
+        Kind::ChallengePage => &CHALLENGE_ANSWER,
     }
 }
 
@@ -128,6 +132,26 @@ const BATCH: Operation = Operation {
     rejections: &[],
 };
 
+const CHALLENGE_PAGE: Operation = Operation {
+    id: "challengePage",
+    summary: "The 3-D Secure challenge page of a challenged payment",
+    description: "A page, not an envelope: the payment's `nextAction.url`, served for a payment that is or was challenged (any other payment's path is a 404, no route). While the payment is REQUIRES_ACTION it has three buttons, Complete, Fail and Cancel, each a form posting its outcome; after, it says the payment's state.",
+    tag: "payment",
+    body: None,
+    data: None,
+    rejections: &[],
+};
+
+const CHALLENGE_ANSWER: Operation = Operation {
+    id: "answerChallenge",
+    summary: "The buyer's answer on the challenge page",
+    description: "Ends a REQUIRES_ACTION payment's challenge with `outcome` (pass: Complete, fail: Fail, abandon: Cancel), then answers a 303 to the pay's `returnUrl` with `paymentId` and `status` added to its query, or, without one, the page saying the result. A challenge already over is a 409 and changes nothing: a browser (its Accept starts with text/html, as a form's POST does) gets a page saying how it ended, any other client the envelope.",
+    tag: "payment",
+    body: None,
+    data: None,
+    rejections: &[],
+};
+
 /// The document as JSON text, indented as people read it (serde_json's
 /// pretty printer: two spaces a level).
 pub fn document() -> String {
@@ -162,14 +186,19 @@ fn info() -> Value {
         },
         "description": "The order and payment service: eight endpoints behind one gateway, \
             every answer in the {code, msg, data} envelope. Code 0 is success, -1 a business \
-            rejection (HTTP 200), and a malformed request gets its HTTP status as the code.",
+            rejection (HTTP 200, or 409 when the payment's state forbids it), and a malformed \
+            request gets its HTTP status as the code. Beside them, a challenged payment's \
+            3-D Secure challenge page, which answers HTML.",
     })
 }
 
 /// The operations' tags: name, description.
 const TAGS: [(&str, &str); 3] = [
     ("order", "Orders: create, read, mark paid, delete"),
-    ("payment", "Payments: pay, read, refund"),
+    (
+        "payment",
+        "Payments: pay, read, refund, and the challenge page",
+    ),
     ("test", "Test data"),
 ];
 
@@ -188,7 +217,10 @@ fn paths() -> Value {
             .entry(template)
             .or_insert_with(|| Value::Object(Map::new()));
         if let Some(item) = item.as_object_mut() {
-            item.insert(method.to_ascii_lowercase(), path_operation(template, kind));
+            item.insert(
+                method.to_ascii_lowercase(),
+                path_operation(method, template, kind),
+            );
         }
     }
     Value::Object(paths)
@@ -204,15 +236,19 @@ fn json_content(schema: Value) -> Value {
     json!({ "application/json": { "schema": schema } })
 }
 
-fn path_operation(template: &str, kind: Kind) -> Value {
-    let op = operation(kind);
+fn path_operation(method: &str, template: &str, kind: Kind) -> Value {
+    let op = operation(kind, method);
+    let responses = match kind {
+        Kind::ChallengePage => page_responses(method),
+        _ => responses(op, kind),
+    };
     let mut value = json!({
         "operationId": op.id,
         "summary": op.summary,
         "description": op.description,
         "tags": [op.tag],
-        "parameters": parameters(template, kind),
-        "responses": responses(op, kind),
+        "parameters": parameters(method, template, kind),
+        "responses": responses,
     });
     if let (Some(fields), Some(schema)) = (value.as_object_mut(), op.body) {
         let body = json!({
@@ -224,9 +260,9 @@ fn path_operation(template: &str, kind: Kind) -> Value {
     value
 }
 
-/// The template's `{…}` parameters, the batch's `count`, then the request
-/// headers the route reads.
-fn parameters(template: &str, kind: Kind) -> Value {
+/// The template's `{…}` parameters, the batch's `count` or the buyer's
+/// `outcome`, then the request headers the route reads.
+fn parameters(method: &str, template: &str, kind: Kind) -> Value {
     let mut list: Vec<Value> = template
         .split('/')
         .filter_map(|s| s.strip_prefix('{').and_then(|s| s.strip_suffix('}')))
@@ -248,6 +284,15 @@ fn parameters(template: &str, kind: Kind) -> Value {
             "schema": { "type": "integer", "minimum": 1, "maximum": 10000 },
         }));
     }
+    if kind == Kind::ChallengePage && method == "POST" {
+        list.push(json!({
+            "name": "outcome",
+            "in": "query",
+            "required": true,
+            "description": "The buyer's answer: pass (Complete), fail (Fail) or abandon (Cancel).",
+            "schema": { "type": "string", "enum": ["pass", "fail", "abandon"] },
+        }));
+    }
     for (name, ..) in HEADER_PARAMETERS {
         let takes = match name {
             "X-Sim-Outcome" => kind == Kind::Pay,
@@ -261,11 +306,13 @@ fn parameters(template: &str, kind: Kind) -> Value {
     Value::Array(list)
 }
 
-/// Whether the route takes an `Idempotency-Key`: every POST does.
+/// Whether the route takes an `Idempotency-Key`: every POST of the
+/// eight does (a page is served before keys are looked up).
 fn keyed(kind: Kind) -> bool {
-    ROUTES
-        .iter()
-        .any(|(method, _, k)| *k == kind && *method == "POST")
+    kind != Kind::ChallengePage
+        && ROUTES
+            .iter()
+            .any(|(method, _, k)| *k == kind && *method == "POST")
 }
 
 /// The success answer, then the error answers the route can get.
@@ -279,12 +326,61 @@ fn responses(op: &Operation, kind: Kind) -> Value {
             // The service keeps as many orders as its maxOrders allows,
             // and as many idempotency keys as its idempotencyKeys.
             "507" => kind == Kind::Batch || keyed(kind),
+            // A second pay while the order's challenge is open.
+            "409" => kind == Kind::Pay,
             _ => true,
         };
         if takes {
             let name = format!("Error{status}");
             responses.insert(status.into(), reference("responses", &name));
         }
+    }
+    Value::Object(responses)
+}
+
+/// A page's answers: the page (`text/html`), for a POST a 303 back to
+/// the pay's `returnUrl` and the 409 of a challenge already over (a page
+/// to a browser, else the envelope), then the envelope's errors a page's
+/// path can get (a payment never challenged: 404).
+fn page_responses(method: &str) -> Value {
+    let html = || json!({ "text/html": { "schema": { "type": "string" } } });
+    let mut responses = Map::new();
+    let page = match method {
+        "GET" => "The challenge page",
+        _ => "The page saying the result, when the pay gave no returnUrl",
+    };
+    let ok = json!({ "description": page, "headers": response_headers(false), "content": html() });
+    responses.insert("200".into(), ok);
+    if method == "POST" {
+        let mut headers = response_headers(false);
+        if let Some(fields) = headers.as_object_mut() {
+            let location = json!({
+                "description": "The pay's returnUrl, with paymentId and status added to its query.",
+                "schema": { "type": "string" },
+            });
+            fields.insert("location".into(), location);
+        }
+        let back = json!({
+            "description": "Back to the pay's returnUrl; the body is empty",
+            "headers": headers,
+            "content": html(),
+        });
+        responses.insert("303".into(), back);
+        let mut content = html();
+        if let Some(types) = content.as_object_mut() {
+            let envelope = json_content(reference("schemas", "ErrorEnvelope"));
+            types.extend(envelope.as_object().cloned().unwrap_or_default());
+        }
+        let over = json!({
+            "description": "The challenge is already over, and nothing changed: to a browser (Accept starting with text/html) a page saying how it ended, to any other client the envelope with code -1",
+            "headers": response_headers(false),
+            "content": content,
+        });
+        responses.insert("409".into(), over);
+    }
+    for status in ["400", "404", "414", "431", "500"] {
+        let name = format!("Error{status}");
+        responses.insert(status.into(), reference("responses", &name));
     }
     Value::Object(responses)
 }
@@ -381,13 +477,17 @@ fn response_headers(allow: bool) -> Value {
 }
 
 /// The error answers, in order of status, with what each means.
-const ERRORS: [(&str, &str); 9] = [
+const ERRORS: [(&str, &str); 10] = [
     (
         "400",
         "Malformed request: msg names the field and the problem",
     ),
     ("404", "No such route; msg offers the nearest one"),
     ("405", "Known path, other method; the allow header names it"),
+    (
+        "409",
+        "The payment's state forbids it (the order's payment awaits its challenge): code -1, msg names the payment, and nothing changed",
+    ),
     ("413", "Body over 1 MiB"),
     ("414", "Path and query over 8 KiB"),
     ("415", "A body that is not application/json"),
@@ -513,7 +613,7 @@ fn schemas() -> Value {
         "ErrorEnvelope": object(
             &["code", "msg", "data"],
             json!({
-                "code": { "type": "integer", "description": "The HTTP status" },
+                "code": { "type": "integer", "description": "The HTTP status; -1 on a 409, a business answer" },
                 "msg": { "type": "string" },
                 "data": { "type": "null" },
             }),
@@ -703,9 +803,9 @@ mod tests {
     }
 
     #[test]
-    fn every_post_takes_an_idempotency_key_and_may_answer_a_replay() {
+    fn every_post_of_the_eight_takes_an_idempotency_key_and_may_answer_a_replay() {
         let doc = doc();
-        for (method, template, _) in ROUTES {
+        for (method, template, kind) in ROUTES {
             let op = &doc["paths"][template][method.to_ascii_lowercase()];
             let takes = op["parameters"]
                 .as_array()
@@ -713,13 +813,49 @@ mod tests {
                 .flatten()
                 .any(|p| p["$ref"] == "#/components/parameters/Idempotency-Key");
             let replay = &op["responses"]["200"]["headers"]["idempotent-replayed"];
-            assert_eq!(takes, method == "POST", "{method} {template}");
-            assert_eq!(replay.is_object(), method == "POST", "{method} {template}");
+            let keyed = method == "POST" && kind != Kind::ChallengePage;
+            assert_eq!(takes, keyed, "{method} {template}");
+            assert_eq!(replay.is_object(), keyed, "{method} {template}");
             assert_eq!(
                 op["responses"]["507"].is_object(),
-                method == "POST" || template.contains("batch")
+                keyed || template.contains("batch")
             );
         }
+    }
+
+    #[test]
+    fn the_challenge_page_answers_html_and_its_post_a_303_or_a_409() {
+        let doc = doc();
+        let item = &doc["paths"]["/api/payment/{paymentId}/challenge"];
+        for method in ["get", "post"] {
+            let ok = &item[method]["responses"]["200"]["content"];
+            assert!(ok["text/html"].is_object(), "{method}");
+            assert!(ok["application/json"].is_null(), "{method}");
+            assert!(item[method]["responses"]["404"].is_object(), "{method}");
+        }
+        let post = &item["post"];
+        assert!(item["get"]["responses"]["303"].is_null());
+        assert!(post["responses"]["303"]["headers"]["location"].is_object());
+        let conflict = &post["responses"]["409"]["content"];
+        assert!(conflict["text/html"].is_object());
+        assert_eq!(
+            conflict["application/json"]["schema"]["$ref"],
+            "#/components/schemas/ErrorEnvelope"
+        );
+        let outcome = post["parameters"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|p| p["in"] == "query" && p["name"] == "outcome");
+        assert_eq!(
+            outcome.map(|p| p["schema"]["enum"].clone()),
+            Some(serde_json::json!(["pass", "fail", "abandon"]))
+        );
+        // The pay's 409 (a challenge open) is the envelope's, and no other
+        // of the eight gets one.
+        let pay = &doc["paths"]["/api/payment/pay"]["post"]["responses"]["409"];
+        assert_eq!(pay["$ref"], "#/components/responses/Error409");
+        assert!(doc["paths"]["/api/order/create"]["post"]["responses"]["409"].is_null());
     }
 
     #[test]
@@ -760,7 +896,7 @@ mod tests {
     fn the_document_is_valid_json_with_its_sections() {
         let doc = doc();
         assert_eq!(doc["openapi"], "3.1.0");
-        assert_eq!(doc["paths"].as_object().map(|p| p.len()), Some(8));
+        assert_eq!(doc["paths"].as_object().map(|p| p.len()), Some(9));
         assert_eq!(
             doc["components"]["schemas"]["NewOrder"]["properties"]["userId"]["pattern"],
             "\\S"

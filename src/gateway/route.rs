@@ -8,11 +8,10 @@ use crate::prelude::*;
 use crate::json::message::msg;
 
 use super::error::ApiError;
-use crate::domain::route_table::{Matches, Pick};
+use crate::domain::route_table::{Matches, Pick, API_ROUTES};
 use crate::observe::EventClass;
 
-// The table, where the OpenAPI writer reads it from.
-pub(crate) use crate::domain::route_table::{Kind, ROUTES};
+use crate::domain::route_table::Kind;
 
 /// A matched route, with its path parameter (borrowed from the path)
 /// where it has one.
@@ -51,7 +50,8 @@ pub fn event_class_of_path(path: &str) -> Option<EventClass> {
 /// names a documented path, whatever the method: a 405 on an order path
 /// is still about orders.
 pub fn event_class(matches: &Matches) -> Option<EventClass> {
-    matches.kind().map(|kind| build(kind, "").event_class())
+    let route = build(matches.kind()?, "")?;
+    Some(route.event_class())
 }
 
 /// Matches method (any letter case) and path (exact case, as servers do).
@@ -70,26 +70,32 @@ pub fn resolve_picked<'p>(
     method: &str,
     path: &'p str,
 ) -> Result<Route<'p>, ApiError> {
-    match pick.and_then(|p| Some((p.allowed(), matches.picked(p)?))) {
+    let fit = pick.and_then(|p| Some((p.allowed(), matches.picked(p)?)));
+    let route = match fit {
         Some((true, ((_, _, kind), (from, to)))) => {
-            Ok(build(kind, path.get(from..to).unwrap_or_default()))
+            build(kind, path.get(from..to).unwrap_or_default())
         }
-        Some((false, ((allow, ..), _))) => Err(ApiError::MethodNotAllowed {
-            allow,
-            hint: nearest(path, method, true),
-            method: method.to_owned(),
-            path: path.to_owned(),
-        }),
-        None => Err(ApiError::NotFound {
-            hint: nearest(path, method, false),
-            method: method.to_owned(),
-            path: path.to_owned(),
-        }),
-    }
+        Some((false, ((allow, ..), _))) => {
+            return Err(ApiError::MethodNotAllowed {
+                allow,
+                hint: nearest(path, method, true),
+                method: method.to_owned(),
+                path: path.to_owned(),
+            })
+        }
+        None => None,
+    };
+    route.ok_or_else(|| ApiError::NotFound {
+        hint: nearest(path, method, false),
+        method: method.to_owned(),
+        path: path.to_owned(),
+    })
 }
 
-fn build(kind: Kind, param: &str) -> Route<'_> {
-    match kind {
+/// The route of one of the eight; none for a page, which is served
+/// before routing (`exchange`) and never among `Matches`' fits.
+fn build(kind: Kind, param: &str) -> Option<Route<'_>> {
+    Some(match kind {
         Kind::CreateOrder => Route::CreateOrder,
         Kind::GetOrder => Route::GetOrder(param),
         Kind::MarkOrderPaid => Route::MarkOrderPaid(param),
@@ -98,19 +104,20 @@ fn build(kind: Kind, param: &str) -> Route<'_> {
         Kind::GetPayment => Route::GetPayment(param),
         Kind::Refund => Route::Refund(param),
         Kind::Batch => Route::Batch,
-    }
+        Kind::ChallengePage => return None,
+    })
 }
 
-/// The documented route closest to the path: segment by segment, a path
-/// parameter fits any segment, and literals compare by edit distance
-/// without regard to case. Nothing is offered when nothing is close.
+/// The documented route (of the eight) closest to the path: segment by
+/// segment, a path parameter fits any segment, and literals compare by
+/// edit distance without regard to case. Nothing is offered when nothing is close.
 /// Routes of the request's method come first; with `only_method`, no
 /// other is offered: `POST /api/order/creat` is nearest to the create
 /// route, not to reading an order named "creat".
 fn nearest(path: &str, wanted: &str, only_method: bool) -> Option<String> {
     // The first route of the least cost, its text made for it alone.
     let mut best: Option<(usize, &str, &str)> = None;
-    for (method, template, _) in ROUTES.iter() {
+    for (method, template, _) in API_ROUTES {
         if only_method && *method != wanted {
             continue;
         }
@@ -167,7 +174,7 @@ mod tests {
     /// against.
     fn nearest_by_copies(path: &str, wanted: &str, only_method: bool) -> Option<String> {
         let segments: Vec<&str> = path.split(['/']).filter(|s| !s.is_empty()).collect();
-        ROUTES
+        API_ROUTES
             .iter()
             .filter(|(method, _, _)| !only_method || *method == wanted)
             .map(|(method, template, _)| {

@@ -13,7 +13,7 @@ use super::parse;
 use super::request::Headers;
 use super::route::Route;
 use crate::domain::order::Orders;
-use crate::domain::route_table::ROUTES;
+use crate::domain::route_table::API_ROUTES;
 use crate::domain::PaymentMethod;
 use crate::json::flat::Scalar;
 use crate::json::number;
@@ -148,19 +148,20 @@ fn reaches_third_party(orders: &Orders, body: Option<&Body>) -> bool {
 /// The groups a rule may name, their ids after the templates'.
 const GROUPS: [&str; 3] = ["order", "payment", "test"];
 
-/// A template's id (its place in `ROUTES`) or a group's (8 on).
+/// A template's id (its place among the eight) or a group's (8 on). A
+/// page (the challenge's) is served before the rules, so none names it.
 fn route_id(name: &str) -> Option<u8> {
-    let template = ROUTES.iter().position(|(_, t, _)| *t == name);
+    let template = API_ROUTES.iter().position(|(_, t, _)| *t == name);
     let group = || {
         GROUPS
             .iter()
             .position(|g| *g == name)
-            .map(|g| g + ROUTES.len())
+            .map(|g| g + API_ROUTES.len())
     };
     template.or_else(group).and_then(|id| u8::try_from(id).ok())
 }
 
-/// A request's template id, by its route (in `ROUTES`' order).
+/// A request's template id, by its route (in `API_ROUTES`' order).
 fn template_id(route: &Route) -> u8 {
     match route {
         Route::CreateOrder => 0,
@@ -181,7 +182,7 @@ fn group_of(template: u8) -> u8 {
         4..=6 => 1,
         _ => 2,
     };
-    group + ROUTES.len() as u8
+    group + API_ROUTES.len() as u8
 }
 
 /// Applies a gateway-level failure before the service runs: `http` and a
@@ -248,7 +249,8 @@ mod tests {
             Route::Refund("x"),
             Route::Batch,
         ];
-        for (i, ((_, template, kind), route)) in ROUTES.iter().zip(&routes).enumerate() {
+        assert_eq!(API_ROUTES.len(), routes.len());
+        for (i, ((_, template, kind), route)) in API_ROUTES.iter().zip(&routes).enumerate() {
             assert_eq!(*kind, order[i]);
             assert_eq!(route_id(template), Some(template_id(route)));
             let group =
@@ -256,5 +258,6 @@ mod tests {
             assert_eq!(group.and_then(route_id), Some(group_of(template_id(route))));
         }
         assert_eq!(route_id("nope"), None);
+        assert_eq!(route_id("/api/payment/{paymentId}/challenge"), None);
     }
 }

@@ -1,7 +1,7 @@
-// The OpenAPI 3.1 document of the eight endpoints, as the core renders it
-// from its route table (src/gateway/openapi.rs). It ships here, in the JS
-// layer, so the WebAssembly module does not carry it; tests/openapi_js.rs
-// checks the two are the same. Written by
+// The OpenAPI 3.1 document of the eight endpoints and the challenge page, as
+// the core renders it from its route table (src/gateway/openapi.rs). It ships
+// here, in the JS layer, so the WebAssembly module does not carry it;
+// tests/openapi_js.rs checks the two are the same. Written by
 // `ORDERPAY_WRITE_OPENAPI=1 cargo test --test openapi_js`: do not edit.
 const DOCUMENT = `{
   "openapi": "3.1.0",
@@ -16,7 +16,7 @@ const DOCUMENT = `{
       "name": "orderpay",
       "url": "https://example.invalid/orderpay"
     },
-    "description": "The order and payment service: eight endpoints behind one gateway, every answer in the {code, msg, data} envelope. Code 0 is success, -1 a business rejection (HTTP 200), and a malformed request gets its HTTP status as the code."
+    "description": "The order and payment service: eight endpoints behind one gateway, every answer in the {code, msg, data} envelope. Code 0 is success, -1 a business rejection (HTTP 200, or 409 when the payment's state forbids it), and a malformed request gets its HTTP status as the code. Beside them, a challenged payment's 3-D Secure challenge page, which answers HTML."
   },
   "servers": [
     {
@@ -30,7 +30,7 @@ const DOCUMENT = `{
     },
     {
       "name": "payment",
-      "description": "Payments: pay, read, refund"
+      "description": "Payments: pay, read, refund, and the challenge page"
     },
     {
       "name": "test",
@@ -801,6 +801,9 @@ const DOCUMENT = `{
           "405": {
             "$ref": "#/components/responses/Error405"
           },
+          "409": {
+            "$ref": "#/components/responses/Error409"
+          },
           "413": {
             "$ref": "#/components/responses/Error413"
           },
@@ -1282,6 +1285,369 @@ const DOCUMENT = `{
           }
         }
       }
+    },
+    "/api/payment/{paymentId}/challenge": {
+      "get": {
+        "operationId": "challengePage",
+        "summary": "The 3-D Secure challenge page of a challenged payment",
+        "description": "A page, not an envelope: the payment's \`nextAction.url\`, served for a payment that is or was challenged (any other payment's path is a 404, no route). While the payment is REQUIRES_ACTION it has three buttons, Complete, Fail and Cancel, each a form posting its outcome; after, it says the payment's state.",
+        "tags": [
+          "payment"
+        ],
+        "parameters": [
+          {
+            "name": "paymentId",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "minLength": 1
+            }
+          },
+          {
+            "$ref": "#/components/parameters/X-User-Id"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-TraceId"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-SpanId"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-ParentSpanId"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-Sampled"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-Flags"
+          },
+          {
+            "$ref": "#/components/parameters/b3"
+          },
+          {
+            "$ref": "#/components/parameters/traceparent"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The challenge page",
+            "headers": {
+              "x-b3-traceid": {
+                "description": "The request's trace id: the caller's X-B3-TraceId when valid, else a new one.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}([0-9a-f]{16})?$"
+                }
+              },
+              "x-b3-spanid": {
+                "description": "The gateway's span.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}$"
+                }
+              },
+              "x-b3-parentspanid": {
+                "description": "The caller's span, when one came in.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}$"
+                }
+              },
+              "x-b3-sampled": {
+                "description": "1 when spans were recorded, 0 when the caller turned sampling off.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[01]$"
+                }
+              },
+              "traceparent": {
+                "description": "The same trace context in W3C form.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$"
+                }
+              },
+              "x-sim-duration-ms": {
+                "description": "The simulated time the request took, in ms.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
+                }
+              }
+            },
+            "content": {
+              "text/html": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Error400"
+          },
+          "404": {
+            "$ref": "#/components/responses/Error404"
+          },
+          "414": {
+            "$ref": "#/components/responses/Error414"
+          },
+          "431": {
+            "$ref": "#/components/responses/Error431"
+          },
+          "500": {
+            "$ref": "#/components/responses/Error500"
+          }
+        }
+      },
+      "post": {
+        "operationId": "answerChallenge",
+        "summary": "The buyer's answer on the challenge page",
+        "description": "Ends a REQUIRES_ACTION payment's challenge with \`outcome\` (pass: Complete, fail: Fail, abandon: Cancel), then answers a 303 to the pay's \`returnUrl\` with \`paymentId\` and \`status\` added to its query, or, without one, the page saying the result. A challenge already over is a 409 and changes nothing: a browser (its Accept starts with text/html, as a form's POST does) gets a page saying how it ended, any other client the envelope.",
+        "tags": [
+          "payment"
+        ],
+        "parameters": [
+          {
+            "name": "paymentId",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "minLength": 1
+            }
+          },
+          {
+            "name": "outcome",
+            "in": "query",
+            "required": true,
+            "description": "The buyer's answer: pass (Complete), fail (Fail) or abandon (Cancel).",
+            "schema": {
+              "type": "string",
+              "enum": [
+                "pass",
+                "fail",
+                "abandon"
+              ]
+            }
+          },
+          {
+            "$ref": "#/components/parameters/X-User-Id"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-TraceId"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-SpanId"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-ParentSpanId"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-Sampled"
+          },
+          {
+            "$ref": "#/components/parameters/X-B3-Flags"
+          },
+          {
+            "$ref": "#/components/parameters/b3"
+          },
+          {
+            "$ref": "#/components/parameters/traceparent"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The page saying the result, when the pay gave no returnUrl",
+            "headers": {
+              "x-b3-traceid": {
+                "description": "The request's trace id: the caller's X-B3-TraceId when valid, else a new one.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}([0-9a-f]{16})?$"
+                }
+              },
+              "x-b3-spanid": {
+                "description": "The gateway's span.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}$"
+                }
+              },
+              "x-b3-parentspanid": {
+                "description": "The caller's span, when one came in.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}$"
+                }
+              },
+              "x-b3-sampled": {
+                "description": "1 when spans were recorded, 0 when the caller turned sampling off.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[01]$"
+                }
+              },
+              "traceparent": {
+                "description": "The same trace context in W3C form.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$"
+                }
+              },
+              "x-sim-duration-ms": {
+                "description": "The simulated time the request took, in ms.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
+                }
+              }
+            },
+            "content": {
+              "text/html": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "303": {
+            "description": "Back to the pay's returnUrl; the body is empty",
+            "headers": {
+              "x-b3-traceid": {
+                "description": "The request's trace id: the caller's X-B3-TraceId when valid, else a new one.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}([0-9a-f]{16})?$"
+                }
+              },
+              "x-b3-spanid": {
+                "description": "The gateway's span.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}$"
+                }
+              },
+              "x-b3-parentspanid": {
+                "description": "The caller's span, when one came in.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}$"
+                }
+              },
+              "x-b3-sampled": {
+                "description": "1 when spans were recorded, 0 when the caller turned sampling off.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[01]$"
+                }
+              },
+              "traceparent": {
+                "description": "The same trace context in W3C form.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$"
+                }
+              },
+              "x-sim-duration-ms": {
+                "description": "The simulated time the request took, in ms.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
+                }
+              },
+              "location": {
+                "description": "The pay's returnUrl, with paymentId and status added to its query.",
+                "schema": {
+                  "type": "string"
+                }
+              }
+            },
+            "content": {
+              "text/html": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "The challenge is already over, and nothing changed: to a browser (Accept starting with text/html) a page saying how it ended, to any other client the envelope with code -1",
+            "headers": {
+              "x-b3-traceid": {
+                "description": "The request's trace id: the caller's X-B3-TraceId when valid, else a new one.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}([0-9a-f]{16})?$"
+                }
+              },
+              "x-b3-spanid": {
+                "description": "The gateway's span.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}$"
+                }
+              },
+              "x-b3-parentspanid": {
+                "description": "The caller's span, when one came in.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9a-f]{16}$"
+                }
+              },
+              "x-b3-sampled": {
+                "description": "1 when spans were recorded, 0 when the caller turned sampling off.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[01]$"
+                }
+              },
+              "traceparent": {
+                "description": "The same trace context in W3C form.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$"
+                }
+              },
+              "x-sim-duration-ms": {
+                "description": "The simulated time the request took, in ms.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^[0-9]+$"
+                }
+              }
+            },
+            "content": {
+              "text/html": {
+                "schema": {
+                  "type": "string"
+                }
+              },
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorEnvelope"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Error400"
+          },
+          "404": {
+            "$ref": "#/components/responses/Error404"
+          },
+          "414": {
+            "$ref": "#/components/responses/Error414"
+          },
+          "431": {
+            "$ref": "#/components/responses/Error431"
+          },
+          "500": {
+            "$ref": "#/components/responses/Error500"
+          }
+        }
+      }
     }
   },
   "components": {
@@ -1448,7 +1814,7 @@ const DOCUMENT = `{
         "properties": {
           "code": {
             "type": "integer",
-            "description": "The HTTP status"
+            "description": "The HTTP status; -1 on a 409, a business answer"
           },
           "msg": {
             "type": "string"
@@ -1724,6 +2090,60 @@ const DOCUMENT = `{
             "description": "The method the path takes.",
             "schema": {
               "type": "string"
+            }
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorEnvelope"
+            }
+          }
+        }
+      },
+      "Error409": {
+        "description": "The payment's state forbids it (the order's payment awaits its challenge): code -1, msg names the payment, and nothing changed",
+        "headers": {
+          "x-b3-traceid": {
+            "description": "The request's trace id: the caller's X-B3-TraceId when valid, else a new one.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9a-f]{16}([0-9a-f]{16})?$"
+            }
+          },
+          "x-b3-spanid": {
+            "description": "The gateway's span.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9a-f]{16}$"
+            }
+          },
+          "x-b3-parentspanid": {
+            "description": "The caller's span, when one came in.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9a-f]{16}$"
+            }
+          },
+          "x-b3-sampled": {
+            "description": "1 when spans were recorded, 0 when the caller turned sampling off.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[01]$"
+            }
+          },
+          "traceparent": {
+            "description": "The same trace context in W3C form.",
+            "schema": {
+              "type": "string",
+              "pattern": "^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$"
+            }
+          },
+          "x-sim-duration-ms": {
+            "description": "The simulated time the request took, in ms.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]+$"
             }
           }
         },
@@ -2068,7 +2488,7 @@ const DOCUMENT = `{
   }
 }`;
 
-/** The OpenAPI 3.1 document of the eight endpoints, as JSON text. */
+/** The OpenAPI 3.1 document of the eight endpoints and the challenge page, as JSON text. */
 export function openapi() {
   return DOCUMENT;
 }

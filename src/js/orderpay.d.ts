@@ -149,7 +149,9 @@ export interface HttpResponse {
  * The challenge page of a payment that is or was challenged (`nextAction.url`, `GET` or `POST`
  * `/api/payment/{paymentId}/challenge`): HTML, not an envelope. `GET` answers 200 with the page;
  * `POST ?outcome=pass|fail|abandon` answers 303 to the pay's `returnUrl` (empty body), or 200 with the
- * result page when it gave none. A bad outcome (400) or a payment no longer waiting (409) answers an envelope.
+ * result page when it gave none. A bad outcome (400) answers an envelope. A payment no longer waiting
+ * answers 409 and changes nothing: a page saying how the challenge ended to a request whose `Accept`
+ * starts with `text/html` (a browser's form), the envelope to any other.
  */
 export interface PageResponse {
   status: number;
@@ -697,7 +699,7 @@ export function request(method: string, path: string, body?: RequestBody, header
 export function logs(after?: number): LogRecord[];
 /** `clearLogs` of the module's default instance. */
 export function clearLogs(): void;
-/** The OpenAPI 3.1 document of the eight endpoints, as JSON text. */
+/** The OpenAPI 3.1 document of the eight endpoints and the challenge page, as JSON text. */
 export function openapi(): string;
 
 /** A trace header the service reads: the trace id from the first valid of X-B3-TraceId, b3, traceparent. */

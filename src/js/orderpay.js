@@ -10,7 +10,7 @@ export { NetworkFaultError } from "./network_fault_error.js";
 /** The scenario presets' documents, by name. */
 export { presets } from "./presets.js";
 export { traceHeaders } from "./trace_headers.js";
-/** The OpenAPI 3.1 document of the eight endpoints, as JSON text. */
+/** The OpenAPI 3.1 document of the eight endpoints and the challenge page, as JSON text. */
 export { openapi } from "./openapi.js";
 
 /** Loads the WebAssembly module (by default orderpay_bg.wasm, beside this file). */

@@ -1,19 +1,23 @@
 // The reason phrases of the statuses orderpay answers with: the core's
-// (its OpenAPI document), a scenario's `http` faults, and the server's own
-// refusals. A Response made by hand (adapter.js) and a status line written
-// on a socket (server/reply.js) read them here; the Service Worker gets
-// them from the page. tests/node/status-text.test.mjs holds the table to
-// those statuses. Internal: the package does not export this file.
+// (its OpenAPI document, the challenge page's 303 and 409 among them), a
+// scenario's `http` faults, and the server's own refusals. A Response made
+// by hand (adapter.js), a status line written on a socket
+// (server/reply.js) and the playground's HAR export (www/har.js) read them
+// here; the Service Worker gets them from the page.
+// tests/node/copies.test.mjs holds the table to those statuses. Internal:
+// the package does not export this file.
 
 export const STATUS_TEXT = {
   200: "OK",
   204: "No Content",
+  303: "See Other",
   400: "Bad Request",
   401: "Unauthorized",
   403: "Forbidden",
   404: "Not Found",
   405: "Method Not Allowed",
   408: "Request Timeout",
+  409: "Conflict",
   413: "Content Too Large",
   414: "URI Too Long",
   415: "Unsupported Media Type",

@@ -8,6 +8,8 @@
 // in a frame. With MSW in the browser (docs/api.md's example, as written)
 // and createFetch, whose fetch no navigation goes through, the buyer clicks
 // in showChallenge's frame (orderpay/browser); under the Service Worker too.
+// The page's buttons do not touch, and Complete clicked again
+// once the challenge is over shows a 409 page saying how it ended.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -32,18 +34,31 @@ before(async () => {
 });
 after(() => browser?.close());
 
+/** The challenge page's three buttons do not touch: each box at least 4 px from the one before, beside or below it. */
+async function assertButtonsApart(page) {
+  const boxes = await Promise.all(["Complete", "Fail", "Cancel"].map((name) => page.getByRole("button", { name }).boundingBox()));
+  for (let i = 1; i < boxes.length; i++) {
+    const [a, b] = [boxes[i - 1], boxes[i]];
+    const apart = b.x - (a.x + a.width) >= 4 || b.y - (a.y + a.height) >= 4;
+    assert.ok(apart, `buttons ${i} and ${i + 1} touch: ${JSON.stringify([a, b])}`);
+  }
+}
+
 /**
  * Pays in the app at `origin`, clicks Complete on the challenge page, and
  * returns what the buyer saw: the challenge page's title and URL, and
- * where the browser came back to with the status it shows.
+ * where the browser came back to with the status it shows. `onChallenge(url)`
+ * runs while the challenge waits, before the click.
  */
-async function checkout(page, origin) {
+async function checkout(page, origin, onChallenge = async () => {}) {
   const errors = [];
   page.on("pageerror", (error) => errors.push(String(error)));
   await page.goto(`${origin}/`);
   await page.getByRole("button", { name: "Pay 20.00" }).click();
   await page.waitForURL(/\/api\/payment\/PAY-[A-Z0-9]+\/challenge$/);
   const challenge = { title: await page.title(), url: page.url() };
+  await assertButtonsApart(page);
+  await onChallenge(challenge.url);
   await page.getByRole("button", { name: "Complete" }).click();
   await page.waitForURL(/\/done\.html\?/);
   const status = page.locator("#status");
@@ -104,8 +119,20 @@ test("orderpay serve: the app and the gateway on one origin, the challenge page 
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
-    const seen = await checkout(page, server.origin);
+    // A second tab keeps the challenge page as it was before the answer, as Back does.
+    const stale = await context.newPage();
+    const seen = await checkout(page, server.origin, (url) => stale.goto(url));
     assertCameBack(seen, server.origin);
+    // Complete clicked again on a challenge already over: the 409 as a page saying how it ended.
+    const [again] = await Promise.all([
+      stale.waitForResponse((r) => r.request().method() === "POST"),
+      stale.getByRole("button", { name: "Complete" }).click(),
+    ]);
+    assert.equal(again.status(), 409);
+    assert.match(again.headers()["content-type"], /^text\/html/);
+    const over = stale.locator("#over");
+    await over.waitFor();
+    assert.match(await over.textContent(), /^This challenge is already over, and this answer changed nothing: the payment is SUCCESS\.$/);
     const payment = await (await fetch(`${server.url}/api/payment/${seen.back.searchParams.get("paymentId")}`)).json();
     assert.equal(payment.data.status, "SUCCESS");
     const { paid, shown } = await answerInFrame(page, "Cancel");

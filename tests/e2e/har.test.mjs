@@ -42,5 +42,16 @@ test("the requests export as a HAR file that a HAR validator accepts", async () 
   assert.equal(JSON.parse(bad.response.content.text).code, 400);
   assert.ok(entries.every((e) => e.time === e.timings.wait && e.time >= 0));
   assert.match(await page.textContent("#settings-message"), /^Exported 8 requests as HAR/);
+  // Every status orderpay gives has its text, from the package's one table
+  // (status_text.js): the challenge page's 303 and 409, a scenario's 429
+  // and 503, beside the 200 and 400 above.
+  assert.deepEqual([...new Set(entries.map((e) => e.response.statusText))], ["OK", "Bad Request"]);
+  const texts = await page.evaluate(async () => {
+    const { toHar } = await import("/har.js");
+    const sent = (httpStatus, key) => ({ key, method: "POST", uri: "/api/payment/PAY-1/challenge", httpStatus, code: -1, msg: "", traceId: "0", timestamp: 0 });
+    const pieces = await toHar([sent(303, "a"), sent(409, "b"), sent(429, "c"), sent(503, "d")], new Map(), "http://127.0.0.1:4010");
+    return JSON.parse(pieces.join("")).log.entries.map((e) => [e.response.status, e.response.statusText]);
+  });
+  assert.deepEqual(texts, [[303, "See Other"], [409, "Conflict"], [429, "Too Many Requests"], [503, "Service Unavailable"]]);
   assert.deepEqual(errors, []);
 });

@@ -80,6 +80,38 @@ test("request(): the page's refusals stay JSON envelopes", () => {
   assert.ok(!after.body.includes("<form"), "nothing to offer once resolved");
 });
 
+test("a challenge already over: a browser's form gets a 409 page saying how it ended, any other client the envelope", async () => {
+  // What Chromium sends with a form's POST; fetch() sends */* unless told.
+  const browser = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8" };
+  for (const [outcome, ended] of [["pass", "SUCCESS."], ["abandon", "FAILED: the buyer abandoned authentication."]]) {
+    const [s, pid, path] = challenged();
+    s.request("POST", `${path}?outcome=${outcome}`);
+    const page = s.request("POST", `${path}?outcome=pass`, undefined, browser);
+    assert.equal(page.status, 409);
+    assert.equal(page.headers["content-type"], HTML);
+    assertPage(page.body, pid);
+    assert.match(page.body, /This challenge is already over/);
+    assert.ok(page.body.includes(`this answer changed nothing: the payment is ${ended}</p>`), page.body);
+    assert.ok(!page.body.includes("<form"));
+    // HTML first is a browser's; JSON or anything first, or none, is a client's.
+    for (const headers of [undefined, { accept: "application/json" }, { accept: "*/*" }, { accept: "application/json, text/html" }]) {
+      const envelope = s.request("POST", `${path}?outcome=pass`, undefined, headers);
+      assert.equal(envelope.status, 409);
+      assert.equal(envelope.headers["content-type"], "application/json");
+      assert.equal(envelope.body.code, -1);
+      assert.match(envelope.body.msg, /is not awaiting a challenge/);
+    }
+    // Through fetch as a browser's form and as an app's fetch: the same two answers, with the status text.
+    const api = createFetch({ service: s, warn: false });
+    const form = await api(`${path}?outcome=pass`, { method: "POST", headers: browser });
+    assert.deepEqual([form.status, form.statusText, form.headers.get("content-type")], [409, "Conflict", HTML]);
+    assert.match(await form.text(), /This challenge is already over/);
+    const app = await api(`${path}?outcome=pass`, { method: "POST" });
+    assert.deepEqual([app.status, (await app.json()).code], [409, -1]);
+    assert.equal(s.request("GET", `/api/payment/${pid}`).body.data.status, ended.split(/[.:]/)[0], "nothing changed");
+  }
+});
+
 test("handle(): the page's HTML as a string; a 303's empty body", () => {
   const [s, pid, path] = challenged();
   const page = s.handle("GET", path);

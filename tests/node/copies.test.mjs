@@ -40,8 +40,12 @@ test("one status text for every status orderpay gives, and none other", () => {
   const given = [...new Set([...core.map(Number), ...JSON.parse(http[1]), ...server])].sort((a, b) => a - b);
   assert.deepEqual(Object.keys(STATUS_TEXT).map(Number), given);
   for (const text of Object.values(STATUS_TEXT)) assert.match(text, /^[A-Z][A-Za-z -]+$/);
-  // And the package's two users of the table read it, rather than a table of their own.
+  // And the table's users read it, rather than a table of their own: the
+  // package's two, and the playground's HAR export (served beside pkg/).
   assert.doesNotMatch(src("adapter.js") + src("server/reply.js"), /STATUS_TEXT = \{/);
+  const har = readFileSync(new URL("../../www/har.js", import.meta.url), "utf8");
+  assert.match(har, /^import \{ statusText \} from "\.\/pkg\/status_text\.js";$/m);
+  assert.doesNotMatch(har, /"Not Found"|STATUS_TEXT/);
 });
 
 /** The Service Worker's GATEWAY pattern for `base`, with the worker served from `origin`. */

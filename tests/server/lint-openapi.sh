@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Lints the package's two OpenAPI documents as they ship, the gateway's
 # (pkg/openapi.json) and the admin API's (pkg/openapi-admin.json), with
-# Redocly CLI's `recommended` ruleset (redocly.yaml; the one problem the
-# spec itself fixes is in .redocly.lint-ignore.yaml, which says why) and
+# Redocly CLI's `recommended` ruleset (redocly.yaml; the two problems the
+# paths themselves fix, the spec's and the challenge page's, are in
+# .redocly.lint-ignore.yaml, which says why) and
 # Spectral's `spectral:oas` (.spectral.yaml). Any error or warning fails.
 # Needs the built package (build_package) and tests/server/node_modules.
 # Usage: bash tests/server/lint-openapi.sh

@@ -1,8 +1,8 @@
-//! The challenge page's route, `GET/POST /api/payment/{id}/challenge`,
-//! served by the core so every way in serves it alike; only for a
-//! payment that is or was challenged (any other such path answers as
-//! before, 404). A part of the exchange, as the buyer's answer is a
-//! change of the payment that `later` writes.
+//! The challenge page's route, `GET/POST /api/payment/{paymentId}/challenge`
+//! (a page route of the table), served by the core so every way in
+//! serves it alike; only for a payment that is or was challenged (any
+//! other such path answers as before, 404). A part of the exchange, as
+//! the buyer's answer is a change of the payment that `later` writes.
 
 use crate::prelude::*;
 
@@ -10,55 +10,78 @@ use super::super::backend::Backend;
 use super::super::challenge_page;
 use super::super::envelope::{Data, Page};
 use super::super::error::ApiError;
-use super::super::request::Target;
+use super::super::request::{Headers, Target};
 use super::later::complete_challenge;
+use super::work::Work;
 use crate::domain::payment_changes::{not_awaiting_text, NotAwaiting};
 use crate::domain::Payment;
 use crate::json::message::{msg, Q};
 use crate::sim::scenario::document::OUTCOME_WORDS;
 use crate::sim::scenario::Outcome;
 
-/// The payment id of a challenge page's path, if it is one.
-pub(super) fn payment_of(uri: &str) -> Option<&str> {
-    let id = uri
-        .strip_prefix("/api/payment/")?
-        .strip_suffix("/challenge")?;
-    (!id.is_empty() && !id.contains('/')).then_some(id)
+/// What a request to the page asks: its method, its target (the
+/// `outcome` of a POST) and its headers (whether a browser asks).
+pub(super) struct Asked<'a> {
+    pub(super) method: &'a str,
+    pub(super) target: &'a Target,
+    pub(super) headers: &'a Headers,
 }
 
 /// GET: the page. POST: the buyer's answer (`?outcome=`), then a 303 to
-/// the pay's `returnUrl`, or the page with its result.
+/// the pay's `returnUrl`, or the page with its result. An answer to a
+/// challenge already over is a 409: to a browser, a page saying how the
+/// challenge ended; to any other client, the envelope.
 pub(super) fn serve(
     svc: &mut Backend,
-    method: &str,
     payment_id: &str,
-    target: &Target,
+    asked: Asked,
+    work: &mut Work,
 ) -> Result<Option<Data>, ApiError> {
-    if method == "GET" {
+    if asked.method == "GET" {
         let payment = svc.payments.get(payment_id)?;
-        return Ok(Some(page(200, challenge_page::page(&payment), None)));
+        let html = challenge_page::page(&payment, false);
+        return Ok(Some(Data::Page(page(200, html, None))));
     }
-    let given = target.param("outcome").unwrap_or_default();
+    let given = asked.target.param("outcome").unwrap_or_default();
     let outcome = Outcome::parse(given).ok_or_else(|| {
         let problem = msg!(OUTCOME_WORDS, ", got ", Q(given));
         ApiError::bad("outcome", problem)
     })?;
     if let Err(why) = complete_challenge(svc, payment_id, outcome) {
-        return Err(not_awaiting(payment_id, why));
+        let refused = not_awaiting(payment_id, why);
+        if let (ApiError::Conflict(_), true) = (&refused, is_browser(asked.headers)) {
+            let payment = svc.payments.get(payment_id)?;
+            let html = challenge_page::page(&payment, true);
+            work.shown = Some(page(refused.http_status(), html, None));
+        }
+        return Err(refused);
     }
     let payment = svc.payments.get(payment_id)?;
-    Ok(Some(match svc.payments.return_url(payment_id) {
-        Some(url) => page(303, String::new(), Some(back_to(url, &payment))),
-        None => page(200, challenge_page::page(&payment), None),
-    }))
+    Ok(Some(Data::Page(
+        match svc.payments.return_url(payment_id) {
+            Some(url) => page(303, String::new(), Some(back_to(url, &payment))),
+            None => page(200, challenge_page::page(&payment, false), None),
+        },
+    )))
 }
 
-fn page(status: u16, html: String, location: Option<String>) -> Data {
-    Data::Page(Box::new(Page {
+/// Whether a browser asks, as a page load or a form's POST: its `Accept`
+/// starts with `text/html`, as every browser's navigation sends it,
+/// where `fetch`, curl and HTTP libraries send `*/*` or
+/// `application/json`.
+fn is_browser(headers: &Headers) -> bool {
+    let accept = headers.get("accept").unwrap_or_default();
+    accept
+        .get(..9)
+        .is_some_and(|first| first.eq_ignore_ascii_case("text/html"))
+}
+
+fn page(status: u16, html: String, location: Option<String>) -> Box<Page> {
+    Box::new(Page {
         status,
         html,
         location,
-    }))
+    })
 }
 
 /// The challenge cannot be ended: 409, saying the state it is in.

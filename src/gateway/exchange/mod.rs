@@ -85,7 +85,7 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
             .map_or(Ok(()), |(f, p)| Err(ApiError::bad(f, p)))?;
         check_method(&call.method)?;
         let target = target.as_ref().map_err(Clone::clone)?;
-        if let Some(served) = page_of(svc, &call, target, &mut work) {
+        if let Some(served) = page_of(svc, &call, target, &headers, &mut work) {
             return served;
         }
         let route = match &matches {
@@ -128,33 +128,38 @@ fn page_of(
     svc: &mut Backend,
     call: &Call,
     target: &Target,
+    headers: &Headers,
     work: &mut Work,
 ) -> Option<Result<Option<Data>, ApiError>> {
     if svc.payments.plans.is_empty() {
         return None;
     }
-    challenge_page(svc, call, target, work)
+    challenge_page(svc, call, target, headers, work)
 }
 
-/// The challenge page, for a GET or POST of a challenged payment's
-/// `/api/payment/{id}/challenge`; `None` for any other request.
+/// The challenge page, for a page route of the table (GET or POST
+/// `/api/payment/{paymentId}/challenge`) of a challenged payment; `None`
+/// for any other request, which is routed among the eight.
 #[cold]
 #[inline(never)]
 fn challenge_page(
     svc: &mut Backend,
     call: &Call,
     target: &Target,
+    headers: &Headers,
     work: &mut Work,
 ) -> Option<Result<Option<Data>, ApiError>> {
-    if !matches!(&*call.method, "GET" | "POST") {
-        return None;
-    }
-    let id = challenge::payment_of(&call.uri)?;
+    let id = route_table::page_param(&call.method, &call.uri)?;
     if !svc.payments.was_challenged(id) {
         return None;
     }
     dispatch::enter(svc, work, EventClass::Payment);
-    Some(challenge::serve(svc, &call.method, id, target))
+    let asked = challenge::Asked {
+        method: &call.method,
+        target,
+        headers,
+    };
+    Some(challenge::serve(svc, id, asked, work))
 }
 
 /// An `Idempotency-Key` on a POST: the kept answer to replay, or where
@@ -332,10 +337,14 @@ fn finish(
         Ok(_) => Some("success"),
         Err(error) => error.fixed_msg(),
     };
-    let (http_status, body) = match result {
+    let (http_status, mut body) = match result {
         Ok(data) => (200, Envelope::success(data)),
         Err(error) => (error.http_status(), Envelope::failure(&error)),
     };
+    // A refusal a browser is shown as a page (the challenge's, over).
+    if let Some(shown) = work.shown.take() {
+        body.data = Some(Data::Page(shown));
+    }
     let page = body.page().map(|p| (p.status, p.location.clone()));
     let http_status = page.as_ref().map_or(http_status, |p| p.0);
     // A fixed message is shared by the records and spans, not copied.

@@ -5,6 +5,7 @@
 use crate::prelude::*;
 
 use super::super::body::Body;
+use super::super::envelope::Page;
 use super::super::error::ApiError;
 use super::super::request::{Headers, Target, Text};
 use super::super::route::Route;
@@ -28,6 +29,9 @@ pub(super) struct Work {
     /// Whether a scenario was in force for it (a drawn decline then
     /// reports `generic_decline`).
     pub(super) under_scenario: bool,
+    /// The page a refusal answers instead of its envelope, with the
+    /// refusal's status: a browser's answer to a challenge already over.
+    pub(super) shown: Option<Box<Page>>,
 }
 
 /// The parts of a request the services read, all parsed; a body already
