@@ -8,11 +8,10 @@
 // buyer is back (GET /api/payment/{id}).
 import { h } from "./dom.js";
 import { paymentStates } from "./payment-states.js";
+import { BUYER as LABELS } from "./buyer-answers.js";
 
 /** The challenge page's HTML, by payment id: fetched once (each fetch is a request in the log, as a browser's would be). */
 const pages = new Map();
-
-const LABELS = { pass: "Complete", fail: "Fail", abandon: "Cancel" };
 
 /** Whether a reply is a page (the challenge page, its result), not an envelope: text/html, its body the HTML. */
 export function isPage(reply) {
