@@ -125,7 +125,7 @@ export function challengeView(store, payment) {
       h("strong", null, "The buyer must authenticate (3-D Secure). "),
       "Your app sends them to ", h("code", null, "nextAction.url"), " (", h("code", { class: "mono" }, payment.nextAction.url),
       "): the page below, as the service serves it. ",
-      answered ? `Answered since: the payment is ${now}.` : "Click Complete, Fail or Cancel in it, as the buyer would."),
+      answered ? `Answered since: the payment is ${now}.` : `Click ${LABELS.pass}, ${LABELS.fail} or ${LABELS.abandon} in it, as the buyer would.`),
     frame,
     h("p", { class: "hint" }, "Its buttons post ", h("code", null, "…/challenge?outcome=pass|fail|abandon"),
       "; a test without a browser calls ", h("code", null, `service.completeChallenge("${id}", "pass")`), " instead."),
