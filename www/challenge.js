@@ -10,6 +10,7 @@
 import { h } from "./dom.js";
 import { paymentStates } from "./payment-states.js";
 import { answerArrives } from "./answer-time.js";
+import { BUYER as LABELS } from "./buyer-answers.js";
 import { follow } from "./follow.js";
 
 /**
@@ -24,8 +25,6 @@ function pagesOf(store) {
   if (!served.has(store.service)) served.set(store.service, new Map());
   return served.get(store.service);
 }
-
-const LABELS = { pass: "Complete", fail: "Fail", abandon: "Cancel" };
 
 /** Whether a reply is a page (the challenge page, its result), not an envelope: text/html, its body the HTML. */
 export function isPage(reply) {
@@ -174,7 +173,7 @@ export function challengeView(store, payment, reply = null) {
     const now = gone ? null : paymentStates(store).get(id)?.status;
     const over = gone || Boolean(now && now !== "REQUIRES_ACTION");
     state.textContent = gone ? "The service was started afresh since: this payment is not in it."
-      : over ? `Answered since: the payment is ${now}.` : "Click Complete, Fail or Cancel in it, as the buyer would.";
+      : over ? `Answered since: the payment is ${now}.` : `Click ${LABELS.pass}, ${LABELS.fail} or ${LABELS.abandon} in it, as the buyer would.`;
     box.dataset.over = String(over);
     if (!busy) for (const b of frame.contentDocument?.querySelectorAll("button[name=outcome]") ?? []) b.disabled = over;
   };

@@ -1,11 +1,13 @@
-// Two pictures in SVG: how payment attempts came out (the running share of
-// successes, which settles near 1 - failure rate), and how long requests
+// Two pictures in SVG: how payment attempts came out (by the status each
+// has now: a challenged or pending payment that ended FAILED is no
+// success; and the running share of approvals at the pay, which settles
+// near 1 - failure rate), and how long requests
 // took (the simulated durations). Drawn from the counters the service keeps
 // over every request (`service.counters()`, read in counters.js), not from
 // the part of the log still held, so they agree with the totals however
 // small the log; where the log dropped records, the captions say so.
 import { $, add, fill, h, number, percent, s, throttled } from "./dom.js";
-import { binned, payTurnedAway, quantile, quantileText, runningShare, timedRequests } from "./counters.js";
+import { binned, finalStatuses, payTurnedAway, quantile, quantileText, runningShare, timedRequests } from "./counters.js";
 
 const BINS = [5, 10, 25, 50, 100, 150, 200, 300, 500, 1000, Infinity];
 const EDGE_LABELS = ["0", "5", "10", "25", "50", "100", "150", "200", "300", "500", "1k", ""];
@@ -27,7 +29,7 @@ export function mountCharts(store) {
     const counters = store.counters;
     const p = counters.payments;
     const payKey = [widths.payments, p.attempts, p.approved, p.declined, payTurnedAway(counters), store.settings.failureRate,
-      store.droppedLogs, store.records.length, counters.complete, JSON.stringify(p.byRule)].join(" ");
+      store.droppedLogs, store.records.length, counters.complete, JSON.stringify(p.byRule), JSON.stringify(p.changes ?? null)].join(" ");
     if (payKey !== drawn.payments) {
       drawn.payments = payKey;
       drawPayments(payments, store, counters, widths.payments);
@@ -56,7 +58,9 @@ export function mountCharts(store) {
 
 function drawPayments(figure, store, c, clientWidth) {
   const n = c.payments.attempts;
-  const succeeded = c.payments.approved;
+  // By the status each payment has now: a challenge or a pending payment that ended FAILED, or a reversal, is no success.
+  const final = finalStatuses(c);
+  const { succeeded, open } = final;
   // A scenario's 5xx or timeout fails a payment at the third party: counted among the declined, told apart here.
   const thirdPartyErrors = Math.min(c.payments.declined, (c.faults?.byKind?.processor_error ?? 0) + (c.faults?.byKind?.timeout ?? 0));
   const declined = c.payments.declined - thirdPartyErrors;
@@ -64,23 +68,28 @@ function drawPayments(figure, store, c, clientWidth) {
   const share = n ? succeeded / n : 0;
   const rate = store.settings.failureRate;
   const expected = typeof rate === "number" ? 1 - rate : null;
-  Object.assign(figure.dataset, { attempts: n, succeeded, declined: c.payments.declined, thirdPartyErrors, share: share.toFixed(4), dropped: store.droppedLogs, complete: c.complete });
-  const caption = paymentsCaption(c, { n, succeeded, declined, thirdPartyErrors, other, share, rate, expected });
+  Object.assign(figure.dataset, { attempts: n, succeeded, declined: c.payments.declined, failed: final.failed, open, challenged: final.challenged, pending: final.pending, thirdPartyErrors, share: share.toFixed(4), dropped: store.droppedLogs, complete: c.complete });
+  const caption = paymentsCaption(c, { n, succeeded, declined, thirdPartyErrors, other, share, rate, expected, final });
   const width = Math.max(280, clientWidth || 600);
   const height = 230;
   const pad = { left: 44, right: 12, top: 46, bottom: 28 };
   const svg = s("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": n ? `Share of successful payments: ${percent(share)} of ${n} attempts` : "No payment attempts yet" });
   const plotW = width - pad.left - pad.right;
-  // The stacked bar: successes and declines.
+  // The stacked bar: successes, those still waiting, and the failures.
   const barW = plotW * share;
+  const openW = n ? plotW * (open / n) : 0;
+  const failedShare = n ? final.failed / n : 0;
   add(svg,
     s("rect", { x: pad.left, y: 8, width: plotW, height: 22, class: n ? "declined" : "empty-bar", rx: 3 }),
     n ? s("rect", { x: pad.left, y: 8, width: barW, height: 22, class: "succeeded", rx: 3 }) : null,
+    open ? s("rect", { x: pad.left + barW, y: 8, width: openW, height: 22, class: "open", rx: 3 },
+      s("title", null, `${open} still waiting (REQUIRES_ACTION or PENDING)`)) : null,
     // The third party's own errors: the bar's right end, hatched apart from the declines.
     n && thirdPartyErrors ? s("rect", { x: pad.left + plotW * (1 - thirdPartyErrors / n), y: 8, width: plotW * (thirdPartyErrors / n), height: 22, class: "third-party-error", rx: 3 },
       s("title", null, `${thirdPartyErrors} failed by the third party's error (not a decline)`)) : null,
     n && barW >= 120 ? s("text", { x: pad.left + 6, y: 23, class: "on-bar" }, `${percent(share)} succeeded`) : null,
-    n && plotW - barW >= 110 ? s("text", { x: width - pad.right - 6, y: 23, class: "on-bar", "text-anchor": "end" }, `${percent(1 - share)} ${thirdPartyErrors ? "failed" : "declined"}`) : null,
+    openW >= 110 ? s("text", { x: pad.left + barW + 6, y: 23, class: "on-bar" }, `${percent(open / n)} waiting`) : null,
+    n && plotW * failedShare >= 110 ? s("text", { x: width - pad.right - 6, y: 23, class: "on-bar", "text-anchor": "end" }, `${percent(failedShare)} ${thirdPartyErrors || final.failedLater ? "failed" : "declined"}`) : null,
   );
   // The running share of successes, attempt after attempt.
   const top = pad.top;
@@ -169,19 +178,29 @@ function drawDurations(figure, c, clientWidth) {
   fill(figure, svg, caption);
 }
 
-/** The payment chart's caption: the attempts, how many succeeded, were declined, or failed by the third party's own error. */
-function paymentsCaption(c, { n, succeeded, declined, thirdPartyErrors, other, share, rate, expected }) {
+/** The payment chart's caption: the attempts by the status they have now, how the failures came, and the challenged and pending ones. */
+function paymentsCaption(c, { n, succeeded, declined, thirdPartyErrors, other, share, rate, expected, final }) {
+  const later = final.challenged + final.pending > 0;
   return h("figcaption", null,
     h("strong", null, "Payment attempts"), " ",
-    n ? `since the service started: ${number(n)}, of which ${number(succeeded)} succeeded (${percent(share)}) and ${thirdPartyErrors
-      ? `${number(n - succeeded)} failed (${percent(1 - share)}): ${number(declined)} declined by the simulated third party, ${number(thirdPartyErrors)} failed by its own error (a 5xx or a timeout a scenario gave, not a decline)`
-      : `${number(declined)} were declined by the simulated third party (${percent(1 - share)})`}.`
+    n ? `since the service started: ${number(n)}, of which ${number(succeeded)} succeeded (${percent(share)})${final.open ? `, ${number(final.open)} still wait (REQUIRES_ACTION or PENDING)` : ""} and ${failuresText({ n, declined, thirdPartyErrors, final })}.`
       : "none yet. Run the flow or generate test data.",
-    n ? " The line is the share of successes so far, attempt after attempt." : "",
+    later ? ` ${number(final.challenged)} ${final.challenged === 1 ? "was" : "were"} challenged (3-D Secure) and ${number(final.pending)} went PENDING first; each counts by the status it has now.` : "",
+    n ? ` The line is the share ${later ? "the third party approved at the pay (a challenged or pending payment counts there, whatever its end)" : "of successes so far"}, attempt after attempt.` : "",
     expected !== null ? ` Expected with failure rate ${rate}: ${Math.round(expected * 100)}/${Math.round((1 - expected) * 100)} (the dashed line).` : "",
     rulesText(c.payments.byRule),
     other ? ` ${number(other)} other calls were rejected before reaching the third party and are not counted.` : "",
   );
+}
+
+/** The failed attempts: declined by the third party, failed by its own error, or FAILED later (a challenge, a pending payment, a reversal). */
+function failuresText({ n, declined, thirdPartyErrors, final }) {
+  const failed = final.failed;
+  if (!thirdPartyErrors && !final.failedLater) return `${number(declined)} were declined by the simulated third party (${percent(n ? failed / n : 0)})`;
+  const parts = [`${number(declined)} declined by the simulated third party`];
+  if (thirdPartyErrors) parts.push(`${number(thirdPartyErrors)} failed by its own error (a 5xx or a timeout a scenario gave, not a decline)`);
+  if (final.failedLater) parts.push(`${number(final.failedLater)} FAILED later (a challenge failed or abandoned, a pending payment declined${final.reversed ? `, ${number(final.reversed)} reversed after succeeding` : ""})`);
+  return `${number(failed)} failed (${percent(n ? failed / n : 0)}): ${parts.join(", ")}`;
 }
 
 /** How the attempts were decided, when anything but the draw decided some. */

@@ -12,6 +12,24 @@ export function payTurnedAway(c) {
 }
 
 /**
+ * The payment attempts by the status they have now, from the service's
+ * counts: an attempt the third party took counts as approved when it is
+ * answered, though it may start REQUIRES_ACTION or PENDING and end
+ * FAILED, and a SUCCESS may be reversed later (`payments.changes`, absent
+ * until a pay is challenged or goes pending). `succeeded`: SUCCESS (or
+ * refunded since); `failed`: declined at once, or FAILED later
+ * (`failedLater`, reversals among them); `open`: still REQUIRES_ACTION or
+ * PENDING; `challenged` and `pending`: the pays that started so.
+ */
+export function finalStatuses(c) {
+  const { approved, declined } = c.payments;
+  const ch = c.payments.changes ?? {};
+  const [challenged, pending, toSuccess, toFailed, reversed] = ["requiresAction", "pending", "succeeded", "failed", "reversed"].map((k) => ch[k] ?? 0);
+  const open = challenged + pending - toSuccess - (toFailed - reversed);
+  return { succeeded: approved - challenged - pending + toSuccess - reversed, failed: declined + toFailed, failedLater: toFailed, reversed, open, challenged, pending };
+}
+
+/**
  * The running share of approvals as [attempt, share] points: one every
  * `running.every` attempts (at most 256 of them), and the last attempt.
  */

@@ -16,9 +16,6 @@ import { faultText } from "./faults.js";
 import { pathSegments, placeOf } from "./json-place.js";
 import { declineCodes, keysReference, scenarioSchema } from "./scenario-keys.js";
 
-/** The presets' names, for a package that does not list them (its `presets` export does). */
-const PRESET_NAMES = ["third-party-down", "flaky-network", "slow-payments", "insufficient-funds", "rate-limited", "third-payment-fails"];
-
 /**
  * Examples of the kinds that change a payment later (a challenge, a pending
  * payment, a reversal): documents the page offers beside the presets, each
@@ -31,35 +28,12 @@ const ASYNC_EXAMPLES = {
   "reversal-after-60s": { name: "reversal-after-60s", rules: [{ name: "disputed", when: { route: "/api/payment/pay" }, then: { kind: "reversal", afterMs: 60000 } }] },
 };
 
-/** What shippedPresets() found, once asked. */
-let presetsRead = null;
-
 /**
- * The presets the package ships, name → document, or null for a package
- * without scenarios: its `presets` export, or else each preset's document
- * as a throwaway service set with its name reports it (never restated here).
+ * The presets the package ships, name → document (its `presets` export),
+ * or null for a package without scenarios.
  */
 export function shippedPresets() {
-  presetsRead ??= readPresets();
-  return presetsRead;
-}
-
-function readPresets() {
-  if (orderpay.presets && typeof orderpay.presets === "object") return orderpay.presets;
-  if (typeof orderpay.Service?.prototype?.setScenario !== "function") return null;
-  const found = {};
-  for (const name of PRESET_NAMES) {
-    let probe = null;
-    try {
-      probe = new orderpay.Service({ scenario: name });
-      found[name] = probe.scenario.document;
-    } catch {
-      // A name this package does not know: not offered.
-    } finally {
-      probe?.free();
-    }
-  }
-  return found;
+  return orderpay.presets && typeof orderpay.presets === "object" && typeof orderpay.Service?.prototype?.setScenario === "function" ? orderpay.presets : null;
 }
 
 export function mountFailures(store) {

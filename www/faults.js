@@ -72,7 +72,7 @@ export function noAnswer(fault) {
  */
 export function faultText(fault) {
   const { kind } = fault;
-  if (kind === "decline") return `${isDrawnDecline(fault) ? "drawn decline" : "decline"} ${fault.code ?? "generic_decline"}`;
+  if (kind === "decline") return `${isDrawnDecline(fault) ? "drawn decline" : "decline"}${fault.code ? ` ${fault.code}` : ""}`;
   if (kind === "processor_error") return `third party ${fault.status ?? "500"}`;
   if (kind === "http") return `gateway ${fault.status ?? ""}${typeof fault.retryAfter === "number" ? `, Retry-After ${fault.retryAfter} s` : ""}`;
   // A record's fault gives `ms`; a rule's `then` gives `afterMs`.
@@ -83,26 +83,34 @@ export function faultText(fault) {
   return laterText(fault) ?? String(kind);
 }
 
-/** The kinds that change a payment later: "challenge (waits for the buyer)", "pending 30 s, then pass", "reversal after 60 s". */
+/**
+ * The kinds that change a payment later: "challenge (waits for the buyer)",
+ * "pending 30 s, then pass", "reversal after 60 s fraudulent". The times
+ * and codes are what the record or the service's document says (both
+ * carry every value, defaults included); a preset's own text may leave
+ * some out, and so does this.
+ */
 function laterText(fault) {
-  const s = (ms) => `${Number((ms / 1000).toFixed(3))} s`;
+  const after = (ms) => (typeof ms === "number" ? ` after ${Number((ms / 1000).toFixed(3))} s` : "");
   const code = fault.code ? ` ${fault.code}` : "";
-  if (fault.kind === "challenge") {
-    return fault.outcome ? `challenge, ${fault.outcome} after ${s(fault.afterMs ?? 0)}${code}` : "challenge (waits for the buyer)";
+  // A challenge's code is the decline of a failed or abandoned one: a passed one has none.
+  if (fault.kind === "challenge") return fault.outcome ? `challenge, ${fault.outcome}${after(fault.afterMs)}${fault.outcome === "pass" ? "" : code}` : "challenge (waits for the buyer)";
+  if (fault.kind === "pending") {
+    const then = fault.outcome ? `, then ${fault.outcome}${fault.outcome === "fail" ? code : ""}` : "";
+    return `pending${typeof fault.forMs === "number" ? ` ${Number((fault.forMs / 1000).toFixed(3))} s` : ""}${then}`;
   }
-  if (fault.kind === "pending") return `pending ${s(fault.forMs ?? 30000)}, then ${fault.outcome ?? "pass"}${fault.outcome === "fail" ? code || " generic_decline" : ""}`;
-  if (fault.kind === "reversal") return `reversal after ${s(fault.afterMs ?? 60000)}${code}`;
+  if (fault.kind === "reversal") return `reversal${after(fault.afterMs)}${code}`;
   return null;
 }
 
 /** One sentence on what happened, for an answer or a request's panel. */
 export function faultSentence(fault) {
   if (isDrawnDecline(fault)) {
-    return `No rule of the scenario fired: the seeded draw declined the payment (as with no scenario), and the answer names the reason ${fault.code ?? "generic_decline"}. The envelope stays the spec's: code -1, Third party payment failed.`;
+    return `No rule of the scenario fired: the seeded draw declined the payment (as with no scenario)${fault.code ? `, and the answer names the reason ${fault.code}` : ""}. The envelope stays the spec's: code -1, Third party payment failed.`;
   }
   const rule = fault.rule ? `Rule "${fault.rule}" fired: ` : "A rule of the scenario fired (the records do not name it): ";
   const what = {
-    decline: `the third party declined the payment with the reason ${fault.code ?? "generic_decline"} (the envelope stays the spec's: code -1, Third party payment failed).`,
+    decline: `the third party declined the payment${fault.code ? ` with the reason ${fault.code}` : ""} (the envelope stays the spec's: code -1, Third party payment failed).`,
     timeout: "the third party never answered; the payment failed once the wait was over, with the spec's decline envelope.",
     processor_error: `the third party failed with HTTP ${fault.status ?? "5xx"} (its error, not a decline); the payment failed with the spec's envelope, code -1.`,
     http: `the gateway answered HTTP ${fault.status ?? ""}${fault.retryAfter !== undefined ? ` with Retry-After: ${fault.retryAfter} (seconds a client waits before trying again)` : ""}, and nothing ran.`,

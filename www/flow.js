@@ -15,6 +15,8 @@ import { waterfall } from "./trace.js";
 import { randomHex } from "./random-hex.js";
 import { faultOf, faultSentence, faultText, spanFailed, spanFault } from "./faults.js";
 import { answerArrives } from "./answer-time.js";
+import { OPEN, dueText, paymentStates } from "./payment-states.js";
+import { BUYER } from "./buyer-answers.js";
 
 const JSON_HEADERS = { "Content-Type": "application/json", "X-User-Id": "u-1" };
 const NAMES = { gateway: "gateway", "order-service": "order service", "payment-service": "payment service", "third-party": "third party", "test-data": "test data" };
@@ -120,12 +122,15 @@ class Flow {
     const paid = await this.#pay(orderId, order.price);
     if (!paid) return;
     const paymentId = paid.body.data.paymentId;
-    this.done.push(`paid with ${paymentId}`);
+    // A payment that waits (a challenge, PENDING): the flow waits too, as an app would, and goes on from its real status.
+    const settled = await this.#settle(paid, orderId);
+    if (settled === null) return;
+    this.done.push(`paid with ${paymentId}${settled}`);
 
     if (!(await this.expectStep(4, "Mark the order paid", "Expected: code 0. The order is now PAID.", "POST", `/api/order/${orderId}/pay`, "marked paid"))) return;
     if (!(await this.expectStep(5, "Delete the paid order", "Expected to fail: code -1, Paid order cannot be deleted.",
       "POST", `/api/order/delete/${orderId}`, "refused deletion (as expected)", { expected: true, wants: refusedDeletion }))) return;
-    if (!(await this.expectStep(6, "Read the payment", "Expected: the payment, status SUCCESS.", "GET", `/api/payment/${paymentId}`, "its payment read back"))) return;
+    if (!(await this.expectStep(6, "Read the payment", "Expected: the payment, status SUCCESS.", "GET", `/api/payment/${paymentId}`, "its payment read back", { wants: paidOff }))) return;
     if (!(await this.expectStep(7, "Refund the payment", "Expected: code 0. The payment is now REFUNDED.", "POST", `/api/payment/refund/${paymentId}`, "refunded"))) return;
     this.finish(`Done: ${sentence(this.done)}. ${this.written()}`);
   }
@@ -151,11 +156,76 @@ class Flow {
     this.finish(`Stopped at step ${n}, ${title.toLowerCase()}: it got ${got}.${before} ${this.written()}`);
   }
 
-  /** The requests this run sent and the records they wrote, counted from the log. */
+  /**
+   * The requests this run sent and the records written since it began,
+   * counted from the log, of each of the four kinds: a request's gateway,
+   * service and response records, and a payment record for each change of
+   * a payment's state (no request of its own). Requests sent meanwhile
+   * from elsewhere (a challenge's frame: its page, the buyer's answer, the
+   * read after it) are counted apart.
+   */
   written() {
     const mine = this.store.records.filter((r) => r.seq > this.before);
     const count = (stage) => mine.filter((r) => r.stage === stage).length;
-    return `The flow sent ${this.sent} request${this.sent === 1 ? "" : "s"}, which wrote ${mine.length} log records (${count("gateway")} gateway, ${count("service")} service, ${count("response")} response; a request the gateway turns away has no service record): see them in the log below.`;
+    const others = count("gateway") - this.sent;
+    const changes = count("payment");
+    return `The flow sent ${this.sent} request${this.sent === 1 ? "" : "s"}${others > 0 ? `, and ${others} more went meanwhile from elsewhere on the page (a challenge's frame sends its page, the buyer's answer and the read after it)` : ""}, which wrote ${mine.length} log records (${count("gateway")} gateway, ${count("service")} service, ${count("response")} response${changes ? `, ${changes} payment` : ""}; a request the gateway turns away has no service record${changes ? ", and a payment record is a change of a payment's state, no request" : ""}): see them in the log below.`;
+  }
+
+  /**
+   * After a pay answered code 0: "" for a payment SUCCESS at once; for one
+   * that waits (REQUIRES_ACTION for the buyer, PENDING for the service's
+   * clock), waits until its status changes, then reads it as an app does
+   * once the buyer is back or while it polls, and says how it ended (" once
+   * …"). A payment that ended FAILED stops the flow there: null.
+   */
+  async #settle(paid, orderId) {
+    const { paymentId, status } = paid.body.data;
+    if (!OPEN.has(status)) return "";
+    const waited = await this.#waitFor(paymentId, status, paid);
+    if (waited === null) return null;
+    const how = status === "REQUIRES_ACTION" ? "once the buyer is back" : "once it settled";
+    const read = await this.step(3, `Read the payment ${how}`, "Expected: the payment, status SUCCESS: only then is the order marked paid.",
+      "GET", `/api/payment/${paymentId}`, null, { wants: paidOff });
+    const now = read.reply.body?.data?.status;
+    if (read.asExpected) return status === "REQUIRES_ACTION" ? ` (the buyer passed its challenge)` : " (PENDING, then SUCCESS)";
+    if (now !== "FAILED") {
+      this.stopAt(read);
+      return null;
+    }
+    const { failureCode, failureReason } = read.reply.body.data;
+    const why = `${failureCode ?? "?"}${failureReason ? `: ${failureReason}` : ""}`;
+    add(read.li, h("p", { class: "unexpected-note", role: "note" }, h("strong", null, "The payment ended FAILED "), `(${why}). An app marks nothing paid: it offers the buyer another payment. The flow stops here.`));
+    const before = this.done.length ? ` Before it: ${sentence(this.done)}.` : "";
+    this.finish(`Stopped at step 3: payment ${paymentId} ended FAILED (${why}) after it was ${status}, so order ${orderId} stays CREATED and unpaid.${before} ${this.written()}`);
+    return null;
+  }
+
+  /**
+   * Waits, as an app would, for the payment to leave `status`: the buyer
+   * answers the challenge in the frame above, or the service's clock
+   * settles it. Resolves with its new status, or null once a newer run began.
+   */
+  #waitFor(paymentId, status, paid) {
+    const { store } = this;
+    const li = this.list.lastElementChild;
+    const note = h("p", { class: "flow-wait", role: "status", dataset: { status } }, waitText(store, paid));
+    add(li, note);
+    return new Promise((resolve) => {
+      const done = (value) => {
+        store.removeEventListener("change", check);
+        this.abandon = null;
+        note.remove();
+        resolve(value);
+      };
+      const check = () => {
+        const now = paymentStates(store).get(paymentId)?.status;
+        if (now && now !== status) done(now);
+      };
+      this.abandon = () => done(null);
+      store.addEventListener("change", check);
+      check();
+    });
   }
 
   /** Step 3, again after each declined attempt while the user says so: the paid reply, or null once the flow stopped. */
@@ -280,6 +350,20 @@ class Flow {
 
 /** The answer most steps expect: code 0. */
 const succeeded = (reply) => reply.body?.code === 0;
+
+/** A payment read back SUCCESS: the only status an order is marked paid on. */
+const paidOff = (reply) => reply.body?.code === 0 && reply.body.data?.status === "SUCCESS";
+
+/** What the flow waits for, and what settles it: the buyer's answer, or the service's clock. */
+function waitText(store, paid) {
+  const { status } = paid.body.data;
+  if (status === "REQUIRES_ACTION") {
+    return `The payment is REQUIRES_ACTION: the buyer must pass a challenge first. An app sends them to nextAction.url and marks nothing paid meanwhile. Answer the challenge above as the buyer would (${BUYER.pass}, ${BUYER.fail} or ${BUYER.abandon}); the flow goes on from the payment's status then.`;
+  }
+  const due = dueText(paid.plan?.dueAt ?? store.nextDueAt, store.now);
+  const clock = store.virtualClock === true ? " The service's clock is virtual: Advance in the Simulation panel moves it." : "";
+  return `The payment is PENDING: an app polls GET /api/payment/{id} and marks nothing paid until it settles${due ? `, due ${due}` : ""}.${clock} The flow goes on from its status then.`;
+}
 
 /** Step 5's: the paid order's deletion refused with code -1 (HTTP 200), not a gateway's answer or a network fault. */
 const refusedDeletion = (reply) => reply.status === 200 && reply.body?.code === -1 && reply.body.msg === "Paid order cannot be deleted";

@@ -9,15 +9,10 @@ import { waterfall } from "./trace.js";
 import { idMark } from "./ids.js";
 import { recordCauseText } from "./payment-states.js";
 import { serviceTime } from "./service-time.js";
+import { KNOWN_VALUES } from "./log-values.js";
 
 const PAGE = 100;
 const FILTERS = ["traceId", "uri_group", "event_class", "status", "stage"];
-const KNOWN_VALUES = {
-  uri_group: ["/order/*", "/payment/*", "/test/*"],
-  event_class: ["order", "payment", "test"],
-  status: ["success", "server_error", "client_error"],
-  stage: ["gateway", "service", "response", "payment"],
-};
 /** The order fields are listed in; any others follow, alphabetically. */
 const FIELD_ORDER = ["seq", "stage", "timestamp", "traceId", "spanId", "parentSpanId", "method", "uri", "uri_group", "paymentId", "from", "to", "cause", "failureCode", "failureReason",
   "event_class", "duration", "status", "outcome", "httpStatus", "code", "msg", "userId"];
@@ -201,9 +196,7 @@ class LogView {
     detail.hidden = false;
     fill(detail, ...[
       this.#traceHead(traceId),
-      h("p", null, records.length
-        ? `${records.length} record${records.length === 1 ? "" : "s"} from ${requests.length} request${requests.length === 1 ? "" : "s"}: each request leaves a gateway, a service and a response record (no service record when the gateway turned it away).`
-        : "None of this trace's records are in the log any more."),
+      h("p", { class: "trace-count" }, records.length ? recordsText(records, requests) : "None of this trace's records are in the log any more."),
       waterfall(this.store.spansOf(traceId), { focus: gateway?.spanId ?? null }),
       h("h4", { class: "records-title" }, "Log records, by request"),
       requests.length > 30 ? h("p", { class: "note" }, `Showing the last 30 of ${requests.length} requests.`) : null,
@@ -272,6 +265,20 @@ function byRequest(records) {
     requests.at(-1).push(r);
   }
   return requests;
+}
+
+/**
+ * A trace's records counted by kind: its requests' (a gateway, a service
+ * and a response record each) and its payment records (a payment's change
+ * of state, written when it happened: no request of its own).
+ */
+function recordsText(records, groups) {
+  const plural = (n, one) => `${n} ${one}${n === 1 ? "" : "s"}`;
+  const changes = records.filter((r) => r.stage === "payment").length;
+  const requests = groups.filter((g) => g[0]?.stage !== "payment").length;
+  const asked = `${plural(records.length - changes, "record")} from ${plural(requests, "request")}: each request leaves a gateway, a service and a response record (no service record when the gateway turned it away)`;
+  if (!changes) return `${asked}.`;
+  return `${plural(records.length, "record")}: ${asked}; and ${plural(changes, "payment record")}, each a change of a payment's state, written when it happened (no request of its own).`;
 }
 
 function requestTitle(group) {

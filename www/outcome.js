@@ -129,8 +129,9 @@ export function outcomeView(outcome, fault = null, status = null) {
         : `${decided.rule} (${RULES[decided.rule] ?? "a rule this page does not know"})`),
       h("dt", null, "attempt"), h("dd", null, `${outcome.attempt}${outcome.attempt === 1 ? " (the first on this order)" : " on this order"}`),
       h("dt", null, "draw vs threshold"), h("dd", null, drawLine),
-      // A scenario's decline: its reason, and what the third party did (declined, timed out, a 5xx).
-      decided.code ? [h("dt", null, "decline code"), h("dd", { class: "decline-code" }, String(decided.code))] : null,
+      // A scenario's decline: its reason, and what the third party did (declined, timed out, a 5xx). An approved attempt has
+      // none (a challenge's `code` is the decline a failed or abandoned challenge gives later: the plan says it).
+      decided.code && !approved ? [h("dt", null, "decline code"), h("dd", { class: "decline-code" }, String(decided.code))] : null,
       outcome.thirdParty !== undefined && outcome.thirdParty !== "declined" ? [h("dt", null, "third party"), h("dd", null, thirdPartyText(outcome.thirdParty))] : null,
     ),
     known && decided.rule === "draw" ? gauge(draw, threshold) : null,
@@ -166,9 +167,10 @@ const CLOCK_NOTES = {
 /**
  * Why a payment is not final yet, and when it will be: for an answer whose
  * Payment is PENDING, REQUIRES_ACTION or FAILED, or one whose card or rule
- * planned a later change (`plan`: payment-states.js planAtPay, from the
- * pay's time). `now`: the service's clock; `virtual`: whether it is
- * virtual (true), the wall clock (false), or not known (null).
+ * planned a later change (`plan`: payment-states.js planOf, from its
+ * service record's `outcome.async`). `now`: the service's clock;
+ * `virtual`: whether it is virtual (true), the wall clock (false), or not
+ * known (null).
  */
 export function asyncView(payment, plan, now, virtual = null) {
   const status = payment?.status;

@@ -2,25 +2,21 @@
 // FAILED, SUCCESS → FAILED by a reversal), read from the records: the
 // pay's answer gives the first state, each `stage: "payment"` record a
 // change with its cause (the buyer, or the service's clock as a scenario's
-// rule or a test card planned it), and what was planned at the pay (its
-// rule or card, and the pay's time) when the next change is due. The
+// rule or a test card planned it), and the pay's service record what was
+// planned (its `outcome.async`, as the core wrote it: the kind, the due
+// time, the outcome and decline code) when the next change is due. The
 // Simulation panel, the object pages and the answers all draw from here.
 import { clock } from "./dom.js";
-import { findCard } from "./test-card-table.js";
+import { routeFor } from "./routes.js";
+import { BUYER } from "./buyer-answers.js";
 
 /** The statuses that still wait for something: the buyer, or the service's clock. */
 export const OPEN = new Set(["REQUIRES_ACTION", "PENDING"]);
 
-const PAY_PATH = /^\/api\/payment\/pay(\?|$)/;
-const REFUND_PATH = /^\/api\/payment\/refund\/(PAY-[A-Z0-9]+)(\?|$)/;
-
-/** The status each kind's pay answers with. */
-const STARTS = { challenge: "REQUIRES_ACTION", pending: "PENDING", reversal: "SUCCESS" };
-
 /**
  * paymentId → `{ id, orderId, amount, nextAction, states: [{ status, at,
- * cause, failureCode, failureReason, key }], plan: { kind, dueAt, to,
- * code, reason } | null, status }`, oldest state first.
+ * cause, failureCode, failureReason, key }], plan: { kind, dueAt,
+ * outcome, code, cause } | null, status }`, oldest state first.
  */
 export function paymentStates(store) {
   const out = new Map();
@@ -28,9 +24,9 @@ export function paymentStates(store) {
   for (const [key, ex] of store.exchanges) {
     const data = ex.envelope?.data;
     if (ex.envelope?.code !== 0) continue;
-    if (PAY_PATH.test(ex.path) && typeof data?.paymentId === "string" && typeof data.status === "string") paid(out, store, key, ex, data);
-    const refund = REFUND_PATH.exec(ex.path);
-    if (refund) refunds.push([refund[1], key]);
+    const { route, params } = operationOf(ex);
+    if (route?.operationId === "pay" && typeof data?.paymentId === "string" && typeof data.status === "string" && !replayed(store, key, ex)) paid(out, store, key, data);
+    if (route?.operationId === "refund" && params.paymentId) refunds.push([params.paymentId, key]);
   }
   for (const r of store.requests.changes ?? []) {
     if (typeof r.paymentId === "string") changed(out, r);
@@ -40,6 +36,14 @@ export function paymentStates(store) {
   return out;
 }
 
+/** Each kept answer's operation, found once: `{ route, params }` of the core's route table (its OpenAPI document), or {}. */
+const operations = new WeakMap();
+
+function operationOf(ex) {
+  if (!operations.has(ex)) operations.set(ex, routeFor(ex.method, ex.path) ?? {});
+  return operations.get(ex);
+}
+
 /** The payments still waiting for something, soonest due first (those waiting for the buyer last). */
 export function inProgress(states) {
   return [...states.values()].filter((p) => OPEN.has(p.status) || p.plan)
@@ -47,15 +51,20 @@ export function inProgress(states) {
 }
 
 /** The pay's answer: the first state, with what decided it (its service record's outcome) and what it planned. */
-function paid(out, store, key, ex, data) {
+function paid(out, store, key, data) {
   const req = store.requests.byKey.get(key);
   const p = entry(out, data.paymentId);
   p.orderId = data.orderId;
   p.amount = data.amount;
   p.nextAction = data.nextAction ?? p.nextAction ?? null;
   p.traceId = req?.traceId ?? null;
-  p.states.unshift({ status: data.status, at: data.paidAt ?? req?.timestamp ?? null, cause: causeOfPay(req?.service?.outcome, ex.body, req?.response?.fault), failureCode: data.failureCode, failureReason: data.failureReason, key });
-  p.planned = ex.plan ?? null;
+  p.states.unshift({ status: data.status, at: data.paidAt ?? req?.timestamp ?? null, cause: causeOfPay(req?.service?.outcome, req?.response?.fault), failureCode: data.failureCode, failureReason: data.failureReason, key });
+  p.planned = planOf(req?.service?.outcome, req?.response?.fault);
+}
+
+/** Whether a pay's answer is the kept answer of an earlier one (Idempotency-Key): that one already gave the state. */
+function replayed(store, key, ex) {
+  return store.requests.byKey.get(key)?.response?.replay === true || ex.responseHeaders?.["idempotent-replayed"] === "true";
 }
 
 /** A `stage: "payment"` record: one change of state. */
@@ -89,69 +98,36 @@ function settle(p) {
 }
 
 /**
- * What a pay that changes later planned, from what decided it (its
- * service record's `outcome`: a test card, with the body's `cardNumber`;
- * or a scenario's rule, whose `then` its response record's `fault`
- * carries) and its Payment (`paidAt`: the plan's due times count from
- * it): `{ kind, dueAt (null: waits for the buyer), to, code, reason,
- * cause }`, or null. The core keeps the due time itself (`nextDueAt` is
- * the soonest); the records do not carry it, so the page works it out
- * here, when the answer comes.
+ * What a pay that changes later planned, as its service record's
+ * `outcome` says it: `outcome.async` ({ kind, dueAt, outcome?, code? },
+ * written by the core: `dueAt` null while a challenge waits for the buyer;
+ * `code` the decline code of a failure, for a challenge the one a Fail or
+ * Cancel gives), with the cause of the pay. Null for a pay that planned
+ * nothing. `fault`: its response record's, which names a scenario's rule.
  */
-export function planAtPay(outcome, payment, fault, body) {
-  if (!outcome || !payment || typeof payment.paidAt !== "number") return null;
-  const cause = causeOfPay(outcome, body, fault);
-  const plan = outcome.rule === "card" ? cardPlan(findCard(cause.card)) : outcome.rule === "scenario" ? rulePlan(fault) : null;
-  if (!plan || STARTS[plan.kind] !== payment.status) return null;
-  return { ...plan, dueAt: plan.wait === null ? null : payment.paidAt + plan.wait, wait: undefined, cause };
-}
-
-/** A test card's plan: `{ kind, wait, to, code, reason }`. */
-function cardPlan(card) {
-  if (card?.kind === "challenge") return { kind: "challenge", wait: null, to: card.code ? "FAILED" : "SUCCESS", code: card.code ?? null };
-  if (card?.kind === "pending") return { kind: "pending", wait: card.forMs, to: card.pass ? "SUCCESS" : "FAILED", code: card.pass ? null : card.code };
-  if (card?.kind === "reversal") return { kind: "reversal", wait: card.afterMs, to: "FAILED", code: card.code, reason: card.reason };
-  return null;
-}
-
-/** A scenario rule's `then` of a kind that changes later, with the defaults the core gives. */
-function rulePlan(then) {
-  if (then?.kind === "challenge") {
-    if (!then.outcome) return { kind: "challenge", wait: null, to: null, code: then.code ?? null };
-    const to = then.outcome === "pass" ? "SUCCESS" : "FAILED";
-    return { kind: "challenge", wait: then.afterMs ?? 0, to, outcome: then.outcome, code: to === "FAILED" ? then.code ?? "authentication_required" : null };
-  }
-  if (then?.kind === "pending") {
-    const pass = (then.outcome ?? "pass") === "pass";
-    return { kind: "pending", wait: then.forMs ?? 30000, to: pass ? "SUCCESS" : "FAILED", code: pass ? null : then.code ?? "generic_decline" };
-  }
-  if (then?.kind === "reversal") return { kind: "reversal", wait: then.afterMs ?? 60000, to: "FAILED", code: then.code ?? "generic_decline", reason: "reversed after it succeeded" };
-  return null;
+export function planOf(outcome, fault = null) {
+  const planned = outcome?.async;
+  if (!planned || typeof planned.kind !== "string") return null;
+  return {
+    kind: planned.kind,
+    dueAt: typeof planned.dueAt === "number" ? planned.dueAt : null,
+    outcome: planned.outcome ?? null,
+    code: planned.code ?? null,
+    cause: causeOfPay(outcome, fault),
+  };
 }
 
 /**
  * The cause of the pay's own state: the rule its outcome names (a
  * scenario rule's name: the outcome's `scenarioRule`, else its response
- * record's `fault.rule`, which names it for the kinds that change later).
- * A card's number: the outcome's `card` where the records carry it (the JSON logs
- * do; the package's logs() read did not, when this was written), else the
- * `cardNumber` of the body this page sent, which the card rule read.
+ * record's `fault.rule`, which names it for the kinds that change later;
+ * a test card's number: the outcome's `card`).
  */
-function causeOfPay(outcome, body, fault) {
+function causeOfPay(outcome, fault) {
   if (!outcome) return null;
   if (outcome.rule === "scenario") return { rule: "scenario", scenarioRule: outcome.scenarioRule ?? fault?.rule ?? null };
-  if (outcome.rule === "card") return { rule: "card", card: outcome.card ?? findCard(cardNumberOf(body))?.number ?? null };
+  if (outcome.rule === "card") return { rule: "card", card: outcome.card ?? null };
   return { rule: outcome.rule ?? "draw" };
-}
-
-/** The `cardNumber` of a request body's text, if it has one. */
-function cardNumberOf(body) {
-  try {
-    const card = JSON.parse(body)?.cardNumber;
-    return typeof card === "string" ? card : null;
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -164,8 +140,6 @@ function changeCause(cause) {
   if (!cause || cause.rule === "buyer") return cause ?? null;
   return { rule: "clock", planned: cause };
 }
-
-const BUYER = { pass: "Complete", fail: "Fail", abandon: "Cancel" };
 
 /** A cause in words: `scenario rule "challenge-all"`, `test card 4000 0025 0000 3155`, `the buyer (Complete)`, `the service's clock, as … planned`. */
 export function causeText(cause) {
@@ -211,16 +185,22 @@ export function duration(ms) {
   return s ? `${min} min ${s} s` : `${min} min`;
 }
 
-/** What the plan will do, in words: "becomes SUCCESS", "becomes FAILED (insufficient_funds)". */
+/**
+ * What the plan will do, in words, as the core's record says it: "becomes
+ * SUCCESS", "becomes FAILED (insufficient_funds)"; a challenge that waits
+ * for the buyer ends as the buyer answers, its `code` the decline of a
+ * Fail or a Cancel (a Complete passes it).
+ */
 export function planText(plan, status) {
   if (!plan) return "";
-  const code = plan.to === "FAILED" && plan.code ? ` (${plan.code}${plan.reason ? `: ${plan.reason}` : ""})` : "";
+  const code = plan.code ? ` (${plan.code})` : "";
   if (plan.kind === "challenge" && plan.dueAt === null) {
-    const after = plan.code ? `; once passed, it is declined ${plan.code}` : "";
-    return `waits for the buyer: complete, fail or cancel its challenge${after}`;
+    return `waits for the buyer: ${BUYER.pass}, ${BUYER.fail} or ${BUYER.abandon} its challenge (${BUYER.fail} or ${BUYER.abandon} ends it FAILED${code})`;
   }
-  if (plan.kind === "challenge") return `the challenge ends itself (${plan.outcome}): becomes ${plan.to}${code}`;
+  const to = plan.outcome === "pass" ? "SUCCESS" : "FAILED";
+  const failed = to === "FAILED" ? code : "";
+  if (plan.kind === "challenge") return `the challenge ends itself (${plan.outcome}): becomes ${to}${failed}`;
   if (plan.kind === "reversal" && status === "REFUNDED") return "a reversal comes due: the money is back already, so it stays REFUNDED";
   if (plan.kind === "reversal") return `reversed: ${status} becomes FAILED${code}`;
-  return `becomes ${plan.to}${code}`;
+  return `becomes ${to}${failed}`;
 }

@@ -11,7 +11,7 @@ import { findServer } from "./remote.js";
 import { routeFor } from "./routes.js";
 import { SavedCopy } from "./saved-copy.js";
 import { BUDGET, PIECES, breather, eachSliced, forSliced } from "./slices.js";
-import { planAtPay } from "./payment-states.js";
+import { planOf } from "./payment-states.js";
 
 /** Requests sent from this page whose headers and body are kept (the log has neither). */
 const KEEP_EXCHANGES = 500;
@@ -256,8 +256,9 @@ export class Store extends EventTarget {
       if (r.stage === "response") record ??= r;
       else if (r.stage === "service") service ??= r;
     }
-    // A pay that changes later (a challenge, pending, a reversal): what its card or rule planned, and when.
-    const planned = this.#planOf(path, body, reply.body, service, record);
+    // A pay that changes later (a challenge, pending, a reversal): what its service record says is planned, and when.
+    const plan = reply.body?.code === 0 ? planOf(service?.outcome, record?.fault) : null;
+    const planned = plan ? { plan } : {};
     if (record) {
       this.exchanges.delete(keyOf(record.traceId, record.spanId));
       this.exchanges.set(keyOf(record.traceId, record.spanId), {
@@ -265,20 +266,11 @@ export class Store extends EventTarget {
         status: reply.status, responseHeaders: reply.headers, envelope: reply.body, ms,
         // A scenario's network fault, as request() reports it (no header carries it when no answer came).
         ...(reply.fault ? { fault: reply.fault } : {}),
-        ...planned,
       });
       if (this.exchanges.size > KEEP_EXCHANGES) this.exchanges.delete(this.exchanges.keys().next().value);
     }
     this.changed({ request: true, key: record ? keyOf(record.traceId, record.spanId) : null });
     return { ...reply, ms, record, service, ...planned };
-  }
-
-  /** `{ plan }` for a pay's answer whose card or scenario rule planned a later change, else nothing. */
-  #planOf(path, body, envelope, service, record) {
-    const rule = service?.outcome?.rule;
-    if (envelope?.code !== 0 || (rule !== "card" && rule !== "scenario") || !/^\/api\/payment\/pay(\?|$)/.test(String(path))) return {};
-    const plan = planAtPay(service.outcome, envelope.data, record?.fault ?? null, body);
-    return plan ? { plan } : {};
   }
 
   /** The next `count` payment attempts succeed or fail; 0 clears. Rejects with the service's TypeError or RangeError. */

@@ -151,6 +151,36 @@ test("a challenge card: the buyer completes the challenge on the page; a pending
   await page.click("#advance-30");
   await page.waitForFunction((id) => new RegExp(`${id} PENDING → FAILED`).test(document.querySelector("#advance-message").textContent), ruled.paymentId);
 
+  // The chart counts each payment by the status it has now: the pending payment that ended FAILED is no success.
+  await page.waitForFunction(() => document.querySelector("#chart-payments").dataset.failed === "1");
+  let chart = await page.$eval("#chart-payments", (el) => ({ ...el.dataset, text: el.textContent }));
+  assert.deepEqual([chart.attempts, chart.succeeded, chart.failed, chart.open, chart.challenged, chart.pending], ["3", "2", "1", "0", "1", "2"]);
+  assert.match(chart.text, /3, of which 2 succeeded \(66\.7%\) and 1 failed \(33\.3%\): 0 declined by the simulated third party, 1 FAILED later/);
+  assert.match(chart.text, /1 was challenged \(3-D Secure\) and 2 went PENDING first/);
+
+  // A scenario's challenge: what the buyer's answers do, as the pay's record plans it. The code is a Fail's or a Cancel's;
+  // a Complete passes it (it is no decline once passed), and an approved attempt has no decline code.
+  await page.click('#presets button[data-example="challenge-every-payment"]');
+  await page.waitForSelector('#scenario-active[data-rules^="3-D Secure:"]');
+  await createOrder(page);
+  await page.selectOption("#route", "payment-pay");
+  await page.click("#send");
+  const asked = JSON.parse(await page.textContent("#response pre.envelope")).data;
+  assert.equal(asked.status, "REQUIRES_ACTION");
+  const why = await page.textContent("#response .async-why");
+  assert.match(why, /waits for the buyer: Complete, Fail or Cancel its challenge \(Fail or Cancel ends it FAILED \(authentication_required\)\)/);
+  assert.doesNotMatch(why, /once passed|declined authentication_required/);
+  assert.equal(await page.locator("#response .decline-code").count(), 0, "no decline code on an approved attempt");
+  const askedRow = `#async-list li[data-payment="${asked.paymentId}"]`;
+  await page.waitForSelector(askedRow);
+  assert.match(await page.textContent(`${askedRow} .async-next`), /Fail or Cancel ends it FAILED \(authentication_required\)/);
+  const frame = page.frameLocator("#response .challenge-frame");
+  await frame.getByRole("button", { name: "Complete" }).click();
+  await page.waitForFunction(() => /→ SUCCESS/.test(document.querySelector("#response .challenge-result")?.textContent ?? ""));
+  await page.waitForFunction(() => document.querySelector("#chart-payments").dataset.succeeded === "3");
+  chart = await page.$eval("#chart-payments", (el) => ({ ...el.dataset }));
+  assert.deepEqual([chart.attempts, chart.succeeded, chart.failed, chart.challenged], ["4", "3", "1", "2"]);
+
   await challengeRuleIsNoFailure(page);
   await reversalSaysWhy(page);
   await wallClock(page);
@@ -289,6 +319,14 @@ test("on a phone (390 px): the challenge, the clock and a payment's states fit w
   await page.locator("#async-box").scrollIntoViewIfNeeded();
   assert.ok(await fitsSideways(page), "no sideways scroll with a payment pending");
   await page.locator("#async-box").screenshot({ path: `${artifacts}async-clock-390.png` });
+  // The chart: both payments still wait, neither counted a success yet.
+  await page.waitForFunction(() => document.querySelector("#chart-payments").dataset.open === "2");
+  const chart = await page.$eval("#chart-payments", (el) => ({ ...el.dataset, text: el.textContent, openBars: el.querySelectorAll("rect.open").length }));
+  assert.deepEqual([chart.attempts, chart.succeeded, chart.failed, chart.open, chart.openBars], ["2", "0", "0", "2", 1]);
+  assert.match(chart.text, /2, of which 0 succeeded \(0\.0%\), 2 still wait \(REQUIRES_ACTION or PENDING\)/);
+  await page.locator("#chart-payments").scrollIntoViewIfNeeded();
+  assert.ok(await fitsSideways(page), "no sideways scroll with the chart");
+  await page.locator("#chart-payments").screenshot({ path: `${artifacts}async-chart-390.png` });
   // The pending payment's page, from the clock's list: its states, and the change to come.
   const pending = await page.getAttribute('#async-list li[data-status="PENDING"]', "data-payment");
   await page.click(`#async-list li[data-payment="${pending}"] .async-head button.link`);

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 
-import { start } from "./browser.mjs";
+import { artifacts, start } from "./browser.mjs";
 import { applySettings, flowSteps, logRows, open, seedDeclinedThenPaid, waitForRows } from "./playground.mjs";
 
 let env;
@@ -123,4 +123,91 @@ test("the flow's steps follow each other: no step starts before the one before i
       `seq ${records[i].seq} (${records[i].stage}) at ${records[i].timestamp} comes before seq ${records[i - 1].seq} (${records[i - 1].stage}) at ${records[i - 1].timestamp}`);
   }
   assert.deepEqual(errors, []);
+});
+
+/** Sets one of the Failures panel's examples and waits until its rule is in force. */
+async function example(page, name, rule) {
+  await page.click(`#presets button[data-example="${name}"]`);
+  await page.waitForSelector(`#scenario-active[data-rules^="${rule}:"]`);
+}
+
+/** The flow's summary's counts: requests sent by the flow and meanwhile, and the log records of each kind. */
+function counted(summary) {
+  const m = /The flow sent (\d+) requests(?:, and (\d+) more went meanwhile .*?\))?, which wrote (\d+) log records \((\d+) gateway, (\d+) service, (\d+) response(?:, (\d+) payment)?;/.exec(summary);
+  assert.ok(m, summary);
+  const [sent, others, total, gateway, service, response, payment] = m.slice(1).map((n) => Number(n ?? 0));
+  return { sent, others, total, gateway, service, response, payment };
+}
+
+test("a payment that waits stops the flow where an app would: the challenge for the buyer, the clock for PENDING; it goes on from the real status", async () => {
+  const { page, errors, external } = await open(env);
+  await page.check("#virtual-clock");
+  await applySettings(page, { seed: 42, failureRate: 0 });
+  await example(page, "challenge-every-payment", "3-D Secure");
+
+  // Passed: the flow waits at REQUIRES_ACTION with the challenge shown, marks nothing paid, and goes on once the buyer is back.
+  await page.click("#run-flow");
+  const challenge = page.frameLocator('#steps li[data-step="3"] .challenge-frame').first();
+  await challenge.getByRole("button", { name: "Complete" }).waitFor();
+  await page.waitForSelector('#steps .flow-wait[data-status="REQUIRES_ACTION"]');
+  assert.deepEqual((await flowSteps(page)).map((s) => s.step), [1, 2, 3]);
+  assert.equal(await page.textContent("#flow-summary"), "", "the flow waits for the buyer");
+  await page.locator('#steps li[data-step="3"]').screenshot({ path: `${artifacts}flow-challenge-wait-1280.png` });
+  await challenge.getByRole("button", { name: "Complete" }).click();
+  await page.waitForFunction(() => /^Done:/.test(document.querySelector("#flow-summary").textContent));
+  let steps = await flowSteps(page);
+  assert.deepEqual(steps.map((s) => [s.step, s.code]), [[1, 0], [2, 0], [3, 0], [3, 0], [4, 0], [5, -1], [6, 0], [7, 0]]);
+  assert.match(steps[2].text, /"status": "REQUIRES_ACTION"/);
+  assert.match(steps[3].text, /Read the payment once the buyer is back[\s\S]*"status": "SUCCESS"/);
+  assert.match(steps[6].text, /"status": "SUCCESS"/);
+  assert.ok(steps.every((s) => !/\bfail\b|unexpected/.test(s.cls)), steps.map((s) => s.cls).join("; "));
+  let summary = await page.textContent("#flow-summary");
+  assert.match(summary, /paid with PAY-[A-Z0-9]{8} \(the buyer passed its challenge\), marked paid/);
+  // The records add up, payment records counted as their own kind; the challenge's frame sent the rest.
+  let n = counted(summary);
+  assert.equal(n.sent, 8);
+  assert.ok(n.others >= 2, summary);
+  assert.equal(n.payment, 1);
+  assert.equal(n.gateway, n.sent + n.others);
+  assert.equal(n.total, n.gateway + n.service + n.response + n.payment);
+  // The flow's trace: its requests' records and its payment's change, counted apart, as the waterfall counts its requests.
+  await page.click('#steps li[data-step="1"] .trace-line button.trace');
+  await page.waitForSelector("#trace-detail .trace-count");
+  const traceCount = await page.textContent("#trace-detail .trace-count");
+  const m = /^(\d+) records: (\d+) records from 8 requests: .*; and 1 payment record, each a change of a payment's state/.exec(traceCount);
+  assert.ok(m, traceCount);
+  assert.equal(Number(m[1]), Number(m[2]) + 1);
+  assert.match(await page.textContent("#trace-detail .wf-summary"), /spans from 8 requests/);
+
+  // Failed: the flow stops there, truthfully: the order stays unpaid.
+  await page.click("#run-flow");
+  await page.frameLocator('#steps li[data-step="3"] .challenge-frame').first().getByRole("button", { name: "Fail" }).click();
+  await page.waitForFunction(() => /^Stopped/.test(document.querySelector("#flow-summary").textContent));
+  steps = await flowSteps(page);
+  assert.deepEqual(steps.map((s) => s.step), [1, 2, 3, 3]);
+  summary = await page.textContent("#flow-summary");
+  assert.match(summary, /^Stopped at step 3: payment PAY-[A-Z0-9]{8} ended FAILED \(authentication_required: the buyer failed authentication\) after it was REQUIRES_ACTION, so order ORD-[A-Z0-9]{8} stays CREATED and unpaid/);
+  assert.doesNotMatch(summary, /paid with|refund/);
+
+  // Pending: the flow waits on the service's clock (virtual here: Advance moves it), then goes on.
+  await example(page, "pending-30s", "processing");
+  await page.click("#run-flow");
+  await page.waitForSelector('#steps .flow-wait[data-status="PENDING"]');
+  assert.match(await page.textContent("#steps .flow-wait"), /due in \d+(\.\d)? s .*Advance in the Simulation panel moves it/);
+  assert.deepEqual((await flowSteps(page)).map((s) => s.step), [1, 2, 3]);
+  await page.click("#advance-30");
+  await page.waitForFunction(() => /^Done:/.test(document.querySelector("#flow-summary").textContent));
+  steps = await flowSteps(page);
+  assert.deepEqual(steps.map((s) => s.step), [1, 2, 3, 3, 4, 5, 6, 7]);
+  assert.match(steps[3].text, /Read the payment once it settled[\s\S]*"status": "SUCCESS"/);
+  summary = await page.textContent("#flow-summary");
+  assert.match(summary, /paid with PAY-[A-Z0-9]{8} \(PENDING, then SUCCESS\)/);
+  n = counted(summary);
+  assert.deepEqual([n.sent, n.others, n.payment], [8, 0, 1]);
+  assert.equal(n.total, n.gateway + n.service + n.response + n.payment);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.locator("#flow-summary").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${artifacts}flow-pending-done-390.png` });
+  assert.deepEqual(errors, []);
+  assert.deepEqual(external, []);
 });

@@ -2,8 +2,9 @@
 // its file gives, held here to the core: the request limits, the status
 // texts, the Service Worker's rule for the gateway's URLs, and the network
 // faults' default times (which the JS layer no longer holds at all), the
-// defaults `orderpay serve --help` and docs/server.md say. And the copies
-// that were removed stay removed.
+// defaults `orderpay serve --help` and docs/server.md say; the playground
+// page's copies (the challenge page's button labels, the log's enumerated
+// values). And the copies that were removed stay removed.
 //
 // Needs the built package: `source .ci/lib.sh && build_package` (CI does it).
 import assert from "node:assert/strict";
@@ -21,6 +22,8 @@ const { gateway } = await import(pkg("gateway_url.js").href);
 const { gatewayPaths } = await import(pkg("server/gateway.js").href);
 const { parseArgs, usage } = await import(pkg("server/options.js").href);
 const { presets } = await import(pkg("presets.js").href);
+const { BUYER } = await import(new URL("../../www/buyer-answers.js", import.meta.url).href);
+const { KNOWN_VALUES } = await import(new URL("../../www/log-values.js", import.meta.url).href);
 const document = JSON.parse(openapi());
 
 test("the request limits the JS layer measures are the core's (its OpenAPI document's x-limits)", () => {
@@ -185,4 +188,50 @@ test("every file of the repository the JS layer's comments point at exists", () 
     const path = entry.split(": ")[1];
     assert.ok(existsSync(new URL(path, root)), `${entry} does not exist`);
   }
+});
+
+const core = (file) => readFileSync(new URL(`../../src/${file}`, import.meta.url), "utf8");
+const www = (file) => readFileSync(new URL(`../../www/${file}`, import.meta.url), "utf8");
+
+test("the page's labels of the buyer's answers are those of the challenge page the package serves", () => {
+  const service = new Service({ seed: 1 });
+  const json = [["content-type", "application/json"]];
+  const order = JSON.parse(exchange(service, "POST", "/api/order/create", '{"userId":"u","price":5}', json).text).data;
+  const pay = JSON.stringify({ orderId: order.orderId, amount: 5, paymentMethod: "CARD", cardNumber: "4000002500003155" });
+  const payment = JSON.parse(exchange(service, "POST", "/api/payment/pay", pay, json).text).data;
+  const page = exchange(service, "GET", payment.nextAction.url, null, []).text;
+  service.free();
+  const buttons = Object.fromEntries([...page.matchAll(/<button[^>]*\bvalue="(\w+)"[^>]*>([^<]+)<\/button>/g)].map((m) => [m[1], m[2].trim()]));
+  assert.equal(Object.keys(buttons).length, 3, page);
+  assert.deepEqual({ ...BUYER }, buttons);
+});
+
+test("the values the page's log filters offer are those the core writes", () => {
+  const arms = (text) => [...text.matchAll(/=> "([^"]+)"/g)].map((m) => m[1]);
+  const between = (text, from, to) => text.slice(text.indexOf(from), text.indexOf(to, text.indexOf(from)));
+  const render = core("observe/render.rs");
+  const stages = [...["observe/render.rs", "observe/payment_change.rs"].map(core).join("").matchAll(/\\"stage\\":\\"(\w+)\\"/g)].map((m) => m[1]);
+  const groups = [...between(core("domain/route_table.rs"), "pub fn uri_group", "\n}\n").matchAll(/Some\("([^"]+)"\)/g)].map((m) => m[1]);
+  const sorted = (list) => [...list].sort();
+  assert.deepEqual(sorted(KNOWN_VALUES.stage), sorted(stages));
+  assert.deepEqual(sorted(KNOWN_VALUES.status), sorted(arms(between(render, "impl LogStatus", "\n}\n"))));
+  assert.deepEqual(sorted(KNOWN_VALUES.event_class), sorted(arms(between(core("observe/event_class.rs"), "pub fn as_str", "\n    }\n"))));
+  assert.deepEqual(sorted(KNOWN_VALUES.uri_group), sorted(groups));
+  // The log view reads them from there, and keeps no list of its own.
+  assert.doesNotMatch(www("logs.js"), /server_error", "client_error|"gateway", "service"/);
+});
+
+test("the page keeps none of the core's rules on asynchronous payments, forceNext or the presets", () => {
+  // What a pay planned is its record's `outcome.async`: no default time, decline code or reversal reason restated.
+  for (const file of ["payment-states.js", "faults.js"]) {
+    assert.doesNotMatch(www(file), /\?\? (30000|60000|30_000|60_000|"generic_decline"|"authentication_required"|"pass")|reversed after it succeeded/, file);
+  }
+  assert.doesNotMatch(www("payment-states.js"), /test-card-table|findCard/, "a card's plan is its record's, not the card table's");
+  // Which operation a path is comes from the core's route table (routes.js), not a regex of the page.
+  assert.doesNotMatch(www("payment-states.js"), /\\\/api\\\/payment/);
+  // forceNext's count is the service's to check; the presets are the package's `presets`.
+  assert.doesNotMatch(www("simulation.js"), /MAX_FORCED|10000/);
+  assert.doesNotMatch(www("failures.js"), /PRESET_NAMES|"third-party-down"/);
+  // The buyer's labels are in one place of the page.
+  for (const file of ["challenge.js", "payment-states.js", "flow.js"]) assert.doesNotMatch(www(file), /pass: "Complete"|Complete, Fail or Cancel/, file);
 });
