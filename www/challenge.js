@@ -59,7 +59,9 @@ function frameOf(html, title, onAnswer) {
 function challengePage(store, payment) {
   let page = pages.get(payment.paymentId);
   if (!page) {
-    page = store.request("GET", payment.nextAction.url, null, {}, { spans: false }).then(htmlOf, (e) => `<p>Could not load it: ${escape(e.message ?? e)}</p>`);
+    // Sent once the page is kept: the tab's service answers at once, and the redraw its answer causes finds it here.
+    page = Promise.resolve().then(() => store.request("GET", payment.nextAction.url, null, {}, { spans: false }))
+      .then(htmlOf, (e) => `<p>Could not load it: ${escape(e.message ?? e)}</p>`);
     pages.set(payment.paymentId, page);
   }
   return page;

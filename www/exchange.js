@@ -5,6 +5,7 @@ import { h, pretty } from "./dom.js";
 import { asyncView, outcomeView } from "./outcome.js";
 import { challengeView, isPage, pageReplyView } from "./challenge.js";
 import { faultBadges, faultOf, faultSentence, isDrawnDecline, isReplay } from "./faults.js";
+import { timeWhere } from "./live.js";
 
 /** What a reply's code means, in words and a colour class. */
 export function verdict(status, code) {
@@ -37,7 +38,7 @@ export function responseView(reply, store, { expected = false } = {}) {
     h("span", { class: `badge status ${status === 200 ? "ok" : "bad"}` }, `HTTP ${status}`), " ",
     h("span", { class: `badge code ${v.cls}${expected ? " expected" : ""}`, dataset: { code: String(body.code) } },
       expected && body.code !== 0 ? `${v.text} (expected)` : v.text), " ",
-    h("span", { class: "time", title: "time this call took in this tab" }, `${ms < 0.1 ? "< 0.1" : ms.toFixed(1)} ms in this tab`),
+    h("span", { class: "time", title: `time this call took, ${timeWhere()}` }, `${ms < 0.1 ? "< 0.1" : ms.toFixed(1)} ms ${timeWhere()}`),
     record && typeof record.duration === "number"
       ? [" ", h("span", { class: "time", title: "the duration its log record gives" }, `· ${record.duration} ms simulated`)]
       : null,

@@ -54,7 +54,6 @@ export class Store extends EventTarget {
   /** Services an undo may still put back (undo.js): not freed when replaced. */
   #kept = new Set();
   #spans = { key: "", spans: [] };
-  #virtual = { service: null, virtual: false };
 
   /**
    * Loads the package, then the server's service (live), or the state
@@ -315,18 +314,17 @@ export class Store extends EventTarget {
 
   /**
    * Whether the service's clock is virtual (moves only with requests and
-   * advance): a wall clock's time moves while the page waits a few
-   * milliseconds, a virtual one's does not. Live: the server says.
+   * advance), as the core says (live: as the server's says); null where
+   * the package does not say.
    */
   get virtualClock() {
-    if (this.remote) return this.remote.virtualClock ?? null;
-    if (this.#virtual.service !== this.service) {
-      const before = this.service.now;
-      const started = performance.now();
-      while (performance.now() - started < 3) { /* a few ms of real time */ }
-      this.#virtual = { service: this.service, virtual: this.service.now === before };
-    }
-    return this.#virtual.virtual;
+    const virtual = this.service?.virtualClock;
+    return typeof virtual === "boolean" ? virtual : null;
+  }
+
+  /** The payments the service holds in progress (REQUIRES_ACTION or PENDING), whoever paid them; [] where the package does not list them. */
+  inProgress() {
+    return typeof this.service?.inProgress === "function" ? this.service.inProgress() : [];
   }
 
   /** What forceNext still has to do, or null. */
