@@ -247,13 +247,16 @@ export class Store extends EventTarget {
     const ms = performance.now() - started;
     this.#learn(method, path, body, reply.body);
     this.#pull();
-    // The records this request wrote are the ones after `before`.
+    // The records this request wrote are after `before`, of the trace and span its answer names (live, other clients' come in between).
+    const traceId = reply.headers?.["x-b3-traceid"];
+    const spanId = reply.headers?.["x-b3-spanid"];
     let record = null;
     let service = null;
     for (let i = this.records.length - 1; i >= 0 && this.records[i].seq > before; i--) {
       const r = this.records[i];
-      if (r.stage === "response") record ??= r;
-      else if (r.stage === "service") service ??= r;
+      if (traceId && r.traceId !== traceId) continue;
+      if (r.stage === "response" && (!spanId || r.spanId === spanId)) record ??= r;
+      else if (r.stage === "service" && (!spanId || r.parentSpanId === spanId)) service ??= r;
     }
     // A pay that changes later (a challenge, pending, a reversal): what its card or rule planned, and when.
     const planned = this.#planOf(path, body, reply.body, service, record);
