@@ -267,9 +267,10 @@ test("live, asynchronous payments as in the tab: the server's payments in progre
   await p.click(`#async-list li[data-payment="${mine.paymentId}"] .async-head button.link`);
   await p.waitForSelector(`#object-page[data-id="${mine.paymentId}"]`, SETTLED);
   assert.match(await p.locator("#object-page h4", { hasText: "Timeline" }).textContent(), /^Timeline: [1-9]\d* requests?$/);
-  assert.ok((await p.$$("#object-timeline li")).length >= 1);
+  const steps = await p.$$eval("#object-timeline .tl-open", (links) => links.map((a) => a.textContent));
+  assert.ok(steps.includes("POST /api/payment/pay"), `the pay is on its timeline: ${steps.join(", ")}`);
   // A request of the page's opened: Copy as curl goes to this server (its session's prefix); another client's says it came from one.
-  await p.click("#object-timeline li .tl-open");
+  await p.click("#object-timeline li .tl-open >> text=POST /api/payment/pay");
   assert.equal(await p.inputValue("#req-base"), `${server.origin}/s/async`);
   assert.match(await p.textContent("#req-panel .facts"), /ms round trip to the server/);
   // Settings speak of the server's keeping, not this browser's.
