@@ -265,9 +265,20 @@ fn test_cards_take_their_outcomes() {
     assert_eq!(svc.challenges()[0].payment_id, pid);
     let pending = pay_card(&mut svc, "4000084000000022");
     assert_eq!(pending["data"]["status"], "PENDING");
+    // In progress: the challenge and the pending payment, in id order; a success is not.
+    let mut open = vec![pid.clone(), id(&pending)];
+    open.sort();
+    let listed: Vec<String> = svc
+        .in_progress(true)
+        .into_iter()
+        .map(|p| p.payment_id)
+        .collect();
+    assert_eq!(listed, open);
+    assert!(svc.virtual_clock());
     let reversed = pay_card(&mut svc, "4000000000000259");
     let rid = id(&reversed);
     svc.advance(60_000);
+    assert_eq!(svc.in_progress(true).len(), 1, "the challenge alone");
     let p = status_of(&mut svc, &id(&pending));
     assert_eq!(p["failureCode"], "insufficient_funds");
     let r = status_of(&mut svc, &rid);

@@ -98,7 +98,7 @@ class AsyncPanel {
 
   draw() {
     this.drawClock();
-    const open = inProgress(paymentStates(this.store));
+    const open = held(this.store, inProgress(paymentStates(this.store)));
     const rows = open.map((p) => this.row(p));
     fill(this.list, ...(rows.length ? rows : [h("li", { class: "hint empty" }, "No payment is in progress. Pay with a test card that asks for a challenge or goes pending (the request console's Test card), or set a scenario rule of kind challenge, pending or reversal (Failures).")]));
     this.tick(open);
@@ -134,27 +134,49 @@ class AsyncPanel {
    */
   tick(open) {
     clearTimeout(this.timer);
-    if (!open.some((p) => typeof p.plan?.dueAt === "number") && this.store.nextDueAt === null) return;
+    const wall = this.store.virtualClock === false;
+    // On the wall clock the service's time moves: its clock line does too.
+    if (!wall && !open.some((p) => typeof p.plan?.dueAt === "number") && this.store.nextDueAt === null) return;
     this.timer = setTimeout(() => {
       const { store } = this;
       const due = store.nextDueAt;
-      if (store.virtualClock === false && due !== null && due <= store.now) this.advance(0);
+      // Live, the server resolves what comes due by itself, and its records come with the stream.
+      if (wall && !store.remote && due !== null && due <= store.now) this.advance(0);
       else this.drawTimes();
     }, 1000);
   }
 
   /** The countdowns only (the rows and their frames stay). */
   drawTimes() {
-    const states = paymentStates(this.store);
-    for (const li of this.list.querySelectorAll("li[data-payment]")) {
-      const p = states.get(li.dataset.payment);
+    const rows = this.list.querySelectorAll("li[data-payment]");
+    // Nothing listed (a wall clock ticks on all the same): only the times below move.
+    const open = rows.length ? held(this.store, inProgress(paymentStates(this.store))) : [];
+    const byId = new Map(open.map((p) => [p.id, p]));
+    for (const li of rows) {
+      const p = byId.get(li.dataset.payment);
       const next = li.querySelector(".async-next");
       if (p && next) next.textContent = nextText(p, this.store.now, this.store.nextDueAt);
     }
     const due = $("#next-due");
     if (due) due.textContent = dueText(this.store.nextDueAt, this.store.now);
-    this.tick(inProgress(states));
+    // The service's now, asked of it again (the core's; live, the server's).
+    const now = $("#clock-now");
+    if (now && this.store.now) now.textContent = clock(this.store.now);
+    this.tick(open);
   }
+}
+
+/**
+ * The payments in progress the page knows of (`open`, from the records and
+ * the answers it keeps), then those the service holds and the page does
+ * not: another client's, or its own from before a reload.
+ */
+function held(store, open) {
+  const known = new Set(open.map((p) => p.id));
+  const more = store.inProgress().filter((p) => !known.has(p.paymentId)).map((p) => ({
+    id: p.paymentId, orderId: p.orderId, amount: p.amount ?? null, nextAction: p.nextAction ?? null, status: p.status, states: [], plan: null,
+  }));
+  return [...open, ...more];
 }
 
 /** "becomes SUCCESS in 18 s (at 12:00:30)", or what a challenge waits for. */

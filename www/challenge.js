@@ -92,6 +92,8 @@ function challengePage(store, payment, reply) {
   const pages = pagesOf(store);
   let page = pages.get(payment.paymentId);
   if (!page) {
+    // Sent once the page is kept (never at once, even with no answer to wait for): the tab's service answers
+    // at once, and the redraw its answer causes finds it here.
     const arrived = reply ? answerArrives(reply, reply.ms ?? 0, Boolean(store.remote)) : Promise.resolve();
     page = arrived.then(() => store.request("GET", payment.nextAction.url, null, {}, { spans: false })).then(htmlOf, (e) => `<p>Could not load it: ${escape(e.message ?? e)}</p>`);
     pages.set(payment.paymentId, page);

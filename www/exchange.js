@@ -8,6 +8,7 @@ import { faultBadges, faultOf, faultSentence, isDrawnDecline, isLater, isReplay 
 import { keyOf } from "./requests-index.js";
 import { follow } from "./follow.js";
 import { refusedRefundWhy } from "./reversal.js";
+import { timeWhere } from "./live.js";
 
 /** What a reply's code means, in words and a colour class. */
 export function verdict(status, code) {
@@ -40,7 +41,7 @@ export function responseView(reply, store, { expected = false } = {}) {
     h("span", { class: `badge status ${status === 200 ? "ok" : "bad"}` }, `HTTP ${status}`), " ",
     h("span", { class: `badge code ${v.cls}${expected ? " expected" : ""}`, dataset: { code: String(body.code) } },
       expected && body.code !== 0 ? `${v.text} (expected)` : v.text), " ",
-    h("span", { class: "time", title: "time this call took in this tab" }, `${ms < 0.1 ? "< 0.1" : ms.toFixed(1)} ms in this tab`),
+    h("span", { class: "time", title: `time this call took, ${timeWhere()}` }, `${ms < 0.1 ? "< 0.1" : ms.toFixed(1)} ms ${timeWhere()}`),
     record && typeof record.duration === "number"
       ? [" ", h("span", { class: "time", title: "the duration its log record gives" }, `· ${record.duration} ms simulated`)]
       : null,

@@ -138,7 +138,8 @@ function timeTest(v) {
 
 /** The searchable text of a request, once: everything a bare word may match. */
 export function prepare(r, exchange) {
-  if (r.text !== undefined && r.textFor === r.response) return;
+  // Prepared again once the page's own exchange of it is here (live, its records may come before its answer).
+  if (r.text !== undefined && r.textFor === r.response && (!exchange || r.exchangeFor === exchange)) return;
   const ids = new Set();
   const found = (s) => { for (const m of String(s ?? "").matchAll(/\b(?:ORD|PAY)-[A-Z0-9]{8}\b/g)) ids.add(m[0]); };
   found(r.uri);
@@ -163,6 +164,7 @@ export function prepare(r, exchange) {
   r.text = [r.method, r.fullPath ?? r.uri, r.httpStatus, r.code, r.msg, r.userId, r.traceId, r.ids, r.kind, r.event_class, r.lc.rule, r.lc.fault, r.lc.decline, r.lc.replay]
     .filter((v) => v !== null && v !== undefined).join(" ").toLowerCase();
   r.textFor = r.response;
+  r.exchangeFor = exchange;
 }
 
 /**

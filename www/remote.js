@@ -15,6 +15,7 @@
 // the stream flows, a request's records come with it (not fetched again),
 // and the stream is read a slice at a time.
 import { slicer } from "./slices.js";
+import { setLiveGateway } from "./live.js";
 
 const POLL_MS = 400;
 /** How long a request waits for its records on the event stream before it fetches them (the server sends them within 50 ms). */
@@ -46,6 +47,7 @@ export async function findServer() {
   } catch {
     return null;
   }
+  setLiveGateway(remote.gateway);
   try {
     await remote.reload();
   } catch (e) {
@@ -132,6 +134,22 @@ function scenarioBody(scenario) {
   return JSON.stringify(scenario);
 }
 
+/**
+ * An answer's body as the package's `request()` gives it: the envelope of
+ * a JSON answer, parsed; a page (the challenge page, text/html) or an
+ * empty body (a 303) as its text.
+ */
+async function bodyOf(answer) {
+  const text = await answer.text();
+  const type = answer.headers.get("content-type") ?? "";
+  if (/^text\//i.test(type) || (text === "" && !/json/i.test(type))) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return envelope(answer.status, text).body;
+  }
+}
+
 function envelope(status, msg) {
   return { status, headers: {}, body: { code: status, msg, data: null } };
 }
@@ -140,7 +158,7 @@ export class RemoteService {
   #base;
   #token;
   /** settings, forced, now, droppedLogs, counters: as last fetched. */
-  #state = { settings: { seed: 0, latency: {} }, forced: null, now: 0, droppedLogs: 0, counters: null, scenario: null };
+  #state = { settings: { seed: 0, latency: {} }, forced: null, now: 0, readAt: 0, droppedLogs: 0, counters: null, scenario: null };
   /** Whether the server has the scenario routes (GET, PUT, DELETE /__orderpay/scenario); the Failures panel is off without. */
   scenarios = false;
   /** A look at the scenario's counts due after other clients' requests (see #scenarioSoon). */
@@ -170,6 +188,8 @@ export class RemoteService {
     /** The server's session this page follows (cookieSession); said with the address. */
     this.session = cookieSession();
     this.address = location.origin + (this.#base || "/") + (this.session === "default" ? "" : `, session ${this.session}`);
+    /** Where another client reaches this session's gateway (a copy as curl goes there): the /s/NAME prefix names the session. */
+    this.gateway = location.origin + (this.session === "default" ? "" : `/s/${this.session}`) + this.#base;
   }
 
   /** The server's sessions, the default first, with their counts. */
@@ -202,6 +222,11 @@ export class RemoteService {
     if (reply.status === 401) throw new Error(`the admin API wants its token: open the address the server printed (with #token=...)`);
     const msg = parsed?.msg ?? `the server answered ${reply.status}`;
     throw Object.assign(reply.status === 400 && /must be|from 0 to/.test(msg) ? new RangeError(msg) : new TypeError(msg), { status: reply.status });
+  }
+
+  /** GET /in-progress: the payments in progress and the clock; {} from a server without the route. */
+  #readInProgress() {
+    return this.#admin("GET", "/in-progress").catch(() => ({}));
   }
 
   /** Takes records newer than those held (a poll, an event and an action may bring the same ones). */
@@ -256,7 +281,11 @@ export class RemoteService {
     // Asynchronous payments: the soonest change due, and whether the server's clock is virtual, where it says.
     if ("nextDueAt" in data) s.nextDueAt = typeof data.nextDueAt === "number" ? data.nextDueAt : null;
     if (typeof data.virtualClock === "boolean") s.virtualClock = data.virtualClock;
-    else if (typeof data.virtual === "boolean") s.virtualClock = data.virtual;
+    // The payments in progress, whoever paid them (GET /in-progress's `payments`, an event's `inProgress`).
+    const open = data.inProgress ?? data.payments;
+    if (Array.isArray(open)) s.inProgress = open;
+    // When `now` was read: a wall clock's time moves on from there (see `now`).
+    if (typeof data.now === "number") s.readAt = performance.now();
   }
 
   /**
@@ -299,13 +328,13 @@ export class RemoteService {
 
   /** The whole log and state afresh: at the start, and after a reset or a restore (here or elsewhere). */
   async reload() {
-    const [logs, state, counted] = await Promise.all([this.#admin("GET", "/logs"), this.#admin("GET", "/settings"), this.#admin("GET", "/counters")]);
+    const [logs, state, counted, open] = await Promise.all([this.#admin("GET", "/logs"), this.#admin("GET", "/settings"), this.#admin("GET", "/counters"), this.#readInProgress()]);
     this.generation = logs.generation;
     this.#records = [];
     this.#lastSeq = 0;
     this.#spans.clear();
     this.#take(logs.records, logs.droppedLogs);
-    this.#read({ ...state, counters: counted.counters });
+    this.#read({ ...state, ...open, counters: counted.counters });
     await this.#readScenario();
   }
 
@@ -315,8 +344,8 @@ export class RemoteService {
    * meanwhile (by another client): then the whole log is read again.
    */
   async #catchUp() {
-    const [logs, state, counted] = await Promise.all([
-      this.#admin("GET", `/logs?after=${this.#lastSeq}`), this.#admin("GET", "/settings"), this.#admin("GET", "/counters"),
+    const [logs, state, counted, open] = await Promise.all([
+      this.#admin("GET", `/logs?after=${this.#lastSeq}`), this.#admin("GET", "/settings"), this.#admin("GET", "/counters"), this.#readInProgress(),
     ]);
     if (logs.generation !== this.generation) {
       await this.reload();
@@ -324,7 +353,7 @@ export class RemoteService {
       return false;
     }
     this.#take(logs.records, logs.droppedLogs);
-    this.#read({ ...state, counters: counted.counters });
+    this.#read({ ...state, ...open, counters: counted.counters });
     // The rules' counts moved with the request: read only while a scenario is in force.
     if (this.scenarios && this.#state.scenario) await this.#readScenario();
     return true;
@@ -349,10 +378,7 @@ export class RemoteService {
     let reply;
     try {
       const answer = await fetch(this.#base + path, { method: verb, headers: list, body: payload(verb, body), cache: "no-store" });
-      const text = await answer.text();
-      let parsed;
-      try { parsed = JSON.parse(text); } catch { parsed = { code: answer.status, msg: text, data: null }; }
-      reply = { status: answer.status, headers: Object.fromEntries(answer.headers), body: parsed };
+      reply = { status: answer.status, headers: Object.fromEntries(answer.headers), body: await bodyOf(answer) };
     } catch (e) {
       arrival?.finish(false);
       if (!SENDABLE.test(verb) || FORBIDDEN.test(verb)) return envelope(400, `method: the browser cannot send ${verb} (${e.message})`);
@@ -399,11 +425,21 @@ export class RemoteService {
   get settings() { return this.#state.settings; }
   get forced() { return this.#state.forced; }
   get droppedLogs() { return this.#state.droppedLogs; }
-  get now() { return this.#state.now; }
+  /**
+   * The server's clock: the time it last said. On the wall clock, as the
+   * server says it runs, that reading moves on with the real time since
+   * (each event and answer reads it again), so the page need not ask.
+   */
+  get now() {
+    const s = this.#state;
+    return s.virtualClock === false && s.now ? s.now + Math.round(performance.now() - s.readAt) : s.now;
+  }
   /** The soonest change of a payment due on the server's clock, or null (a server that does not say: none known). */
   get nextDueAt() { return this.#state.nextDueAt ?? null; }
-  /** Whether the server's clock is virtual; null where it does not say. */
+  /** Whether the server's clock is virtual, as its core says; null where the server does not say. */
   get virtualClock() { return this.#state.virtualClock ?? null; }
+  /** The payments in progress the server holds (REQUIRES_ACTION or PENDING), whoever paid them, as last read. */
+  inProgress() { return this.#state.inProgress ?? []; }
   get seed() { return this.#state.settings.seed; }
   counters() { return this.#state.counters; }
 

@@ -4,6 +4,7 @@
 // (method, path, free header rows, body).
 import { $, fill, h, pretty, setText } from "./dom.js";
 import { DEFAULT_BASE, asCurl, asFetch, baseUrl } from "./copy-as.js";
+import { liveGateway, timeWhere } from "./live.js";
 import { KIND_TEXT } from "./requests-index.js";
 import { FAILED_WHY, outcomeView, payStatusNow } from "./outcome.js";
 import { recordCard } from "./logs.js";
@@ -60,7 +61,7 @@ class RequestPanel {
       objectsLine(store, req, (id) => this.showObject(id)),
       h("h4", null, "Request"),
       h("pre", { class: "request", id: "req-sent" }, requestText(s)),
-      s.known ? null : h("p", { class: "note" }, "Sent before this page loaded, by another tab, or dropped from the page's memory: the log keeps the method, the path, X-User-Id and the trace id, not the body or the other headers."),
+      s.known ? null : h("p", { class: "note" }, `${liveGateway() ? "Sent by another client of the server (curl, an app, a test suite, another page)" : "Sent by another tab"}, before this page loaded, or dropped from the page's memory: the log keeps the method, the path, X-User-Id and the trace id, not the body or the other headers.`),
       h("h4", null, "Response"),
       response(req, x),
       h("h4", null, "Run it elsewhere"),
@@ -148,6 +149,8 @@ class RequestPanel {
 }
 
 function savedBase() {
+  // Live, the server this page shows.
+  if (liveGateway()) return liveGateway();
   try { return baseUrl(localStorage.getItem(BASE_KEY) ?? "") ?? DEFAULT_BASE; } catch { return DEFAULT_BASE; }
 }
 
@@ -161,7 +164,7 @@ function sent(store, req) {
   return { method: req.method, path: req.uri, headers, body: null, known: false };
 }
 
-/** The answer in badges: HTTP status, code and kind, the simulated time and the time in this tab (`x`: the page's exchange, if kept). */
+/** The answer in badges: HTTP status, code and kind, the simulated time and the time in this tab or to the server (`x`: the page's exchange, if kept). */
 function facts(req, x) {
   return h("p", { class: "facts" },
     req.kind === "lost"
@@ -169,7 +172,7 @@ function facts(req, x) {
       : [h("span", { class: `badge ${req.httpStatus === 200 ? "ok" : "bad"}` }, `HTTP ${req.httpStatus ?? "?"}`), " ",
         h("span", { class: `badge ${req.kind === "ok" ? "ok" : req.kind === "rejected" ? "bad" : "warn"}` }, `code ${req.code ?? "?"} · ${KIND_TEXT[req.kind ?? "pending"]}`)], " ",
     typeof req.duration === "number" ? h("span", { class: "time" }, `${req.duration} ms simulated`) : null,
-    x ? h("span", { class: "time" }, ` · ${x.ms < 0.1 ? "< 0.1" : x.ms.toFixed(1)} ms in this tab`) : null,
+    x ? h("span", { class: "time" }, ` · ${x.ms < 0.1 ? "< 0.1" : x.ms.toFixed(1)} ms ${timeWhere()}`) : null,
   );
 }
 

@@ -25,6 +25,8 @@ export function mountSettings(store, undoable) {
   document.addEventListener("visibilitychange", () => { if (document.visibilityState === "hidden") store.flush(); });
   show();
   showStatus();
+  // Live, the server keeps the state (with --state, in its file), not this browser.
+  if (store.remote) $("#state-kept").textContent = "The state (orders, payments, log, spans, settings and a pending forceNext) is the server's: it keeps it, for as long as it runs (with --state, in its file across restarts), whatever this page does. Keep a copy or move it as a file:";
 }
 
 /** The settings form and the reset button; returns what shows the settings in use. */

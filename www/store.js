@@ -54,7 +54,6 @@ export class Store extends EventTarget {
   /** Services an undo may still put back (undo.js): not freed when replaced. */
   #kept = new Set();
   #spans = { key: "", spans: [] };
-  #virtual = { service: null, virtual: false };
 
   /**
    * Loads the package, then the server's service (live), or the state
@@ -248,13 +247,16 @@ export class Store extends EventTarget {
     const ms = performance.now() - started;
     this.#learn(method, path, body, reply.body);
     this.#pull();
-    // The records this request wrote are the ones after `before`.
+    // The records this request wrote are after `before`, of the trace and span its answer names (live, other clients' come in between).
+    const traceId = reply.headers?.["x-b3-traceid"];
+    const spanId = reply.headers?.["x-b3-spanid"];
     let record = null;
     let service = null;
     for (let i = this.records.length - 1; i >= 0 && this.records[i].seq > before; i--) {
       const r = this.records[i];
-      if (r.stage === "response") record ??= r;
-      else if (r.stage === "service") service ??= r;
+      if (traceId && r.traceId !== traceId) continue;
+      if (r.stage === "response" && (!spanId || r.spanId === spanId)) record ??= r;
+      else if (r.stage === "service" && (!spanId || r.parentSpanId === spanId)) service ??= r;
     }
     // A pay that changes later (a challenge, pending, a reversal): what its service record says is planned, and when.
     const plan = reply.body?.code === 0 ? planOf(service?.outcome, record?.fault) : null;
@@ -307,18 +309,17 @@ export class Store extends EventTarget {
 
   /**
    * Whether the service's clock is virtual (moves only with requests and
-   * advance): a wall clock's time moves while the page waits a few
-   * milliseconds, a virtual one's does not. Live: the server says.
+   * advance), as the core says (live: as the server's says); null where
+   * the package does not say.
    */
   get virtualClock() {
-    if (this.remote) return this.remote.virtualClock ?? null;
-    if (this.#virtual.service !== this.service) {
-      const before = this.service.now;
-      const started = performance.now();
-      while (performance.now() - started < 3) { /* a few ms of real time */ }
-      this.#virtual = { service: this.service, virtual: this.service.now === before };
-    }
-    return this.#virtual.virtual;
+    const virtual = this.service?.virtualClock;
+    return typeof virtual === "boolean" ? virtual : null;
+  }
+
+  /** The payments the service holds in progress (REQUIRES_ACTION or PENDING), whoever paid them; [] where the package does not list them. */
+  inProgress() {
+    return typeof this.service?.inProgress === "function" ? this.service.inProgress() : [];
   }
 
   /** What forceNext still has to do, or null. */

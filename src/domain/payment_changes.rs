@@ -129,12 +129,16 @@ impl Payments {
         self.plans.get(code)?.return_url.as_deref()
     }
 
-    /// The payments awaiting a challenge, in id order.
-    pub fn challenges(&self) -> Vec<Payment> {
+    /// The payments awaiting a challenge (REQUIRES_ACTION), in id order;
+    /// with `pending`, those waiting for the service's clock (PENDING) too.
+    pub fn in_progress(&self, pending: bool) -> Vec<Payment> {
         let mut awaiting = Vec::new();
-        for (c, _) in code::in_code_order(self.plans.keys(true)) {
+        for (c, _) in code::in_code_order(self.plans.keys(!pending)) {
             let row = self.position(c).and_then(|i| self.rows.get(i));
-            if let Some(r) = row.filter(|r| r.status == PaymentStatus::RequiresAction) {
+            if let Some(r) = row.filter(|r| {
+                r.status == PaymentStatus::RequiresAction
+                    || (pending && r.status == PaymentStatus::Pending)
+            }) {
                 awaiting.push(r.payment_with(&self.plans));
             }
         }

@@ -635,6 +635,10 @@ export class Service {
   completeChallenge(paymentId: string, outcome: ChallengeOutcome): Payment;
   /** The payments awaiting a challenge (REQUIRES_ACTION), in id order. */
   challenges(): RequiresActionPayment[];
+  /** The payments in progress: awaiting a challenge (REQUIRES_ACTION) or the service's clock (PENDING), in id order. What a page lists as "in progress", whoever paid. */
+  inProgress(): Array<RequiresActionPayment | PendingPayment>;
+  /** Whether the clock is virtual (started with `virtualTime`, or restored from a snapshot of such a service): time moves only with requests' simulated latency and `advance`. False on the wall clock. */
+  readonly virtualClock: boolean;
   /** When the soonest plan comes due (a pending payment, a challenge answering itself, a reversal), Unix ms; null when none is. */
   readonly nextDueAt: number | null;
   /** Moves a virtual clock on by `ms`, and resolves every payment's plan that came due, in due order; the wall clock ignores `ms` and still resolves what is due now. Throws a TypeError for a non-number, a RangeError for `ms` that is not a whole number, 0 or more, or that would carry the clock past 8640000000000000 (the last time a Date holds). */

@@ -202,7 +202,17 @@ export class Service {
 
   /** The payments awaiting a challenge (status REQUIRES_ACTION), in id order. */
   challenges() {
-    return JSON.parse(this.#live().challenges());
+    return JSON.parse(this.#live().challenges(false));
+  }
+
+  /** The payments in progress: awaiting a challenge (REQUIRES_ACTION) or the service's clock (PENDING), in id order. */
+  inProgress() {
+    return JSON.parse(this.#live().challenges(true));
+  }
+
+  /** Whether the service's clock is virtual (started with `virtualTime`, or restored from such a snapshot); false on the wall clock. */
+  get virtualClock() {
+    return this.#live().virtualClock();
   }
 
   /** The soonest time (epoch ms) a payment's change is due, or null. */

@@ -226,7 +226,19 @@ impl Service {
 
     /// The payments awaiting a challenge, in id order.
     pub fn challenges(&self) -> Vec<Payment> {
-        self.backend.payments.challenges()
+        self.in_progress(false)
+    }
+
+    /// The payments awaiting a challenge, in id order; with `pending`,
+    /// the PENDING ones too.
+    pub fn in_progress(&self, pending: bool) -> Vec<Payment> {
+        self.backend.payments.in_progress(pending)
+    }
+
+    /// Whether the clock is virtual (moves only with simulated time and
+    /// `advance`); the wall clock is not.
+    pub fn virtual_clock(&self) -> bool {
+        self.backend.clock.saved().is_some()
     }
 
     /// `advance` for a caller's number: a whole number of ms, 0 or more,

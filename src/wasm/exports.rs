@@ -197,12 +197,19 @@ impl Service {
         Ok(json::payment(&payment))
     }
 
-    /// The payments awaiting a challenge, in id order, as a JSON array.
-    pub fn challenges(&self) -> String {
+    /// The payments awaiting a challenge, in id order, as a JSON array;
+    /// with `pending`, the PENDING ones too.
+    pub fn challenges(&self, pending: bool) -> String {
         self.core
             .try_borrow()
-            .map(|c| json::payments(&c.challenges()))
+            .map(|c| json::payments(&c.in_progress(pending)))
             .unwrap_or_else(|_| "[]".to_owned())
+    }
+
+    /// Whether the service's clock is virtual (the wall clock is not).
+    #[wasm_bindgen(js_name = virtualClock)]
+    pub fn virtual_clock(&self) -> bool {
+        self.core.try_borrow().is_ok_and(|c| c.virtual_clock())
     }
 
     /// The soonest time a payment's change is due (epoch ms), if any.

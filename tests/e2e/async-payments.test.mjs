@@ -13,6 +13,8 @@ import { TEST_CARDS } from "../../www/test-card-table.js";
 import { artifacts, start } from "./browser.mjs";
 import { applySettings, logRows, open } from "./playground.mjs";
 
+const { Service } = await import(new URL("../../pkg/node.js", import.meta.url).href);
+
 let env;
 before(async () => { env = await start(); });
 after(async () => { await env?.close(); });
@@ -35,6 +37,23 @@ async function payWithCard(page, card) {
   await page.click("#send");
   const envelope = JSON.parse(await page.textContent("#response pre.envelope"));
   return { ...envelope, trace: await page.getAttribute("#response .trace-line button.trace", "data-idv") };
+}
+
+/**
+ * A state made by another program on the package (a test, a script): a
+ * challenged and a pending payment. Its snapshot, and the open payments
+ * as [id, status], the challenged one first.
+ */
+function heldElsewhere() {
+  const service = new Service({ seed: 11, failureRate: 0, virtualTime: Date.UTC(2026, 0, 1) });
+  const pay = (cardNumber) => {
+    const order = service.handle("POST", "/api/order/create", { userId: "elsewhere", price: 5 });
+    return service.handle("POST", "/api/payment/pay", { orderId: order.data.orderId, amount: 5, paymentMethod: "CARD", cardNumber }).data;
+  };
+  const open = [pay(CHALLENGE_CARD), pay(PENDING_CARD)].map((p) => [p.paymentId, p.status]);
+  const snapshot = service.snapshot();
+  service.free();
+  return { snapshot, open };
 }
 
 /** The statuses of the payment page's states, oldest first, and their text. */
@@ -184,6 +203,27 @@ test("a challenge card: the buyer completes the challenge on the page; a pending
   await challengeRuleIsNoFailure(page);
   await reversalSaysWhy(page);
   await wallClock(page);
+
+  // On the wall clock the service's clock line moves, as its core says the time; Advance is off.
+  await page.uncheck("#virtual-clock");
+  await applySettings(page, { seed: 7, failureRate: 0 });
+  assert.equal(await page.getAttribute("#clock-line", "data-virtual"), "false");
+  assert.equal(await page.isDisabled("#advance-30"), true);
+  const shown = await page.textContent("#clock-now");
+  await page.waitForFunction((shown) => document.querySelector("#clock-now").textContent !== shown, shown);
+
+  // The payments in progress are those the service holds, whoever paid them: a state made elsewhere, imported, then reloaded.
+  const made = heldElsewhere();
+  await page.setInputFiles("#import-state", { name: "elsewhere.json", mimeType: "application/json", buffer: Buffer.from(made.snapshot) });
+  await page.waitForFunction(() => /^Imported the state from elsewhere\.json/.test(document.querySelector("#settings-message").textContent));
+  for (const [id, status] of made.open) await page.waitForSelector(`#async-list li[data-payment="${id}"][data-status="${status}"]`);
+  await page.waitForSelector('#state-status[data-saved="saved"]');
+  await page.reload();
+  await page.waitForSelector("body[data-ready=true]");
+  for (const [id, status] of made.open) await page.waitForSelector(`#async-list li[data-payment="${id}"][data-status="${status}"]`);
+  // Its challenge, reached from the list after the reload.
+  await page.click(`#async-list li[data-payment="${made.open[0][0]}"] button[aria-expanded]`);
+  await page.frameLocator("#async-list .challenge-frame").getByRole("button", { name: "Complete" }).waitFor();
   assert.deepEqual(errors, []);
   assert.deepEqual(external, []);
   assert.deepEqual(consoleMessages, [], "nothing said in the console, as an error or a warning");

@@ -212,3 +212,30 @@ for (const [way, using] of Object.entries(WAYS)) {
       assert.deepEqual([later.status, later.failureCode], ["FAILED", "fraudulent"]);
     }));
 }
+
+test("inProgress lists the payments awaiting the buyer or the clock, whoever paid; virtualClock is the core's word on its clock", () => {
+  const service = new Service({ seed: 29, failureRate: 0, virtualTime: START });
+  const pay = (cardNumber) => {
+    const order = service.handle("POST", "/api/order/create", { userId: "buyer", price: 12 });
+    return service.handle("POST", "/api/payment/pay", { orderId: order.data.orderId, amount: 12, paymentMethod: "CARD", cardNumber }).data;
+  };
+  const challenged = pay(CHALLENGE_CARD);
+  const pending = pay("4000 0840 0000 0014");
+  assert.equal(pay("4242 4242 4242 4242").status, "SUCCESS");
+  const listed = service.inProgress();
+  assert.deepEqual(listed.map((p) => [p.paymentId, p.status]), [[challenged.paymentId, "REQUIRES_ACTION"], [pending.paymentId, "PENDING"]].sort());
+  assert.deepEqual(listed.find((p) => p.status === "REQUIRES_ACTION").nextAction, challenged.nextAction);
+  assert.deepEqual(service.challenges().map((p) => p.paymentId), [challenged.paymentId]);
+  // The clock's kind, kept by a restore; then the pending one resolves and the list shrinks.
+  assert.equal(service.virtualClock, true);
+  const restored = Service.restore(service.snapshot());
+  assert.equal(restored.virtualClock, true);
+  assert.deepEqual(restored.inProgress(), listed);
+  service.advance(30_000);
+  assert.deepEqual(service.inProgress().map((p) => p.paymentId), [challenged.paymentId]);
+  const wall = new Service({ seed: 1 });
+  assert.equal(wall.virtualClock, false);
+  assert.equal(Service.restore(wall.snapshot()).virtualClock, false);
+  assert.deepEqual(wall.inProgress(), []);
+  for (const s of [service, restored, wall]) s.free();
+});

@@ -294,7 +294,9 @@ test("events: the log as server-sent events, from ?after= on, then each batch, a
     assert.equal(first.id, "3");
     // The core's text as it is: what JSON.stringify wrote of the same fields, in the same order.
     assert.equal(first.text, JSON.stringify(first.data));
-    assert.deepEqual(Object.keys(first.data), ["records", "droppedLogs", "generation", "counters", "forced", "now"]);
+    assert.deepEqual(Object.keys(first.data), ["records", "droppedLogs", "generation", "counters", "forced", "now", "virtualClock", "nextDueAt", "inProgress"]);
+    // The clock as the core says it, and the payments in progress (none): what the page's Simulation panel draws.
+    assert.deepEqual([first.data.virtualClock, first.data.nextDueAt, first.data.inProgress], [false, null, []]);
     // The counters a page redraws from come with the records: the same as the counters route's.
     assert.deepEqual(first.data.counters, (await call(admin("/counters"))).body.data.counters);
     // Requests close together: the first after a quiet spell goes out at once (a client awaiting its

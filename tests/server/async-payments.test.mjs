@@ -83,6 +83,16 @@ test("the admin API lists the challenges of a session and answers them; other se
   // The session the header names, without the /sessions/NAME/ prefix, too.
   const byHeader = await call(`${server.origin}/__orderpay/challenges`, "GET", undefined, s.headers);
   assert.equal(byHeader.body.data.challenges.length, 3);
+  // In progress: the challenges and a pending payment, whoever paid them, with the clock as the core says it.
+  const pending = (await s.pay({ cardNumber: "4000084000000014" })).data;
+  const open = (await s.admin("GET", "/in-progress")).body.data;
+  assert.deepEqual(open.payments.map((p) => [p.paymentId, p.status]), [...ids.map((id) => [id, "REQUIRES_ACTION"]), [pending.paymentId, "PENDING"]].sort());
+  assert.equal(open.virtualClock, false);
+  assert.equal(open.nextDueAt, pending.paidAt + 30_000);
+  assert.equal(typeof open.now, "number");
+  assert.deepEqual((await other.admin("GET", "/in-progress")).body.data.payments, []);
+  const clock = (await s.admin("GET", "/settings")).body.data;
+  assert.deepEqual([clock.virtualClock, clock.nextDueAt], [false, pending.paidAt + 30_000]);
 
   const outcomes = ["pass", "fail", "abandon"];
   for (const [i, outcome] of outcomes.entries()) {
@@ -93,6 +103,7 @@ test("the admin API lists the challenges of a session and answers them; other se
   }
   assert.equal((await s.payment(ids[2])).failureCode, "authentication_required");
   assert.deepEqual((await s.admin("GET", "/challenges")).body.data.challenges, []);
+  assert.deepEqual((await s.admin("GET", "/in-progress")).body.data.payments.map((p) => p.paymentId), [pending.paymentId]);
 
   const answered = await s.admin("POST", `/challenges/${ids[0]}`, { outcome: "pass" });
   assert.equal(answered.status, 409);
@@ -132,8 +143,13 @@ test("POST /__orderpay/advance resolves what came due on a virtual clock: pendin
   assert.equal((await s.admin("PUT", "/scenario", scenario)).status, 200);
   const pending = (await s.pay()).data;
   assert.equal(pending.status, "PENDING");
-  await s.admin("POST", "/advance", { ms: 10_000 });
+  const moved = (await s.admin("POST", "/advance", { ms: 10_000 })).body.data;
   assert.equal((await s.payment(pending.paymentId)).status, "PENDING");
+  // The clock as the core says it: virtual, and the change due 20 s on.
+  assert.deepEqual(moved, { now: moved.now, virtualClock: true, nextDueAt: moved.now + 20_000 });
+  // A restore of its snapshot keeps the virtual clock: the core says so, the server guesses nothing.
+  assert.equal((await s.admin("PUT", "/snapshot", (await s.admin("GET", "/snapshot")).body)).status, 200);
+  assert.equal((await s.admin("GET", "/settings")).body.data.virtualClock, true);
   await s.admin("POST", "/advance", { ms: 60_000 });
   const failed = await s.payment(pending.paymentId);
   assert.deepEqual([failed.status, failed.failureCode], ["FAILED", "insufficient_funds"]);

@@ -31,10 +31,10 @@ before(async () => {
  * it while they last) and the admin routes it fetches. `noEvents`: the
  * event stream answers 404, as a server without one would.
  */
-async function livePage({ noEvents = false } = {}) {
+async function livePage({ noEvents = false, path = "/", seen = errors } = {}) {
   const p = await browser.newPage();
-  p.on("pageerror", (e) => errors.push(String(e)));
-  p.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+  p.on("pageerror", (e) => seen.push(String(e)));
+  p.on("console", (m) => { if (m.type() === "error") seen.push(m.text()); });
   await p.addInitScript((noEvents) => {
     window.syncRequests = [];
     window.fetched = [];
@@ -51,7 +51,7 @@ async function livePage({ noEvents = false } = {}) {
       return fetch.call(this, input, init);
     };
   }, noEvents);
-  await p.goto(server.origin + "/");
+  await p.goto(server.origin + path);
   await p.waitForSelector("body[data-ready=true]");
   return p;
 }
@@ -195,4 +195,108 @@ test("a server without the event stream: the page polls instead", async () => {
 test("no synchronous request at all, from the first load to the last click", async () => {
   assert.deepEqual(await page.evaluate(() => window.syncRequests), []);
   assert.deepEqual(errors, []);
+});
+
+/** Sends what the console holds and waits for its answer (live, it comes after a round trip): the console's response box. */
+async function sendFromConsole(p) {
+  await p.evaluate(() => document.querySelector("#response").replaceChildren());
+  await p.click("#send");
+  await p.waitForSelector("#response .facts", SETTLED);
+}
+
+/** Nothing wider than the window. */
+const fitsSideways = (p) => p.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
+
+test("live, asynchronous payments as in the tab: the server's payments in progress, its moving clock, the challenge answered in a frame; at 1280 and 390 px", async () => {
+  const seen = [];
+  // A session of its own (the /s/NAME/ way in): what other tests count stays as it was.
+  const p = await livePage({ path: "/s/async/", seen });
+  const headers = { "x-orderpay-session": "async", "x-user-id": "other-client" };
+  const other = async (cardNumber) => {
+    const order = await call(`${server.url}/api/order/create`, "POST", { userId: "other-client", price: 20 }, headers);
+    return (await call(`${server.url}/api/payment/pay`, "POST", { orderId: order.body.data.orderId, amount: 20, paymentMethod: "CARD", cardNumber }, headers)).body.data;
+  };
+  // Another client's payments: one pending for ten minutes (a rule, so that no wait of this test meets its end), one challenged.
+  await call(`${server.origin}/__orderpay/sessions/async/scenario`, "PUT", { rules: [{ when: { route: "/api/payment/pay", nth: 1 }, then: { kind: "pending", forMs: 600_000 } }] });
+  const pending = await other("4242424242424242");
+  const challenged = await other("4000002500003155");
+  assert.deepEqual([pending.status, challenged.status], ["PENDING", "REQUIRES_ACTION"]);
+
+  // Listed as the server holds them, though this page sent neither.
+  await p.waitForSelector(`#async-list li[data-payment="${pending.paymentId}"][data-status="PENDING"]`, SETTLED);
+  await p.waitForSelector(`#async-list li[data-payment="${challenged.paymentId}"][data-status="REQUIRES_ACTION"]`, SETTLED);
+  // The server's clock, as its core says it: the wall clock, so no Advance; it moves, and the change due counts down.
+  assert.equal(await p.getAttribute("#clock-line", "data-virtual"), "false");
+  assert.equal(await p.isDisabled("#advance-30"), true);
+  assert.doesNotMatch(await p.textContent("#clock-line"), /No change of a payment is due/);
+  const due = await p.textContent("#next-due");
+  assert.match(due, /^in \d+ min( \d+ s)? \(at /);
+  const now = await p.textContent("#clock-now");
+  await p.waitForFunction((now) => document.querySelector("#clock-now").textContent !== now, now, SETTLED);
+  await p.waitForFunction((due) => document.querySelector("#next-due").textContent !== due, due, SETTLED);
+
+  // Its challenge, shown from the Simulation panel: the page the server serves, with its buttons; Complete answers it.
+  const row = `#async-list li[data-payment="${challenged.paymentId}"]`;
+  await p.click(`${row} button[aria-expanded]`);
+  const frame = p.frameLocator(`${row} .challenge-frame`);
+  await frame.getByRole("button", { name: "Complete" }).click(SETTLED);
+  await p.waitForSelector(row, { state: "detached", ...SETTLED });
+  assert.equal((await call(`${server.url}/api/payment/${challenged.paymentId}`, "GET", undefined, headers)).body.data.status, "SUCCESS");
+
+  // The console's pay with the challenge card: its answer shows the challenge page, buttons and all.
+  await p.selectOption("#route", "order-create");
+  await sendFromConsole(p);
+  await p.selectOption("#route", "payment-pay");
+  await p.selectOption("#h-card", "4000002500003155");
+  await sendFromConsole(p);
+  const mine = JSON.parse(await p.textContent("#response pre.envelope")).data;
+  assert.equal(mine.status, "REQUIRES_ACTION");
+  await p.frameLocator("#response .challenge-frame").getByRole("button", { name: "Cancel" }).waitFor(SETTLED);
+  assert.match(await p.textContent("#response .facts"), /ms round trip to the server/);
+  // The challenge page from "Any method and path": a page, not an envelope, nor a business error.
+  await p.selectOption("#route", "custom");
+  await p.selectOption("#custom-method", "GET");
+  await p.fill("#custom-path", mine.nextAction.url);
+  await p.evaluate(() => document.querySelector("#response").replaceChildren());
+  await p.click("#send");
+  await p.waitForSelector("#response .page-reply", SETTLED);
+  assert.doesNotMatch(await p.textContent("#response"), /business error/);
+  await p.frameLocator("#response .page-reply iframe").getByRole("button", { name: "Complete" }).waitFor(SETTLED);
+
+  // Its payment's page: the pay this page sent is on its timeline.
+  await p.click(`#async-list li[data-payment="${mine.paymentId}"] .async-head button.link`);
+  await p.waitForSelector(`#object-page[data-id="${mine.paymentId}"]`, SETTLED);
+  assert.match(await p.locator("#object-page h4", { hasText: "Timeline" }).textContent(), /^Timeline: [1-9]\d* requests?$/);
+  const steps = await p.$$eval("#object-timeline .tl-open", (links) => links.map((a) => a.textContent));
+  assert.ok(steps.includes("POST /api/payment/pay"), `the pay is on its timeline: ${steps.join(", ")}`);
+  // A request of the page's opened: Copy as curl goes to this server (its session's prefix); another client's says it came from one.
+  await p.click("#object-timeline li .tl-open >> text=POST /api/payment/pay");
+  assert.equal(await p.inputValue("#req-base"), `${server.origin}/s/async`);
+  assert.match(await p.textContent("#req-panel .facts"), /ms round trip to the server/);
+  // Settings speak of the server's keeping, not this browser's.
+  assert.match(await p.textContent("#state-kept"), /is the server's/);
+  assert.doesNotMatch(await p.textContent("#state-kept"), /saved in this browser/);
+  // Another client's request, opened: said to come from a client of the server.
+  await p.fill("#req-search", "user:other-client");
+  // Its two orders, two pays and a read, and no request of the page's.
+  await p.waitForFunction(() => document.querySelector("#req-count").dataset.matching === "5", null, SETTLED);
+  await p.waitForFunction(() => document.querySelectorAll("#req-rows li[data-key]").length === 5, null, SETTLED);
+  await p.click("#req-rows li[data-key] .req-row");
+  assert.match(await p.textContent("#req-panel .note"), /^Sent by another client of the server/);
+
+  // At 390 px: the list with a challenge open, and the console's challenge, fit.
+  await p.click("#req-close");
+  await p.setViewportSize({ width: 390, height: 844 });
+  await p.click(`#async-list li[data-payment="${mine.paymentId}"] button[aria-expanded]`);
+  await p.frameLocator(`#async-list li[data-payment="${mine.paymentId}"] .challenge-frame`).getByRole("button", { name: "Fail" }).waitFor(SETTLED);
+  assert.ok(await fitsSideways(p), "no sideways scroll at 390 px with a challenge open");
+
+  // A reload keeps what the server holds: the page's own challenge and the other client's pending payment.
+  await p.reload();
+  await p.waitForSelector("body[data-ready=true]");
+  await p.waitForSelector(`#async-list li[data-payment="${mine.paymentId}"][data-status="REQUIRES_ACTION"]`, SETTLED);
+  await p.waitForSelector(`#async-list li[data-payment="${pending.paymentId}"][data-status="PENDING"]`, SETTLED);
+  // The console is clean, the challenge frames' own lines included.
+  assert.deepEqual(seen, []);
+  await p.close();
 });

@@ -24,6 +24,12 @@ const envelope = (data) => ({
 });
 const ok = (description, data) => ({ description, content: json(envelope(data)) });
 const whole = { type: "integer", minimum: 0 };
+/** The clock as the core says it (admin.js's clockOf). */
+const clockProperties = {
+  now: { type: "integer", description: "The service's clock, Unix time in ms" },
+  virtualClock: { type: "boolean", description: "Whether the clock is virtual (moves only with requests and advance); false on the wall clock" },
+  nextDueAt: { type: ["integer", "null"], description: "When the soonest change of a payment is due (a pending payment, a challenge answering itself, a reversal), Unix time in ms; null when none is" },
+};
 const generation = { type: "integer", minimum: 1, description: "How many times reset or a restore swapped the service, from 1" };
 /** A trace id as the core gives and reads it (observe/ids.rs): 16 or 32 lower-case hex digits, not all zeros. */
 const TRACE_ID = "^(?!0+$)[0-9a-f]{16}([0-9a-f]{16})?$";
@@ -289,7 +295,7 @@ const OPERATIONS = {
       ...refused,
     },
   }],
-  events: ["log", "The log as server-sent events", "A stream: `records` events ({records, droppedLogs, generation, counters, forced, now}, each id the last seq, at most 500 records each) whenever requests were answered, the first change after a quiet spell at once and then at most every 50 ms, and `replaced` ({generation, settings}) when a reset or a restore swapped the service.", {
+  events: ["log", "The log as server-sent events", "A stream: `records` events ({records, droppedLogs, generation, counters, forced, now, virtualClock, nextDueAt, inProgress: the payments in progress as GET in-progress lists them}, each id the last seq, at most 500 records each) whenever requests were answered, the first change after a quiet spell at once and then at most every 50 ms, and `replaced` ({generation, settings}) when a reset or a restore swapped the service.", {
     parameters: [
       { ...after, description: "Start after this seq (else after Last-Event-ID, else from the first record)" },
       { name: "Last-Event-ID", in: "header", required: false, description: "The last seq a reconnecting client got", schema: { type: "string" } },
@@ -347,11 +353,11 @@ const OPERATIONS = {
     responses: {
       200: ok("The settings", {
         type: "object",
-        required: ["settings", "forced", "now", "droppedLogs", "generation"],
+        required: ["settings", "forced", "now", "virtualClock", "nextDueAt", "droppedLogs", "generation"],
         properties: {
           settings: ref("schemas", "Settings"),
           forced: ref("schemas", "Forced"),
-          now: { type: "integer", description: "The service's clock, Unix time in ms" },
+          ...clockProperties,
           droppedLogs: whole,
           generation,
         },
@@ -393,7 +399,7 @@ const OPERATIONS = {
   }],
   advance: ["state", "Move the virtual clock", "Moves a virtual clock (reset with virtualTime first) on by ms, and resolves, in due order, every payment's plan that came due: a pending payment succeeding or failing, a challenge answering itself, a reversal. On the wall clock ms moves nothing, and what is due now resolves (the server also resolves it by itself when it comes due).", {
     requestBody: body({ type: "object", required: ["ms"], properties: { ms: { type: "integer", minimum: 0 } } }, { ms: 60000 }),
-    responses: { 200: ok("Moved", { type: "object", required: ["now"], properties: { now: { type: "integer" } } }), ...bodied },
+    responses: { 200: ok("Moved", { type: "object", required: ["now", "virtualClock", "nextDueAt"], properties: clockProperties }), ...bodied },
   }],
   challenges: ["payments", "The payments awaiting a challenge", "The payments whose status is REQUIRES_ACTION (a 3-D Secure challenge nobody answered yet), in id order, and the service's clock.", {
     responses: {
@@ -401,6 +407,16 @@ const OPERATIONS = {
         type: "object",
         required: ["challenges", "now"],
         properties: { challenges: { type: "array", items: ref("schemas", "Payment") }, now: { type: "integer", description: "The service's clock, Unix time in ms" } },
+      }),
+      ...guarded,
+    },
+  }],
+  inProgress: ["payments", "The payments in progress", "The payments whose status is REQUIRES_ACTION (awaiting the buyer) or PENDING (awaiting the service's clock), whoever paid them, in id order, and the clock: its time, whether it is virtual, and the soonest change due.", {
+    responses: {
+      200: ok("The payments", {
+        type: "object",
+        required: ["payments", "now", "virtualClock", "nextDueAt"],
+        properties: { payments: { type: "array", items: ref("schemas", "Payment") }, ...clockProperties },
       }),
       ...guarded,
     },
@@ -465,7 +481,7 @@ export function adminOpenapi({ version, license, repository }, origin = "http://
       { name: "traces", description: "The spans, as JSON and OTLP/JSON" },
       { name: "state", description: "The whole state, its settings, forceNext, reset and the clock" },
       { name: "scenario", description: "The failure scenario: which requests fail, and how" },
-      { name: "payments", description: "The payments awaiting a 3-D Secure challenge, and answering one" },
+      { name: "payments", description: "The payments in progress, those awaiting a 3-D Secure challenge, and answering one" },
     ],
     // On loopback with no --admin-token: nothing; else the bearer token.
     security: [{}, { adminToken: [] }],

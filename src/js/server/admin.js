@@ -1,6 +1,6 @@
 // The admin API under /__orderpay/: what the JS API offers beside requests
 // (logs, spans, exports, snapshots, forceNext, reset, the clock, the
-// failure scenario, the payments awaiting a challenge), over
+// failure scenario, the payments awaiting a challenge or the clock), over
 // HTTP for tests in any language. Answers are the {code, msg, data}
 // envelope, except the documents (NDJSON, OTLP/JSON, the snapshot, the
 // OpenAPI documents), which come as themselves.
@@ -123,12 +123,17 @@ async function replaceSnapshot(ctx, req, res) {
   sendData(res, { generation: ctx.instance.generation, settings: ctx.instance.service.settings });
 }
 
+/** The service's clock as the core says it: its time, whether it is virtual, and the soonest change of a payment due. */
+export function clockOf(service) {
+  return { now: service.now, virtualClock: service.virtualClock, nextDueAt: service.nextDueAt };
+}
+
 function settings(ctx, req, res) {
   const service = ctx.instance.service;
   sendData(res, {
     settings: service.settings,
     forced: service.forced,
-    now: service.now,
+    ...clockOf(service),
     droppedLogs: service.droppedLogs,
     generation: ctx.instance.generation,
   });
@@ -176,13 +181,19 @@ async function advance(ctx, req, res) {
     return sendError(res, 400, error.message);
   }
   ctx.changed();
-  sendData(res, { now: ctx.instance.service.now });
+  sendData(res, clockOf(ctx.instance.service));
 }
 
 /** The payments awaiting a challenge (REQUIRES_ACTION), in id order. */
 function challenges(ctx, req, res) {
   const service = ctx.instance.service;
   sendData(res, { challenges: service.challenges(), now: service.now });
+}
+
+/** The payments in progress (REQUIRES_ACTION or PENDING), whoever paid them, in id order, and the clock. */
+function inProgress(ctx, req, res) {
+  const service = ctx.instance.service;
+  sendData(res, { payments: service.inProgress(), ...clockOf(service) });
 }
 
 /**
@@ -291,6 +302,7 @@ const ROUTES = [
   ["POST", "/advance", "advance", advance],
   ["GET", "/challenges", "challenges", challenges],
   ["POST", "/challenges/{paymentId}", "completeChallenge", completeChallenge],
+  ["GET", "/in-progress", "inProgress", inProgress],
   ["GET", "/scenario", "scenario", scenario],
   ["PUT", "/scenario", "setScenario", putScenario],
   ["DELETE", "/scenario", "clearScenario", clearScenario],

@@ -44,6 +44,11 @@ export function forcedText(service) {
   return rawOf(service).forced();
 }
 
+/** The payments in progress (REQUIRES_ACTION or PENDING), as the core's JSON text. */
+export function inProgressText(service) {
+  return rawOf(service).challenges(true);
+}
+
 /**
  * An object's JSON text from [key, JSON text] pairs, in order: what
  * JSON.stringify writes of the object the texts stand for. Keys are the

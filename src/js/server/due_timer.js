@@ -3,23 +3,8 @@
 // only advance() moves time; on the wall clock time moves by itself, so a
 // server must wake when the soonest plan is due and resolve it: this timer,
 // one per session, set from `service.nextDueAt`.
-/** Whether each Service the server made or restored runs on the wall clock. */
-const wallClock = new WeakMap();
-
 /** setTimeout's longest wait; a later plan is looked at again then. */
 const MAX_WAIT = 2 ** 31 - 1;
-
-/** Notes whether `service` runs on the wall clock (made without virtualTime, or restored from a snapshot saved so). */
-export function noteClock(service, wall) {
-  wallClock.set(service, wall);
-  return service;
-}
-
-/** Whether a snapshot's text holds a wall clock: its top-level `clock` is null (a virtual clock saves its time). */
-export function snapshotOnWall(text) {
-  const at = text.lastIndexOf('"clock"');
-  return at < 0 || /^"clock"\s*:\s*null/.test(text.slice(at, at + 32));
-}
 
 export class DueTimer {
   #instance;
@@ -39,8 +24,9 @@ export class DueTimer {
   /** The soonest due time of the service's plans, when it runs on the wall clock; else null. */
   #due() {
     const service = this.#instance.service;
-    if (wallClock.get(service) !== true) return null;
     try {
+      // The core says which clock it runs on.
+      if (service.virtualClock) return null;
       const due = service.nextDueAt;
       return typeof due === "number" && Number.isFinite(due) ? due : null;
     } catch {

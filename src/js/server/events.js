@@ -2,12 +2,12 @@
 // follows the records as they are written instead of polling. Each client
 // gets, at most every FLUSH_MS, the records newer than the last it got, in
 // `records` events of at most EVENT_RECORDS records each, with the dropped
-// count, the counters, forceNext and the clock (what a page redraws from
+// count, the counters, forceNext, the clock and the payments in progress (what a page redraws from
 // them), and `replaced` when a reset or a restore swapped the service.
 // The events hold the JSON text the core wrote (core_json.js), each page
 // written once a flush for every client at that place. Nothing runs while
 // no client listens.
-import { countersText, forcedText, logsPage, objectText } from "./core_json.js";
+import { countersText, forcedText, inProgressText, logsPage, objectText } from "./core_json.js";
 
 /** Requests coming fast are sent together: records go out at most this often (the first change after a quiet spell at once). */
 const FLUSH_MS = 50;
@@ -145,6 +145,9 @@ function stateText(instance, droppedLogs) {
     ["counters", countersText(service)],
     ["forced", forcedText(service)],
     ["now", String(service.now)],
+    ["virtualClock", String(service.virtualClock)],
+    ["nextDueAt", String(service.nextDueAt)],
+    ["inProgress", inProgressText(service)],
   ]);
   return text.slice(1);
 }

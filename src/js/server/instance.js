@@ -3,12 +3,6 @@
 // act on it; reset and snapshot replace swap it whole, and `generation`
 // counts the swaps, so a page watching the log knows to start over.
 import { Service } from "../node.js";
-import { noteClock, snapshotOnWall } from "./due_timer.js";
-
-/** A new Service of `options`, noted as on the wall clock when they start no virtual one. */
-function made(options) {
-  return noteClock(new Service(options), (options.virtualTime ?? null) === null);
-}
 
 export class Instance {
   generation = 1;
@@ -20,19 +14,19 @@ export class Instance {
    */
   constructor(options, restored = null) {
     this.options = options;
-    this.service = restored ?? made(options);
+    this.service = restored ?? new Service(options);
     // A restored state keeps its own scenario, unless one was asked for (--scenario).
     if (restored !== null && options.scenario !== undefined) this.service.setScenario(options.scenario);
   }
 
   /** A fresh service with `overrides` over the start options. Throws on a bad option, changing nothing. */
   reset(overrides = {}) {
-    this.#swap(made({ ...this.options, ...overrides }));
+    this.#swap(new Service({ ...this.options, ...overrides }));
   }
 
   /** The state of a snapshot's text. Throws a TypeError for text that is not one, changing nothing. */
   replace(snapshot) {
-    this.#swap(noteClock(Service.restore(snapshot), snapshotOnWall(snapshot)));
+    this.#swap(Service.restore(snapshot));
   }
 
   #swap(service) {

@@ -7,7 +7,6 @@ import { open, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 import { Service } from "../node.js";
-import { noteClock, snapshotOnWall } from "./due_timer.js";
 
 /** At most this much work is lost to a crash. */
 export const SAVE_DELAY_MS = 500;
@@ -58,7 +57,7 @@ export class StateFile {
       throw new StateError(`--state ${path}: cannot read it (${error.code ?? error.message})`);
     }
     try {
-      return noteClock(Service.restore(text), snapshotOnWall(text));
+      return Service.restore(text);
     } catch (error) {
       throw new StateError(`--state ${path}: ${refusal(error.message)}; left as it is`);
     }
