@@ -245,8 +245,35 @@ fn test_cards_take_their_outcomes() {
         (json!(0), json!("SUCCESS"))
     );
     let mut svc = always_approves(7);
-    let declined = pay_card(&mut svc, "4000000000009995");
-    assert_eq!(declined, business_error("Third party payment failed"));
+    let order = create_order_id(&mut svc);
+    let card = json!({"cardNumber": "4000-0000-0000-9995"}); // dashes, as typed
+    let declined = svc.handle(pay_body(&order, card.clone()));
+    assert_eq!(
+        body(&declined),
+        business_error("Third party payment failed")
+    );
+    // The card's code, in the header a scenario's decline sends; no rule
+    // or fault of a scenario's.
+    assert_eq!(
+        declined.header("x-orderpay-decline-code"),
+        Some("insufficient_funds")
+    );
+    assert_eq!(declined.header("x-orderpay-fault"), None);
+    assert_eq!(declined.header("x-orderpay-rule"), None);
+    // The same under a scenario whose rule does not fire: the card's
+    // decline, not one drawn (`generic_decline`).
+    let mut scened = always_approves(7);
+    let rule = json!({"rules": [{"when": {"route": "/api/test/order/batch"}, "then": {"kind": "http", "status": 503}}]});
+    scened.set_scenario(Some(&rule.to_string())).expect("valid");
+    let order = create_order_id(&mut scened);
+    let declined = scened.handle(pay_body(&order, card.clone()));
+    assert_eq!(
+        declined.header("x-orderpay-decline-code"),
+        Some("insufficient_funds")
+    );
+    assert_eq!(declined.header("x-orderpay-fault"), None);
+    let response = logs_json(&scened).pop().expect("a response record");
+    assert_eq!(response.get("fault"), None, "{response}");
     let record = logs_json(&svc)
         .into_iter()
         .rfind(|r| r["stage"] == "service")

@@ -646,6 +646,33 @@ fn a_bad_payment_method_wins_over_an_amount_not_above_zero() {
     );
 }
 
+#[test]
+fn a_card_number_with_a_wallet_is_400_naming_both_fields() {
+    for method in ["WALLET_A", "WALLET_B"] {
+        // A declining card: were it taken, the wallet's pay would fail.
+        for number in ["4000 0000 0000 9995", "1234"] {
+            let p = Pair::new();
+            let req = p.pay_body(json!({"paymentMethod": method, "cardNumber": number}));
+            let msg =
+                format!("cardNumber: only for paymentMethod CARD, got paymentMethod {method:?}");
+            p.refuse_exactly(req, 400, &msg);
+        }
+    }
+}
+
+#[test]
+fn an_unknown_card_number_is_400_saying_where_the_cards_are() {
+    for number in ["1234", "4242 4242 4242 4241", "4242.4242.4242.4242"] {
+        let p = Pair::new();
+        let req = p.pay_body(json!({"cardNumber": number}));
+        let msg = format!(
+            "cardNumber: must be one of the test cards' numbers \
+             (docs/async-payments.md#the-test-cards), got {number:?}"
+        );
+        p.refuse_exactly(req, 400, &msg);
+    }
+}
+
 // ----------------------------------------------------------- methods and paths
 
 #[test]

@@ -113,7 +113,7 @@ export function prose(text) {
 }
 
 /** GitHub's anchors of a Markdown text's headings. */
-function anchors(text) {
+export function anchors(text) {
   const found = new Set();
   const counts = new Map();
   for (const [, heading] of text.replace(/^ *```[\s\S]*?^ *```/gm, "").matchAll(/^#{1,6} (.+)$/gm)) {

@@ -437,25 +437,24 @@ impl Run {
     }
 
     /// A test card and a `returnUrl` now and then, in `body`: a card of
-    /// the table (with spaces, or not), or one it has not; a good or a bad
-    /// URL.
+    /// the table (with spaces or dashes, or not), or one it has not; a
+    /// good or a bad URL.
     fn extras(&mut self, body: &mut Value) -> Extras {
         let mut extras = Extras::default();
         match self.rng.below(8) {
             0..=2 => {
                 let card = &CARDS[self.rng.below(CARDS.len() as u64) as usize];
-                body["cardNumber"] = match self.rng.below(2) {
+                let (a, b) = card.number.split_at(8);
+                body["cardNumber"] = match self.rng.below(3) {
                     0 => json!(card.number),
-                    _ => {
-                        let (a, b) = card.number.split_at(8);
-                        json!(format!("{} {} {}", &a[..4], &a[4..], b))
-                    }
+                    1 => json!(format!("{} {} {}", &a[..4], &a[4..], b)),
+                    _ => json!(format!("{}-{}-{}", &a[..4], &a[4..], b)),
                 };
                 extras.card = Some(card.outcome);
             }
             3 if self.rng.below(4) == 0 => {
                 body["cardNumber"] =
-                    json!(["1234", "4242", "", "4242-4242-4242-4242"][self.rng.below(4) as usize]);
+                    json!(["1234", "4242", "", "4242.4242.4242.4242"][self.rng.below(4) as usize]);
                 extras.bad = true;
             }
             _ => {}
@@ -485,7 +484,8 @@ impl Run {
             forced,
             extras,
         } = pay;
-        if extras.bad {
+        // A card number goes with CARD only: with a wallet, a 400.
+        if extras.bad || (extras.card.is_some() && *method != "CARD") {
             return Turns::Answer(Expect::BadRequest);
         }
         if *amount <= 0.0 {

@@ -15,6 +15,7 @@ use crate::json::write::{push_hex64, push_uint};
 use crate::json::Out;
 use crate::observe::{SpanId, TraceId};
 use crate::sim::scenario::{Fault, Then};
+use crate::sim::third_party::Failure;
 
 /// `{code, msg, data}`: code 0 and msg `success` on success.
 #[derive(Debug, Clone, PartialEq)]
@@ -220,6 +221,10 @@ pub struct HeaderFacts {
     pub allow: Option<&'static str>,
     /// A replay of an answer kept under an `Idempotency-Key`.
     pub replayed: bool,
+    /// The third party's verdict on a pay: its decline code, whoever
+    /// decided it (a scenario's rule or a test card), is the one header
+    /// `x-orderpay-decline-code` says, as the pay's record does.
+    pub failure: Failure,
 }
 
 /// Response headers, lower-case names. A bare set (for an answer made
@@ -369,6 +374,9 @@ impl Headers {
         if let Some(fault) = &self.fault {
             fault_headers(&mut w, fault);
         }
+        if let Some(code) = self.facts.and_then(|f| f.failure.decline_code()) {
+            w.add(10, |t| t.push_str(code));
+        }
         if let Some(Some(location)) = page {
             w.add(13, |t| t.push_str(location));
         }
@@ -391,20 +399,19 @@ impl Headers {
     }
 }
 
-/// `x-orderpay-rule`, `x-orderpay-fault`, and the decline's code or the
-/// `retry-after` of a 429 or 503.
+/// `x-orderpay-rule`, `x-orderpay-fault`, and the `retry-after` of a 429
+/// or 503. A decline's code comes from the verdict (`HeaderFacts`).
 fn fault_headers(w: &mut Written, fault: &Fault) {
     if let Some(rule) = &fault.rule {
         w.add(8, |t| t.push_str(rule));
     }
     w.add(9, |t| t.push_str(fault.then.kind()));
-    match fault.then {
-        Then::Decline { code } => w.add(10, |t| t.push_str(code)),
-        Then::Http {
-            status: 429 | 503,
-            retry_after,
-        } => w.add(11, |t| push_uint(t, retry_after)),
-        _ => {}
+    if let Then::Http {
+        status: 429 | 503,
+        retry_after,
+    } = fault.then
+    {
+        w.add(11, |t| push_uint(t, retry_after));
     }
 }
 

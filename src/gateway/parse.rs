@@ -52,7 +52,7 @@ pub fn new_payment(body: &impl Fields) -> Result<Result<NewPayment, Rejection>, 
     // Only a body with more members than the spec's three may hold
     // `cardNumber` or `returnUrl`: the common pay looks for neither.
     let extras = match body.member_count() > 3 {
-        true => pay_extras(body)?,
+        true => pay_extras(body, method)?,
         false => None,
     };
     Ok(Money::positive(amount)
@@ -65,12 +65,23 @@ pub fn new_payment(body: &impl Fields) -> Result<Result<NewPayment, Rejection>, 
         .ok_or(Rejection::AmountNotPositive))
 }
 
-/// `cardNumber` and `returnUrl`, when the body has either.
+/// `cardNumber` and `returnUrl`, when the body has either. A card number
+/// goes with `paymentMethod` `CARD` only: a wallet has none.
 #[cold]
 #[inline(never)]
-fn pay_extras(body: &impl Fields) -> Result<Option<Box<PayExtras>>, ApiError> {
+fn pay_extras(
+    body: &impl Fields,
+    method: PaymentMethod,
+) -> Result<Option<Box<PayExtras>>, ApiError> {
     let card = match body.optional_string("cardNumber")? {
         None => None,
+        Some(_) if method != PaymentMethod::Card => {
+            let problem = msg!(
+                "only for paymentMethod CARD, got paymentMethod ",
+                Q(method.as_str())
+            );
+            return Err(ApiError::bad("cardNumber", problem));
+        }
         Some(text) => Some(card_of(text)?),
     };
     let return_url = match body.optional_string("returnUrl")? {
@@ -81,11 +92,15 @@ fn pay_extras(body: &impl Fields) -> Result<Option<Box<PayExtras>>, ApiError> {
     Ok(given.then(|| Box::new(PayExtras { card, return_url })))
 }
 
-/// A test card's number, spaces allowed; any other is a 400.
+/// A test card's number, spaces and dashes allowed; any other is a 400
+/// that says where the cards are listed (the docs ship in the package).
 #[inline(never)]
 fn card_of(text: &str) -> Result<&'static TestCard, ApiError> {
     test_card::find(text).ok_or_else(|| {
-        let problem = msg!("must be one of the test cards' numbers, got ", Q(text));
+        let problem = msg!(
+            "must be one of the test cards' numbers (docs/async-payments.md#the-test-cards), got ",
+            Q(text)
+        );
         ApiError::bad("cardNumber", problem)
     })
 }

@@ -68,7 +68,7 @@ export interface PayBody {
   orderId: string;
   amount: number;
   paymentMethod: PaymentMethod;
-  /** A test card's number (spaces allowed): its outcome instead of the draw. An unknown one is a 400 naming cardNumber. */
+  /** A test card's number (spaces and dashes allowed): its outcome instead of the draw. An unknown one is a 400 naming cardNumber; so is one with a paymentMethod other than CARD. */
   cardNumber?: string;
   /** Where the challenge page sends the browser back: an absolute http(s) URL or a path starting with "/". Kept only for a challenged payment. */
   returnUrl?: string;
@@ -263,7 +263,10 @@ export type Fault =
   | { kind: "decline"; rule: string | null; code: DeclineCode }
   | { kind: "timeout" | "delay"; rule: string | null; ms: number }
   | { kind: "processor_error"; rule: string | null; status: number }
-  | { kind: "http"; rule: string | null; status: 429 | 502 | 503 | 504; retryAfter?: number };
+  | { kind: "http"; rule: string | null; status: 429 | 502 | 503 | 504; retryAfter?: number }
+  | { kind: "challenge"; rule: string | null; outcome?: ChallengeOutcome; afterMs?: number; code: DeclineCode }
+  | { kind: "pending"; rule: string | null; forMs: number; outcome: "pass" | "fail"; code?: DeclineCode }
+  | { kind: "reversal"; rule: string | null; afterMs: number; code: DeclineCode };
 
 /** The presets' documents, by name: the files orderpay/scenarios/NAME.json too. */
 export const presets: Readonly<Record<ScenarioPreset, ScenarioDocument>>;
@@ -303,7 +306,7 @@ export interface PaymentOutcome {
   /** Only when `rule` is "card": the test card's number, as the pay body gave it, spaces taken out. */
   card?: string;
   /** Only when the payment goes on after its answer (a challenge, pending, a reversal): what is planned, and when it is due (null: it waits for the buyer). */
-  async?: { kind: "challenge" | "pending" | "reversal"; dueAt: number | null; outcome?: "pass" | "fail" | "abandon"; code?: DeclineCode };
+  async?: { kind: PaymentChangeKind; dueAt: number | null; outcome?: ChallengeOutcome; code?: DeclineCode };
   /** 1 for the first attempt on the order, 2 for the first retry... */
   attempt: number;
   /** The seeded draw in [0, 1); below the threshold fails. */
@@ -357,12 +360,22 @@ export interface ResponseRecord extends LogRecordBase {
   fault?: Fault;
 }
 
-/** What changed a payment's status after its answer. */
-export type PaymentChangeCause =
+/** The kind of plan a payment that changes after its answer has. */
+export type PaymentChangeKind = "challenge" | "pending" | "reversal";
+
+/** What planned a payment's change at the pay: a scenario's rule, by name, or a test card, its digits. */
+export type PaymentChangePlanner =
   | { rule: "scenario"; scenarioRule: string }
-  | { rule: "card"; card: string }
-  | { rule: "buyer" }
-  | { rule: "clock" };
+  | { rule: "card"; card: string };
+
+/**
+ * What changed a payment's status after its answer: what planned it, when
+ * it came due on the service's clock; or the buyer (the challenge page,
+ * completeChallenge or the admin API), with what planned the challenge.
+ */
+export type PaymentChangeCause =
+  | PaymentChangePlanner
+  | { rule: "buyer"; outcome: ChallengeOutcome; planned: PaymentChangePlanner };
 
 /**
  * Written when a payment's status changes after its answer (a challenge
@@ -370,12 +383,15 @@ export type PaymentChangeCause =
  */
 export interface PaymentRecord extends LogRecordBase {
   stage: "payment";
+  event_class: "payment";
   paymentId: string;
   from: PaymentStatus;
   to: PaymentStatus;
+  kind: PaymentChangeKind;
   cause: PaymentChangeCause;
   /** Only when it became FAILED. */
   failureCode?: DeclineCode;
+  /** Only when it became FAILED: one of the texts docs/api.md lists. */
   failureReason?: string;
 }
 

@@ -125,9 +125,10 @@ impl CardIx {
     }
 }
 
-/// The card with this number, spaces allowed anywhere in it.
+/// The card with this number, spaces and dashes allowed anywhere in it
+/// (as people type a card number).
 pub fn find(given: &str) -> Option<&'static TestCard> {
-    let digits = given.bytes().filter(|b| *b != b' ');
+    let digits = given.bytes().filter(|b| !matches!(b, b' ' | b'-'));
     CARDS.iter().find(|c| {
         let mut wanted = c.number.bytes();
         let mut got = digits.clone();
@@ -173,12 +174,16 @@ mod tests {
     }
 
     #[test]
-    fn spaces_are_stripped_and_nothing_else_is() {
-        assert_eq!(
-            find("4242 4242 4242 4242").map(|c| c.outcome),
-            Some(CardOutcome::Succeeds)
-        );
-        assert!(find("4242-4242-4242-4242").is_none());
+    fn spaces_and_dashes_are_stripped_and_nothing_else_is() {
+        for typed in [
+            "4242 4242 4242 4242",
+            "4242-4242-4242-4242",
+            "4242 - 4242-4242 4242",
+        ] {
+            assert_eq!(find(typed).map(|c| c.outcome), Some(CardOutcome::Succeeds));
+        }
+        assert!(find("4242.4242.4242.4242").is_none());
+        assert!(find("4242_4242_4242_4242").is_none());
         assert!(find("424242424242424").is_none());
         assert!(find("42424242424242421").is_none());
         assert!(find("").is_none());

@@ -190,20 +190,33 @@ for (const [way, using] of Object.entries(WAYS)) {
       assert.deepEqual(await c.call("POST", `/api/payment/refund/${id}`), { code: -1, msg: "Only success payment can be refunded", data: null });
     }, rule({ kind: "reversal", afterMs: 60_000, code: "fraudulent" })));
 
-  test(`${way}: the test cards: one succeeds, one is declined, one unknown is a 400 naming cardNumber; spaces are stripped`, () =>
+  test(`${way}: the test cards: one succeeds, one is declined with its code in x-orderpay-decline-code, one unknown is a 400 naming cardNumber; spaces and dashes are stripped; a wallet's is a 400 naming both fields`, () =>
     using(async (api, service) => {
       const c = client(api);
       assert.equal((await c.pay({ cardNumber: "4242 4242 4242 4242" })).data.status, "SUCCESS");
-      assert.deepEqual(await c.pay({ cardNumber: "4000000000009995" }), { code: -1, msg: "Third party payment failed", data: null });
+      const { orderId } = (await c.call("POST", "/api/order/create", { userId: "buyer", price: 12 })).data;
+      const body = { orderId, amount: 12, paymentMethod: "CARD", cardNumber: "4000-0000-0000-9995" };
+      const declined = await api(`${ORIGIN}/api/payment/pay`, { method: "POST", headers: json, body: JSON.stringify(body) });
+      assert.equal(declined.headers.get("x-orderpay-decline-code"), "insufficient_funds");
+      assert.equal(declined.headers.get("x-orderpay-fault"), null, "a card is no scenario's fault");
+      assert.deepEqual(await declined.json(), { code: -1, msg: "Third party payment failed", data: null });
       const card = service.logs().filter((r) => r.stage === "service" && r.outcome).pop().outcome;
       assert.equal(card.rule, "card");
       assert.equal(card.card, "4000000000009995");
       assert.equal(card.declineCode, "insufficient_funds");
+      // request() reports the same header.
+      const lost = service.request("POST", "/api/payment/pay", { ...body, cardNumber: "4000 0000 0000 9987" });
+      assert.equal(lost.headers["x-orderpay-decline-code"], "lost_card");
       for (const wrong of ["1234", 4242424242424242]) {
         const res = await c.pay({ cardNumber: wrong });
         assert.equal(res.code, 400);
         assert.match(res.msg, /cardNumber/);
       }
+      // A card number with a wallet: refused, naming both fields, and no attempt made.
+      const attempts = service.counters().payments.attempts;
+      const wallet = await c.pay({ paymentMethod: "WALLET_B", cardNumber: "4000 0000 0000 9995" });
+      assert.deepEqual(wallet, { code: 400, msg: 'cardNumber: only for paymentMethod CARD, got paymentMethod "WALLET_B"', data: null });
+      assert.equal(service.counters().payments.attempts, attempts);
       // The reversal card: SUCCESS now, FAILED fraudulent after 60 s.
       const reversed = await c.pay({ cardNumber: "4000000000000259" });
       assert.equal(reversed.data.status, "SUCCESS");

@@ -70,6 +70,19 @@ test("the challenge page over HTTP: HTML, and its Complete form sends the browse
   assert.match(bad.body.msg, /outcome/);
 });
 
+test("a declined test card over HTTP: its code in x-orderpay-decline-code, as a scenario's decline sends it; a wallet's card number is a 400", async () => {
+  const s = session("cards");
+  const order = (await s.api("POST", "/api/order/create", { userId: "buyer", price: 20 })).body.data;
+  const pay = { orderId: order.orderId, amount: 20, paymentMethod: "CARD", cardNumber: "4000-0000-0000-0069" };
+  const declined = await s.api("POST", "/api/payment/pay", pay);
+  assert.deepEqual(declined.body, { code: -1, msg: "Third party payment failed", data: null });
+  assert.equal(declined.headers["x-orderpay-decline-code"], "expired_card");
+  assert.match(declined.headers["access-control-expose-headers"] ?? "", /x-orderpay-decline-code/);
+  const wallet = await s.api("POST", "/api/payment/pay", { ...pay, paymentMethod: "WALLET_A" });
+  assert.equal(wallet.status, 400);
+  assert.equal(wallet.body.msg, 'cardNumber: only for paymentMethod CARD, got paymentMethod "WALLET_A"');
+});
+
 test("the admin API lists the challenges of a session and answers them; other sessions see none", async () => {
   const s = session("admin-challenges");
   const other = session("admin-other");

@@ -212,7 +212,9 @@ pub(super) fn judge(
     );
     let by_rule = work.fault.as_ref().map(|f| &f.then);
     let by_rule = by_rule.filter(|t| t.pay_only());
-    verdict.failure = scenario::at_third_party(by_rule, &verdict, work.under_scenario);
+    // A card's decline is the card's, not a drawn one, scenario or not.
+    let drawn_counts = work.under_scenario && by_card.is_none();
+    verdict.failure = scenario::at_third_party(by_rule, &verdict, drawn_counts);
     let ruled = by_rule.map(Then::changes_later);
     let mut planned = None;
     if verdict.failure == Failure::Drawn {

@@ -365,17 +365,18 @@ fn finish(
             .map(|f| Box::new(Extra::Fault(f.clone()))),
     };
     let fault = work.fault.take();
-    // A third party that timed out or failed leaves the outcome unknown.
-    let outcome_unknown = work.third_party.as_ref().is_some_and(|(_, _, verdict)| {
-        matches!(verdict.failure, Failure::TimedOut | Failure::Status(_))
-    });
+    // A third party that timed out or failed leaves the outcome unknown;
+    // a decline's code goes out in a header.
+    let failure = work.third_party.as_ref().map(|(_, _, v)| v.failure);
+    let outcome_unknown = matches!(failure, Some(Failure::TimedOut | Failure::Status(_)));
     let duration = log(svc, context, call, work, answer);
     if let Some(pending) = pending {
         let keys = &mut svc.idempotency;
         keys.keep(pending, http_status, &body, outcome_unknown);
     }
-    let mut headers =
-        ResponseHeaders::of(response_headers(context, duration, allow)).with_fault(fault);
+    let mut facts = response_headers(context, duration, allow);
+    facts.failure = failure.unwrap_or_default();
+    let mut headers = ResponseHeaders::of(facts).with_fault(fault);
     if let Some((_, location)) = page {
         headers = headers.with_page(location.as_deref());
     }
@@ -400,6 +401,7 @@ fn response_headers(
         duration: duration.unwrap_or(0),
         allow,
         replayed: false,
+        failure: Failure::None,
     }
 }
 
