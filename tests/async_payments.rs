@@ -236,6 +236,25 @@ fn plans_resolve_in_due_order_each_at_its_due_time() {
     assert!(due_a < svc.now());
 }
 
+/// A card's decline under a scenario whose rule does not fire: the card's
+/// code, not a decline drawn under the scenario (`generic_decline`).
+#[test]
+fn a_card_decline_under_a_scenario_is_the_cards() {
+    let card = json!({"cardNumber": "4000-0000-0000-9995"});
+    let mut scened = always_approves(7);
+    let rule = json!({"rules": [{"when": {"route": "/api/test/order/batch"}, "then": {"kind": "http", "status": 503}}]});
+    scened.set_scenario(Some(&rule.to_string())).expect("valid");
+    let order = create_order_id(&mut scened);
+    let declined = scened.handle(pay_body(&order, card.clone()));
+    assert_eq!(
+        declined.header("x-orderpay-decline-code"),
+        Some("insufficient_funds")
+    );
+    assert_eq!(declined.header("x-orderpay-fault"), None);
+    let response = logs_json(&scened).pop().expect("a response record");
+    assert_eq!(response.get("fault"), None, "{response}");
+}
+
 #[test]
 fn test_cards_take_their_outcomes() {
     let mut svc = always_declines(7);
@@ -260,20 +279,6 @@ fn test_cards_take_their_outcomes() {
     );
     assert_eq!(declined.header("x-orderpay-fault"), None);
     assert_eq!(declined.header("x-orderpay-rule"), None);
-    // The same under a scenario whose rule does not fire: the card's
-    // decline, not one drawn (`generic_decline`).
-    let mut scened = always_approves(7);
-    let rule = json!({"rules": [{"when": {"route": "/api/test/order/batch"}, "then": {"kind": "http", "status": 503}}]});
-    scened.set_scenario(Some(&rule.to_string())).expect("valid");
-    let order = create_order_id(&mut scened);
-    let declined = scened.handle(pay_body(&order, card.clone()));
-    assert_eq!(
-        declined.header("x-orderpay-decline-code"),
-        Some("insufficient_funds")
-    );
-    assert_eq!(declined.header("x-orderpay-fault"), None);
-    let response = logs_json(&scened).pop().expect("a response record");
-    assert_eq!(response.get("fault"), None, "{response}");
     let record = logs_json(&svc)
         .into_iter()
         .rfind(|r| r["stage"] == "service")

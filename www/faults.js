@@ -126,18 +126,18 @@ export function isLater(fault) {
   return false;
 }
 
-/** What a rule of a kind that changes the payment later did, in a sentence; null for another kind. */
+/** What a rule of a kind that changes the payment later did, in a sentence (its times are the record's: the core writes them, defaults included); null for another kind. */
 function laterSentence(fault) {
   const after = (ms) => `${Number((ms / 1000).toFixed(3))} s`;
   if (fault.kind === "challenge") {
     return fault.outcome
-      ? `the payment asked for a 3-D Secure challenge (REQUIRES_ACTION), which ends by itself (${fault.outcome}) after ${after(fault.afterMs ?? 0)}.`
+      ? `the payment asked for a 3-D Secure challenge (REQUIRES_ACTION), which ends by itself (${fault.outcome}) after ${after(fault.afterMs)}.`
       : "the payment asked for a 3-D Secure challenge (REQUIRES_ACTION): it waits for the buyer to complete, fail or cancel it. Not a failure.";
   }
   if (fault.kind === "pending") {
-    return `the payment is PENDING until the bank answers, after ${after(fault.forMs ?? 30000)}: then ${fault.outcome === "fail" ? "it fails" : "it succeeds"}.`;
+    return `the payment is PENDING until the bank answers, after ${after(fault.forMs)}: then ${fault.outcome === "fail" ? "it fails" : "it succeeds"}.`;
   }
-  if (fault.kind === "reversal") return `the payment succeeded, and is reversed (FAILED) after ${after(fault.afterMs ?? 60000)}.`;
+  if (fault.kind === "reversal") return `the payment succeeded, and is reversed (FAILED) after ${after(fault.afterMs)}.`;
   return null;
 }
 

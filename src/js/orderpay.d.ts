@@ -151,7 +151,7 @@ export interface HttpResponse {
  * `POST ?outcome=pass|fail|abandon` answers 303 to the pay's `returnUrl` (empty body), or 200 with the
  * result page when it gave none. A bad outcome (400) answers an envelope. A payment no longer waiting
  * answers 409 and changes nothing: a page saying how the challenge ended to a request whose `Accept`
- * starts with `text/html` (a browser's form), the envelope to any other.
+ * starts with `text/html` (a browser's form), the envelope to every other client.
  */
 export interface PageResponse {
   status: number;
