@@ -26,7 +26,9 @@ test("health and the OpenAPI document need no token", async () => {
   assert.equal(health.body.data.service, "orderpay");
   const doc = await call(admin("/openapi.json"));
   assert.equal(doc.body.openapi, "3.1.0");
-  assert.equal(Object.values(doc.body.paths).flatMap(Object.keys).length, 8);
+  // The spec's eight operations, and the challenge page's GET and POST.
+  assert.equal(Object.values(doc.body.paths).flatMap(Object.keys).length, 10);
+  assert.deepEqual(Object.keys(doc.body.paths["/api/payment/{paymentId}/challenge"]), ["get", "post"]);
   assert.equal(doc.body.servers[0].url, server.url);
 });
 
