@@ -14,16 +14,17 @@ import { BUYER as LABELS } from "./buyer-answers.js";
 import { follow } from "./follow.js";
 
 /**
- * The challenge pages' HTML, by service, then by payment id: fetched once
- * (each fetch is a request in the log, as a browser's would be). A fresh
+ * The challenge pages' HTML, by the service's life (`store.era`, new at
+ * each fresh start, live too), then by payment id: fetched once (each
+ * fetch is a request in the log, as a browser's would be). A fresh
  * service may give the same payment ids again: its pages are its own.
  */
 const served = new WeakMap();
 
-/** The pages fetched from the service in use. */
+/** The pages fetched from the service in use since its last fresh start. */
 function pagesOf(store) {
-  if (!served.has(store.service)) served.set(store.service, new Map());
-  return served.get(store.service);
+  if (!served.has(store.era)) served.set(store.era, new Map());
+  return served.get(store.era);
 }
 
 /** Whether a reply is a page (the challenge page, its result), not an envelope: text/html, its body the HTML. */
@@ -140,7 +141,7 @@ function resultView(label, { posted, read, status, data }) {
 export function challengeView(store, payment, reply = null) {
   if (payment?.status !== "REQUIRES_ACTION" || !payment.nextAction?.url) return null;
   const id = payment.paymentId;
-  const service = store.service;
+  const era = store.era;
   const result = h("div", { class: "challenge-result", role: "status" });
   const state = h("span", { class: "challenge-state" });
   let busy = false;
@@ -171,7 +172,7 @@ export function challengeView(store, payment, reply = null) {
   );
   /** Its buttons answer only while the payment waits for the buyer, in the service that holds it. */
   const settle = () => {
-    const gone = store.service !== service;
+    const gone = store.era !== era;
     const now = gone ? null : paymentStates(store).get(id)?.status;
     const over = gone || Boolean(now && now !== "REQUIRES_ACTION");
     state.textContent = gone ? "The service was started afresh since: this payment is not in it."
