@@ -15,6 +15,7 @@ import { waterfall } from "./trace.js";
 import { randomHex } from "./random-hex.js";
 import { faultOf, faultSentence, faultText, spanFailed, spanFault } from "./faults.js";
 import { answerArrives } from "./answer-time.js";
+import { buyerAnswered } from "./challenge.js";
 import { OPEN, dueText, paymentStates } from "./payment-states.js";
 import { BUYER } from "./buyer-answers.js";
 
@@ -184,6 +185,10 @@ class Flow {
     if (!OPEN.has(status)) return "";
     const waited = await this.#waitFor(paymentId, status, paid);
     if (waited === null) return null;
+    // The buyer's answer from the frame, if it was that: its read follows the answer's arrival (the frame leaves the read to the flow).
+    const mine = this.runs;
+    await buyerAnswered(this.store, paymentId);
+    if (mine !== this.runs) return null;
     const how = status === "REQUIRES_ACTION" ? "once the buyer is back" : "once it settled";
     const read = await this.step(3, `Read the payment ${how}`, "Expected: the payment, status SUCCESS: only then is the order marked paid.",
       "GET", `/api/payment/${paymentId}`, null, { wants: paidOff });
@@ -291,7 +296,7 @@ class Flow {
       h("p", { class: "expect" }, expect),
       rows.length ? h("p", { class: "step-path" }, h("span", { class: "label" }, "Path: "), pathOf(rows)) : null,
       miniWaterfall(rows),
-      h("div", { class: "exchange" }, requestView({ method, path, headers, body: text }), responseView(reply, store, { expected: expected && asExpected })),
+      h("div", { class: "exchange" }, requestView({ method, path, headers, body: text }), responseView(reply, store, { expected: expected && asExpected, challenge: { reads: false } })),
     );
     add(this.list, li);
     return { reply, li, asExpected, n, title, expect };
