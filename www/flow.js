@@ -79,6 +79,7 @@ export function mountFlow(store) {
   $("#run-flow").addEventListener("click", () => {
     flow.run().catch((e) => { if (e !== STALE) flow.finish(`The flow broke: ${e.message}`); });
   });
+  store.addEventListener("change", (e) => { if (e.detail.reset) flow.forget(); });
 }
 
 const STALE = Symbol("a newer run began");
@@ -335,6 +336,21 @@ class Flow {
       add(li, actions);
       retry.focus();
     });
+  }
+
+  /**
+   * A fresh start (new settings, a reset, an import, an undo): the last
+   * service's run goes with it (its steps, summary and trace, whose
+   * records, links and counts no longer are in the log), and a run in
+   * progress ends.
+   */
+  forget() {
+    this.runs++;
+    this.abandon?.();
+    fill(this.list);
+    this.summary.textContent = "";
+    fill(this.whole);
+    this.whole.hidden = true;
   }
 
   finish(text) {

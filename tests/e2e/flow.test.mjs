@@ -122,6 +122,11 @@ test("the flow's steps follow each other: no step starts before the one before i
     assert.ok(records[i].timestamp >= records[i - 1].timestamp,
       `seq ${records[i].seq} (${records[i].stage}) at ${records[i].timestamp} comes before seq ${records[i - 1].seq} (${records[i - 1].stage}) at ${records[i - 1].timestamp}`);
   }
+  // A fresh start clears the last service's flow: its steps, counts and trace links are no longer the log's.
+  await applySettings(page, { seed: 42, failureRate: 0 });
+  await page.waitForFunction(() => document.querySelectorAll("#steps > li").length === 0);
+  assert.equal(await page.textContent("#flow-summary"), "");
+  assert.equal(await page.isHidden("#flow-trace"), true);
   assert.deepEqual(errors, []);
 });
 
