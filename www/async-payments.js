@@ -68,6 +68,17 @@ class AsyncPanel {
       ` ${status} → ${states.get(id)?.status ?? "?"}`]) : ["nothing came due"]), ".");
   }
 
+  /** Says what the buyer's answer in a challenge's frame here did: "PAY-… REQUIRES_ACTION → FAILED (the buyer: Cancel)." */
+  answered(id, { posted, status }, label) {
+    if (posted.status >= 400) {
+      this.say(`${id}: the buyer's ${label} was refused, HTTP ${posted.status}${posted.body?.msg ? ` (${posted.body.msg})` : ""}.`, "error");
+      return;
+    }
+    this.say("");
+    add(this.message, h("button", { type: "button", class: "link mono moved", dataset: { payment: id }, onclick: () => this.showObject(id) }, id),
+      ` REQUIRES_ACTION → ${status ?? paymentStates(this.store).get(id)?.status ?? "?"} (the buyer: ${label}).`);
+  }
+
   /** Forgets the last service's payments: the message about them and the challenges opened. */
   forget() {
     this.say("");
@@ -117,7 +128,7 @@ class AsyncPanel {
         first?.cause ? h("span", { class: "hint" }, ` · by ${causeText(first.cause)}`) : ""),
       h("p", { class: "async-next" }, nextText(p, this.store.now, this.store.nextDueAt)),
       challenge ? h("button", { type: "button", class: "secondary", "aria-expanded": String(shown), onclick: () => { this.toggle(p.id); } }, shown ? "Hide its challenge" : "Show its challenge") : null,
-      shown ? challengeView(this.store, { paymentId: p.id, status: p.status, nextAction: p.nextAction }) : null,
+      shown ? challengeView(this.store, { paymentId: p.id, status: p.status, nextAction: p.nextAction }, null, { onAnswered: (done, label) => this.answered(p.id, done, label) }) : null,
     );
   }
 

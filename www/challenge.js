@@ -14,16 +14,17 @@ import { BUYER as LABELS } from "./buyer-answers.js";
 import { follow } from "./follow.js";
 
 /**
- * The challenge pages' HTML, by service, then by payment id: fetched once
- * (each fetch is a request in the log, as a browser's would be). A fresh
+ * The challenge pages' HTML, by the service's life (`store.era`, new at
+ * each fresh start, live too), then by payment id: fetched once (each
+ * fetch is a request in the log, as a browser's would be). A fresh
  * service may give the same payment ids again: its pages are its own.
  */
 const served = new WeakMap();
 
-/** The pages fetched from the service in use. */
+/** The pages fetched from the service in use since its last fresh start. */
 function pagesOf(store) {
-  if (!served.has(store.service)) served.set(store.service, new Map());
-  return served.get(store.service);
+  if (!served.has(store.era)) served.set(store.era, new Map());
+  return served.get(store.era);
 }
 
 /** Whether a reply is a page (the challenge page, its result), not an envelope: text/html, its body the HTML. */
@@ -102,15 +103,43 @@ function challengePage(store, payment, reply) {
 }
 
 /**
- * The buyer answers the challenge (`outcome`: pass, fail or abandon) as
- * the challenge page's button does, then the app reads the payment.
- * Resolves with `{ posted, read, status, data }`.
+ * The buyer's answers on their way, by the service's life, then by payment
+ * id: each ends once its answer reached the app (answerArrives), so that
+ * what reads the payment after it (the flow) reads it then, not sooner.
  */
-export async function answerChallenge(store, payment, outcome) {
+const answering = new WeakMap();
+
+function answersOf(store) {
+  if (!answering.has(store.era)) answering.set(store.era, new Map());
+  return answering.get(store.era);
+}
+
+/** Resolves once the buyer's answer to the challenge of payment `id` sent from a frame, if one is on its way, reached the app. */
+export function buyerAnswered(store, id) {
+  return answersOf(store).get(id) ?? Promise.resolve();
+}
+
+/**
+ * The buyer answers the challenge (`outcome`: pass, fail or abandon) as
+ * the challenge page's button does; once that answer reached the app, the
+ * app reads the payment (unless `reads` is false: the flow reads it itself).
+ * Resolves with `{ posted, read, status, data }` (read and on null without the read).
+ */
+export async function answerChallenge(store, payment, outcome, { reads = true } = {}) {
   const id = payment.paymentId;
   const url = payment.nextAction?.url ?? `/api/payment/${id}/challenge`;
-  const posted = await store.request("POST", `${url}${url.includes("?") ? "&" : "?"}outcome=${outcome}`, null, {}, { spans: false });
+  let arrived = () => {};
+  answersOf(store).set(id, new Promise((resolve) => { arrived = resolve; }));
+  let posted;
+  try {
+    const sent = performance.now();
+    posted = await store.request("POST", `${url}${url.includes("?") ? "&" : "?"}outcome=${outcome}`, null, {}, { spans: false });
+    await answerArrives(posted, performance.now() - sent, Boolean(store.remote));
+  } finally {
+    arrived();
+  }
   pagesOf(store).set(id, Promise.resolve(htmlOf(posted)));
+  if (!reads) return { posted, read: null, status: null, data: null };
   const read = await store.request("GET", `/api/payment/${id}`, null, { "X-User-Id": "u-1" });
   const data = read.body?.code === 0 ? read.body.data : null;
   return { posted, read, status: data?.status ?? null, data };
@@ -120,8 +149,10 @@ export async function answerChallenge(store, payment, outcome) {
 function resultView(label, { posted, read, status, data }) {
   const ok = status === "SUCCESS";
   const msg = posted.status === 409 || posted.status === 400 ? ` (${posted.body?.msg ?? ""})` : posted.headers?.location ? `, sending the buyer back to ${posted.headers.location}` : ", with the page above";
+  const answered = h("p", null, h("strong", null, `${label}: `), `the challenge page answered HTTP ${posted.status}${msg}.`);
+  if (!read) return [answered, h("p", null, "The flow reads the payment next, as your app does once the buyer is back.")];
   return [
-    h("p", null, h("strong", null, `${label}: `), `the challenge page answered HTTP ${posted.status}${msg}.`),
+    answered,
     h("p", null, "Your app then reads the payment: ", h("code", null, `GET /api/payment/${read.body?.data?.paymentId ?? "…"}`), " → ",
       status ? h("span", { class: `badge pay-status s-${status}`, dataset: { status } }, status) : `code ${read.body?.code} ${read.body?.msg ?? ""}`,
       data?.failureCode ? ` (${data.failureCode}: ${data.failureReason ?? ""})` : "",
@@ -130,37 +161,57 @@ function resultView(label, { posted, read, status, data }) {
 }
 
 /**
+ * What the frame says of its payment: `here`, the label of the answer its
+ * own button gave (null: none); `now`, the payment's status now.
+ */
+function stateText(gone, here, now) {
+  if (gone) return "The service was started afresh since: this payment is not in it.";
+  if (!now || now === "REQUIRES_ACTION") return here ? `${here} sent: waiting for its answer.` : `Click ${LABELS.pass}, ${LABELS.fail} or ${LABELS.abandon} in it, as the buyer would.`;
+  return here ? `The buyer answered ${here} here: the payment is ${now}.`
+    : `Answered elsewhere (another frame, the Simulation panel, a rule or another client): the payment is ${now} now; the page below is as it was served before.`;
+}
+
+/**
  * The challenge of a payment answered REQUIRES_ACTION (its `data`; `reply`:
  * the pay's answer, when shown with it): the page the buyer sees,
  * answered by its own buttons, and the result after. Once the challenge
  * is answered elsewhere (another frame, the Simulation panel, its rule),
  * or the service is started afresh, its buttons are disabled and it says
- * so, whenever that happens.
+ * so, whenever that happens. `reads`: whether the app's read of the
+ * payment follows the buyer's answer here (the flow reads it itself);
+ * `onAnswered(done, label)`: told what came of the buyer's answer.
  */
-export function challengeView(store, payment, reply = null) {
+export function challengeView(store, payment, reply = null, { reads = true, onAnswered = null } = {}) {
   if (payment?.status !== "REQUIRES_ACTION" || !payment.nextAction?.url) return null;
   const id = payment.paymentId;
-  const service = store.service;
+  const era = store.era;
   const result = h("div", { class: "challenge-result", role: "status" });
   const state = h("span", { class: "challenge-state" });
+  const badge = h("span", { class: "badge pay-status s-REQUIRES_ACTION" }, "REQUIRES_ACTION");
   let busy = false;
+  let here = null;
   const answer = async (outcome, doc) => {
     if (busy || !LABELS[outcome]) return;
     busy = true;
+    here = LABELS[outcome];
     for (const b of doc.querySelectorAll("button")) b.disabled = true;
     try {
-      const done = await answerChallenge(store, payment, outcome);
+      const done = await answerChallenge(store, payment, outcome, { reads });
+      if (done.posted.status >= 400) here = null;
       frame.srcdoc = inert(await pagesOf(store).get(id));
       result.replaceChildren(...resultView(LABELS[outcome], done));
+      settle();
+      onAnswered?.(done, LABELS[outcome]);
     } catch (e) {
       result.textContent = `Not sent: ${e.message}`;
       busy = false;
+      here = null;
       for (const b of doc.querySelectorAll("button")) b.disabled = false;
     }
   };
   const frame = frameOf(challengePage(store, payment, reply), `challenge page of ${id}`, answer, () => settle());
   const box = h("div", { class: "challenge", dataset: { payment: id } },
-    h("p", { class: "challenge-head" }, h("span", { class: "badge pay-status s-REQUIRES_ACTION" }, "REQUIRES_ACTION"), " ",
+    h("p", { class: "challenge-head" }, badge, " ",
       h("strong", null, "The buyer must authenticate (3-D Secure). "),
       "Your app sends them to ", h("code", null, "nextAction.url"), " (", h("code", { class: "mono" }, payment.nextAction.url),
       "): the page below, as the service serves it. ", state),
@@ -171,12 +222,13 @@ export function challengeView(store, payment, reply = null) {
   );
   /** Its buttons answer only while the payment waits for the buyer, in the service that holds it. */
   const settle = () => {
-    const gone = store.service !== service;
+    const gone = store.era !== era;
     const now = gone ? null : paymentStates(store).get(id)?.status;
     const over = gone || Boolean(now && now !== "REQUIRES_ACTION");
-    state.textContent = gone ? "The service was started afresh since: this payment is not in it."
-      : over ? `Answered since: the payment is ${now}.` : `Click ${LABELS.pass}, ${LABELS.fail} or ${LABELS.abandon} in it, as the buyer would.`;
+    state.textContent = stateText(gone, here, now);
     box.dataset.over = String(over);
+    box.dataset.answered = over && !gone ? (here ? "here" : "elsewhere") : "";
+    if (now) { badge.textContent = now; badge.className = `badge pay-status s-${now}`; }
     if (!busy) for (const b of frame.contentDocument?.querySelectorAll("button[name=outcome]") ?? []) b.disabled = over;
   };
   settle();

@@ -29,8 +29,9 @@ export function requestView({ method, path, headers, body }) {
  * The answer: `reply` is what Store.request returned. `store` is asked to
  * show the trace when its id is clicked. A payment attempt's answer says
  * why it ended as it did (the `outcome` of its service record).
+ * `challenge`: challengeView's options, for a payment's challenge shown.
  */
-export function responseView(reply, store, { expected = false } = {}) {
+export function responseView(reply, store, { expected = false, challenge = {} } = {}) {
   if (isPage(reply) || (reply.status === 303 && reply.body === "")) return pageReplyView(reply);
   if (reply.status === 0 || envelopeOf(reply) === null) return lostView(reply);
   const { status, headers, body, ms, record } = reply;
@@ -55,7 +56,7 @@ export function responseView(reply, store, { expected = false } = {}) {
     outcomeNow(store, reply),
     // A payment that waits: why, and when it will resolve; a challenge, as the buyer meets it.
     body.code === 0 ? asyncView(body.data, reply.plan, store.now, store.virtualClock) : null,
-    body.code === 0 ? challengeView(store, body.data, reply) : null,
+    body.code === 0 ? challengeView(store, body.data, reply, challenge) : null,
     traceId ? h("p", { class: "trace-line" }, "trace ",
       h("button", { type: "button", class: "trace link", dataset: { idv: traceId }, title: "show this request's log records", "aria-label": `show the log records of trace ${traceId}`, onclick: () => store.showTrace(traceId) }, traceId)) : null,
     extraHeaders.length ? h("p", { class: "headers" }, extraHeaders.map(([n, val], i) => [i ? "\n" : "", `${n}: `,

@@ -15,6 +15,7 @@ import { waterfall } from "./trace.js";
 import { randomHex } from "./random-hex.js";
 import { faultOf, faultSentence, faultText, spanFailed, spanFault } from "./faults.js";
 import { answerArrives } from "./answer-time.js";
+import { buyerAnswered } from "./challenge.js";
 import { OPEN, dueText, paymentStates } from "./payment-states.js";
 import { BUYER } from "./buyer-answers.js";
 
@@ -78,6 +79,7 @@ export function mountFlow(store) {
   $("#run-flow").addEventListener("click", () => {
     flow.run().catch((e) => { if (e !== STALE) flow.finish(`The flow broke: ${e.message}`); });
   });
+  store.addEventListener("change", (e) => { if (e.detail.reset) flow.forget(); });
 }
 
 const STALE = Symbol("a newer run began");
@@ -184,6 +186,10 @@ class Flow {
     if (!OPEN.has(status)) return "";
     const waited = await this.#waitFor(paymentId, status, paid);
     if (waited === null) return null;
+    // The buyer's answer from the frame, if it was that: its read follows the answer's arrival (the frame leaves the read to the flow).
+    const mine = this.runs;
+    await buyerAnswered(this.store, paymentId);
+    if (mine !== this.runs) return null;
     const how = status === "REQUIRES_ACTION" ? "once the buyer is back" : "once it settled";
     const read = await this.step(3, `Read the payment ${how}`, "Expected: the payment, status SUCCESS: only then is the order marked paid.",
       "GET", `/api/payment/${paymentId}`, null, { wants: paidOff });
@@ -291,7 +297,7 @@ class Flow {
       h("p", { class: "expect" }, expect),
       rows.length ? h("p", { class: "step-path" }, h("span", { class: "label" }, "Path: "), pathOf(rows)) : null,
       miniWaterfall(rows),
-      h("div", { class: "exchange" }, requestView({ method, path, headers, body: text }), responseView(reply, store, { expected: expected && asExpected })),
+      h("div", { class: "exchange" }, requestView({ method, path, headers, body: text }), responseView(reply, store, { expected: expected && asExpected, challenge: { reads: false } })),
     );
     add(this.list, li);
     return { reply, li, asExpected, n, title, expect };
@@ -330,6 +336,21 @@ class Flow {
       add(li, actions);
       retry.focus();
     });
+  }
+
+  /**
+   * A fresh start (new settings, a reset, an import, an undo): the last
+   * service's run goes with it (its steps, summary and trace, whose
+   * records, links and counts no longer are in the log), and a run in
+   * progress ends.
+   */
+  forget() {
+    this.runs++;
+    this.abandon?.();
+    fill(this.list);
+    this.summary.textContent = "";
+    fill(this.whole);
+    this.whole.hidden = true;
   }
 
   finish(text) {

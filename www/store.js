@@ -49,6 +49,13 @@ export class Store extends EventTarget {
   generating = false;
   /** This browser's saved copy of the state (saved-copy.js). */
   copy = new SavedCopy(this);
+  /**
+   * A new object at each fresh start (a reset, an import, an undo; live, the
+   * server's too): what belongs to one service's life (the challenge pages
+   * fetched from it) is kept by it. Not `service`: live, that is the same
+   * remote object across the server's resets, whose payment ids may repeat.
+   */
+  era = {};
   #lastSeq = 0;
   #lastDropped = 0;
   /** Services an undo may still put back (undo.js): not freed when replaced. */
@@ -425,6 +432,7 @@ export class Store extends EventTarget {
    * here (not one followed from there) turns it into a separate service.
    */
   changed(detail = {}) {
+    if (detail.reset) this.era = {};
     this.copy.changing(detail);
     this.dispatchEvent(new CustomEvent("change", { detail }));
     if (!detail.followed) this.scheduleSave();

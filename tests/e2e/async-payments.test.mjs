@@ -320,7 +320,11 @@ async function wallClock(page) {
   await page.click(`${item} button.secondary`);
   await page.frameLocator(`${item} .challenge-frame`).getByRole("button", { name: "Complete" }).click();
   await page.waitForSelector('#response .challenge[data-over="true"]');
-  assert.match(await page.textContent("#response .challenge-state"), /Answered since: the payment is SUCCESS/);
+  // The console's frame says it was answered elsewhere, and the status now; the panel says what the buyer's answer did.
+  assert.equal(await page.getAttribute("#response .challenge", "data-answered"), "elsewhere");
+  assert.match(await page.textContent("#response .challenge-state"), /^Answered elsewhere \(.*\): the payment is SUCCESS now/);
+  assert.equal(await page.textContent("#response .challenge-head .pay-status"), "SUCCESS");
+  await page.waitForFunction((id) => document.querySelector("#advance-message").textContent === `${id} REQUIRES_ACTION → SUCCESS (the buyer: Complete).`, challenged.paymentId);
   for (const name of ["Complete", "Fail", "Cancel"]) assert.equal(await frame.getByRole("button", { name }).isDisabled(), true, name);
 
   await createOrder(page);
@@ -349,6 +353,9 @@ test("on a phone (390 px): the challenge, the clock and a payment's states fit w
   // The buyer cancels: the request list cuts the long path short, and shows the answer beside it.
   await page.frameLocator("#response .challenge-frame").getByRole("button", { name: "Cancel" }).click();
   await page.waitForFunction(() => /FAILED/.test(document.querySelector("#response .challenge-result")?.textContent ?? ""));
+  // The buyer's own answer, said as such (not as one given elsewhere).
+  await page.waitForSelector('#response .challenge[data-answered="here"]');
+  assert.match(await page.textContent("#response .challenge-state"), /^The buyer answered Cancel here: the payment is FAILED\./);
   const answered = page.locator('#req-rows li:has(.answer-badge[data-outcome="abandon"])');
   await answered.scrollIntoViewIfNeeded();
   assert.equal(await answered.locator(".answer-badge").textContent(), "outcome=abandon");

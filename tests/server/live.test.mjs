@@ -300,3 +300,30 @@ test("live, asynchronous payments as in the tab: the server's payments in progre
   assert.deepEqual(seen, []);
   await p.close();
 });
+
+test("live, a fresh start with the same seed: the same payment id's challenge is fetched afresh, not the old service's page", async () => {
+  const seen = [];
+  const p = await livePage({ path: "/s/fresh/", seen });
+  const headers = { "x-orderpay-session": "fresh", "x-user-id": "other-client" };
+  const challenged = async () => {
+    const order = await call(`${server.url}/api/order/create`, "POST", { userId: "other-client", price: 20 }, headers);
+    return (await call(`${server.url}/api/payment/pay`, "POST", { orderId: order.body.data.orderId, amount: 20, paymentMethod: "CARD", cardNumber: "4000002500003155" }, headers)).body.data;
+  };
+  const row = (id) => `#async-list li[data-payment="${id}"][data-status="REQUIRES_ACTION"]`;
+  const first = await challenged();
+  await p.click(`${row(first.paymentId)} button[aria-expanded]`, SETTLED);
+  await p.frameLocator(`${row(first.paymentId)} .challenge-frame`).getByRole("button", { name: "Complete" }).click(SETTLED);
+  await p.waitForSelector(row(first.paymentId), { state: "detached", ...SETTLED });
+
+  await p.click("#apply-settings");
+  await p.waitForFunction(() => /^Started a fresh service/.test(document.querySelector("#settings-message").textContent), null, SETTLED);
+  const again = await challenged();
+  assert.equal(again.paymentId, first.paymentId, "the same seed gives the same payment id");
+  await p.click(`${row(again.paymentId)} button[aria-expanded]`, SETTLED);
+  // Its own page, fetched from the fresh service: its buttons answer it.
+  const complete = p.frameLocator(`${row(again.paymentId)} .challenge-frame`).getByRole("button", { name: "Complete" });
+  await complete.waitFor(SETTLED);
+  assert.equal(await complete.isEnabled(), true);
+  assert.deepEqual(seen, []);
+  await p.close();
+});
