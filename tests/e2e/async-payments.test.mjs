@@ -96,7 +96,8 @@ test("a challenge card: the buyer completes the challenge on the page; a pending
   // The card passed the third party, but nothing is paid yet: the Why box says the payment waits, and is not green.
   assert.equal(await page.getAttribute("#response .outcome", "data-status"), "REQUIRES_ACTION");
   assert.doesNotMatch(await page.getAttribute("#response .outcome", "class"), /approved/);
-  assert.match(await page.textContent("#response .outcome-head"), /waits for the buyer/);
+  // Its badge says the pay's answer apart from the payment's fate.
+  assert.equal(await page.textContent("#response .outcome-head .badge"), "approved at the pay; now REQUIRES_ACTION");
   // The buyer's pointer crosses the page to Complete, as a hand would, and clicks it in the challenge page itself.
   await pointTo(page, challengePage.getByRole("button", { name: "Complete" }));
   await challengePage.getByRole("button", { name: "Complete" }).click();
@@ -105,6 +106,7 @@ test("a challenge card: the buyer completes the challenge on the page; a pending
   await page.locator("#response .challenge").screenshot({ path: `${artifacts}async-challenge-done-1280.png` });
   assert.match(await page.textContent("#response .challenge-result"), /GET \/api\/payment\/PAY-\w+ → SUCCESS/);
   await page.waitForSelector('#response .outcome.approved[data-status="SUCCESS"]');
+  assert.equal(await page.textContent("#response .outcome-head .badge"), "approved at the pay; now SUCCESS");
   await page.waitForSelector(`#async-list li[data-payment="${challenged.data.paymentId}"]`, { state: "detached" });
   // The frame now shows the page the service answered the buyer's click with.
   await challengePage.getByText("Authentication done: the payment is now SUCCESS.").waitFor();
@@ -142,14 +144,20 @@ test("a challenge card: the buyer completes the challenge on the page; a pending
   await env.screenshot(page, "async-pending-1280.png");
   await page.locator("#object-page").screenshot({ path: `${artifacts}async-states-1280.png` });
 
-  // The challenged payment's page, from the request list: REQUIRES_ACTION by the card, then SUCCESS by the buyer.
+  // The challenged payment, refunded: its pay's Why box says so. Its page, from the request list: REQUIRES_ACTION by the card, then SUCCESS by the buyer.
   const id = challenged.data.paymentId;
+  await page.selectOption("#route", "payment-refund");
+  await page.fill("#param-paymentId", id);
+  await page.click("#send");
+  assert.equal(JSON.parse(await page.textContent("#response pre.envelope")).code, 0);
   await page.fill("#req-search", `id:${id} method:POST path:/api/payment/pay`);
-  await page.click("#req-rows .req-row");
+  await page.locator("#req-rows .req-row", { hasText: /\/api\/payment\/pay(?![A-Za-z/])/ }).click();
+  assert.equal(await page.textContent("#req-panel h3"), "POST /api/payment/pay");
+  assert.equal(await page.textContent("#req-panel .outcome-head .badge"), "approved at the pay; now REFUNDED");
   await page.click(`#req-panel .object-link[data-object="${id}"]`);
   await page.waitForSelector(`#object-page[data-id="${id}"] #payment-states`);
   const challengeStates = await statesOf(page);
-  assert.deepEqual(challengeStates.map((s) => s.status), ["REQUIRES_ACTION", "SUCCESS"]);
+  assert.deepEqual(challengeStates.map((s) => s.status), ["REQUIRES_ACTION", "SUCCESS", "REFUNDED"]);
   assert.match(challengeStates[0].text, /test card 4000 0025 0000 3155/);
   assert.match(challengeStates[1].text, /the buyer/);
   assert.ok(await fitsSideways(page), "no sideways scroll at 1280 px");
@@ -167,8 +175,10 @@ test("a challenge card: the buyer completes the challenge on the page; a pending
   await page.waitForSelector(ruledRow);
   assert.match(await page.textContent(`${ruledRow} .async-head`), /by scenario rule "bounced"/);
   assert.match(await page.textContent(`${ruledRow} .async-next`), /becomes FAILED \(insufficient_funds\) in 30 s/);
+  assert.equal(await page.textContent("#response .outcome-head .badge"), "approved at the pay; now PENDING");
   await page.click("#advance-30");
   await page.waitForFunction((id) => new RegExp(`${id} PENDING → FAILED`).test(document.querySelector("#advance-message").textContent), ruled.paymentId);
+  await page.waitForFunction(() => document.querySelector("#response .outcome-head .badge").textContent === "approved at the pay; now FAILED");
 
   // The chart counts each payment by the status it has now: the pending payment that ended FAILED is no success.
   await page.waitForFunction(() => document.querySelector("#chart-payments").dataset.failed === "1");
@@ -176,6 +186,9 @@ test("a challenge card: the buyer completes the challenge on the page; a pending
   assert.deepEqual([chart.attempts, chart.succeeded, chart.failed, chart.open, chart.challenged, chart.pending], ["3", "2", "1", "0", "1", "2"]);
   assert.match(chart.text, /3, of which 2 succeeded \(66\.7%\) and 1 failed \(33\.3%\): 0 declined by the simulated third party, 1 FAILED later/);
   assert.match(chart.text, /1 was challenged \(3-D Secure\) and 2 went PENDING first/);
+  // Its line plots approvals at the pay, and says so; the dot at its end is the share that succeeded, the bar's.
+  assert.equal(await page.textContent("#chart-payments text.running-label"), "attempt 3: running share approved at the pay");
+  assert.equal(await page.textContent("#chart-payments circle.now-succeeded title"), "succeeded now: 66.7% (the bar)");
 
   // A scenario's challenge: what the buyer's answers do, as the pay's record plans it. The code is a Fail's or a Cancel's;
   // a Complete passes it (it is no decline once passed), and an approved attempt has no decline code.
