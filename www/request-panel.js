@@ -4,7 +4,7 @@
 // (method, path, free header rows, body).
 import { $, fill, h, pretty, setText } from "./dom.js";
 import { DEFAULT_BASE, asCurl, asFetch, baseUrl } from "./copy-as.js";
-import { liveGateway, timeWhere } from "./live.js";
+import { copyTargetHint, liveGateway, timeWhere } from "./live.js";
 import { KIND_TEXT } from "./requests-index.js";
 import { FAILED_WHY, outcomeView, payStatusNow } from "./outcome.js";
 import { recordCard } from "./logs.js";
@@ -244,7 +244,7 @@ function copyAs(s) {
 
   return [
     h("div", { class: "field" },
-      h("label", { for: "req-base" }, "server ", h("span", { class: "hint", id: "req-base-hint" }, "(this service over HTTP: npx orderpay serve listens on port 4010)")),
+      h("label", { for: "req-base" }, "server ", h("span", { class: "hint", id: "req-base-hint" }, copyTargetHint())),
       baseInput),
     h("div", { class: "actions" },
       h("button", { type: "button", class: "secondary", id: "copy-curl", onclick: () => copy("curl") }, "Copy as curl"),
