@@ -184,7 +184,7 @@ export function asyncView(payment, plan, now, virtual = null) {
   if (status === "PENDING") lines.push("PENDING: the bank has not answered yet, as with a wallet or a bank transfer. Your app should not ship the order yet: it polls GET /api/payment/{id} until the payment is SUCCESS or FAILED.");
   if (status === "FAILED") lines.push(`FAILED: ${payment.failureCode ?? ""}${payment.failureReason ? `, ${payment.failureReason}` : ""}.`);
   if (plan) {
-    const when = dueText(plan.dueAt, now);
+    const when = dueText(plan.dueAt, now, { virtualClock: virtual });
     const by = plan.cause ? `, by ${causeText(plan.cause)}` : "";
     const clockNote = plan.dueAt === null ? "" : CLOCK_NOTES[String(virtual)] ?? CLOCK_NOTES.null;
     lines.push(`Planned (${plan.kind}${by}): ${planText(plan, status)}${when ? ` ${when}` : ""}${clockNote}.`);

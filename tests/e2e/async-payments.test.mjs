@@ -74,6 +74,9 @@ test("a challenge card: the buyer completes the challenge on the page; a pending
   await applySettings(page, { seed: 7, failureRate: 0 });
   assert.equal(await page.getAttribute("#clock-line", "data-virtual"), "true");
   assert.equal(await page.isDisabled("#advance-30"), false);
+  // Nothing is due: "Resolve what is due" is off, and says why.
+  assert.equal(await page.isDisabled("#advance-due"), true);
+  assert.equal(await page.getAttribute("#advance-due", "title"), "No change of a payment is due.");
 
   // The challenge, as the buyer meets it: the page the service serves, and its three answers.
   await createOrder(page);
@@ -127,6 +130,10 @@ test("a challenge card: the buyer completes the challenge on the page; a pending
   await page.locator("#async-box").screenshot({ path: `${artifacts}async-clock-1280.png` });
   await page.locator("#response").screenshot({ path: `${artifacts}async-pending-answer-1280.png` });
   assert.match(await page.textContent(`${row} .async-next`), /becomes SUCCESS in 3\d(\.\d)? s|becomes SUCCESS in 29(\.\d)? s/);
+  // Its due time is the virtual clock's, and marked so; it is not due yet, so "Resolve what is due" stays off.
+  assert.match(await page.textContent(`${row} .async-next`), /\(at \d\d:\d\d:\d\d \(virtual\)\)\.$/);
+  assert.equal(await page.isDisabled("#advance-due"), true);
+  assert.match(await page.getAttribute("#advance-due", "title"), /^Nothing is due yet: the next change is due in \d+(\.\d)? s \(at \d\d:\d\d:\d\d \(virtual\)\)\.$/);
   assert.notEqual(await page.textContent("#next-due"), "");
   await page.click("#advance-30");
   await page.waitForFunction((id) => new RegExp(`${id} PENDING → SUCCESS`).test(document.querySelector("#advance-message").textContent), pending.data.paymentId);
@@ -153,6 +160,8 @@ test("a challenge card: the buyer completes the challenge on the page; a pending
   await page.fill("#req-search", `id:${id} method:POST path:/api/payment/pay`);
   await page.locator("#req-rows .req-row", { hasText: /\/api\/payment\/pay(?![A-Za-z/])/ }).click();
   assert.equal(await page.textContent("#req-panel h3"), "POST /api/payment/pay");
+  // Its bar's tooltip: a time of the virtual clock, marked so.
+  assert.match(await page.getAttribute('#req-rows li.selected .req-timing', "title"), /^at \d\d:\d\d:\d\d\.\d{3} \(virtual\), \d+ ms simulated$/);
   assert.equal(await page.textContent("#req-panel .outcome-head .badge"), "approved at the pay; now REFUNDED");
   await page.click(`#req-panel .object-link[data-object="${id}"]`);
   await page.waitForSelector(`#object-page[data-id="${id}"] #payment-states`);
@@ -222,6 +231,7 @@ test("a challenge card: the buyer completes the challenge on the page; a pending
   await applySettings(page, { seed: 7, failureRate: 0 });
   assert.equal(await page.getAttribute("#clock-line", "data-virtual"), "false");
   assert.equal(await page.isDisabled("#advance-30"), true);
+  assert.equal(await page.isDisabled("#advance-due"), true);
   const shown = await page.textContent("#clock-now");
   await page.waitForFunction((shown) => document.querySelector("#clock-now").textContent !== shown, shown);
 
