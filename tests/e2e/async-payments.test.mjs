@@ -105,14 +105,14 @@ test("a challenge card: the buyer completes the challenge on the page; a pending
   await pointTo(page, challengePage.getByRole("button", { name: "Complete" }));
   await challengePage.getByRole("button", { name: "Complete" }).click();
   await page.waitForFunction(() => /SUCCESS/.test(document.querySelector("#response .challenge-result")?.textContent ?? ""));
-  await challengePage.getByText("Authentication done").waitFor();
+  await challengePage.getByText("Answered:").waitFor();
   await page.locator("#response .challenge").screenshot({ path: `${artifacts}async-challenge-done-1280.png` });
   assert.match(await page.textContent("#response .challenge-result"), /GET \/api\/payment\/PAY-\w+ → SUCCESS/);
   await page.waitForSelector('#response .outcome.approved[data-status="SUCCESS"]');
   assert.equal(await page.textContent("#response .outcome-head .badge"), "approved at the pay; now SUCCESS");
   await page.waitForSelector(`#async-list li[data-payment="${challenged.data.paymentId}"]`, { state: "detached" });
   // The frame now shows the page the service answered the buyer's click with.
-  await challengePage.getByText("Authentication done: the payment is now SUCCESS.").waitFor();
+  await challengePage.getByText("Answered: the payment is now SUCCESS.").waitFor();
   // The change is a record in the pay's trace, shown in the log.
   await page.waitForFunction((id) => [...document.querySelectorAll('#logs tr[data-stage="payment"]')].some((tr) => tr.textContent.includes(id)), challenged.data.paymentId);
   const change = (await logRows(page)).find((r) => r.stage === "payment" && r.uri === challenged.data.paymentId);
