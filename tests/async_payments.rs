@@ -447,16 +447,19 @@ fn an_answer_to_a_challenge_already_over_is_a_409_page_to_a_browser_only() {
     const BROWSER: &str = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
     for (outcome, ended) in [
         ("pass", "SUCCESS."),
-        ("fail", "FAILED: the buyer failed authentication."),
-        ("abandon", "FAILED: the buyer abandoned authentication."),
+        ("fail", "FAILED (the buyer failed authentication)."),
+        ("abandon", "FAILED (the buyer abandoned authentication)."),
     ] {
         let mut svc = service(14);
         let pid = id(&pay_card(&mut svc, "4000002500003155"));
         let path = format!("/api/payment/{pid}/challenge");
-        assert_eq!(
-            svc.handle(post(&format!("{path}?outcome={outcome}")))
-                .status,
-            200
+        // The answer's own page says what the buyer's answer did, a Cancel's as plainly as a Complete's.
+        let answered = svc.handle(post(&format!("{path}?outcome={outcome}")));
+        assert_eq!(answered.status, 200);
+        let html = &answered.body.page().expect("a page").html;
+        assert!(
+            html.contains(&format!("Answered: the payment is now {ended}</p>")),
+            "{html}"
         );
         let again =
             |accept: &str| post(&format!("{path}?outcome=pass")).with_header("Accept", accept);

@@ -1,6 +1,6 @@
 // The playground: loads the package (the same one npm users install), the
 // state saved in this browser, and mounts each part of the page on one store.
-import { $ } from "./dom.js";
+import { $, fill, h } from "./dom.js";
 import { Store } from "./store.js";
 import { mountFlow } from "./flow.js";
 import { mountConsole } from "./console.js";
@@ -26,6 +26,8 @@ try {
   if (notice) $("#notice").textContent = notice;
   // Live, the service is the server's: the page's introduction says so rather than "in this tab".
   if (store.remote) $(".lead").textContent = "An order and payment service of orderpay serve, the same npm package your app would install, running as a server: this page shows its state and sends it requests, as any client of it would.";
+  // And "How this page works" says who keeps the state: the server, not this browser.
+  if (store.remote) fill($("#help-saved"), h("strong", null, "Kept by the server."), " The state is the server's: it keeps it for as long as it runs (with --state, in its file across restarts), and this page stores none of it in this browser. The exported file is the server's snapshot as is, so ", h("code", null, "Service.restore(text)"), " reads it in Node too; the log export is NDJSON, one record a line.");
   const undoable = mountUndo(store);
   mountTabBar(store);
   mountSettings(store, undoable);

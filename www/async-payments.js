@@ -8,6 +8,7 @@ import { $, add, clock, fill, h } from "./dom.js";
 import { causeText, dueText, inProgress, paymentStates, planText } from "./payment-states.js";
 import { challengeView } from "./challenge.js";
 import { serviceTime } from "./service-time.js";
+import { wallClockResolver } from "./live.js";
 
 const STEP_MS = 30000;
 
@@ -34,6 +35,7 @@ class AsyncPanel {
   message = $("#advance-message");
   note = $("#clock-note");
   button = $("#advance-30");
+  dueButton = $("#advance-due");
   /** The payment ids whose challenge is open below them. */
   open = new Set();
   timer = 0;
@@ -90,6 +92,14 @@ class AsyncPanel {
     this.store.dispatchEvent(new CustomEvent("show-object", { detail: { id } }));
   }
 
+  /** "Resolve what is due": enabled only while a change is due, else it says why not. */
+  drawDueButton(due) {
+    const now = this.store.now;
+    const dueNow = due !== null && typeof now === "number" && due <= now;
+    this.dueButton.disabled = !dueNow;
+    this.dueButton.title = dueNow ? "" : due === null ? "No change of a payment is due." : `Nothing is due yet: the next change is due ${dueText(due, now, this.store)}.`;
+  }
+
   /** The clock line: its time, whether it is virtual, and the soonest change due. */
   drawClock() {
     const { store } = this;
@@ -99,11 +109,12 @@ class AsyncPanel {
     fill(this.clockLine,
       h("strong", null, "Service clock: "), h("span", { class: "mono", id: "clock-now" }, store.now ? clock(store.now) : "?"),
       virtual === true ? " (virtual: moves only with requests and Advance)" : virtual === false ? " (the wall clock: real time)" : "",
-      ". ", due === null ? "No change of a payment is due." : ["Next change due ", h("span", { id: "next-due" }, dueText(due, store.now)), "."]);
+      ". ", due === null ? "No change of a payment is due." : ["Next change due ", h("span", { id: "next-due" }, dueText(due, store.now, store)), "."]);
     // A wall clock ignores the milliseconds of advance: only "resolve what is due" means something there.
     this.button.disabled = virtual === false;
+    this.drawDueButton(due);
     this.note.textContent = virtual === false
-      ? "This service runs on the wall clock: a pending payment resolves in real time, and this page resolves it as it comes due. For Advance 30 s, tick “virtual clock” under Settings and start fresh."
+      ? `This service runs on the wall clock: a pending payment resolves in real time, and ${wallClockResolver()}. For Advance 30 s, tick “virtual clock” under Settings and start fresh.`
       : "Advance moves the service's virtual clock on and resolves, in due order, every change that came due (each one's record is stamped with its due time).";
   }
 
@@ -126,7 +137,7 @@ class AsyncPanel {
         h("button", { type: "button", class: "link mono", onclick: () => this.showObject(p.id) }, p.id),
         p.amount !== null ? ` · ${p.amount}` : "",
         first?.cause ? h("span", { class: "hint" }, ` · by ${causeText(first.cause)}`) : ""),
-      h("p", { class: "async-next" }, nextText(p, this.store.now, this.store.nextDueAt)),
+      h("p", { class: "async-next" }, nextText(p, this.store.now, this.store.nextDueAt, this.store)),
       challenge ? h("button", { type: "button", class: "secondary", "aria-expanded": String(shown), onclick: () => { this.toggle(p.id); } }, shown ? "Hide its challenge" : "Show its challenge") : null,
       shown ? challengeView(this.store, { paymentId: p.id, status: p.status, nextAction: p.nextAction }, null, { onAnswered: (done, label) => this.answered(p.id, done, label) }) : null,
     );
@@ -166,10 +177,11 @@ class AsyncPanel {
     for (const li of rows) {
       const p = byId.get(li.dataset.payment);
       const next = li.querySelector(".async-next");
-      if (p && next) next.textContent = nextText(p, this.store.now, this.store.nextDueAt);
+      if (p && next) next.textContent = nextText(p, this.store.now, this.store.nextDueAt, this.store);
     }
     const due = $("#next-due");
-    if (due) due.textContent = dueText(this.store.nextDueAt, this.store.now);
+    if (due) due.textContent = dueText(this.store.nextDueAt, this.store.now, this.store);
+    this.drawDueButton(this.store.nextDueAt);
     // The service's now, asked of it again (the core's; live, the server's).
     const now = $("#clock-now");
     if (now && this.store.now) now.textContent = clock(this.store.now);
@@ -191,13 +203,13 @@ function held(store, open) {
 }
 
 /** "becomes SUCCESS in 18 s (at 12:00:30)", or what a challenge waits for. */
-export function nextText(p, now, nextDue = null) {
+export function nextText(p, now, nextDue = null, store = null) {
   if (!p.plan && p.status === "REQUIRES_ACTION") return "Waits for the buyer: complete, fail or cancel its challenge.";
   if (!p.plan && p.status === "PENDING") {
     // Its pay's answer is not among those this page keeps (the log alone, a restored state): the core keeps the due time, and says only the soonest.
-    return `Pending: what its pay planned is not among the answers this page keeps${nextDue === null ? "" : `; the service's next change is due ${dueText(nextDue, now)}`}.`;
+    return `Pending: what its pay planned is not among the answers this page keeps${nextDue === null ? "" : `; the service's next change is due ${dueText(nextDue, now, store)}`}.`;
   }
   if (!p.plan) return "";
-  const when = dueText(p.plan.dueAt, now);
+  const when = dueText(p.plan.dueAt, now, store);
   return `${planText(p.plan, p.status)}${when ? ` ${when}` : ""}.`;
 }

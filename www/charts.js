@@ -109,17 +109,31 @@ function drawPayments(figure, store, c, clientWidth) {
       s("text", { x: pad.left - 6, y: y(expected) + 4, "text-anchor": "end", class: "axis expected-label" }, `${Math.round(expected * 100)}%`),
     );
   }
-  if (n) {
-    // The service keeps the share at most 256 times, evenly spaced, and at the last attempt.
-    const x = (attempt) => pad.left + (n === 1 ? plotW : (plotW * (attempt - 1)) / (n - 1));
-    const points = runningShare(c).map(([attempt, v]) => `${x(attempt).toFixed(1)},${y(v).toFixed(1)}`);
-    add(svg,
-      s("polyline", { points: points.join(" "), class: "running" }),
-      s("text", { x: pad.left, y: height - 8, class: "axis" }, "attempt 1"),
-      s("text", { x: width - pad.right, y: height - 8, class: "axis", "text-anchor": "end" }, plotW > 400 ? `attempt ${number(n)}: running share of successes` : `attempt ${number(n)}`),
-    );
-  }
+  if (n) add(svg, ...runningLine(c, { n, share, later: changedLater(final), x0: pad.left, plotW, y, width, height, right: pad.right }));
   fill(figure, svg, caption, droppedNote(c, store));
+}
+
+/** Whether some payment was challenged or went pending: the pay's approval is then no final success. */
+const changedLater = (final) => final.challenged + final.pending > 0;
+
+/**
+ * The running line, attempt after attempt, named for what it plots: the
+ * share of successes, or, once a payment was challenged or went pending,
+ * the share approved at the pay (the counters keep no final status per
+ * attempt), with a dot at the last attempt for the share that succeeded
+ * (the bar's).
+ */
+function runningLine(c, { n, share, later, x0, plotW, y, width, height, right }) {
+  // The service keeps the share at most 256 times, evenly spaced, and at the last attempt.
+  const x = (attempt) => x0 + (n === 1 ? plotW : (plotW * (attempt - 1)) / (n - 1));
+  const points = runningShare(c).map(([attempt, v]) => `${x(attempt).toFixed(1)},${y(v).toFixed(1)}`);
+  const what = later ? "running share approved at the pay" : "running share of successes";
+  return [
+    s("polyline", { points: points.join(" "), class: "running" }, s("title", null, what)),
+    later ? s("circle", { cx: x(n), cy: y(share), r: 4, class: "now-succeeded" }, s("title", null, `succeeded now: ${percent(share)} (the bar)`)) : null,
+    s("text", { x: x0, y: height - 8, class: "axis" }, "attempt 1"),
+    s("text", { x: width - right, y: height - 8, class: "axis running-label", "text-anchor": "end" }, plotW > 400 ? `attempt ${number(n)}: ${what}` : `attempt ${number(n)}`),
+  ];
 }
 
 function drawDurations(figure, c, clientWidth) {
@@ -180,13 +194,13 @@ function drawDurations(figure, c, clientWidth) {
 
 /** The payment chart's caption: the attempts by the status they have now, how the failures came, and the challenged and pending ones. */
 function paymentsCaption(c, { n, succeeded, declined, thirdPartyErrors, other, share, rate, expected, final }) {
-  const later = final.challenged + final.pending > 0;
+  const later = changedLater(final);
   return h("figcaption", null,
     h("strong", null, "Payment attempts"), " ",
     n ? `since the service started: ${number(n)}, of which ${number(succeeded)} succeeded (${percent(share)})${final.open ? `, ${number(final.open)} still wait (REQUIRES_ACTION or PENDING)` : ""} and ${failuresText({ n, declined, thirdPartyErrors, final })}.`
       : "none yet. Run the flow or generate test data.",
     later ? ` ${number(final.challenged)} ${final.challenged === 1 ? "was" : "were"} challenged (3-D Secure) and ${number(final.pending)} went PENDING first; each counts by the status it has now.` : "",
-    n ? ` The line is the share ${later ? "the third party approved at the pay (a challenged or pending payment counts there, whatever its end)" : "of successes so far"}, attempt after attempt.` : "",
+    n ? ` The line is the share ${later ? "the third party approved at the pay (a challenged or pending payment counts there, whatever its end; the dot at its end is the share that succeeded, the bar's)" : "of successes so far"}, attempt after attempt.` : "",
     expected !== null ? ` Expected with failure rate ${rate}: ${Math.round(expected * 100)}/${Math.round((1 - expected) * 100)} (the dashed line).` : "",
     rulesText(c.payments.byRule),
     other ? ` ${number(other)} other calls were rejected before reaching the third party and are not counted.` : "",

@@ -73,7 +73,7 @@ export function responseView(reply, store, { expected = false, challenge = {} } 
 function outcomeNow(store, { service, record, ...reply }) {
   const fault = faultOf(record ?? null) ?? faultOf(reply);
   const key = record ? keyOf(record.traceId, record.spanId) : null;
-  const status = () => (key ? payStatusNow(store.requests.byKey.get(key)) : null);
+  const status = () => (key ? payStatusNow(store.requests.byKey.get(key), store.requests) : null);
   let shown = status();
   const box = outcomeView(service?.outcome, fault, shown);
   if (!box || !key) return box;

@@ -16,6 +16,16 @@ export function liveGateway() {
   return gateway;
 }
 
+/** The copy-as server field's hint: the server this page shows, or where `npx orderpay serve` listens by default. */
+export function copyTargetHint() {
+  return gateway ? "(the server this page shows, as its other clients reach it)" : "(this service over HTTP: npx orderpay serve listens on port 4010)";
+}
+
+/** How a pending payment resolves on a wall clock: by the server, or by this page as it comes due. */
+export function wallClockResolver() {
+  return gateway ? "the server resolves it as it comes due, whether or not this page is open" : "this page resolves it as it comes due";
+}
+
 /** How a call's time was measured: in the tab, or as a round trip to the server. */
 export function timeWhere() {
   return gateway ? "round trip to the server" : "in this tab";

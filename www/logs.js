@@ -239,7 +239,7 @@ class LogView {
 function groupOutcome(store, group) {
   const response = group.find((r) => r.stage === "response");
   const req = response ? store.requests.byKey.get(keyOf(response.traceId, response.spanId)) : null;
-  return outcomeView(group.find((r) => r.stage === "service")?.outcome, response?.fault ?? null, payStatusNow(req));
+  return outcomeView(group.find((r) => r.stage === "service")?.outcome, response?.fault ?? null, payStatusNow(req, store.requests));
 }
 
 /** A payment record's status column: it has no log status, so the payment's own after the change, a failure marked as one. */

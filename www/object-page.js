@@ -86,7 +86,7 @@ function statesView(p, store) {
       h("span", { class: "tl-time mono" }, typeof st.at === "number" ? serviceTime(store, st.at) : "time not known"),
       st.cause ? h("span", { class: "tl-why" }, ` by ${causeText(st.cause)}`) : null,
       st.failureCode ? h("span", { class: "tl-why" }, ` · ${st.failureCode}${st.failureReason ? `: ${st.failureReason}` : ""}`) : null))),
-    p.plan ? h("p", { class: "pay-next", id: "payment-next" }, h("strong", null, "Next: "), `${planText(p.plan, p.status)}${p.plan.dueAt !== null ? ` ${dueText(p.plan.dueAt, store.now)}` : ""}.`) : null,
+    p.plan ? h("p", { class: "pay-next", id: "payment-next" }, h("strong", null, "Next: "), `${planText(p.plan, p.status)}${p.plan.dueAt !== null ? ` ${dueText(p.plan.dueAt, store.now, store)}` : ""}.`) : null,
   ];
 }
 

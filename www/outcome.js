@@ -71,24 +71,29 @@ export function outcomeSummary(outcome, fault = null) {
 }
 
 /**
- * A payment the pay approved that is not SUCCESS now: waiting for the
- * buyer or the bank, or FAILED since (a challenge failed, a reversal).
- * Its badge's words and colour, and the box's.
+ * A payment the pay approved whose status moved on: waiting for the
+ * buyer or the bank, SUCCESS since, FAILED since (a challenge failed, a
+ * reversal), or REFUNDED since. Its badge's colour, and the box's; the
+ * badge says "approved at the pay; now <status>", the pay's answer
+ * apart from the payment's fate.
  */
 const SINCE = {
-  REQUIRES_ACTION: { text: "waits for the buyer", badge: "warn", look: "waiting", why: "The payment is REQUIRES_ACTION: nothing is paid until the buyer passes the challenge." },
-  PENDING: { text: "pending", badge: "warn", look: "waiting", why: "The payment is PENDING: nothing is paid until the bank answers." },
-  FAILED: { text: "FAILED since", badge: "bad", look: "declined failed-since", why: "The payment is FAILED now: it changed after this answer (see its states)." },
+  REQUIRES_ACTION: { badge: "warn", look: "waiting", why: "The payment is REQUIRES_ACTION: nothing is paid until the buyer passes the challenge." },
+  PENDING: { badge: "warn", look: "waiting", why: "The payment is PENDING: nothing is paid until the bank answers." },
+  SUCCESS: { badge: "ok", look: "approved", why: null },
+  FAILED: { badge: "bad", look: "declined failed-since", why: "The payment is FAILED now: it changed after this answer (see its states)." },
+  REFUNDED: { badge: "warn", look: "refunded", why: "The payment is REFUNDED now: the money went back to the buyer after this answer." },
 };
 
 /**
  * What the payment a pay made is now, from its request (requests-index.js):
- * its last change's `to`, else what the pay left it in by its plan
+ * its last change's `to` (REFUNDED when `index`, the store's request
+ * index, holds a refund of it), else what the pay left it in by its plan
  * (`outcome.async.kind`), else null (SUCCESS or declined: the verdict says it).
  */
-export function payStatusNow(req) {
+export function payStatusNow(req, index = null) {
   const last = req?.changes?.at(-1);
-  if (last) return last.to ?? null;
+  if (last) return last.to === "SUCCESS" && index?.refunded?.has(last.paymentId) ? "REFUNDED" : last.to ?? null;
   const kind = req?.service?.outcome?.async?.kind;
   return kind === "challenge" ? "REQUIRES_ACTION" : kind === "pending" ? "PENDING" : null;
 }
@@ -108,7 +113,7 @@ export function outcomeView(outcome, fault = null, status = null) {
   // A third party that answered a 5xx or never answered failed: it did not decline.
   const failed = !approved && (outcome.thirdParty === "timeout" || typeof outcome.thirdParty === "number" || thirdPartyFailed(fault));
   const later = approved ? SINCE[status] ?? null : null;
-  const verdict = later ? later.text : approved ? "approved" : failed ? "failed at the third party" : "declined";
+  const verdict = later ? `approved at the pay; now ${status}` : approved ? "approved" : failed ? "failed at the third party" : "declined";
   const { draw, threshold } = outcome;
   const known = typeof draw === "number" && typeof threshold === "number";
   const wouldDecline = known && draw < threshold;
@@ -121,7 +126,7 @@ export function outcomeView(outcome, fault = null, status = null) {
       h("span", { class: `badge ${later ? later.badge : approved ? "ok" : "bad"}` }, verdict), " ",
       h("span", { class: "label" }, "Why: "),
       h("span", { class: "reason" }, String(outcome.reason ?? "")),
-      later ? h("span", { class: "since" }, ` ${later.why}`) : null,
+      later?.why ? h("span", { class: "since" }, ` ${later.why}`) : null,
     ),
     h("dl", { class: "outcome-facts" },
       h("dt", null, "rule"), h("dd", { class: "decided-by" }, decided.rule === "scenario"
@@ -179,7 +184,7 @@ export function asyncView(payment, plan, now, virtual = null) {
   if (status === "PENDING") lines.push("PENDING: the bank has not answered yet, as with a wallet or a bank transfer. Your app should not ship the order yet: it polls GET /api/payment/{id} until the payment is SUCCESS or FAILED.");
   if (status === "FAILED") lines.push(`FAILED: ${payment.failureCode ?? ""}${payment.failureReason ? `, ${payment.failureReason}` : ""}.`);
   if (plan) {
-    const when = dueText(plan.dueAt, now);
+    const when = dueText(plan.dueAt, now, { virtualClock: virtual });
     const by = plan.cause ? `, by ${causeText(plan.cause)}` : "";
     const clockNote = plan.dueAt === null ? "" : CLOCK_NOTES[String(virtual)] ?? CLOCK_NOTES.null;
     lines.push(`Planned (${plan.kind}${by}): ${planText(plan, status)}${when ? ` ${when}` : ""}${clockNote}.`);

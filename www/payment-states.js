@@ -6,7 +6,7 @@
 // planned (its `outcome.async`, as the core wrote it: the kind, the due
 // time, the outcome and decline code) when the next change is due. The
 // Simulation panel, the object pages and the answers all draw from here.
-import { clock } from "./dom.js";
+import { serviceTime } from "./service-time.js";
 import { routeFor } from "./routes.js";
 import { BUYER } from "./buyer-answers.js";
 
@@ -167,10 +167,10 @@ export function spaced(card) {
   return String(card ?? "?").replace(/\s+/g, "").replace(/(\d{4})(?=\d)/g, "$1 ");
 }
 
-/** "in 18 s (at 12:00:30)", "due now", or "" without a due time. */
-export function dueText(dueAt, now) {
+/** "in 18 s (at 12:00:30)", "due now", or "" without a due time; `store`: its clock's times marked "(virtual)" on a virtual clock (service-time.js). */
+export function dueText(dueAt, now, store = null) {
   if (typeof dueAt !== "number") return "";
-  const at = clock(dueAt).slice(0, 8);
+  const at = serviceTime(store, dueAt, { seconds: true });
   if (typeof now !== "number") return `at ${at}`;
   const left = dueAt - now;
   if (left <= 0) return `due now (at ${at}): resolved by the next request or advance`;

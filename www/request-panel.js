@@ -4,7 +4,7 @@
 // (method, path, free header rows, body).
 import { $, fill, h, pretty, setText } from "./dom.js";
 import { DEFAULT_BASE, asCurl, asFetch, baseUrl } from "./copy-as.js";
-import { liveGateway, timeWhere } from "./live.js";
+import { copyTargetHint, liveGateway, timeWhere } from "./live.js";
 import { KIND_TEXT } from "./requests-index.js";
 import { FAILED_WHY, outcomeView, payStatusNow } from "./outcome.js";
 import { recordCard } from "./logs.js";
@@ -56,7 +56,7 @@ class RequestPanel {
     fill(panel, ...[
       this.#head(h("h3", { id: "req-panel-title", tabindex: "-1" }, `${req.method} ${s.path}`)),
       facts(req, x),
-      why(req),
+      why(req, store.requests),
       scenarioLines({ record: req.response, headers: x?.responseHeaders ?? {}, fault: x?.fault }),
       objectsLine(store, req, (id) => this.showObject(id)),
       h("h4", null, "Request"),
@@ -176,17 +176,17 @@ function facts(req, x) {
   );
 }
 
-function why(req) {
+function why(req, index) {
   if (req.kind === "failed") {
     return h("div", { class: "why declined failed" },
       h("p", null, h("strong", null, "HTTP 200, code -1, and status server_error in the log. "), FAILED_WHY),
-      outcomeView(req.service?.outcome, req.fault, payStatusNow(req)));
+      outcomeView(req.service?.outcome, req.fault, payStatusNow(req, index)));
   }
   if (req.kind === "declined") {
     return h("div", { class: "why declined" },
       h("p", null, h("strong", null, "HTTP 200, code -1, and status server_error in the log. "),
         "The simulated third party declined the payment. The service handled the request and answered normally (200) with a business error (-1) for the client to read; the log marks it server_error because a dependency failed, not the client."),
-      outcomeView(req.service?.outcome, req.fault, payStatusNow(req)));
+      outcomeView(req.service?.outcome, req.fault, payStatusNow(req, index)));
   }
   if (req.kind === "business") {
     return h("p", { class: "why business" }, h("strong", null, "HTTP 200 with code -1: "),
@@ -200,7 +200,7 @@ function why(req) {
     return h("p", { class: "why rejected" }, h("strong", null, `HTTP ${req.httpStatus}: `),
       "the gateway turned the request away before any service saw it, so it has no service record; code repeats the status.");
   }
-  if (req.service?.outcome) return outcomeView(req.service.outcome, req.fault, payStatusNow(req));
+  if (req.service?.outcome) return outcomeView(req.service.outcome, req.fault, payStatusNow(req, index));
   return null;
 }
 
@@ -244,7 +244,7 @@ function copyAs(s) {
 
   return [
     h("div", { class: "field" },
-      h("label", { for: "req-base" }, "server ", h("span", { class: "hint", id: "req-base-hint" }, "(this service over HTTP: npx orderpay serve listens on port 4010)")),
+      h("label", { for: "req-base" }, "server ", h("span", { class: "hint", id: "req-base-hint" }, copyTargetHint())),
       baseInput),
     h("div", { class: "actions" },
       h("button", { type: "button", class: "secondary", id: "copy-curl", onclick: () => copy("curl") }, "Copy as curl"),

@@ -17,6 +17,8 @@ export class RequestIndex {
   version = 0;
   /** The `stage: "payment"` records (a payment's change of state, written later in its pay's trace), oldest first. */
   changes = [];
+  /** The payment ids a refund answered code 0 for: a payment's SUCCESS since is REFUNDED (outcome.js payStatusNow). */
+  refunded = new Set();
   /** A pay's payment-service span id → its request's key: where a later change of state belongs. */
   #bySpan = new Map();
   #lastSeq = 0;
@@ -61,6 +63,7 @@ export class RequestIndex {
     this.list = [];
     this.byKey = new Map();
     this.changes = [];
+    this.refunded = new Set();
     this.#bySpan = new Map();
     this.#lastSeq = 0;
   }
@@ -74,6 +77,12 @@ export class RequestIndex {
     this.changes.push(r);
     const req = this.byKey.get(this.#bySpan.get(r.parentSpanId) ?? this.#bySpan.get(r.spanId) ?? "");
     if (req) (req.changes ??= []).push(r);
+  }
+
+  /** A refund answered code 0: its payment is REFUNDED. */
+  #refund(uri) {
+    const id = /^\/api\/payment\/refund\/([^/?#]+)/.exec(uri ?? "")?.[1];
+    if (id) this.refunded.add(id);
   }
 
   #add(r) {
@@ -95,6 +104,7 @@ export class RequestIndex {
     req[r.stage] = r;
     if (r.stage === "service") this.#bySpan.set(r.spanId, key);
     if (r.stage === "response") {
+      if (r.code === 0) this.#refund(r.uri);
       req.method = r.method ?? req.method;
       req.uri = r.uri ?? req.uri;
       req.httpStatus = r.httpStatus;

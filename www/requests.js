@@ -5,9 +5,10 @@
 // look different from a success and from a request the gateway turned away.
 // Selecting a row opens the side panel (request-panel.js) beside the list,
 // which stays where it was.
-import { $, add, clock, h, inSightWhileGenerating, number, place, setText, throttled } from "./dom.js";
+import { $, add, h, inSightWhileGenerating, number, place, setText, throttled } from "./dom.js";
 import { FIELDS, Search, prepare } from "./query.js";
 import { KIND_TEXT } from "./requests-index.js";
+import { serviceTime } from "./service-time.js";
 import { mountRequestPanel } from "./request-panel.js";
 import { faultBadges, faultOf, faultText, isReplay, outcomeFault } from "./faults.js";
 
@@ -164,7 +165,7 @@ class RequestList {
         if (!x) { x = emptyRow((key) => this.open(key), (e, key) => this.move(e, key)); pool.push(x); }
         next.set(r.key, x);
       }
-      fillRow(x, r, max, this.selected, this.store.exchanges.get(r.key));
+      fillRow(x, r, max, this.selected, this.store.exchanges.get(r.key), this.store);
       return x.li;
     });
     this.rowByKey = next;
@@ -253,7 +254,7 @@ function markRow(x, selected) {
  * showed. `exchange`: what this page sent and got back, if it sent it
  * (its answer's headers say which rule fired where the log does not).
  */
-function fillRow(x, r, max, selected, exchange) {
+function fillRow(x, r, max, selected, exchange, store) {
   const kind = r.kind ?? "pending";
   const path = r.fullPath ?? r.uri;
   const show = (name, value, apply) => { if (x.shown[name] !== value) { x.shown[name] = value; apply(value); } };
@@ -286,7 +287,7 @@ function fillRow(x, r, max, selected, exchange) {
   show("msg", kind === "declined" ? `${r.msg} (declined${code ? `: ${code}` : ""})`
     : kind === "failed" ? `${r.msg} (third party ${fault?.kind === "timeout" ? "timed out" : `error ${fault?.status ?? ""}`.trim()})` : String(r.msg ?? ""), (v) => setText(x.msg, v));
   show("dur", typeof r.duration === "number" ? `${r.duration} ms` : "", (v) => { x.dur.textContent = v; });
-  show("title", typeof r.timestamp === "number" ? `at ${clock(r.timestamp)}, ${r.duration} ms simulated` : "", (v) => { x.timing.title = v; });
+  show("title", typeof r.timestamp === "number" ? `at ${serviceTime(store, r.timestamp)}, ${r.duration} ms simulated` : "", (v) => { x.timing.title = v; });
   show("bar", `${Math.max(1, ((r.duration ?? 0) / max) * 100).toFixed(2)}%`, (v) => { x.bar.style.width = v; });
 }
 

@@ -46,12 +46,13 @@ pub fn page(p: &Payment, over: bool) -> String {
         // Once answered, by the buyer here, a test or its rule's time.
         html.push_str(match over {
             true => "<p id=\"over\">This challenge is already over, and this answer changed nothing: the payment is ",
-            false => "<p>Authentication done: the payment is now ",
+            false => "<p id=\"answered\">Answered: the payment is now ",
         });
         html.push_str(p.status.as_str());
         if let Some(reason) = p.failure_reason() {
-            html.push_str(": ");
+            html.push_str(" (");
             html.push_str(reason);
+            html.push(')');
         }
         html.push_str(".</p>");
     }

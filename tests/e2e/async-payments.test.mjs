@@ -74,6 +74,9 @@ test("a challenge card: the buyer completes the challenge on the page; a pending
   await applySettings(page, { seed: 7, failureRate: 0 });
   assert.equal(await page.getAttribute("#clock-line", "data-virtual"), "true");
   assert.equal(await page.isDisabled("#advance-30"), false);
+  // Nothing is due: "Resolve what is due" is off, and says why.
+  assert.equal(await page.isDisabled("#advance-due"), true);
+  assert.equal(await page.getAttribute("#advance-due", "title"), "No change of a payment is due.");
 
   // The challenge, as the buyer meets it: the page the service serves, and its three answers.
   await createOrder(page);
@@ -96,18 +99,20 @@ test("a challenge card: the buyer completes the challenge on the page; a pending
   // The card passed the third party, but nothing is paid yet: the Why box says the payment waits, and is not green.
   assert.equal(await page.getAttribute("#response .outcome", "data-status"), "REQUIRES_ACTION");
   assert.doesNotMatch(await page.getAttribute("#response .outcome", "class"), /approved/);
-  assert.match(await page.textContent("#response .outcome-head"), /waits for the buyer/);
+  // Its badge says the pay's answer apart from the payment's fate.
+  assert.equal(await page.textContent("#response .outcome-head .badge"), "approved at the pay; now REQUIRES_ACTION");
   // The buyer's pointer crosses the page to Complete, as a hand would, and clicks it in the challenge page itself.
   await pointTo(page, challengePage.getByRole("button", { name: "Complete" }));
   await challengePage.getByRole("button", { name: "Complete" }).click();
   await page.waitForFunction(() => /SUCCESS/.test(document.querySelector("#response .challenge-result")?.textContent ?? ""));
-  await challengePage.getByText("Authentication done").waitFor();
+  await challengePage.getByText("Answered:").waitFor();
   await page.locator("#response .challenge").screenshot({ path: `${artifacts}async-challenge-done-1280.png` });
   assert.match(await page.textContent("#response .challenge-result"), /GET \/api\/payment\/PAY-\w+ → SUCCESS/);
   await page.waitForSelector('#response .outcome.approved[data-status="SUCCESS"]');
+  assert.equal(await page.textContent("#response .outcome-head .badge"), "approved at the pay; now SUCCESS");
   await page.waitForSelector(`#async-list li[data-payment="${challenged.data.paymentId}"]`, { state: "detached" });
   // The frame now shows the page the service answered the buyer's click with.
-  await challengePage.getByText("Authentication done: the payment is now SUCCESS.").waitFor();
+  await challengePage.getByText("Answered: the payment is now SUCCESS.").waitFor();
   // The change is a record in the pay's trace, shown in the log.
   await page.waitForFunction((id) => [...document.querySelectorAll('#logs tr[data-stage="payment"]')].some((tr) => tr.textContent.includes(id)), challenged.data.paymentId);
   const change = (await logRows(page)).find((r) => r.stage === "payment" && r.uri === challenged.data.paymentId);
@@ -125,6 +130,10 @@ test("a challenge card: the buyer completes the challenge on the page; a pending
   await page.locator("#async-box").screenshot({ path: `${artifacts}async-clock-1280.png` });
   await page.locator("#response").screenshot({ path: `${artifacts}async-pending-answer-1280.png` });
   assert.match(await page.textContent(`${row} .async-next`), /becomes SUCCESS in 3\d(\.\d)? s|becomes SUCCESS in 29(\.\d)? s/);
+  // Its due time is the virtual clock's, and marked so; it is not due yet, so "Resolve what is due" stays off.
+  assert.match(await page.textContent(`${row} .async-next`), /\(at \d\d:\d\d:\d\d \(virtual\)\)\.$/);
+  assert.equal(await page.isDisabled("#advance-due"), true);
+  assert.match(await page.getAttribute("#advance-due", "title"), /^Nothing is due yet: the next change is due in \d+(\.\d)? s \(at \d\d:\d\d:\d\d \(virtual\)\)\.$/);
   assert.notEqual(await page.textContent("#next-due"), "");
   await page.click("#advance-30");
   await page.waitForFunction((id) => new RegExp(`${id} PENDING → SUCCESS`).test(document.querySelector("#advance-message").textContent), pending.data.paymentId);
@@ -142,14 +151,22 @@ test("a challenge card: the buyer completes the challenge on the page; a pending
   await env.screenshot(page, "async-pending-1280.png");
   await page.locator("#object-page").screenshot({ path: `${artifacts}async-states-1280.png` });
 
-  // The challenged payment's page, from the request list: REQUIRES_ACTION by the card, then SUCCESS by the buyer.
+  // The challenged payment, refunded: its pay's Why box says so. Its page, from the request list: REQUIRES_ACTION by the card, then SUCCESS by the buyer.
   const id = challenged.data.paymentId;
+  await page.selectOption("#route", "payment-refund");
+  await page.fill("#param-paymentId", id);
+  await page.click("#send");
+  assert.equal(JSON.parse(await page.textContent("#response pre.envelope")).code, 0);
   await page.fill("#req-search", `id:${id} method:POST path:/api/payment/pay`);
-  await page.click("#req-rows .req-row");
+  await page.locator("#req-rows .req-row", { hasText: /\/api\/payment\/pay(?![A-Za-z/])/ }).click();
+  assert.equal(await page.textContent("#req-panel h3"), "POST /api/payment/pay");
+  // Its bar's tooltip: a time of the virtual clock, marked so.
+  assert.match(await page.getAttribute('#req-rows li.selected .req-timing', "title"), /^at \d\d:\d\d:\d\d\.\d{3} \(virtual\), \d+ ms simulated$/);
+  assert.equal(await page.textContent("#req-panel .outcome-head .badge"), "approved at the pay; now REFUNDED");
   await page.click(`#req-panel .object-link[data-object="${id}"]`);
   await page.waitForSelector(`#object-page[data-id="${id}"] #payment-states`);
   const challengeStates = await statesOf(page);
-  assert.deepEqual(challengeStates.map((s) => s.status), ["REQUIRES_ACTION", "SUCCESS"]);
+  assert.deepEqual(challengeStates.map((s) => s.status), ["REQUIRES_ACTION", "SUCCESS", "REFUNDED"]);
   assert.match(challengeStates[0].text, /test card 4000 0025 0000 3155/);
   assert.match(challengeStates[1].text, /the buyer/);
   assert.ok(await fitsSideways(page), "no sideways scroll at 1280 px");
@@ -167,8 +184,10 @@ test("a challenge card: the buyer completes the challenge on the page; a pending
   await page.waitForSelector(ruledRow);
   assert.match(await page.textContent(`${ruledRow} .async-head`), /by scenario rule "bounced"/);
   assert.match(await page.textContent(`${ruledRow} .async-next`), /becomes FAILED \(insufficient_funds\) in 30 s/);
+  assert.equal(await page.textContent("#response .outcome-head .badge"), "approved at the pay; now PENDING");
   await page.click("#advance-30");
   await page.waitForFunction((id) => new RegExp(`${id} PENDING → FAILED`).test(document.querySelector("#advance-message").textContent), ruled.paymentId);
+  await page.waitForFunction(() => document.querySelector("#response .outcome-head .badge").textContent === "approved at the pay; now FAILED");
 
   // The chart counts each payment by the status it has now: the pending payment that ended FAILED is no success.
   await page.waitForFunction(() => document.querySelector("#chart-payments").dataset.failed === "1");
@@ -176,6 +195,9 @@ test("a challenge card: the buyer completes the challenge on the page; a pending
   assert.deepEqual([chart.attempts, chart.succeeded, chart.failed, chart.open, chart.challenged, chart.pending], ["3", "2", "1", "0", "1", "2"]);
   assert.match(chart.text, /3, of which 2 succeeded \(66\.7%\) and 1 failed \(33\.3%\): 0 declined by the simulated third party, 1 FAILED later/);
   assert.match(chart.text, /1 was challenged \(3-D Secure\) and 2 went PENDING first/);
+  // Its line plots approvals at the pay, and says so; the dot at its end is the share that succeeded, the bar's.
+  assert.equal(await page.textContent("#chart-payments text.running-label"), "attempt 3: running share approved at the pay");
+  assert.equal(await page.textContent("#chart-payments circle.now-succeeded title"), "succeeded now: 66.7% (the bar)");
 
   // A scenario's challenge: what the buyer's answers do, as the pay's record plans it. The code is a Fail's or a Cancel's;
   // a Complete passes it (it is no decline once passed), and an approved attempt has no decline code.
@@ -209,6 +231,7 @@ test("a challenge card: the buyer completes the challenge on the page; a pending
   await applySettings(page, { seed: 7, failureRate: 0 });
   assert.equal(await page.getAttribute("#clock-line", "data-virtual"), "false");
   assert.equal(await page.isDisabled("#advance-30"), true);
+  assert.equal(await page.isDisabled("#advance-due"), true);
   const shown = await page.textContent("#clock-now");
   await page.waitForFunction((shown) => document.querySelector("#clock-now").textContent !== shown, shown);
 

@@ -228,6 +228,10 @@ test("live, asynchronous payments as in the tab: the server's payments in progre
   // The server's clock, as its core says it: the wall clock, so no Advance; it moves, and the change due counts down.
   assert.equal(await p.getAttribute("#clock-line", "data-virtual"), "false");
   assert.equal(await p.isDisabled("#advance-30"), true);
+  // Nothing due yet (the pending payment's change is minutes away): "Resolve what is due" is off too. The note says the server resolves.
+  assert.equal(await p.isDisabled("#advance-due"), true);
+  assert.match(await p.textContent("#clock-note"), /the server resolves it as it comes due/);
+  assert.doesNotMatch(await p.textContent("#clock-note"), /this page resolves/);
   assert.doesNotMatch(await p.textContent("#clock-line"), /No change of a payment is due/);
   const due = await p.textContent("#next-due");
   assert.match(due, /^in \d+ min( \d+ s)? \(at /);
@@ -272,10 +276,15 @@ test("live, asynchronous payments as in the tab: the server's payments in progre
   // A request of the page's opened: Copy as curl goes to this server (its session's prefix); another client's says it came from one.
   await p.click("#object-timeline li .tl-open >> text=POST /api/payment/pay");
   assert.equal(await p.inputValue("#req-base"), `${server.origin}/s/async`);
+  // Its label speaks of that server, not of serve's default port.
+  assert.equal(await p.textContent("#req-base-hint"), "(the server this page shows, as its other clients reach it)");
   assert.match(await p.textContent("#req-panel .facts"), /ms round trip to the server/);
   // Settings speak of the server's keeping, not this browser's.
   assert.match(await p.textContent("#state-kept"), /is the server's/);
   assert.doesNotMatch(await p.textContent("#state-kept"), /saved in this browser/);
+  // And so does "How this page works".
+  assert.match(await p.textContent("#help-saved"), /^Kept by the server\. The state is the server's/);
+  assert.doesNotMatch(await p.textContent("#help-saved"), /localStorage|Saved in this browser/);
   // Another client's request, opened: said to come from a client of the server.
   await p.fill("#req-search", "user:other-client");
   // Its two orders, two pays and a read, and no request of the page's.
