@@ -197,7 +197,7 @@ function paymentsCaption(c, { n, succeeded, declined, thirdPartyErrors, other, s
   const later = changedLater(final);
   return h("figcaption", null,
     h("strong", null, "Payment attempts"), " ",
-    n ? `since the service started: ${number(n)}, of which ${number(succeeded)} succeeded (${percent(share)})${final.open ? `, ${number(final.open)} still wait (REQUIRES_ACTION or PENDING)` : ""} and ${failuresText({ n, declined, thirdPartyErrors, final })}.`
+    n ? `since the service started: ${number(n)}, of which ${number(succeeded)} succeeded (${percent(share)})${final.open ? `, ${number(final.open)} still ${final.open === 1 ? "waits" : "wait"} (REQUIRES_ACTION or PENDING)` : ""} and ${failuresText({ n, declined, thirdPartyErrors, final })}.`
       : "none yet. Run the flow or generate test data.",
     later ? ` ${number(final.challenged)} ${final.challenged === 1 ? "was" : "were"} challenged (3-D Secure) and ${number(final.pending)} went PENDING first; each counts by the status it has now.` : "",
     n ? ` The line is the share ${later ? "the third party approved at the pay (a challenged or pending payment counts there, whatever its end; the dot at its end is the share that succeeded, the bar's)" : "of successes so far"}, attempt after attempt.` : "",

@@ -381,7 +381,7 @@ function waitText(store, paid) {
   if (status === "REQUIRES_ACTION") {
     return `The payment is REQUIRES_ACTION: the buyer must pass a challenge first. An app sends them to nextAction.url and marks nothing paid meanwhile. Answer the challenge above as the buyer would (${BUYER.pass}, ${BUYER.fail} or ${BUYER.abandon}); the flow goes on from the payment's status then.`;
   }
-  const due = dueText(paid.plan?.dueAt ?? store.nextDueAt, store.now);
+  const due = dueText(paid.plan?.dueAt ?? store.nextDueAt, store.now, store);
   const clock = store.virtualClock === true ? " The service's clock is virtual: Advance in the Simulation panel moves it." : "";
   return `The payment is PENDING: an app polls GET /api/payment/{id} and marks nothing paid until it settles${due ? `, due ${due}` : ""}.${clock} The flow goes on from its status then.`;
 }
