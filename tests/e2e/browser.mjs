@@ -2,7 +2,10 @@
 // on a free loopback port: the shared set-up of the end-to-end tests.
 import { launchChromium } from "../chromium.mjs";
 import { mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { build } from "esbuild";
 
 import { serve } from "../../.ci/server.mjs";
 
@@ -39,4 +42,25 @@ export async function start() {
       server.close();
     },
   };
+}
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+
+/**
+ * A page's script bundled for the browser as one ES module (esbuild), its
+ * bare imports (msw and the like) from the tests' install; `alias` maps
+ * package names to files. Returns the bundle's text.
+ */
+export async function bundleForPage(contents, alias = {}) {
+  const out = await build({
+    stdin: { contents, resolveDir: HERE, loader: "js" },
+    alias,
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    write: false,
+    nodePaths: [join(HERE, "..", "node_modules")],
+    logLevel: "silent",
+  });
+  return out.outputFiles[0].text;
 }

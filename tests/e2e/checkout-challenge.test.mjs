@@ -17,9 +17,8 @@ import { createServer } from "node:http";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 
-import { build } from "esbuild";
-
 import { launchChromium } from "../chromium.mjs";
+import { bundleForPage } from "./browser.mjs";
 import { examples, root } from "../docs.mjs";
 import { serve, stop } from "../server/serve.mjs";
 
@@ -255,19 +254,13 @@ async function answerInFrame(page, button) {
  */
 async function serveMswApp() {
   const [example] = examples("msw-browser");
-  const bundle = await build({
-    stdin: { contents: example, resolveDir: join(root, "tests", "e2e"), loader: "js" },
-    alias: { "orderpay/msw": join(root, "pkg", "msw.inline.js"), "orderpay/browser": join(root, "pkg", "browser.inline.js") },
-    bundle: true,
-    format: "esm",
-    platform: "browser",
-    write: false,
-    nodePaths: [join(root, "tests", "node_modules")],
-    logLevel: "silent",
+  const bundle = await bundleForPage(example, {
+    "orderpay/msw": join(root, "pkg", "msw.inline.js"),
+    "orderpay/browser": join(root, "pkg", "browser.inline.js"),
   });
   const files = {
     "/": ["text/html", '<!doctype html><title>shop</title><link rel="icon" href="data:,"><button id="pay">Pay 20.00</button><p id="status"></p><script type="module" src="/app.js"></script>'],
-    "/app.js": ["text/javascript", bundle.outputFiles[0].text],
+    "/app.js": ["text/javascript", bundle],
     "/mockServiceWorker.js": ["text/javascript", await readFile(join(root, "tests", "node_modules", "msw", "lib", "mockServiceWorker.js"))],
   };
   const site = { hits: 0 };

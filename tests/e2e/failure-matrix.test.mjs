@@ -16,10 +16,9 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 
-import { build } from "esbuild";
-
 import "../node/msw-from-tests.mjs";
 import { launchChromium } from "../chromium.mjs";
+import { bundleForPage } from "./browser.mjs";
 import { root } from "../node/consumer.mjs";
 import { serve, stop } from "../server/serve.mjs";
 import { observe } from "./observe.mjs";
@@ -280,23 +279,11 @@ describe("in Chromium", () => {
  * at /msw/ (bundled by esbuild, msw from the tests' install), a blank page.
  */
 async function serveSite() {
-  const bundle = await build({
-    stdin: {
-      contents: `import { setupWorker } from "msw/browser";
+  const bundle = await bundleForPage(`import { setupWorker } from "msw/browser";
         import { createHandlers } from ${JSON.stringify(join(root, "pkg", "msw.inline.js"))};
         const handlers = createHandlers({ service: { seed: 18, failureRate: 0 }, scenario: "rate-limited", warn: false });
         await setupWorker(...handlers).start({ serviceWorker: { url: "/msw/mockServiceWorker.js" }, quiet: true });
-        window.orderpayService = handlers.service;`,
-      resolveDir: join(root, "tests", "e2e"),
-      loader: "js",
-    },
-    bundle: true,
-    format: "esm",
-    platform: "browser",
-    write: false,
-    nodePaths: [join(root, "tests", "node_modules")],
-    logLevel: "silent",
-  });
+        window.orderpayService = handlers.service;`);
   const pages = {
     "/blank/": "<!doctype html><title>blank</title>",
     "/sw/": `<!doctype html><title>sw</title><script type="module">
@@ -307,7 +294,7 @@ async function serveSite() {
     "/msw/": `<!doctype html><title>msw</title><script type="module" src="/msw/app.js"></script>`,
   };
   const files = {
-    "/msw/app.js": () => bundle.outputFiles[0].text,
+    "/msw/app.js": () => bundle,
     "/msw/mockServiceWorker.js": () => readFile(join(root, "tests", "node_modules", "msw", "lib", "mockServiceWorker.js")),
   };
   const server = createServer(async (req, res) => {
