@@ -7,6 +7,7 @@
 pub mod batch_report;
 pub mod chunks;
 pub mod code;
+pub mod due;
 pub mod hashing;
 pub mod id;
 pub mod money;

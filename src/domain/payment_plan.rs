@@ -1,8 +1,7 @@
 //! The payments that change later, on the service's clock: a 3-D Secure
 //! challenge, a pending payment, a reversal. Each keeps its plan (when
-//! it is due, what happens, what caused it, the trace it belongs to),
-//! and the soonest due time is kept in one field, so a request with
-//! nothing due pays one compare.
+//! it is due, what happens, what caused it, the trace it belongs to);
+//! when it comes due is the due queue's business (`due`).
 
 use crate::prelude::*;
 
@@ -101,29 +100,13 @@ pub struct Change {
     pub origin: Origin,
 }
 
-/// The payments that change later, by code, and the soonest due time.
-/// What each keeps lives in a list, found by code through an index of
-/// positions (a payment's keeping is never dropped).
-#[derive(Debug, Clone)]
+/// The payments that change later, by code. What each keeps lives in a
+/// list, found by code through an index of positions (a payment's
+/// keeping is never dropped).
+#[derive(Debug, Clone, Default)]
 pub struct Plans {
     index: HashMap<Code, u32, ByCode>,
     kept: Vec<(Code, Later)>,
-    /// The soonest due time of any plan; `i64::MAX` when none is due.
-    pub(crate) next_due: i64,
-    /// The payment whose plan was just kept, until the pay's records say
-    /// where in its trace its changes go.
-    pub(crate) unanchored: Option<Code>,
-}
-
-impl Default for Plans {
-    fn default() -> Plans {
-        Plans {
-            index: HashMap::default(),
-            kept: Vec::new(),
-            next_due: i64::MAX,
-            unanchored: None,
-        }
-    }
 }
 
 impl PartialEq for Plans {
@@ -161,11 +144,8 @@ impl Plans {
         keys
     }
 
-    /// Keeps what a payment keeps for later, and its due time.
+    /// Keeps what a payment keeps for later.
     pub(crate) fn keep(&mut self, code: Code, later: Later) {
-        if let Some(due) = later.plan.as_ref().and_then(|p| p.due) {
-            self.next_due = self.next_due.min(due);
-        }
         match self.get_mut(code) {
             Some(kept) => *kept = later,
             None => {
@@ -183,49 +163,16 @@ impl Plans {
         }
     }
 
-    /// The soonest due time, if any plan has one.
-    pub fn next_due(&self) -> Option<i64> {
-        (self.next_due != i64::MAX).then_some(self.next_due)
+    /// The due time of the payment's plan, while it has one.
+    pub fn due_of(&self, code: Code) -> Option<i64> {
+        self.get(code)?.plan.as_ref()?.due
     }
 
-    /// Whether something is due at `now`: the one compare a request pays.
-    #[inline(always)]
-    pub fn any_due(&self, now: i64) -> bool {
-        self.next_due <= now
-    }
-
-    /// The plan due first at or before `now` (ties by payment id), taken
-    /// out of its payment's keeping.
-    pub(crate) fn take_due(
-        &mut self,
-        now: i64,
-        id_of: impl Fn(Code) -> String,
-    ) -> Option<(Code, Plan)> {
-        let mut first: Option<(i64, Code)> = None;
-        for (code, later) in &self.kept {
-            let Some(due) = later.plan.as_ref().and_then(|p| p.due) else {
-                continue;
-            };
-            let sooner = match first {
-                None => due <= now,
-                Some((d, c)) => due < d || (due == d && id_of(*code) < id_of(c)),
-            };
-            if sooner {
-                first = Some((due, *code));
-            }
-        }
-        let Some((_, code)) = first else {
-            self.recompute();
-            return None;
-        };
-        let plan = self.get_mut(code).and_then(|l| l.plan.take())?;
-        Some((code, plan))
-    }
-
-    /// Finds the soonest due time again, after plans were taken.
-    pub(crate) fn recompute(&mut self) {
-        let dues = self.kept.iter().filter_map(|(_, l)| l.plan.as_ref()?.due);
-        self.next_due = dues.min().unwrap_or(i64::MAX);
+    /// The plans with a due time, in no order: what the due queue holds
+    /// of them, made again when a service is restored.
+    pub fn dues(&self) -> impl Iterator<Item = (i64, Code)> + '_ {
+        let due = |(code, later): &(Code, Later)| Some((later.plan.as_ref()?.due?, *code));
+        self.kept.iter().filter_map(due)
     }
 
     /// The payments whose challenge is open.

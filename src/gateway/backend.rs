@@ -5,6 +5,7 @@
 use crate::prelude::*;
 
 use super::idempotency::IdempotencyKeys;
+use crate::domain::due::Due;
 use crate::domain::{Orders, Payments};
 use crate::observe::request_line::SpareCall;
 use crate::observe::{Counters, Journal};
@@ -21,6 +22,8 @@ pub struct Backend {
     pub(crate) streams: Streams,
     pub(crate) orders: Orders,
     pub(crate) payments: Payments,
+    /// The work due on the service's clock (see `exchange::catch_up`).
+    pub(crate) due: Due,
     pub(crate) journal: Journal,
     /// Counts over every request served, never bounded by the journal.
     pub(crate) counters: Counters,
@@ -43,6 +46,7 @@ impl Backend {
             counters: Counters::default(),
             orders: Orders::default(),
             payments: Payments::default(),
+            due: Due::default(),
             forced_next: None,
             scenario: None,
             spare_call: SpareCall::default(),

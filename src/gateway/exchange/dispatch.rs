@@ -12,7 +12,7 @@ use super::super::error::ApiError;
 use super::super::parse;
 use super::super::route::Route;
 use super::super::scenario;
-use super::later::{self, Planned};
+use super::async_payment::{self, Planned};
 use super::work::{Request, Work};
 use crate::domain::code::Code;
 use crate::domain::money::Money;
@@ -23,7 +23,7 @@ use crate::json::message::{msg, Q};
 use crate::observe::EventClass;
 use crate::sim::latency::LatencyModel;
 use crate::sim::scenario::{Fault, Then};
-use crate::sim::third_party::{self, Failure, Forced, Rule};
+use crate::sim::third_party::{self, DecidedBy, Failure, Forced};
 
 /// Serves the test-data route. The service layer hands it in: the runner
 /// sends its own requests through this gateway, so the gateway cannot
@@ -157,7 +157,7 @@ fn settle(
     let (order, planned) = judge(svc, &new.order_id, by_header, new.card(), work)?;
     let now = svc.clock.now_ms();
     if let Some(planned) = planned {
-        let payment = later::record(svc, new, order, now, *planned, work);
+        let payment = async_payment::record(svc, new, order, now, *planned, work);
         return Ok(Some(Data::Payment(payment)));
     }
     let payment = svc
@@ -182,7 +182,7 @@ pub(super) fn judge(
         return Err(Rejection::OrderNotFound.into());
     };
     if let Some(open) = svc.payments.awaiting_challenge(order) {
-        return Err(later::challenge_open(order_id, open));
+        return Err(async_payment::challenge_open(order_id, open));
     }
     let attempt = svc.payments.next_attempt_of(order);
     // A scenario's rule decides before any forcing, which stays pending.
@@ -222,11 +222,11 @@ pub(super) fn judge(
     }
     if let Some(changes_later) = ruled {
         verdict.approved = changes_later;
-        verdict.rule = Rule::Scenario;
+        verdict.rule = DecidedBy::Scenario;
         verdict.set_scenario_rule(work.fault.as_ref().and_then(|f| f.rule.clone()));
-        planned = later::of_rule(work.fault.as_deref());
+        planned = async_payment::of_rule(work.fault.as_deref());
     } else if let Some(card) = by_card {
-        planned = later::by_card(card, &mut verdict);
+        planned = async_payment::by_card(card, &mut verdict);
     }
     let approved = verdict.approved;
     work.third_party = Some((offset, took, verdict));
@@ -243,14 +243,14 @@ fn forcing(
     by_rule: bool,
     by_card: Option<&TestCard>,
     by_header: Option<Forced>,
-) -> Option<(Forced, Rule)> {
+) -> Option<(Forced, DecidedBy)> {
     match (by_rule, by_card, by_header) {
         (true, _, _) => None,
-        (false, Some(card), _) => Some((later::card_forces(card), Rule::Card)),
-        (false, None, Some(outcome)) => Some((outcome, Rule::Header)),
+        (false, Some(card), _) => Some((async_payment::card_forces(card), DecidedBy::Card)),
+        (false, None, Some(outcome)) => Some((outcome, DecidedBy::Header)),
         (false, None, None) => svc
             .take_forced_next()
-            .map(|outcome| (outcome, Rule::ForcedNext)),
+            .map(|outcome| (outcome, DecidedBy::ForcedNext)),
     }
 }
 

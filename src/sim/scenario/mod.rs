@@ -4,15 +4,15 @@
 //! what fires.
 //!
 //! - [`document`]: the document, checked;
-//! - [`parse`], `when`, `later` and [`reading`]: reading it, refused naming a path;
+//! - [`parse`], `when`, `async_kinds` and [`reading`]: reading it, refused naming a path;
 //! - [`matching`]: whether a rule matches a request's facts;
 //! - [`progress`]: seen and fired counts, when it was set, its own stream;
 //! - [`presets`]: the names of the common stories' documents;
 //! - `writing`: the document and its progress as JSON text;
 //! - `saved`: a scenario in a snapshot.
 
+mod async_kinds;
 pub mod document;
-mod later;
 pub mod matching;
 pub mod parse;
 pub mod presets;

@@ -1,6 +1,6 @@
-//! Payments that change later, at the gateway: the plan a scenario's
-//! rule or a test card gives a pay, the payment kept with it, the plans
-//! resolved on the service's clock, and a challenge the buyer ends.
+//! Asynchronous payments at the gateway: the plan a scenario's rule or a
+//! test card gives a pay, the payment kept with it and its plan put on
+//! the due queue, and the record of each change made.
 
 use crate::prelude::*;
 
@@ -10,8 +10,8 @@ use super::super::backend::Backend;
 use super::super::error::ApiError;
 use super::work::Work;
 use crate::domain::code::Code;
+use crate::domain::due::DueWork;
 use crate::domain::payment::{PaymentStatus, PREFIX};
-use crate::domain::payment_changes::NotAwaiting;
 use crate::domain::payment_plan::{Cause, Change, Later, Plan, Step};
 use crate::domain::test_card::{CardIx, CardOutcome, TestCard};
 use crate::domain::{NewPayment, Payment};
@@ -122,11 +122,15 @@ pub(super) fn record(
             .map(Rc::from),
         failure: None,
     };
+    let due = later.plan.as_ref().and_then(|p| p.due);
     let ids = &mut svc.streams.ids;
     let payment = svc
         .payments
         .record_later(new, order, ids, now, (planned.status, later));
-    svc.payments.plans.unanchored = Code::parse(PREFIX, &payment.payment_id);
+    work.planned = Code::parse(PREFIX, &payment.payment_id);
+    if let (Some(at), Some(code)) = (due, work.planned) {
+        svc.due.push(at, DueWork::Plan(code));
+    }
     payment
 }
 
@@ -208,19 +212,9 @@ pub(super) fn challenge_open(order_id: &str, open: Code) -> ApiError {
     ))
 }
 
-/// Resolves what came due by `now`; the changes are what the records
-/// and spans of them are written from.
-#[cold]
-#[inline(never)]
-pub fn resolve_due(svc: &mut Backend, now: i64) {
-    for change in svc.payments.resolve_due(now) {
-        write_change(svc, change);
-    }
-}
-
 /// The record of a change, in the trace of the pay that planned it: its
 /// own span id, a child of the pay's payment-service span; at its time.
-fn write_change(svc: &mut Backend, change: Change) {
+pub(super) fn write_change(svc: &mut Backend, change: Change) {
     let [high, low, wide, parent] = change.origin;
     let at = At {
         trace: TraceId::from_parts([high, low, wide]),
@@ -242,20 +236,4 @@ fn write_change(svc: &mut Backend, change: Change) {
     }
     svc.journal
         .write(change.at, at, Kept::Payment(Box::new(change)));
-}
-
-/// Ends a challenge for the buyer at the service's time: the change, or
-/// why not (a `paymentId` unknown or not awaiting one).
-pub fn complete_challenge(
-    svc: &mut Backend,
-    payment_id: &str,
-    outcome: Outcome,
-) -> Result<Change, NotAwaiting> {
-    let now = svc.clock.now_ms();
-    if svc.payments.plans.any_due(now) {
-        resolve_due(svc, now);
-    }
-    let change = svc.payments.complete_challenge(payment_id, outcome, now)?;
-    write_change(svc, change.clone());
-    Ok(change)
 }
