@@ -10,7 +10,10 @@ use alloc::rc::Rc;
 use super::code::Code;
 use super::hashing::ByCode;
 use super::payment_status::PaymentStatus;
-use crate::sim::scenario::Outcome;
+use crate::sim::planned_change::PlannedChange;
+use crate::sim::scenario::document::REVERSAL_REASON;
+use crate::sim::scenario::{Fault, Outcome, Then};
+use crate::sim::test_card::{CardOutcome, TestCard};
 
 /// What happens when a plan comes due (or the buyer ends a challenge).
 #[derive(Debug, Clone, PartialEq)]
@@ -38,6 +41,67 @@ impl Step {
             Step::Reversal { .. } => "reversal",
         }
     }
+
+    /// The state a pay with this step starts in.
+    pub fn starts_in(&self) -> PaymentStatus {
+        match self {
+            Step::Challenge { .. } => PaymentStatus::RequiresAction,
+            Step::Pending { .. } => PaymentStatus::Pending,
+            Step::Reversal { .. } => PaymentStatus::Success,
+        }
+    }
+
+    /// A scenario's `then` of a kind that changes later: the step, and
+    /// how long until it is due (`None` waits for the buyer).
+    fn of_rule(then: &Then) -> Option<(Step, Option<u64>)> {
+        Some(match *then {
+            Then::Challenge {
+                outcome,
+                after_ms,
+                code,
+            } => {
+                let step = Step::Challenge {
+                    outcome,
+                    fail_code: code,
+                    declined_after: None,
+                };
+                (step, outcome.map(|_| after_ms))
+            }
+            Then::Pending { for_ms, pass, code } => (Step::Pending { pass, code }, Some(for_ms)),
+            Then::Reversal { after_ms, code } => {
+                let reason = Rc::from(REVERSAL_REASON);
+                (Step::Reversal { code, reason }, Some(after_ms))
+            }
+            _ => return None,
+        })
+    }
+
+    /// A test card's outcome that changes later: the step, and how long
+    /// until it is due (a card's challenge waits for the buyer).
+    fn of_card(outcome: &CardOutcome) -> Option<(Step, Option<u64>)> {
+        Some(match *outcome {
+            CardOutcome::Succeeds | CardOutcome::Declines(_) => return None,
+            CardOutcome::Challenge { declined_after } => {
+                let step = Step::Challenge {
+                    outcome: None,
+                    fail_code: "authentication_required",
+                    declined_after,
+                };
+                (step, None)
+            }
+            CardOutcome::Pending { for_ms, pass, code } => {
+                (Step::Pending { pass, code }, Some(for_ms))
+            }
+            CardOutcome::Reversal {
+                after_ms,
+                code,
+                reason,
+            } => {
+                let reason = Rc::from(reason);
+                (Step::Reversal { code, reason }, Some(after_ms))
+            }
+        })
+    }
 }
 
 /// What planned a payment's change: a scenario's rule (by name) or a test
@@ -59,7 +123,9 @@ pub enum Cause {
 /// change is recorded in that trace.
 pub type Origin = [u64; 4];
 
-/// One change to come.
+/// One change to come: made by `Plan::new` (for a rule or a card, by
+/// `of_rule` or `of_card`), read back from a snapshot, and told in the
+/// pay's record by `note`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Plan {
     /// When it comes due; `None` waits for the buyer.
@@ -69,6 +135,54 @@ pub struct Plan {
     /// When the payment's present state began.
     pub since: i64,
     pub origin: Origin,
+}
+
+impl Plan {
+    /// The plan of a scenario's rule (its `fault`) for a pay at `now`;
+    /// `None` when its kind does not change the payment later.
+    pub fn of_rule(fault: &Fault, now: i64) -> Option<Plan> {
+        let (step, wait) = Step::of_rule(&fault.then)?;
+        let name = fault.rule.clone().unwrap_or_else(|| Rc::from(""));
+        Some(Plan::new(step, wait, Cause::Scenario(name), now))
+    }
+
+    /// The plan of a test card for a pay at `now`; `None` for a card
+    /// that succeeds or declines at once.
+    pub fn of_card(card: &TestCard, now: i64) -> Option<Plan> {
+        let (step, wait) = Step::of_card(&card.outcome)?;
+        Some(Plan::new(step, wait, Cause::Card(card.number), now))
+    }
+
+    /// A plan made at `now`, due `wait` ms later (`None` waits for the
+    /// buyer); its trace is set by the pay's records (`set_origin`).
+    pub fn new(step: Step, wait: Option<u64>, cause: Cause, now: i64) -> Plan {
+        let after = |ms: u64| now.saturating_add(i64::try_from(ms).unwrap_or(i64::MAX));
+        Plan {
+            due: wait.map(after),
+            step,
+            cause,
+            since: now,
+            origin: [0; 4],
+        }
+    }
+
+    /// What the pay's record says of it (`outcome.async`).
+    pub fn note(&self) -> PlannedChange {
+        let (outcome, code) = match &self.step {
+            Step::Challenge {
+                outcome, fail_code, ..
+            } => (*outcome, Some(*fail_code)),
+            Step::Pending { pass: true, .. } => (Some(Outcome::Pass), None),
+            Step::Pending { code, .. } => (Some(Outcome::Fail), Some(*code)),
+            Step::Reversal { code, .. } => (None, Some(*code)),
+        };
+        PlannedChange {
+            kind: self.step.kind(),
+            due: self.due,
+            outcome,
+            code,
+        }
+    }
 }
 
 /// What a payment that changes later keeps beside its row: its plan (until

@@ -11,47 +11,30 @@ use super::super::error::ApiError;
 use super::work::Work;
 use crate::domain::code::Code;
 use crate::domain::due::DueWork;
-use crate::domain::payment::{PaymentStatus, PREFIX};
-use crate::domain::payment_plan::{Cause, Change, Later, Plan, Step};
+use crate::domain::payment::PREFIX;
+use crate::domain::payment_plan::{Change, Later, Plan, Step};
 use crate::domain::test_card::{CardIx, CardOutcome, TestCard};
 use crate::domain::{NewPayment, Payment};
 use crate::json::message::msg;
 use crate::observe::payment_span::PaymentSpan;
 use crate::observe::{At, Kept, LogStatus, Part, SpanEntry, SpanId, TraceId};
-use crate::sim::planned_change::PlannedChange;
-use crate::sim::scenario::{Fault, Outcome, Then};
-use crate::sim::third_party::{Failure, Forced, Verdict};
+use crate::sim::scenario::Fault;
+use crate::sim::third_party::{DecidedBy, Failure, Forced, Verdict};
 
-/// What a pay that changes later starts as, and its plan's parts.
-#[derive(Debug, PartialEq)]
-pub(crate) struct Planned {
-    status: PaymentStatus,
-    step: Step,
-    /// How long until it is due; `None` waits for the buyer.
-    wait: Option<u64>,
-    cause: Cause,
-}
-
-/// The plan of a scenario's rule of a kind that changes later.
-pub(super) fn of_rule(fault: Option<&Fault>) -> Option<Box<Planned>> {
-    let fault = fault?;
-    let cause = Cause::Scenario(fault.rule.clone().unwrap_or_else(|| Rc::from("")));
-    let planned = match fault.then {
-        Then::Challenge {
-            outcome,
-            after_ms,
-            code,
-        } => Planned::challenge(outcome, code, None, outcome.map(|_| after_ms), cause),
-        Then::Pending { for_ms, pass, code } => Planned::pending(for_ms, pass, code, cause),
-        Then::Reversal { after_ms, code } => Planned::reversal(
-            after_ms,
-            code,
-            crate::sim::scenario::document::REVERSAL_REASON,
-            cause,
-        ),
-        _ => return None,
+/// The plan of the pay `verdict` approved, when its payment changes
+/// later: a scenario's rule's (the request's `fault`) or its test card's.
+pub(super) fn plan_of(
+    verdict: &Verdict,
+    fault: Option<&Fault>,
+    card: Option<&'static TestCard>,
+    now: i64,
+) -> Option<Box<Plan>> {
+    let plan = match (verdict.rule, fault, card) {
+        (DecidedBy::Scenario, Some(fault), _) => Plan::of_rule(fault, now),
+        (DecidedBy::Card, _, Some(card)) => Plan::of_card(card, now),
+        _ => None,
     };
-    Some(Box::new(planned))
+    plan.map(Box::new)
 }
 
 /// What a test card forces at the third party: a decline, or approval
@@ -63,32 +46,18 @@ pub(super) fn card_forces(card: &TestCard) -> Forced {
     }
 }
 
-/// A test card's verdict: named, with its decline code; or its plan.
+/// A test card's verdict: named, with its decline code.
 #[inline(never)]
-pub(super) fn by_card(card: &'static TestCard, verdict: &mut Verdict) -> Option<Box<Planned>> {
+pub(super) fn by_card(card: &'static TestCard, verdict: &mut Verdict) {
     verdict.card = CardIx::of(card.number);
-    let cause = Cause::Card(card.number);
-    let planned = match card.outcome {
-        CardOutcome::Succeeds => return None,
-        CardOutcome::Declines(code) => {
-            verdict.failure = Failure::declined(code);
-            return None;
-        }
-        CardOutcome::Challenge { declined_after } => {
-            Planned::challenge(None, "authentication_required", declined_after, None, cause)
-        }
-        CardOutcome::Pending { for_ms, pass, code } => Planned::pending(for_ms, pass, code, cause),
-        CardOutcome::Reversal {
-            after_ms,
-            code,
-            reason,
-        } => Planned::reversal(after_ms, code, reason, cause),
-    };
-    Some(Box::new(planned))
+    if let CardOutcome::Declines(code) = card.outcome {
+        verdict.failure = Failure::declined(code);
+    }
 }
 
-/// Keeps the payment with its plan, due its wait after `now` (and the
-/// pay's verdict says so); a challenged one keeps the pay's `returnUrl`.
+/// Keeps the payment with its plan and puts the plan on the due queue
+/// (and the pay's verdict says so); a challenged one keeps the pay's
+/// `returnUrl`.
 #[cold]
 #[inline(never)]
 pub(super) fn record(
@@ -96,23 +65,18 @@ pub(super) fn record(
     mut new: NewPayment,
     order: Code,
     now: i64,
-    planned: Planned,
+    plan: Plan,
     work: &mut Work,
 ) -> Payment {
     if let Some((_, _, verdict)) = work.third_party.as_mut() {
-        verdict.set_planned(planned.note(now));
+        verdict.set_planned(plan.note());
     }
-    let challenged = matches!(planned.step, Step::Challenge { .. });
-    svc.counters.count_start(planned.status);
-    let wait = |ms: u64| now.saturating_add(i64::try_from(ms).unwrap_or(i64::MAX));
+    let challenged = matches!(plan.step, Step::Challenge { .. });
+    let status = plan.step.starts_in();
+    svc.counters.count_start(status);
+    let due = plan.due;
     let later = Later {
-        plan: Some(Plan {
-            due: planned.wait.map(wait),
-            step: planned.step,
-            cause: planned.cause,
-            since: now,
-            origin: [0; 4],
-        }),
+        plan: Some(plan),
         challenged,
         return_url: new
             .extras
@@ -122,83 +86,15 @@ pub(super) fn record(
             .map(Rc::from),
         failure: None,
     };
-    let due = later.plan.as_ref().and_then(|p| p.due);
     let ids = &mut svc.streams.ids;
     let payment = svc
         .payments
-        .record_later(new, order, ids, now, (planned.status, later));
+        .record_later(new, order, ids, now, (status, later));
     work.planned = Code::parse(PREFIX, &payment.payment_id);
     if let (Some(at), Some(code)) = (due, work.planned) {
         svc.due.push(at, DueWork::Plan(code));
     }
     payment
-}
-
-impl Planned {
-    /// A challenge for the buyer, or one its `outcome` ends after `wait`.
-    fn challenge(
-        outcome: Option<Outcome>,
-        fail_code: &'static str,
-        declined_after: Option<&'static str>,
-        wait: Option<u64>,
-        cause: Cause,
-    ) -> Self {
-        let step = Step::Challenge {
-            outcome,
-            fail_code,
-            declined_after,
-        };
-        Planned {
-            status: PaymentStatus::RequiresAction,
-            step,
-            wait,
-            cause,
-        }
-    }
-
-    /// Pending for `for_ms`, then succeeds (`pass`) or fails with `code`.
-    fn pending(for_ms: u64, pass: bool, code: &'static str, cause: Cause) -> Self {
-        Planned {
-            status: PaymentStatus::Pending,
-            step: Step::Pending { pass, code },
-            wait: Some(for_ms),
-            cause,
-        }
-    }
-
-    /// A success, reversed after `after_ms` with `code` and `reason`.
-    fn reversal(after_ms: u64, code: &'static str, reason: &'static str, cause: Cause) -> Self {
-        Planned {
-            status: PaymentStatus::Success,
-            step: Step::Reversal {
-                code,
-                reason: Rc::from(reason),
-            },
-            wait: Some(after_ms),
-            cause,
-        }
-    }
-
-    /// What the pay's record says of it (`outcome.async`), due its wait
-    /// after `now`.
-    fn note(&self, now: i64) -> PlannedChange {
-        let (outcome, code) = match &self.step {
-            Step::Challenge {
-                outcome, fail_code, ..
-            } => (*outcome, Some(*fail_code)),
-            Step::Pending { pass: true, .. } => (Some(Outcome::Pass), None),
-            Step::Pending { code, .. } => (Some(Outcome::Fail), Some(*code)),
-            Step::Reversal { code, .. } => (None, Some(*code)),
-        };
-        PlannedChange {
-            kind: self.step.kind(),
-            due: self
-                .wait
-                .map(|ms| now.saturating_add(i64::try_from(ms).unwrap_or(i64::MAX))),
-            outcome,
-            code,
-        }
-    }
 }
 
 /// A second pay while a challenge is open: 409, code -1.

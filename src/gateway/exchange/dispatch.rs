@@ -12,7 +12,7 @@ use super::super::error::ApiError;
 use super::super::parse;
 use super::super::route::Route;
 use super::super::scenario;
-use super::async_payment::{self, Planned};
+use super::async_payment;
 use super::work::{Request, Work};
 use crate::domain::code::Code;
 use crate::domain::money::Money;
@@ -154,10 +154,13 @@ fn settle(
 ) -> Result<Option<Data>, ApiError> {
     enter(svc, work, class);
     let new = new?;
-    let (order, planned) = judge(svc, &new.order_id, by_header, new.card(), work)?;
+    let order = judge(svc, &new.order_id, by_header, new.card(), work)?;
     let now = svc.clock.now_ms();
-    if let Some(planned) = planned {
-        let payment = async_payment::record(svc, new, order, now, *planned, work);
+    let verdict = work.third_party.as_ref().map(|(_, _, v)| v);
+    let plan =
+        verdict.and_then(|v| async_payment::plan_of(v, work.fault.as_deref(), new.card(), now));
+    if let Some(plan) = plan {
+        let payment = async_payment::record(svc, new, order, now, *plan, work);
         return Ok(Some(Data::Payment(payment)));
     }
     let payment = svc
@@ -170,14 +173,14 @@ fn settle(
 /// is counted and the third party, taking its simulated time, approves
 /// or declines it. A scenario's rule decides first, then a test card,
 /// then forcing. Returns the order's code, read once for all of these
-/// and the payment, and the plan of a payment that changes later.
+/// and the payment; the verdict is left in `work`.
 pub(super) fn judge(
     svc: &mut Backend,
     order_id: &str,
     by_header: Option<Forced>,
     card: Option<&'static TestCard>,
     work: &mut Work,
-) -> Result<(Code, Option<Box<Planned>>), ApiError> {
+) -> Result<Code, ApiError> {
     let Some(order) = svc.orders.existing(order_id) else {
         return Err(Rejection::OrderNotFound.into());
     };
@@ -216,7 +219,6 @@ pub(super) fn judge(
     let drawn_counts = work.under_scenario && by_card.is_none();
     verdict.failure = scenario::at_third_party(by_rule, &verdict, drawn_counts);
     let ruled = by_rule.map(Then::changes_later);
-    let mut planned = None;
     if verdict.failure == Failure::Drawn {
         work.fault = Some(Box::new(Fault::drawn_decline()));
     }
@@ -224,16 +226,15 @@ pub(super) fn judge(
         verdict.approved = changes_later;
         verdict.rule = DecidedBy::Scenario;
         verdict.set_scenario_rule(work.fault.as_ref().and_then(|f| f.rule.clone()));
-        planned = async_payment::of_rule(work.fault.as_deref());
     } else if let Some(card) = by_card {
-        planned = async_payment::by_card(card, &mut verdict);
+        async_payment::by_card(card, &mut verdict);
     }
     let approved = verdict.approved;
     work.third_party = Some((offset, took, verdict));
     if !approved {
         return Err(Rejection::ThirdPartyFailed.into());
     }
-    Ok((order, planned))
+    Ok(order)
 }
 
 /// What forces the third party's verdict: nothing when a scenario's rule

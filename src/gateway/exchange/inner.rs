@@ -124,7 +124,7 @@ pub fn exchange_inner(
         }
         Inner::Pay(order_id, amount, method) => {
             enter(svc, &mut work, EventClass::Payment);
-            judge(svc, order_id, None, None, &mut work).map(|(order, _)| {
+            judge(svc, order_id, None, None, &mut work).map(|order| {
                 let now = svc.clock.now_ms();
                 let ids = &mut svc.streams.ids;
                 svc.payments.add(order, amount, method, ids, now);
