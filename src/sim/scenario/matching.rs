@@ -5,7 +5,8 @@
 
 use crate::prelude::*;
 
-use super::document::{Rule, When};
+use super::delivery::{self, EventFacts};
+use super::document::{Rule, Then, When};
 
 /// What a request is, as the rules read it. The gateway fills it in once
 /// its route and body are known; what costs a look-up is asked for.
@@ -36,6 +37,7 @@ pub struct Fields<'a> {
 }
 
 /// Whether `rule` matches the request (its counts and conditions aside).
+/// A delivery rule's route (`delivery::EVENTS_ONLY`) is no request's.
 pub fn matches(rule: &Rule, facts: &Facts) -> bool {
     let w: &When = &rule.when;
     if w.route
@@ -51,19 +53,29 @@ pub fn matches(rule: &Rule, facts: &Facts) -> bool {
             return false;
         }
     }
-    if w.reads_body() {
-        let got = &facts.fields;
-        let same = |want: &Option<String>, got: Option<&str>| match want {
-            None => true,
-            Some(want) => got == Some(want.as_str()),
-        };
-        if !same(&w.user_id, got.user_id)
-            || !same(&w.payment_method, got.payment_method)
-            || !same(&w.order_id, got.order_id)
-            || w.amount.is_some() && w.amount != got.amount
-        {
-            return false;
-        }
+    if w.reads_body() && !fields_match(w, &facts.fields) {
+        return false;
     }
     !rule.then.pay_only() || (facts.pays)()
+}
+
+/// Whether the fields `w` names are those `got` carries.
+fn fields_match(w: &When, got: &Fields) -> bool {
+    let same = |want: &Option<String>, got: Option<&str>| match want {
+        None => true,
+        Some(want) => got == Some(want.as_str()),
+    };
+    same(&w.user_id, got.user_id)
+        && same(&w.payment_method, got.payment_method)
+        && same(&w.order_id, got.order_id)
+        && (w.amount.is_none() || w.amount == got.amount)
+}
+
+/// Whether `rule`, a delivery rule, matches the event (its counts and
+/// conditions aside). A request's rule never does.
+pub fn matches_event(rule: &Rule, event: &EventFacts) -> bool {
+    let w = &rule.when;
+    matches!(rule.then, Then::Delivery(_))
+        && w.event.is_none_or(|e| delivery::names(e, event.event_type))
+        && fields_match(w, &event.fields)
 }
