@@ -1,11 +1,12 @@
-//! Whether a rule matches a request: each matcher given must hold, and a
+//! Whether a rule matches a request, or a delivery rule an event: each
+//! matcher given must hold, and a
 //! field the request does not carry does not match. The route is tried
 //! first, the cheapest test and the one most rules fail; an order is
 //! looked up only when a pay-only rule that got that far asks.
 
 use crate::prelude::*;
 
-use super::delivery::{self, EventFacts};
+use super::delivery::{self, EventFacts, EVENTS_ONLY};
 use super::document::{Rule, Then, When};
 
 /// What a request is, as the rules read it. The gateway fills it in once
@@ -53,29 +54,41 @@ pub fn matches(rule: &Rule, facts: &Facts) -> bool {
             return false;
         }
     }
-    if w.reads_body() && !fields_match(w, &facts.fields) {
-        return false;
+    if w.reads_body() {
+        let got = &facts.fields;
+        let same = |want: &Option<String>, got: Option<&str>| match want {
+            None => true,
+            Some(want) => got == Some(want.as_str()),
+        };
+        if !same(&w.user_id, got.user_id)
+            || !same(&w.payment_method, got.payment_method)
+            || !same(&w.order_id, got.order_id)
+            || w.amount.is_some() && w.amount != got.amount
+        {
+            return false;
+        }
     }
     !rule.then.pay_only() || (facts.pays)()
 }
 
-/// Whether the fields `w` names are those `got` carries.
-fn fields_match(w: &When, got: &Fields) -> bool {
-    let same = |want: &Option<String>, got: Option<&str>| match want {
-        None => true,
-        Some(want) => got == Some(want.as_str()),
-    };
-    same(&w.user_id, got.user_id)
-        && same(&w.payment_method, got.payment_method)
-        && same(&w.order_id, got.order_id)
-        && (w.amount.is_none() || w.amount == got.amount)
-}
-
 /// Whether `rule`, a delivery rule, matches the event (its counts and
-/// conditions aside). A request's rule never does.
+/// conditions aside); a request's rule never does. The event is matched
+/// as a request on the route `EVENTS_ONLY` would be, with no method and
+/// no header (which a delivery rule never names), so the fields are
+/// compared in one place.
 pub fn matches_event(rule: &Rule, event: &EventFacts) -> bool {
-    let w = &rule.when;
+    let as_request = Facts {
+        template: EVENTS_ONLY,
+        group: EVENTS_ONLY,
+        method: "",
+        fields: event.fields,
+        pays: &|| false,
+        header: &|_| None,
+    };
     matches!(rule.then, Then::Delivery(_))
-        && w.event.is_none_or(|e| delivery::names(e, event.event_type))
-        && fields_match(w, &event.fields)
+        && rule
+            .when
+            .event
+            .is_none_or(|e| delivery::names(e, event.event_type))
+        && matches(rule, &as_request)
 }
