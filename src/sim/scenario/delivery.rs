@@ -1,16 +1,14 @@
 //! The delivery faults: the kinds of `then` that act on a webhook's
 //! delivery rather than on a request (`duplicate`, `late`, `reorder`,
-//! `stale_timestamp`, `tampered_body`, `wrong_signature`, `drop`), read
-//! and checked here; what an event is, as their rules match it; and the
-//! order a `reorder` releases its held events in. The core applies them.
+//! `stale_timestamp`, `tampered_body`, `wrong_signature`, `drop`), their
+//! bounds, the event types a delivery rule names, and the order a
+//! `reorder` releases its held events in. `delivery_read` reads them;
+//! the core applies them.
 
 use crate::prelude::*;
 
 use alloc::rc::Rc;
 
-use super::document::MAX_ASYNC_MS;
-use super::matching::Fields;
-use super::reading::{whole, word, At, Given, Refusal};
 use crate::sim::random::Rng;
 
 /// The delivery kinds, as the document names them.
@@ -46,6 +44,8 @@ pub const MAX_HOLD: u64 = 100;
 pub const MAX_DROPPED: u64 = 10;
 /// The oldest a stale timestamp may be: seven days, in seconds.
 pub const MAX_AGE_S: u64 = 604_800;
+/// The latest a `late` delivery may be: seven days, as a payment's change.
+pub const MAX_LATE_MS: u64 = 604_800_000;
 
 /// What a delivery rule does to the delivery of one event to one endpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -122,15 +122,6 @@ pub fn shuffled(n: usize, seed: u64) -> Vec<usize> {
     }
 }
 
-/// An event as delivery rules match it: its type (`payment.succeeded`)
-/// and the fields of its resource (userId: the order's, a payment's
-/// order's; orderId: likewise; paymentMethod and amount: a payment's).
-#[derive(Clone, Copy)]
-pub struct EventFacts<'a> {
-    pub event_type: &'a str,
-    pub fields: Fields<'a>,
-}
-
 /// The fault a delivery rule gives one event's delivery to one endpoint:
 /// the rule's name and its kind with its parameters.
 #[derive(Debug, Clone, PartialEq)]
@@ -147,76 +138,6 @@ pub(super) fn names(event: u8, event_type: &str) -> bool {
         Some(name) => *name == event_type,
         None => false,
     }
-}
-
-/// A `then` of a delivery kind; `get` finds a member beside its path, as
-/// `parse::read_then` hands it; `record`: as a fault's record writes it
-/// (a shuffle with its `seed`).
-pub(super) fn read<'j, 'a, 'p>(
-    kind: &str,
-    get: &dyn Fn(&'static str) -> Given<'j, 'a, 'p>,
-    record: bool,
-) -> Result<Delivery, Box<Refusal>> {
-    let count = |name: &'static str, min: u64, max: u64, default: u64, what: &str| match get(name) {
-        Some((v, at)) => whole(v, &at, min, max, what),
-        None => Ok(default),
-    };
-    let calls = "a whole number of deliveries";
-    Ok(match kind {
-        "duplicate" => Delivery::Duplicate {
-            times: count("times", 2, MAX_DUPLICATES, 2, calls)? as u32,
-        },
-        "late" => Delivery::Late {
-            ms: count("ms", 1, MAX_ASYNC_MS, 60_000, "a whole number of ms")?,
-        },
-        "reorder" => Delivery::Reorder {
-            hold: count("hold", 2, MAX_HOLD, 2, "a whole number of events")? as u32,
-            order: read_order(get("order"), get("seed"), record)?,
-        },
-        "stale_timestamp" => Delivery::StaleTimestamp {
-            age_s: count("ageS", 1, MAX_AGE_S, 600, "a whole number of seconds")?,
-        },
-        "tampered_body" => Delivery::TamperedBody,
-        "wrong_signature" => Delivery::WrongSignature,
-        _ => Delivery::Drop {
-            attempts: count("attempts", 1, MAX_DROPPED, 1, "a whole number of attempts")? as u32,
-        },
-    })
-}
-
-/// A reorder's `order`: `reverse` (the default) or `shuffle`; in a
-/// record, a shuffle's `seed` beside it.
-fn read_order(order: Given, seed: Given, record: bool) -> Result<Order, Box<Refusal>> {
-    let shuffle = match order {
-        Some((v, at)) => word(v, &at, &["reverse", "shuffle"], "reverse or shuffle")? == "shuffle",
-        None => false,
-    };
-    let seed = match seed {
-        Some((v, at)) if record && shuffle => whole(v, &at, 0, (1 << 53) - 1, "a seed")?,
-        Some((_, at)) => {
-            let problem = "only in a shuffle's record".to_owned();
-            return Err(at.refuse(crate::sim::invalid::InvalidKind::WrongType, problem));
-        }
-        None => 0,
-    };
-    Ok(match shuffle {
-        true => Order::Shuffle { seed },
-        false => Order::Reverse,
-    })
-}
-
-/// The refusal of a matcher a rule's kind cannot use: `what` it matches,
-/// and what the rule's kind matches instead.
-pub(super) fn wrong_matcher(at: &At, delivery: bool) -> Box<Refusal> {
-    let problem = if delivery {
-        "matches a request; a delivery kind's rule matches events: use event, userId, orderId, paymentMethod or amount"
-    } else {
-        "matches an event; only a delivery kind's rule (duplicate, late, reorder, stale_timestamp, tampered_body, wrong_signature, drop) takes it"
-    };
-    at.refuse(
-        crate::sim::invalid::InvalidKind::WrongType,
-        problem.to_owned(),
-    )
 }
 
 /// A delivery rule's `when.route`: an id no request's template or group

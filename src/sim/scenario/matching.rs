@@ -6,7 +6,7 @@
 
 use crate::prelude::*;
 
-use super::delivery::{self, EventFacts, EVENTS_ONLY};
+use super::delivery::{self, EVENTS_ONLY};
 use super::document::{Rule, Then, When};
 
 /// What a request is, as the rules read it. The gateway fills it in once
@@ -35,6 +35,15 @@ pub struct Fields<'a> {
     pub payment_method: Option<&'a str>,
     pub amount: Option<f64>,
     pub order_id: Option<&'a str>,
+}
+
+/// An event as delivery rules match it: its type (`payment.succeeded`)
+/// and the fields of its resource (userId: the order's, a payment's
+/// order's; orderId: likewise; paymentMethod and amount: a payment's).
+#[derive(Clone, Copy)]
+pub struct EventFacts<'a> {
+    pub event_type: &'a str,
+    pub fields: Fields<'a>,
 }
 
 /// Whether `rule` matches the request (its counts and conditions aside).

@@ -5,15 +5,17 @@
 //! request, the core's delivery what fires on an event.
 //!
 //! - [`document`]: the document, checked;
-//! - [`delivery`]: the delivery kinds, an event's facts, a reorder's order;
+//! - [`delivery`]: the delivery kinds and a reorder's order; `delivery_read`
+//!   reads them;
 //! - [`parse`], `when`, `later` and [`reading`]: reading it, refused naming a path;
-//! - [`matching`]: whether a rule matches a request's facts;
+//! - [`matching`]: whether a rule matches a request's or an event's facts;
 //! - [`progress`]: seen and fired counts, when it was set, its own stream;
 //! - [`presets`]: the names of the common stories' documents;
 //! - `writing`: the document and its progress as JSON text;
 //! - `saved`: a scenario in a snapshot.
 
 pub mod delivery;
+mod delivery_read;
 pub mod document;
 mod later;
 pub mod matching;
@@ -29,9 +31,9 @@ use crate::prelude::*;
 
 use alloc::rc::Rc;
 
-pub use delivery::{shuffled, Delivery, DeliveryFault, EventFacts, Order};
+pub use delivery::{shuffled, Delivery, DeliveryFault, Order};
 pub use document::{Document, Outcome, Phase, Rule, Then, Words};
-pub use matching::{Facts, Fields};
+pub use matching::{EventFacts, Facts, Fields};
 pub use progress::Progress;
 pub use reading::Refusal;
 

@@ -9,7 +9,8 @@ use crate::json::message::Msg;
 use crate::json::read::{self, Json};
 use crate::sim::invalid::InvalidKind;
 
-use super::delivery::{self, DELIVERY_KINDS, EVENTS_ONLY};
+use super::delivery::{DELIVERY_KINDS, EVENTS_ONLY};
+use super::delivery_read;
 use super::document::{
     Document, Phase, Rule, Then, When, Words, HTTP_STATUSES, KINDS, MAX_MS, MAX_NAME,
     MAX_RETRY_AFTER, MAX_RULES, NETWORK_FAULTS,
@@ -108,7 +109,7 @@ fn fit(mut when: When, then: &Then, at: &At) -> Result<When, Box<Refusal>> {
         when.event.map(|_| "event")
     };
     if let Some(key) = wrong {
-        return Err(delivery::wrong_matcher(&At::Key(at, key), delivery));
+        return Err(delivery_read::wrong_matcher(&At::Key(at, key), delivery));
     }
     if delivery {
         when.route = Some(EVENTS_ONLY);
@@ -197,7 +198,7 @@ pub(super) fn read_then(v: &Json, at: &At, record: bool) -> Result<Then, Box<Ref
         },
         "challenge" | "pending" | "reversal" => super::later::read(kind, &get, at)?,
         "network" => read_network(get("fault"), get("phase"), at, &ms_or)?,
-        _ => Then::Delivery(delivery::read(kind, &get, record)?),
+        _ => Then::Delivery(delivery_read::read(kind, &get, record)?),
     })
 }
 
