@@ -3,8 +3,9 @@
 // from its packed tarball, and as a linked folder (what `npm install
 // ../orderpay/pkg` makes: a symlink to a folder outside node_modules, the
 // case where Vitest inlines the package, Vite serves it from outside its
-// root and babel-jest transforms it). Prints one line per run, then
-// "N passed, N failed"; exits non-zero when one failed.
+// root and babel-jest transforms it). Two runs at a time. Prints one line
+// per run as it ends, then "N passed, N failed"; exits non-zero when one
+// failed.
 //
 //   node tests/compat/run.mjs [--only NAME-PART] [--mode tarball|linked] [--tools current|next]
 //
@@ -183,9 +184,10 @@ async function waitForHttp(url, timeout = 60_000) {
   throw new Error(`${url} did not answer within ${timeout / 1000}s`);
 }
 
+/** The one Chromium of the run's pages, launched by the first that asks (a promise: two runs may ask at once). */
 let browser = null;
-async function theBrowser() {
-  browser ??= await chromium.launch({
+function theBrowser() {
+  browser ??= chromium.launch({
     executablePath: "/usr/bin/chromium",
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"],
   });
@@ -392,27 +394,42 @@ function checkTools() {
 const selected = FIXTURES.filter((fixture) => (!only || fixture.name.includes(only)) && (!fixture.tools || fixture.tools === tools));
 rmSync(runDir, { recursive: true, force: true });
 checkTools();
+for (const mode of modes) install(mode);
+// Every run of every mode, the longest (HEAVY) first, so that none of them
+// starts last and keeps the other core idle at the end.
+const HEAVY = ["tsc-", "vitest-jsdom", "playwright", "webpack"];
+const heavy = (fixture) => HEAVY.some((part) => fixture.name.startsWith(part));
+const runs = modes.flatMap((mode) => selected.map((fixture) => ({ mode, fixture })));
+const queue = [...runs.filter((r) => heavy(r.fixture)), ...runs.filter((r) => !heavy(r.fixture))];
 let passed = 0;
 let failed = 0;
-try {
-  for (const mode of modes) {
-    install(mode);
-    for (const fixture of selected) {
-      const started = Date.now();
-      const label = `${fixture.name} (${mode})`;
-      try {
-        const dir = place(mode, fixture.name, fixture.from);
-        await fixture.run(dir);
-        passed++;
-        console.log(`ok   ${label} ${((Date.now() - started) / 1000).toFixed(1)}s`);
-      } catch (error) {
-        failed++;
-        console.log(`FAIL ${label} ${((Date.now() - started) / 1000).toFixed(1)}s\n${String(error?.message ?? error).replace(/^/gm, "     ")}`);
-      }
+
+/** Runs the queue's next fixture until none is left. */
+async function worker() {
+  for (let next = queue.shift(); next; next = queue.shift()) {
+    const { mode, fixture } = next;
+    const started = Date.now();
+    const label = `${fixture.name} (${mode})`;
+    try {
+      const dir = place(mode, fixture.name, fixture.from);
+      await fixture.run(dir);
+      passed++;
+      console.log(`ok   ${label} ${((Date.now() - started) / 1000).toFixed(1)}s`);
+    } catch (error) {
+      failed++;
+      console.log(`FAIL ${label} ${((Date.now() - started) / 1000).toFixed(1)}s\n${String(error?.message ?? error).replace(/^/gm, "     ")}`);
     }
   }
+}
+
+// Two at a time, one a core: each is its own process (a runner, a bundler,
+// tsc, a dev server) in its own folder, and none decides on the wall clock
+// (their waits are bounds of a minute and more). Pages share one Chromium,
+// each in a context of its own.
+try {
+  await Promise.all([worker(), worker()]);
 } finally {
-  await browser?.close();
+  await (await browser)?.close();
 }
 console.log(`${passed} passed, ${failed} failed`);
 process.exitCode = failed ? 1 : 0;

@@ -192,7 +192,11 @@ test("on the wall clock a pending payment resolves while the server runs, and th
     assert.equal(pay.status, "PENDING");
     // No request, no advance: the server's own timer resolves it.
     const seen = readUntil(events.body, new RegExp(`"stage":"payment"[^}]*"paymentId":"${pay.paymentId}"|"paymentId":"${pay.paymentId}"[^}]*"stage":"payment"`));
-    const text = await Promise.race([seen, new Promise((resolve) => setTimeout(resolve, 20_000, null))]);
+    // The cap's timer is cleared once the record is seen: left running, it kept the
+    // process, and so the whole file, alive 20 s after its last test.
+    let cap;
+    const text = await Promise.race([seen, new Promise((resolve) => { cap = setTimeout(resolve, 20_000, null); })]);
+    clearTimeout(cap);
     stream.abort();
     assert.ok(text !== null, `${name}: the stream showed no payment record for ${pay.paymentId}`);
     const done = await poll(() => s.payment(pay.paymentId), (p) => p.status !== "PENDING");
