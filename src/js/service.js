@@ -98,7 +98,7 @@ export class Service {
       this.#raw = adopting;
       this.#crossing = new Crossing(adopting, linearMemory);
       // A snapshot's endpoints deliver again, from where it left off.
-      if (JSON.parse(adopting.webhooks()).length > 0) this.#senderFor(adopting).pump();
+      if (typeof adopting.webhooks === "function" && JSON.parse(adopting.webhooks()).length > 0) this.#senderFor(adopting).pump();
       return;
     }
     const o = readOptions(options);
