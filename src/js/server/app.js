@@ -69,6 +69,7 @@ function listen(server, options, ctx, document, adminDocument) {
  */
 export function createOrderpayServer(options, serviceOptions) {
   const instance = new Instance(serviceOptions, options.snapshot ?? null);
+  instance.pinSecrets();
   const access = new AdminAccess(options.host, options.adminToken);
   // Pages served here carry the live marker: the playground then follows this server, with no probe.
   const files = new StaticFiles([
@@ -95,6 +96,8 @@ export function createOrderpayServer(options, serviceOptions) {
       ctx.due.arm();
     },
   };
+  // A delivery attempt's record goes to the log streams and the state file as a request's does.
+  instance.attempted = () => ctx.changed();
   // On the wall clock, what comes due resolves while the server runs: the log streams show it.
   ctx.due = new DueTimer(instance, ctx.changed);
   ctx.due.arm();
