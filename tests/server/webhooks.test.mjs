@@ -5,17 +5,23 @@
 // every one with stripe-node's own webhooks.constructEvent under
 // Stripe-Signature. Then the admin API's webhook routes, per session:
 // refusals naming the field, a resend, and three days of retries on a
-// virtual clock that POST /advance runs and answers once settled.
+// virtual clock that POST /advance runs and answers once settled. And
+// docs/webhook-testing.md's Express and plain Node recipes, run as written
+// in an app with the package installed (Express linked from tests/server).
 import assert from "node:assert/strict";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { once } from "node:events";
+import { execFileSync } from "node:child_process";
+import { existsSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { join } from "node:path";
 import { after, before, test } from "node:test";
 
 import express from "express";
 import Stripe from "stripe";
 
-import { call, serve, stop } from "./serve.mjs";
+import { examples } from "../docs.mjs";
+import { call, consumer, root, serve, stop } from "./serve.mjs";
 
 const STRIPE_SECRET = "whsec_express_receiver_0123456789";
 
@@ -213,4 +219,17 @@ test("three days of retries on a virtual clock: POST /advance runs every attempt
     [5, 204, delivery.attempts[0].at - start + 9_360_000],
   ]);
   flaky.server.close();
+});
+
+test("docs/webhook-testing.md: the Express and plain Node recipes receive orderpay serve's deliveries, as written", () => {
+  const app = consumer();
+  const linked = join(app.dir, "node_modules", "express");
+  if (!existsSync(linked)) symlinkSync(join(root, "tests", "server", "node_modules", "express"), linked, "dir");
+  const run = (name) => {
+    const [example] = examples(name);
+    writeFileSync(join(app.dir, `${name}.mjs`), example);
+    return execFileSync("node", [`${name}.mjs`], { cwd: app.dir, encoding: "utf8", timeout: 60_000 }).trim();
+  };
+  assert.equal(run("webhook-testing-express"), "order.created order.paid payment.succeeded");
+  assert.equal(run("webhook-testing-node"), "order.created");
 });
