@@ -225,11 +225,10 @@ test("docs/webhook-testing.md: the Express and plain Node recipes receive orderp
   const app = consumer();
   const linked = join(app.dir, "node_modules", "express");
   if (!existsSync(linked)) symlinkSync(join(root, "tests", "server", "node_modules", "express"), linked, "dir");
-  const run = (name) => {
-    const [example] = examples(name);
+  const run = (name, [example]) => {
     writeFileSync(join(app.dir, `${name}.mjs`), example);
     return execFileSync("node", [`${name}.mjs`], { cwd: app.dir, encoding: "utf8", timeout: 60_000 }).trim();
   };
-  assert.equal(run("webhook-testing-express"), "order.created order.paid payment.succeeded");
-  assert.equal(run("webhook-testing-node"), "order.created");
+  assert.equal(run("express", examples("webhook-testing-express")), "order.created order.paid payment.succeeded");
+  assert.equal(run("node-http", examples("webhook-testing-node")), "order.created");
 });

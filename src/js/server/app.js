@@ -68,8 +68,7 @@ function listen(server, options, ctx, document, adminDocument) {
  * `playground`, the directory served at /.
  */
 export function createOrderpayServer(options, serviceOptions) {
-  const instance = new Instance(serviceOptions, options.snapshot ?? null);
-  instance.pinSecrets();
+  const instance = new Instance(serviceOptions, options.snapshot ?? null).pinSecrets();
   const access = new AdminAccess(options.host, options.adminToken);
   // Pages served here carry the live marker: the playground then follows this server, with no probe.
   const files = new StaticFiles([
@@ -96,9 +95,8 @@ export function createOrderpayServer(options, serviceOptions) {
       ctx.due.arm();
     },
   };
-  // A delivery attempt's record goes to the log streams and the state file as a request's does.
-  instance.attempted = () => ctx.changed();
-  // On the wall clock, what comes due resolves while the server runs: the log streams show it.
+  // On the wall clock, what comes due resolves while the server runs, and delivery attempts are recorded: the log streams show both.
+  instance.attempted = ctx.changed;
   ctx.due = new DueTimer(instance, ctx.changed);
   ctx.due.arm();
   ctx.adminRoutes = adminRoutes(ctx);

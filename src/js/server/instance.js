@@ -38,12 +38,13 @@ export class Instance {
   /**
    * The start options' endpoints with the secrets the service made for
    * them from the seed: a reset, and every named session, then sign with
-   * the same secret as the one printed at start.
+   * the same secret as the one printed at start. Returns the instance.
    */
   pinSecrets() {
-    if (!this.options.webhooks?.length) return;
+    if (!this.options.webhooks?.length) return this;
     const made = new Map(this.service.webhooks().map((endpoint) => [endpoint.url, endpoint]));
-    for (const spec of this.options.webhooks ?? []) spec.secret ??= made.get(spec.url)?.secret;
+    for (const spec of this.options.webhooks) spec.secret ??= made.get(spec.url)?.secret;
+    return this;
   }
 
   /** A fresh service with `overrides` over the start options. Throws on a bad option, changing nothing. */
