@@ -71,10 +71,7 @@ export function createOrderpayServer(options, serviceOptions) {
   const instance = new Instance(serviceOptions, options.snapshot ?? null).pinSecrets();
   const access = new AdminAccess(options.host, options.adminToken);
   // Pages served here carry the live marker: the playground then follows this server, with no probe.
-  const files = new StaticFiles([
-    ["/", options.playground],
-    ["/pkg/", new URL("..", import.meta.url).pathname],
-  ], { head: LIVE_MARKER });
+  const files = new StaticFiles([["/", options.playground], ["/pkg/", new URL("..", import.meta.url).pathname]], { head: LIVE_MARKER });
   const document = JSON.parse(openapi());
   const adminDocument = adminOpenapi(MANIFEST);
   const ctx = {
