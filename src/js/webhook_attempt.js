@@ -49,6 +49,8 @@ function failure(error) {
 /** POSTs to a URL endpoint; resolves with the status once the answer's body is read. */
 async function post(fetchFn, url, headers, body, signal) {
   const response = await fetchFn(url, { method: "POST", headers, body, signal, redirect: "manual" });
+  // A browser's fetch hides a redirect's status: it is no 2xx either way.
+  if (response.type === "opaqueredirect") throw new Error("the endpoint answered a redirect, which is not followed");
   // Read to the end, so the connection is free for the next attempt.
   await response.arrayBuffer().catch(() => {});
   return response.status;

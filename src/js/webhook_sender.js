@@ -72,10 +72,10 @@ export class WebhookSender {
       if (this.#stopped) return this.#settle();
       try {
         this.#core.report(attempt.delivery, attempt.n, result.status, result.durationMs, result.error);
+        this.reported(attempt, result);
       } catch {
-        return this.stop();
+        // A report the core no longer takes (the service was reset or freed meanwhile): the next take says which.
       }
-      this.reported(attempt, result);
       this.pump();
     });
   }
