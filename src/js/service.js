@@ -305,17 +305,6 @@ export class Service {
     return JSON.parse(this.#live().webhooks());
   }
 
-  /** The events, oldest first; with `{ after: "evt_…" }`, those after that one. */
-  events(options) {
-    const raw = this.#live();
-    if (options !== undefined && (options === null || typeof options !== "object")) {
-      throw new TypeError(`options: expected { after: "evt_…" } or nothing, got ${kind(options)}`);
-    }
-    const after = options?.after;
-    if (after !== undefined && typeof after !== "string") throw new TypeError(`after: expected an event id such as "evt_…", got ${kind(after)}`);
-    return JSON.parse(raw.events(after));
-  }
-
   /** Sends delivery `id` again now, whatever became of it; returns the delivery. */
   resendDelivery(id) {
     const raw = this.#live();
