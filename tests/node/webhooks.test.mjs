@@ -384,7 +384,7 @@ test("every adapter takes the webhooks option: a request through createFetch is 
   assert.equal((await arrived).data.object.userId, "u-9");
 });
 
-test("a snapshot keeps the endpoints and the events; a restored handler endpoint says it has no function here", { todo: "the core does not keep endpoints in snapshots yet" }, async () => {
+test("a snapshot keeps the endpoints and the events; a restored handler endpoint says it has no function here", async () => {
   const kept = keeper();
   const service = new Service({ seed: 6, virtualTime: START, webhooks: [{ handler: kept.handler, secret: SECRET }] });
   create(service);
