@@ -401,6 +401,28 @@ test("a snapshot keeps the endpoints and the events; a restored handler endpoint
   restored.free();
 });
 
+test("on the wall clock a service with an endpoint wakes by itself for an attempt due later (a late delivery), with no request", { timeout: 20_000 }, async () => {
+  let delivered;
+  const arrived = new Promise((resolve) => (delivered = resolve));
+  const handler = async (request) => {
+    delivered(JSON.parse(await request.text()));
+    return new Response(null, { status: 200 });
+  };
+  const late = { rules: [{ name: "later", when: { event: "order.created" }, then: { kind: "late", ms: 50 } }] };
+  const service = new Service({ seed: 8, scenario: late, webhooks: [{ handler, secret: SECRET }] });
+  create(service, "u-late");
+  await service.webhooksSettled();
+  // The service's wake keeps no process alive (a retry may be hours away): this test does, meanwhile.
+  const alive = setInterval(() => {}, 1000);
+  const event = await arrived.finally(() => clearInterval(alive));
+  await service.webhooksSettled();
+  assert.equal(event.data.object.userId, "u-late");
+  const [attempt] = service.webhooks()[0].deliveries[0].attempts;
+  assert.equal(attempt.fault?.kind, "late");
+  assert.ok(attempt.at >= event.createdAt + 50, `due ${attempt.at - event.createdAt} ms after the event`);
+  service.free();
+});
+
 let app;
 before(() => {
   app = makeConsumer();
