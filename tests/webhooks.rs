@@ -749,3 +749,50 @@ fn a_damaged_webhooks_member_is_refused_naming_the_field() {
         assert!(refused.to_string().starts_with(field), "{field}: {refused}");
     }
 }
+
+#[test]
+fn a_reorder_batch_still_short_after_five_minutes_goes_out_in_the_order_its_events_came() {
+    let mut svc = with_delivery_rule(37, "order.created", json!({"kind": "reorder", "hold": 3}));
+    let first = create_order_id(&mut svc);
+    svc.advance(1000);
+    let second = create_order_id(&mut svc);
+    svc.advance(4 * 60 * 1000);
+    assert!(
+        deliver_due(&mut svc, |_| 200).is_empty(),
+        "held until the first has waited five minutes"
+    );
+    svc.advance(2 * 60 * 1000);
+    let order_ids = |attempts: Vec<Value>| -> Vec<String> {
+        let body = |a: &Value| -> Value {
+            serde_json::from_str(a["body"].as_str().unwrap_or("{}")).unwrap_or_default()
+        };
+        let id = |a: &Value| {
+            body(a)["data"]["object"]["orderId"]
+                .as_str()
+                .map(str::to_owned)
+        };
+        attempts.iter().filter_map(id).collect()
+    };
+    assert_eq!(
+        order_ids(deliver_due(&mut svc, |_| 200)),
+        vec![first.clone(), second.clone()]
+    );
+    // Once out, they are in no batch: a third event is held afresh.
+    let third = create_order_id(&mut svc);
+    assert!(
+        deliver_due(&mut svc, |_| 200).is_empty(),
+        "the third is held"
+    );
+    svc.advance(6 * 60 * 1000);
+    assert_eq!(order_ids(deliver_due(&mut svc, |_| 200)), vec![third]);
+    let states: Vec<String> = endpoints(&svc)[0]["deliveries"]
+        .as_array()
+        .map(|d| {
+            d.iter()
+                .map(|d| d["state"].as_str().unwrap_or_default().to_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(states, ["delivered", "delivered", "delivered"]);
+    let _ = (first, second);
+}

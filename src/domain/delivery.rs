@@ -152,6 +152,11 @@ impl Delivery {
 }
 
 /// `at` plus `ms`, saturating.
+/// How long a `reorder` holds a delivery while its batch fills: a batch
+/// still short by then goes out in the order its events came, so no
+/// event is held for ever.
+pub const HOLD_LIMIT_MS: u64 = 5 * 60 * 1000;
+
 pub fn after(at: i64, ms: u64) -> i64 {
     at.saturating_add(i64::try_from(ms).unwrap_or(i64::MAX))
 }
@@ -232,6 +237,8 @@ impl Deliveries {
         if let Some(d) = self.get_mut(n).filter(|d| d.next_at == Some(at)) {
             d.state = DeliveryState::InFlight;
             self.ready.push((at, n));
+            // A held one that waited out `HOLD_LIMIT_MS` leaves its batch.
+            self.held.retain(|&(_, h)| h != n);
         }
     }
 

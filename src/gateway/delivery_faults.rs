@@ -11,7 +11,7 @@ use crate::prelude::*;
 use alloc::rc::Rc;
 
 use super::backend::Backend;
-use crate::domain::delivery::{after, Delivery};
+use crate::domain::delivery::{after, Delivery, HOLD_LIMIT_MS};
 use crate::domain::due::DueWork;
 use crate::domain::order;
 use crate::domain::transition::Detail;
@@ -27,25 +27,24 @@ pub(crate) fn deliver(svc: &mut Backend, seq: u64, at: i64, endpoint: u64) {
         return;
     };
     let (times, due) = match fault.kind {
-        scenario::Delivery::Duplicate { times } => (times.max(1), Some(at)),
-        scenario::Delivery::Late { ms } => (1, Some(after(at, ms))),
-        scenario::Delivery::Reorder { .. } => (1, None),
-        _ => (1, Some(at)),
+        scenario::Delivery::Duplicate { times } => (times.max(1), at),
+        scenario::Delivery::Late { ms } => (1, after(at, ms)),
+        scenario::Delivery::Reorder { .. } => (1, after(at, HOLD_LIMIT_MS)),
+        _ => (1, at),
     };
     for _ in 0..times {
-        let n = svc.deliveries.add(seq, endpoint, due);
+        let n = svc.deliveries.add(seq, endpoint, Some(due));
         if let Some(d) = svc.deliveries.get_mut(n) {
             d.fault = Some(Box::new(fault.clone()));
         }
-        match due {
-            Some(due) => svc.due.push(due, DueWork::Attempt(n)),
-            None => hold(svc, &fault, n, at),
-        }
+        svc.due.push(due, DueWork::Attempt(n));
+        hold(svc, &fault, n, at);
     }
 }
 
-/// Holds delivery `n` for a `reorder`; once the rule holds its count,
-/// releases them all at `now`, a millisecond apart, in the rule's order.
+/// Holds delivery `n` for a `reorder` (its first attempt due at the hold's
+/// limit meanwhile); once the rule holds its count, releases them all at
+/// `now`, a millisecond apart, in the rule's order.
 fn hold(svc: &mut Backend, fault: &DeliveryFault, n: u64, now: i64) {
     let scenario::Delivery::Reorder { hold, order } = fault.kind else {
         return;

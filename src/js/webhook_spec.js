@@ -25,6 +25,15 @@ function read(object, name, label) {
   }
 }
 
+/** Array.isArray, which throws on a revoked Proxy: a TypeError naming `label` then. */
+function isArray(value, label) {
+  try {
+    return Array.isArray(value);
+  } catch (error) {
+    throw new TypeError(`${label}: cannot be read: ${errorText(error)}`, { cause: error });
+  }
+}
+
 /** The name of the spec itself, for its own messages: "webhooks[0]" or "webhook". */
 function selfName(where) {
   return where ? where.slice(0, -1) : "webhook";
@@ -33,7 +42,7 @@ function selfName(where) {
 /** `events`: an array of event types (strings), or absent for every type. */
 function readEvents(value, where) {
   if (value === undefined) return undefined;
-  if (!Array.isArray(value)) throw new TypeError(`${where}events: expected an array of event types such as ["payment.succeeded"] or ["*"], got ${kind(value)}`);
+  if (!isArray(value, `${where}events`)) throw new TypeError(`${where}events: expected an array of event types such as ["payment.succeeded"] or ["*"], got ${kind(value)}`);
   const length = read(value, "length", `${where}events`);
   if (!(length <= MAX_LIST)) throw new TypeError(`${where}events: at most ${MAX_LIST} event types, got ${String(length)}`);
   const types = [];
@@ -51,7 +60,7 @@ function readEvents(value, where) {
  * null. `where`: the prefix of messages, such as "webhooks[0]." or "".
  */
 export function readWebhook(given, where = "") {
-  if (given === null || typeof given !== "object" || Array.isArray(given)) {
+  if (given === null || typeof given !== "object" || isArray(given, selfName(where))) {
     throw new TypeError(`${selfName(where)}: expected an object such as { url: "http://127.0.0.1:3000/webhooks" } or { handler }, got ${kind(given)}`);
   }
   let keys;
@@ -86,7 +95,7 @@ export function readWebhook(given, where = "") {
 /** `webhooks`: an array of endpoint specs, each read as readWebhook does; `who` prefixes the messages ("webhooks"). */
 export function readWebhooks(given, who = "webhooks") {
   if (given === undefined || given === null) return [];
-  if (!Array.isArray(given)) throw new TypeError(`${who}: expected an array of endpoints such as [{ url: "http://127.0.0.1:3000/webhooks" }], got ${kind(given)}`);
+  if (!isArray(given, who)) throw new TypeError(`${who}: expected an array of endpoints such as [{ url: "http://127.0.0.1:3000/webhooks" }], got ${kind(given)}`);
   const list = [];
   const length = read(given, "length", who);
   if (!(length <= MAX_LIST)) throw new TypeError(`${who}: at most ${MAX_LIST} endpoints, got ${String(length)}`);

@@ -11,10 +11,12 @@
 //   node tests/fuzz/fuzz.mjs [calls, default 300000] [seed, default 1]
 // FUZZ_SAMPLE_EVERY=n checks the state on every n-th call (default 101).
 // Then one call in 100 more sets or sends a random, damaged or hostile
-// scenario (see below).
+// scenario (see below), and one service per 6,000 calls runs webhook
+// deliveries to random handlers (webhooks.mjs).
 // Run after building the package (pkg/).
 import { NetworkFaultError, presets, Service } from "../../pkg/node.js";
 import * as gen from "./values.mjs";
+import { fuzzWebhooks } from "./webhooks.mjs";
 
 const calls = Number(process.argv[2] ?? 300_000);
 const seed = Number(process.argv[3] ?? 1);
@@ -227,6 +229,10 @@ for (let j = 0; j < scenarioCalls; j++) {
 }
 for (const service of pool) service.setScenario(null);
 
+// Webhooks: services of their own, one per 6,000 calls (see webhooks.mjs).
+const webhookServices = Math.ceil(calls / 6000);
+const webhookDeliveries = await fuzzWebhooks(r, find, webhookServices, seed);
+
 // The pool still answers after all of it.
 for (const service of pool) {
   const check = service.handle("POST", "/api/order/create", { userId: "after", price: 1 });
@@ -237,6 +243,8 @@ console.log(
   JSON.stringify({
     calls,
     scenarioCalls,
+    webhookServices,
+    webhookDeliveries,
     seed,
     seconds: +seconds.toFixed(1),
     callsPerSecond: Math.round(calls / seconds),

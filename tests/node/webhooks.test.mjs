@@ -286,6 +286,11 @@ function thrown(fn) {
 test("bad endpoints are refused naming the field, and nothing changes", () => {
   const hostile = new Proxy({}, { ownKeys: () => { throw new Error("no keys"); } });
   const getter = { get url() { throw new Error("boom"); } };
+  const revoked = () => {
+    const { proxy, revoke } = Proxy.revocable([], {});
+    revoke();
+    return proxy;
+  };
   const cases = [
     [{ webhooks: "http://x" }, /^webhooks: expected an array/],
     [{ webhooks: [null] }, /^webhooks\[0\]: expected an object/],
@@ -298,6 +303,8 @@ test("bad endpoints are refused naming the field, and nothing changes", () => {
     [{ webhooks: [{ url: "http://127.0.0.1:1/", secret: 1 }] }, /^webhooks\[0\]\.secret: expected a string/],
     [{ webhooks: [{ url: "http://127.0.0.1:1/", sign: true }] }, /^webhooks\[0\]\.sign: not a webhook field/],
     [{ webhooks: [hostile] }, /^webhooks\[0\]: cannot be read: no keys/],
+    [{ webhooks: [revoked()] }, /^webhooks\[0\]: cannot be read/],
+    [{ webhooks: [{ handler: () => {}, events: revoked() }] }, /^webhooks\[0\]\.events: cannot be read/],
     [{ webhooks: [getter] }, /^webhooks\[0\]\.url: cannot be read: boom/],
     [{ webhooks: new Proxy([], { get: (t, k) => (k === "length" ? 1e9 : t[k]) }) }, /^webhooks: at most 100 endpoints/],
   ];
