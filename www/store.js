@@ -87,6 +87,8 @@ export class Store extends EventTarget {
     this.#replace(remote);
     // Spans the page asked for and the server sent later: the views that show them redraw.
     remote.onSpans = () => this.dispatchEvent(new CustomEvent("change", { detail: { spans: true } }));
+    // The server's deliveries and events, read again as its records came: the Webhooks panel redraws.
+    remote.onWebhooks = () => this.dispatchEvent(new CustomEvent("change", { detail: { deliveries: true } }));
     remote.follow(
       () => {
         this.#pull();

@@ -11,6 +11,15 @@ import { paymentFailed, spanAttribute, spanFailed, spanFailureText, spanFault } 
 export const COMPONENTS = ["gateway", "order-service", "payment-service", "third-party", "test-data"];
 const MAX_REQUESTS = 30;
 
+/** Whether a span is a webhook delivery attempt (`webhook POST <url>`, `webhook handler`): sent after the request that caused its event. */
+const isDelivery = (span) => span.component === "webhook" || /^webhook\b/.test(span.name);
+
+/** A span's component as drawn: one of COMPONENTS, "webhook" for a delivery attempt, else "other". */
+function componentOf(span) {
+  if (COMPONENTS.includes(span.component)) return span.component;
+  return isDelivery(span) ? "webhook" : "other";
+}
+
 let serial = 0;
 /** Spans whose details are open, kept when the view is drawn again. */
 const openSpans = new Set();
@@ -63,6 +72,8 @@ export function waterfall(spans, { focus = null } = {}) {
       "the gateway answered the request itself (a scenario's 429, 502, 503 or 504, marked with its status): no service ran, so the request has only its gateway span, of no length.") : null,
     rows.some(({ span }) => spanFault(span) === "network") ? h("p", { class: "why-declined why-network" }, h("strong", null, "A network fault: "),
       "the request or its answer was lost on the way (marked ⚡): the client got no answer, so no HTTP status and no code.") : null,
+    rows.some(({ span }) => isDelivery(span)) ? h("p", { class: "why-declined why-webhook" }, h("strong", null, "Webhook deliveries: "),
+      "each attempt to deliver an event this trace caused is a span under the request that changed the state. It is sent after that request answered, and a retry comes later on the service's clock, so its bar may sit far to the right.") : null,
     rows.some(({ span }) => spanFault(span) === "timeout") ? h("p", { class: "why-declined why-timeout" }, h("strong", null, "A timeout: "),
       "the third party never answered. The payment service waited (the long bar, as long as the wait), gave up, and answered with the spec's decline; the bar ends in an error (✕).") : null,
     h("div", { class: "wf-chart" }, axis(scale), list),
@@ -92,7 +103,7 @@ function spanRow({ span, depth, root }, i, scale) {
   const error = spanFailed(span);
   // A third party that never answered: a long bar that ends in an error.
   const fault = spanFault(span);
-  const component = COMPONENTS.includes(span.component) ? span.component : "other";
+  const component = componentOf(span);
   const { t0 } = scale;
   const detailsId = `${scale.id}-span-${i}`;
   const isOpen = openSpans.has(span.spanId);
@@ -175,6 +186,7 @@ function legend(rows) {
   const has = (kind) => rows.some(({ span }) => spanFault(span) === kind);
   return h("ul", { class: "wf-legend", "aria-label": "colours of the components" },
     COMPONENTS.map((c) => h("li", { class: `c-${c}` }, h("span", { class: "wf-swatch", "aria-hidden": "true" }), c)),
+    rows.some(({ span }) => isDelivery(span)) ? h("li", { class: "c-webhook" }, h("span", { class: "wf-swatch", "aria-hidden": "true" }), "webhook delivery") : null,
     h("li", { class: "error" }, h("span", { class: "wf-swatch", "aria-hidden": "true" }), "server_error (striped, red edge)"),
     rows.some(({ span }) => paymentFailed(span)) ? h("li", { class: "error pay-failed" }, h("span", { class: "wf-swatch", "aria-hidden": "true" }), "a payment's change to FAILED (striped, red edge)") : null,
     has("http") ? h("li", { class: "gateway-fault" }, h("span", { class: "wf-mark gateway", "aria-hidden": "true" }, "429"), "gateway failure (its status: nothing ran)") : null,

@@ -411,6 +411,94 @@ test("on a phone (390 px): the challenge, the clock and a payment's states fit w
   await page.context().close();
 });
 
+/** The deliveries to the built-in receiver of the event of `type` shown first (the newest), as the panel shows them. */
+function deliveryOf(page, type) {
+  return page.locator("#hook-endpoints li.hook-delivery", { has: page.locator(".hook-delivery-head", { hasText: type }) }).first();
+}
+
+/** The statuses of a delivery's attempts, oldest first, and their times as shown. */
+const attemptsOf = (delivery) => delivery.locator("li.hook-attempt").evaluateAll((items) => items.map((li) => ({ status: Number(li.dataset.status), text: li.textContent })));
+
+test("webhooks: the panel lists a flow's events; the built-in receiver, made to fail, is retried on Advance and then succeeds", async () => {
+  const { page, errors, external, consoleMessages } = await open(env);
+  await page.check("#virtual-clock");
+  await applySettings(page, { seed: 7, failureRate: 0 });
+  // Off until asked: no event read, no list.
+  assert.equal(await page.isHidden("#hooks-lists"), true);
+  assert.equal(await page.isDisabled("#receiver-fail"), true);
+  await page.check("#receiver-on");
+  await page.waitForFunction(() => /^The built-in receiver is on \(we_\d+\)/.test(document.querySelector("#hooks-message").textContent));
+  assert.equal(await page.isVisible("#hooks-lists"), true);
+
+  // The typical flow's state changes, each an event, each delivered to the receiver and its signature verified.
+  await page.click("#run-flow");
+  await page.waitForFunction(() => /^Done:/.test(document.querySelector("#flow-summary").textContent));
+  const flowTypes = ["order.created", "payment.succeeded", "order.paid", "payment.refunded"];
+  await page.waitForFunction((n) => document.querySelectorAll('#hook-endpoints li.hook-delivery[data-state="delivered"]').length === n, flowTypes.length);
+  assert.deepEqual((await page.$$eval("#hook-events li[data-type]", (items) => items.map((li) => li.dataset.type))).reverse(), flowTypes);
+  const first = page.locator("#hook-events li[data-type]").last();
+  assert.match(await first.locator(".hook-time").textContent(), /^\d\d:\d\d:\d\d\.\d{3} \(virtual\)$/);
+  assert.match(await first.locator(".hook-object").textContent(), /^ORD-\w+ CREATED$/);
+  const paid = deliveryOf(page, "payment.succeeded");
+  assert.match(await paid.locator(".hook-signature code.sig").textContent(), /^t=\d+,v1=[0-9a-f]{64}$/);
+  assert.match(await paid.locator(".hook-signature .verdict").textContent(), /verifyWebhook accepted it/);
+
+  // Made to fail: a new order's delivery fails with 500, and waits for its retry on the clock.
+  await page.check("#receiver-fail");
+  await createOrder(page);
+  const failing = deliveryOf(page, "order.created");
+  await page.waitForFunction(() => document.querySelector("#hook-endpoints li.hook-delivery").dataset.attempts === "1");
+  assert.equal(await failing.getAttribute("data-state"), "pending");
+  assert.deepEqual((await attemptsOf(failing)).map((a) => a.status), [500]);
+  assert.match(await failing.locator(".hook-why").textContent(), /The receiver failed \(HTTP 500\)/);
+  assert.match(await failing.locator(".hook-next").textContent(), /^Next attempt in 1 min \(at \d\d:\d\d:\d\d \(virtual\)\)\.$/);
+  assert.equal(await page.isVisible("#hooks-advance"), true);
+  // The retry on Advance fails again; once the receiver is fixed, the next one succeeds.
+  await page.click("#hooks-advance");
+  await page.waitForFunction(() => document.querySelector("#hook-endpoints li.hook-delivery").dataset.attempts === "2");
+  await page.uncheck("#receiver-fail");
+  await page.click("#hooks-advance");
+  await page.waitForFunction(() => document.querySelector("#hook-endpoints li.hook-delivery").dataset.state === "delivered");
+  const attempts = await attemptsOf(failing);
+  assert.deepEqual(attempts.map((a) => a.status), [500, 500, 200]);
+  assert.equal(await page.isHidden("#hooks-advance"), true);
+  await page.locator("#webhooks").scrollIntoViewIfNeeded();
+  await page.locator("#webhooks").screenshot({ path: `${artifacts}hooks-retry-1280.png` });
+
+  // Resend: a delivered one, sent again as a new attempt.
+  await paid.locator("button.resend").click();
+  await page.waitForFunction(() => /^Resent wd_\d+: a new attempt now\.$/.test(document.querySelector("#hooks-message").textContent));
+  await page.waitForFunction(() => [...document.querySelectorAll("#hook-endpoints li.hook-delivery")].some((li) => li.textContent.includes("payment.succeeded") && li.dataset.attempts === "2"));
+
+  // The event's trace: the request's spans and, below its span, each delivery attempt's.
+  await first.locator("button.trace").click();
+  const span = page.locator("#trace-detail .wf-row.c-webhook").first();
+  await span.waitFor();
+  assert.match(await span.locator(".wf-name").textContent(), /^webhook handler/);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(external, []);
+  assert.deepEqual(consoleMessages, [], "nothing said in the console, as an error or a warning");
+  await page.context().close();
+});
+
+test("webhooks on a phone (390 px): the events and a failing delivery fit without scrolling sideways", async () => {
+  const { page, errors, consoleMessages } = await open(env, { width: 390, height: 844 });
+  await page.check("#virtual-clock");
+  await applySettings(page, { seed: 7, failureRate: 0 });
+  await page.check("#receiver-on");
+  await page.check("#receiver-fail");
+  await createOrder(page);
+  await page.waitForSelector('#hook-endpoints li.hook-delivery[data-attempts="1"]');
+  await page.locator("#webhooks").scrollIntoViewIfNeeded();
+  assert.ok(await fitsSideways(page), "no sideways scroll with a failed delivery shown");
+  const resend = await page.locator("#hook-endpoints button.resend").boundingBox();
+  assert.ok(resend && resend.x + resend.width <= 390, `Resend in sight: ${JSON.stringify(resend)}`);
+  await page.locator("#webhooks").screenshot({ path: `${artifacts}hooks-390.png` });
+  assert.deepEqual(errors, []);
+  assert.deepEqual(consoleMessages, [], "nothing said in the console, as an error or a warning");
+  await page.context().close();
+});
+
 test("the page's test cards are the core's: each number, in order, with its outcome", () => {
   const rust = readFileSync(new URL("../../src/sim/test_card.rs", import.meta.url), "utf8");
   const table = rust.slice(rust.indexOf("pub const CARDS"), rust.indexOf("];", rust.indexOf("pub const CARDS")));
