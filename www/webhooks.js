@@ -16,6 +16,7 @@ export function mountWebhooks(store) {
     fill($("#hooks-body"), h("p", { class: "note" }, "This build of the package has no webhooks."));
     return;
   }
+  $("#hooks-live").hidden = !store.remote;
   const view = new WebhooksPanel(store);
   $("#hooks-list").addEventListener("click", () => view.list());
   $("#receiver-on").addEventListener("change", (e) => view.switchReceiver(e.target.checked));
