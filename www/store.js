@@ -61,6 +61,8 @@ export class Store extends EventTarget {
   /** Services an undo may still put back (undo.js): not freed when replaced. */
   #kept = new Set();
   #spans = { key: "", spans: [] };
+  /** Whether the service in use has webhooks (a package, or live a server, with them). */
+  #webhooks = false;
   /** Whether the service in use has a webhook endpoint: its deliveries are then followed (followDeliveries). */
   #hooked = false;
 
@@ -235,7 +237,9 @@ export class Store extends EventTarget {
     this.#lastSeq = records.at(-1)?.seq ?? 0;
     this.requests = requests;
     this.#lastDropped = service.droppedLogs;
-    this.#hooked = this.hasWebhooks && service.webhooks().length > 0;
+    const endpoints = webhooksOf(service);
+    this.#webhooks = endpoints !== null;
+    this.#hooked = endpoints?.length > 0;
   }
 
   /**
@@ -338,7 +342,7 @@ export class Store extends EventTarget {
 
   /** Whether the package has webhooks (events, endpoints, deliveries; live, whether the server's admin API has them). */
   get hasWebhooks() {
-    return typeof this.service?.webhooks === "function" && this.service.webhookRoutes !== false;
+    return this.#webhooks;
   }
 
   /** The endpoints, each with its deliveries and their attempts (service.webhooks()); [] without webhooks. */
@@ -587,6 +591,20 @@ function settle(call, then) {
     return value !== null && typeof value?.then === "function" ? value.then(then) : Promise.resolve(then(value));
   } catch (e) {
     return Promise.reject(e);
+  }
+}
+
+/**
+ * A service's endpoints, or null where it has no webhooks: a package
+ * without them, a module built without them (its Service has the methods,
+ * and they throw), a server without the routes.
+ */
+function webhooksOf(service) {
+  if (typeof service.webhooks !== "function" || service.webhookRoutes === false) return null;
+  try {
+    return service.webhooks();
+  } catch {
+    return null;
   }
 }
 

@@ -92,7 +92,8 @@ function signatureLine(attempt, endpoint, seen) {
     h("span", { class: "hint" }, `${seen.headerName}: `), h("code", { class: "sig" }, seen.header ?? "(none)"),
     seen.verdict.ok
       ? h("span", { class: "verdict ok" }, ` ✓ verifyWebhook accepted it${age > 300 ? `, though its time is ${age} s before the attempt: on the wall clock it would be refused as stale` : ""}.`)
-      : h("span", { class: "verdict bad" }, ` ✕ verifyWebhook refused it: ${refusalSentence(seen.verdict)}.`));
+      : h("span", { class: "verdict bad" }, ` ✕ verifyWebhook refused it: ${refusalSentence(seen.verdict)}; the receiver answered ${seen.status}.`),
+    seen.verdict.ok && seen.status === 500 ? " It answered 500 all the same, as “make the receiver fail” asks." : null);
 }
 
 /** Seconds between a header's t= and the attempt's due time, or 0. */

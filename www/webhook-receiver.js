@@ -14,12 +14,10 @@ const KEEP = 2000;
 export class Receiver {
   /** Whether it answers 500 to every delivery (the learner's toggle). */
   failing = false;
-  /** Its endpoint: `{ id, secret, header }` once registered, else null. */
-  endpoint = null;
-  /** The service it is registered with: another one in use (a reload, an import) has it no more. */
-  service = null;
-  /** What it received, oldest first: `{ eventId, type, header, headerName, verdict, status }`. */
-  seen = [];
+  /** Its registration with the service in use: `{ endpoint, seen }`, or null. */
+  #current = null;
+  /** Each service it was registered with (an undo brings one back), and its registration there. */
+  #byService = new WeakMap();
 
   /** `store`: whose clock a wall-clock check reads; `onSeen`: called after each delivery it answered. */
   constructor(store, onSeen = () => {}) {
@@ -27,21 +25,50 @@ export class Receiver {
     this.onSeen = onSeen;
   }
 
-  /** The endpoint's spec for addWebhook: the handler below, every event type. */
-  spec(secret) {
-    return { handler: (request) => this.receive(request), events: ["*"], ...(secret ? { secret } : {}) };
+  /** Its endpoint with the service in use (`{ id, secret, header }`), or null. */
+  get endpoint() {
+    return this.#current?.endpoint ?? null;
+  }
+
+  /** What it received from the service in use, oldest first: `{ eventId, type, header, headerName, verdict, status }`. */
+  get seen() {
+    return this.#current?.seen ?? [];
+  }
+
+  /**
+   * Registers it with `service` through `add(spec)` (the store's
+   * addWebhook): its handler below, every event type, `secret` when given.
+   */
+  async register(service, add, secret) {
+    const mine = { endpoint: null, seen: [] };
+    mine.endpoint = await add({ handler: (request) => this.receive(request, mine), events: ["*"], ...(secret ? { secret } : {}) });
+    this.#byService.set(service, mine);
+    this.#current = mine;
+    return mine.endpoint;
+  }
+
+  /** The service in use changed: its registration, if it has one (an undo brings one back). Whether it has. */
+  use(service) {
+    this.#current = this.#byService.get(service) ?? null;
+    return this.#current !== null;
+  }
+
+  /** Switched off with `service`. */
+  unregistered(service) {
+    this.#byService.delete(service);
+    this.#current = null;
   }
 
   /** One delivery: the raw body read, its signature checked, the answer given. */
-  async receive(request) {
+  async receive(request, mine) {
     const body = await request.text();
-    const headerName = this.endpoint?.header ?? "Orderpay-Signature";
+    const headerName = mine.endpoint?.header ?? "Orderpay-Signature";
     const header = request.headers.get(headerName);
-    const verdict = await this.check(body, header);
+    const verdict = await this.check(body, header, mine.endpoint?.secret ?? "");
     const status = !verdict.ok ? REFUSED : this.failing ? 500 : 200;
     const event = verdict.event ?? eventOf(body);
-    this.seen.push({ eventId: event?.id ?? null, type: event?.type ?? null, header, headerName, verdict, status });
-    if (this.seen.length > KEEP) this.seen.splice(0, this.seen.length - KEEP);
+    mine.seen.push({ eventId: event?.id ?? null, type: event?.type ?? null, header, headerName, verdict, status });
+    if (mine.seen.length > KEEP) mine.seen.splice(0, mine.seen.length - KEEP);
     queueMicrotask(() => this.onSeen());
     return new Response(status === 200 ? "ok" : status === 500 ? "the receiver was told to fail" : verdict.message, { status });
   }
@@ -53,11 +80,11 @@ export class Receiver {
    * time, long before the clock's now, so the time is not checked there
    * (the panel compares it with the attempt's due time instead).
    */
-  async check(body, header) {
+  async check(body, header, secret) {
     const virtual = this.store.virtualClock === true;
     const options = virtual ? { tolerance: Infinity } : { now: Math.floor((this.store.now ?? Date.now()) / 1000) };
     try {
-      const event = await verifyWebhook(body, header, this.endpoint?.secret ?? "", options);
+      const event = await verifyWebhook(body, header, secret, options);
       return { ok: true, event };
     } catch (e) {
       return { ok: false, reason: e.reason ?? e.name, message: e.message };
@@ -67,13 +94,6 @@ export class Receiver {
   /** What it received of event `id`, oldest first. */
   sightingsOf(id) {
     return this.seen.filter((s) => s.eventId === id);
-  }
-
-  /** Forgets what it received (a fresh service). */
-  forget() {
-    this.seen = [];
-    this.endpoint = null;
-    this.service = null;
   }
 }
 

@@ -62,8 +62,7 @@ class WebhooksPanel {
     this.events = [];
     const endpoints = store.webhooks();
     this.listing = endpoints.length > 0;
-    if (receiver.service === store.service) return;
-    receiver.forget();
+    if (receiver.use(store.service)) return;
     const saved = store.remote ? null : endpoints.find((e) => e.handler);
     if (!saved) return;
     await store.removeWebhook(saved.id);
@@ -73,9 +72,7 @@ class WebhooksPanel {
   /** Registers the receiver with the service in use. */
   async attach(secret) {
     const { store, receiver } = this;
-    const endpoint = await store.addWebhook(receiver.spec(secret));
-    receiver.endpoint = endpoint;
-    receiver.service = store.service;
+    const endpoint = await receiver.register(store.service, (spec) => store.addWebhook(spec), secret);
     this.listing = true;
     return endpoint;
   }
@@ -94,7 +91,7 @@ class WebhooksPanel {
         this.say(`The built-in receiver is on (${endpoint.id}): every state change from now on is delivered to it, signed with ${endpoint.secret}.`);
       } else if (!on && receiver.endpoint) {
         await store.removeWebhook(receiver.endpoint.id);
-        receiver.forget();
+        receiver.unregistered(store.service);
         this.say("The built-in receiver is off: nothing more is sent to it.");
       }
     } catch (e) {
