@@ -10,6 +10,7 @@ import { faultResponse } from "./fault_as_fetch.js";
 import { gateway } from "./gateway_url.js";
 import { kind } from "./request_parts.js";
 import { statusText } from "./status_text.js";
+import { readWebhooks } from "./webhook_spec.js";
 
 export { gateway, relativeBase } from "./gateway_url.js";
 export { kind } from "./request_parts.js";
@@ -87,17 +88,40 @@ function checkScenario(given, who) {
 }
 
 /**
+ * The `webhooks` option, its types checked at once (before the module
+ * loads): the endpoints as given, added to the service once it is made.
+ */
+function checkWebhooks(given, who) {
+  readWebhooks(given, `${who}: webhooks`);
+  return given ?? [];
+}
+
+/** Adds the `webhooks` option's endpoints to `service`; a refusal names the adapter and the endpoint. */
+function addWebhooks(service, webhooks, who) {
+  webhooks.forEach((spec, i) => {
+    try {
+      service.addWebhook(spec);
+    } catch (error) {
+      const Kind = error instanceof RangeError ? RangeError : TypeError;
+      throw new Kind(`${who}: webhooks[${i}].${error.message}`, { cause: error });
+    }
+  });
+}
+
+/**
  * The adapter's service: the one given, or one made from the options given
  * as soon as the WebAssembly module is loaded (at once in Node), with the
- * `scenario` option set on it (over its own, on a Service given). `ready`
- * resolves to it; `current()` is it, or null before.
+ * `scenario` option set on it (over its own, on a Service given) and the
+ * `webhooks` option's endpoints added. `ready` resolves to it; `current()`
+ * is it, or null before.
  */
-function serviceWhenLoaded(given, scenario) {
+function serviceWhenLoaded(given, scenario, webhooks, who) {
   let service = null;
   const make = () => {
     if (service) return service;
     const made = given instanceof Service ? given : new Service(given);
     if (scenario !== undefined) made.setScenario(scenario);
+    addWebhooks(made, webhooks, who);
     return (service = made);
   };
   let ready;
@@ -198,9 +222,10 @@ export function engine(options, who, { anyOrigin = false } = {}) {
   const gw = gateway(options.baseUrl, { anyOrigin });
   checkService(options.service, who);
   checkScenario(options.scenario, who);
+  const webhooks = checkWebhooks(options.webhooks, who);
   const warn = warner(options.warn, who);
   const scale = delayScale(options.delay, who);
-  const { ready, current } = serviceWhenLoaded(options.service, options.scenario);
+  const { ready, current } = serviceWhenLoaded(options.service, options.scenario, webhooks, who);
   const answer = answerer(gw, who, warn, current);
   return {
     gateway: gw,

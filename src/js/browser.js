@@ -9,7 +9,7 @@ import { checkOptions, engine, kind } from "./adapter.js";
 export { showChallenge } from "./challenge_frame.js";
 
 const PROTOCOL = 1;
-const OPTIONS = ["url", "scope", "service", "baseUrl", "warn", "timeout", "scenario"];
+const OPTIONS = ["url", "scope", "service", "baseUrl", "warn", "timeout", "scenario", "webhooks"];
 
 let current = null;
 

@@ -1,6 +1,6 @@
 // orderpay/fetch's types: createFetch and installFetch, the options every
 // adapter shares (GatewayOptions), and the envelope types for a Response's JSON.
-import type { ScenarioDocument, ScenarioPreset, Service, ServiceOptions } from "./orderpay.js";
+import type { ScenarioDocument, ScenarioPreset, Service, ServiceOptions, WebhookSpec } from "./orderpay.js";
 
 // The envelope types, for a gateway Response's JSON: `const body:
 // RouteEnvelope<"POST", "/api/order/create"> = await response.json()`,
@@ -28,6 +28,12 @@ export interface GatewayOptions {
    * until the request's signal aborts, a short body errors while read.
    */
   scenario?: ScenarioDocument | ScenarioPreset | string | null;
+  /**
+   * Webhook endpoints added to the service (docs/webhooks.md): `{ url }` or
+   * `{ handler }`, with `secret`, `events` and `header`. Await
+   * `.service.webhooksSettled()` for the deliveries a request set going.
+   */
+  webhooks?: WebhookSpec[];
   /**
    * Where the gateway lives (the spec's `{base_url}`): a path such as `"/"`
    * or `"/shop"`, on the page's own origin in a browser and on any origin in

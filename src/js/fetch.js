@@ -5,7 +5,7 @@ import { Service } from "./orderpay.js";
 import { checkOptions, engine, kind, relativeBase } from "./adapter.js";
 import { inServiceWorker } from "./text_response.js";
 
-const OPTIONS = ["service", "baseUrl", "passthrough", "warn", "delay", "scenario"];
+const OPTIONS = ["service", "baseUrl", "passthrough", "warn", "delay", "scenario", "webhooks"];
 
 /** The methods fetch writes in upper case whatever case they were given in. */
 const NORMAL_METHODS = new Map(["DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT"].map((m) => [m, m]));

@@ -6,7 +6,7 @@ import { Service } from "./orderpay.js";
 import { checkOptions, engine, networkFault } from "./adapter.js";
 import { dribbleBody, holdOpen, shortBody } from "./fault_as_fetch.js";
 
-const OPTIONS = ["service", "baseUrl", "warn", "delay", "scenario"];
+const OPTIONS = ["service", "baseUrl", "warn", "delay", "scenario", "webhooks"];
 
 /**
  * One handler for every method on the gateway's URLs. URLs outside the

@@ -4,8 +4,9 @@
 // naming the option). Internal: the package does not export it.
 import { errorText, kind } from "./request_parts.js";
 import { presetText } from "./presets.js";
+import { readWebhooks } from "./webhook_spec.js";
 
-const KNOWN = ["seed", "failureRate", "logCapacity", "maxOrders", "idempotencyKeys", "virtualTime", "latency", "scenario"];
+const KNOWN = ["seed", "failureRate", "logCapacity", "maxOrders", "idempotencyKeys", "virtualTime", "latency", "scenario", "webhooks"];
 
 /** What a wrong option is expected to be, for its TypeError. */
 const EXPECTED = {
@@ -28,6 +29,7 @@ export function readOptions(options) {
     virtualTime: undefined,
     latency: undefined,
     scenario: undefined,
+    webhooks: [],
   };
   if (options === undefined || options === null) return read;
   if (typeof options !== "object" || kind(options) === "an array") {
@@ -64,6 +66,7 @@ export function readOptions(options) {
     read.latency = json;
   }
   read.scenario = readScenario(get(options, "scenario")) ?? undefined;
+  read.webhooks = readWebhooks(get(options, "webhooks"));
   return read;
 }
 

@@ -460,6 +460,102 @@ export interface ServiceSettings {
   latency: { order: Required<LatencyProfile>; payment: Required<LatencyProfile>; thirdParty: Required<LatencyProfile>; test: Required<LatencyProfile> };
 }
 
+/** The state changes a webhook endpoint can be sent (docs/webhooks.md). */
+export type WebhookEventType =
+  | "order.created"
+  | "order.paid"
+  | "order.deleted"
+  | "payment.succeeded"
+  | "payment.failed"
+  | "payment.requires_action"
+  | "payment.pending"
+  | "payment.refunded";
+
+/** One state change, Stripe-shaped: exactly this object's JSON text is a delivery's body. */
+export interface WebhookEvent {
+  /** `evt_…`, the same for the same seed and calls. */
+  id: string;
+  object: "event";
+  type: WebhookEventType;
+  /** When it happened on the service's clock, unix seconds. */
+  created: number;
+  /** The same, Unix ms. */
+  createdAt: number;
+  /** The trace of the request (or the clock's step) that caused it. */
+  traceId: string;
+  /** The order or payment as GET shows it, after the change. */
+  data: { object: Order | Payment };
+}
+
+/** The signature header a delivery carries: the same value under either name. */
+export type WebhookSignatureHeader = "Orderpay-Signature" | "Stripe-Signature";
+
+/** What an endpoint is registered with: a URL (POSTed with fetch) or an in-process handler. */
+interface WebhookSpecCommon {
+  /** The signing secret; made from the seed (`whsec_…`) when absent. */
+  secret?: string;
+  /** The event types sent; default `["*"]`, every type. */
+  events?: ReadonlyArray<WebhookEventType | "*">;
+  /** The header the signature goes under. Default `"Orderpay-Signature"`. */
+  header?: WebhookSignatureHeader;
+}
+export type WebhookSpec =
+  | (WebhookSpecCommon & {
+      /** An absolute http(s) URL, POSTed to with fetch. */
+      url: string;
+      handler?: never;
+    })
+  | (WebhookSpecCommon & {
+      /** Called in this process with the delivery as a `Request`; answers a `Response` (2xx: delivered). */
+      handler: (request: Request) => Response | Promise<Response>;
+      url?: never;
+    });
+
+/** One attempt of a delivery, as the service recorded it. */
+export interface WebhookAttempt {
+  /** 1 for the first. */
+  n: number;
+  /** When it was due on the service's clock, Unix ms. */
+  at: number;
+  /** The receiver's HTTP status; absent when none came (an error says why). */
+  status?: number;
+  /** Why the attempt failed without a status: a timeout, a refused connection, a handler that threw, a drop. */
+  error?: string;
+  /** Real time the attempt took. */
+  durationMs: number;
+  /** The scenario rule whose delivery fault touched this attempt. */
+  fault?: { rule: string; kind: string };
+}
+
+/** One event's delivery to one endpoint, with its attempts. */
+export interface WebhookDelivery {
+  /** `wd_<n>`. */
+  id: string;
+  /** The event's id. */
+  event: string;
+  /** The endpoint's id. */
+  endpoint: string;
+  state: "pending" | "in_flight" | "delivered" | "failed";
+  attempts: WebhookAttempt[];
+  /** When the next attempt is due, Unix ms; null when none will be. */
+  nextAttemptAt: number | null;
+}
+
+/** A registered endpoint. */
+export interface WebhookEndpoint {
+  /** `we_<n>`. */
+  id: string;
+  /** Its URL; absent for a handler. */
+  url?: string;
+  /** True for an in-process handler. */
+  handler?: true;
+  secret: string;
+  events: Array<WebhookEventType | "*">;
+  header?: WebhookSignatureHeader;
+  /** Its deliveries (in `webhooks()`), oldest first. */
+  deliveries?: WebhookDelivery[];
+}
+
 export interface ServiceOptions {
   /** Same seed and same calls: same ids, outcomes and log records. A whole number from 0 to 2^53 - 1; random when absent. */
   seed?: number;
@@ -484,6 +580,8 @@ export interface ServiceOptions {
   latency?: { order?: LatencyProfile; payment?: LatencyProfile; thirdParty?: LatencyProfile; test?: LatencyProfile };
   /** A scenario from the start: a document, its JSON text or a preset's name (see docs/scenarios.md). */
   scenario?: ScenarioDocument | ScenarioPreset | string | null;
+  /** Webhook endpoints from the start (docs/webhooks.md); a bad one throws a TypeError or RangeError naming it, such as `webhooks[0].url`. */
+  webhooks?: WebhookSpec[];
 }
 
 /** Simulated durations of the requests one service handled, in fixed buckets. */
@@ -659,6 +757,28 @@ export class Service {
   readonly nextDueAt: number | null;
   /** Moves a virtual clock on by `ms`, and resolves every payment's plan that came due, in due order; the wall clock ignores `ms` and still resolves what is due now. Throws a TypeError for a non-number, a RangeError for `ms` that is not a whole number, 0 or more, or that would carry the clock past 8640000000000000 (the last time a Date holds). */
   advance(ms: number): void;
+  /**
+   * Registers a webhook endpoint. Every later state change of a type it
+   * wants is delivered to it, signed, retried on Stripe-like backoff on the
+   * service's clock. A bad field throws a TypeError or RangeError naming
+   * it, and changes nothing.
+   */
+  addWebhook(spec: WebhookSpec): WebhookEndpoint;
+  /** Removes an endpoint: nothing more is sent to it. False when there is no such endpoint. */
+  removeWebhook(id: string): boolean;
+  /** The endpoints, each with its deliveries and their attempts. */
+  webhooks(): WebhookEndpoint[];
+  /** The events, oldest first (bounded: the oldest are dropped past 10,000); with `after`, those after that id. */
+  events(options?: { after?: string }): WebhookEvent[];
+  /** Sends a delivery again now, whatever its state; a RangeError for an unknown id. */
+  resendDelivery(id: string): WebhookDelivery;
+  /**
+   * Resolves once no delivery attempt is in flight and none is due now: await
+   * it after a request, `advance()` or a resend, before checking what a
+   * handler received. Retries due later on the service's clock are not
+   * waited for.
+   */
+  webhooksSettled(): Promise<void>;
   /**
    * The whole state (orders, payments, log, random state, clock, settings) as compact JSON text,
    * for `Service.restore`. Its inner shape is not an API and changes between versions: ask

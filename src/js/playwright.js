@@ -8,7 +8,7 @@ import { Service } from "./orderpay.js";
 import { routed } from "./playwright_cors.js";
 import { routeToServer } from "./playwright_server.js";
 
-const OPTIONS = ["service", "baseUrl", "warn", "delay", "scenario"];
+const OPTIONS = ["service", "baseUrl", "warn", "delay", "scenario", "webhooks"];
 
 /** How Playwright aborts a route for each lost connection: the page's fetch rejects with a TypeError. */
 const ABORT_CODES = { reset: "connectionreset", empty: "connectionclosed", error: "failed" };

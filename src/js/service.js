@@ -10,6 +10,8 @@ import { errorText, kind, requestParts } from "./request_parts.js";
 import { pieceSize, restoreLength, Restoring, textIn, TextPieces } from "./pieces.js";
 import { linearMemory, loaded } from "./ready.js";
 import * as tape from "./tape.js";
+import { WebhookSender } from "./webhook_sender.js";
+import { readWebhook } from "./webhook_spec.js";
 
 const FREED = "service: this Service was freed by free(); make a new one";
 const JSON_HEADERS = { "content-type": "application/json" };
@@ -44,21 +46,59 @@ let adopting = null;
 let crossingOf;
 /** A Service's RawService, or a TypeError once freed, for rawOf() below. */
 let liveOf;
+/** A Service's webhook sender (null while it has no endpoint), for exchange() below. */
+let senderOf;
+/** Sets what a Service calls after each delivery attempt is recorded, for watchDeliveries() below. */
+let watchOf;
+
+/**
+ * What the webhook sender asks of the core, over one RawService: the
+ * attempts due now (each marked in flight), the report of one, the clock's
+ * kind, the soonest due time, and resolving what is due (advance(0)).
+ */
+function coreOver(raw) {
+  return {
+    takeDue: () => JSON.parse(raw.takeDue(raw.now())),
+    report: (delivery, n, status, durationMs, error) => raw.reportAttempt(delivery, n, status, durationMs, error),
+    get virtual() {
+      return raw.virtualClock();
+    },
+    get nextDueAt() {
+      return raw.nextDue() ?? null;
+    },
+    wake: () => raw.advance(0),
+  };
+}
+
+/** The same error with `where` ("webhooks[0].") before its message, which names the field. */
+function prefixed(error, where) {
+  if (!where || !(error instanceof Error)) return error;
+  const Kind = error instanceof RangeError ? RangeError : TypeError;
+  return new Kind(`${where}${error.message}`, { cause: error });
+}
 
 /** An isolated instance of the service, with its own orders, payments and log. */
 export class Service {
   #raw;
   #crossing;
+  #sender = null;
+  #reported = () => {};
 
   static {
     crossingOf = (service) => service.#crossing;
     liveOf = (service) => service.#live();
+    senderOf = (service) => service.#sender;
+    watchOf = (service, fn) => {
+      service.#reported = fn;
+    };
   }
 
   constructor(options) {
     if (options === ADOPT) {
       this.#raw = adopting;
       this.#crossing = new Crossing(adopting, linearMemory);
+      // A snapshot's endpoints deliver again, from where it left off.
+      if (typeof adopting.webhooks === "function" && JSON.parse(adopting.webhooks()).length > 0) this.#senderFor(adopting).pump();
       return;
     }
     const o = readOptions(options);
@@ -67,7 +107,38 @@ export class Service {
     }
     this.#raw = new RawService(o.seed, o.failureRate, o.logCapacity, o.maxOrders, o.virtualTime, o.latency, o.idempotencyKeys);
     if (o.scenario !== undefined) this.#setScenarioText(o.scenario, true);
+    this.#addEvery(o.webhooks);
     this.#crossing = new Crossing(this.#raw, linearMemory);
+  }
+
+  /** The constructor's endpoints; a refused one frees the new service and throws, naming it (webhooks[1].url). */
+  #addEvery(webhooks) {
+    const raw = this.#raw;
+    try {
+      webhooks.forEach(({ spec, handler }, i) => this.#add(raw, spec, handler, `webhooks[${i}].`));
+    } catch (error) {
+      this.#sender?.stop();
+      this.#raw = null;
+      raw.free();
+      throw error;
+    }
+  }
+
+  #add(raw, spec, handler, where) {
+    let endpoint;
+    try {
+      endpoint = JSON.parse(raw.addWebhook(JSON.stringify(spec)));
+    } catch (error) {
+      throw prefixed(error, where);
+    }
+    this.#senderFor(raw).setHandler(endpoint.id, handler);
+    return endpoint;
+  }
+
+  /** The sender, made with the first endpoint: a service with none never calls takeDue. */
+  #senderFor(raw) {
+    this.#sender ??= new WebhookSender(coreOver(raw), { reported: (attempt, result) => this.#reported(attempt, result) });
+    return this.#sender;
   }
 
   /** A service that continues exactly where the snapshot's left off. */
@@ -114,6 +185,7 @@ export class Service {
     let text;
     try {
       text = crossing.handle(p);
+      this.#sender?.pump();
       // A newline first: a scenario's network fault lost the answer.
       if (text.charCodeAt(0) !== 10) return bodyOf(text);
     } catch (error) {
@@ -187,6 +259,63 @@ export class Service {
       throw new TypeError("ms: expected a whole number of milliseconds");
     }
     this.#live().advance(ms);
+    this.#sender?.pump();
+  }
+
+  /**
+   * Registers a webhook endpoint: `{ url }` (POSTed with fetch) or
+   * `{ handler }` (called in this process with a Request), with optional
+   * `secret` (made from the seed when absent), `events` (default every
+   * type) and `header`. Returns the endpoint, its id and secret. A bad
+   * field throws a TypeError or RangeError naming it, and changes nothing.
+   */
+  addWebhook(spec) {
+    const raw = this.#live();
+    const { spec: plain, handler } = readWebhook(spec);
+    return this.#add(raw, plain, handler, "");
+  }
+
+  /** Removes endpoint `id` (its deliveries stop); false when there is none. */
+  removeWebhook(id) {
+    const raw = this.#live();
+    if (typeof id !== "string") throw new TypeError(`id: expected an endpoint id such as "we_1", got ${kind(id)}`);
+    const removed = raw.removeWebhook(id);
+    if (removed) this.#sender?.setHandler(id, null);
+    return removed;
+  }
+
+  /** The endpoints, each with its deliveries and their attempts. */
+  webhooks() {
+    return JSON.parse(this.#live().webhooks());
+  }
+
+  /** The events, oldest first; with `{ after: "evt_…" }`, those after that one. */
+  events(options) {
+    const raw = this.#live();
+    if (options !== undefined && (options === null || typeof options !== "object")) {
+      throw new TypeError(`options: expected { after: "evt_…" } or nothing, got ${kind(options)}`);
+    }
+    const after = options?.after;
+    if (after !== undefined && typeof after !== "string") throw new TypeError(`after: expected an event id such as "evt_…", got ${kind(after)}`);
+    return JSON.parse(raw.events(after));
+  }
+
+  /** Sends delivery `id` again now, whatever became of it; returns the delivery. */
+  resendDelivery(id) {
+    const raw = this.#live();
+    if (typeof id !== "string") throw new TypeError(`id: expected a delivery id such as "wd_1", got ${kind(id)}`);
+    const delivery = JSON.parse(raw.resend(id));
+    this.#sender?.pump();
+    return delivery;
+  }
+
+  /**
+   * Resolves once no delivery attempt is in flight and none is due now:
+   * how a test awaits what a request, advance() or a resend set going.
+   * Retries due later on the service's clock are not waited for.
+   */
+  webhooksSettled() {
+    return this.#sender?.settled() ?? Promise.resolve();
   }
 
   /**
@@ -197,7 +326,9 @@ export class Service {
     const raw = this.#live();
     if (typeof paymentId !== "string") throw new TypeError("paymentId: expected a payment id (a string)");
     if (typeof outcome !== "string") throw new TypeError(`outcome: must be pass, fail or abandon, got ${kind(outcome)}`);
-    return JSON.parse(raw.completeChallenge(paymentId, outcome));
+    const payment = JSON.parse(raw.completeChallenge(paymentId, outcome));
+    this.#sender?.pump();
+    return payment;
   }
 
   /** The payments awaiting a challenge (status REQUIRES_ACTION), in id order. */
@@ -274,6 +405,7 @@ export class Service {
     const raw = this.#raw;
     this.#raw = null;
     this.#crossing = null;
+    this.#sender?.stop();
     if (raw) raw.free();
   }
 }
@@ -300,6 +432,7 @@ export function exchange(service, method, path, body, headers) {
   let reply;
   try {
     reply = crossing.request(p);
+    senderOf(service)?.pump();
   } catch (error) {
     return { status: 500, headers: { ...JSON_HEADERS }, text: JSON.stringify(broken(error)) };
   }
@@ -315,4 +448,12 @@ export function exchange(service, method, path, body, headers) {
  */
 export function rawOf(service) {
   return liveOf(service);
+}
+
+/**
+ * Calls `fn(attempt, result)` after each delivery attempt of `service` is
+ * recorded (the server then streams the new records and saves the state).
+ */
+export function watchDeliveries(service, fn) {
+  watchOf(service, fn);
 }

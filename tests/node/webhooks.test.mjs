@@ -1,7 +1,10 @@
 // orderpay/webhooks, the signing helpers for a user's own tests: Stripe's
 // scheme, checked against node:crypto's HMAC and against stripe-node's own
 // constructEvent and generateTestHeaderString; every refusal with its reason;
-// and docs/webhooks.md's examples, run from the installed package.
+// and docs/webhooks.md's examples, run from the installed package. Then the
+// service's own deliveries in-process: the ways in (the Service's option
+// and methods, every adapter's option), their refusals naming the field,
+// removing, resending, snapshots, and a wall-clock service waking by itself.
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { before, test } from "node:test";
@@ -251,6 +254,145 @@ test("verifyWebhook accepts what stripe-node's generateTestHeaderString makes, a
   assert.equal(await outcome(payload.trim() + " ", header, SECRET, { now: T }), "mismatch");
   assert.equal(await outcome(payload, header, OLD, { now: T }), "mismatch");
   assert.equal(await outcome(payload, header, SECRET, { now: T + 301 }), "stale");
+});
+
+const { Service } = await import(new URL("node.js", pkg).href);
+const { createFetch } = await import(new URL("fetch.inline.js", pkg).href);
+const START = Date.UTC(2026, 0, 1);
+
+/** A handler that keeps what it gets: `{ handler, got }`, each delivery's parsed body and headers. */
+function keeper(status = 200) {
+  const got = [];
+  const handler = async (request) => {
+    got.push({ event: JSON.parse(await request.text()), headers: request.headers });
+    return new Response(null, { status });
+  };
+  return { handler, got };
+}
+
+const create = (service, userId = "u-1") => service.handle("POST", "/api/order/create", { userId, price: 4 }).data;
+
+/** What throws, as [kind, message]. */
+function thrown(fn) {
+  try {
+    fn();
+  } catch (error) {
+    return [error.constructor.name, error.message];
+  }
+  return null;
+}
+
+test("bad endpoints are refused naming the field, and nothing changes", () => {
+  const hostile = new Proxy({}, { ownKeys: () => { throw new Error("no keys"); } });
+  const getter = { get url() { throw new Error("boom"); } };
+  const cases = [
+    [{ webhooks: "http://x" }, /^webhooks: expected an array/],
+    [{ webhooks: [null] }, /^webhooks\[0\]: expected an object/],
+    [{ webhooks: [{}] }, /^webhooks\[0\]\.url: give either url .* got neither/],
+    [{ webhooks: [{ url: "http://127.0.0.1:1/", handler: () => {} }] }, /not both/],
+    [{ webhooks: [{ url: 42 }] }, /^webhooks\[0\]\.url: expected an absolute http\(s\) URL/],
+    [{ webhooks: [{ handler: "fn" }] }, /^webhooks\[0\]\.handler: expected a function/],
+    [{ webhooks: [{ url: "http://127.0.0.1:1/", events: "payment.succeeded" }] }, /^webhooks\[0\]\.events: expected an array/],
+    [{ webhooks: [{ url: "http://127.0.0.1:1/", events: [7] }] }, /^webhooks\[0\]\.events\[0\]: expected an event type/],
+    [{ webhooks: [{ url: "http://127.0.0.1:1/", secret: 1 }] }, /^webhooks\[0\]\.secret: expected a string/],
+    [{ webhooks: [{ url: "http://127.0.0.1:1/", sign: true }] }, /^webhooks\[0\]\.sign: not a webhook field/],
+    [{ webhooks: [hostile] }, /^webhooks\[0\]: cannot be read: no keys/],
+    [{ webhooks: [getter] }, /^webhooks\[0\]\.url: cannot be read: boom/],
+    [{ webhooks: new Proxy([], { get: (t, k) => (k === "length" ? 1e9 : t[k]) }) }, /^webhooks: at most 100 endpoints/],
+  ];
+  for (const [options, message] of cases) {
+    const got = thrown(() => new Service(options));
+    assert.equal(got?.[0], "TypeError", String(got));
+    assert.match(got[1], message);
+  }
+  const service = new Service({ seed: 1 });
+  for (const spec of [{ url: "ftp://127.0.0.1/" }, { url: "/relative" }, { url: "http://127.0.0.1:1/", events: ["payment.teleported"] }, { url: "http://127.0.0.1:1/", header: "X-Sig" }]) {
+    const got = thrown(() => service.addWebhook(spec));
+    assert.ok(got && /^(url|events\[0\]|header): /.test(got[1]), `${JSON.stringify(spec)}: ${got}`);
+  }
+  assert.deepEqual(service.webhooks(), [], "nothing was added");
+  assert.match(thrown(() => new Service({ webhooks: [{ url: "http://127.0.0.1:1/" }, { url: "nope" }] }))[1], /^webhooks\[1\]\.url: /);
+  assert.match(thrown(() => service.removeWebhook(1))[1], /^id: expected an endpoint id/);
+  assert.match(thrown(() => service.resendDelivery({}))[1], /^id: expected a delivery id/);
+  assert.equal(thrown(() => service.resendDelivery("wd_404"))[0], "RangeError");
+  assert.match(thrown(() => service.events({ after: 3 }))[1], /^after: expected an event id/);
+  assert.match(thrown(() => createFetch({ webhooks: [{ handler: 1 }] }))[1], /^createFetch: webhooks\[0\]\.handler: expected a function/);
+  assert.match(thrown(() => createFetch({ webhooks: [{ url: "nope" }] }))[1], /^createFetch: webhooks\[0\]\.url: /);
+  service.free();
+});
+
+test("docs/webhooks.md: await webhooksSettled() after the request, then check what the handler got", () => {
+  const [example] = examples("webhooks-settled");
+  assert.equal(app.run("webhooks-settled.mjs", example).trim(), "order.created order.paid payment.succeeded");
+});
+
+test("a handler endpoint gets each event it wants, signed with its secret at the service's time, with the trace of the request", async () => {
+  const all = keeper();
+  const payments = keeper();
+  const service = new Service({ seed: 2, failureRate: 0, virtualTime: START, webhooks: [{ handler: all.handler, secret: SECRET }] });
+  const endpoint = service.addWebhook({ handler: payments.handler, events: ["payment.succeeded"], header: "Stripe-Signature" });
+  assert.match(endpoint.id, /^we_/);
+  assert.match(endpoint.secret, /^whsec_/);
+  const order = create(service);
+  const paid = service.request("POST", "/api/payment/pay", { orderId: order.orderId, amount: 4, paymentMethod: "CARD" });
+  await service.webhooksSettled();
+  assert.deepEqual(all.got.map((d) => d.event.type).sort(), ["order.created", "order.paid", "payment.succeeded"]);
+  assert.deepEqual(payments.got.map((d) => d.event.type), ["payment.succeeded"]);
+  assert.deepEqual(service.events().map((e) => e.id).sort(), all.got.map((d) => d.event.id).sort());
+  const [{ event, headers }] = payments.got;
+  assert.equal(headers.get("orderpay-signature"), null);
+  const stripeNode = new Stripe("sk_test_orderpay");
+  // stripe-node's receivedAt: the service's clock, in ms.
+  const checked = stripeNode.webhooks.constructEvent(JSON.stringify(event), headers.get("stripe-signature"), endpoint.secret, 300, undefined, service.now);
+  assert.equal(checked.id, event.id);
+  assert.equal(event.traceId, paid.headers["x-b3-traceid"]);
+  assert.equal(headers.get("traceparent").split("-")[1], paid.headers["x-b3-traceid"]);
+  service.free();
+});
+
+test("removeWebhook stops an endpoint's deliveries; resendDelivery sends one again", async () => {
+  const kept = keeper();
+  const service = new Service({ seed: 4, virtualTime: START });
+  const { id } = service.addWebhook({ handler: kept.handler, events: ["order.created"], secret: SECRET });
+  create(service);
+  await service.webhooksSettled();
+  assert.equal(kept.got.length, 1);
+  const [delivery] = service.webhooks()[0].deliveries;
+  assert.equal(service.resendDelivery(delivery.id).id, delivery.id);
+  await service.webhooksSettled();
+  assert.equal(kept.got.length, 2);
+  assert.equal(kept.got[1].event.id, kept.got[0].event.id);
+  assert.equal(service.removeWebhook(id), true);
+  assert.equal(service.removeWebhook(id), false);
+  create(service);
+  await service.webhooksSettled();
+  assert.equal(kept.got.length, 2);
+  service.free();
+});
+
+test("every adapter takes the webhooks option: createFetch's requests are delivered to its handler", async () => {
+  const kept = keeper();
+  const api = createFetch({ service: { seed: 5, virtualTime: START }, webhooks: [{ handler: kept.handler, events: ["order.created"], secret: SECRET }] });
+  await api("http://localhost/api/order/create", { method: "POST", headers: { "content-type": "application/json" }, body: '{"userId":"u-9","price":3}' });
+  await api.service.webhooksSettled();
+  assert.deepEqual(kept.got.map((d) => d.event.data.object.userId), ["u-9"]);
+});
+
+test("a snapshot keeps the endpoints and the events; a restored handler endpoint says it has no function here", async () => {
+  const kept = keeper();
+  const service = new Service({ seed: 6, virtualTime: START, webhooks: [{ handler: kept.handler, secret: SECRET }] });
+  create(service);
+  await service.webhooksSettled();
+  const restored = Service.restore(service.snapshot());
+  assert.deepEqual(restored.webhooks().map((e) => e.id), service.webhooks().map((e) => e.id));
+  assert.deepEqual(restored.events(), service.events());
+  create(restored);
+  await restored.webhooksSettled();
+  const last = restored.webhooks()[0].deliveries.at(-1);
+  assert.match(last.attempts[0].error, /no handler function in this process/);
+  assert.equal(kept.got.length, 1, "the old handler is not called by the restored service");
+  service.free();
+  restored.free();
 });
 
 let app;

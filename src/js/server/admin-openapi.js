@@ -192,6 +192,63 @@ const schemas = {
       failureReason: { type: "string" },
     },
   },
+  WebhookEndpoint: {
+    type: "object",
+    description: "A webhook endpoint: the JS API's WebhookEndpoint (orderpay.d.ts); deliveries in GET /webhooks",
+    required: ["id", "secret", "events"],
+    properties: {
+      id: { type: "string", description: "we_<n>" },
+      url: { type: "string", description: "Where events are POSTed; absent for an in-process handler" },
+      handler: { const: true, description: "An in-process handler (given in JS)" },
+      secret: { type: "string", description: "The signing secret (whsec_…)" },
+      events: { type: "array", items: { type: "string" }, description: "The event types sent, or [\"*\"]" },
+      header: { enum: ["Orderpay-Signature", "Stripe-Signature"] },
+      deliveries: { type: "array", items: ref("schemas", "WebhookDelivery") },
+    },
+  },
+  WebhookDelivery: {
+    type: "object",
+    description: "One event's delivery to one endpoint: the JS API's WebhookDelivery",
+    required: ["id", "event", "endpoint", "state", "attempts", "nextAttemptAt"],
+    properties: {
+      id: { type: "string", description: "wd_<n>" },
+      event: { type: "string", description: "The event's id, evt_…" },
+      endpoint: { type: "string" },
+      state: { enum: ["pending", "in_flight", "delivered", "failed"] },
+      attempts: {
+        type: "array",
+        items: {
+          type: "object",
+          required: ["n", "at", "durationMs"],
+          properties: {
+            n: { type: "integer", minimum: 1 },
+            at: { type: "integer", description: "When it was due on the service's clock, Unix time in ms" },
+            status: { type: "integer", description: "The receiver's HTTP status; absent when none came" },
+            error: { type: "string", description: "Why no status came: a timeout, a refused connection, a drop" },
+            durationMs: { type: "number", minimum: 0 },
+            fault: { type: "object", required: ["rule", "kind"], properties: { rule: { type: "string" }, kind: { type: "string" } } },
+          },
+        },
+      },
+      nextAttemptAt: { type: ["integer", "null"], description: "When the next attempt is due, Unix time in ms; null when none will be" },
+    },
+  },
+  WebhookEvent: {
+    type: "object",
+    description: "A state change, Stripe-shaped: its JSON text is a delivery's body (the JS API's WebhookEvent)",
+    required: ["id", "object", "type", "created", "createdAt", "traceId", "data"],
+    properties: {
+      id: { type: "string", description: "evt_…" },
+      object: { const: "event" },
+      type: {
+        enum: ["order.created", "order.paid", "order.deleted", "payment.succeeded", "payment.failed", "payment.requires_action", "payment.pending", "payment.refunded"],
+      },
+      created: { type: "integer", description: "Unix time in s" },
+      createdAt: { type: "integer", description: "Unix time in ms" },
+      traceId: { type: "string", pattern: TRACE_ID },
+      data: { type: "object", required: ["object"], properties: { object: { type: "object", description: "The order or payment as GET shows it" } } },
+    },
+  },
   OpenApiDocument: {
     type: "object",
     description: "An OpenAPI 3.1 document",
@@ -397,7 +454,7 @@ const OPERATIONS = {
   clearScenario: ["scenario", "Clear the failure scenario", "No scenario: every request gets the spec's behaviour again.", {
     responses: { 200: ok("Cleared", { type: "object", required: ["scenario"], properties: { scenario: { type: "null" } } }), ...guarded },
   }],
-  advance: ["state", "Move the virtual clock", "Moves a virtual clock (reset with virtualTime first) on by ms, and resolves, in due order, every payment's plan that came due: a pending payment succeeding or failing, a challenge answering itself, a reversal. On the wall clock ms moves nothing, and what is due now resolves (the server also resolves it by itself when it comes due).", {
+  advance: ["state", "Move the virtual clock", "Moves a virtual clock (reset with virtualTime first) on by ms, and resolves, in due order, every payment's plan that came due: a pending payment succeeding or failing, a challenge answering itself, a reversal; and the webhook deliveries and retries that came due, answering once they are settled. On the wall clock ms moves nothing, and what is due now resolves (the server also resolves it by itself when it comes due).", {
     requestBody: body({ type: "object", required: ["ms"], properties: { ms: { type: "integer", minimum: 0 } } }, { ms: 60000 }),
     responses: { 200: ok("Moved", { type: "object", required: ["now", "virtualClock", "nextDueAt"], properties: clockProperties }), ...bodied },
   }],
@@ -438,6 +495,55 @@ const OPERATIONS = {
       ...bodied,
     },
   }],
+  webhooks: ["webhooks", "The webhook endpoints", "The endpoints (--webhook, POST /webhooks), each with its deliveries and their attempts.", {
+    responses: {
+      200: ok("The endpoints", { type: "object", required: ["webhooks"], properties: { webhooks: { type: "array", items: ref("schemas", "WebhookEndpoint") } } }),
+      ...guarded,
+    },
+  }],
+  addWebhook: ["webhooks", "Add a webhook endpoint", "Every later event of a type it wants is POSTed to url, signed with secret (made from the seed when absent) under header, retried on the schedule of docs/webhooks.md. A bad field is refused naming it, changing nothing. A reset goes back to the start options' endpoints.", {
+    requestBody: body(
+      {
+        type: "object",
+        required: ["url"],
+        properties: {
+          url: { type: "string", description: "An absolute http(s) URL" },
+          secret: { type: "string" },
+          events: { type: "array", items: { type: "string" }, default: ["*"] },
+          header: { enum: ["Orderpay-Signature", "Stripe-Signature"], default: "Orderpay-Signature" },
+        },
+      },
+      { url: "http://127.0.0.1:3000/webhooks", events: ["payment.succeeded", "payment.failed"] },
+    ),
+    responses: { 200: ok("Added", { type: "object", required: ["webhook"], properties: { webhook: ref("schemas", "WebhookEndpoint") } }), ...bodied },
+  }],
+  webhookEvents: ["webhooks", "The events", "The state changes, oldest first (at most 10,000 kept); with after, those after that event. The log's own stream is GET /events.", {
+    parameters: [{ name: "after", in: "query", required: false, description: "Only the events after this one", schema: { type: "string", pattern: "^evt_" } }],
+    responses: {
+      200: ok("The events", {
+        type: "object",
+        required: ["events", "now"],
+        properties: { events: { type: "array", items: ref("schemas", "WebhookEvent") }, now: { type: "integer", description: "The service's clock, Unix time in ms" } },
+      }),
+      ...refused,
+    },
+  }],
+  removeWebhook: ["webhooks", "Remove a webhook endpoint", "Nothing more is sent to it. No such endpoint: 404.", {
+    parameters: [{ name: "id", in: "path", required: true, description: "The endpoint's id, we_…", schema: { type: "string", minLength: 1 } }],
+    responses: {
+      200: ok("Removed", { type: "object", required: ["removed"], properties: { removed: { type: "string" } } }),
+      404: { description: "No endpoint of that id", content: json(ref("schemas", "ErrorEnvelope")) },
+      ...guarded,
+    },
+  }],
+  resendDelivery: ["webhooks", "Resend a delivery", "A new attempt of the delivery now, whatever its state; answers once it is settled, with the delivery then. No such delivery: 404.", {
+    parameters: [{ name: "id", in: "path", required: true, description: "The delivery's id, wd_…", schema: { type: "string", minLength: 1 } }],
+    responses: {
+      200: ok("Resent", { type: "object", required: ["delivery"], properties: { delivery: ref("schemas", "WebhookDelivery") } }),
+      404: { description: "No delivery of that id", content: json(ref("schemas", "ErrorEnvelope")) },
+      ...refused,
+    },
+  }],
 };
 
 /** The document's paths: one operation for each row of admin.js's table of routes, and no other. */
@@ -468,7 +574,7 @@ export function adminOpenapi({ version, license, repository }, origin = "http://
       version,
       description:
         "What `orderpay serve` offers beside the gateway, for tests in any language: the log, the spans, the counters, " +
-        "the whole state, forceNext, reset, the clock, the failure scenario and the payments awaiting a challenge. Answers are the {code, msg, data} envelope, except the documents " +
+        "the whole state, forceNext, reset, the clock, the failure scenario, the payments awaiting a challenge and the webhooks. Answers are the {code, msg, data} envelope, except the documents " +
         "(NDJSON, server-sent events, OTLP/JSON, the snapshot, the OpenAPI documents), which come as themselves. " +
         "HEAD is answered wherever GET is.",
       license: { name: license, identifier: license },
@@ -482,6 +588,7 @@ export function adminOpenapi({ version, license, repository }, origin = "http://
       { name: "state", description: "The whole state, its settings, forceNext, reset and the clock" },
       { name: "scenario", description: "The failure scenario: which requests fail, and how" },
       { name: "payments", description: "The payments in progress, those awaiting a 3-D Secure challenge, and answering one" },
+      { name: "webhooks", description: "The webhook endpoints, their deliveries, and the events they are sent" },
     ],
     // On loopback with no --admin-token: nothing; else the bearer token.
     security: [{}, { adminToken: [] }],

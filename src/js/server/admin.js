@@ -9,6 +9,7 @@ import { presets } from "../node.js";
 import { logsText, objectText, otlpText, spansText, successText } from "./core_json.js";
 import { sendData, sendError, sendText } from "./reply.js";
 import { sessionPaths, sessionTarget } from "./session_admin.js";
+import { addWebhook, listEvents, listWebhooks, removeWebhook, resendDelivery } from "./admin_webhooks.js";
 import { SERVER_ROUTES } from "./session_name.js";
 
 export const PREFIX = "/__orderpay";
@@ -181,6 +182,8 @@ async function advance(ctx, req, res) {
     return sendError(res, 400, error.message);
   }
   ctx.changed();
+  // The answer comes once the webhook deliveries it set going are settled: a test then checks its receiver.
+  await ctx.instance.service.webhooksSettled();
   sendData(res, clockOf(ctx.instance.service));
 }
 
@@ -277,6 +280,11 @@ function clearScenario(ctx, req, res) {
   sendData(res, { scenario: null });
 }
 
+async function postWebhook(ctx, req, res) {
+  const body = await jsonBody(req, res);
+  if (body !== undefined) addWebhook(ctx, req, res, body);
+}
+
 /**
  * The admin API, the one table of its routes: [method, path, operationId,
  * handler(ctx, req, res, params)]. The router reads it, and so does
@@ -306,6 +314,11 @@ const ROUTES = [
   ["GET", "/scenario", "scenario", scenario],
   ["PUT", "/scenario", "setScenario", putScenario],
   ["DELETE", "/scenario", "clearScenario", clearScenario],
+  ["GET", "/webhooks", "webhooks", listWebhooks],
+  ["POST", "/webhooks", "addWebhook", postWebhook],
+  ["GET", "/webhooks/events", "webhookEvents", listEvents],
+  ["DELETE", "/webhooks/{id}", "removeWebhook", removeWebhook],
+  ["POST", "/webhooks/deliveries/{id}/resend", "resendDelivery", resendDelivery],
 ];
 
 /** The admin routes of one server: [method, path, operationId, handler(req, res, params, values)]. */

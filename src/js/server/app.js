@@ -68,13 +68,10 @@ function listen(server, options, ctx, document, adminDocument) {
  * `playground`, the directory served at /.
  */
 export function createOrderpayServer(options, serviceOptions) {
-  const instance = new Instance(serviceOptions, options.snapshot ?? null);
+  const instance = new Instance(serviceOptions, options.snapshot ?? null).pinSecrets();
   const access = new AdminAccess(options.host, options.adminToken);
   // Pages served here carry the live marker: the playground then follows this server, with no probe.
-  const files = new StaticFiles([
-    ["/", options.playground],
-    ["/pkg/", new URL("..", import.meta.url).pathname],
-  ], { head: LIVE_MARKER });
+  const files = new StaticFiles([["/", options.playground], ["/pkg/", new URL("..", import.meta.url).pathname]], { head: LIVE_MARKER });
   const document = JSON.parse(openapi());
   const adminDocument = adminOpenapi(MANIFEST);
   const ctx = {
@@ -95,7 +92,8 @@ export function createOrderpayServer(options, serviceOptions) {
       ctx.due.arm();
     },
   };
-  // On the wall clock, what comes due resolves while the server runs: the log streams show it.
+  // On the wall clock, what comes due resolves while the server runs, and delivery attempts are recorded: the log streams show both.
+  instance.attempted = ctx.changed;
   ctx.due = new DueTimer(instance, ctx.changed);
   ctx.due.arm();
   ctx.adminRoutes = adminRoutes(ctx);

@@ -161,6 +161,13 @@ if (options.playground) lines.push(`  playground: ${url}/${ctx.access.token ? `#
 if (ctx.access.token) {
   lines.push(`  admin token${ctx.access.generated ? " (generated)" : ""}: ${ctx.access.token}  (Authorization: Bearer TOKEN)`);
 }
+// The --webhook endpoints, each with its secret: the receiver verifies with it.
+for (const endpoint of options.webhooks?.length ? ctx.instance.service.webhooks() : []) {
+  if (endpoint.url === undefined) continue;
+  // A secret neither given nor kept in --state's file was made from the seed.
+  const made = !options.snapshot && !options.webhooks?.some((spec) => spec.url === endpoint.url && spec.secret !== undefined);
+  lines.push(`  webhook ${endpoint.id}: ${endpoint.url}, signed under ${endpoint.header ?? "Orderpay-Signature"} with ${endpoint.secret}${made ? " (made from the seed)" : ""}`);
+}
 if (options.state) lines.push(`  state: ${options.state}${options.snapshot ? " (restored)" : " (new)"}`);
 if (scenarioName !== undefined) lines.push(`  scenario: ${scenarioName} (GET /__orderpay/scenario shows its progress)`);
 if (ctx.sessions.size) lines.push(`  sessions: ${ctx.sessions.size} restored from ${sessionsDir(options.state)}`);

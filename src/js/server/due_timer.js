@@ -1,8 +1,11 @@
 // A payment's plan (a pending payment resolving, a challenge answering
-// itself, a reversal) comes due on the service's clock. On a virtual clock
-// only advance() moves time; on the wall clock time moves by itself, so a
-// server must wake when the soonest plan is due and resolve it: this timer,
-// one per session, set from `service.nextDueAt`.
+// itself, a reversal) and a webhook delivery's next attempt come due on the
+// service's clock. On a virtual clock only advance() moves time; on the
+// wall clock time moves by itself, so a server must wake when the soonest
+// is due and resolve it: this timer, one per session, set from
+// `service.nextDueAt` (which covers both), and set again after each
+// request, admin action, reset and delivery attempt. advance(0) sends the
+// attempts that came due.
 /** setTimeout's longest wait; a later plan is looked at again then. */
 const MAX_WAIT = 2 ** 31 - 1;
 

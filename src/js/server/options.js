@@ -51,6 +51,12 @@ Options:
                         named sessions in FILE.sessions/, one file each)
   --scenario FILE|NAME  a failure scenario: a JSON document in FILE, or a
                         preset (${names}
+  --webhook URL         POST every event to URL, signed (repeatable: one
+                        endpoint each); the secret and header flags that
+                        follow it apply to it
+  --webhook-secret S    the secret the --webhook before it is signed with
+                        (default: made from the seed, printed at start)
+  --webhook-header NAME Orderpay-Signature (default) or Stripe-Signature
   --max-sessions N      named sessions held at most (default ${d.maxSessions})
   --session-idle TIME   a named session unused this long ends: 90s, 30m,
                         2h, 500ms, or seconds (default ${durationText(d.sessionIdle)}; 0 never)
@@ -121,7 +127,15 @@ const FLAGS = {
   "--session-idle": "sessionIdle",
   "--ready-file": "readyFile",
   "--exit-with-parent": "exitWithParent",
+  "--webhook": "webhook",
+  "--webhook-secret": "webhookSecret",
+  "--webhook-header": "webhookHeader",
 };
+
+/** The flags that may be given more than once: each --webhook is an endpoint, the two after it its own. */
+const REPEATABLE = new Set(["webhook", "webhookSecret", "webhookHeader"]);
+/** The signature headers the service signs under. */
+const WEBHOOK_HEADERS = ["Orderpay-Signature", "Stripe-Signature"];
 
 /** The flags that take no value. */
 const SWITCHES = new Set(["--exit-with-parent"]);
@@ -215,6 +229,27 @@ const CHECK = {
     if (t !== "true") throw new UsageError(`${f}: takes no value, got ${JSON.stringify(t)}`);
     return true;
   },
+  webhook: (f, t) => {
+    let url = null;
+    try {
+      url = new URL(t);
+    } catch {
+      // Said below.
+    }
+    if (url === null || (url.protocol !== "http:" && url.protocol !== "https:")) {
+      throw new UsageError(`${f}: expected an absolute http(s) URL such as http://127.0.0.1:3000/webhooks, got ${JSON.stringify(t)}`);
+    }
+    return t;
+  },
+  webhookSecret: (f, t) => {
+    if (!/^[\x21-\x7e]{1,256}$/.test(t)) throw new UsageError(`${f}: expected 1 to 256 printable characters with no spaces, such as whsec_…`);
+    return t;
+  },
+  webhookHeader: (f, t) => {
+    const header = WEBHOOK_HEADERS.find((name) => name.toLowerCase() === t.toLowerCase());
+    if (!header) throw new UsageError(`${f}: expected ${WEBHOOK_HEADERS.join(" or ")}, got ${JSON.stringify(t)}`);
+    return header;
+  },
   maxSessions: (f, t) => wholeNumber(f, t, 0, 1_000_000),
   sessionIdle: (f, t) => duration(f, t),
   headersTimeout: (f, t) => wholeNumber(f, t, 100, 3_600_000),
@@ -247,7 +282,7 @@ export function parseArgs(argv) {
     const flag = `--${token.name}`;
     const name = token.kind === "option" && token.rawName === flag ? FLAGS[flag] : undefined;
     if (!name) throw new UsageError(`unknown option ${JSON.stringify(args[token.index])}; see orderpay serve --help`);
-    if (seen.has(name)) throw new UsageError(`${flag}: given twice`);
+    if (seen.has(name) && !REPEATABLE.has(name)) throw new UsageError(`${flag}: given twice`);
     seen.add(name);
     let value = token.value;
     if (name === "latency" && !token.inlineValue) {
@@ -259,17 +294,32 @@ export function parseArgs(argv) {
     } else if (!token.inlineValue && (value === undefined || value.startsWith("--"))) {
       throw new UsageError(`${flag}: needs a value`);
     }
-    options[name] = CHECK[name](flag, value);
+    const checked = CHECK[name](flag, value);
+    if (REPEATABLE.has(name)) addWebhookFlag(options, name, flag, checked);
+    else options[name] = checked;
   }
   return options;
+}
+
+/** --webhook starts an endpoint in `options.webhooks`; --webhook-secret and --webhook-header set the last one's. */
+function addWebhookFlag(options, name, flag, value) {
+  options.webhooks ??= [];
+  if (name === "webhook") return void options.webhooks.push({ url: value });
+  const field = name === "webhookSecret" ? "secret" : "header";
+  const last = options.webhooks.at(-1);
+  if (last === undefined) throw new UsageError(`${flag}: goes after the --webhook URL it is for`);
+  if (last[field] !== undefined) throw new UsageError(`${flag}: given twice for --webhook ${last.url}`);
+  last[field] = value;
 }
 
 /** The options of `new Service` among the command line's. */
 export function serviceOptions(options) {
   const picked = {};
-  for (const name of ["seed", "failureRate", "logCapacity", "maxOrders", "scenario"]) {
+  for (const name of ["seed", "failureRate", "logCapacity", "maxOrders", "scenario", "webhooks"]) {
     if (options[name] !== undefined) picked[name] = options[name];
   }
+  // Copies: the server fills in the secrets made from the seed (Instance.pinSecrets), the command line keeps what was typed.
+  if (picked.webhooks) picked.webhooks = picked.webhooks.map((spec) => ({ ...spec }));
   return picked;
 }
 

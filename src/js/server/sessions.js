@@ -146,6 +146,7 @@ export class Sessions {
       ctx.events.changed();
       ctx.due.arm();
     };
+    instance.attempted = () => ctx.changed();
     ctx.due = new DueTimer(instance, ctx.changed);
     ctx.due.arm();
     ctx.adminRoutes = routesFor(ctx);
