@@ -74,11 +74,11 @@ export class Receiver {
   }
 
   /**
-   * verifyWebhook with the endpoint's secret. On the wall clock with
-   * Stripe's 300 s tolerance against the service's now; on a virtual clock
+   * verifyWebhook with the endpoint's secret. On the wall clock with its
+   * default tolerance against the service's now; on a virtual clock
    * Advance sends the attempts that came due in between each with its own
-   * time, long before the clock's now, so the time is not checked there
-   * (the panel compares it with the attempt's due time instead).
+   * time, long before the clock's now, so only the signature is checked
+   * there, and the panel says so.
    */
   async check(body, header, secret) {
     const virtual = this.store.virtualClock === true;

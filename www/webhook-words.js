@@ -2,7 +2,8 @@
 // receiver's answer, an attempt that got none, a scenario's delivery
 // fault, a signature the built-in receiver refused. The failure lab's
 // faults are explained the same way (faults.js): a short text for a
-// badge, a sentence for its title and the row beside it.
+// badge, a sentence for its title and the row beside it. No imports:
+// tests/node/copies.test.mjs reads it in Node.
 
 /** A delivery fault's short text: "duplicate", "late", "wrong signature"… */
 export function deliveryFaultText(fault) {
@@ -12,17 +13,19 @@ export function deliveryFaultText(fault) {
 /** What a scenario's delivery fault did to an attempt, in a sentence (the rule named). */
 export function deliveryFaultSentence(fault) {
   const rule = fault.rule ? `Rule "${fault.rule}" fired: ` : "A rule of the scenario fired: ";
-  const what = {
+  return rule + (DELIVERY_FAULTS[fault.kind] ?? `a ${fault.kind} fault.`);
+}
+
+/** Each delivery fault kind a scenario rule gives, in a sentence (tests/node/copies.test.mjs holds its keys to the schema's kinds). */
+export const DELIVERY_FAULTS = Object.freeze({
     duplicate: "the event is delivered more than once, as providers do; a careful receiver handles each event id once.",
     late: "the delivery was held back before it was sent, as a slow provider's is.",
     reorder: "events were held and sent out of order: a receiver must not assume that an event comes after the one it follows.",
-    stale_timestamp: "the signature carries an old time, outside the 300 s a receiver tolerates: a careful receiver refuses it (a replay).",
+    stale_timestamp: "the signature carries an old time, older than a receiver tolerates (Stripe's libraries allow 5 minutes): a careful receiver refuses it, as it would a replayed delivery.",
     tampered_body: "the body was changed after it was signed: the signature no longer matches it, and a careful receiver refuses it.",
     wrong_signature: "the signature was made with another secret: a careful receiver refuses it.",
     drop: "the attempt was lost on the service's side: nothing reached the receiver, and the service retries it as it would any failed attempt.",
-  }[fault.kind] ?? `a ${fault.kind} fault.`;
-  return rule + what;
-}
+});
 
 /** Whether an attempt was answered with a 2xx: the delivery then is delivered. */
 export function attemptOk(attempt) {
@@ -50,7 +53,7 @@ export function attemptSentence(attempt) {
 export function refusalSentence(verdict) {
   return {
     mismatch: "the signature does not match this body with the endpoint's secret (a changed body, or another secret)",
-    stale: "the signature's time is too far from now (more than 300 s): it could be a replay",
+    stale: "the signature's time is further from now than the receiver tolerates: it could be a replayed delivery",
     "malformed header": "the signature header is not t=…,v1=…",
     "no signature": "the delivery carries no signature",
   }[verdict.reason] ?? verdict.message ?? "the signature does not hold";
