@@ -2,6 +2,7 @@
 //! and conditions, and each failure kind as the gateway applies it.
 
 mod common;
+mod scenario_delivery;
 
 use common::*;
 use orderpay::Service;

@@ -206,6 +206,8 @@ export interface ScenarioWhen {
   amount?: number;
   orderId?: string;
   header?: { name: string; value: string };
+  /** Only a delivery rule's (DeliveryWhen). */
+  event?: never;
   /** The Nth match only. */
   nth?: number;
   /** Every Kth match. */
@@ -223,11 +225,50 @@ export interface ScenarioWhen {
   times?: number;
 }
 
-export interface ScenarioRule {
-  name?: string;
-  when?: ScenarioWhen;
-  then: ScenarioThen;
+/** The event types, as `when.event` and the events name them. */
+export type EventType =
+  | "order.created" | "order.paid" | "order.deleted"
+  | "payment.succeeded" | "payment.failed" | "payment.requires_action" | "payment.pending" | "payment.refunded";
+
+/** What a delivery rule does to one event's delivery to one endpoint (see docs/scenarios.md, "Delivery faults"). */
+export type DeliveryThen =
+  /** Delivered `times` times in all (2 to 10, default 2). */
+  | { kind: "duplicate"; times?: number }
+  /** The first attempt `ms` after the event (default 60000). */
+  | { kind: "late"; ms?: number }
+  /** `hold` events (2 to 100, default 2) held, then delivered in reverse (the default) or a seeded shuffle. */
+  | { kind: "reorder"; hold?: number; order?: "reverse" | "shuffle" }
+  /** Signed with a timestamp `ageS` seconds old (default 600). */
+  | { kind: "stale_timestamp"; ageS?: number }
+  | { kind: "tampered_body" }
+  | { kind: "wrong_signature" }
+  /** The first `attempts` attempts (1 to 10, default 1) lost on the sender's side. */
+  | { kind: "drop"; attempts?: number };
+
+/** Which events a delivery rule matches: the conditions of ScenarioWhen, an event type, and the resource's fields; no request matcher. */
+export interface DeliveryWhen extends Omit<ScenarioWhen, "route" | "method" | "header" | "event"> {
+  /** An event type, or a group: "order.*", "payment.*". */
+  event?: EventType | "order.*" | "payment.*";
+  route?: never;
+  method?: never;
+  header?: never;
 }
+
+/** A rule on requests, or a rule on webhook deliveries (a delivery kind). */
+export type ScenarioRule =
+  | { name?: string; when?: ScenarioWhen; then: ScenarioThen }
+  | { name?: string; when?: DeliveryWhen; then: DeliveryThen };
+
+/** What a delivery rule did to an attempt, as its record gives it: the rule's name and the kind's members, defaults filled in. */
+export type DeliveryFault =
+  | { kind: "duplicate"; rule: string; times: number }
+  | { kind: "late"; rule: string; ms: number }
+  | { kind: "reorder"; rule: string; hold: number; order: "reverse" }
+  /** `seed`: drawn from the scenario's stream when the rule fired; it fixes the shuffle. */
+  | { kind: "reorder"; rule: string; hold: number; order: "shuffle"; seed: number }
+  | { kind: "stale_timestamp"; rule: string; ageS: number }
+  | { kind: "tampered_body" | "wrong_signature"; rule: string }
+  | { kind: "drop"; rule: string; attempts: number };
 
 /** A scenario document: rules tried in order, the first that fires wins. */
 export interface ScenarioDocument {

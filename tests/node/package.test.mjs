@@ -197,11 +197,17 @@ test("the published types compile under strict TypeScript and have no any", () =
       { then: { kind: "challenge", outcome: "fail", afterMs: 5000, code: "insufficient_funds" } },
       { then: { kind: "pending", forMs: 30000, outcome: "fail", code: "insufficient_funds" } },
       { then: { kind: "reversal", afterMs: 60000, code: "fraudulent" } },
+      { when: { event: "payment.*", userId: "u", nth: 2 }, then: { kind: "reorder", hold: 3, order: "shuffle" } },
+      { then: { kind: "drop", attempts: 2 } },
     ];
+    // @ts-expect-error: a delivery rule matches events, not routes
+    const routed: ScenarioRule = { when: { route: "order", nth: 1 }, then: { kind: "duplicate" } };
+    // @ts-expect-error: a request's rule takes no event
+    const evented: ScenarioRule = { when: { event: "order.paid", nth: 1 }, then: { kind: "delay" } };
     // @ts-expect-error: a pending payment cannot be abandoned
     const notPending: ScenarioRule = { then: { kind: "pending", outcome: "abandon" } };
     for (const r of s.logs()) if (r.stage === "payment") { const change: [PaymentStatus, PaymentStatus] = [r.from, r.to]; void change; }
-    void [statuses, due, awaiting, answered, rules, notPending];
+    void [statuses, due, awaiting, answered, rules, notPending, routed, evented];
     `,
   );
   const tsc = join(root, "tests/node_modules/typescript/bin/tsc");

@@ -10,6 +10,7 @@ import { test } from "node:test";
 import Ajv2020 from "ajv/dist/2020.js";
 
 import { presets, Service } from "../../pkg/index.js";
+import { examples } from "../docs.mjs";
 
 const schema = JSON.parse(readFileSync(new URL("../../pkg/scenario.schema.json", import.meta.url), "utf8"));
 const validate = new Ajv2020({ allErrors: false, strict: true }).compile(schema);
@@ -31,6 +32,7 @@ function core(text) {
 const rule = (when, then) => ({ when, then });
 const good = [
   ...Object.values(presets),
+  ...["scenario-document", "scenario-delivery-document"].map((kind) => JSON.parse(examples(kind)[0])),
   { rules: [] },
   {
     name: "every matcher",
@@ -68,6 +70,25 @@ const good = [
       rule({ every: 3 }, { kind: "pending", forMs: 30000, outcome: "fail", code: "insufficient_funds" }),
       { name: "late", then: { kind: "reversal" } },
       rule({ times: 1 }, { kind: "reversal", afterMs: 60000, code: "fraudulent" }),
+    ],
+  },
+  // The delivery kinds, bare and with every key, and the matchers a delivery rule takes.
+  {
+    rules: [
+      rule({ event: "payment.succeeded" }, { kind: "duplicate" }),
+      rule({ event: "order.*", nth: 2 }, { kind: "duplicate", times: 10 }),
+      rule({ userId: "u-1", orderId: "ORD-AAAAAAAA", paymentMethod: "CARD", amount: 5 }, { kind: "late" }),
+      rule({ event: "payment.*", probability: 0.5, times: 3 }, { kind: "late", ms: 604800000 }),
+      rule(undefined, { kind: "reorder" }),
+      rule({ every: 2, calls: { from: 1, to: 9 }, from: 0, until: 1, forMs: 5 }, { kind: "reorder", hold: 100, order: "shuffle" }),
+      rule({ event: "order.deleted" }, { kind: "reorder", order: "reverse" }),
+      rule({}, { kind: "stale_timestamp" }),
+      rule({ event: "payment.refunded" }, { kind: "stale_timestamp", ageS: 301 }),
+      rule({ event: "payment.failed" }, { kind: "tampered_body" }),
+      { name: "bad signature", when: { event: "payment.pending" }, then: { kind: "wrong_signature" } },
+      rule({ event: "payment.requires_action" }, { kind: "drop" }),
+      rule({ event: "order.created" }, { kind: "drop", attempts: 10 }),
+      rule({ event: "order.paid" }, { kind: "drop", attempts: 1 }),
     ],
   },
 ];
@@ -113,6 +134,24 @@ const bad = [
   [{ rules: [{ then: { kind: "reversal", afterMs: 1.5 } }] }, "rules[0].then.afterMs"],
   [{ rules: [{ then: { kind: "reversal", reason: "disputed" } }] }, 'rules[0].then: unknown key "reason"'],
   [{ rules: [{ then: { kind: "reversal", outcome: "fail" } }] }, 'rules[0].then: unknown key "outcome"'],
+  [{ rules: [{ then: { kind: "duplicate", times: 1 } }] }, "rules[0].then.times"],
+  [{ rules: [{ then: { kind: "duplicate", times: 11 } }] }, "rules[0].then.times"],
+  [{ rules: [{ then: { kind: "late", ms: 0 } }] }, "rules[0].then.ms"],
+  [{ rules: [{ then: { kind: "late", afterMs: 5 } }] }, 'rules[0].then: unknown key "afterMs"'],
+  [{ rules: [{ then: { kind: "reorder", hold: 1 } }] }, "rules[0].then.hold"],
+  [{ rules: [{ then: { kind: "reorder", order: "random" } }] }, "rules[0].then.order"],
+  [{ rules: [{ then: { kind: "reorder", order: "shuffle", seed: 1 } }] }, 'rules[0].then: unknown key "seed"'],
+  [{ rules: [{ then: { kind: "stale_timestamp", ageS: 0 } }] }, "rules[0].then.ageS"],
+  [{ rules: [{ then: { kind: "stale_timestamp", ageS: 604801 } }] }, "rules[0].then.ageS"],
+  [{ rules: [{ then: { kind: "tampered_body", ms: 1 } }] }, 'rules[0].then: unknown key "ms"'],
+  [{ rules: [{ then: { kind: "wrong_signature", secret: "x" } }] }, 'rules[0].then: unknown key "secret"'],
+  [{ rules: [{ then: { kind: "drop", attempts: 0 } }] }, "rules[0].then.attempts"],
+  [{ rules: [{ then: { kind: "drop", attempts: 11 } }] }, "rules[0].then.attempts"],
+  [{ rules: [{ when: { event: "payment.paid" }, then: { kind: "drop" } }] }, "rules[0].when.event"],
+  [{ rules: [{ when: { event: "order.paid" }, then: { kind: "delay" } }] }, "rules[0].when.event: matches an event"],
+  [{ rules: [{ when: { route: "order" }, then: { kind: "duplicate" } }] }, "rules[0].when.route: matches a request"],
+  [{ rules: [{ when: { method: "GET" }, then: { kind: "late" } }] }, "rules[0].when.method: matches a request"],
+  [{ rules: [{ when: { header: { name: "x", value: "y" } }, then: { kind: "drop" } }] }, "rules[0].when.header: matches a request"],
   [[], ""],
   ["a string", ""],
 ];

@@ -169,6 +169,20 @@ test("docs/scenarios.md: its document is taken and does what it says", async () 
   assert.ok(Number(slow.headers["x-sim-duration-ms"]) >= 3000);
 });
 
+test("docs/scenarios.md: its delivery document is taken, and requests leave its rules alone", async () => {
+  const { examples } = await import("../docs.mjs");
+  const [text] = examples("scenario-delivery-document");
+  const s = new Service({ seed: 2, failureRate: 0, scenario: text });
+  assert.deepEqual(s.scenario.document, JSON.parse(text));
+  const order = s.handle("POST", "/api/order/create", { userId: "u-reorder", price: 5 });
+  assert.equal(s.handle("POST", "/api/payment/pay", { orderId: order.data.orderId, amount: 5, paymentMethod: "CARD" }).code, 0);
+  assert.deepEqual(s.scenario.rules.map((r) => [r.seen, r.fired]), [[0, 0], [0, 0], [0, 0], [0, 0]]);
+  assert.throws(() => s.setScenario({ rules: [{ when: { route: "order" }, then: { kind: "duplicate" } }] }), {
+    name: "TypeError",
+    message: /^scenario: rules\[0\]\.when\.route: matches a request; a delivery kind's rule matches events/,
+  });
+});
+
 /** The gateway span of a request, by the span id its answer names. */
 function gatewaySpan(service, response) {
   return service.spans().find((s) => s.spanId === response.headers["x-b3-spanid"]);

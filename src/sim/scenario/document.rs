@@ -3,6 +3,8 @@
 
 use crate::prelude::*;
 
+use super::delivery::Delivery;
+
 /// At most this many rules in a document.
 pub const MAX_RULES: usize = 100;
 /// At most this many characters in a string of the document.
@@ -43,7 +45,8 @@ pub fn decline_code(text: &str) -> Option<&'static str> {
 /// The network faults, as the document names them.
 pub const NETWORK_FAULTS: [&str; 6] = ["reset", "empty", "short", "hang", "dribble", "error"];
 
-/// The kinds of `then`, as the document names them.
+/// The kinds of `then` that act on a request, as the document names them
+/// (the delivery kinds are `delivery::DELIVERY_KINDS`).
 pub const KINDS: [&str; 9] = [
     "decline",
     "timeout",
@@ -117,7 +120,8 @@ pub struct Rule {
 /// The matchers and the conditions of a rule; absent means any.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct When {
-    /// A route's or a group's id (`Words::route`): matched by number.
+    /// A route's or a group's id (`Words::route`): matched by number. A
+    /// delivery rule's is `delivery::EVENTS_ONLY`, which no request has.
     pub route: Option<u8>,
     pub method: Option<&'static str>,
     pub user_id: Option<String>,
@@ -126,6 +130,9 @@ pub struct When {
     pub order_id: Option<String>,
     /// The header's name (lower case) and value.
     pub header: Option<(String, String)>,
+    /// A delivery rule's event type or group (an id in
+    /// `delivery::EVENT_TYPES`).
+    pub event: Option<u8>,
     pub nth: Option<u64>,
     pub every: Option<u64>,
     pub calls: Option<(u64, u64)>,
@@ -191,6 +198,8 @@ pub enum Then {
     /// `code` and the reason `REVERSAL_REASON`. `Then` stays `Copy`: a rule
     /// carries no text of its own for it to clone.
     Reversal { after_ms: u64, code: &'static str },
+    /// Acts on a webhook's delivery, not on a request (`delivery.rs`).
+    Delivery(Delivery),
 }
 
 /// A scenario's reversal's `failureReason`.
@@ -209,6 +218,7 @@ impl Then {
             Then::Challenge { .. } => "challenge",
             Then::Pending { .. } => "pending",
             Then::Reversal { .. } => "reversal",
+            Then::Delivery(d) => d.kind(),
         }
     }
 

@@ -1,11 +1,13 @@
-//! Whether a rule matches a request: each matcher given must hold, and a
+//! Whether a rule matches a request, or a delivery rule an event: each
+//! matcher given must hold, and a
 //! field the request does not carry does not match. The route is tried
 //! first, the cheapest test and the one most rules fail; an order is
 //! looked up only when a pay-only rule that got that far asks.
 
 use crate::prelude::*;
 
-use super::document::{Rule, When};
+use super::delivery::{self, EVENTS_ONLY};
+use super::document::{Rule, Then, When};
 
 /// What a request is, as the rules read it. The gateway fills it in once
 /// its route and body are known; what costs a look-up is asked for.
@@ -35,7 +37,17 @@ pub struct Fields<'a> {
     pub order_id: Option<&'a str>,
 }
 
+/// An event as delivery rules match it: its type (`payment.succeeded`)
+/// and the fields of its resource (userId: the order's, a payment's
+/// order's; orderId: likewise; paymentMethod and amount: a payment's).
+#[derive(Clone, Copy)]
+pub struct EventFacts<'a> {
+    pub event_type: &'a str,
+    pub fields: Fields<'a>,
+}
+
 /// Whether `rule` matches the request (its counts and conditions aside).
+/// A delivery rule's route (`delivery::EVENTS_ONLY`) is no request's.
 pub fn matches(rule: &Rule, facts: &Facts) -> bool {
     let w: &When = &rule.when;
     if w.route
@@ -66,4 +78,26 @@ pub fn matches(rule: &Rule, facts: &Facts) -> bool {
         }
     }
     !rule.then.pay_only() || (facts.pays)()
+}
+
+/// Whether `rule`, a delivery rule, matches the event (its counts and
+/// conditions aside); a request's rule never does. The event is matched
+/// as a request on the route `EVENTS_ONLY` would be, with no method and
+/// no header (which a delivery rule never names), so the fields are
+/// compared in one place.
+pub fn matches_event(rule: &Rule, event: &EventFacts) -> bool {
+    let as_request = Facts {
+        template: EVENTS_ONLY,
+        group: EVENTS_ONLY,
+        method: "",
+        fields: event.fields,
+        pays: &|| false,
+        header: &|_| None,
+    };
+    matches!(rule.then, Then::Delivery(_))
+        && rule
+            .when
+            .event
+            .is_none_or(|e| delivery::names(e, event.event_type))
+        && matches(rule, &as_request)
 }

@@ -1,16 +1,21 @@
 //! Scenarios: an ordered list of rules that say which requests fail, and
-//! how (see docs/scenarios.md). This layer reads the document, matches a
-//! request's facts against it and keeps the counts; the gateway applies
-//! what fires.
+//! how, and which webhook deliveries go wrong (see docs/scenarios.md).
+//! This layer reads the document, matches a request's or an event's facts
+//! against it and keeps the counts; the gateway applies what fires on a
+//! request, the core's delivery what fires on an event.
 //!
 //! - [`document`]: the document, checked;
+//! - [`delivery`]: the delivery kinds and a reorder's order; `delivery_read`
+//!   reads them;
 //! - [`parse`], `when`, `later` and [`reading`]: reading it, refused naming a path;
-//! - [`matching`]: whether a rule matches a request's facts;
+//! - [`matching`]: whether a rule matches a request's or an event's facts;
 //! - [`progress`]: seen and fired counts, when it was set, its own stream;
 //! - [`presets`]: the names of the common stories' documents;
 //! - `writing`: the document and its progress as JSON text;
 //! - `saved`: a scenario in a snapshot.
 
+pub mod delivery;
+mod delivery_read;
 pub mod document;
 mod later;
 pub mod matching;
@@ -26,8 +31,9 @@ use crate::prelude::*;
 
 use alloc::rc::Rc;
 
+pub use delivery::{shuffled, Delivery, DeliveryFault, Order};
 pub use document::{Document, Outcome, Phase, Rule, Then, Words};
-pub use matching::{Facts, Fields};
+pub use matching::{EventFacts, Facts, Fields};
 pub use progress::Progress;
 pub use reading::Refusal;
 
@@ -100,6 +106,42 @@ impl Scenario {
             rule: Some(Rc::from(r.name.as_str())),
             then: r.then,
         })
+    }
+
+    /// The delivery rule that fires for the delivery of the event `facts`
+    /// describes to one endpoint, at `now` (the event's time), counting
+    /// its match and its firing as `decide` does; a `reorder` by shuffle
+    /// gets its seed from the scenario's stream. Request rules never fire
+    /// here, nor delivery rules in `decide`.
+    pub fn decide_delivery(&mut self, facts: &EventFacts, now: i64) -> Option<DeliveryFault> {
+        let doc = &self.doc;
+        let rule = self
+            .progress
+            .fire(doc, now, |r| matching::matches_event(r, facts))?;
+        let r = doc.rules.get(rule)?;
+        let Then::Delivery(mut kind) = r.then else {
+            return None;
+        };
+        if let Delivery::Reorder {
+            order: Order::Shuffle { seed },
+            ..
+        } = &mut kind
+        {
+            *seed = self.progress.rng.next_u64() >> 11;
+        }
+        Some(DeliveryFault {
+            rule: Rc::from(r.name.as_str()),
+            kind,
+        })
+    }
+
+    /// Whether any rule acts on deliveries: the core asks before it builds
+    /// an event's facts.
+    pub fn has_delivery_rules(&self) -> bool {
+        self.doc
+            .rules
+            .iter()
+            .any(|r| matches!(r.then, Then::Delivery(_)))
     }
 }
 

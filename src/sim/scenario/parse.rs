@@ -9,6 +9,8 @@ use crate::json::message::Msg;
 use crate::json::read::{self, Json};
 use crate::sim::invalid::InvalidKind;
 
+use super::delivery::{DELIVERY_KINDS, EVENTS_ONLY};
+use super::delivery_read;
 use super::document::{
     Document, Phase, Rule, Then, When, Words, HTTP_STATUSES, KINDS, MAX_MS, MAX_NAME,
     MAX_RETRY_AFTER, MAX_RULES, NETWORK_FAULTS,
@@ -78,6 +80,7 @@ fn rule(v: &Json, at: &At, i: usize, words: Words) -> Result<Rule, Box<Refusal>>
         )
     })?;
     let then = read_then(then, &then_at, false)?;
+    let when = fit(when, &then, &At::Key(at, "when"))?;
     let name = given.unwrap_or_else(|| {
         let mut m = Msg::new("rules[");
         m.uint(i as u64).s("]");
@@ -85,6 +88,38 @@ fn rule(v: &Json, at: &At, i: usize, words: Words) -> Result<Rule, Box<Refusal>>
     });
     Ok(Rule { name, when, then })
 }
+
+/// `when` checked against the kind of `then`: a delivery kind's rule
+/// matches events, so it takes no matcher of a request's (`route`,
+/// `method`, `header`), and gets `EVENTS_ONLY` as its route; a request
+/// kind's takes no `event`.
+fn fit(mut when: When, then: &Then, at: &At) -> Result<When, Box<Refusal>> {
+    let delivery = matches!(then, Then::Delivery(_));
+    let wrong = if delivery {
+        let given = [
+            ("route", when.route.is_some()),
+            ("method", when.method.is_some()),
+            ("header", when.header.is_some()),
+        ];
+        given
+            .into_iter()
+            .find(|(_, given)| *given)
+            .map(|(key, _)| key)
+    } else {
+        when.event.map(|_| "event")
+    };
+    if let Some(key) = wrong {
+        return Err(delivery_read::wrong_matcher(&At::Key(at, key), delivery));
+    }
+    if delivery {
+        when.route = Some(EVENTS_ONLY);
+    }
+    Ok(when)
+}
+
+/// What a kind is told it must be: every kind, the request's then the
+/// delivery's.
+const ANY_KIND: &str = "one of decline, timeout, processor_error, http, delay, network, challenge, pending, reversal, or a delivery kind: duplicate, late, reorder, stale_timestamp, tampered_body, wrong_signature, drop";
 
 /// The keys each kind takes besides `kind`; in a log record's `fault`
 /// (`record`), `rule` too, and a timeout's `ms` for its `afterMs`.
@@ -106,6 +141,18 @@ fn keys_of(kind: &str, record: bool) -> &'static [&'static str] {
         ("pending", true) => &["kind", "rule", "forMs", "outcome", "code"],
         ("reversal", false) => &["kind", "afterMs", "code"],
         ("reversal", true) => &["kind", "rule", "afterMs", "code"],
+        ("duplicate", false) => &["kind", "times"],
+        ("duplicate", true) => &["kind", "rule", "times"],
+        ("late", false) => &["kind", "ms"],
+        ("late", true) => &["kind", "rule", "ms"],
+        ("reorder", false) => &["kind", "hold", "order"],
+        ("reorder", true) => &["kind", "rule", "hold", "order", "seed"],
+        ("stale_timestamp", false) => &["kind", "ageS"],
+        ("stale_timestamp", true) => &["kind", "rule", "ageS"],
+        ("tampered_body" | "wrong_signature", false) => &["kind"],
+        ("tampered_body" | "wrong_signature", true) => &["kind", "rule"],
+        ("drop", false) => &["kind", "attempts"],
+        ("drop", true) => &["kind", "rule", "attempts"],
         (_, false) => &["kind", "fault", "ms", "phase"],
         (_, true) => &["kind", "rule", "fault", "ms", "phase"],
     }
@@ -117,15 +164,14 @@ pub(super) fn read_then(v: &Json, at: &At, record: bool) -> Result<Then, Box<Ref
     let kind = match kind_of {
         None => return Err(at.wrong("an object with a kind", v)),
         Some(None) => {
-            let problem = "kind: missing; expected one of decline, timeout, processor_error, http, delay, network, challenge, pending, reversal";
-            return Err(at.refuse(InvalidKind::WrongType, problem.to_owned()));
+            let mut problem = String::from("kind: missing; expected ");
+            problem.push_str(ANY_KIND);
+            return Err(at.refuse(InvalidKind::WrongType, problem));
         }
-        Some(Some(k)) => word(
-            k,
-            &At::Key(at, "kind"),
-            &KINDS,
-            "one of decline, timeout, processor_error, http, delay, network, challenge, pending, reversal",
-        )?,
+        Some(Some(k)) => {
+            let at = At::Key(at, "kind");
+            word(k, &at, &KINDS, ANY_KIND).or_else(|_| word(k, &at, &DELIVERY_KINDS, ANY_KIND))?
+        }
     };
     let members = object(v, at, keys_of(kind, record))?;
     let get = |name: &'static str| member(members, name).map(|v| (v, At::Key(at, name)));
@@ -151,7 +197,8 @@ pub(super) fn read_then(v: &Json, at: &At, record: bool) -> Result<Then, Box<Ref
             ms: ms_or("ms", 0)?,
         },
         "challenge" | "pending" | "reversal" => super::later::read(kind, &get, at)?,
-        _ => read_network(get("fault"), get("phase"), at, &ms_or)?,
+        "network" => read_network(get("fault"), get("phase"), at, &ms_or)?,
+        _ => Then::Delivery(delivery_read::read(kind, &get, record)?),
     })
 }
 

@@ -1,15 +1,17 @@
 //! A rule's `when`: the matchers (route, method, the body's fields, a
-//! header) and the conditions on the count, the clock and chance.
+//! header; a delivery rule's event type) and the conditions on the count, the clock and chance.
 
 use crate::prelude::*;
 
 use crate::json::read::Json;
 use crate::sim::invalid::InvalidKind;
 
+use super::delivery::EVENT_TYPES;
 use super::document::{When, Words, MAX_TEXT};
 use super::reading::{member, number, object, text, time, whole, word, At, Refusal};
 
-const KEYS: [&str; 15] = [
+const KEYS: [&str; 16] = [
+    "event",
     "route",
     "method",
     "userId",
@@ -74,6 +76,11 @@ fn read_matcher(
         }
         "amount" => w.amount = Some(number(v, at)?),
         "header" => w.header = Some(read_header(v, at)?),
+        "event" => {
+            let what = "an event type (order.created, order.paid, order.deleted, payment.succeeded, payment.failed, payment.requires_action, payment.pending, payment.refunded) or a group (order.*, payment.*)";
+            let name = word(v, at, &EVENT_TYPES, what)?;
+            w.event = EVENT_TYPES.iter().position(|e| *e == name).map(|i| i as u8);
+        }
         _ => {}
     }
     Ok(())

@@ -1,8 +1,10 @@
 //! A scenario as JSON text: its document as given and where it stands,
-//! for the `scenario` read; and a failure as answers report it.
+//! for the `scenario` read; a failure as answers report it; and a
+//! delivery fault as an attempt's record reports it.
 
 use alloc::rc::Rc;
 
+use super::delivery::{Delivery, DeliveryFault, Order};
 use super::document::Then;
 use super::{Fault, Scenario};
 use crate::json::read::Json;
@@ -85,7 +87,54 @@ impl Fault {
             r => Some(Rc::from(r.as_str()?)),
         };
         let then = super::parse::read_then(v, &super::reading::At::Root, true).ok()?;
-        Some(Fault { rule, then })
+        (!matches!(then, Then::Delivery(_))).then_some(Fault { rule, then })
+    }
+}
+
+impl DeliveryFault {
+    /// `{kind, rule, …}`: the fault as an attempt's record reports it,
+    /// with its kind's members as a document writes them (defaults
+    /// included), and a shuffle's `seed`.
+    pub fn write(&self, out: &mut Out) {
+        out.begin_object();
+        out.key("kind");
+        out.str(self.kind.kind());
+        out.key("rule");
+        out.str(&self.rule);
+        let mut uint = |key: &str, v: u64| {
+            out.key(key);
+            out.uint(v);
+        };
+        match self.kind {
+            Delivery::Duplicate { times } => uint("times", u64::from(times)),
+            Delivery::Late { ms } => uint("ms", ms),
+            Delivery::StaleTimestamp { age_s } => uint("ageS", age_s),
+            Delivery::Drop { attempts } => uint("attempts", u64::from(attempts)),
+            Delivery::Reorder { hold, order } => {
+                uint("hold", u64::from(hold));
+                out.key("order");
+                match order {
+                    Order::Reverse => out.str("reverse"),
+                    Order::Shuffle { seed } => {
+                        out.str("shuffle");
+                        out.key("seed");
+                        out.uint(seed);
+                    }
+                }
+            }
+            Delivery::TamperedBody | Delivery::WrongSignature => {}
+        }
+        out.end_object();
+    }
+
+    /// The fault `write` wrote, read back; `None` for what no delivery
+    /// rule gives.
+    pub fn read(v: &Json) -> Option<DeliveryFault> {
+        let rule = Rc::from(v.get("rule")?.as_str()?);
+        match super::parse::read_then(v, &super::reading::At::Root, true).ok()? {
+            Then::Delivery(kind) => Some(DeliveryFault { rule, kind }),
+            _ => None,
+        }
     }
 }
 
