@@ -3,7 +3,7 @@
 // learner switches on, and makes fail, to watch a delivery fail, retry on
 // the service's clock and succeed. It reads and acts through the store,
 // so it shows the server's events and endpoints in live mode too.
-import { $, fill, h, throttled } from "./dom.js";
+import { $, fill, h, inSightWhileGenerating, throttled } from "./dom.js";
 import { duration } from "./payment-states.js";
 import { serviceTime } from "./service-time.js";
 import { Receiver } from "./webhook-receiver.js";
@@ -22,7 +22,8 @@ export function mountWebhooks(store) {
   $("#receiver-on").addEventListener("change", (e) => view.switchReceiver(e.target.checked));
   $("#receiver-fail").addEventListener("change", (e) => view.makeFail(e.target.checked));
   $("#hooks-advance").addEventListener("click", () => view.advanceToNext());
-  const draw = throttled(() => view.draw());
+  // A test-data run's thousands of events and deliveries: drawn once the panel is in sight.
+  const draw = inSightWhileGenerating(store, box, throttled(() => view.draw()));
   store.addEventListener("change", (e) => {
     if (e.detail.reset) view.adopt();
     draw();
