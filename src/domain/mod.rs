@@ -7,6 +7,8 @@
 pub mod batch_report;
 pub mod chunks;
 pub mod code;
+pub mod delivery;
+pub mod event_id;
 pub mod hashing;
 pub mod id;
 pub mod money;
@@ -17,6 +19,8 @@ pub mod payment_plan;
 pub mod payment_status;
 pub mod rejection;
 pub mod route_table;
+pub mod transition;
+pub mod webhook;
 /// The test cards live with the simulated third party (`sim::test_card`).
 pub use crate::sim::test_card;
 

@@ -11,6 +11,7 @@ use super::hashing::{ByCode, ByText};
 use super::id;
 use super::money::Money;
 use super::rejection::Rejection;
+use super::transition::{EventType, Transition};
 
 pub const MAX_USER_ID_CHARS: usize = 64;
 pub const MAX_DESCRIPTION_CHARS: usize = 1000;
@@ -100,10 +101,11 @@ impl Texts {
         self.0.len()
     }
 
-    /// Forgets a text no order holds any more (its last holder is `text`).
-    pub fn release(&mut self, text: Rc<str>) {
-        if Rc::strong_count(&text) == 2 {
-            self.0.remove(&*text);
+    /// Forgets a text no order holds any more (its last holder is `text`;
+    /// a deleted order's event may keep it, outside this table).
+    pub fn release(&mut self, text: &Rc<str>) {
+        if Rc::strong_count(text) == 2 {
+            self.0.remove(&**text);
         }
     }
 }
@@ -135,7 +137,7 @@ impl PartialEq for Orders {
 }
 
 impl Orders {
-    fn row(&self, code: Code) -> Option<&Row> {
+    pub(crate) fn row(&self, code: Code) -> Option<&Row> {
         self.index
             .get(&code)
             .and_then(|&i| self.rows.get(i as usize))
@@ -155,16 +157,17 @@ impl Orders {
     /// The id comes from the seed and the order's content, so a failure
     /// seen on an order replays in a fresh service with the same seed by
     /// creating the same order: its id, and so its payment outcomes, match.
-    pub fn create(&mut self, new: NewOrder, seed: u64, now: i64) -> Order {
-        let code = self.add(&new.user_id, new.price, &new.description, seed, now);
-        Order {
+    pub fn create(&mut self, new: NewOrder, seed: u64, now: i64) -> (Order, Transition) {
+        let (code, made) = self.add(&new.user_id, new.price, &new.description, seed, now);
+        let order = Order {
             order_id: code.text(PREFIX),
             user_id: new.user_id,
             price: new.price,
             status: OrderStatus::Created,
             description: new.description,
             created_at: now,
-        }
+        };
+        (order, made)
     }
 
     /// `create` without the answer: keeps the order and returns its code.
@@ -177,7 +180,7 @@ impl Orders {
         description: &str,
         seed: u64,
         now: i64,
-    ) -> Code {
+    ) -> (Code, Transition) {
         let user_id = self.texts.share(user_id);
         let description = self.texts.share(description);
         self.add_shared(user_id, price, description, seed, now)
@@ -193,7 +196,7 @@ impl Orders {
         description: Rc<str>,
         seed: u64,
         now: i64,
-    ) -> Code {
+    ) -> (Code, Transition) {
         let hash = content_hash(&user_id, price, &description);
         let taken = |c: Code| self.index.contains_key(&c) || self.deleted.contains(&c);
         let made = self.made.entry(hash).or_insert(0);
@@ -207,8 +210,9 @@ impl Orders {
             created_at: now,
             status: OrderStatus::Created,
         };
+        let made = Transition::order(EventType::OrderCreated, code);
         self.keep(row);
-        code
+        (code, made)
     }
 
     /// Room for `more` orders in the tables, made at once rather than by
@@ -238,19 +242,20 @@ impl Orders {
 
     /// CREATED to PAID. Marking a PAID order again is refused, so that a
     /// client that pays twice sees it rather than a silent success.
-    pub fn mark_paid(&mut self, order_id: &str) -> Result<(), Rejection> {
+    pub fn mark_paid(&mut self, order_id: &str) -> Result<Transition, Rejection> {
         let i = self.find(order_id).ok_or(Rejection::OrderNotFound)?;
         let row = self.rows.get_mut(i).ok_or(Rejection::OrderNotFound)?;
         match row.status {
             OrderStatus::Created => {
                 row.status = OrderStatus::Paid;
-                Ok(())
+                Ok(Transition::order(EventType::OrderPaid, row.code))
             }
             OrderStatus::Paid => Err(Rejection::OrderAlreadyPaid),
         }
     }
 
-    pub fn delete(&mut self, order_id: &str) -> Result<(), Rejection> {
+    /// Deletes a CREATED order; the transition shows it as it was.
+    pub fn delete(&mut self, order_id: &str) -> Result<Transition, Rejection> {
         let i = self.find(order_id).ok_or(Rejection::OrderNotFound)?;
         match self.rows.get(i).map(|r| r.status) {
             None => Err(Rejection::OrderNotFound),
@@ -264,9 +269,9 @@ impl Orders {
                     self.index.insert(moved.code, i as u32);
                 }
                 self.deleted.insert(row.code);
-                self.texts.release(row.user_id);
-                self.texts.release(row.description);
-                Ok(())
+                self.texts.release(&row.user_id);
+                self.texts.release(&row.description);
+                Ok(Transition::order_gone(row))
             }
         }
     }
@@ -405,7 +410,7 @@ mod tests {
     #[test]
     fn an_existing_order_gives_its_code_and_no_other_id_does() {
         let mut orders = Orders::default();
-        let id = orders.create(new_order(), 1, 0).order_id;
+        let id = orders.create(new_order(), 1, 0).0.order_id;
         let code = Code::parse(PREFIX, &id);
         assert!(code.is_some());
         assert_eq!(orders.existing(&id), code);
@@ -414,7 +419,10 @@ mod tests {
             assert_eq!(orders.existing(other), None, "{other}");
             assert!(!orders.exists(other));
         }
-        assert_eq!(orders.delete(&id), Ok(()));
+        assert_eq!(
+            orders.delete(&id).map(|t| t.kind),
+            Ok(EventType::OrderDeleted)
+        );
         assert_eq!(orders.existing(&id), None);
     }
 
@@ -443,22 +451,25 @@ mod tests {
     #[test]
     fn created_then_paid_then_not_deletable() {
         let mut orders = Orders::default();
-        let order = orders.create(new_order(), 1, 1000);
+        let (order, _) = orders.create(new_order(), 1, 1000);
         assert_eq!(
             (order.status, order.created_at),
             (OrderStatus::Created, 1000)
         );
-        assert_eq!(orders.mark_paid(&order.order_id), Ok(()));
+        assert_eq!(
+            orders.mark_paid(&order.order_id).map(|t| t.kind),
+            Ok(EventType::OrderPaid)
+        );
         assert_eq!(
             orders.get(&order.order_id).map(|o| o.status),
             Ok(OrderStatus::Paid)
         );
         assert_eq!(
-            orders.mark_paid(&order.order_id),
+            orders.mark_paid(&order.order_id).map(|t| t.kind),
             Err(Rejection::OrderAlreadyPaid)
         );
         assert_eq!(
-            orders.delete(&order.order_id),
+            orders.delete(&order.order_id).map(|t| t.kind),
             Err(Rejection::PaidOrderCannotBeDeleted)
         );
         assert!(orders.get(&order.order_id).is_ok());
@@ -473,8 +484,11 @@ mod tests {
                 user_id: format!("u{n}"),
                 ..new_order()
             };
-            let order = orders.create(new, 1, 0);
-            assert_eq!(orders.delete(&order.order_id), Ok(()));
+            let (order, _) = orders.create(new, 1, 0);
+            assert_eq!(
+                orders.delete(&order.order_id).map(|t| t.kind),
+                Ok(EventType::OrderDeleted)
+            );
         }
         let deleted: Vec<String> = orders
             .sorted_deleted()
@@ -494,18 +508,21 @@ mod tests {
     #[test]
     fn an_unpaid_order_is_deleted_and_then_unknown() {
         let mut orders = Orders::default();
-        let order = orders.create(new_order(), 1, 0);
-        assert_eq!(orders.delete(&order.order_id), Ok(()));
+        let (order, _) = orders.create(new_order(), 1, 0);
+        assert_eq!(
+            orders.delete(&order.order_id).map(|t| t.kind),
+            Ok(EventType::OrderDeleted)
+        );
         assert_eq!(
             orders.get(&order.order_id).err(),
             Some(Rejection::OrderNotFound)
         );
         assert_eq!(
-            orders.delete(&order.order_id),
+            orders.delete(&order.order_id).map(|t| t.kind),
             Err(Rejection::OrderNotFound)
         );
         assert_eq!(
-            orders.mark_paid(&order.order_id),
+            orders.mark_paid(&order.order_id).map(|t| t.kind),
             Err(Rejection::OrderNotFound)
         );
         assert!(
@@ -513,7 +530,7 @@ mod tests {
             "texts let go with their last order"
         );
         // The same seed and content would make the same id; the deleted one is skipped.
-        let again = orders.create(new_order(), 1, 0);
+        let (again, _) = orders.create(new_order(), 1, 0);
         assert_ne!(again.order_id, order.order_id);
     }
 }

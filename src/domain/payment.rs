@@ -15,6 +15,7 @@ use super::payment_plan::{Later, Plans};
 pub use super::payment_status::PaymentStatus;
 use super::rejection::Rejection;
 use super::test_card::TestCard;
+use super::transition::Transition;
 use crate::sim::random::Rng;
 use core::hash::BuildHasher;
 use hashbrown::HashTable;
@@ -271,6 +272,11 @@ impl Payments {
         self.index.find(hash(code), same).map(|&i| i as usize)
     }
 
+    /// The row of the payment with this code.
+    pub(crate) fn row(&self, code: Code) -> Option<&Row> {
+        self.position(code).and_then(|i| self.rows.get(i))
+    }
+
     pub(crate) fn contains(&self, code: Code) -> bool {
         self.position(code).is_some()
     }
@@ -309,7 +315,7 @@ impl Payments {
 
     /// Records an approved payment. A declined one leaves no record: the
     /// spec shows no payment for it.
-    pub fn record(&mut self, new: NewPayment, ids: &mut Rng, now: i64) -> Payment {
+    pub fn record(&mut self, new: NewPayment, ids: &mut Rng, now: i64) -> (Payment, Transition) {
         let order = Code::parse(super::order::PREFIX, &new.order_id).unwrap_or(Code(0));
         self.record_for(new, order, ids, now)
     }
@@ -321,18 +327,31 @@ impl Payments {
         order: Code,
         ids: &mut Rng,
         now: i64,
-    ) -> Payment {
+    ) -> (Payment, Transition) {
+        self.record_as(new, order, ids, now, PaymentStatus::Success)
+    }
+
+    /// `record_for`, the payment starting in `status`.
+    fn record_as(
+        &mut self,
+        new: NewPayment,
+        order: Code,
+        ids: &mut Rng,
+        now: i64,
+        status: PaymentStatus,
+    ) -> (Payment, Transition) {
         let (payment_id, code) = id::fresh_code(PREFIX, ids, |c| self.contains(c));
-        self.keep_new(code, order, new.amount, new.method, now);
-        Payment {
+        let made = self.keep_new(code, order, (new.amount, new.method, status), now);
+        let payment = Payment {
             payment_id,
             order_id: new.order_id,
             amount: new.amount,
-            status: PaymentStatus::Success,
+            status,
             payment_method: new.method,
             paid_at: now,
             extras: None,
-        }
+        };
+        (payment, made)
     }
 
     /// `record_for` a payment that changes later: it starts in `status`
@@ -345,20 +364,15 @@ impl Payments {
         ids: &mut Rng,
         now: i64,
         (status, later): (PaymentStatus, Later),
-    ) -> Payment {
-        let payment = self.record_for(new, order, ids, now);
-        let Some(i) = self.find(&payment.payment_id) else {
-            return payment;
-        };
-        let Some(row) = self.rows.get_mut(i) else {
-            return payment;
-        };
-        row.status = status;
-        let code = row.code;
+    ) -> (Payment, Transition) {
+        let (payment, made) = self.record_as(new, order, ids, now, status);
+        let code = made.code;
         self.plans.keep(code, later);
-        self.rows
-            .get(i)
-            .map_or(payment, |row| row.payment_with(&self.plans))
+        let shown = self.position(code).and_then(|i| self.rows.get(i));
+        (
+            shown.map_or(payment, |row| row.payment_with(&self.plans)),
+            made,
+        )
     }
 
     /// `record` without the answer, for the test-data runner, which reads
@@ -370,27 +384,30 @@ impl Payments {
         method: PaymentMethod,
         ids: &mut Rng,
         now: i64,
-    ) {
+    ) -> Transition {
         let code = id::fresh_code_only(PREFIX, ids, |c| self.contains(c));
-        self.keep_new(code, order, amount, method, now);
+        let success = (amount, method, PaymentStatus::Success);
+        self.keep_new(code, order, success, now)
     }
 
     fn keep_new(
         &mut self,
         code: Option<Code>,
         order: Code,
-        amount: Money,
-        method: PaymentMethod,
+        (amount, method, status): (Money, PaymentMethod, PaymentStatus),
         now: i64,
-    ) {
-        self.keep(Row {
+    ) -> Transition {
+        let row = Row {
             code: code.unwrap_or(Code(0)),
             order,
             amount,
             paid_at: now,
             method,
-            status: PaymentStatus::Success,
-        });
+            status,
+        };
+        let made = Transition::payment(row.code, status);
+        self.keep(row);
+        made
     }
 
     pub fn get(&self, payment_id: &str) -> Result<Payment, Rejection> {
@@ -400,13 +417,13 @@ impl Payments {
             .ok_or(Rejection::PaymentNotFound)
     }
 
-    pub fn refund(&mut self, payment_id: &str) -> Result<(), Rejection> {
+    pub fn refund(&mut self, payment_id: &str) -> Result<Transition, Rejection> {
         let i = self.find(payment_id).ok_or(Rejection::PaymentNotFound)?;
         let row = self.rows.get_mut(i).ok_or(Rejection::PaymentNotFound)?;
         match row.status {
             PaymentStatus::Success => {
                 row.status = PaymentStatus::Refunded;
-                Ok(())
+                Ok(Transition::payment(row.code, PaymentStatus::Refunded))
             }
             _ => Err(Rejection::OnlySuccessCanBeRefunded),
         }
@@ -472,19 +489,26 @@ mod tests {
             method: PaymentMethod::Card,
             extras: None,
         };
-        let p = payments.record(new, &mut Rng::new(2), 77);
+        let (p, made) = payments.record(new, &mut Rng::new(2), 77);
+        assert_eq!(
+            made.kind,
+            super::super::transition::EventType::PaymentSucceeded
+        );
         assert_eq!((p.status, p.paid_at), (PaymentStatus::Success, 77));
-        assert_eq!(payments.refund(&p.payment_id), Ok(()));
+        assert_eq!(
+            payments.refund(&p.payment_id).map(|t| t.kind),
+            Ok(super::super::transition::EventType::PaymentRefunded)
+        );
         assert_eq!(
             payments.get(&p.payment_id).map(|p| p.status),
             Ok(PaymentStatus::Refunded)
         );
         assert_eq!(
-            payments.refund(&p.payment_id),
+            payments.refund(&p.payment_id).map(|t| t.kind),
             Err(Rejection::OnlySuccessCanBeRefunded)
         );
         assert_eq!(
-            payments.refund("PAY-NOPE0000"),
+            payments.refund("PAY-NOPE0000").map(|t| t.kind),
             Err(Rejection::PaymentNotFound)
         );
     }
@@ -502,7 +526,7 @@ mod tests {
                 method: PaymentMethod::Card,
                 extras: None,
             };
-            payments.record(new, &mut ids, 0);
+            let _ = payments.record(new, &mut ids, 0);
         }
         let ids: Vec<String> = payments
             .sorted_rows()

@@ -7,6 +7,7 @@ use crate::prelude::*;
 use super::code::{self, Code};
 use super::payment::{Payment, PaymentStatus, Payments, PREFIX};
 use super::payment_plan::{end_of, Change, Plan, Step};
+use super::transition::Transition;
 use crate::sim::scenario::Outcome;
 
 /// Why a challenge cannot be ended: no such payment, or the state it is in.
@@ -32,7 +33,7 @@ impl Payments {
     /// payment id), each change made at its due time.
     #[cold]
     #[inline(never)]
-    pub fn resolve_due(&mut self, now: i64) -> Vec<Change> {
+    pub fn resolve_due(&mut self, now: i64) -> Vec<(Change, Transition)> {
         let mut changes = Vec::new();
         while let Some((code, plan)) = self.plans.take_due(now, |c| c.text(PREFIX)) {
             let at = plan.due.unwrap_or(now);
@@ -55,7 +56,7 @@ impl Payments {
         payment_id: &str,
         outcome: Outcome,
         now: i64,
-    ) -> Result<Change, NotAwaiting> {
+    ) -> Result<(Change, Transition), NotAwaiting> {
         let i = self.find(payment_id).ok_or(NotAwaiting::Unknown)?;
         let row = self.rows.get(i).ok_or(NotAwaiting::Unknown)?;
         let (code, status) = (row.code, row.status);
@@ -80,17 +81,18 @@ impl Payments {
         outcome: Option<Outcome>,
         at: i64,
         by_buyer: Option<Outcome>,
-    ) -> Option<Change> {
+    ) -> Option<(Change, Transition)> {
         let row = self.position(code).and_then(|i| self.rows.get_mut(i))?;
         let from = row.status;
         let (to, failure) = end_of(&plan.step, outcome, from);
         row.status = to;
+        let made = Transition::payment(code, to);
         if let Some(later) = self.plans.get_mut(code) {
             if failure.is_some() {
                 later.failure.clone_from(&failure);
             }
         }
-        Some(Change {
+        let change = Change {
             code,
             from,
             to,
@@ -101,7 +103,8 @@ impl Payments {
             by_buyer,
             failure,
             origin: plan.origin,
-        })
+        };
+        Some((change, made))
     }
 
     /// The payment of `order` whose challenge is open, if one is.

@@ -4,7 +4,10 @@
 
 use crate::prelude::*;
 
+use super::events::Events;
 use super::idempotency::IdempotencyKeys;
+use crate::domain::delivery::Deliveries;
+use crate::domain::webhook::Endpoints;
 use crate::domain::{Orders, Payments};
 use crate::observe::request_line::SpareCall;
 use crate::observe::{Counters, Journal};
@@ -32,6 +35,12 @@ pub struct Backend {
     pub(crate) spare_call: SpareCall,
     /// The answers kept by `Idempotency-Key` (empty until a key is used).
     pub(crate) idempotency: IdempotencyKeys,
+    /// Every state change, bounded (see `Events`).
+    pub(crate) events: Events,
+    /// The webhook endpoints (none until one is registered).
+    pub(crate) endpoints: Endpoints,
+    /// The deliveries of events to them, and their attempts.
+    pub(crate) deliveries: Deliveries,
 }
 
 impl Backend {
@@ -47,6 +56,9 @@ impl Backend {
             scenario: None,
             spare_call: SpareCall::default(),
             idempotency: IdempotencyKeys::default(),
+            events: Events::default(),
+            endpoints: Endpoints::default(),
+            deliveries: Deliveries::default(),
             clock,
             settings,
         })

@@ -8,12 +8,15 @@
 //! - [`error`]: every failure, mapped to status and envelope in one place;
 //! - [`envelope`]: `{code, msg, data}` and the HTTP response around it;
 //! - [`backend`]: the state the gateway serves;
+//! - [`events`]: the bounded log of events, and their JSON text;
 //! - `openapi` (with the `serde` feature): the OpenAPI document,
 //!   rendered from the route table;
 //! - [`idempotency`]: the answers kept by `Idempotency-Key`;
 //! - [`scenario`]: a request's facts for the scenario's rules, and what a
 //!   rule's `then` does to it;
 //! - [`exchange`]: one request from arrival to answer;
+//! - [`webhook_spec`], [`webhooks`]: webhook endpoints, and the protocol
+//!   the JS sender drives to deliver events;
 //! - [`challenge_page`]: the simulated 3-D Secure challenge page of a
 //!   challenged payment, which the exchange serves.
 
@@ -22,6 +25,7 @@ pub mod body;
 pub mod challenge_page;
 pub mod envelope;
 pub mod error;
+pub mod events;
 pub mod exchange;
 pub mod idempotency;
 // Only tests/openapi_js.rs calls it, natively, where the crate has the
@@ -32,6 +36,8 @@ pub mod parse;
 pub mod request;
 pub mod route;
 pub mod scenario;
+pub mod webhook_spec;
+pub mod webhooks;
 
 pub use backend::Backend;
 pub use envelope::{Data, Envelope, Page, Response};

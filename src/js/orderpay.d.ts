@@ -57,6 +57,54 @@ export interface FailedPayment extends PaymentBase {
  */
 export type Payment = SettledPayment | RequiresActionPayment | PendingPayment | FailedPayment;
 
+/** A pay the third party declined at once, as its payment.failed event shows it: no payment is kept, so `paymentId` is null; `paidAt` is when it was declined. */
+export interface DeclinedPay {
+  paymentId: null;
+  orderId: string;
+  amount: number;
+  status: "FAILED";
+  paymentMethod: PaymentMethod;
+  paidAt: number;
+  /** The decline's code; processing_error when the third party timed out or failed. */
+  failureCode: DeclineCode;
+  failureReason: string;
+}
+
+/** The type of an event: a state change of an order or a payment. */
+export type WebhookEventType =
+  | "order.created" | "order.paid" | "order.deleted"
+  | "payment.succeeded" | "payment.failed" | "payment.requires_action" | "payment.pending" | "payment.refunded";
+
+/** One event of type `T` about `R`: exactly the JSON a webhook delivery sends as its body. */
+export interface WebhookEventOf<T extends WebhookEventType, R> {
+  /** `evt_` and 22 letters or digits, made from the seed and the event's place in order. */
+  id: string;
+  object: "event";
+  type: T;
+  /** The service's time of the change, Unix seconds. */
+  created: number;
+  /** The same time, Unix ms. */
+  createdAt: number;
+  /** The trace of the request (or of the pay, for a change that came later) that caused it. */
+  traceId: string;
+  /** The resource as a read shows it after the change (an order deleted as it was). */
+  data: { object: R };
+}
+
+/** Every event, discriminated on `type`. */
+export type WebhookEvent =
+  | WebhookEventOf<"order.created" | "order.paid" | "order.deleted", Order>
+  | WebhookEventOf<"payment.succeeded" | "payment.refunded", SettledPayment>
+  | WebhookEventOf<"payment.requires_action", RequiresActionPayment>
+  | WebhookEventOf<"payment.pending", PendingPayment>
+  | WebhookEventOf<"payment.failed", FailedPayment | DeclinedPay>;
+
+/** What `events()` reads after. */
+export interface EventsOptions {
+  /** An event's id: only the events after it. One dropped from the log gives every event kept. */
+  after?: string;
+}
+
 /** Every status a Payment can have. */
 export type PaymentStatus = Payment["status"];
 
@@ -765,6 +813,13 @@ export class Service {
   readonly scenario: ScenarioState | null;
   /** Log records, oldest first; with `after`, only those with a larger seq. */
   logs(after?: number): LogRecord[];
+  /**
+   * The events (every state change, the newest 10,000 kept), oldest first;
+   * with `after`, those after that event. Reading them turns webhooks on.
+   * Throws a TypeError naming `after` for a non-string, a RangeError for an
+   * id that is not one of this service's events.
+   */
+  events(options?: EventsOptions): WebhookEvent[];
   clearLogs(): void;
   /** How many records the log has dropped to stay within logCapacity. */
   readonly droppedLogs: number;

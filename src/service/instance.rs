@@ -7,8 +7,12 @@ use crate::prelude::*;
 use super::snapshot::{self, Parts};
 use super::snapshot::{check, stream};
 use super::{testdata, Pieces};
+use crate::domain::delivery::Deliveries;
+use crate::domain::event_id::event_seq;
 use crate::domain::payment_changes::{not_awaiting_text, NotAwaiting};
+use crate::domain::webhook::Endpoints;
 use crate::domain::{Orders, Payment, Payments};
+use crate::gateway::events::{Events, Sources};
 use crate::gateway::idempotency::IdempotencyKeys;
 use crate::gateway::{exchange, scenario, Backend, RawRequest, Response};
 use crate::json::message::{msg, Q};
@@ -99,6 +103,9 @@ impl Service {
                 scenario: parts.scenario,
                 spare_call: SpareCall::default(),
                 idempotency: parts.idempotency,
+                events: Events::default(),
+                endpoints: Endpoints::default(),
+                deliveries: Deliveries::default(),
             },
         }
     }
@@ -184,17 +191,22 @@ impl Service {
     }
 
     /// Resolves the payments' changes due by now, each at its due time.
-    fn resolve_due(&mut self) {
+    pub(super) fn resolve_due(&mut self) {
         let now = self.backend.clock.now_ms();
         if self.backend.payments.plans.any_due(now) {
             exchange::resolve_due(&mut self.backend, now);
         }
     }
 
-    /// The soonest time a payment's change is due, if any: for a timer
-    /// on real time.
+    /// The soonest time a payment's change or a webhook delivery's
+    /// attempt is due, if any: for a timer on real time.
     pub fn next_due(&self) -> Option<i64> {
-        self.backend.payments.next_due()
+        let plans = self.backend.payments.next_due();
+        let attempts = self.backend.deliveries.next_due();
+        match (plans, attempts) {
+            (Some(p), Some(a)) => Some(p.min(a)),
+            (p, a) => p.or(a),
+        }
     }
 
     /// Ends the open challenge of `payment_id` as the buyer would:
@@ -265,6 +277,30 @@ impl Service {
     /// Log records, oldest first; with `after`, only those newer than it.
     pub fn logs(&self, after: Option<u64>) -> Vec<LogRecord> {
         serde_json::from_str(&self.logs_json(after)).unwrap_or_default()
+    }
+
+    /// The events after the event `after` (every one kept without it),
+    /// oldest first, as a JSON array of the texts a delivery sends.
+    /// Reading them turns webhooks on (see `Events`). An `after` that is
+    /// not an event of this service is refused, naming `after`; one
+    /// dropped from the bounded log gives every event kept.
+    pub fn events_json(&mut self, after: Option<&str>) -> Result<String, Invalid> {
+        let seed = self.backend.settings.seed;
+        let after = match after {
+            None => None,
+            Some(id) => Some(event_seq(seed, id).ok_or_else(|| {
+                Invalid::out_of_range("after", msg!("no event ", Q(id), " in this service"))
+            })?),
+        };
+        let b = &mut self.backend;
+        b.events.on = true;
+        let sources = Sources {
+            events: &b.events,
+            orders: &b.orders,
+            payments: &b.payments,
+            seed,
+        };
+        Ok(sources.json_after(after))
     }
 
     /// The log records as a JSON array; with `after`, only newer ones.

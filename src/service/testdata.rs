@@ -86,7 +86,7 @@ pub fn run(svc: &mut Backend, count: u32) -> (BatchReport, u64) {
         report.order_ids.push(order_id);
     }
     for text in texts.into_iter().chain([description]) {
-        svc.orders.texts.release(text);
+        svc.orders.texts.release(&text);
     }
     (report, spent)
 }

@@ -206,13 +206,90 @@ impl Service {
             .unwrap_or_else(|_| "[]".to_owned())
     }
 
+    /// The events after the event id `after` (all kept without it), as a
+    /// JSON array of their texts; turns webhooks on. A `RangeError`
+    /// naming `after` for an id that is not one of this service's events.
+    pub fn events(&self, after: Option<String>) -> Result<String, JsValue> {
+        let Ok(mut core) = self.core.try_borrow_mut() else {
+            return Ok("[]".to_owned());
+        };
+        core.events_json(after.as_deref()).map_err(invalid_to_js)
+    }
+
+    /// Registers a webhook endpoint from its JSON text; the endpoint as
+    /// JSON (`{id, url | handler, secret, events, header}`). A `TypeError`
+    /// or `RangeError` naming the field for a wrong one.
+    #[wasm_bindgen(js_name = addWebhook)]
+    pub fn add_webhook(&self, spec: &str) -> Result<String, JsValue> {
+        let mut core = self.core.try_borrow_mut().map_err(|_| reentered())?;
+        core.add_webhook(spec).map_err(invalid_to_js)
+    }
+
+    /// Removes the endpoint `id`; a `RangeError` naming `id` if unknown.
+    #[wasm_bindgen(js_name = removeWebhook)]
+    pub fn remove_webhook(&self, id: &str) -> Result<(), JsValue> {
+        let mut core = self.core.try_borrow_mut().map_err(|_| reentered())?;
+        core.remove_webhook(id).map_err(invalid_to_js)
+    }
+
+    /// The endpoints with their deliveries, as a JSON array.
+    pub fn webhooks(&self) -> String {
+        self.core
+            .try_borrow()
+            .map(|c| c.webhooks_json())
+            .unwrap_or_else(|_| "[]".to_owned())
+    }
+
+    /// Resolves what is due at the service's now (`now`: the wall-clock
+    /// time, `Date.now()`, read on the wall clock only) and hands over
+    /// the delivery attempts due, each marked in flight, as a JSON array.
+    #[wasm_bindgen(js_name = takeDue)]
+    pub fn take_due(&self, now: f64) -> String {
+        wall::during(now, || match self.core.try_borrow_mut() {
+            Ok(mut core) => core.take_due(),
+            Err(_) => "[]".to_owned(),
+        })
+    }
+
+    /// Records attempt `n` of `delivery`: `status` 0 for no answer,
+    /// `error` empty for none; the delivery as JSON. A `RangeError`
+    /// naming `delivery` or `n` for one not in flight.
+    #[wasm_bindgen(js_name = reportAttempt)]
+    pub fn report_attempt(
+        &self,
+        delivery: &str,
+        n: u32,
+        status: u32,
+        duration_ms: f64,
+        error: &str,
+    ) -> Result<String, JsValue> {
+        let mut core = self.core.try_borrow_mut().map_err(|_| reentered())?;
+        let status = u16::try_from(status).unwrap_or(0);
+        let duration = if duration_ms.is_finite() && duration_ms > 0.0 {
+            duration_ms as u64
+        } else {
+            0
+        };
+        core.report_attempt(delivery, n, status, duration, error)
+            .map_err(invalid_to_js)
+    }
+
+    /// A new attempt of `delivery` due now; the delivery as JSON.
+    pub fn resend(&self, delivery: &str, now: f64) -> Result<String, JsValue> {
+        wall::during(now, || {
+            let mut core = self.core.try_borrow_mut().map_err(|_| reentered())?;
+            core.resend(delivery).map_err(invalid_to_js)
+        })
+    }
+
     /// Whether the service's clock is virtual (the wall clock is not).
     #[wasm_bindgen(js_name = virtualClock)]
     pub fn virtual_clock(&self) -> bool {
         self.core.try_borrow().is_ok_and(|c| c.virtual_clock())
     }
 
-    /// The soonest time a payment's change is due (epoch ms), if any.
+    /// The soonest time a payment's change or a delivery's attempt is due
+    /// (epoch ms), if any.
     #[wasm_bindgen(js_name = nextDue)]
     pub fn next_due(&self) -> Option<f64> {
         self.core.try_borrow().ok()?.next_due().map(|t| t as f64)
@@ -574,6 +651,11 @@ fn seq_after(n: f64) -> u64 {
     } else {
         0
     }
+}
+
+/// A call made while the service is in another call of its own.
+fn reentered() -> JsValue {
+    type_error(BUSY)
 }
 
 fn busy() -> Response {

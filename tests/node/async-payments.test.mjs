@@ -252,3 +252,21 @@ test("inProgress lists the payments awaiting the buyer or the clock, whoever pai
   assert.deepEqual(wall.inProgress(), []);
   for (const s of [service, restored, wall]) s.free();
 });
+
+test("events() lists each state change as the JSON a webhook sends, after an id; a wrong `after` is refused naming it", () => {
+  const service = new Service({ seed: 31, failureRate: 0, virtualTime: START });
+  const order = service.handle("POST", "/api/order/create", { userId: "buyer", price: 12 });
+  const pending = service.handle("POST", "/api/payment/pay", { orderId: order.data.orderId, amount: 12, paymentMethod: "CARD", cardNumber: "4000 0840 0000 0014" }).data;
+  service.advance(30_000);
+  const events = service.events();
+  assert.deepEqual(events.map((e) => e.type), ["order.created", "payment.pending", "payment.succeeded"]);
+  assert.deepEqual(events[0].data.object, order.data);
+  assert.deepEqual(events[1].data.object, pending);
+  assert.equal(events[2].createdAt, pending.paidAt + 30_000, "stamped at its due time");
+  assert.equal(events[2].created, Math.floor(events[2].createdAt / 1000));
+  assert.match(events[0].id, /^evt_[0-9A-Za-z]{22}$/);
+  assert.deepEqual(service.events({ after: events[0].id }), events.slice(1));
+  assert.throws(() => service.events({ after: 3 }), { name: "TypeError", message: /^after: / });
+  assert.throws(() => service.events({ after: "evt_nope" }), { name: "RangeError", message: /^after: / });
+  service.free();
+});

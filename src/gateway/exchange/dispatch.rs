@@ -13,11 +13,13 @@ use super::super::parse;
 use super::super::route::Route;
 use super::super::scenario;
 use super::later::{self, Planned};
+use super::transition::{commit, commit_now, Origin};
 use super::work::{Request, Work};
 use crate::domain::code::Code;
 use crate::domain::money::Money;
 use crate::domain::test_card::TestCard;
-use crate::domain::{BatchReport, NewOrder, NewPayment, Rejection};
+use crate::domain::transition::{Declined, Transition};
+use crate::domain::{BatchReport, NewOrder, NewPayment, PaymentMethod, Rejection};
 use crate::json::flat::Flat;
 use crate::json::message::{msg, Q};
 use crate::observe::EventClass;
@@ -32,7 +34,7 @@ pub type TestDataRunner = fn(&mut Backend, u32) -> (BatchReport, u64);
 
 pub(super) fn dispatch(
     svc: &mut Backend,
-    testdata: TestDataRunner,
+    (testdata, origin): (TestDataRunner, Origin),
     route: Route,
     req: Request,
     work: &mut Work,
@@ -42,7 +44,7 @@ pub(super) fn dispatch(
         Route::CreateOrder => {
             let (mut req, mut room) = (req, Flat::new());
             let new = parse::new_order(&req.body(&mut room)?)?;
-            create(svc, new, work)
+            create(svc, new, work, origin)
         }
         Route::GetOrder(order_id) => {
             enter(svc, work, class);
@@ -50,23 +52,26 @@ pub(super) fn dispatch(
         }
         Route::MarkOrderPaid(order_id) => {
             enter(svc, work, class);
-            svc.orders.mark_paid(order_id)?;
+            let made = svc.orders.mark_paid(order_id)?;
+            commit_now(svc, made, origin);
             Ok(None)
         }
         Route::DeleteOrder(order_id) => {
             enter(svc, work, class);
-            svc.orders.delete(order_id)?;
+            let made = svc.orders.delete(order_id)?;
+            commit_now(svc, made, origin);
             svc.payments.forget_attempts(order_id);
             Ok(None)
         }
-        Route::Pay => pay(svc, req, work, class),
+        Route::Pay => pay(svc, req, work, (class, origin)),
         Route::GetPayment(payment_id) => {
             enter(svc, work, class);
             Ok(Some(Data::Payment(svc.payments.get(payment_id)?)))
         }
         Route::Refund(payment_id) => {
             enter(svc, work, class);
-            svc.payments.refund(payment_id)?;
+            let made = svc.payments.refund(payment_id)?;
+            commit_now(svc, made, origin);
             Ok(None)
         }
         Route::Batch => {
@@ -85,7 +90,7 @@ fn pay(
     svc: &mut Backend,
     mut req: Request,
     work: &mut Work,
-    class: EventClass,
+    (class, origin): (EventClass, Origin),
 ) -> Result<Option<Data>, ApiError> {
     let mut room = Flat::new();
     let new = parse::new_payment(&req.body(&mut room)?)?;
@@ -98,7 +103,7 @@ fn pay(
             )
         })?),
     };
-    settle(svc, new, by_header, work, class)
+    settle(svc, new, by_header, work, (class, origin))
 }
 
 /// Order create, once the body is read: refused past `maxOrders`.
@@ -106,11 +111,13 @@ fn create(
     svc: &mut Backend,
     new: Result<NewOrder, Rejection>,
     work: &mut Work,
+    origin: Origin,
 ) -> Result<Option<Data>, ApiError> {
     room_for_order(svc)?;
     enter(svc, work, EventClass::Order);
     let now = svc.clock.now_ms();
-    let order = svc.orders.create(new?, svc.settings.seed, now);
+    let (order, made) = svc.orders.create(new?, svc.settings.seed, now);
+    commit(svc, made, now, origin);
     Ok(Some(Data::Order(order)))
 }
 
@@ -122,15 +129,18 @@ pub(super) fn create_inner(
     price: Money,
     description: &Rc<str>,
     work: &mut Work,
+    origin: Origin,
 ) -> Result<Code, ApiError> {
     room_for_order(svc)?;
     enter(svc, work, EventClass::Order);
     let now = svc.clock.now_ms();
     let seed = svc.settings.seed;
     let (user_id, description) = (Rc::clone(user_id), Rc::clone(description));
-    Ok(svc
+    let (code, made) = svc
         .orders
-        .add_shared(user_id, price, description, seed, now))
+        .add_shared(user_id, price, description, seed, now);
+    commit(svc, made, now, origin);
+    Ok(code)
 }
 
 /// Past `maxOrders`, no order is created.
@@ -150,19 +160,20 @@ fn settle(
     new: Result<NewPayment, Rejection>,
     by_header: Option<Forced>,
     work: &mut Work,
-    class: EventClass,
+    (class, origin): (EventClass, Origin),
 ) -> Result<Option<Data>, ApiError> {
     enter(svc, work, class);
     let new = new?;
-    let (order, planned) = judge(svc, &new.order_id, by_header, new.card(), work)?;
+    let asked = ((new.amount, new.method), origin);
+    let (order, planned) = judge(svc, &new.order_id, asked, by_header, new.card(), work)?;
     let now = svc.clock.now_ms();
-    if let Some(planned) = planned {
-        let payment = later::record(svc, new, order, now, *planned, work);
-        return Ok(Some(Data::Payment(payment)));
-    }
-    let payment = svc
-        .payments
-        .record_for(new, order, &mut svc.streams.ids, now);
+    let (payment, made) = match planned {
+        Some(planned) => later::record(svc, new, order, now, *planned, work),
+        None => svc
+            .payments
+            .record_for(new, order, &mut svc.streams.ids, now),
+    };
+    commit(svc, made, now, origin);
     Ok(Some(Data::Payment(payment)))
 }
 
@@ -174,6 +185,7 @@ fn settle(
 pub(super) fn judge(
     svc: &mut Backend,
     order_id: &str,
+    (asked, origin): ((Money, PaymentMethod), Origin),
     by_header: Option<Forced>,
     card: Option<&'static TestCard>,
     work: &mut Work,
@@ -229,11 +241,30 @@ pub(super) fn judge(
         planned = later::by_card(card, &mut verdict);
     }
     let approved = verdict.approved;
+    let failure = verdict.failure;
     work.third_party = Some((offset, took, verdict));
     if !approved {
+        commit_decline(svc, order, asked, failure, origin);
         return Err(Rejection::ThirdPartyFailed.into());
     }
     Ok((order, planned))
+}
+
+/// A pay the third party declined: its `payment.failed` event, with what
+/// was asked and the third party's failure.
+fn commit_decline(
+    svc: &mut Backend,
+    order: Code,
+    (amount, method): (Money, PaymentMethod),
+    failure: Failure,
+    origin: Origin,
+) {
+    let declined = Declined {
+        amount,
+        method,
+        failure,
+    };
+    commit_now(svc, Transition::declined(order, declined), origin);
 }
 
 /// What forces the third party's verdict: nothing when a scenario's rule
@@ -269,6 +300,7 @@ pub(super) fn enter(svc: &mut Backend, work: &mut Work, class: EventClass) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::observe::{SpanId, TraceId};
     use crate::sim::clock::VirtualClock;
     use crate::sim::Settings;
 
@@ -285,6 +317,14 @@ mod tests {
         Money::positive(12.5).unwrap_or_else(|| panic!("a positive price"))
     }
 
+    fn origin() -> Origin {
+        (TraceId::from_parts([1, 2, 1]), SpanId(3))
+    }
+
+    fn asked() -> ((Money, PaymentMethod), Origin) {
+        ((price(), PaymentMethod::Card), origin())
+    }
+
     #[test]
     fn entering_a_service_names_it_and_takes_its_time() {
         let mut svc = backend(10);
@@ -298,7 +338,7 @@ mod tests {
     fn no_order_is_made_past_max_orders() {
         let (mut svc, mut work) = (backend(0), Work::default());
         let user: Rc<str> = Rc::from("u1");
-        let made = create_inner(&mut svc, &user, price(), &user, &mut work);
+        let made = create_inner(&mut svc, &user, price(), &user, &mut work, origin());
         assert_eq!(made, Err(ApiError::InsufficientStorage { limit: 0 }));
         assert_eq!(work.served_by, None, "the gateway turned it away");
         assert_eq!(svc.orders.len(), 0);
@@ -308,7 +348,7 @@ mod tests {
     fn an_order_made_is_served_by_the_order_service() {
         let (mut svc, mut work) = (backend(1), Work::default());
         let user: Rc<str> = Rc::from("u1");
-        assert!(create_inner(&mut svc, &user, price(), &user, &mut work).is_ok());
+        assert!(create_inner(&mut svc, &user, price(), &user, &mut work, origin()).is_ok());
         assert_eq!(work.served_by, Some(EventClass::Order));
         assert_eq!(svc.orders.len(), 1);
     }
@@ -316,7 +356,7 @@ mod tests {
     #[test]
     fn a_payment_for_no_order_never_reaches_the_third_party() {
         let (mut svc, mut work) = (backend(1), Work::default());
-        let judged = judge(&mut svc, "ORD-nothing", None, None, &mut work);
+        let judged = judge(&mut svc, "ORD-nothing", asked(), None, None, &mut work);
         assert_eq!(judged, Err(Rejection::OrderNotFound.into()));
         assert!(work.third_party.is_none());
     }
@@ -325,10 +365,17 @@ mod tests {
     fn a_forced_failure_is_the_third_partys_verdict() {
         let (mut svc, mut work) = (backend(1), Work::default());
         let user: Rc<str> = Rc::from("u1");
-        let made = create_inner(&mut svc, &user, price(), &user, &mut work);
+        let made = create_inner(&mut svc, &user, price(), &user, &mut work, origin());
         let order = made.unwrap_or_else(|e| panic!("{e:?}"));
         let id = order.text("ORD");
-        let judged = judge(&mut svc, &id, Some(Forced::Failure), None, &mut work);
+        let judged = judge(
+            &mut svc,
+            &id,
+            asked(),
+            Some(Forced::Failure),
+            None,
+            &mut work,
+        );
         assert_eq!(judged, Err(Rejection::ThirdPartyFailed.into()));
         let verdict = work.third_party.map(|(_, _, verdict)| verdict.approved);
         assert_eq!(verdict, Some(false));

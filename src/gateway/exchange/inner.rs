@@ -11,6 +11,7 @@ use super::super::backend::Backend;
 use super::super::error::ApiError;
 use super::dispatch::{create_inner, enter, judge};
 use super::records::{log, Context};
+use super::transition::{commit, commit_now};
 use super::work::Work;
 use crate::domain::code::Code;
 use crate::domain::money::Money;
@@ -118,25 +119,31 @@ pub fn exchange_inner(
     let call = caller.call(&inner, kept);
     context.write(svc, started, context.at, Kept::Gateway(Rc::clone(&call)));
     let mut work = Work::default();
+    let origin = context.origin();
     let result = match inner {
         Inner::Create(user_id, price, description) => {
-            create_inner(svc, user_id, price, description, &mut work).map(Some)
+            create_inner(svc, user_id, price, description, &mut work, origin).map(Some)
         }
         Inner::Pay(order_id, amount, method) => {
             enter(svc, &mut work, EventClass::Payment);
-            judge(svc, order_id, None, None, &mut work).map(|(order, _)| {
+            let asked = (amount, method);
+            judge(svc, order_id, (asked, origin), None, None, &mut work).map(|(order, _)| {
                 let now = svc.clock.now_ms();
                 let ids = &mut svc.streams.ids;
-                svc.payments.add(order, amount, method, ids, now);
+                let made = svc.payments.add(order, amount, method, ids, now);
+                commit(svc, made, now, origin);
                 None
             })
         }
         Inner::MarkPaid(id) => {
             enter(svc, &mut work, EventClass::Order);
-            svc.orders
-                .mark_paid(id)
-                .map(|()| None)
-                .map_err(ApiError::from)
+            match svc.orders.mark_paid(id) {
+                Ok(made) => {
+                    commit_now(svc, made, origin);
+                    Ok(None)
+                }
+                Err(e) => Err(ApiError::from(e)),
+            }
         }
     };
     finish_inner(svc, &context, call, result, work)

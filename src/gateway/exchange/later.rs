@@ -8,12 +8,14 @@ use alloc::rc::Rc;
 
 use super::super::backend::Backend;
 use super::super::error::ApiError;
+use super::transition::{self, commit};
 use super::work::Work;
 use crate::domain::code::Code;
 use crate::domain::payment::{PaymentStatus, PREFIX};
 use crate::domain::payment_changes::NotAwaiting;
 use crate::domain::payment_plan::{Cause, Change, Later, Plan, Step};
 use crate::domain::test_card::{CardIx, CardOutcome, TestCard};
+use crate::domain::transition::Transition;
 use crate::domain::{NewPayment, Payment};
 use crate::json::message::msg;
 use crate::observe::payment_span::PaymentSpan;
@@ -98,7 +100,7 @@ pub(super) fn record(
     now: i64,
     planned: Planned,
     work: &mut Work,
-) -> Payment {
+) -> (Payment, Transition) {
     if let Some((_, _, verdict)) = work.third_party.as_mut() {
         verdict.set_planned(planned.note(now));
     }
@@ -123,11 +125,11 @@ pub(super) fn record(
         failure: None,
     };
     let ids = &mut svc.streams.ids;
-    let payment = svc
+    let (payment, made) = svc
         .payments
         .record_later(new, order, ids, now, (planned.status, later));
     svc.payments.plans.unanchored = Code::parse(PREFIX, &payment.payment_id);
-    payment
+    (payment, made)
 }
 
 impl Planned {
@@ -213,7 +215,8 @@ pub(super) fn challenge_open(order_id: &str, open: Code) -> ApiError {
 #[cold]
 #[inline(never)]
 pub fn resolve_due(svc: &mut Backend, now: i64) {
-    for change in svc.payments.resolve_due(now) {
+    for (change, made) in svc.payments.resolve_due(now) {
+        commit(svc, made, change.at, transition::of_plan(change.origin));
         write_change(svc, change);
     }
 }
@@ -255,7 +258,8 @@ pub fn complete_challenge(
     if svc.payments.plans.any_due(now) {
         resolve_due(svc, now);
     }
-    let change = svc.payments.complete_challenge(payment_id, outcome, now)?;
+    let (change, made) = svc.payments.complete_challenge(payment_id, outcome, now)?;
+    commit(svc, made, change.at, transition::of_plan(change.origin));
     write_change(svc, change.clone());
     Ok(change)
 }

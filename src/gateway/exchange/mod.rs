@@ -12,7 +12,8 @@
 //! - `records`: the records and spans written of it;
 //! - `inner`: the test-data runner's requests, made inside the service;
 //! - `later`: a pay's plan, and the changes that come due;
-//! - `challenge`: the challenge page's route, the buyer's answer.
+//! - `challenge`: the challenge page's route, the buyer's answer;
+//! - `transition`: the one place a state change is committed.
 
 use crate::prelude::*;
 
@@ -24,6 +25,7 @@ mod dispatch;
 mod inner;
 mod later;
 mod records;
+mod transition;
 mod work;
 
 pub use dispatch::TestDataRunner;
@@ -112,7 +114,7 @@ pub fn exchange(svc: &mut Backend, raw: RawRequest, testdata: TestDataRunner) ->
                 return Ok(None);
             }
         }
-        dispatch(svc, testdata, route, request, &mut work)
+        dispatch(svc, (testdata, context.origin()), route, request, &mut work)
     });
     let event_class = work.served_by.or_else(|| match &matches {
         Some(m) => route::event_class(m),

@@ -2,6 +2,7 @@
 //! its trace, then the service record, the spans and the response record
 //! once it is answered. The flow and the inner requests both end here.
 
+use super::transition::Origin;
 use crate::prelude::*;
 
 use alloc::rc::Rc;
@@ -24,6 +25,11 @@ pub(super) struct Context {
 }
 
 impl Context {
+    /// Where the changes the request makes are committed.
+    pub(super) fn origin(&self) -> Origin {
+        (self.at.trace, self.at.span)
+    }
+
     /// Writes a record of this request, or counts it as passed.
     #[inline]
     pub(super) fn write(&self, svc: &mut Backend, timestamp: i64, at: At, stage: Kept) {
