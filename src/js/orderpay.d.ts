@@ -549,33 +549,6 @@ export interface ServiceSettings {
   latency: { order: Required<LatencyProfile>; payment: Required<LatencyProfile>; thirdParty: Required<LatencyProfile>; test: Required<LatencyProfile> };
 }
 
-/** The state changes a webhook endpoint can be sent (docs/webhooks.md). */
-export type WebhookEventType =
-  | "order.created"
-  | "order.paid"
-  | "order.deleted"
-  | "payment.succeeded"
-  | "payment.failed"
-  | "payment.requires_action"
-  | "payment.pending"
-  | "payment.refunded";
-
-/** One state change, Stripe-shaped: exactly this object's JSON text is a delivery's body. */
-export interface WebhookEvent {
-  /** `evt_…`, the same for the same seed and calls. */
-  id: string;
-  object: "event";
-  type: WebhookEventType;
-  /** When it happened on the service's clock, unix seconds. */
-  created: number;
-  /** The same, Unix ms. */
-  createdAt: number;
-  /** The trace of the request (or the clock's step) that caused it. */
-  traceId: string;
-  /** The order or payment as GET shows it, after the change. */
-  data: { object: Order | Payment };
-}
-
 /** The signature header a delivery carries: the same value under either name. */
 export type WebhookSignatureHeader = "Orderpay-Signature" | "Stripe-Signature";
 
@@ -864,8 +837,6 @@ export class Service {
   removeWebhook(id: string): boolean;
   /** The endpoints, each with its deliveries and their attempts. */
   webhooks(): WebhookEndpoint[];
-  /** The events, oldest first (bounded: the oldest are dropped past 10,000); with `after`, those after that id. */
-  events(options?: { after?: string }): WebhookEvent[];
   /** Sends a delivery again now, whatever its state; a RangeError for an unknown id. */
   resendDelivery(id: string): WebhookDelivery;
   /**
