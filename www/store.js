@@ -358,6 +358,14 @@ export class Store extends EventTarget {
     return this.service.events(after === undefined ? undefined : { after });
   }
 
+  /** The soonest next attempt of any webhook delivery (Unix ms), or null; null at once with no endpoint. */
+  get nextRetryAt() {
+    if (!this.#hooked && !this.remote) return null;
+    let due = null;
+    for (const e of this.webhooks()) for (const d of e.deliveries ?? []) if (typeof d.nextAttemptAt === "number" && (due === null || d.nextAttemptAt < due)) due = d.nextAttemptAt;
+    return due;
+  }
+
   /** Registers an endpoint (service.addWebhook); rejects with the service's error, which names the field. */
   addWebhook(spec) {
     return settle(() => this.service.addWebhook(spec), (endpoint) => {

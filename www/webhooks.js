@@ -112,7 +112,7 @@ class WebhooksPanel {
   /** Moves the virtual clock to the soonest retry: the attempts due then are sent. */
   async advanceToNext() {
     const { store } = this;
-    const due = soonestRetry(store.webhooks());
+    const due = store.nextRetryAt;
     if (due === null) return;
     try {
       await store.advance(Math.max(0, due - store.now));
@@ -146,13 +146,13 @@ class WebhooksPanel {
     const ctx = { store, receiver, events: new Map(this.events.map((e) => [e.id, e])), resend: (id) => this.resend(id) };
     fill($("#hook-events"), ...eventItems(this.events, store, (traceId) => store.showTrace(traceId)));
     fill($("#hook-endpoints"), ...(endpoints.length ? endpoints.map((e) => endpointView(e, ctx)) : [h("li", { class: "hint empty" }, "No endpoint: switch the built-in receiver on to have the events delivered.")]));
-    this.drawAdvance(endpoints);
+    this.drawAdvance();
   }
 
   /** "Advance to the next attempt": on a virtual clock, while a retry waits. */
-  drawAdvance(endpoints) {
+  drawAdvance() {
     const { store } = this;
-    const due = soonestRetry(endpoints);
+    const due = store.nextRetryAt;
     const button = $("#hooks-advance");
     button.hidden = due === null || store.virtualClock !== true;
     button.textContent = due === null ? "Advance to the next attempt" : `Advance ${duration(Math.max(0, due - store.now))}, to the next attempt`;
@@ -175,11 +175,4 @@ class WebhooksPanel {
       this.say(`Not resent: ${e.message}`, "error");
     }
   }
-}
-
-/** The soonest next attempt of any delivery, or null. */
-function soonestRetry(endpoints) {
-  let due = null;
-  for (const e of endpoints) for (const d of e.deliveries ?? []) if (typeof d.nextAttemptAt === "number" && (due === null || d.nextAttemptAt < due)) due = d.nextAttemptAt;
-  return due;
 }

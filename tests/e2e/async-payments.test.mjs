@@ -411,6 +411,18 @@ test("on a phone (390 px): the challenge, the clock and a payment's states fit w
   await page.context().close();
 });
 
+/**
+ * A screenshot of one part of the page. The sections are laid out only as
+ * they come in sight (content-visibility), which moves what lies below
+ * them while the screenshot scrolls: for the picture, every section is
+ * laid out (and the Undo bar, fixed at the bottom, left out).
+ */
+async function shot(page, selector, name) {
+  const style = await page.addStyleTag({ content: "main > section { content-visibility: visible !important; } #undo { visibility: hidden; }" });
+  await page.locator(selector).screenshot({ path: `${artifacts}${name}` });
+  await style.evaluate((el) => el.remove());
+}
+
 /** The deliveries to the built-in receiver of the event of `type` shown first (the newest), as the panel shows them. */
 function deliveryOf(page, type) {
   return page.locator("#hook-endpoints li.hook-delivery", { has: page.locator(".hook-delivery-head", { hasText: type }) }).first();
@@ -453,6 +465,8 @@ test("webhooks: the panel lists a flow's events; the built-in receiver, made to 
   assert.match(await failing.locator(".hook-why").textContent(), /The receiver failed \(HTTP 500\)/);
   assert.match(await failing.locator(".hook-next").textContent(), /^Next attempt in 1 min \(at \d\d:\d\d:\d\d \(virtual\)\)\.$/);
   assert.equal(await page.isVisible("#hooks-advance"), true);
+  // The Simulation panel's clock says what is due next: the retry, not a payment's change.
+  assert.match(await page.textContent("#clock-line"), /Next due: a webhook delivery's attempt, in 1 min \(at \d\d:\d\d:\d\d \(virtual\)\)\.$/);
   // The retry on Advance fails again; once the receiver is fixed, the next one succeeds.
   await page.click("#hooks-advance");
   await page.waitForFunction(() => document.querySelector("#hook-endpoints li.hook-delivery").dataset.attempts === "2");
@@ -462,8 +476,7 @@ test("webhooks: the panel lists a flow's events; the built-in receiver, made to 
   const attempts = await attemptsOf(failing);
   assert.deepEqual(attempts.map((a) => a.status), [500, 500, 200]);
   assert.equal(await page.isHidden("#hooks-advance"), true);
-  await page.locator("#webhooks").scrollIntoViewIfNeeded();
-  await page.locator("#webhooks").screenshot({ path: `${artifacts}hooks-retry-1280.png` });
+  await shot(page, "#webhooks", "hooks-retry-1280.png");
 
   // Resend: a delivered one, sent again as a new attempt.
   await paid.locator("button.resend").click();
@@ -493,7 +506,7 @@ test("webhooks on a phone (390 px): the events and a failing delivery fit withou
   assert.ok(await fitsSideways(page), "no sideways scroll with a failed delivery shown");
   const resend = await page.locator("#hook-endpoints button.resend").boundingBox();
   assert.ok(resend && resend.x + resend.width <= 390, `Resend in sight: ${JSON.stringify(resend)}`);
-  await page.locator("#webhooks").screenshot({ path: `${artifacts}hooks-390.png` });
+  await shot(page, "#webhooks", "hooks-390.png");
   assert.deepEqual(errors, []);
   assert.deepEqual(consoleMessages, [], "nothing said in the console, as an error or a warning");
   await page.context().close();
