@@ -2,7 +2,7 @@
 // (GET /__orderpay/webhooks) and its events (GET /__orderpay/webhooks/events),
 // mirrored so that the page reads them at once, as it reads the records;
 // fetched again after each change the page makes and as records come in
-// (a delivery attempt writes one). The events are read only once webhooks
+// (a delivery attempt writes one) and while an attempt is in flight. The events are read only once webhooks
 // are on (the server has an endpoint, or the page asked for them): reading
 // them turns webhooks on for the server's service.
 
@@ -46,11 +46,20 @@ export class RemoteWebhooks {
     this.on = false;
   }
 
-  /** Read again in a moment (records came): at most once per SOON_MS. */
+  /**
+   * Read again in a moment (a request made changes, records came): at
+   * most once per SOON_MS, and again while an attempt is in flight (the
+   * server sends each after the answer of the request that made it).
+   */
   soon() {
     if (this.#timer) return;
-    this.#timer = setTimeout(() => {
-      this.read().then(() => this.changed(), () => {}).finally(() => { this.#timer = 0; });
+    this.#timer = setTimeout(async () => {
+      try {
+        await this.read();
+        this.changed();
+      } catch { /* the server is away: the next request or record reads again */ }
+      this.#timer = 0;
+      if (this.endpoints.some((e) => e.deliveries?.some((d) => d.state === "in_flight"))) this.soon();
     }, SOON_MS);
   }
 

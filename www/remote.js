@@ -404,6 +404,8 @@ export class RemoteService {
       if ((here || await this.#catchUp()) && spans && traceId) await this.#fetchSpans(traceId);
       // Its records came on the stream: the rules' counts it moved are read here (#catchUp reads them otherwise).
       if (here && this.scenarios && this.#state.scenario) await this.#readScenario();
+      // The deliveries it set going are sent after its answer: read in a moment.
+      if (this.webhookRoutes && this.#hooks.on) this.#hooks.soon();
     } catch {
       // The answer stands; its records come with the next event or poll.
     }
