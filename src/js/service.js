@@ -58,7 +58,8 @@ let watchOf;
  */
 function coreOver(raw) {
   return {
-    takeDue: () => JSON.parse(raw.takeDue(raw.now())),
+    // The wall clock's time, which a virtual clock ignores.
+    takeDue: () => JSON.parse(raw.takeDue(Date.now())),
     report: (delivery, n, status, durationMs, error) => raw.reportAttempt(delivery, n, status, durationMs, error),
     get virtual() {
       return raw.virtualClock();
@@ -279,9 +280,15 @@ export class Service {
   removeWebhook(id) {
     const raw = this.#live();
     if (typeof id !== "string") throw new TypeError(`id: expected an endpoint id such as "we_1", got ${kind(id)}`);
-    const removed = raw.removeWebhook(id);
-    if (removed) this.#sender?.setHandler(id, null);
-    return removed;
+    try {
+      raw.removeWebhook(id);
+    } catch (error) {
+      // The core's RangeError names an id it does not have.
+      if (error instanceof RangeError) return false;
+      throw error;
+    }
+    this.#sender?.setHandler(id, null);
+    return true;
   }
 
   /** The endpoints, each with its deliveries and their attempts. */
@@ -289,22 +296,11 @@ export class Service {
     return JSON.parse(this.#live().webhooks());
   }
 
-  /** The events, oldest first; with `{ after: "evt_…" }`, those after that one. */
-  events(options) {
-    const raw = this.#live();
-    if (options !== undefined && (options === null || typeof options !== "object")) {
-      throw new TypeError(`options: expected { after: "evt_…" } or nothing, got ${kind(options)}`);
-    }
-    const after = options?.after;
-    if (after !== undefined && typeof after !== "string") throw new TypeError(`after: expected an event id such as "evt_…", got ${kind(after)}`);
-    return JSON.parse(raw.events(after));
-  }
-
   /** Sends delivery `id` again now, whatever became of it; returns the delivery. */
   resendDelivery(id) {
     const raw = this.#live();
     if (typeof id !== "string") throw new TypeError(`id: expected a delivery id such as "wd_1", got ${kind(id)}`);
-    const delivery = JSON.parse(raw.resend(id));
+    const delivery = JSON.parse(raw.resend(id, Date.now()));
     this.#sender?.pump();
     return delivery;
   }

@@ -112,10 +112,26 @@ async function challenged(path) {
   return pay.body.data.paymentId;
 }
 
+/**
+ * A webhook endpoint's id, or one of its deliveries' (`delivery`), in the
+ * session a documented path acts on: an endpoint added, and for a delivery
+ * an order created for it.
+ */
+async function webhookId(path, delivery) {
+  const prefix = path.includes("{session}") ? "/__orderpay/sessions/{session}" : "/__orderpay";
+  const added = await call(admin(`${prefix}/webhooks`), "POST", { url: "http://127.0.0.1:9/unreachable", events: ["order.created"] });
+  if (!delivery) return added.body.data.webhook.id;
+  const headers = path.includes("{session}") ? { "x-orderpay-session": "doc-test" } : {};
+  await call(`${server.url}/api/order/create`, "POST", { userId: "u1", price: 5 }, headers);
+  const endpoints = (await call(admin(`${prefix}/webhooks`))).body.data.webhooks;
+  return endpoints.find((e) => e.id === added.body.data.webhook.id).deliveries[0].id;
+}
+
 /** Sends it and reads the answer; a stream (server-sent events) is read up to its headers. */
 async function answer(method, path, body) {
   if (path.includes("{paymentId}")) path = path.replace("{paymentId}", await challenged(path));
-  if (path.endsWith("/events")) {
+  if (path.includes("/webhooks/") && path.includes("{id}")) path = path.replace("{id}", await webhookId(path, path.includes("/deliveries/")));
+  if (path.endsWith("/events") && !path.endsWith("/webhooks/events")) {
     const stream = new AbortController();
     const res = await fetch(admin(path), { signal: stream.signal });
     stream.abort();
