@@ -28,12 +28,23 @@ pub const MAX_EVENTS: usize = 10_000;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Event {
     pub at: i64,
-    pub trace: TraceId,
+    /// The trace id's parts (`TraceId::parts`), kept apart so that its
+    /// flag packs beside `kind` (see `trace`).
+    trace: [u64; 2],
+    wide: bool,
     pub span: SpanId,
     pub kind: EventType,
     /// The order's or the payment's code (a declined pay's order's).
     pub code: Code,
     pub(crate) detail: Detail,
+}
+
+impl Event {
+    /// The trace it happened in.
+    pub fn trace(&self) -> TraceId {
+        let [high, low] = self.trace;
+        TraceId::from_parts([high, low, u64::from(self.wide)])
+    }
 }
 
 /// The bounded log of events, numbered from 0 in the order they happened.
@@ -59,14 +70,16 @@ pub struct Sources<'a> {
 
 impl Events {
     /// Keeps the event of `made`; its number.
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, made: Transition, at: i64, (trace, span): (TraceId, SpanId)) -> u64 {
         if self.kept.len() >= MAX_EVENTS {
             self.kept.pop_front();
         }
+        let [high, low, wide] = trace.parts();
         self.kept.push_back(Event {
             at,
-            trace,
+            trace: [high, low],
+            wide: wide != 0,
             span,
             kind: made.kind,
             code: made.code,
@@ -150,7 +163,7 @@ impl Sources<'_> {
         out.int(event.at);
         out.key("traceId");
         out.comma_then_quote();
-        event.trace.push_hex(&mut out.text);
+        event.trace().push_hex(&mut out.text);
         out.text.push('"');
         out.key("data");
         out.begin_object();
@@ -164,7 +177,14 @@ impl Sources<'_> {
     /// with the status the event's type names.
     fn resource(&self, out: &mut Out, event: &Event) {
         match (&event.detail, Transition::payment_status(event.kind)) {
-            (Detail::Declined(d), _) => declined(out, event, d),
+            (&Detail::Declined(amount, method, failure), _) => {
+                let asked = Declined {
+                    amount,
+                    method,
+                    failure,
+                };
+                declined(out, event, &asked);
+            }
             (_, Some(status)) => {
                 let row = self.payments.row(event.code);
                 let Some(mut row) = row.cloned() else {
@@ -215,4 +235,14 @@ fn declined(out: &mut Out, event: &Event, d: &Declined) {
     out.key("failureReason");
     out.str(Rejection::ThirdPartyFailed.msg());
     out.end_object();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_event_is_kept_in_64_bytes() {
+        assert_eq!(core::mem::size_of::<Event>(), 64);
+    }
 }

@@ -165,7 +165,7 @@ pub(crate) fn attempt_span(seed: u64, delivery: u64, n: u32) -> SpanId {
 fn trace_headers(out: &mut Out, seed: u64, event: &Event, delivery: u64, n: u32) {
     let span = attempt_span(seed, delivery, n).hex();
     let mut trace = String::with_capacity(32);
-    event.trace.push_hex_128(&mut trace);
+    event.trace().push_hex_128(&mut trace);
     out.key("traceparent");
     out.plain(&msg!("00-", &trace, "-", &span, "-01"));
     out.key("b3");
