@@ -233,6 +233,15 @@ export class Service {
     return tape.records(this.#live().logsTape(typeof after === "number" ? after : undefined), linearMemory);
   }
 
+  /** The events, oldest first; with `after` (an event's id), those after it. Turns webhooks on. */
+  events(options) {
+    const after = options?.after;
+    if (after !== undefined && typeof after !== "string") {
+      throw new TypeError(`after: expected an event id (a string), got ${kind(after)}`);
+    }
+    return JSON.parse(this.#live().events(after));
+  }
+
   clearLogs() {
     this.#live().clearLogs();
   }
