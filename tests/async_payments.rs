@@ -236,6 +236,44 @@ fn plans_resolve_in_due_order_each_at_its_due_time() {
     assert!(due_a < svc.now());
 }
 
+/// Many plans due out of the order they were made, four at each of three
+/// times: each comes due at its time, ties in payment id order, after a
+/// restore too (the due queue is made again from the saved plans).
+#[test]
+fn many_plans_come_due_by_time_then_by_payment_id() {
+    let mut svc = with_rule(service(18), json!({"kind": "pending", "forMs": 600_000}));
+    let ids: Vec<String> = (0..12).map(|_| id(&pay(&mut svc, json!({})))).collect();
+    let base = svc.now() + 10_000;
+    let mut tree: Value = serde_json::from_str(&svc.snapshot()).expect("JSON");
+    let steps = [2, 0, 1, 0, 2, 1, 1, 2, 0, 0, 2, 1];
+    for (pid, step) in ids.iter().zip(steps) {
+        tree["paymentPlans"][pid]["plan"]["due"] = json!(base + 1000 * step);
+    }
+    let mut svc = restore(&tree.to_string());
+    assert_eq!(svc.next_due(), Some(base));
+    let mut want: Vec<(i64, String)> = ids
+        .iter()
+        .zip(steps)
+        .map(|(pid, step)| (base + 1000 * step, pid.clone()))
+        .collect();
+    want.sort();
+    let changes = |svc: &Service| -> Vec<(i64, String)> {
+        let records = logs_json(svc)
+            .into_iter()
+            .filter(|r| r["stage"] == "payment");
+        let at = |r: &Value| r["timestamp"].as_i64().expect("timestamp");
+        let pid = |r: &Value| r["paymentId"].as_str().expect("id").to_owned();
+        records.map(|r| (at(&r), pid(&r))).collect()
+    };
+    let ahead = u64::try_from(base + 1000 - svc.now()).expect("ahead");
+    svc.advance(ahead);
+    assert_eq!(changes(&svc), want[..8]);
+    assert_eq!(svc.next_due(), Some(base + 2000));
+    svc.advance(5000);
+    assert_eq!(changes(&svc), want);
+    assert_eq!(svc.next_due(), None);
+}
+
 /// A card's decline under a scenario whose rule does not fire: the card's
 /// code, not a decline drawn under the scenario (`generic_decline`).
 #[test]

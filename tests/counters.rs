@@ -11,7 +11,7 @@ use common::*;
 use orderpay::observe::counters::{Counters, EDGES_MS, RUNNING_POINTS};
 use orderpay::observe::EventClass;
 use orderpay::sim::clock::VirtualClock;
-use orderpay::sim::third_party::{Forced, Rule};
+use orderpay::sim::third_party::{DecidedBy, Forced};
 use orderpay::{RawRequest, Response, Service, Settings};
 use serde_json::{json, Value};
 
@@ -111,9 +111,9 @@ impl Model {
         assert_eq!(rows, self.rows, "requests by route, status and code");
         assert_eq!(c.requests, self.rows.values().sum::<u64>());
         for (rule, name) in [
-            (Rule::Draw, "draw"),
-            (Rule::Header, "header"),
-            (Rule::ForcedNext, "forced-next"),
+            (DecidedBy::Draw, "draw"),
+            (DecidedBy::Header, "header"),
+            (DecidedBy::ForcedNext, "forced-next"),
         ] {
             let d = c.decided_by(rule);
             let want = self.rules.get(name).copied().unwrap_or_default();
@@ -385,9 +385,9 @@ fn test_data_runs_count_each_order_they_make() {
     assert_eq!(c.on_route(Some(MARK_PAID)), succeeded);
     assert_eq!(c.on_route(Some(BATCH)), 1);
     assert_eq!(c.requests, 2 * count + succeeded + 1);
-    let forced = c.decided_by(Rule::ForcedNext);
+    let forced = c.decided_by(DecidedBy::ForcedNext);
     assert_eq!((forced.approved, forced.declined), (0, 5));
-    let draw = c.decided_by(Rule::Draw);
+    let draw = c.decided_by(DecidedBy::Draw);
     assert_eq!((draw.approved, draw.declined + 5), (succeeded, failed));
     let orders = c.durations_of(EventClass::Order);
     assert_eq!(orders.count, count + succeeded);

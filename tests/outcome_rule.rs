@@ -8,7 +8,7 @@ mod common;
 
 use common::*;
 use orderpay::sim::clock::VirtualClock;
-use orderpay::sim::third_party::Rule;
+use orderpay::sim::third_party::DecidedBy;
 use orderpay::Service;
 use serde_json::{json, Value};
 
@@ -56,7 +56,7 @@ fn a_scenarios_decline_names_its_rule_in_every_form_and_round_trips() {
             _ => None,
         })
         .expect("a decision");
-    assert_eq!(decision.rule, Rule::Scenario);
+    assert_eq!(decision.rule, DecidedBy::Scenario);
     assert_eq!(
         decision.scenario_rule.as_deref(),
         Some("every payment declined")

@@ -10,7 +10,7 @@ use orderpay::observe::{LogRecord, LogStatus, Stage};
 use orderpay::sim::clock::VirtualClock;
 use orderpay::sim::latency::{LatencyModel, Profile};
 use orderpay::sim::random::keyed_unit;
-use orderpay::sim::third_party::{Decision, Forced, Rule};
+use orderpay::sim::third_party::{DecidedBy, Decision, Forced};
 use orderpay::{RawRequest, Response, Service, Settings};
 use serde_json::{json, Value};
 
@@ -383,7 +383,7 @@ fn a_failure_seen_once_replays_alone_in_three_lines() {
         Stage::Service {
             outcome: Some(d), ..
         } => {
-            assert_eq!((d.attempt, d.approved, d.rule), (1, false, Rule::Draw));
+            assert_eq!((d.attempt, d.approved, d.rule), (1, false, DecidedBy::Draw));
             assert_eq!(d.draw, PINNED_FIRST_DRAW);
             assert_eq!(d.reason, "draw 0.1004 < failure rate 0.3: declined");
         }
@@ -425,7 +425,10 @@ fn x_sim_outcome_decides_its_attempt_in_any_letter_case_and_says_so() {
             } else {
                 ("declined", "approved")
             };
-            assert_eq!((d.approved, d.rule, d.attempt), (approved, Rule::Header, 1));
+            assert_eq!(
+                (d.approved, d.rule, d.attempt),
+                (approved, DecidedBy::Header, 1)
+            );
             assert_eq!(d.threshold, rate);
             assert_eq!(d.draw, keyed_unit(5, &order, 1));
             assert_eq!(
@@ -445,7 +448,7 @@ fn x_sim_outcome_decides_its_attempt_in_any_letter_case_and_says_so() {
             // Without the header the rate decides, the other way.
             let free = svc.handle(pay_request(&order, 1.0, "CARD"));
             assert_eq!(free.body.code == 0, !approved);
-            assert_eq!(decision(&svc, &free).rule, Rule::Draw);
+            assert_eq!(decision(&svc, &free).rule, DecidedBy::Draw);
         }
     }
 }
@@ -504,7 +507,7 @@ fn an_invalid_x_sim_outcome_is_a_400_naming_the_header_and_changes_nothing() {
         let d = decision(&svc, &next);
         assert_eq!(
             (d.attempt, d.rule, d.approved),
-            (1, Rule::ForcedNext, false)
+            (1, DecidedBy::ForcedNext, false)
         );
         assert_eq!(svc.forced_next(), Some((Forced::Failure, 1)));
     }
@@ -535,7 +538,7 @@ fn force_next_failure_3_fails_exactly_the_next_three_attempts_then_the_draw_resu
         let d = decision(&svc, &r);
         assert_eq!(
             (d.approved, d.rule, d.threshold),
-            (false, Rule::ForcedNext, 0.0)
+            (false, DecidedBy::ForcedNext, 0.0)
         );
         assert_eq!(
             d.reason,
@@ -551,7 +554,7 @@ fn force_next_failure_3_fails_exactly_the_next_three_attempts_then_the_draw_resu
     for i in [0, 1, 2, 2] {
         let r = svc.handle(pay_request(&orders[i], 1.0, "CARD"));
         assert_eq!(r.body.code, 0);
-        assert_eq!(decision(&svc, &r).rule, Rule::Draw);
+        assert_eq!(decision(&svc, &r).rule, DecidedBy::Draw);
     }
     assert_eq!(svc.payments().len(), 4);
 }
@@ -561,7 +564,7 @@ fn force_next_success_passes_the_next_n_and_zero_clears_it() {
     let mut svc = with_rate(8, 1.0);
     let order = create_order_id(&mut svc);
     svc.force_next(Forced::Success, 2);
-    let codes: Vec<(i32, Rule)> = (0..4)
+    let codes: Vec<(i32, DecidedBy)> = (0..4)
         .map(|_| {
             let r = svc.handle(pay_request(&order, 1.0, "CARD"));
             (r.body.code, decision(&svc, &r).rule)
@@ -570,17 +573,20 @@ fn force_next_success_passes_the_next_n_and_zero_clears_it() {
     assert_eq!(
         codes,
         [
-            (0, Rule::ForcedNext),
-            (0, Rule::ForcedNext),
-            (-1, Rule::Draw),
-            (-1, Rule::Draw)
+            (0, DecidedBy::ForcedNext),
+            (0, DecidedBy::ForcedNext),
+            (-1, DecidedBy::Draw),
+            (-1, DecidedBy::Draw)
         ]
     );
     svc.force_next(Forced::Success, 5);
     svc.force_next(Forced::Success, 0);
     assert_eq!(svc.forced_next(), None);
     let r = svc.handle(pay_request(&order, 1.0, "CARD"));
-    assert_eq!((r.body.code, decision(&svc, &r).rule), (-1, Rule::Draw));
+    assert_eq!(
+        (r.body.code, decision(&svc, &r).rule),
+        (-1, DecidedBy::Draw)
+    );
     // A later instruction replaces an earlier one.
     svc.force_next(Forced::Failure, 4);
     svc.force_next(Forced::Success, 1);
@@ -588,7 +594,7 @@ fn force_next_success_passes_the_next_n_and_zero_clears_it() {
     let r = svc.handle(pay_request(&order, 1.0, "CARD"));
     assert_eq!(
         (r.body.code, decision(&svc, &r).rule),
-        (0, Rule::ForcedNext)
+        (0, DecidedBy::ForcedNext)
     );
     assert_eq!(svc.forced_next(), None);
 }
@@ -601,10 +607,13 @@ fn the_header_wins_over_force_next_for_its_own_request_only() {
     let r = svc.handle(with_outcome(pay_request(&order, 1.0, "CARD"), "success"));
     assert_eq!(r.body.code, 0);
     let d = decision(&svc, &r);
-    assert_eq!((d.approved, d.rule, d.attempt), (true, Rule::Header, 1));
+    assert_eq!(
+        (d.approved, d.rule, d.attempt),
+        (true, DecidedBy::Header, 1)
+    );
     // The header's request is not one of the forced ones: both are left.
     assert_eq!(svc.forced_next(), Some((Forced::Failure, 2)));
-    let rules: Vec<(bool, Rule)> = (0..3)
+    let rules: Vec<(bool, DecidedBy)> = (0..3)
         .map(|_| {
             let r = svc.handle(pay_request(&order, 1.0, "CARD"));
             let d = decision(&svc, &r);
@@ -614,15 +623,18 @@ fn the_header_wins_over_force_next_for_its_own_request_only() {
     assert_eq!(
         rules,
         [
-            (false, Rule::ForcedNext),
-            (false, Rule::ForcedNext),
-            (true, Rule::Draw)
+            (false, DecidedBy::ForcedNext),
+            (false, DecidedBy::ForcedNext),
+            (true, DecidedBy::Draw)
         ]
     );
     // And a header saying failure wins over a forced success.
     svc.force_next(Forced::Success, 1);
     let r = svc.handle(with_outcome(pay_request(&order, 1.0, "CARD"), "failure"));
-    assert_eq!((r.body.code, decision(&svc, &r).rule), (-1, Rule::Header));
+    assert_eq!(
+        (r.body.code, decision(&svc, &r).rule),
+        (-1, DecidedBy::Header)
+    );
     assert_eq!(svc.forced_next(), Some((Forced::Success, 1)));
 }
 
@@ -643,7 +655,7 @@ fn first_attempt_failures(seed: u64, rate: f64, n: u64) -> u64 {
             let d = decision(&svc, &r);
             assert_eq!(
                 (d.rule, d.attempt, d.threshold),
-                (Rule::Draw, attempt, rate)
+                (DecidedBy::Draw, attempt, rate)
             );
             assert_eq!(d.draw, keyed_unit(seed, &order, u64::from(attempt)));
             assert!((0.0..1.0).contains(&d.draw));
@@ -1084,7 +1096,7 @@ fn a_snapshot_mid_run_with_force_next_pending_continues_identically() {
     original.handle(pay_request(&earlier[3], 6.0, "CARD"));
     original.force_next(Forced::Failure, 3);
     let first = original.handle(pay_request(&earlier[3], 6.0, "CARD"));
-    assert_eq!(decision(&original, &first).rule, Rule::ForcedNext);
+    assert_eq!(decision(&original, &first).rule, DecidedBy::ForcedNext);
     assert_eq!(original.forced_next(), Some((Forced::Failure, 2)));
 
     let snapshot = original.snapshot();
@@ -1106,10 +1118,15 @@ fn a_snapshot_mid_run_with_force_next_pending_continues_identically() {
 
     // The pending instruction was carried over: exactly two more forced
     // failures, then the draw.
-    let rules: Vec<Rule> = a[..4].iter().map(|r| decision(&restored, r).rule).collect();
+    let rules: Vec<DecidedBy> = a[..4].iter().map(|r| decision(&restored, r).rule).collect();
     assert_eq!(
         rules,
-        [Rule::ForcedNext, Rule::ForcedNext, Rule::Draw, Rule::Draw]
+        [
+            DecidedBy::ForcedNext,
+            DecidedBy::ForcedNext,
+            DecidedBy::Draw,
+            DecidedBy::Draw
+        ]
     );
     assert_eq!((a[0].body.code, a[1].body.code), (-1, -1));
     assert_eq!(restored.forced_next(), None);

@@ -553,3 +553,119 @@ fn removing_an_endpoint_stops_its_deliveries() {
     assert!(deliver_due(&mut svc, |_| 200).is_empty());
     assert_eq!(svc.next_due(), None);
 }
+
+/// A service with one handler endpoint and the delivery rule `then` on
+/// events of type `event`.
+fn with_delivery_rule(seed: u64, event: &str, then: Value) -> Service {
+    let mut svc = always_approves(seed);
+    let doc = json!({"rules": [{"name": "r", "when": {"event": event}, "then": then}]});
+    svc.set_scenario(Some(&doc.to_string()))
+        .expect("a valid scenario");
+    svc.add_webhook(r#"{"handler":true}"#).expect("taken");
+    svc
+}
+
+fn types_of(attempts: &[Value]) -> Vec<String> {
+    attempts
+        .iter()
+        .map(|a| {
+            let body: Value =
+                serde_json::from_str(a["body"].as_str().unwrap_or("{}")).unwrap_or_default();
+            body["type"].as_str().unwrap_or_default().to_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn a_duplicate_rule_delivers_the_event_as_often_as_it_says_and_names_the_fault() {
+    let mut svc = with_delivery_rule(
+        30,
+        "order.created",
+        json!({"kind": "duplicate", "times": 3}),
+    );
+    create_order_id(&mut svc);
+    let attempts = deliver_due(&mut svc, |_| 200);
+    assert_eq!(types_of(&attempts), ["order.created"; 3]);
+    let bodies: std::collections::HashSet<&str> =
+        attempts.iter().filter_map(|a| a["body"].as_str()).collect();
+    assert_eq!(bodies.len(), 1, "the same event each time");
+    let deliveries = endpoints(&svc)[0]["deliveries"].clone();
+    let fault = &deliveries[0]["attempts"][0]["fault"];
+    assert_eq!(
+        (&fault["kind"], &fault["rule"], &fault["times"]),
+        (&json!("duplicate"), &json!("r"), &json!(3))
+    );
+}
+
+#[test]
+fn late_stale_tampered_wrong_and_dropped_attempts_go_out_as_their_rules_say() {
+    let mut late = with_delivery_rule(31, "order.*", json!({"kind": "late", "ms": 90_000}));
+    create_order_id(&mut late);
+    assert!(deliver_due(&mut late, |_| 200).is_empty(), "not yet");
+    late.advance(90_000);
+    assert_eq!(deliver_due(&mut late, |_| 200).len(), 1);
+
+    let mut stale = with_delivery_rule(32, "order.created", json!({"kind": "stale_timestamp"}));
+    create_order_id(&mut stale);
+    let a = &deliver_due(&mut stale, |_| 200)[0];
+    let body: Value = serde_json::from_str(a["body"].as_str().unwrap_or("{}")).unwrap_or_default();
+    assert_eq!(
+        a["timestamp"].as_i64(),
+        body["created"].as_i64().map(|c| c - 600)
+    );
+
+    let mut tampered = with_delivery_rule(33, "order.created", json!({"kind": "tampered_body"}));
+    create_order_id(&mut tampered);
+    let a = &deliver_due(&mut tampered, |_| 200)[0];
+    assert_ne!(a["body"], a["signed"]);
+    assert!(serde_json::from_str::<Value>(a["signed"].as_str().unwrap_or_default()).is_ok());
+
+    let mut wrong = with_delivery_rule(34, "order.created", json!({"kind": "wrong_signature"}));
+    create_order_id(&mut wrong);
+    assert_eq!(deliver_due(&mut wrong, |_| 200)[0]["sign"], "wrong");
+
+    let mut dropped =
+        with_delivery_rule(35, "order.created", json!({"kind": "drop", "attempts": 2}));
+    create_order_id(&mut dropped);
+    dropped.advance(3600 * 1000);
+    let sent = deliver_due(&mut dropped, |a| if a["drop"] == true { 0 } else { 200 });
+    let drops: Vec<bool> = sent.iter().map(|a| a["drop"] == true).collect();
+    assert_eq!(
+        drops,
+        [true, true, false],
+        "the first two lost, the schedule goes on"
+    );
+    let attempts = endpoints(&dropped)[0]["deliveries"][0]["attempts"].clone();
+    assert_eq!(attempts[1]["fault"]["kind"], "drop");
+    assert_eq!(attempts[2].get("fault"), None, "the third was not touched");
+}
+
+#[test]
+fn a_reorder_rule_holds_the_events_then_delivers_them_reversed() {
+    let mut svc = with_delivery_rule(36, "order.created", json!({"kind": "reorder", "hold": 3}));
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        ids.push(create_order_id(&mut svc));
+        assert!(
+            deliver_due(&mut svc, |_| 200).is_empty(),
+            "held until three are"
+        );
+    }
+    ids.push(create_order_id(&mut svc));
+    // Released a millisecond apart, in the rule's order.
+    svc.advance(10);
+    let attempts = deliver_due(&mut svc, |_| 200);
+    let order_ids: Vec<String> = attempts
+        .iter()
+        .map(|a| {
+            let body: Value =
+                serde_json::from_str(a["body"].as_str().unwrap_or("{}")).unwrap_or_default();
+            body["data"]["object"]["orderId"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned()
+        })
+        .collect();
+    let reversed: Vec<String> = ids.into_iter().rev().collect();
+    assert_eq!(order_ids, reversed);
+}

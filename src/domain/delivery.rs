@@ -13,6 +13,8 @@ use crate::prelude::*;
 use alloc::collections::VecDeque;
 use alloc::rc::Rc;
 
+use crate::sim::scenario::DeliveryFault;
+
 /// The wait before each retry, after the attempt before it (ms).
 pub const RETRY_AFTER_MS: [u64; 9] = [
     60_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000, 50_400_000,
@@ -56,14 +58,6 @@ impl DeliveryState {
     }
 }
 
-/// The delivery fault a scenario's rule gave an attempt: the rule's name
-/// and the kind, as its record and span name them.
-#[derive(Debug, Clone, PartialEq)]
-pub struct AttemptFault {
-    pub rule: Rc<str>,
-    pub kind: &'static str,
-}
-
 /// One attempt, once reported: when it was due (the time it is stamped
 /// with), the receiver's status (none: no answer), the error, how long it
 /// took, and the fault that touched it.
@@ -74,7 +68,7 @@ pub struct Attempt {
     pub status: Option<u16>,
     pub error: Option<String>,
     pub duration_ms: u64,
-    pub fault: Option<AttemptFault>,
+    pub fault: Option<DeliveryFault>,
 }
 
 impl Attempt {
@@ -102,6 +96,8 @@ pub struct Delivery {
     /// Whether the attempt due (or in flight) is a resend by hand: after
     /// it, a finished delivery finishes again, whatever its answer.
     pub resent: bool,
+    /// The delivery fault a scenario's rule gave it (boxed: rare).
+    pub fault: Option<Box<DeliveryFault>>,
 }
 
 impl Delivery {
@@ -160,12 +156,19 @@ pub fn after(at: i64, ms: u64) -> i64 {
     at.saturating_add(i64::try_from(ms).unwrap_or(i64::MAX))
 }
 
-/// Every delivery kept, oldest first, and the soonest due time.
+/// Every delivery kept, oldest first, and the attempts that came due
+/// (on the due queue, `due::DueWork::Attempt`) and wait to be handed over.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Deliveries {
     pub(crate) kept: VecDeque<Delivery>,
     /// The number of the last delivery made (0: none yet).
     pub(crate) last: u64,
+    /// The deliveries whose attempt came due, marked in flight, with
+    /// their due times, in due order, until the sender takes them.
+    pub(crate) ready: Vec<(i64, u64)>,
+    /// The deliveries a `reorder` rule holds, by the rule's name, in the
+    /// order their events came.
+    pub(crate) held: Vec<(Rc<str>, u64)>,
 }
 
 impl Deliveries {
@@ -182,9 +185,9 @@ impl Deliveries {
     }
 
     /// A new delivery of event `event` to endpoint `endpoint`, its first
-    /// attempt due at `due`; the oldest finished one is dropped past the
-    /// bound. Its number.
-    pub fn add(&mut self, event: u64, endpoint: u64, due: i64) -> u64 {
+    /// attempt due at `due` (`None`: held, see `reorder`); the oldest
+    /// finished one is dropped past the bound. Its number.
+    pub fn add(&mut self, event: u64, endpoint: u64, due: Option<i64>) -> u64 {
         if self.kept.len() >= MAX_DELIVERIES {
             if let Some(i) = self.kept.iter().position(Delivery::finished) {
                 self.kept.remove(i);
@@ -197,9 +200,10 @@ impl Deliveries {
             endpoint,
             state: DeliveryState::Pending,
             attempts: Vec::new(),
-            next_at: Some(due),
+            next_at: due,
             scheduled: 0,
             resent: false,
+            fault: None,
         });
         self.last
     }
@@ -215,31 +219,30 @@ impl Deliveries {
         self.kept.get(i)
     }
 
-    /// The pending deliveries due at or before `now`, by due time then
-    /// number: each marked in flight.
-    pub fn take_due(&mut self, now: i64) -> Vec<u64> {
-        let mut due: Vec<(i64, u64)> = self
-            .kept
-            .iter()
-            .filter(|d| d.state == DeliveryState::Pending)
-            .filter_map(|d| d.next_at.filter(|&t| t <= now).map(|t| (t, d.n)))
-            .collect();
-        due.sort_unstable();
-        for &(_, n) in &due {
-            if let Some(d) = self.get_mut(n) {
-                d.state = DeliveryState::InFlight;
-            }
-        }
-        due.into_iter().map(|(_, n)| n).collect()
+    /// When delivery `n`'s next attempt is due, while it is pending: what
+    /// its entry on the due queue must say to still hold.
+    pub fn due_of(&self, n: u64) -> Option<i64> {
+        let d = self.get(n).filter(|d| d.state == DeliveryState::Pending)?;
+        d.next_at
     }
 
-    /// The soonest time a pending delivery's attempt is due.
-    pub fn next_due(&self) -> Option<i64> {
-        self.kept
-            .iter()
-            .filter(|d| d.state == DeliveryState::Pending)
-            .filter_map(|d| d.next_at)
-            .min()
+    /// Delivery `n`'s attempt came due at `at`: marked in flight, it
+    /// waits for the sender.
+    pub fn came_due(&mut self, n: u64, at: i64) {
+        if let Some(d) = self.get_mut(n).filter(|d| d.next_at == Some(at)) {
+            d.state = DeliveryState::InFlight;
+            self.ready.push((at, n));
+        }
+    }
+
+    /// The deliveries whose attempts came due, in due order, handed over.
+    pub fn take_ready(&mut self) -> Vec<u64> {
+        self.ready.drain(..).map(|(_, n)| n).collect()
+    }
+
+    /// When the first attempt waiting for the sender came due.
+    pub fn ready_since(&self) -> Option<i64> {
+        self.ready.first().map(|&(at, _)| at)
     }
 
     /// The pending deliveries of endpoint `endpoint` stop: failed, with
@@ -258,6 +261,22 @@ impl Deliveries {
 mod tests {
     use super::*;
 
+    impl Deliveries {
+        /// What the due queue would hand over by `now`, without it.
+        fn take_due(&mut self, now: i64) -> Vec<u64> {
+            let mut due: Vec<(i64, u64)> = self
+                .kept
+                .iter()
+                .filter_map(|d| self.due_of(d.n).filter(|&t| t <= now).map(|t| (t, d.n)))
+                .collect();
+            due.sort_unstable();
+            for (at, n) in due {
+                self.came_due(n, at);
+            }
+            self.take_ready()
+        }
+    }
+
     fn failed(n: u32, at: i64) -> Attempt {
         Attempt {
             n,
@@ -272,7 +291,7 @@ mod tests {
     #[test]
     fn ten_failed_attempts_follow_the_schedule_then_the_delivery_fails() {
         let mut all = Deliveries::default();
-        let n = all.add(0, 1, 1_000);
+        let n = all.add(0, 1, Some(1_000));
         let mut times = Vec::new();
         while let Some(&d) = all.take_due(i64::MAX).first() {
             let delivery = all.get_mut(d).unwrap_or_else(|| panic!("kept"));
@@ -299,7 +318,7 @@ mod tests {
     #[test]
     fn a_2xx_delivers_and_nothing_more_is_due() {
         let mut all = Deliveries::default();
-        let n = all.add(0, 1, 0);
+        let n = all.add(0, 1, Some(0));
         assert_eq!(all.take_due(0), [n]);
         assert!(all.take_due(0).is_empty(), "in flight, not due again");
         let d = all.get_mut(n).unwrap_or_else(|| panic!("kept"));
@@ -308,21 +327,21 @@ mod tests {
             ..failed(1, 0)
         });
         assert_eq!(d.state, DeliveryState::Delivered);
-        assert_eq!(all.next_due(), None);
+        assert_eq!(all.due_of(n), None);
     }
 
     #[test]
     fn past_the_bound_the_oldest_finished_delivery_goes() {
         let mut all = Deliveries::default();
         for _ in 0..MAX_DELIVERIES {
-            all.add(0, 1, 0);
+            all.add(0, 1, Some(0));
         }
-        all.add(0, 1, 0);
+        all.add(0, 1, Some(0));
         assert_eq!(all.len(), MAX_DELIVERIES + 1, "none finished: none dropped");
         if let Some(d) = all.get_mut(5) {
             d.state = DeliveryState::Failed;
         }
-        all.add(0, 1, 0);
+        all.add(0, 1, Some(0));
         assert_eq!(all.len(), MAX_DELIVERIES + 1);
         assert!(all.get(5).is_none() && all.get(6).is_some());
     }
@@ -330,7 +349,7 @@ mod tests {
     #[test]
     fn a_resend_of_a_finished_delivery_is_one_attempt_and_of_a_pending_one_the_next_made_now() {
         let mut all = Deliveries::default();
-        let n = all.add(0, 1, 0);
+        let n = all.add(0, 1, Some(0));
         all.take_due(0);
         let d = all.get_mut(n).unwrap_or_else(|| panic!("kept"));
         assert!(!d.resend(5), "refused while in flight");

@@ -11,7 +11,7 @@ use super::hashing::{ByCode, ByText};
 use super::id;
 use super::money::Money;
 use super::rejection::Rejection;
-use super::transition::{EventType, Transition};
+use super::transition::{EventType, Gone, Transition};
 
 pub const MAX_USER_ID_CHARS: usize = 64;
 pub const MAX_DESCRIPTION_CHARS: usize = 1000;
@@ -271,7 +271,13 @@ impl Orders {
                 self.deleted.insert(row.code);
                 self.texts.release(&row.user_id);
                 self.texts.release(&row.description);
-                Ok(Transition::order_gone(row))
+                let gone = Gone {
+                    user_id: row.user_id,
+                    description: row.description,
+                    price: row.price,
+                    created_at: row.created_at,
+                };
+                Ok(Transition::order_gone(row.code, gone))
             }
         }
     }

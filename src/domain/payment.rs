@@ -11,6 +11,7 @@ use super::code::Code;
 use super::hashing::ByCode;
 use super::id;
 use super::money::Money;
+pub use super::payment_method::PaymentMethod;
 use super::payment_plan::{Later, Plans};
 pub use super::payment_status::PaymentStatus;
 use super::rejection::Rejection;
@@ -112,38 +113,6 @@ pub fn challenge_path(payment_id: &str) -> String {
         url.push_str(part);
     }
     url
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum PaymentMethod {
-    #[cfg_attr(feature = "serde", serde(rename = "CARD"))]
-    Card,
-    #[cfg_attr(feature = "serde", serde(rename = "WALLET_A"))]
-    WalletA,
-    #[cfg_attr(feature = "serde", serde(rename = "WALLET_B"))]
-    WalletB,
-}
-
-impl PaymentMethod {
-    pub const ALL: [PaymentMethod; 3] = [
-        PaymentMethod::Card,
-        PaymentMethod::WalletA,
-        PaymentMethod::WalletB,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PaymentMethod::Card => "CARD",
-            PaymentMethod::WalletA => "WALLET_A",
-            PaymentMethod::WalletB => "WALLET_B",
-        }
-    }
-
-    /// Exact spelling only: `card` is a client bug worth a 400, not a guess.
-    pub fn parse(text: &str) -> Option<PaymentMethod> {
-        PaymentMethod::ALL.into_iter().find(|m| m.as_str() == text)
-    }
 }
 
 /// A pay request that parsed: only valid values inside.

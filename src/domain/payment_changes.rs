@@ -1,5 +1,5 @@
 //! The changes of the payments that change later, made on the service's
-//! clock: what came due resolved in due order (ties by payment id), a
+//! clock: a plan that came due (the due queue says which, and when), a
 //! challenge the buyer ends, and the reads of the open challenges.
 
 use crate::prelude::*;
@@ -29,24 +29,20 @@ pub fn not_awaiting_text(lead: &str, payment_id: &str, status: PaymentStatus) ->
 }
 
 impl Payments {
-    /// Resolves every plan due at or before `now`, in due order (ties by
-    /// payment id), each change made at its due time.
+    /// Resolves the payment's plan due at `at`: the change made, or
+    /// `None` when it holds no plan due then (taken out of turn).
     #[cold]
     #[inline(never)]
-    pub fn resolve_due(&mut self, now: i64) -> Vec<(Change, Transition)> {
-        let mut changes = Vec::new();
-        while let Some((code, plan)) = self.plans.take_due(now, |c| c.text(PREFIX)) {
-            let at = plan.due.unwrap_or(now);
-            let outcome = match &plan.step {
-                Step::Challenge { outcome, .. } => *outcome,
-                _ => None,
-            };
-            if let Some(change) = self.apply(code, plan, outcome, at, None) {
-                changes.push(change);
-            }
+    pub fn resolve_plan(&mut self, code: Code, at: i64) -> Option<(Change, Transition)> {
+        if self.plans.due_of(code) != Some(at) {
+            return None;
         }
-        self.plans.recompute();
-        changes
+        let plan = self.plans.get_mut(code)?.plan.take()?;
+        let outcome = match &plan.step {
+            Step::Challenge { outcome, .. } => *outcome,
+            _ => None,
+        };
+        self.apply(code, plan, outcome, at, None)
     }
 
     /// Ends the open challenge of `payment_id` with the buyer's `outcome`
@@ -69,7 +65,6 @@ impl Payments {
             _ => return Err(NotAwaiting::In(status)),
         };
         let change = self.apply(code, plan, Some(outcome), now, Some(outcome));
-        self.plans.recompute();
         change.ok_or(NotAwaiting::Unknown)
     }
 
@@ -146,10 +141,5 @@ impl Payments {
             }
         }
         awaiting
-    }
-
-    /// The soonest time a plan is due, if any.
-    pub fn next_due(&self) -> Option<i64> {
-        self.plans.next_due()
     }
 }

@@ -1,8 +1,7 @@
 //! The payments that change later, on the service's clock: a 3-D Secure
 //! challenge, a pending payment, a reversal. Each keeps its plan (when
-//! it is due, what happens, what caused it, the trace it belongs to),
-//! and the soonest due time is kept in one field, so a request with
-//! nothing due pays one compare.
+//! it is due, what happens, what caused it, the trace it belongs to);
+//! when it comes due is the due queue's business (`due`).
 
 use crate::prelude::*;
 
@@ -11,7 +10,10 @@ use alloc::rc::Rc;
 use super::code::Code;
 use super::hashing::ByCode;
 use super::payment_status::PaymentStatus;
-use crate::sim::scenario::Outcome;
+use crate::sim::planned_change::PlannedChange;
+use crate::sim::scenario::document::REVERSAL_REASON;
+use crate::sim::scenario::{Fault, Outcome, Then};
+use crate::sim::test_card::{CardOutcome, TestCard};
 
 /// What happens when a plan comes due (or the buyer ends a challenge).
 #[derive(Debug, Clone, PartialEq)]
@@ -39,6 +41,67 @@ impl Step {
             Step::Reversal { .. } => "reversal",
         }
     }
+
+    /// The state a pay with this step starts in.
+    pub fn starts_in(&self) -> PaymentStatus {
+        match self {
+            Step::Challenge { .. } => PaymentStatus::RequiresAction,
+            Step::Pending { .. } => PaymentStatus::Pending,
+            Step::Reversal { .. } => PaymentStatus::Success,
+        }
+    }
+
+    /// A scenario's `then` of a kind that changes later: the step, and
+    /// how long until it is due (`None` waits for the buyer).
+    fn of_rule(then: &Then) -> Option<(Step, Option<u64>)> {
+        Some(match *then {
+            Then::Challenge {
+                outcome,
+                after_ms,
+                code,
+            } => {
+                let step = Step::Challenge {
+                    outcome,
+                    fail_code: code,
+                    declined_after: None,
+                };
+                (step, outcome.map(|_| after_ms))
+            }
+            Then::Pending { for_ms, pass, code } => (Step::Pending { pass, code }, Some(for_ms)),
+            Then::Reversal { after_ms, code } => {
+                let reason = Rc::from(REVERSAL_REASON);
+                (Step::Reversal { code, reason }, Some(after_ms))
+            }
+            _ => return None,
+        })
+    }
+
+    /// A test card's outcome that changes later: the step, and how long
+    /// until it is due (a card's challenge waits for the buyer).
+    fn of_card(outcome: &CardOutcome) -> Option<(Step, Option<u64>)> {
+        Some(match *outcome {
+            CardOutcome::Succeeds | CardOutcome::Declines(_) => return None,
+            CardOutcome::Challenge { declined_after } => {
+                let step = Step::Challenge {
+                    outcome: None,
+                    fail_code: "authentication_required",
+                    declined_after,
+                };
+                (step, None)
+            }
+            CardOutcome::Pending { for_ms, pass, code } => {
+                (Step::Pending { pass, code }, Some(for_ms))
+            }
+            CardOutcome::Reversal {
+                after_ms,
+                code,
+                reason,
+            } => {
+                let reason = Rc::from(reason);
+                (Step::Reversal { code, reason }, Some(after_ms))
+            }
+        })
+    }
 }
 
 /// What planned a payment's change: a scenario's rule (by name) or a test
@@ -60,7 +123,9 @@ pub enum Cause {
 /// change is recorded in that trace.
 pub type Origin = [u64; 4];
 
-/// One change to come.
+/// One change to come: made by `Plan::new` (for a rule or a card, by
+/// `of_rule` or `of_card`), read back from a snapshot, and told in the
+/// pay's record by `note`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Plan {
     /// When it comes due; `None` waits for the buyer.
@@ -70,6 +135,54 @@ pub struct Plan {
     /// When the payment's present state began.
     pub since: i64,
     pub origin: Origin,
+}
+
+impl Plan {
+    /// The plan of a scenario's rule (its `fault`) for a pay at `now`;
+    /// `None` when its kind does not change the payment later.
+    pub fn of_rule(fault: &Fault, now: i64) -> Option<Plan> {
+        let (step, wait) = Step::of_rule(&fault.then)?;
+        let name = fault.rule.clone().unwrap_or_else(|| Rc::from(""));
+        Some(Plan::new(step, wait, Cause::Scenario(name), now))
+    }
+
+    /// The plan of a test card for a pay at `now`; `None` for a card
+    /// that succeeds or declines at once.
+    pub fn of_card(card: &TestCard, now: i64) -> Option<Plan> {
+        let (step, wait) = Step::of_card(&card.outcome)?;
+        Some(Plan::new(step, wait, Cause::Card(card.number), now))
+    }
+
+    /// A plan made at `now`, due `wait` ms later (`None` waits for the
+    /// buyer); its trace is set by the pay's records (`set_origin`).
+    pub fn new(step: Step, wait: Option<u64>, cause: Cause, now: i64) -> Plan {
+        let after = |ms: u64| now.saturating_add(i64::try_from(ms).unwrap_or(i64::MAX));
+        Plan {
+            due: wait.map(after),
+            step,
+            cause,
+            since: now,
+            origin: [0; 4],
+        }
+    }
+
+    /// What the pay's record says of it (`outcome.async`).
+    pub fn note(&self) -> PlannedChange {
+        let (outcome, code) = match &self.step {
+            Step::Challenge {
+                outcome, fail_code, ..
+            } => (*outcome, Some(*fail_code)),
+            Step::Pending { pass: true, .. } => (Some(Outcome::Pass), None),
+            Step::Pending { code, .. } => (Some(Outcome::Fail), Some(*code)),
+            Step::Reversal { code, .. } => (None, Some(*code)),
+        };
+        PlannedChange {
+            kind: self.step.kind(),
+            due: self.due,
+            outcome,
+            code,
+        }
+    }
 }
 
 /// What a payment that changes later keeps beside its row: its plan (until
@@ -101,29 +214,13 @@ pub struct Change {
     pub origin: Origin,
 }
 
-/// The payments that change later, by code, and the soonest due time.
-/// What each keeps lives in a list, found by code through an index of
-/// positions (a payment's keeping is never dropped).
-#[derive(Debug, Clone)]
+/// The payments that change later, by code. What each keeps lives in a
+/// list, found by code through an index of positions (a payment's
+/// keeping is never dropped).
+#[derive(Debug, Clone, Default)]
 pub struct Plans {
     index: HashMap<Code, u32, ByCode>,
     kept: Vec<(Code, Later)>,
-    /// The soonest due time of any plan; `i64::MAX` when none is due.
-    pub(crate) next_due: i64,
-    /// The payment whose plan was just kept, until the pay's records say
-    /// where in its trace its changes go.
-    pub(crate) unanchored: Option<Code>,
-}
-
-impl Default for Plans {
-    fn default() -> Plans {
-        Plans {
-            index: HashMap::default(),
-            kept: Vec::new(),
-            next_due: i64::MAX,
-            unanchored: None,
-        }
-    }
 }
 
 impl PartialEq for Plans {
@@ -161,11 +258,8 @@ impl Plans {
         keys
     }
 
-    /// Keeps what a payment keeps for later, and its due time.
+    /// Keeps what a payment keeps for later.
     pub(crate) fn keep(&mut self, code: Code, later: Later) {
-        if let Some(due) = later.plan.as_ref().and_then(|p| p.due) {
-            self.next_due = self.next_due.min(due);
-        }
         match self.get_mut(code) {
             Some(kept) => *kept = later,
             None => {
@@ -183,49 +277,16 @@ impl Plans {
         }
     }
 
-    /// The soonest due time, if any plan has one.
-    pub fn next_due(&self) -> Option<i64> {
-        (self.next_due != i64::MAX).then_some(self.next_due)
+    /// The due time of the payment's plan, while it has one.
+    pub fn due_of(&self, code: Code) -> Option<i64> {
+        self.get(code)?.plan.as_ref()?.due
     }
 
-    /// Whether something is due at `now`: the one compare a request pays.
-    #[inline(always)]
-    pub fn any_due(&self, now: i64) -> bool {
-        self.next_due <= now
-    }
-
-    /// The plan due first at or before `now` (ties by payment id), taken
-    /// out of its payment's keeping.
-    pub(crate) fn take_due(
-        &mut self,
-        now: i64,
-        id_of: impl Fn(Code) -> String,
-    ) -> Option<(Code, Plan)> {
-        let mut first: Option<(i64, Code)> = None;
-        for (code, later) in &self.kept {
-            let Some(due) = later.plan.as_ref().and_then(|p| p.due) else {
-                continue;
-            };
-            let sooner = match first {
-                None => due <= now,
-                Some((d, c)) => due < d || (due == d && id_of(*code) < id_of(c)),
-            };
-            if sooner {
-                first = Some((due, *code));
-            }
-        }
-        let Some((_, code)) = first else {
-            self.recompute();
-            return None;
-        };
-        let plan = self.get_mut(code).and_then(|l| l.plan.take())?;
-        Some((code, plan))
-    }
-
-    /// Finds the soonest due time again, after plans were taken.
-    pub(crate) fn recompute(&mut self) {
-        let dues = self.kept.iter().filter_map(|(_, l)| l.plan.as_ref()?.due);
-        self.next_due = dues.min().unwrap_or(i64::MAX);
+    /// The plans with a due time, in no order: what the due queue holds
+    /// of them, made again when a service is restored.
+    pub fn dues(&self) -> impl Iterator<Item = (i64, Code)> + '_ {
+        let due = |(code, later): &(Code, Later)| Some((later.plan.as_ref()?.due?, *code));
+        self.kept.iter().filter_map(due)
     }
 
     /// The payments whose challenge is open.

@@ -8,9 +8,12 @@
 
 use crate::prelude::*;
 
+use alloc::rc::Rc;
+
 use super::code::Code;
 use super::money::Money;
-use super::{order, PaymentMethod, PaymentStatus};
+use super::payment_method::PaymentMethod;
+use super::payment_status::PaymentStatus;
 use crate::sim::third_party::Failure;
 
 /// The eight kinds of event, named as webhooks name them.
@@ -75,11 +78,20 @@ impl EventType {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Detail {
     None,
-    Gone(Box<order::Row>),
+    Gone(Box<Gone>),
     /// What a declined pay asked for (amount, method) and the third
     /// party's failure: its fields in the variant, so the tag shares
     /// their padding and an event stays 64 bytes.
     Declined(Money, PaymentMethod, Failure),
+}
+
+/// An order as it was when deleted (its code is the transition's).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Gone {
+    pub user_id: Rc<str>,
+    pub description: Rc<str>,
+    pub price: Money,
+    pub created_at: i64,
 }
 
 /// What a declined pay asked for, and the third party's failure.
@@ -111,11 +123,11 @@ impl Transition {
     }
 
     /// An order deleted, as it was.
-    pub(crate) fn order_gone(row: order::Row) -> Transition {
+    pub(crate) fn order_gone(code: Code, gone: Gone) -> Transition {
         Transition {
             kind: EventType::OrderDeleted,
-            code: row.code,
-            detail: Detail::Gone(Box::new(row)),
+            code,
+            detail: Detail::Gone(Box::new(gone)),
         }
     }
 

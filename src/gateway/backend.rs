@@ -7,6 +7,7 @@ use crate::prelude::*;
 use super::events::Events;
 use super::idempotency::IdempotencyKeys;
 use crate::domain::delivery::Deliveries;
+use crate::domain::due::Due;
 use crate::domain::webhook::Endpoints;
 use crate::domain::{Orders, Payments};
 use crate::observe::request_line::SpareCall;
@@ -24,6 +25,8 @@ pub struct Backend {
     pub(crate) streams: Streams,
     pub(crate) orders: Orders,
     pub(crate) payments: Payments,
+    /// The work due on the service's clock (see `exchange::catch_up`).
+    pub(crate) due: Due,
     pub(crate) journal: Journal,
     /// Counts over every request served, never bounded by the journal.
     pub(crate) counters: Counters,
@@ -52,6 +55,7 @@ impl Backend {
             counters: Counters::default(),
             orders: Orders::default(),
             payments: Payments::default(),
+            due: Due::default(),
             forced_next: None,
             scenario: None,
             spare_call: SpareCall::default(),

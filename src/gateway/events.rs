@@ -14,8 +14,8 @@ use alloc::collections::VecDeque;
 use super::envelope;
 use crate::domain::code::Code;
 use crate::domain::event_id::event_id;
-use crate::domain::transition::{Declined, Detail, EventType, Transition};
-use crate::domain::{order, OrderStatus, Orders, PaymentStatus, Payments, Rejection};
+use crate::domain::transition::{Declined, Detail, EventType, Gone, Transition};
+use crate::domain::{order, Order, OrderStatus, Orders, PaymentStatus, Payments, Rejection};
 use crate::json::Out;
 use crate::observe::{SpanId, TraceId};
 use crate::sim::third_party::Failure;
@@ -128,9 +128,9 @@ impl Events {
     }
 
     /// The order deleted with `code`, from its event, while kept.
-    fn gone(&self, code: Code) -> Option<&order::Row> {
+    fn gone(&self, code: Code) -> Option<&Gone> {
         self.kept.iter().rev().find_map(|e| match &e.detail {
-            Detail::Gone(row) if e.code == code => Some(&**row),
+            Detail::Gone(gone) if e.code == code => Some(&**gone),
             _ => None,
         })
     }
@@ -193,19 +193,39 @@ impl Sources<'_> {
                 row.status = status;
                 envelope::payment(out, &row.payment_with(&self.payments.plans));
             }
-            (Detail::Gone(row), None) => envelope::order(out, &row.order()),
-            (Detail::None, None) => {
-                let row = self.orders.row(event.code);
-                let Some(mut row) = row.or_else(|| self.events.gone(event.code)).cloned() else {
-                    return out.null();
-                };
-                row.status = match event.kind {
-                    EventType::OrderPaid => OrderStatus::Paid,
-                    _ => OrderStatus::Created,
-                };
-                envelope::order(out, &row.order());
-            }
+            (Detail::Gone(gone), None) => envelope::order(out, &order_of(event, gone)),
+            (Detail::None, None) => match self.orders.row(event.code) {
+                Some(row) => {
+                    let mut order = row.order();
+                    order.status = order_status(event.kind);
+                    envelope::order(out, &order);
+                }
+                None => match self.events.gone(event.code) {
+                    Some(gone) => envelope::order(out, &order_of(event, gone)),
+                    None => out.null(),
+                },
+            },
         }
+    }
+}
+
+/// The status of an order after the change of type `kind`.
+fn order_status(kind: EventType) -> OrderStatus {
+    match kind {
+        EventType::OrderPaid => OrderStatus::Paid,
+        _ => OrderStatus::Created,
+    }
+}
+
+/// The order of `event`, deleted since, as it was then.
+fn order_of(event: &Event, gone: &Gone) -> Order {
+    Order {
+        order_id: event.code.text(order::PREFIX),
+        user_id: String::from(&*gone.user_id),
+        price: gone.price,
+        status: order_status(event.kind),
+        description: String::from(&*gone.description),
+        created_at: gone.created_at,
     }
 }
 

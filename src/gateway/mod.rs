@@ -16,13 +16,15 @@
 //!   rule's `then` does to it;
 //! - [`exchange`]: one request from arrival to answer;
 //! - [`webhook_spec`], [`webhooks`]: webhook endpoints, and the protocol
-//!   the JS sender drives to deliver events;
+//!   the JS sender drives to deliver events; [`delivery_faults`]: a
+//!   scenario's delivery rules applied;
 //! - [`challenge_page`]: the simulated 3-D Secure challenge page of a
 //!   challenged payment, which the exchange serves.
 
 pub mod backend;
 pub mod body;
 pub mod challenge_page;
+pub mod delivery_faults;
 pub mod envelope;
 pub mod error;
 pub mod events;

@@ -6,19 +6,23 @@
 //! went and schedules the next; `resend` makes one due now.
 //!
 //! An attempt is `{delivery, n, endpoint, url, secret, header, timestamp,
-//! body, sign, drop, traceparent, b3}`: `timestamp` is its due time on the
-//! service's clock (Unix s), `body` the event's text, `sign` `"ok"` (or
-//! `"wrong"`) and `drop` false (or true: lost on the sender's side) as a
-//! scenario's delivery fault decides, and the trace headers name the
-//! attempt's own span, a child of the span of the request that caused
-//! the event.
+//! body, signed?, sign, drop, traceparent, b3}`: `timestamp` is its due
+//! time on the service's clock (Unix s; earlier under a `stale_timestamp`
+//! fault), `body` the event's text (a `tampered_body` fault sends another
+//! and gives the text to sign as `signed`), `sign` `"ok"` (`"wrong"`: sign
+//! with another secret) and `drop` false (true: lost on the sender's side,
+//! reported as no answer), as the delivery's fault decides
+//! (`delivery_faults`); the trace headers name the attempt's own span, a
+//! child of the span of the request that caused the event.
 
 use crate::prelude::*;
 
 use super::backend::Backend;
+use super::delivery_faults;
 use super::events::{Event, Sources};
 use super::webhook_spec;
 use crate::domain::delivery::{Attempt, Delivery, DeliveryState, DELIVERY_PREFIX};
+use crate::domain::due::DueWork;
 use crate::domain::event_id::event_id;
 use crate::domain::webhook::{endpoint_number, number_of, Endpoint, MAX_ENDPOINTS};
 use crate::json::message::{msg, Q};
@@ -87,15 +91,14 @@ pub(crate) fn plan(svc: &mut Backend, seq: u64) {
     let wanting = svc.endpoints.iter().filter(|e| e.wants(kind));
     let numbers: Vec<u64> = wanting.map(|e| e.n).collect();
     for endpoint in numbers {
-        svc.deliveries.add(seq, endpoint, at);
+        delivery_faults::deliver(svc, seq, at, endpoint);
     }
 }
 
-/// The attempts due by the service's now, each marked in flight, as a
-/// JSON array, by due time (ties by delivery).
+/// The attempts that came due (`catch_up` took them off the due queue),
+/// each marked in flight, as a JSON array, by due time (ties by delivery).
 pub fn take_due(svc: &mut Backend) -> String {
-    let now = svc.clock.now_ms();
-    let due = svc.deliveries.take_due(now);
+    let due = svc.deliveries.take_ready();
     let mut out = Out::with_capacity(512 * due.len() + 2);
     out.begin_array();
     for n in due {
@@ -120,6 +123,7 @@ fn write_attempt(out: &mut Out, svc: &mut Backend, n: u64) {
         return;
     };
     let attempt = d.next_attempt();
+    let shaped = delivery_faults::shape(d, attempt, d.next_at.unwrap_or(0));
     let sources = Sources {
         events: &svc.events,
         orders: &svc.orders,
@@ -142,13 +146,17 @@ fn write_attempt(out: &mut Out, svc: &mut Backend, n: u64) {
     out.key("header");
     out.plain(endpoint.header.as_str());
     out.key("timestamp");
-    out.int(d.next_at.unwrap_or(0).div_euclid(1000));
+    out.int(shaped.timestamp);
     out.key("body");
+    if shaped.tampered {
+        out.str(&delivery_faults::tampered(&body.text));
+        out.key("signed");
+    }
     out.str(&body.text);
     out.key("sign");
-    out.plain("ok");
+    out.plain(if shaped.wrong { "wrong" } else { "ok" });
     out.key("drop");
-    out.bool(false);
+    out.bool(shaped.drop);
     trace_headers(out, svc.settings.seed, event, d.n, attempt);
     out.end_object();
 }
@@ -200,15 +208,17 @@ pub fn report(svc: &mut Backend, report: &Report) -> Result<String, Invalid> {
         );
         return Err(Invalid::out_of_range("n", problem));
     }
+    let at = d.next_at.unwrap_or(0);
     let attempt = Attempt {
         n: report.n,
-        at: d.next_at.unwrap_or(0),
+        at,
         status: (report.status != 0).then_some(report.status),
         error: (!report.error.is_empty()).then(|| report.error.chars().take(500).collect()),
         duration_ms: report.duration_ms,
-        fault: None,
+        fault: delivery_faults::shape(d, report.n, at).fault,
     };
     d.record(attempt);
+    schedule(svc, n);
     Ok(delivery_json(svc, n))
 }
 
@@ -224,7 +234,15 @@ pub fn resend(svc: &mut Backend, delivery: &str) -> Result<String, Invalid> {
         let problem = msg!(delivery, " has an attempt in flight");
         return Err(Invalid::out_of_range("delivery", problem));
     }
+    schedule(svc, n);
     Ok(delivery_json(svc, n))
+}
+
+/// Puts delivery `n`'s next attempt, if one is to come, on the due queue.
+fn schedule(svc: &mut Backend, n: u64) {
+    if let Some(at) = svc.deliveries.due_of(n) {
+        svc.due.push(at, DueWork::Attempt(n));
+    }
 }
 
 fn delivery_number(svc: &Backend, id: &str) -> Result<u64, Invalid> {
@@ -293,17 +311,7 @@ fn write_attempt_done(out: &mut Out, a: &Attempt) {
     out.uint(a.duration_ms);
     if let Some(fault) = &a.fault {
         out.key("fault");
-        out.begin_object();
-        out.key("rule");
-        out.str(&fault.rule);
-        out.key("kind");
-        out.plain(fault.kind);
-        out.end_object();
+        fault.write(out);
     }
     out.end_object();
-}
-
-/// When the soonest attempt is due, if any.
-pub fn next_due(svc: &Backend) -> Option<i64> {
-    svc.deliveries.next_due()
 }

@@ -23,7 +23,7 @@ use crate::domain::payment::PaymentStatus;
 use crate::domain::payment_plan::Change;
 use crate::json::Out;
 use crate::sim::scenario::Outcome;
-use crate::sim::third_party::{Rule, Verdict};
+use crate::sim::third_party::{DecidedBy, Verdict};
 
 /// Upper bounds of the duration buckets, in ms: bucket `i` holds the
 /// durations below `EDGES_MS[i]` and at least the edge before it; one
@@ -44,12 +44,12 @@ pub const RUNNING_POINTS: usize = 256;
 /// the service itself makes a few dozen at most.
 pub(crate) const MAX_ROWS: usize = 512;
 
-pub(crate) const RULES: [Rule; 5] = [
-    Rule::Draw,
-    Rule::Header,
-    Rule::ForcedNext,
-    Rule::Scenario,
-    Rule::Card,
+pub(crate) const RULES: [DecidedBy; 5] = [
+    DecidedBy::Draw,
+    DecidedBy::Header,
+    DecidedBy::ForcedNext,
+    DecidedBy::Scenario,
+    DecidedBy::Card,
 ];
 pub(crate) const CLASSES: [EventClass; 3] =
     [EventClass::Order, EventClass::Payment, EventClass::Test];
@@ -271,13 +271,13 @@ impl Counters {
     }
 }
 
-fn rule_index(rule: Rule) -> usize {
+fn rule_index(rule: DecidedBy) -> usize {
     match rule {
-        Rule::Draw => 0,
-        Rule::Header => 1,
-        Rule::ForcedNext => 2,
-        Rule::Scenario => 3,
-        Rule::Card => 4,
+        DecidedBy::Draw => 0,
+        DecidedBy::Header => 1,
+        DecidedBy::ForcedNext => 2,
+        DecidedBy::Scenario => 3,
+        DecidedBy::Card => 4,
     }
 }
 
@@ -360,7 +360,7 @@ impl Counters {
         }
     }
 
-    fn count_attempt(&mut self, rule: Rule, approved: bool) {
+    fn count_attempt(&mut self, rule: DecidedBy, approved: bool) {
         let decided = &mut self.by_rule[rule_index(rule)];
         if approved {
             decided.approved += 1;
@@ -397,7 +397,7 @@ impl Counters {
     }
 
     /// The attempts one rule decided.
-    pub fn decided_by(&self, rule: Rule) -> Decided {
+    pub fn decided_by(&self, rule: DecidedBy) -> Decided {
         self.by_rule[rule_index(rule)]
     }
 
@@ -492,7 +492,7 @@ impl Counters {
         out.key("byRule");
         out.begin_object();
         for (rule, d) in RULES.iter().zip(&self.by_rule) {
-            if matches!(rule, Rule::Scenario | Rule::Card) && *d == Decided::default() {
+            if matches!(rule, DecidedBy::Scenario | DecidedBy::Card) && *d == Decided::default() {
                 continue;
             }
             out.key(rule.as_str());

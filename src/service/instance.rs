@@ -97,6 +97,7 @@ impl Service {
                 clock: Box::new(Bounded(clock)),
                 streams: parts.streams,
                 orders: parts.orders,
+                due: exchange::queue_of(&parts.payments, &Deliveries::default()),
                 payments: parts.payments,
                 journal: parts.journal,
                 forced_next: parts.forced_next,
@@ -184,28 +185,20 @@ impl Service {
     }
 
     /// Moves the clock on by `ms` (a virtual clock; a wall clock ignores
-    /// it), then resolves the payments' changes that came due.
+    /// it), then does the work that came due, each at its due time.
     pub fn advance(&mut self, ms: u64) {
         self.backend.clock.advance(ms);
-        self.resolve_due();
-    }
-
-    /// Resolves the payments' changes due by now, each at its due time.
-    pub(super) fn resolve_due(&mut self) {
         let now = self.backend.clock.now_ms();
-        if self.backend.payments.plans.any_due(now) {
-            exchange::resolve_due(&mut self.backend, now);
-        }
+        exchange::catch_up(&mut self.backend, now);
     }
 
-    /// The soonest time a payment's change or a webhook delivery's
-    /// attempt is due, if any: for a timer on real time.
+    /// The soonest time work is due (a payment's change, a webhook
+    /// delivery's attempt), if any: for a timer on real time.
     pub fn next_due(&self) -> Option<i64> {
-        let plans = self.backend.payments.next_due();
-        let attempts = self.backend.deliveries.next_due();
-        match (plans, attempts) {
-            (Some(p), Some(a)) => Some(p.min(a)),
-            (p, a) => p.or(a),
+        let ready = self.backend.deliveries.ready_since();
+        match (self.backend.due.next_due(), ready) {
+            (Some(due), Some(ready)) => Some(due.min(ready)),
+            (due, ready) => due.or(ready),
         }
     }
 

@@ -7,6 +7,7 @@
 use crate::prelude::*;
 
 use super::Service;
+use crate::gateway::exchange;
 use crate::gateway::webhooks::{self, Report};
 use crate::sim::invalid::Invalid;
 
@@ -33,7 +34,8 @@ impl Service {
     /// events may be delivered), then hands over the delivery attempts due,
     /// each marked in flight, as a JSON array (see `gateway::webhooks`).
     pub fn take_due(&mut self) -> String {
-        self.resolve_due();
+        let now = self.backend.clock.now_ms();
+        exchange::catch_up(&mut self.backend, now);
         webhooks::take_due(&mut self.backend)
     }
 

@@ -50,11 +50,12 @@ impl Forced {
     }
 }
 
-/// Which rule decided an attempt.
+/// What decided an attempt (its record's `rule`): the draw, a header,
+/// `forceNext`, a scenario's rule or a test card.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
-pub enum Rule {
+pub enum DecidedBy {
     /// The seeded random draw against the failure rate.
     Draw,
     /// The request's `X-Sim-Outcome` header.
@@ -68,24 +69,24 @@ pub enum Rule {
     Card,
 }
 
-impl Rule {
+impl DecidedBy {
     pub fn as_str(self) -> &'static str {
         match self {
-            Rule::Draw => "draw",
-            Rule::Header => "header",
-            Rule::ForcedNext => "forced-next",
-            Rule::Scenario => "scenario",
-            Rule::Card => "card",
+            DecidedBy::Draw => "draw",
+            DecidedBy::Header => "header",
+            DecidedBy::ForcedNext => "forced-next",
+            DecidedBy::Scenario => "scenario",
+            DecidedBy::Card => "card",
         }
     }
 
-    pub fn parse(text: &str) -> Option<Rule> {
+    pub fn parse(text: &str) -> Option<DecidedBy> {
         [
-            Rule::Draw,
-            Rule::Header,
-            Rule::ForcedNext,
-            Rule::Scenario,
-            Rule::Card,
+            DecidedBy::Draw,
+            DecidedBy::Header,
+            DecidedBy::ForcedNext,
+            DecidedBy::Scenario,
+            DecidedBy::Card,
         ]
         .into_iter()
         .find(|r| r.as_str() == text)
@@ -159,7 +160,7 @@ impl Failure {
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct Decision {
     pub approved: bool,
-    pub rule: Rule,
+    pub rule: DecidedBy,
     /// The name of the scenario's rule, when `rule` is `Scenario`.
     #[cfg_attr(
         feature = "serde",
@@ -200,7 +201,7 @@ pub struct Decision {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Verdict {
     pub approved: bool,
-    pub rule: Rule,
+    pub rule: DecidedBy,
     pub attempt: u32,
     pub draw: f64,
     pub threshold: f64,
@@ -282,7 +283,7 @@ impl Verdict {
             )),
             Failure::None | Failure::Drawn => None,
         };
-        if self.card.is_some() || (self.rule == Rule::Scenario && self.approved) {
+        if self.card.is_some() || (self.rule == DecidedBy::Scenario && self.approved) {
             return later_reason(self);
         }
         if let Some(done) = by_scenario {
@@ -297,7 +298,7 @@ impl Verdict {
             );
         }
         match self.rule {
-            Rule::Draw => msg!(
+            DecidedBy::Draw => msg!(
                 "draw ",
                 fixed(self.draw, 4),
                 " ",
@@ -311,7 +312,7 @@ impl Verdict {
                 "forced ",
                 words(self.approved),
                 " by the ",
-                if rule == Rule::Header {
+                if rule == DecidedBy::Header {
                     "X-Sim-Outcome header"
                 } else {
                     "forceNext"
@@ -386,11 +387,11 @@ pub fn judge(
     order_id: &str,
     attempt: u32,
     failure_rate: f64,
-    forced: Option<(Forced, Rule)>,
+    forced: Option<(Forced, DecidedBy)>,
 ) -> Verdict {
     let draw = keyed_unit(seed, order_id, u64::from(attempt));
     let (approved, rule) = match forced {
-        None => (draw >= failure_rate, Rule::Draw),
+        None => (draw >= failure_rate, DecidedBy::Draw),
         Some((outcome, rule)) => (outcome == Forced::Success, rule),
     };
     Verdict {
@@ -411,7 +412,7 @@ pub fn decide(
     order_id: &str,
     attempt: u32,
     failure_rate: f64,
-    forced: Option<(Forced, Rule)>,
+    forced: Option<(Forced, DecidedBy)>,
 ) -> Decision {
     judge(seed, order_id, attempt, failure_rate, forced).into()
 }
@@ -474,10 +475,10 @@ mod tests {
             "ORD-ABCDEFGH",
             1,
             0.0,
-            Some((Forced::Failure, Rule::Header)),
+            Some((Forced::Failure, DecidedBy::Header)),
         );
         assert!(!forced.approved);
-        assert_eq!(forced.rule, Rule::Header);
+        assert_eq!(forced.rule, DecidedBy::Header);
         assert_eq!(forced.draw, free.draw);
         assert!(
             forced
@@ -491,7 +492,7 @@ mod tests {
             "ORD-ABCDEFGH",
             1,
             1.0,
-            Some((Forced::Success, Rule::ForcedNext)),
+            Some((Forced::Success, DecidedBy::ForcedNext)),
         );
         assert!(next.approved && next.reason.contains("forceNext"));
     }

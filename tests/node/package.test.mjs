@@ -200,10 +200,13 @@ test("the published types compile under strict TypeScript and have no any", () =
       { when: { event: "payment.*", userId: "u", nth: 2 }, then: { kind: "reorder", hold: 3, order: "shuffle" } },
       { then: { kind: "drop", attempts: 2 } },
     ];
+    // A when held in a variable, which no check of excess keys reaches.
+    const routedWhen = { route: "order", nth: 1 } as const;
     // @ts-expect-error: a delivery rule matches events, not routes
-    const routed: ScenarioRule = { when: { route: "order", nth: 1 }, then: { kind: "duplicate" } };
+    const routed: ScenarioRule = { when: routedWhen, then: { kind: "duplicate" } };
+    const eventWhen = { event: "order.paid", nth: 1 } as const;
     // @ts-expect-error: a request's rule takes no event
-    const evented: ScenarioRule = { when: { event: "order.paid", nth: 1 }, then: { kind: "delay" } };
+    const evented: ScenarioRule = { when: eventWhen, then: { kind: "delay" } };
     // @ts-expect-error: a pending payment cannot be abandoned
     const notPending: ScenarioRule = { then: { kind: "pending", outcome: "abandon" } };
     for (const r of s.logs()) if (r.stage === "payment") { const change: [PaymentStatus, PaymentStatus] = [r.from, r.to]; void change; }

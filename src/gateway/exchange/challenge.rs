@@ -2,7 +2,8 @@
 //! (a page route of the table), served by the core so every way in
 //! serves it alike; only for a payment that is or was challenged (any
 //! other such path answers as before, 404). A part of the exchange, as
-//! the buyer's answer is a change of the payment that `later` writes.
+//! the buyer's answer is a change of the payment that `async_payment`
+//! writes; `complete_challenge` makes it, for the page and the API alike.
 
 use crate::prelude::*;
 
@@ -11,9 +12,12 @@ use super::super::challenge_page;
 use super::super::envelope::{Data, Page};
 use super::super::error::ApiError;
 use super::super::request::{Headers, Target};
-use super::later::complete_challenge;
+use super::async_payment::write_change;
+use super::catch_up::{catch_up, drop_stale};
+use super::transition::{self, commit};
 use super::work::Work;
 use crate::domain::payment_changes::{not_awaiting_text, NotAwaiting};
+use crate::domain::payment_plan::Change;
 use crate::domain::Payment;
 use crate::json::message::{msg, Q};
 use crate::sim::scenario::document::OUTCOME_WORDS;
@@ -115,4 +119,20 @@ fn back_to(url: &str, p: &Payment) -> String {
         p.status.as_str(),
         &fragment
     )
+}
+
+/// Ends a challenge for the buyer at the service's time: the change, or
+/// why not (a `paymentId` unknown or not awaiting one).
+pub fn complete_challenge(
+    svc: &mut Backend,
+    payment_id: &str,
+    outcome: Outcome,
+) -> Result<Change, NotAwaiting> {
+    let now = svc.clock.now_ms();
+    catch_up(svc, now);
+    let (change, made) = svc.payments.complete_challenge(payment_id, outcome, now)?;
+    drop_stale(svc);
+    commit(svc, made, change.at, transition::of_plan(change.origin));
+    write_change(svc, change.clone());
+    Ok(change)
 }

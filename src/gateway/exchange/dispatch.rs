@@ -12,7 +12,7 @@ use super::super::error::ApiError;
 use super::super::parse;
 use super::super::route::Route;
 use super::super::scenario;
-use super::later::{self, Planned};
+use super::async_payment;
 use super::transition::{commit, commit_now, Origin};
 use super::work::{Request, Work};
 use crate::domain::code::Code;
@@ -25,7 +25,7 @@ use crate::json::message::{msg, Q};
 use crate::observe::EventClass;
 use crate::sim::latency::LatencyModel;
 use crate::sim::scenario::{Fault, Then};
-use crate::sim::third_party::{self, Failure, Forced, Rule};
+use crate::sim::third_party::{self, DecidedBy, Failure, Forced};
 
 /// Serves the test-data route. The service layer hands it in: the runner
 /// sends its own requests through this gateway, so the gateway cannot
@@ -165,10 +165,13 @@ fn settle(
     enter(svc, work, class);
     let new = new?;
     let asked = ((new.amount, new.method), origin);
-    let (order, planned) = judge(svc, &new.order_id, asked, by_header, new.card(), work)?;
+    let order = judge(svc, &new.order_id, asked, by_header, new.card(), work)?;
     let now = svc.clock.now_ms();
-    let (payment, made) = match planned {
-        Some(planned) => later::record(svc, new, order, now, *planned, work),
+    let verdict = work.third_party.as_ref().map(|(_, _, v)| v);
+    let plan =
+        verdict.and_then(|v| async_payment::plan_of(v, work.fault.as_deref(), new.card(), now));
+    let (payment, made) = match plan {
+        Some(plan) => async_payment::record(svc, new, order, now, *plan, work),
         None => svc
             .payments
             .record_for(new, order, &mut svc.streams.ids, now),
@@ -181,7 +184,7 @@ fn settle(
 /// is counted and the third party, taking its simulated time, approves
 /// or declines it. A scenario's rule decides first, then a test card,
 /// then forcing. Returns the order's code, read once for all of these
-/// and the payment, and the plan of a payment that changes later.
+/// and the payment; the verdict is left in `work`.
 pub(super) fn judge(
     svc: &mut Backend,
     order_id: &str,
@@ -189,12 +192,12 @@ pub(super) fn judge(
     by_header: Option<Forced>,
     card: Option<&'static TestCard>,
     work: &mut Work,
-) -> Result<(Code, Option<Box<Planned>>), ApiError> {
+) -> Result<Code, ApiError> {
     let Some(order) = svc.orders.existing(order_id) else {
         return Err(Rejection::OrderNotFound.into());
     };
     if let Some(open) = svc.payments.awaiting_challenge(order) {
-        return Err(later::challenge_open(order_id, open));
+        return Err(async_payment::challenge_open(order_id, open));
     }
     let attempt = svc.payments.next_attempt_of(order);
     // A scenario's rule decides before any forcing, which stays pending.
@@ -228,17 +231,15 @@ pub(super) fn judge(
     let drawn_counts = work.under_scenario && by_card.is_none();
     verdict.failure = scenario::at_third_party(by_rule, &verdict, drawn_counts);
     let ruled = by_rule.map(Then::changes_later);
-    let mut planned = None;
     if verdict.failure == Failure::Drawn {
         work.fault = Some(Box::new(Fault::drawn_decline()));
     }
     if let Some(changes_later) = ruled {
         verdict.approved = changes_later;
-        verdict.rule = Rule::Scenario;
+        verdict.rule = DecidedBy::Scenario;
         verdict.set_scenario_rule(work.fault.as_ref().and_then(|f| f.rule.clone()));
-        planned = later::of_rule(work.fault.as_deref());
     } else if let Some(card) = by_card {
-        planned = later::by_card(card, &mut verdict);
+        async_payment::by_card(card, &mut verdict);
     }
     let approved = verdict.approved;
     let failure = verdict.failure;
@@ -247,7 +248,7 @@ pub(super) fn judge(
         commit_decline(svc, order, asked, failure, origin);
         return Err(Rejection::ThirdPartyFailed.into());
     }
-    Ok((order, planned))
+    Ok(order)
 }
 
 /// A pay the third party declined: its `payment.failed` event, with what
@@ -274,14 +275,14 @@ fn forcing(
     by_rule: bool,
     by_card: Option<&TestCard>,
     by_header: Option<Forced>,
-) -> Option<(Forced, Rule)> {
+) -> Option<(Forced, DecidedBy)> {
     match (by_rule, by_card, by_header) {
         (true, _, _) => None,
-        (false, Some(card), _) => Some((later::card_forces(card), Rule::Card)),
-        (false, None, Some(outcome)) => Some((outcome, Rule::Header)),
+        (false, Some(card), _) => Some((async_payment::card_forces(card), DecidedBy::Card)),
+        (false, None, Some(outcome)) => Some((outcome, DecidedBy::Header)),
         (false, None, None) => svc
             .take_forced_next()
-            .map(|outcome| (outcome, Rule::ForcedNext)),
+            .map(|outcome| (outcome, DecidedBy::ForcedNext)),
     }
 }
 

@@ -127,7 +127,7 @@ pub fn exchange_inner(
         Inner::Pay(order_id, amount, method) => {
             enter(svc, &mut work, EventClass::Payment);
             let asked = (amount, method);
-            judge(svc, order_id, (asked, origin), None, None, &mut work).map(|(order, _)| {
+            judge(svc, order_id, (asked, origin), None, None, &mut work).map(|order| {
                 let now = svc.clock.now_ms();
                 let ids = &mut svc.streams.ids;
                 let made = svc.payments.add(order, amount, method, ids, now);

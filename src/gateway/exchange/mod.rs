@@ -11,7 +11,8 @@
 //! - `dispatch`: the routed request to the services;
 //! - `records`: the records and spans written of it;
 //! - `inner`: the test-data runner's requests, made inside the service;
-//! - `later`: a pay's plan, and the changes that come due;
+//! - `async_payment`: a pay's plan, and the records of the changes made;
+//! - `catch_up`: the work due on the service's clock, done in due order;
 //! - `challenge`: the challenge page's route, the buyer's answer;
 //! - `transition`: the one place a state change is committed.
 
@@ -20,17 +21,19 @@ use crate::prelude::*;
 use alloc::borrow::Cow;
 use alloc::rc::Rc;
 
+mod async_payment;
+mod catch_up;
 mod challenge;
 mod dispatch;
 mod inner;
-mod later;
 mod records;
 mod transition;
 mod work;
 
+pub use catch_up::{catch_up, queue_of};
+pub use challenge::complete_challenge;
 pub use dispatch::TestDataRunner;
 pub use inner::{exchange_inner, Inner, InnerCaller};
-pub use later::{complete_challenge, resolve_due};
 
 use super::backend::Backend;
 use super::envelope::{Data, Envelope, HeaderFacts, Headers as ResponseHeaders, Response};
@@ -244,10 +247,8 @@ fn arrive(
     headers: Option<&Headers>,
     started: i64,
 ) -> (Context, Option<Rc<str>>) {
-    // The payments' changes due by now, first; one compare when none is.
-    if svc.payments.plans.any_due(started) {
-        resolve_due(svc, started);
-    }
+    // The work due by now, first; one compare when none is.
+    catch_up(svc, started);
     // Most requests carry no headers: nothing to look for then.
     let headers = headers.filter(|h| !h.is_empty());
     let incoming = match headers {

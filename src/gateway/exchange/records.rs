@@ -69,7 +69,7 @@ pub(super) fn log(
     mut answer: Answer,
 ) -> Option<u64> {
     let service_span = record_service(svc, context, &work, answer.status);
-    if let Some(code) = svc.payments.plans.unanchored.take() {
+    if let Some(code) = work.planned {
         anchor(svc, context, code, service_span);
     }
     answer.duration = service_span.map(|_| work.duration);

@@ -9,6 +9,7 @@ use super::super::envelope::Page;
 use super::super::error::ApiError;
 use super::super::request::{Headers, Target, Text};
 use super::super::route::Route;
+use crate::domain::code::Code;
 use crate::json::flat::Flat;
 use crate::observe::EventClass;
 use crate::sim::scenario::Fault;
@@ -32,6 +33,9 @@ pub(super) struct Work {
     /// The page a refusal answers instead of its envelope, with the
     /// refusal's status: a browser's answer to a challenge already over.
     pub(super) shown: Option<Box<Page>>,
+    /// The payment a pay kept with a plan, until the records say where
+    /// in the pay's trace its changes go (see `records::anchor`).
+    pub(super) planned: Option<Code>,
 }
 
 /// The parts of a request the services read, all parsed; a body already

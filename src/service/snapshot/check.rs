@@ -23,7 +23,7 @@ use crate::observe::span_entry::{Part, SpanEntry, Why};
 use crate::observe::Journal;
 use crate::sim::invalid::{Invalid, InvalidKind};
 use crate::sim::latency::{Profile, MAX_STEP_MS};
-use crate::sim::third_party::{Failure, Rule, Verdict};
+use crate::sim::third_party::{DecidedBy, Failure, Verdict};
 use crate::sim::time_limits::{check_time, MAX_SAFE_INTEGER};
 use crate::sim::Settings;
 
@@ -655,14 +655,14 @@ fn verdict(at: &str, d: &Verdict) -> Checked {
     // names itself (every rule has a name).
     let changes_later = d.approved && d.failure == Failure::None && d.scenario_rule().is_some();
     let by_scenario = d.failure.third_party().is_some() || changes_later;
-    if d.card.is_some() != (d.rule == Rule::Card) {
+    if d.card.is_some() != (d.rule == DecidedBy::Card) {
         return Err(Invalid::out_of_range(
             &msg!(at, ".rule"),
             "\"card\" goes with a test card's number (card), and card with \"card\"",
         ));
     }
-    if (d.rule == Rule::Scenario && !by_scenario)
-        || (d.scenario_rule().is_some() && d.rule != Rule::Scenario)
+    if (d.rule == DecidedBy::Scenario && !by_scenario)
+        || (d.scenario_rule().is_some() && d.rule != DecidedBy::Scenario)
     {
         return Err(Invalid::out_of_range(
             &msg!(at, ".rule"),

@@ -18,7 +18,7 @@ use crate::observe::counters::{
 use crate::observe::Counters;
 use crate::sim::invalid::Invalid;
 use crate::sim::scenario::document::KINDS;
-use crate::sim::third_party::Rule;
+use crate::sim::third_party::DecidedBy;
 
 impl Counters {
     /// The counters from a snapshot's `counters` field, written by `write`.
@@ -94,7 +94,7 @@ impl Counters {
             // A snapshot written before scenarios were counted apart has
             // no `scenario`: none then.
             // Nor `card` before test cards, or while none decided one.
-            let optional = matches!(rule, Rule::Scenario | Rule::Card);
+            let optional = matches!(rule, DecidedBy::Scenario | DecidedBy::Card);
             if optional && rules.get(rule.as_str()).is_none() {
                 continue;
             }

@@ -30,7 +30,7 @@ use crate::sim::planned_change::PlannedChange;
 use crate::sim::scenario::document::{decline_code, DECLINE_CODES, KINDS};
 use crate::sim::scenario::Fault;
 use crate::sim::scenario::Outcome;
-use crate::sim::third_party::{Failure, Rule, Verdict, VerdictExtras};
+use crate::sim::third_party::{DecidedBy, Failure, Verdict, VerdictExtras};
 
 type Read<T> = Result<T, String>;
 
@@ -289,7 +289,7 @@ fn verdict(o: &Json<'_>) -> Read<Verdict> {
         approved: field(o, "approved")?
             .as_bool()
             .ok_or("`approved`: expected a boolean")?,
-        rule: Rule::parse(text(o, "rule")?).ok_or("`rule`: unknown")?,
+        rule: DecidedBy::parse(text(o, "rule")?).ok_or("`rule`: unknown")?,
         attempt: small(o, "attempt")?,
         draw: number(o, "draw")?,
         threshold: number(o, "threshold")?,

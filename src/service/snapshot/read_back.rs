@@ -25,7 +25,7 @@ use crate::observe::event_class::EventClass;
 use crate::observe::ids::{SpanId, TraceId};
 use crate::observe::span_entry::{Part, SpanEntry, Why};
 use crate::observe::status::LogStatus;
-use crate::sim::third_party::{Failure, Rule, Verdict, VerdictExtras};
+use crate::sim::third_party::{DecidedBy, Failure, Verdict, VerdictExtras};
 
 /// A place in a row's text.
 struct Cursor<'a> {
@@ -267,7 +267,7 @@ impl<'a> Cursor<'a> {
         self.lit("{\"approved\":")?;
         let approved = self.bool()?;
         self.lit(",\"rule\":")?;
-        let rule = Rule::parse(&self.string()?)?;
+        let rule = DecidedBy::parse(&self.string()?)?;
         let scenario_rule = match self.lit(",\"scenarioRule\":") {
             Some(()) => Some(Rc::from(self.string()?)),
             None => None,

@@ -7,17 +7,17 @@
 //! - [`document`]: the document, checked;
 //! - [`delivery`]: the delivery kinds and a reorder's order; `delivery_read`
 //!   reads them;
-//! - [`parse`], `when`, `later` and [`reading`]: reading it, refused naming a path;
+//! - [`parse`], `when`, `async_kinds` and [`reading`]: reading it, refused naming a path;
 //! - [`matching`]: whether a rule matches a request's or an event's facts;
 //! - [`progress`]: seen and fired counts, when it was set, its own stream;
 //! - [`presets`]: the names of the common stories' documents;
 //! - `writing`: the document and its progress as JSON text;
 //! - `saved`: a scenario in a snapshot.
 
+mod async_kinds;
 pub mod delivery;
 mod delivery_read;
 pub mod document;
-mod later;
 pub mod matching;
 pub mod parse;
 pub mod presets;

@@ -196,7 +196,7 @@ pub(super) fn read_then(v: &Json, at: &At, record: bool) -> Result<Then, Box<Ref
         "delay" => Then::Delay {
             ms: ms_or("ms", 0)?,
         },
-        "challenge" | "pending" | "reversal" => super::later::read(kind, &get, at)?,
+        "challenge" | "pending" | "reversal" => super::async_kinds::read(kind, &get, at)?,
         "network" => read_network(get("fault"), get("phase"), at, &ms_or)?,
         _ => Then::Delivery(delivery_read::read(kind, &get, record)?),
     })
