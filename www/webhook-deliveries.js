@@ -38,7 +38,7 @@ function deliveryView(delivery, endpoint, ctx) {
   return h("li", { class: `hook-delivery st-${delivery.state}`, dataset: { delivery: delivery.id, event: delivery.event, state: delivery.state, attempts: String(delivery.attempts.length) } },
     h("p", { class: "hook-delivery-head" },
       h("span", { class: `badge hook-state st-${delivery.state}` }, stateText(delivery)), " ",
-      h("span", { class: "mono" }, event?.type ?? delivery.event), " ",
+      h("span", { class: "mono" }, event?.type ?? delivery.type ?? delivery.event), " ",
       h("span", { class: "hint mono" }, delivery.id),
       h("button", { type: "button", class: "secondary resend", onclick: () => ctx.resend(delivery.id), title: "Send this delivery again now, as a new attempt, whatever became of it" }, "Resend")),
     typeof delivery.nextAttemptAt === "number"

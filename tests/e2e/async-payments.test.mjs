@@ -483,6 +483,19 @@ test("webhooks: the panel lists a flow's events; the built-in receiver, made to 
   await page.waitForFunction(() => /^Resent wd_\d+: a new attempt now\.$/.test(document.querySelector("#hooks-message").textContent));
   await page.waitForFunction(() => [...document.querySelectorAll("#hook-endpoints li.hook-delivery")].some((li) => li.textContent.includes("payment.succeeded") && li.dataset.attempts === "2"));
 
+  // A scenario's delivery fault: a wrong signature, which the receiver refuses, explained as the Failures panel explains a fault.
+  await page.fill("#scenario-text", JSON.stringify({ rules: [{ name: "forged", when: { event: "order.created" }, then: { kind: "wrong_signature" } }] }));
+  await page.click("#scenario-apply");
+  await page.waitForFunction(() => document.querySelector("#scenario-active").dataset.active === "true");
+  await createOrder(page);
+  await page.waitForFunction(() => document.querySelector("#hook-endpoints li.hook-delivery .hook-fault") !== null);
+  const forged = deliveryOf(page, "order.created");
+  assert.deepEqual((await attemptsOf(forged)).map((a) => a.status), [400]);
+  assert.equal(await forged.locator(".hook-fault").textContent(), "wrong signature · forged");
+  assert.match(await forged.locator(".hook-why").textContent(), /The receiver refused it \(HTTP 400\).* Rule "forged" fired: the signature was made with another secret: a careful receiver refuses it\./);
+  assert.match(await forged.locator(".hook-signature .verdict").textContent(), /verifyWebhook refused it: the signature does not match this body with the endpoint's secret/);
+  await page.click("#scenario-clear");
+
   // The event's trace, opened from the list: the records and spans of the request that caused it.
   const traceId = await first.locator("button.trace").getAttribute("data-idv");
   await first.locator("button.trace").click();
