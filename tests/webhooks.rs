@@ -669,3 +669,83 @@ fn a_reorder_rule_holds_the_events_then_delivers_them_reversed() {
     let reversed: Vec<String> = ids.into_iter().rev().collect();
     assert_eq!(order_ids, reversed);
 }
+
+fn restored(svc: &Service) -> Service {
+    Service::restore(
+        &svc.snapshot(),
+        Box::new(orderpay::sim::clock::VirtualClock::starting_at(0)),
+    )
+    .expect("its own snapshot restores")
+}
+
+#[test]
+fn a_snapshot_keeps_events_endpoints_and_deliveries_once_webhooks_are_on() {
+    let mut svc = with_delivery_rule(40, "payment.*", json!({"kind": "drop", "attempts": 1}));
+    svc.add_webhook(
+        r#"{"url":"https://example.com/h","events":["order.deleted"],"header":"Stripe-Signature"}"#,
+    )
+    .expect("taken");
+    let order = create_order_id(&mut svc);
+    pay_ok(&mut svc, &order, 10.5, "CARD");
+    let gone = create_order_id(&mut svc);
+    svc.handle(post(&format!("/api/order/delete/{gone}")));
+    deliver_due(&mut svc, |a| if a["drop"] == true { 0 } else { 500 });
+    let text = svc.snapshot();
+    assert!(text.contains("\"events\":{") && text.contains("\"webhooks\":{"));
+    let mut back = restored(&svc);
+    assert_eq!(back.snapshot(), text, "written back the same");
+    assert_eq!(back.webhooks_json(), svc.webhooks_json());
+    assert_eq!(back.events_json(None).ok(), svc.events_json(None).ok());
+    assert_eq!(back.next_due(), svc.next_due());
+    // The restored one goes on: its retries come due on its clock.
+    back.advance(3 * 24 * 3600 * 1000);
+    svc.advance(3 * 24 * 3600 * 1000);
+    let (a, b) = (
+        deliver_due(&mut back, |_| 200),
+        deliver_due(&mut svc, |_| 200),
+    );
+    assert!(!a.is_empty());
+    assert_eq!(a, b);
+}
+
+#[test]
+fn a_damaged_webhooks_member_is_refused_naming_the_field() {
+    let mut svc = always_approves(41);
+    svc.add_webhook(r#"{"handler":true}"#).expect("taken");
+    create_order_id(&mut svc);
+    deliver_due(&mut svc, |_| 500);
+    let text = svc.snapshot();
+    let cases = [
+        (
+            "\"state\":\"pending\"",
+            "\"state\":\"lost\"",
+            "snapshot.webhooks.deliveries[0].state",
+        ),
+        (
+            "\"type\":\"order.created\"",
+            "\"type\":\"order.made\"",
+            "snapshot.events.kept[0].type",
+        ),
+        (
+            "\"handler\":true",
+            "\"handler\":3",
+            "snapshot.webhooks.endpoints[0].handler",
+        ),
+        (
+            "\"lastDelivery\":1",
+            "\"lastDelivery\":\"x\"",
+            "snapshot.webhooks.lastDelivery",
+        ),
+    ];
+    for (from, to, field) in cases {
+        assert!(text.contains(from), "{from}");
+        let damaged = text.replacen(from, to, 1);
+        let refused = Service::restore(
+            &damaged,
+            Box::new(orderpay::sim::clock::VirtualClock::starting_at(0)),
+        )
+        .err()
+        .unwrap_or_else(|| panic!("{to} taken"));
+        assert!(refused.to_string().starts_with(field), "{field}: {refused}");
+    }
+}

@@ -24,17 +24,24 @@ pub fn read(text: &str, seed: u64, n: u64) -> Result<Endpoint, Invalid> {
         e.push(&mut m);
         Invalid::wrong_type("webhook", m.text())
     })?;
+    of_json(&spec, seed, n, false)
+}
+
+/// `read` of a value already parsed; a `saved` one (a snapshot's) has
+/// its `id` beside the members a caller gives.
+pub fn of_json(spec: &Json, seed: u64, n: u64, saved: bool) -> Result<Endpoint, Invalid> {
     let Some(members) = spec.as_object() else {
         return Err(Invalid::wrong_type("webhook", "must be an object"));
     };
-    if let Some((key, _)) = members.iter().find(|(k, _)| !KEYS.contains(&&**k)) {
+    let unknown = |k: &str| !(KEYS.contains(&k) || (saved && k == "id"));
+    if let Some((key, _)) = members.iter().find(|(k, _)| unknown(k)) {
         let known = "url, handler, secret, events or header";
         return Err(Invalid::wrong_type(
             key,
             msg!("unknown option; expected ", known),
         ));
     }
-    let url = url(&spec)?;
+    let url = url(spec)?;
     let secret = match spec.get("secret") {
         None => event_id::secret(seed, n),
         Some(s) => text_of("secret", s)?.to_owned(),

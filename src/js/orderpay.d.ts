@@ -788,7 +788,8 @@ export class Service {
   logs(after?: number): LogRecord[];
   /**
    * The events (every state change, the newest 10,000 kept), oldest first;
-   * with `after`, those after that event. Reading them turns webhooks on.
+   * with `after`, those after that event. Reading them turns webhooks on:
+   * snapshots then keep the events.
    * Throws a TypeError naming `after` for a non-string, a RangeError for an
    * id that is not one of this service's events.
    */

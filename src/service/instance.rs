@@ -7,12 +7,10 @@ use crate::prelude::*;
 use super::snapshot::{self, Parts};
 use super::snapshot::{check, stream};
 use super::{testdata, Pieces};
-use crate::domain::delivery::Deliveries;
 use crate::domain::event_id::event_seq;
 use crate::domain::payment_changes::{not_awaiting_text, NotAwaiting};
-use crate::domain::webhook::Endpoints;
 use crate::domain::{Orders, Payment, Payments};
-use crate::gateway::events::{Events, Sources};
+use crate::gateway::events::Sources;
 use crate::gateway::idempotency::IdempotencyKeys;
 use crate::gateway::{exchange, scenario, Backend, RawRequest, Response};
 use crate::json::message::{msg, Q};
@@ -97,16 +95,16 @@ impl Service {
                 clock: Box::new(Bounded(clock)),
                 streams: parts.streams,
                 orders: parts.orders,
-                due: exchange::queue_of(&parts.payments, &Deliveries::default()),
+                due: exchange::queue_of(&parts.payments, &parts.deliveries),
                 payments: parts.payments,
                 journal: parts.journal,
                 forced_next: parts.forced_next,
                 scenario: parts.scenario,
                 spare_call: SpareCall::default(),
                 idempotency: parts.idempotency,
-                events: Events::default(),
-                endpoints: Endpoints::default(),
-                deliveries: Deliveries::default(),
+                events: parts.events,
+                endpoints: parts.endpoints,
+                deliveries: parts.deliveries,
             },
         }
     }

@@ -11,6 +11,8 @@
 //! - `journal`, `read_back` and `counters`: the records, spans and
 //!   counters of the observe layer, read back;
 //! - `plans`: the payments that change later (`paymentPlans`);
+//! - `webhooks`: the events, endpoints and deliveries (`events`,
+//!   `webhooks`), once webhooks are on;
 //! - `change_record`: a payment's change of state read back from its record;
 //! - `fields`: the field helpers every reader here refuses with;
 //! - `check`: what a restored state must hold to become a service.
@@ -25,6 +27,7 @@ pub(crate) mod plans;
 pub(crate) mod read;
 pub(crate) mod read_back;
 pub(crate) mod stream;
+mod webhooks;
 pub(crate) mod write;
 
 pub use parts::{Parts, FORMAT};

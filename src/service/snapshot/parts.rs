@@ -1,7 +1,10 @@
 //! What a snapshot holds: the format's number, and everything a service
 //! is (`Parts`), as read from a snapshot or copied for a cursor to write.
 
+use crate::domain::delivery::Deliveries;
+use crate::domain::webhook::Endpoints;
 use crate::domain::{Orders, Payments};
+use crate::gateway::events::Events;
 use crate::gateway::idempotency::IdempotencyKeys;
 use crate::gateway::Backend;
 use crate::observe::{Counters, Journal};
@@ -28,6 +31,11 @@ pub struct Parts {
     pub idempotency: IdempotencyKeys,
     /// The scenario in force and where it stands; absent when none is.
     pub scenario: Option<Scenario>,
+    /// The events, and whether webhooks are on (`events`, `webhooks`:
+    /// absent while they are off).
+    pub events: Events,
+    pub endpoints: Endpoints,
+    pub deliveries: Deliveries,
 }
 
 impl Parts {
@@ -45,6 +53,9 @@ impl Parts {
             counters: Some(b.counters.clone()),
             idempotency: b.idempotency.clone(),
             scenario: b.scenario.clone(),
+            events: b.events.clone(),
+            endpoints: b.endpoints.clone(),
+            deliveries: b.deliveries.clone(),
         }
     }
 }

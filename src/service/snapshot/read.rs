@@ -456,8 +456,10 @@ pub(crate) fn read_tree(tree: &Json, mut streamed: Streamed) -> Read<Parts> {
     if let Some(plans) = tree.get("paymentPlans") {
         super::plans::read(plans, &mut payments)?;
     }
+    let settings = read_settings(part("settings")?, "snapshot.settings")?;
+    let (events, endpoints, deliveries) = super::webhooks::read(tree, settings.seed)?;
     Ok(Parts {
-        settings: read_settings(part("settings")?, "snapshot.settings")?,
+        settings,
         streams: read_streams(part("streams")?, "snapshot.streams")?,
         orders: read_orders(part("orders")?, take(&mut s.orders))?,
         payments,
@@ -483,6 +485,9 @@ pub(crate) fn read_tree(tree: &Json, mut streamed: Streamed) -> Read<Parts> {
                     .map_err(|r| r.invalid("snapshot.scenario"))?,
             ),
         },
+        events,
+        endpoints,
+        deliveries,
     })
 }
 

@@ -4,10 +4,13 @@
 use crate::prelude::*;
 
 use super::parts::{Parts, FORMAT};
+use crate::domain::delivery::Deliveries;
 use crate::domain::order::{Row as OrderRow, PREFIX as ORDER};
 use crate::domain::payment::{Row as PaymentRow, PREFIX as PAYMENT};
+use crate::domain::webhook::Endpoints;
 use crate::domain::{Orders, Payments};
 use crate::gateway::envelope::{order as write_order, payment as write_payment};
+use crate::gateway::events::Events;
 use crate::gateway::idempotency::IdempotencyKeys;
 use crate::gateway::Backend;
 use crate::json::{self, Out};
@@ -126,6 +129,9 @@ pub(crate) struct View<'a> {
     pub counters: Option<&'a Counters>,
     pub idempotency: &'a IdempotencyKeys,
     pub scenario: Option<&'a Scenario>,
+    pub events: &'a Events,
+    pub endpoints: &'a Endpoints,
+    pub deliveries: &'a Deliveries,
 }
 
 impl<'a> View<'a> {
@@ -141,6 +147,9 @@ impl<'a> View<'a> {
             counters: Some(&b.counters),
             idempotency: &b.idempotency,
             scenario: b.scenario.as_ref(),
+            events: &b.events,
+            endpoints: &b.endpoints,
+            deliveries: &b.deliveries,
         }
     }
 
@@ -156,6 +165,9 @@ impl<'a> View<'a> {
             counters: p.counters.as_ref(),
             idempotency: &p.idempotency,
             scenario: p.scenario.as_ref(),
+            events: &p.events,
+            endpoints: &p.endpoints,
+            deliveries: &p.deliveries,
         }
     }
 
@@ -431,6 +443,7 @@ fn tail(out: &mut Out, v: &View) {
         out.key("paymentPlans");
         super::plans::write(out, &v.payments.plans);
     }
+    super::webhooks::write(out, v.events, v.endpoints, v.deliveries);
     out.end_object();
 }
 
