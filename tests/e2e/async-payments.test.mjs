@@ -483,6 +483,17 @@ test("webhooks: the panel lists a flow's events; the built-in receiver, made to 
   await page.waitForFunction(() => /^Resent wd_\d+: a new attempt now\.$/.test(document.querySelector("#hooks-message").textContent));
   await page.waitForFunction(() => [...document.querySelectorAll("#hook-endpoints li.hook-delivery")].some((li) => li.textContent.includes("payment.succeeded") && li.dataset.attempts === "2"));
 
+  // After a reload the service comes back from this browser's copy, and the receiver with it, registered again with its secret.
+  const secret = await page.textContent("#hook-endpoints .hook-endpoint-head code");
+  await page.waitForSelector('#state-status[data-saved="saved"]');
+  await page.reload();
+  await page.waitForSelector("body[data-ready=true]");
+  await page.waitForFunction(() => document.querySelector("#receiver-on").checked);
+  assert.equal(await page.textContent("#hook-endpoints .hook-endpoint-head code"), secret);
+  await createOrder(page);
+  await page.waitForFunction(() => document.querySelector("#hook-endpoints li.hook-delivery")?.dataset.state === "delivered");
+  assert.match(await deliveryOf(page, "order.created").locator(".hook-signature .verdict").textContent(), /verifyWebhook accepted it/);
+
   // A scenario's delivery fault: a wrong signature, which the receiver refuses, explained as the Failures panel explains a fault.
   await page.fill("#scenario-text", JSON.stringify({ rules: [{ name: "forged", when: { event: "order.created" }, then: { kind: "wrong_signature" } }] }));
   await page.click("#scenario-apply");
