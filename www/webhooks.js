@@ -66,8 +66,12 @@ class WebhooksPanel {
     if (receiver.use(store.service)) return;
     const saved = store.remote ? null : endpoints.find((e) => e.handler);
     if (!saved) return;
-    await store.removeWebhook(saved.id);
-    await this.attach(saved.secret);
+    try {
+      await store.removeWebhook(saved.id);
+      await this.attach(saved.secret);
+    } catch (e) {
+      this.say(`The built-in receiver could not be registered again: ${e.message}`, "error");
+    }
   }
 
   /** Registers the receiver with the service in use. */
