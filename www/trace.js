@@ -14,6 +14,13 @@ const MAX_REQUESTS = 30;
 /** Whether a span is a webhook delivery attempt (`webhook POST <url>`, `webhook handler`): sent after the request that caused its event. */
 const isDelivery = (span) => span.component === "webhook" || /^webhook\b/.test(span.name);
 
+/** What a failed span's row says: a delivery attempt's receiver's status (or that none came), else faults.js's words. */
+function failureText(span) {
+  if (!isDelivery(span)) return spanFailureText(span);
+  const status = spanAttribute(span, "http.response.status_code");
+  return status ? `the receiver answered ${status}` : "no answer from the receiver";
+}
+
 /** A span's component as drawn: one of COMPONENTS, "webhook" for a delivery attempt, else "other". */
 function componentOf(span) {
   if (COMPONENTS.includes(span.component)) return span.component;
@@ -131,7 +138,7 @@ function spanRow({ span, depth, root }, i, scale) {
     h("span", { class: "wf-swatch", "aria-hidden": "true" }),
     h("span", { class: "wf-text" },
       toggle,
-      h("span", { class: "wf-comp" }, span.component, error ? h("span", { class: "wf-error" }, ` · ${scale.thirdPartyErrors.has(span.spanId) ? "third party error (5xx), not a decline" : spanFailureText(span)}`) : null),
+      h("span", { class: "wf-comp" }, span.component, error ? h("span", { class: "wf-error" }, ` · ${scale.thirdPartyErrors.has(span.spanId) ? "third party error (5xx), not a decline" : failureText(span)}`) : null),
     ),
   ),
   spanTrack(span, scale, fault),
@@ -147,7 +154,7 @@ function spanTrack(span, { t0, total, grid }, fault = "") {
   const start = (span.start - t0) / total;
   const end = (span.end - t0) / total;
   const duration = span.end - span.start;
-  const bar = h("span", { class: "wf-bar", title: `${span.component} · ${span.name}: +${ms(span.start - t0)} to +${ms(span.end - t0)} ms (${ms(duration)} ms), ${spanFailed(span) ? spanFailureText(span) : span.status}` });
+  const bar = h("span", { class: "wf-bar", title: `${span.component} · ${span.name}: +${ms(span.start - t0)} to +${ms(span.end - t0)} ms (${ms(duration)} ms), ${spanFailed(span) ? failureText(span) : span.status}` });
   bar.style.left = pct(start);
   bar.style.width = pct(end - start);
   const label = h("span", { class: "wf-dur" }, `${ms(duration)} ms`);
