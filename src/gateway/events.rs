@@ -90,6 +90,11 @@ impl Events {
         seq
     }
 
+    /// How many events there have been (kept or dropped).
+    pub fn count(&self) -> u64 {
+        self.next
+    }
+
     /// The number of the oldest event kept.
     pub fn first(&self) -> u64 {
         self.next - self.kept.len() as u64

@@ -10,7 +10,7 @@ use super::{testdata, Pieces};
 use crate::domain::event_id::event_seq;
 use crate::domain::payment_changes::{not_awaiting_text, NotAwaiting};
 use crate::domain::{Orders, Payment, Payments};
-use crate::gateway::events::Sources;
+use crate::gateway::events::{Events, Sources};
 use crate::gateway::idempotency::IdempotencyKeys;
 use crate::gateway::{exchange, scenario, Backend, RawRequest, Response};
 use crate::json::message::{msg, Q};
@@ -317,6 +317,11 @@ impl Service {
     pub fn otlp_tape(&self) -> Written {
         let spans = self.backend.journal.span_entries();
         otlp::export_tape(spans.clone(), spans.len())
+    }
+
+    /// The events, without turning webhooks on (`events_json` does).
+    pub fn events(&self) -> &Events {
+        &self.backend.events
     }
 
     pub fn journal(&self) -> &Journal {

@@ -5,6 +5,7 @@
 //! number holds exactly, and a restored service answers every route.
 #![allow(dead_code)]
 
+use orderpay::domain::event_id::event_id;
 use orderpay::domain::Orders;
 use orderpay::domain::Payments;
 use orderpay::gateway::idempotency::IdempotencyKeys;
@@ -111,6 +112,8 @@ pub struct Business {
     settings: Settings,
     now: i64,
     keys: IdempotencyKeys,
+    /// How many events there have been.
+    events: u64,
 }
 
 pub fn business(svc: &mut Service) -> Business {
@@ -121,6 +124,7 @@ pub fn business(svc: &mut Service) -> Business {
         settings: svc.settings().clone(),
         now: svc.now(),
         keys: svc.idempotency_keys().clone(),
+        events: svc.events().count(),
     }
 }
 
@@ -148,6 +152,17 @@ pub fn step(svc: &mut Service, request: RawRequest) -> Result<Response, String> 
     }
     let written: Vec<LogRecord> = svc.logs(Some(last_seq));
     safe_json(&written, "logs")?;
+    let seed = svc.settings().seed;
+    if after.events > before.events && seed % 4 == 0 {
+        // The events it made, readable; in a quarter of the services, as
+        // reading them turns webhooks on (their snapshots keep them).
+        let last = (before.events > 0).then(|| event_id(seed, before.events - 1));
+        let made = svc
+            .events_json(last.as_deref())
+            .map_err(|e| e.to_string())?;
+        let made: Value = serde_json::from_str(&made).map_err(|e| e.to_string())?;
+        safe_json(&made, "events")?;
+    }
     Ok(response)
 }
 

@@ -13,7 +13,7 @@ use crate::observe::{SpanId, TraceId};
 
 /// Commits `made`, changed at `at` in the trace `origin` (the trace and
 /// the span of the request that caused it): its event is written.
-#[inline]
+#[inline(always)]
 pub(crate) fn commit(svc: &mut Backend, made: Transition, at: i64, origin: Origin) {
     let seq = svc.events.push(made, at, origin);
     if !svc.endpoints.is_empty() {
@@ -25,7 +25,7 @@ pub(crate) fn commit(svc: &mut Backend, made: Transition, at: i64, origin: Origi
 pub(super) type Origin = (TraceId, SpanId);
 
 /// Commits a change made now by the request at `origin`.
-#[inline]
+#[inline(always)]
 pub(super) fn commit_now(svc: &mut Backend, made: Transition, origin: Origin) {
     let at = svc.clock.now_ms();
     commit(svc, made, at, origin);
