@@ -512,6 +512,13 @@ test("webhooks: the panel lists a flow's events; the built-in receiver, made to 
   await first.locator("button.trace").click();
   await page.waitForSelector("#trace-detail:not([hidden]) .waterfall");
   assert.match(await page.textContent("#trace-detail"), new RegExp(traceId));
+  // Below the request's span, each delivery attempt's, in its own colour; the log has a record of each.
+  const span = page.locator("#trace-detail .wf-row.c-webhook").first();
+  await span.waitFor();
+  assert.match(await span.locator(".wf-name").textContent(), /^webhook handler/);
+  assert.ok(await page.locator(`#trace-detail .wf-row[data-span-id="${await span.getAttribute("data-parent-span-id")}"]`).count(), "its parent, the request's span, is in the trace");
+  assert.match(await page.textContent("#trace-detail .wf-legend"), /webhook delivery/);
+  assert.ok((await logRows(page)).some((r) => r.stage === "webhook"), "a webhook record in the log");
   assert.deepEqual(errors, []);
   assert.deepEqual(external, []);
   assert.deepEqual(consoleMessages, [], "nothing said in the console, as an error or a warning");

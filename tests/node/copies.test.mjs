@@ -211,7 +211,7 @@ test("the values the page's log filters offer are those the core writes", () => 
   const arms = (text) => [...text.matchAll(/=> "([^"]+)"/g)].map((m) => m[1]);
   const between = (text, from, to) => text.slice(text.indexOf(from), text.indexOf(to, text.indexOf(from)));
   const render = core("observe/render.rs");
-  const stages = [...["observe/render.rs", "observe/payment_change.rs"].map(core).join("").matchAll(/\\"stage\\":\\"(\w+)\\"/g)].map((m) => m[1]);
+  const stages = [...["observe/render.rs", "observe/payment_change.rs", "observe/webhook_attempt.rs"].map(core).join("").matchAll(/\\"stage\\":\\"(\w+)\\"/g)].map((m) => m[1]);
   const groups = [...between(core("domain/route_table.rs"), "pub fn uri_group", "\n}\n").matchAll(/Some\("([^"]+)"\)/g)].map((m) => m[1]);
   const sorted = (list) => [...list].sort();
   assert.deepEqual(sorted(KNOWN_VALUES.stage), sorted(stages));
