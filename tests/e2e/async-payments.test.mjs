@@ -518,6 +518,7 @@ test("webhooks: the panel lists a flow's events; the built-in receiver, made to 
   assert.match(await span.locator(".wf-name").textContent(), /^webhook handler/);
   assert.ok(await page.locator(`#trace-detail .wf-row[data-span-id="${await span.getAttribute("data-parent-span-id")}"]`).count(), "its parent, the request's span, is in the trace");
   assert.match(await page.textContent("#trace-detail .wf-legend"), /webhook delivery/);
+  await shot(page, "#trace-detail .waterfall", "hooks-trace-1280.png");
   assert.ok((await logRows(page)).some((r) => r.stage === "webhook"), "a webhook record in the log");
   assert.deepEqual(errors, []);
   assert.deepEqual(external, []);
