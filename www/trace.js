@@ -6,10 +6,13 @@
 import { add, h } from "./dom.js";
 import { idMark, idsExplained } from "./ids.js";
 import { declinedWhy } from "./outcome.js";
+import { duration } from "./payment-states.js";
 import { paymentFailed, spanAttribute, spanFailed, spanFailureText, spanFault } from "./faults.js";
 
 export const COMPONENTS = ["gateway", "order-service", "payment-service", "third-party", "test-data"];
 const MAX_REQUESTS = 30;
+/** From this long a trace's axis is read in seconds and minutes. */
+const LONG_MS = 10_000;
 
 /** Whether a span is a webhook delivery attempt (`webhook POST <url>`, `webhook handler`): sent after the request that caused its event. */
 const isDelivery = (span) => span.component === "webhook" || /^webhook\b/.test(span.name);
@@ -94,11 +97,13 @@ const pct = (f) => `${(f * 100).toFixed(3)}%`;
 function axis({ total, step }) {
   const ticks = [];
   for (let t = 0; t <= total + 1e-9; t += step) ticks.push(t);
+  // A trace that runs on for minutes (a webhook's retry on the service's clock) is read in seconds and minutes.
+  const long = total >= LONG_MS;
   return h("div", { class: "wf-axis", "aria-hidden": "true" },
-    h("span", { class: "wf-axis-label" }, "ms from the first start"),
+    h("span", { class: "wf-axis-label" }, long ? "time from the first start" : "ms from the first start"),
     h("div", { class: "wf-ticks" }, ticks.map((t) => {
       const f = t / total;
-      const tick = h("span", { class: `wf-tick${f === 0 ? " first" : f > 0.9 ? " last" : ""}` }, `${ms(t)}${f === 0 ? " ms" : ""}`);
+      const tick = h("span", { class: `wf-tick${f === 0 ? " first" : f > 0.9 ? " last" : ""}` }, long ? (t ? duration(t) : "0") : `${ms(t)}${f === 0 ? " ms" : ""}`);
       tick.style.left = pct(f);
       return tick;
     })),
