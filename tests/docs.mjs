@@ -19,9 +19,9 @@ export const root = new URL("..", import.meta.url).pathname;
 /**
  * The examples TypeScript does not check under strict (docs/test-runners.md#typescript says which are):
  * docs/api.md's browser example imports a build folder by its path, which exists only where someone
- * built it; webhooks-express needs Express's types, which a project installs. Every other example is checked.
+ * built it; webhooks-express and webhook-testing-express need Express's types, which a project installs. Every other example is checked.
  */
-const UNTYPED_EXAMPLES = ["browser", "webhooks-express"];
+const UNTYPED_EXAMPLES = ["browser", "webhooks-express", "webhook-testing-express"];
 /** Runner sections whose code TypeScript checks too (Jest's globals need @types/jest, which a user may not have). */
 const TYPED_FIXTURES = ["vitest", "playwright", "browser-app"];
 

@@ -348,12 +348,28 @@ function writeReadmeExamples(dir) {
   const msw2Only = (code) => tools === "next" && /\bonUnhandledRequest\b/.test(code);
   mkdirSync(join(dir, "readme"), { recursive: true });
   mkdirSync(join(dir, "readme-node"), { recursive: true });
-  for (const { kind, index, code } of examples.filter((e) => e.typecheck && !msw2Only(e.code))) {
+  const typed = examples.filter((e) => e.typecheck && !msw2Only(e.code));
+  for (const { marker, name, kind, index, code: written } of typed) {
+    const code = marker === "compat" ? siblingsRenamed(written, name, typed) : written;
     const folder = /^import .* from "node:/m.test(code) || /\bprocess\./.test(code) ? "readme-node" : "readme";
     // An example without an import is a script run as a module (top-level await): tsc is told so.
     const module = /^(import|export) /m.test(code) ? code : `${code}\nexport {};\n`;
     writeFileSync(join(dir, folder, `${kind}-${index}.js`), module);
   }
+}
+
+/**
+ * A runner's section that imports another of its fixture's sections
+ * (`./webhook-route.js`), with the import naming that section's file as
+ * written for tsc (`./vitest-webhook-route-js-1.js`); both are written to
+ * the same folder when they need the same types.
+ */
+function siblingsRenamed(code, name, blocks) {
+  const fixture = name.split("/")[0];
+  return code.replace(/from "\.\/([\w.-]+)"/g, (whole, file) => {
+    const sibling = blocks.find((b) => b.marker === "compat" && b.name === `${fixture}/${file}`);
+    return sibling ? `from "./${sibling.kind}-${sibling.index}.js"` : whole;
+  });
 }
 
 // ---------------------------------------------------------------- tools

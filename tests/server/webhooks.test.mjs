@@ -33,6 +33,9 @@ function checkByHand(rawBody, header, secret) {
   return items.some(([key, value]) => key === "v1" && timingSafeEqual(Buffer.from(value, "hex"), expected));
 }
 
+/** Every receiver started, closed at the end whatever the tests did. */
+const receivers = [];
+
 /** A node:http receiver: every delivery kept with its raw body and headers; `answer(n)` gives the status of the nth. */
 async function plainReceiver(answer = () => 200) {
   const got = [];
@@ -43,6 +46,7 @@ async function plainReceiver(answer = () => 200) {
     res.writeHead(answer(got.length)).end();
   });
   await once(server.listen(0, "127.0.0.1"), "listening");
+  receivers.push(server);
   return { got, server, url: `http://127.0.0.1:${server.address().port}/hooks/plain` };
 }
 
@@ -63,6 +67,7 @@ async function expressReceiver() {
   });
   const server = app.listen(0, "127.0.0.1");
   await once(server, "listening");
+  receivers.push(server);
   return { verified, refused, server, url: `http://127.0.0.1:${server.address().port}/hooks/stripe` };
 }
 
@@ -83,8 +88,10 @@ before(async () => {
 });
 after(async () => {
   await stop(server);
-  plain.server.close();
-  stripeSide.server.close();
+  for (const receiver of receivers) {
+    receiver.closeAllConnections();
+    receiver.close();
+  }
 });
 
 const api = (path, body, headers) => call(`${server.url}/api${path}`, body === undefined ? "GET" : "POST", body, headers);
@@ -104,7 +111,7 @@ async function flow(headers = {}) {
   await settled(headers);
 }
 
-test("every delivery of orderpay serve --webhook verifies: node:crypto's HMAC with the secret printed at start, and stripe-node's constructEvent under Stripe-Signature", async () => {
+test("every delivery of orderpay serve --webhook verifies: node:crypto's HMAC with the secret printed at start, and stripe-node's constructEvent under Stripe-Signature", { timeout: 60_000 }, async () => {
   assert.match(madeSecret ?? "", /^whsec_\w{20,}$/, server.output());
   await flow();
   const events = (await admin("/webhooks/events")).body.data.events;
@@ -139,7 +146,7 @@ test("every delivery of orderpay serve --webhook verifies: node:crypto's HMAC wi
   }
 });
 
-test("a named session delivers to the same endpoints, signed with the same secret as printed", async () => {
+test("a named session delivers to the same endpoints, signed with the same secret as printed", { timeout: 60_000 }, async () => {
   const before = plain.got.length;
   const headers = { "x-orderpay-session": "hooks-worker-2" };
   await flow(headers);
@@ -149,7 +156,7 @@ test("a named session delivers to the same endpoints, signed with the same secre
   for (const delivery of fresh) assert.ok(checkByHand(delivery.raw, delivery.headers["orderpay-signature"], madeSecret));
 });
 
-test("the admin API's webhook routes: refusals name the field and change nothing, a resend is delivered again, an endpoint removed gets nothing more", async () => {
+test("the admin API's webhook routes: refusals name the field and change nothing, a resend is delivered again, an endpoint removed gets nothing more", { timeout: 60_000 }, async () => {
   const headers = { "x-orderpay-session": "hooks-admin" };
   const s = (path) => `/sessions/hooks-admin${path}`;
   const count = async () => (await admin(s("/webhooks"))).body.data.webhooks.length;
@@ -194,10 +201,9 @@ test("the admin API's webhook routes: refusals name the field and change nothing
   await api("/order/create", { userId: "u-resend", price: 1 }, headers);
   await settled(headers);
   assert.equal(only.got.length, 2, "nothing more after DELETE");
-  only.server.close();
 });
 
-test("three days of retries on a virtual clock: POST /advance runs every attempt that came due, each signed at its own time, and answers once they are settled", async () => {
+test("three days of retries on a virtual clock: POST /advance runs every attempt that came due, each signed at its own time, and answers once they are settled", { timeout: 60_000 }, async () => {
   const headers = { "x-orderpay-session": "hooks-retry" };
   const s = (path) => `/sessions/hooks-retry${path}`;
   // A receiver that fails the first 4 attempts, then answers 204.
@@ -222,7 +228,6 @@ test("three days of retries on a virtual clock: POST /advance runs every attempt
     [3, 503, delivery.attempts[0].at - start + 360_000], [4, 503, delivery.attempts[0].at - start + 2_160_000],
     [5, 204, delivery.attempts[0].at - start + 9_360_000],
   ]);
-  flaky.server.close();
 });
 
 test("docs/webhook-testing.md: the Express and plain Node recipes receive orderpay serve's deliveries, as written", () => {
