@@ -2,8 +2,10 @@
 // Secure challenge, answered by the buyer on the challenge page the
 // service serves; a test card that goes pending, resolved by the
 // Simulation panel's "Advance 30 s" on a virtual clock; each payment's
-// states on its page, with their causes; and the page's copy of the test
-// cards' table checked against the core's.
+// states on its page, with their causes; the Webhooks panel's events and
+// deliveries, the built-in receiver made to fail and retried on the same
+// clock; and the page's copy of the test cards' table checked against
+// the core's.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, test } from "node:test";

@@ -5,6 +5,8 @@
 // order, against a server started with the page's seed: every answer is
 // the one the page got (HTTP status, code, msg, the ids made), which is
 // the one the spec gives, and the trace id sent comes back in x-b3-traceid.
+// And the live page's Webhooks panel, with a server that delivers to a
+// receiver of the test's.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { createServer } from "node:http";
