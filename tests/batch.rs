@@ -25,7 +25,7 @@ fn order_ids(report: &Value) -> Vec<String> {
 fn uri(record: &LogRecord) -> &str {
     match &record.stage {
         Stage::Gateway { uri, .. } | Stage::Response { uri, .. } => uri,
-        Stage::Service { .. } | Stage::Payment { .. } => "",
+        Stage::Service { .. } | Stage::Payment { .. } | Stage::Webhook { .. } => "",
     }
 }
 

@@ -31,6 +31,7 @@ fn every_record_agrees_with_its_span(svc: &Service) -> usize {
             Stage::Service { .. } => (span.start, "service record at the service span's start"),
             Stage::Response { .. } => (span.end, "response record at the gateway span's end"),
             Stage::Payment { .. } => (span.end, "a payment's change at its span's end"),
+            Stage::Webhook { .. } => (span.start, "a webhook attempt at its span's start"),
         };
         assert_eq!(r.timestamp, expected, "{which}: {r:?}");
     }

@@ -727,8 +727,8 @@ fn a_damaged_webhooks_member_is_refused_naming_the_field() {
             "snapshot.events.kept[0].type",
         ),
         (
-            "\"handler\":true",
-            "\"handler\":3",
+            "\"id\":\"we_1\",\"handler\":true",
+            "\"id\":\"we_1\",\"handler\":3",
             "snapshot.webhooks.endpoints[0].handler",
         ),
         (
@@ -795,4 +795,224 @@ fn a_reorder_batch_still_short_after_five_minutes_goes_out_in_the_order_its_even
         .unwrap_or_default();
     assert_eq!(states, ["delivered", "delivered", "delivered"]);
     let _ = (first, second);
+}
+
+/// The records of stage `webhook` and the spans of component `webhook`.
+fn attempt_records_and_spans(svc: &Service) -> (Vec<Value>, Vec<Value>) {
+    let records: Vec<Value> = serde_json::from_str(&svc.logs_json(None)).expect("JSON");
+    let spans: Vec<Value> = serde_json::from_str(&svc.spans_json()).expect("JSON");
+    (
+        records
+            .into_iter()
+            .filter(|r| r["stage"] == "webhook")
+            .collect(),
+        spans
+            .into_iter()
+            .filter(|s| s["component"] == "webhook")
+            .collect(),
+    )
+}
+
+/// A span's attribute `key`.
+fn attr<'a>(span: &'a Value, key: &str) -> &'a Value {
+    span["attributes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|pair| pair[0] == key)
+        .map_or(&Value::Null, |pair| &pair[1])
+}
+
+#[test]
+fn each_reported_attempt_writes_a_record_and_a_span_in_the_trace_of_its_request() {
+    let mut svc = always_approves(50);
+    svc.add_webhook(r#"{"url":"http://127.0.0.1:9/hook","events":["order.created"]}"#)
+        .expect("taken");
+    create_order_id(&mut svc);
+    let taken: Vec<Value> = serde_json::from_str(&svc.take_due()).expect("JSON");
+    assert_eq!(
+        attempt_records_and_spans(&svc).0.len(),
+        0,
+        "none before a report"
+    );
+    svc.report_attempt("wd_1", 1, 503, 37, "Service Unavailable")
+        .expect("in flight");
+    let (records, spans) = attempt_records_and_spans(&svc);
+    let (r, s) = (&records[0], &spans[0]);
+    assert_eq!((records.len(), spans.len()), (1, 1));
+    let events: Vec<Value> =
+        serde_json::from_str(&svc.events_json(None).expect("events")).expect("JSON");
+    let all: Vec<Value> = serde_json::from_str(&svc.spans_json()).expect("JSON");
+    let request_span = all
+        .iter()
+        .find(|s| s["traceId"] == events[0]["traceId"] && s["parentSpanId"].is_null())
+        .expect("the request's span");
+    let traceparent = taken[0]["traceparent"].as_str().unwrap_or_default();
+    for x in [r, s] {
+        assert_eq!(x["traceId"], events[0]["traceId"]);
+        assert_eq!(
+            x["parentSpanId"], request_span["spanId"],
+            "under the request"
+        );
+        let span_id = x["spanId"].as_str().unwrap_or("?");
+        assert!(traceparent.contains(span_id), "the span the headers named");
+    }
+    let at = taken[0]["timestamp"].as_i64().unwrap_or(0) * 1000;
+    assert_eq!(
+        r["timestamp"].as_i64().unwrap_or(0).div_euclid(1000) * 1000,
+        at
+    );
+    let expected = json!({
+        "stage": "webhook", "endpointId": "we_1", "url": "http://127.0.0.1:9/hook",
+        "deliveryId": "wd_1", "eventId": events[0]["id"], "eventType": "order.created",
+        "attempt": 1, "status": "server_error", "httpStatus": 503, "durationMs": 37,
+        "error": "Service Unavailable", "nextAttemptAt": r["timestamp"].as_i64().unwrap_or(0) + 60_000,
+    });
+    for (key, value) in expected.as_object().into_iter().flatten() {
+        assert_eq!(&r[key], value, "{key}");
+    }
+    assert_eq!(r.get("fault"), None);
+    the_span_tells_the_attempt(s, r);
+    the_exports_show_it(&svc);
+}
+
+/// The OTLP and NDJSON exports and the typed `logs()` show the attempt.
+fn the_exports_show_it(svc: &Service) {
+    let otlp = svc.export_otlp_json();
+    assert!(
+        otlp.contains("\"webhook POST http://127.0.0.1:9/hook\""),
+        "in the OTLP export"
+    );
+    assert!(
+        svc.export_ndjson().contains("\"stage\":\"webhook\""),
+        "in the NDJSON export"
+    );
+    let typed = svc.logs(None);
+    assert!(
+        typed.iter().any(|r| matches!(
+            &r.stage,
+            orderpay::observe::Stage::Webhook {
+                attempt: 1,
+                http_status: Some(503),
+                ..
+            }
+        )),
+        "logs() reads it"
+    );
+}
+
+/// What the span of the attempt record `r` tells: its name, times, status
+/// and attributes.
+fn the_span_tells_the_attempt(s: &Value, r: &Value) {
+    assert_eq!(s["name"], "webhook POST http://127.0.0.1:9/hook");
+    assert_eq!(
+        (&s["start"], s["end"].as_i64()),
+        (&r["timestamp"], r["timestamp"].as_i64().map(|t| t + 37))
+    );
+    assert_eq!(s["status"], "server_error");
+    assert_eq!(attr(s, "http.response.status_code"), 503);
+    assert_eq!(attr(s, "orderpay.webhook.delivery"), "wd_1");
+    assert_eq!(attr(s, "orderpay.event.type"), "order.created");
+    assert_eq!(attr(s, "orderpay.webhook.attempt"), 1);
+}
+
+#[test]
+fn an_attempt_a_fault_touched_names_it_in_its_record_and_span() {
+    let mut svc = with_delivery_rule(51, "order.created", json!({"kind": "drop", "attempts": 1}));
+    create_order_id(&mut svc);
+    deliver_due(&mut svc, |a| if a["drop"] == true { 0 } else { 200 });
+    let (records, spans) = attempt_records_and_spans(&svc);
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0]["fault"]["kind"], "drop");
+    assert!(records[0]["fault"]["rule"].is_string());
+    assert_eq!(records[0]["httpStatus"], Value::Null);
+    assert_eq!(spans[0]["name"], "webhook handler");
+    assert_eq!(attr(&spans[0], "orderpay.fault.kind"), "drop");
+    assert_eq!(
+        attr(&spans[0], "orderpay.rule"),
+        &records[0]["fault"]["rule"]
+    );
+}
+
+#[test]
+fn three_days_of_retries_give_a_record_and_a_span_for_each_attempt_at_its_time() {
+    let mut svc = always_approves(52);
+    svc.add_webhook(r#"{"handler":true}"#).expect("taken");
+    create_order_id(&mut svc);
+    deliver_due(&mut svc, |_| 500);
+    svc.advance(3 * 24 * 3600 * 1000);
+    deliver_due(&mut svc, |_| 500);
+    let (records, spans) = attempt_records_and_spans(&svc);
+    let delivery = &endpoints(&svc)[0]["deliveries"][0];
+    let times: Vec<&Value> = delivery["attempts"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|a| &a["at"])
+        .collect();
+    assert_eq!(times.len(), 10);
+    let stamps: Vec<&Value> = records.iter().map(|r| &r["timestamp"]).collect();
+    assert_eq!(stamps, times, "each at its attempt's time");
+    let starts: Vec<&Value> = spans.iter().map(|s| &s["start"]).collect();
+    assert_eq!(starts, times);
+    let next: Vec<&Value> = records.iter().map(|r| &r["nextAttemptAt"]).collect();
+    assert_eq!(&next[..9], &times[1..], "each names the next");
+    assert_eq!(next[9], &Value::Null, "the last: none");
+    let ns: Vec<u64> = records
+        .iter()
+        .filter_map(|r| r["attempt"].as_u64())
+        .collect();
+    assert_eq!(ns, (1..=10).collect::<Vec<_>>());
+    // Restored, they are the same, and written back the same.
+    let back = restored(&svc);
+    assert_eq!(attempt_records_and_spans(&back), (records, spans));
+    assert_eq!(back.snapshot(), svc.snapshot());
+    assert_eq!(back.export_otlp_json(), svc.export_otlp_json());
+}
+
+#[test]
+fn a_damaged_attempt_record_or_span_is_refused_naming_the_field() {
+    let mut svc = with_delivery_rule(53, "order.created", json!({"kind": "drop", "attempts": 1}));
+    create_order_id(&mut svc);
+    deliver_due(&mut svc, |a| if a["drop"] == true { 0 } else { 200 });
+    let text = svc.snapshot();
+    let cases = [
+        (
+            "\"deliveryId\":\"wd_1\"",
+            "\"deliveryId\":\"x\"",
+            "`deliveryId`",
+        ),
+        (
+            "\"eventType\":\"order.created\"",
+            "\"eventType\":\"o\"",
+            "`eventType`",
+        ),
+        ("\"httpStatus\":null", "\"httpStatus\":200", "`status`"),
+        ("\"durationMs\":12", "\"durationMs\":-1", "`durationMs`"),
+        (
+            "[\"orderpay.webhook.attempt\",1]",
+            "[\"orderpay.webhook.attempt\",\"a\"]",
+            "orderpay.webhook.attempt",
+        ),
+        (
+            "[\"orderpay.fault\",\"{",
+            "[\"orderpay.fault\",\"x{",
+            "orderpay.fault",
+        ),
+    ];
+    for (from, to, field) in cases {
+        assert!(text.contains(from), "{from}");
+        let damaged = text.replacen(from, to, 1);
+        let refused = Service::restore(
+            &damaged,
+            Box::new(orderpay::sim::clock::VirtualClock::starting_at(0)),
+        )
+        .err()
+        .unwrap_or_else(|| panic!("{to} taken"))
+        .to_string();
+        assert!(
+            refused.starts_with("snapshot.journal") && refused.contains(field),
+            "{field}: {refused}"
+        );
+    }
 }

@@ -12,6 +12,7 @@ import { mountSettings } from "./settings.js";
 import { mountSimulation } from "./simulation.js";
 import { mountAsyncPayments } from "./async-payments.js";
 import { mountFailures } from "./failures.js";
+import { mountWebhooks } from "./webhooks.js";
 import { mountUndo } from "./undo.js";
 import { mountTabBar } from "./tabbar.js";
 import { mountIdHighlight } from "./ids.js";
@@ -36,6 +37,7 @@ try {
   mountSimulation(store);
   mountAsyncPayments(store);
   mountFailures(store);
+  mountWebhooks(store);
   mountTestData(store);
   // Each part that draws the whole state (a loaded one may hold 100,000 orders) in a task of its own.
   await breather();

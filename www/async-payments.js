@@ -109,7 +109,7 @@ class AsyncPanel {
     fill(this.clockLine,
       h("strong", null, "Service clock: "), h("span", { class: "mono", id: "clock-now" }, store.now ? clock(store.now) : "?"),
       virtual === true ? " (virtual: moves only with requests and Advance)" : virtual === false ? " (the wall clock: real time)" : "",
-      ". ", due === null ? "No change of a payment is due." : ["Next change due ", h("span", { id: "next-due" }, dueText(due, store.now, store)), "."]);
+      ". ", due === null ? "No change of a payment is due." : [due === store.nextRetryAt ? "Next due: a webhook delivery's attempt, " : "Next change due ", h("span", { id: "next-due" }, dueText(due, store.now, store)), "."]);
     // A wall clock ignores the milliseconds of advance: only "resolve what is due" means something there.
     this.button.disabled = virtual === false;
     this.drawDueButton(due);

@@ -9,5 +9,5 @@ export const KNOWN_VALUES = Object.freeze({
   uri_group: ["/order/*", "/payment/*", "/test/*"],
   event_class: ["order", "payment", "test"],
   status: ["success", "server_error", "client_error"],
-  stage: ["gateway", "service", "response", "payment"],
+  stage: ["gateway", "service", "response", "payment", "webhook"],
 });

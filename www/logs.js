@@ -167,7 +167,7 @@ class LogView {
       cell("time", "mono", typeof r.timestamp === "number" ? serviceTime(this.store, r.timestamp) : ""),
       cell("stage", null, h("span", { class: `stage ${r.stage}` }, r.stage)),
       cell("traceId", null, h("button", { type: "button", class: "trace link", title: r.traceId, dataset: { idv: String(r.traceId) }, "aria-label": `show the records of trace ${r.traceId}`, onclick: open }, short(r.traceId))),
-      cell("uri", "mono uri", r.stage === "payment" ? r.paymentId ?? "" : [r.method, r.uri].filter(Boolean).join(" ")),
+      cell("uri", "mono uri", r.stage === "payment" ? r.paymentId ?? "" : r.stage === "webhook" ? `${r.deliveryId} #${r.attempt} ${r.url ?? "handler"}` : [r.method, r.uri].filter(Boolean).join(" ")),
       cell("uri_group", "mono", r.uri_group ?? ""),
       cell("event_class", null, r.event_class ?? ""),
       cell("duration", "num", r.duration ?? ""),

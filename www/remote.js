@@ -16,6 +16,7 @@
 // and the stream is read a slice at a time.
 import { slicer } from "./slices.js";
 import { setLiveGateway } from "./live.js";
+import { RemoteWebhooks } from "./remote-webhooks.js";
 
 const POLL_MS = 400;
 /** How long a request waits for its records on the event stream before it fetches them (the server sends them within 50 ms). */
@@ -163,8 +164,8 @@ export class RemoteService {
   scenarios = false;
   /** A look at the scenario's counts due after other clients' requests (see #scenarioSoon). */
   #scenarioTimer = 0;
-  /** Resolves to whether the server has the scenario routes (asked once). */
-  #scenarioRoutes = null;
+  /** Resolves to the admin API's paths, from its OpenAPI document (asked once). */
+  #adminPaths = null;
   /** Records fetched and not yet handed to the page, oldest first. */
   #records = [];
   /** The newest record fetched. */
@@ -180,6 +181,11 @@ export class RemoteService {
   problem = "";
   /** Called with a trace id when spans the page asked for arrive. */
   onSpans = () => {};
+  /** Whether the server has the webhook routes (/__orderpay/webhooks…); the Webhooks panel is off without. */
+  webhookRoutes = false;
+  /** Called when the mirror of the server's endpoints, deliveries and events moved. */
+  onWebhooks = () => {};
+  #hooks = new RemoteWebhooks((method, route, body) => this.#admin(method, route, body), () => this.onWebhooks());
 
   constructor(health, token) {
     this.#base = health.base === "/" ? "" : health.base;
@@ -289,14 +295,17 @@ export class RemoteService {
   }
 
   /**
-   * Whether the server has the scenario routes, read once from its admin
-   * API's OpenAPI document (open, no token): asking GET /scenario of a
-   * server without it would log a 404 in the console.
+   * Whether the server has the admin route ending in `route`, read once
+   * from its admin API's OpenAPI document (open, no token): asking GET
+   * /scenario of a server without it would log a 404 in the console.
    */
+  async #hasRoute(route) {
+    this.#adminPaths ??= this.#admin("GET", "/openapi-admin.json", undefined, "json").then((doc) => Object.keys(doc?.paths ?? {}), () => []);
+    return (await this.#adminPaths).some((path) => path.endsWith(`/__orderpay${route}`));
+  }
+
   async #hasScenarioRoutes() {
-    this.#scenarioRoutes ??= this.#admin("GET", "/openapi-admin.json", undefined, "json")
-      .then((doc) => Object.keys(doc?.paths ?? {}).some((path) => path.endsWith("/__orderpay/scenario")), () => false);
-    return this.#scenarioRoutes;
+    return this.#hasRoute("/scenario");
   }
 
   /** The scenario in force, with its rules' counts (GET /scenario), on a server that has the route; else the panel stays off. */
@@ -336,6 +345,9 @@ export class RemoteService {
     this.#take(logs.records, logs.droppedLogs);
     this.#read({ ...state, ...open, counters: counted.counters });
     await this.#readScenario();
+    this.webhookRoutes = await this.#hasRoute("/webhooks");
+    this.#hooks.forget();
+    if (this.webhookRoutes) await this.#hooks.read();
   }
 
   /**
@@ -356,6 +368,8 @@ export class RemoteService {
     this.#read({ ...state, ...open, counters: counted.counters });
     // The rules' counts moved with the request: read only while a scenario is in force.
     if (this.scenarios && this.#state.scenario) await this.#readScenario();
+    // And the deliveries it set going, once webhooks are on.
+    if (this.webhookRoutes && this.#hooks.on) await this.#hooks.read();
     return true;
   }
 
@@ -390,6 +404,8 @@ export class RemoteService {
       if ((here || await this.#catchUp()) && spans && traceId) await this.#fetchSpans(traceId);
       // Its records came on the stream: the rules' counts it moved are read here (#catchUp reads them otherwise).
       if (here && this.scenarios && this.#state.scenario) await this.#readScenario();
+      // The deliveries it set going are sent after its answer: read in a moment.
+      if (this.webhookRoutes && this.#hooks.on) this.#hooks.soon();
     } catch {
       // The answer stands; its records come with the next event or poll.
     }
@@ -518,6 +534,48 @@ export class RemoteService {
     return this;
   }
 
+  /** The server's endpoints, each with its deliveries, as last read. */
+  webhooks() {
+    return this.#hooks.endpoints;
+  }
+
+  /** The server's events after `{ after }`, as last read; the first ask turns webhooks on (see remote-webhooks.js). */
+  events(options) {
+    return this.#hooks.events(options?.after);
+  }
+
+  /** POST /webhooks: an endpoint by URL (over HTTP a handler is not given). */
+  async addWebhook(spec) {
+    const { webhook } = await this.#admin("POST", "/webhooks", spec);
+    await this.#hooks.read();
+    return webhook;
+  }
+
+  /** DELETE /webhooks/{id}: false when the server has no such endpoint. */
+  async removeWebhook(id) {
+    try {
+      await this.#admin("DELETE", `/webhooks/${encodeURIComponent(id)}`);
+    } catch (e) {
+      if (e.status === 404) return false;
+      throw e;
+    }
+    await this.#hooks.read();
+    return true;
+  }
+
+  /** POST /webhooks/deliveries/{id}/resend, answered once the attempt is settled; then its records and the deliveries. */
+  async resendDelivery(id) {
+    const { delivery } = await this.#admin("POST", `/webhooks/deliveries/${encodeURIComponent(id)}/resend`, {});
+    // Its records, and the deliveries (webhooks are on: there is one).
+    await this.#catchUp();
+    return delivery;
+  }
+
+  /** The server's answers come once its deliveries are settled: nothing to wait for here. */
+  webhooksSettled() {
+    return Promise.resolve();
+  }
+
   /** The page owns nothing to free: the service lives in the server. */
   free() {}
 
@@ -595,6 +653,8 @@ export class RemoteService {
     const dropped = this.#state.droppedLogs;
     this.#take(event.records, event.droppedLogs);
     this.#read(event);
+    // A delivery attempt writes a record: the endpoints and events are read again.
+    if (this.webhookRoutes) this.#hooks.soon();
     return this.#lastSeq !== had || this.#state.droppedLogs !== dropped;
   }
 

@@ -61,6 +61,10 @@ export class Store extends EventTarget {
   /** Services an undo may still put back (undo.js): not freed when replaced. */
   #kept = new Set();
   #spans = { key: "", spans: [] };
+  /** Whether the service in use has webhooks (a package, or live a server, with them). */
+  #webhooks = false;
+  /** Whether the service in use has a webhook endpoint: its deliveries are then followed (followDeliveries). */
+  #hooked = false;
 
   /**
    * Loads the package, then the server's service (live), or the state
@@ -85,6 +89,8 @@ export class Store extends EventTarget {
     this.#replace(remote);
     // Spans the page asked for and the server sent later: the views that show them redraw.
     remote.onSpans = () => this.dispatchEvent(new CustomEvent("change", { detail: { spans: true } }));
+    // The server's deliveries and events, read again as its records came: the Webhooks panel redraws.
+    remote.onWebhooks = () => this.dispatchEvent(new CustomEvent("change", { detail: { deliveries: true } }));
     remote.follow(
       () => {
         this.#pull();
@@ -231,6 +237,9 @@ export class Store extends EventTarget {
     this.#lastSeq = records.at(-1)?.seq ?? 0;
     this.requests = requests;
     this.#lastDropped = service.droppedLogs;
+    const endpoints = webhooksOf(service);
+    this.#webhooks = endpoints !== null;
+    this.#hooked = endpoints?.length > 0;
   }
 
   /**
@@ -279,6 +288,7 @@ export class Store extends EventTarget {
       if (this.exchanges.size > KEEP_EXCHANGES) this.exchanges.delete(this.exchanges.keys().next().value);
     }
     this.changed({ request: true, key: record ? keyOf(record.traceId, record.spanId) : null });
+    this.followDeliveries();
     return { ...reply, ms, record, service, ...planned };
   }
 
@@ -311,6 +321,7 @@ export class Store extends EventTarget {
     return settle(() => this.service.advance(ms), () => {
       this.#pull();
       this.changed({ request: true, clock: true });
+      this.followDeliveries();
     });
   }
 
@@ -327,6 +338,76 @@ export class Store extends EventTarget {
   /** The payments the service holds in progress (REQUIRES_ACTION or PENDING), whoever paid them; [] where the package does not list them. */
   inProgress() {
     return typeof this.service?.inProgress === "function" ? this.service.inProgress() : [];
+  }
+
+  /** Whether the package has webhooks (events, endpoints, deliveries; live, whether the server's admin API has them). */
+  get hasWebhooks() {
+    return this.#webhooks;
+  }
+
+  /** The endpoints, each with its deliveries and their attempts (service.webhooks()); [] without webhooks. */
+  webhooks() {
+    return this.hasWebhooks ? this.service.webhooks() : [];
+  }
+
+  /**
+   * The events after the id `after` (all without it), oldest first. Reading
+   * them turns webhooks on: the service then keeps them in its snapshot.
+   */
+  events(after) {
+    return this.service.events(after === undefined ? undefined : { after });
+  }
+
+  /** The soonest next attempt of any webhook delivery (Unix ms), or null; null at once with no endpoint. */
+  get nextRetryAt() {
+    if (!this.#hooked && !this.remote) return null;
+    let due = null;
+    for (const e of this.webhooks()) for (const d of e.deliveries ?? []) if (typeof d.nextAttemptAt === "number" && (due === null || d.nextAttemptAt < due)) due = d.nextAttemptAt;
+    return due;
+  }
+
+  /** Registers an endpoint (service.addWebhook); rejects with the service's error, which names the field. */
+  addWebhook(spec) {
+    return settle(() => this.service.addWebhook(spec), (endpoint) => {
+      this.#hooked = true;
+      this.changed({ webhooks: true });
+      return endpoint;
+    });
+  }
+
+  /** Removes endpoint `id`; resolves to whether there was one. */
+  removeWebhook(id) {
+    return settle(() => this.service.removeWebhook(id), (removed) => {
+      this.#hooked = this.service.webhooks().length > 0;
+      this.changed({ webhooks: true });
+      return removed;
+    });
+  }
+
+  /** Sends delivery `id` again now, as a new attempt; its records and the page follow once it is settled. */
+  resendDelivery(id) {
+    return settle(() => this.service.resendDelivery(id), (delivery) => {
+      this.#pull();
+      this.changed({ webhooks: true });
+      this.followDeliveries();
+      return delivery;
+    });
+  }
+
+  /**
+   * The page's own service sends its webhooks after the call that made
+   * them returns: once none is in flight, their records (stage webhook)
+   * are read in and the page redraws. Live, the server's records come with
+   * its stream, and its deliveries with them (remote.js).
+   */
+  followDeliveries() {
+    const service = this.service;
+    if (this.remote || !this.#hooked) return;
+    service.webhooksSettled().then(() => {
+      if (this.service !== service) return;
+      this.#pull();
+      this.changed({ deliveries: true });
+    });
   }
 
   /** What forceNext still has to do, or null. */
@@ -518,6 +599,20 @@ function settle(call, then) {
     return value !== null && typeof value?.then === "function" ? value.then(then) : Promise.resolve(then(value));
   } catch (e) {
     return Promise.reject(e);
+  }
+}
+
+/**
+ * A service's endpoints, or null where it has no webhooks: a package
+ * without them, a module built without them (its Service has the methods,
+ * and they throw), a server without the routes.
+ */
+function webhooksOf(service) {
+  if (typeof service.webhooks !== "function" || service.webhookRoutes === false) return null;
+  try {
+    return service.webhooks();
+  } catch {
+    return null;
   }
 }
 

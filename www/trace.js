@@ -6,10 +6,29 @@
 import { add, h } from "./dom.js";
 import { idMark, idsExplained } from "./ids.js";
 import { declinedWhy } from "./outcome.js";
+import { duration } from "./payment-states.js";
 import { paymentFailed, spanAttribute, spanFailed, spanFailureText, spanFault } from "./faults.js";
 
 export const COMPONENTS = ["gateway", "order-service", "payment-service", "third-party", "test-data"];
 const MAX_REQUESTS = 30;
+/** From this long a trace's axis is read in seconds and minutes. */
+const LONG_MS = 10_000;
+
+/** Whether a span is a webhook delivery attempt (`webhook POST <url>`, `webhook handler`): sent after the request that caused its event. */
+const isDelivery = (span) => span.component === "webhook" || /^webhook\b/.test(span.name);
+
+/** What a failed span's row says: a delivery attempt's receiver's status (or that none came), else faults.js's words. */
+function failureText(span) {
+  if (!isDelivery(span)) return spanFailureText(span);
+  const status = spanAttribute(span, "http.response.status_code");
+  return status ? `the receiver answered ${status}` : "no answer from the receiver";
+}
+
+/** A span's component as drawn: one of COMPONENTS, "webhook" for a delivery attempt, else "other". */
+function componentOf(span) {
+  if (COMPONENTS.includes(span.component)) return span.component;
+  return isDelivery(span) ? "webhook" : "other";
+}
 
 let serial = 0;
 /** Spans whose details are open, kept when the view is drawn again. */
@@ -63,6 +82,8 @@ export function waterfall(spans, { focus = null } = {}) {
       "the gateway answered the request itself (a scenario's 429, 502, 503 or 504, marked with its status): no service ran, so the request has only its gateway span, of no length.") : null,
     rows.some(({ span }) => spanFault(span) === "network") ? h("p", { class: "why-declined why-network" }, h("strong", null, "A network fault: "),
       "the request or its answer was lost on the way (marked ⚡): the client got no answer, so no HTTP status and no code.") : null,
+    rows.some(({ span }) => isDelivery(span)) ? h("p", { class: "why-declined why-webhook" }, h("strong", null, "Webhook deliveries: "),
+      "each attempt to deliver an event this trace caused is a span under the request that changed the state. It is sent after that request answered, and a retry comes later on the service's clock, so its bar may sit far to the right.") : null,
     rows.some(({ span }) => spanFault(span) === "timeout") ? h("p", { class: "why-declined why-timeout" }, h("strong", null, "A timeout: "),
       "the third party never answered. The payment service waited (the long bar, as long as the wait), gave up, and answered with the spec's decline; the bar ends in an error (✕).") : null,
     h("div", { class: "wf-chart" }, axis(scale), list),
@@ -76,11 +97,13 @@ const pct = (f) => `${(f * 100).toFixed(3)}%`;
 function axis({ total, step }) {
   const ticks = [];
   for (let t = 0; t <= total + 1e-9; t += step) ticks.push(t);
+  // A trace that runs on for minutes (a webhook's retry on the service's clock) is read in seconds and minutes.
+  const long = total >= LONG_MS;
   return h("div", { class: "wf-axis", "aria-hidden": "true" },
-    h("span", { class: "wf-axis-label" }, "ms from the first start"),
+    h("span", { class: "wf-axis-label" }, long ? "time from the first start" : "ms from the first start"),
     h("div", { class: "wf-ticks" }, ticks.map((t) => {
       const f = t / total;
-      const tick = h("span", { class: `wf-tick${f === 0 ? " first" : f > 0.9 ? " last" : ""}` }, `${ms(t)}${f === 0 ? " ms" : ""}`);
+      const tick = h("span", { class: `wf-tick${f === 0 ? " first" : f > 0.9 ? " last" : ""}` }, long ? (t ? duration(t) : "0") : `${ms(t)}${f === 0 ? " ms" : ""}`);
       tick.style.left = pct(f);
       return tick;
     })),
@@ -92,7 +115,7 @@ function spanRow({ span, depth, root }, i, scale) {
   const error = spanFailed(span);
   // A third party that never answered: a long bar that ends in an error.
   const fault = spanFault(span);
-  const component = COMPONENTS.includes(span.component) ? span.component : "other";
+  const component = componentOf(span);
   const { t0 } = scale;
   const detailsId = `${scale.id}-span-${i}`;
   const isOpen = openSpans.has(span.spanId);
@@ -120,7 +143,7 @@ function spanRow({ span, depth, root }, i, scale) {
     h("span", { class: "wf-swatch", "aria-hidden": "true" }),
     h("span", { class: "wf-text" },
       toggle,
-      h("span", { class: "wf-comp" }, span.component, error ? h("span", { class: "wf-error" }, ` · ${scale.thirdPartyErrors.has(span.spanId) ? "third party error (5xx), not a decline" : spanFailureText(span)}`) : null),
+      h("span", { class: "wf-comp" }, span.component, error ? h("span", { class: "wf-error" }, ` · ${scale.thirdPartyErrors.has(span.spanId) ? "third party error (5xx), not a decline" : failureText(span)}`) : null),
     ),
   ),
   spanTrack(span, scale, fault),
@@ -136,7 +159,7 @@ function spanTrack(span, { t0, total, grid }, fault = "") {
   const start = (span.start - t0) / total;
   const end = (span.end - t0) / total;
   const duration = span.end - span.start;
-  const bar = h("span", { class: "wf-bar", title: `${span.component} · ${span.name}: +${ms(span.start - t0)} to +${ms(span.end - t0)} ms (${ms(duration)} ms), ${spanFailed(span) ? spanFailureText(span) : span.status}` });
+  const bar = h("span", { class: "wf-bar", title: `${span.component} · ${span.name}: +${ms(span.start - t0)} to +${ms(span.end - t0)} ms (${ms(duration)} ms), ${spanFailed(span) ? failureText(span) : span.status}` });
   bar.style.left = pct(start);
   bar.style.width = pct(end - start);
   const label = h("span", { class: "wf-dur" }, `${ms(duration)} ms`);
@@ -175,6 +198,7 @@ function legend(rows) {
   const has = (kind) => rows.some(({ span }) => spanFault(span) === kind);
   return h("ul", { class: "wf-legend", "aria-label": "colours of the components" },
     COMPONENTS.map((c) => h("li", { class: `c-${c}` }, h("span", { class: "wf-swatch", "aria-hidden": "true" }), c)),
+    rows.some(({ span }) => isDelivery(span)) ? h("li", { class: "c-webhook" }, h("span", { class: "wf-swatch", "aria-hidden": "true" }), "webhook delivery") : null,
     h("li", { class: "error" }, h("span", { class: "wf-swatch", "aria-hidden": "true" }), "server_error (striped, red edge)"),
     rows.some(({ span }) => paymentFailed(span)) ? h("li", { class: "error pay-failed" }, h("span", { class: "wf-swatch", "aria-hidden": "true" }), "a payment's change to FAILED (striped, red edge)") : null,
     has("http") ? h("li", { class: "gateway-fault" }, h("span", { class: "wf-mark gateway", "aria-hidden": "true" }, "429"), "gateway failure (its status: nothing ran)") : null,

@@ -21,6 +21,7 @@
 //! - [`challenge_page`]: the simulated 3-D Secure challenge page of a
 //!   challenged payment, which the exchange serves.
 
+pub mod attempt_record;
 pub mod backend;
 pub mod body;
 pub mod challenge_page;

@@ -219,6 +219,7 @@ pub fn report(svc: &mut Backend, report: &Report) -> Result<String, Invalid> {
     };
     d.record(attempt);
     schedule(svc, n);
+    super::attempt_record::write(svc, n);
     Ok(delivery_json(svc, n))
 }
 

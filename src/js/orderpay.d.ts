@@ -484,9 +484,42 @@ export interface PaymentRecord extends LogRecordBase {
   failureReason?: string;
 }
 
-export type LogRecord = GatewayRecord | ServiceRecord | ResponseRecord | PaymentRecord;
+/**
+ * Written when the sender reports a webhook delivery attempt, in the trace of
+ * the request that caused its event (a child of that request's span), at the
+ * attempt's time on the service's clock. Its span (component "webhook") is
+ * named `webhook POST <url>` or `webhook handler`.
+ */
+export interface WebhookRecord extends LogRecordBase {
+  stage: "webhook";
+  /** `we_<n>`. */
+  endpointId: string;
+  /** The endpoint's URL; absent for an in-process handler. */
+  url?: string;
+  /** Only for an in-process handler. */
+  handler?: true;
+  /** `wd_<n>`. */
+  deliveryId: string;
+  eventId: string;
+  eventType: WebhookEventType;
+  /** 1 for the first attempt, 2 for the first retry... */
+  attempt: number;
+  /** "success" for a 2xx, "client_error" for a 4xx, else (no answer, a 5xx) "server_error". */
+  status: LogStatus;
+  /** The receiver's status; null when no answer came (a timeout, no connection, a drop). */
+  httpStatus: number | null;
+  durationMs: number;
+  /** Why it failed, as the sender reported it (`timeout after 10000 ms`, `dropped`...), or null. */
+  error: string | null;
+  /** When the next attempt is due (Unix ms); null when the delivery finished. */
+  nextAttemptAt: number | null;
+  /** Only when a delivery rule's fault touched the attempt. */
+  fault?: DeliveryFault;
+}
 
-export type SpanComponent = "gateway" | "order-service" | "payment-service" | "third-party" | "test-data";
+export type LogRecord = GatewayRecord | ServiceRecord | ResponseRecord | PaymentRecord | WebhookRecord;
+
+export type SpanComponent = "gateway" | "order-service" | "payment-service" | "third-party" | "test-data" | "webhook";
 
 /** One timed piece of a request's work. Times are Unix ms, simulated from the request's arrival. */
 export interface Span {

@@ -231,7 +231,7 @@ export function otlp(raw, memory) {
 }
 
 /** The components in the order the export lists them, as otlp.rs's `COMPONENTS`. */
-const COMPONENTS = ["gateway", "order-service", "payment-service", "third-party", "test-data"];
+const COMPONENTS = ["gateway", "order-service", "payment-service", "third-party", "test-data", "webhook"];
 
 /**
  * The package's version, then the spans as buildSpans reads them (with

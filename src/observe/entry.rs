@@ -38,6 +38,9 @@ pub enum Kept {
     /// A payment's change of state, in the trace of the pay that planned
     /// it (boxed: rare, and a record stays small).
     Payment(Box<crate::domain::payment_plan::Change>),
+    /// A webhook delivery attempt, in the trace of the request that
+    /// caused its event (shared with its span).
+    Webhook(Rc<super::webhook_attempt::WebhookAttempt>),
 }
 
 /// The answer a response record reports.

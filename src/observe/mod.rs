@@ -23,6 +23,7 @@ pub mod tape;
 pub mod trace;
 pub mod unix_nanos;
 pub mod utc;
+pub mod webhook_attempt;
 
 pub use counters::Counters;
 pub use entry::{Answer, At, Entry, Extra, Kept};

@@ -15,12 +15,13 @@ use crate::json::Out;
 
 /// The order the export lists the components in (`tape.js`'s
 /// `COMPONENTS` is the same list, by name).
-const COMPONENTS: [Component; 5] = [
+const COMPONENTS: [Component; 6] = [
     Component::Gateway,
     Component::OrderService,
     Component::PaymentService,
     Component::ThirdParty,
     Component::TestData,
+    Component::Webhook,
 ];
 
 /// An `ExportTraceServiceRequest`: one resource per component, so each
@@ -199,12 +200,15 @@ fn span(out: &mut Out, s: &SpanEntry) {
     }
     t.push_str("\",\"name\":");
     name(t, s);
-    // SpanKind: 2 is SERVER, 3 is CLIENT (the payment service calling out).
-    t.push_str(if s.component() == Component::ThirdParty {
-        ",\"kind\":3,\"startTimeUnixNano\":"
-    } else {
-        ",\"kind\":2,\"startTimeUnixNano\":"
-    });
+    // SpanKind: 2 is SERVER, 3 is CLIENT (the payment service calling out,
+    // the webhook sender posting).
+    t.push_str(
+        if matches!(s.component(), Component::ThirdParty | Component::Webhook) {
+            ",\"kind\":3,\"startTimeUnixNano\":"
+        } else {
+            ",\"kind\":2,\"startTimeUnixNano\":"
+        },
+    );
     nanos(t, s.start);
     t.push_str(",\"endTimeUnixNano\":");
     nanos(t, s.end);

@@ -89,4 +89,27 @@ pub enum Stage {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         failure_reason: Option<String>,
     },
+    /// A webhook delivery attempt, in the trace of the request that
+    /// caused its event: `url`, or `handler: true` for an in-process one.
+    #[cfg(feature = "serde")]
+    #[serde(rename_all = "camelCase")]
+    Webhook {
+        endpoint_id: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        url: Option<String>,
+        #[serde(default, skip_serializing_if = "core::ops::Not::not")]
+        handler: bool,
+        delivery_id: String,
+        event_id: String,
+        event_type: String,
+        attempt: u32,
+        status: LogStatus,
+        http_status: Option<u16>,
+        duration_ms: u64,
+        error: Option<String>,
+        next_attempt_at: Option<i64>,
+        /// `{kind, rule, …}`, when a delivery rule's fault touched it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fault: Option<serde_json::Value>,
+    },
 }

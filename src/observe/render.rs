@@ -3,6 +3,7 @@
 //! `logs()`, `spans()`, NDJSON and snapshots alike.
 
 use super::payment_span::PaymentSpan;
+use super::webhook_attempt::WebhookAttempt;
 use crate::domain::payment_plan::Cause;
 use crate::prelude::*;
 
@@ -104,6 +105,7 @@ fn fields_of(t: &mut String, r: &Entry) {
         } => service_stage(t, *event_class, *duration, *status, outcome.as_ref()),
         Kept::Response(call, answer) => response_stage(t, call, answer),
         Kept::Payment(change) => super::payment_change::members(t, change),
+        Kept::Webhook(w) => w.members(t),
     }
 }
 
@@ -310,7 +312,7 @@ pub fn name(t: &mut String, s: &SpanEntry) {
             }
         },
         Part::ThirdParty { .. } => t.push_str("\"authorize payment\""),
-        Part::Payment(_) => {
+        Part::Payment(_) | Part::Webhook(_) => {
             let mut name = String::with_capacity(40);
             s.push_name(&mut name);
             escape_into(t, &name);
@@ -374,6 +376,7 @@ pub fn attributes<'a>(s: &'a SpanEntry, each: &mut dyn FnMut(&'static str, Attr<
             each("orderpay.reason", Attr::Made(&why.text()));
         }
         Part::Payment(p) => payment_attributes(p, each),
+        Part::Webhook(w) => webhook_attributes(w, each),
     }
 }
 
@@ -391,6 +394,40 @@ fn payment_attributes<'a>(p: &'a PaymentSpan, each: &mut dyn FnMut(&'static str,
     }
     if let Some(code) = p.failure_code {
         each("orderpay.failure_code", Attr::Str(code));
+    }
+}
+
+/// A webhook attempt's span: the request (`POST` and its URL, or the
+/// handler), the answer, the endpoint, delivery, event and attempt, what
+/// went wrong, the next attempt's time and the fault that touched it (its
+/// kind, rule, and the whole fault as the record's JSON text).
+#[inline(never)]
+fn webhook_attributes<'a>(w: &'a WebhookAttempt, each: &mut dyn FnMut(&'static str, Attr<'a, '_>)) {
+    each("http.request.method", Attr::Str("POST"));
+    match &w.url {
+        Some(url) => each("url.full", Attr::Str(url)),
+        None => each("orderpay.webhook.handler", Attr::Bool(true)),
+    }
+    if let Some(status) = w.http_status {
+        each("http.response.status_code", Attr::Int(i64::from(status)));
+    }
+    each("orderpay.webhook.endpoint", Attr::Str(&w.endpoint));
+    each("orderpay.webhook.delivery", Attr::Str(&w.delivery));
+    each("orderpay.event.id", Attr::Str(&w.event));
+    each("orderpay.event.type", Attr::Str(w.event_type.as_str()));
+    each("orderpay.webhook.attempt", Attr::Int(i64::from(w.n)));
+    if let Some(error) = &w.error {
+        each("error.type", Attr::Str(error));
+    }
+    if let Some(at) = w.next_at {
+        each("orderpay.webhook.next_attempt_at", Attr::Int(at));
+    }
+    if let Some(fault) = &w.fault {
+        each("orderpay.fault.kind", Attr::Str(fault.kind.kind()));
+        each("orderpay.rule", Attr::Str(&fault.rule));
+        let mut out = Out::default();
+        fault.write(&mut out);
+        each("orderpay.fault", Attr::Made(&out.text));
     }
 }
 
@@ -478,8 +515,8 @@ pub mod shape {
     pub const REPLAYED: f64 = 5.0;
     /// `RESPONSE`, then its `fault` as JSON text.
     pub const FAULTED: f64 = 6.0;
-    /// A payment's change: the members after the ids as one JSON
-    /// object's text.
+    /// A payment's change or a webhook attempt: the members after the
+    /// ids as one JSON object's text.
     pub const PAYMENT: f64 = 7.0;
     /// `SERVICE`, then its outcome as one JSON object's text: a
     /// decision a test card made, or one a scenario's rule made that
@@ -509,7 +546,7 @@ fn shape_of(r: &Entry) -> f64 {
         Kept::Response(_, answer) if answer.replay() => shape::REPLAYED,
         Kept::Response(_, answer) if answer.fault().is_some() => shape::FAULTED,
         Kept::Response(..) => shape::RESPONSE,
-        Kept::Payment(_) => shape::PAYMENT,
+        Kept::Payment(_) | Kept::Webhook(_) => shape::PAYMENT,
     }
 }
 
@@ -533,6 +570,7 @@ pub fn record_on_tape<'a>(tape: &mut Tape<'a>, r: &'a Entry) {
     match &r.stage {
         Kept::Gateway(call) => request_line_on_tape(tape, &call.method, &call.uri),
         Kept::Payment(change) => tape.fresh(&super::payment_change::object(change)),
+        Kept::Webhook(w) => tape.fresh(&w.object()),
         Kept::Service {
             event_class,
             duration,
@@ -603,7 +641,7 @@ pub fn name_on_tape<'a>(tape: &mut Tape<'a>, s: &'a SpanEntry) {
             None => tape.word(&call.method),
         },
         Part::ThirdParty { .. } => tape.word("authorize payment"),
-        Part::Payment(_) => {
+        Part::Payment(_) | Part::Webhook(_) => {
             let mut name = String::with_capacity(40);
             s.push_name(&mut name);
             tape.fresh(&name);

@@ -15,6 +15,8 @@ pub enum Component {
     PaymentService,
     ThirdParty,
     TestData,
+    /// The webhook sender, delivering an event.
+    Webhook,
 }
 
 impl Component {
@@ -34,6 +36,7 @@ impl Component {
             Component::PaymentService => "payment-service",
             Component::ThirdParty => "third-party",
             Component::TestData => "test-data",
+            Component::Webhook => "webhook",
         }
     }
 }

@@ -49,6 +49,8 @@ pub enum Part {
     },
     /// A payment's change of state (boxed: rare, and a span stays small).
     Payment(Box<PaymentSpan>),
+    /// A webhook delivery attempt (shared with its record).
+    Webhook(Rc<super::webhook_attempt::WebhookAttempt>),
 }
 
 /// What a gateway span says besides the answer: a replay of a kept
@@ -83,6 +85,7 @@ impl SpanEntry {
             Part::Service { class, .. } => Component::of(*class),
             Part::ThirdParty { .. } => Component::ThirdParty,
             Part::Payment(_) => Component::PaymentService,
+            Part::Webhook(_) => Component::Webhook,
         }
     }
 
@@ -105,6 +108,7 @@ impl SpanEntry {
             Part::Gateway { call, .. } | Part::Service { call, .. } => call.push_span_name(out),
             Part::ThirdParty { .. } => out.push_str("authorize payment"),
             Part::Payment(p) => p.push_name(out),
+            Part::Webhook(w) => w.push_name(out),
         }
     }
 }

@@ -199,6 +199,7 @@ pub fn stage_name(record: &LogRecord) -> &'static str {
         Stage::Service { .. } => "service",
         Stage::Response { .. } => "response",
         Stage::Payment { .. } => "payment",
+        Stage::Webhook { .. } => "webhook",
     }
 }
 

@@ -2,8 +2,10 @@
 // Secure challenge, answered by the buyer on the challenge page the
 // service serves; a test card that goes pending, resolved by the
 // Simulation panel's "Advance 30 s" on a virtual clock; each payment's
-// states on its page, with their causes; and the page's copy of the test
-// cards' table checked against the core's.
+// states on its page, with their causes; the Webhooks panel's events and
+// deliveries, the built-in receiver made to fail and retried on the same
+// clock; and the page's copy of the test cards' table checked against
+// the core's.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
@@ -406,6 +408,139 @@ test("on a phone (390 px): the challenge, the clock and a payment's states fit w
   await page.locator("#object-page").screenshot({ path: `${artifacts}async-states-390.png` });
   // The Undo offered after the fresh start goes in a few seconds on a phone, where it covers the page's bottom.
   await page.waitForSelector("#undo", { state: "hidden", timeout: 30_000 });
+  assert.deepEqual(errors, []);
+  assert.deepEqual(consoleMessages, [], "nothing said in the console, as an error or a warning");
+  await page.context().close();
+});
+
+/**
+ * A screenshot of one part of the page. The sections are laid out only as
+ * they come in sight (content-visibility), which moves what lies below
+ * them while the screenshot scrolls: for the picture, every section is
+ * laid out (and the Undo bar, fixed at the bottom, left out).
+ */
+async function shot(page, selector, name) {
+  const style = await page.addStyleTag({ content: "main > section { content-visibility: visible !important; } #undo { visibility: hidden; }" });
+  await page.locator(selector).screenshot({ path: `${artifacts}${name}` });
+  await style.evaluate((el) => el.remove());
+}
+
+/** The deliveries to the built-in receiver of the event of `type` shown first (the newest), as the panel shows them. */
+function deliveryOf(page, type) {
+  return page.locator("#hook-endpoints li.hook-delivery", { has: page.locator(".hook-delivery-head", { hasText: type }) }).first();
+}
+
+/** The statuses of a delivery's attempts, oldest first, and their times as shown. */
+const attemptsOf = (delivery) => delivery.locator("li.hook-attempt").evaluateAll((items) => items.map((li) => ({ status: Number(li.dataset.status), text: li.textContent })));
+
+test("webhooks: the panel lists a flow's events; the built-in receiver, made to fail, is retried on Advance and then succeeds", async () => {
+  const { page, errors, external, consoleMessages } = await open(env);
+  await page.check("#virtual-clock");
+  await applySettings(page, { seed: 7, failureRate: 0 });
+  // Off until asked: no event read, no list.
+  assert.equal(await page.isHidden("#hooks-lists"), true);
+  assert.equal(await page.isDisabled("#receiver-fail"), true);
+  await page.check("#receiver-on");
+  await page.waitForFunction(() => /^The built-in receiver is on \(we_\d+\)/.test(document.querySelector("#hooks-message").textContent));
+  assert.equal(await page.isVisible("#hooks-lists"), true);
+
+  // The typical flow's state changes, each an event, each delivered to the receiver and its signature verified.
+  await page.click("#run-flow");
+  await page.waitForFunction(() => /^Done:/.test(document.querySelector("#flow-summary").textContent));
+  const flowTypes = ["order.created", "payment.succeeded", "order.paid", "payment.refunded"];
+  await page.waitForFunction((n) => document.querySelectorAll('#hook-endpoints li.hook-delivery[data-state="delivered"]').length === n, flowTypes.length);
+  assert.deepEqual((await page.$$eval("#hook-events li[data-type]", (items) => items.map((li) => li.dataset.type))).reverse(), flowTypes);
+  const first = page.locator("#hook-events li[data-type]").last();
+  assert.match(await first.locator(".hook-time").textContent(), /^\d\d:\d\d:\d\d\.\d{3} \(virtual\)$/);
+  assert.match(await first.locator(".hook-object").textContent(), /^ORD-\w+ CREATED$/);
+  const paid = deliveryOf(page, "payment.succeeded");
+  assert.match(await paid.locator(".hook-signature code.sig").textContent(), /^t=\d+,v1=[0-9a-f]{64}$/);
+  assert.match(await paid.locator(".hook-signature .verdict").textContent(), /verifyWebhook accepted it/);
+
+  // Made to fail: a new order's delivery fails with 500, and waits for its retry on the clock.
+  await page.check("#receiver-fail");
+  await createOrder(page);
+  const failing = deliveryOf(page, "order.created");
+  await page.waitForFunction(() => document.querySelector("#hook-endpoints li.hook-delivery").dataset.attempts === "1");
+  assert.equal(await failing.getAttribute("data-state"), "pending");
+  assert.deepEqual((await attemptsOf(failing)).map((a) => a.status), [500]);
+  assert.match(await failing.locator(".hook-why").textContent(), /The receiver failed \(HTTP 500\)/);
+  assert.match(await failing.locator(".hook-next").textContent(), /^Next attempt in 1 min \(at \d\d:\d\d:\d\d \(virtual\)\)\.$/);
+  assert.equal(await page.isVisible("#hooks-advance"), true);
+  // The Simulation panel's clock says what is due next: the retry, not a payment's change.
+  assert.match(await page.textContent("#clock-line"), /Next due: a webhook delivery's attempt, in 1 min \(at \d\d:\d\d:\d\d \(virtual\)\)\.$/);
+  // The retry on Advance fails again; once the receiver is fixed, the next one succeeds.
+  await page.click("#hooks-advance");
+  await page.waitForFunction(() => document.querySelector("#hook-endpoints li.hook-delivery").dataset.attempts === "2");
+  await page.uncheck("#receiver-fail");
+  await page.click("#hooks-advance");
+  await page.waitForFunction(() => document.querySelector("#hook-endpoints li.hook-delivery").dataset.state === "delivered");
+  const attempts = await attemptsOf(failing);
+  assert.deepEqual(attempts.map((a) => a.status), [500, 500, 200]);
+  assert.equal(await page.isHidden("#hooks-advance"), true);
+  await shot(page, "#webhooks", "hooks-retry-1280.png");
+
+  // Resend: a delivered one, sent again as a new attempt.
+  await paid.locator("button.resend").click();
+  await page.waitForFunction(() => /^Resent wd_\d+: a new attempt now\.$/.test(document.querySelector("#hooks-message").textContent));
+  await page.waitForFunction(() => [...document.querySelectorAll("#hook-endpoints li.hook-delivery")].some((li) => li.textContent.includes("payment.succeeded") && li.dataset.attempts === "2"));
+
+  // After a reload the service comes back from this browser's copy, and the receiver with it, registered again with its secret.
+  const secret = await page.textContent("#hook-endpoints .hook-endpoint-head code");
+  await page.waitForSelector('#state-status[data-saved="saved"]');
+  await page.reload();
+  await page.waitForSelector("body[data-ready=true]");
+  await page.waitForFunction(() => document.querySelector("#receiver-on").checked);
+  assert.equal(await page.textContent("#hook-endpoints .hook-endpoint-head code"), secret);
+  await createOrder(page);
+  await page.waitForFunction(() => document.querySelector("#hook-endpoints li.hook-delivery")?.dataset.state === "delivered");
+  assert.match(await deliveryOf(page, "order.created").locator(".hook-signature .verdict").textContent(), /verifyWebhook accepted it/);
+
+  // A scenario's delivery fault: a wrong signature, which the receiver refuses, explained as the Failures panel explains a fault.
+  await page.fill("#scenario-text", JSON.stringify({ rules: [{ name: "forged", when: { event: "order.created" }, then: { kind: "wrong_signature" } }] }));
+  await page.click("#scenario-apply");
+  await page.waitForFunction(() => document.querySelector("#scenario-active").dataset.active === "true");
+  await createOrder(page);
+  await page.waitForFunction(() => document.querySelector("#hook-endpoints li.hook-delivery .hook-fault") !== null);
+  const forged = deliveryOf(page, "order.created");
+  assert.deepEqual((await attemptsOf(forged)).map((a) => a.status), [400]);
+  assert.equal(await forged.locator(".hook-fault").textContent(), "wrong signature · forged");
+  assert.match(await forged.locator(".hook-why").textContent(), /The receiver refused it \(HTTP 400\).* Rule "forged" fired: the signature was made with another secret: a careful receiver refuses it\./);
+  assert.match(await forged.locator(".hook-signature .verdict").textContent(), /verifyWebhook refused it: the signature does not match this body with the endpoint's secret/);
+  await page.click("#scenario-clear");
+
+  // The event's trace, opened from the list: the records and spans of the request that caused it.
+  const traceId = await first.locator("button.trace").getAttribute("data-idv");
+  await first.locator("button.trace").click();
+  await page.waitForSelector("#trace-detail:not([hidden]) .waterfall");
+  assert.match(await page.textContent("#trace-detail"), new RegExp(traceId));
+  // Below the request's span, each delivery attempt's, in its own colour; the log has a record of each.
+  const span = page.locator("#trace-detail .wf-row.c-webhook").first();
+  await span.waitFor();
+  assert.match(await span.locator(".wf-name").textContent(), /^webhook handler/);
+  assert.ok(await page.locator(`#trace-detail .wf-row[data-span-id="${await span.getAttribute("data-parent-span-id")}"]`).count(), "its parent, the request's span, is in the trace");
+  assert.match(await page.textContent("#trace-detail .wf-legend"), /webhook delivery/);
+  await shot(page, "#trace-detail .waterfall", "hooks-trace-1280.png");
+  assert.ok((await logRows(page)).some((r) => r.stage === "webhook"), "a webhook record in the log");
+  assert.deepEqual(errors, []);
+  assert.deepEqual(external, []);
+  assert.deepEqual(consoleMessages, [], "nothing said in the console, as an error or a warning");
+  await page.context().close();
+});
+
+test("webhooks on a phone (390 px): the events and a failing delivery fit without scrolling sideways", async () => {
+  const { page, errors, consoleMessages } = await open(env, { width: 390, height: 844 });
+  await page.check("#virtual-clock");
+  await applySettings(page, { seed: 7, failureRate: 0 });
+  await page.check("#receiver-on");
+  await page.check("#receiver-fail");
+  await createOrder(page);
+  await page.waitForSelector('#hook-endpoints li.hook-delivery[data-attempts="1"][data-state="pending"] .hook-next');
+  await page.locator("#webhooks").scrollIntoViewIfNeeded();
+  assert.ok(await fitsSideways(page), "no sideways scroll with a failed delivery shown");
+  const resend = await page.locator("#hook-endpoints button.resend").boundingBox();
+  assert.ok(resend && resend.x + resend.width <= 390, `Resend in sight: ${JSON.stringify(resend)}`);
+  await shot(page, "#webhooks", "hooks-390.png");
   assert.deepEqual(errors, []);
   assert.deepEqual(consoleMessages, [], "nothing said in the console, as an error or a warning");
   await page.context().close();

@@ -5,8 +5,11 @@
 // order, against a server started with the page's seed: every answer is
 // the one the page got (HTTP status, code, msg, the ids made), which is
 // the one the spec gives, and the trace id sent comes back in x-b3-traceid.
+// And the live page's Webhooks panel, with a server that delivers to a
+// receiver of the test's.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import { createServer } from "node:http";
 import { after, before, test } from "node:test";
 import { promisify } from "node:util";
 
@@ -107,3 +110,55 @@ for (const width of [1280, 390]) {
     assert.deepEqual(external, []);
   });
 }
+
+/** A receiver on 127.0.0.1 that answers 500 while `failing`, else 204, and keeps the types it was sent. */
+async function receiver() {
+  const r = { failing: true, got: [] };
+  r.server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => { body += c; });
+    req.on("end", () => {
+      r.got.push(JSON.parse(body).type);
+      res.writeHead(r.failing ? 500 : 204).end();
+    });
+  });
+  await new Promise((resolve) => r.server.listen(0, "127.0.0.1", resolve));
+  r.url = `http://127.0.0.1:${r.server.address().port}/hook`;
+  return r;
+}
+
+test("live, the Webhooks panel shows the server's events and its --webhook endpoint's deliveries; a failed one resent once the receiver is back", async (t) => {
+  const hook = await receiver();
+  t.after(() => hook.server.close());
+  const server = await serve(["--port", "0", "--host", "127.0.0.1", "--seed", String(SEED), "--failure-rate", "0", "--webhook", hook.url]);
+  t.after(() => stop(server));
+  const context = await env.browser.newContext();
+  t.after(() => context.close());
+  const page = await context.newPage();
+  const said = [];
+  page.on("pageerror", (e) => said.push(String(e)));
+  page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") said.push(`${m.type()}: ${m.text()}`); });
+  await page.goto(`${server.origin}/`);
+  await page.waitForSelector("body[data-ready=true]");
+  // The receiver is the tab's: live, it is off, and the page says why; the server's endpoint is listed at once.
+  assert.equal(await page.isVisible("#hooks-live"), true);
+  assert.equal(await page.isDisabled("#receiver-on"), true);
+  await page.waitForSelector("#hook-endpoints li.hook-endpoint");
+  assert.match(await page.textContent("#hook-endpoints .hook-endpoint-head"), new RegExp(hook.url.replace(/[.]/g, "\\.")));
+
+  await page.selectOption("#route", "order-create");
+  await page.click("#send");
+  await page.waitForSelector('#hook-events li[data-type="order.created"]');
+  const delivery = page.locator("#hook-endpoints li.hook-delivery").first();
+  await page.waitForSelector('#hook-endpoints li.hook-delivery[data-attempts="1"]');
+  assert.equal(await delivery.getAttribute("data-state"), "pending");
+  assert.match(await delivery.locator(".hook-why").textContent(), /The receiver failed \(HTTP 500\)/);
+  hook.failing = false;
+  await delivery.locator("button.resend").click();
+  await page.waitForSelector('#hook-endpoints li.hook-delivery[data-state="delivered"]');
+  assert.deepEqual(await delivery.locator("li.hook-attempt").evaluateAll((items) => items.map((li) => li.dataset.status)), ["500", "204"]);
+  assert.deepEqual(hook.got, ["order.created", "order.created"]);
+  await page.locator("#webhooks").scrollIntoViewIfNeeded();
+  await page.locator("#webhooks").screenshot({ path: `${artifacts}hooks-live-1280.png` });
+  assert.deepEqual(said, []);
+});

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { anchors, root } from "../docs.mjs";
 import { examples, makeConsumer } from "./consumer.mjs";
 import { Service } from "../../pkg/index.js";
+import { rawOf } from "../../pkg/service.js";
 
 let app;
 before(() => {
@@ -168,7 +169,29 @@ function everyPath() {
   for (const then of [{ kind: "decline", code: "lost_card" }, { kind: "timeout" }, { kind: "processor_error" }, { kind: "http", status: 503 }, { kind: "delay", ms: 5 }]) {
     walk(rule(then), {});
   }
+  records.push(...webhookAttempts());
   return records;
+}
+
+/**
+ * Webhook attempts to a URL and to a handler, the first dropped by a
+ * delivery rule and retried an hour on: the sender's protocol (takeDue,
+ * reportAttempt) driven by hand on the raw core, as the JS sender drives it.
+ */
+function webhookAttempts() {
+  const scenario = { rules: [{ name: "lost", when: { event: "order.created" }, then: { kind: "drop" } }] };
+  const s = new Service({ seed: 5, failureRate: 0, virtualTime: Date.UTC(2026, 0, 1), scenario });
+  const raw = rawOf(s);
+  raw.addWebhook(JSON.stringify({ url: "http://127.0.0.1:9/hook" }));
+  raw.addWebhook(JSON.stringify({ handler: true }));
+  s.handle("POST", "/api/order/create", { userId: "u-1", price: 10 });
+  for (let round = 0; round < 2; round++) {
+    for (const a of JSON.parse(raw.takeDue(Date.now()))) raw.reportAttempt(a.delivery, a.n, a.drop ? 0 : 200, 3, a.drop ? "dropped" : "");
+    s.advance(3_600_000);
+  }
+  const attempts = s.logs().filter((r) => r.stage === "webhook");
+  assert.equal(attempts.length, 4, "two attempts to each endpoint");
+  return attempts;
 }
 
 test("docs/api.md lists every failureReason the service writes, and no other", () => {

@@ -4,7 +4,7 @@
 // faults' default times (which the JS layer no longer holds at all), the
 // defaults `orderpay serve --help` and docs/server.md say; the playground
 // page's copies (the challenge page's button labels, the log's enumerated
-// values). And the copies that were removed stay removed.
+// values, the webhook delivery faults it explains). And the copies that were removed stay removed.
 //
 // Needs the built package: `source .ci/lib.sh && build_package` (CI does it).
 import assert from "node:assert/strict";
@@ -24,6 +24,7 @@ const { parseArgs, usage } = await import(pkg("server/options.js").href);
 const { presets } = await import(pkg("presets.js").href);
 const { BUYER } = await import(new URL("../../www/buyer-answers.js", import.meta.url).href);
 const { KNOWN_VALUES } = await import(new URL("../../www/log-values.js", import.meta.url).href);
+const { DELIVERY_FAULTS } = await import(new URL("../../www/webhook-words.js", import.meta.url).href);
 const document = JSON.parse(openapi());
 
 test("the request limits the JS layer measures are the core's (its OpenAPI document's x-limits)", () => {
@@ -210,7 +211,7 @@ test("the values the page's log filters offer are those the core writes", () => 
   const arms = (text) => [...text.matchAll(/=> "([^"]+)"/g)].map((m) => m[1]);
   const between = (text, from, to) => text.slice(text.indexOf(from), text.indexOf(to, text.indexOf(from)));
   const render = core("observe/render.rs");
-  const stages = [...["observe/render.rs", "observe/payment_change.rs"].map(core).join("").matchAll(/\\"stage\\":\\"(\w+)\\"/g)].map((m) => m[1]);
+  const stages = [...["observe/render.rs", "observe/payment_change.rs", "observe/webhook_attempt.rs"].map(core).join("").matchAll(/\\"stage\\":\\"(\w+)\\"/g)].map((m) => m[1]);
   const groups = [...between(core("domain/route_table.rs"), "pub fn uri_group", "\n}\n").matchAll(/Some\("([^"]+)"\)/g)].map((m) => m[1]);
   const sorted = (list) => [...list].sort();
   assert.deepEqual(sorted(KNOWN_VALUES.stage), sorted(stages));
@@ -234,4 +235,11 @@ test("the page keeps none of the core's rules on asynchronous payments, forceNex
   assert.doesNotMatch(www("failures.js"), /PRESET_NAMES|"third-party-down"/);
   // The buyer's labels are in one place of the page.
   for (const file of ["challenge.js", "payment-states.js", "flow.js"]) assert.doesNotMatch(www(file), /pass: "Complete"|Complete, Fail or Cancel/, file);
+});
+
+test("the page explains each delivery fault kind the scenario schema has, and none other", () => {
+  const schema = JSON.parse(src("scenario.schema.json"));
+  const kinds = schema.$defs?.deliveryKind?.enum;
+  assert.ok(Array.isArray(kinds) && kinds.length > 0, "the schema lists the delivery kinds ($defs.deliveryKind)");
+  assert.deepEqual(Object.keys(DELIVERY_FAULTS).sort(), [...kinds].sort());
 });

@@ -58,7 +58,7 @@ const schemas = {
   },
   LogRecord: {
     type: "object",
-    description: "A gateway, service or response record: the JS API's LogRecord (orderpay.d.ts)",
+    description: "A gateway, service, response, payment or webhook record: the JS API's LogRecord (orderpay.d.ts)",
     required: ["seq", "timestamp", "traceId", "spanId", "parentSpanId", "stage"],
     properties: {
       seq: { type: "integer", minimum: 1, description: "Position in the log, from 1; gaps show dropped records" },
@@ -66,7 +66,7 @@ const schemas = {
       traceId: { type: "string", pattern: TRACE_ID },
       spanId: { type: "string" },
       parentSpanId: { type: ["string", "null"] },
-      stage: { enum: ["gateway", "service", "response"] },
+      stage: { enum: ["gateway", "service", "response", "payment", "webhook"] },
     },
   },
   Span: {
@@ -78,7 +78,7 @@ const schemas = {
       spanId: { type: "string" },
       parentSpanId: { type: ["string", "null"] },
       name: { type: "string" },
-      component: { enum: ["gateway", "order-service", "payment-service", "third-party", "test-data"] },
+      component: { enum: ["gateway", "order-service", "payment-service", "third-party", "test-data", "webhook"] },
       start: { type: "number" },
       end: { type: "number" },
       status: { enum: ["success", "server_error", "client_error"] },

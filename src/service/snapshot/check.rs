@@ -555,6 +555,13 @@ fn entry(record: &Entry, at: &dyn Fn(&str) -> String) -> Checked {
     })?;
     match &record.stage {
         Kept::Gateway(_) | Kept::Payment(_) => Ok(()),
+        Kept::Webhook(w) => {
+            named(at, "durationMs", |f| safe_count(f, w.duration_ms))?;
+            match w.next_at {
+                Some(t) => named(at, "nextAttemptAt", |f| check_time(f, t).map(drop)),
+                None => Ok(()),
+            }
+        }
         Kept::Service {
             duration, outcome, ..
         } => {

@@ -44,13 +44,13 @@ fn expected_at(name: &str, what: &str) -> String {
     expected(&Ticked(name), what).msg
 }
 
-fn text<'j>(o: &'j Json<'_>, name: &str) -> Read<&'j str> {
+pub(super) fn text<'j>(o: &'j Json<'_>, name: &str) -> Read<&'j str> {
     field(o, name)?
         .as_str()
         .ok_or_else(|| expected_at(name, "a string"))
 }
 
-fn opt_text<'j>(o: &'j Json<'_>, name: &str) -> Read<Option<&'j str>> {
+pub(super) fn opt_text<'j>(o: &'j Json<'_>, name: &str) -> Read<Option<&'j str>> {
     match o.get(name) {
         None | Some(Json::Null) => Ok(None),
         Some(v) => v
@@ -66,14 +66,14 @@ pub(crate) fn uint(o: &Json<'_>, name: &str) -> Read<u64> {
         .ok_or_else(|| expected_at(name, "a whole number"))
 }
 
-fn opt_uint(o: &Json<'_>, name: &str) -> Read<Option<u64>> {
+pub(super) fn opt_uint(o: &Json<'_>, name: &str) -> Read<Option<u64>> {
     match o.get(name) {
         None | Some(Json::Null) => Ok(None),
         Some(_) => uint(o, name).map(Some),
     }
 }
 
-fn int(o: &Json<'_>, name: &str) -> Read<i64> {
+pub(super) fn int(o: &Json<'_>, name: &str) -> Read<i64> {
     field(o, name)?
         .as_i64()
         .ok_or_else(|| expected_at(name, "an integer"))
@@ -348,6 +348,7 @@ fn record(o: &Json<'_>, calls: &mut Calls) -> Read<Entry> {
                 },
             },
         ),
+        "webhook" => Kept::Webhook(Rc::new(super::attempt_record::of_record(o)?)),
         "payment" => {
             let [high, low, wide] = trace(o)?.parts();
             let parent = parent(o)?.map_or(0, |p| p.0);
@@ -398,7 +399,7 @@ fn payment_part(o: &Json<'_>) -> Read<Part> {
 }
 
 /// A span's attributes by key: `[[key, value], ...]`.
-fn attribute<'j, 'a>(o: &'j Json<'a>, key: &str) -> Option<&'j Json<'a>> {
+pub(super) fn attribute<'j, 'a>(o: &'j Json<'a>, key: &str) -> Option<&'j Json<'a>> {
     o.get("attributes")?
         .as_array()?
         .iter()
@@ -407,7 +408,7 @@ fn attribute<'j, 'a>(o: &'j Json<'a>, key: &str) -> Option<&'j Json<'a>> {
         .and_then(|pair| pair.get(1))
 }
 
-fn attr_text<'j>(o: &'j Json<'_>, key: &str) -> Read<&'j str> {
+pub(super) fn attr_text<'j>(o: &'j Json<'_>, key: &str) -> Read<&'j str> {
     attribute(o, key)
         .and_then(Json::as_str)
         .ok_or_else(|| msg!("span attribute `", key, "`: expected a string"))
@@ -422,7 +423,7 @@ fn answered<T: TryFrom<i64> + Default>(o: &Json<'_>, key: &str) -> Read<T> {
     }
 }
 
-fn attr_int<T: TryFrom<i64>>(o: &Json<'_>, key: &str) -> Read<T> {
+pub(super) fn attr_int<T: TryFrom<i64>>(o: &Json<'_>, key: &str) -> Read<T> {
     attribute(o, key)
         .and_then(Json::as_i64)
         .and_then(|n| T::try_from(n).ok())
@@ -473,6 +474,7 @@ fn span(o: &Json<'_>, calls: &mut Calls) -> Read<SpanEntry> {
             why: Why::Given(attr_text(o, "orderpay.reason")?.into()),
         },
         "payment-service" if attribute(o, "orderpay.payment.id").is_some() => payment_part(o)?,
+        "webhook" => Part::Webhook(Rc::new(super::attempt_record::of_span(o)?)),
         _ => Part::Service {
             call: span_call_of(o, calls)?,
             class: event_class(attr_text(o, "orderpay.event_class")?)?,

@@ -17,6 +17,7 @@
 //! - `fields`: the field helpers every reader here refuses with;
 //! - `check`: what a restored state must hold to become a service.
 
+pub(crate) mod attempt_record;
 pub(crate) mod change_record;
 pub mod check;
 pub(crate) mod counters;
