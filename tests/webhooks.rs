@@ -1016,3 +1016,40 @@ fn a_damaged_attempt_record_or_span_is_refused_naming_the_field() {
         );
     }
 }
+
+#[test]
+fn an_event_dropped_from_the_log_while_its_delivery_retries_is_still_delivered() {
+    let mut svc = always_approves(38);
+    svc.add_webhook(r#"{"handler":true,"events":["order.created"]}"#)
+        .expect("taken");
+    let first = create_order_id(&mut svc);
+    assert_eq!(
+        deliver_due(&mut svc, |_| 500).len(),
+        1,
+        "the first attempt fails"
+    );
+    for _ in 0..10_000 {
+        create_order_id(&mut svc);
+        deliver_due(&mut svc, |_| 200);
+    }
+    let listed: Vec<Value> =
+        serde_json::from_str(&svc.events_json(None).expect("on")).expect("JSON");
+    let in_log = |id: &str| listed.iter().any(|e| e["data"]["object"]["orderId"] == id);
+    assert!(!in_log(&first), "the first event left the log");
+    svc.advance(2 * 60 * 1000);
+    let retried = deliver_due(&mut svc, |_| 200);
+    let bodies: Vec<Value> = retried
+        .iter()
+        .filter_map(|a| serde_json::from_str(a["body"].as_str()?).ok())
+        .collect();
+    assert_eq!(bodies.len(), 1, "{retried:?}");
+    assert_eq!(bodies[0]["data"]["object"]["orderId"], first.as_str());
+    let states: Vec<Value> = endpoints(&svc)[0]["deliveries"]
+        .as_array()
+        .map(|d| d.iter().map(|d| d["state"].clone()).collect())
+        .unwrap_or_default();
+    assert!(
+        states.iter().all(|s| s == "delivered"),
+        "every delivery delivered"
+    );
+}

@@ -189,6 +189,15 @@ impl Deliveries {
         self.kept.iter()
     }
 
+    /// Whether a delivery of event `event` is unfinished. Deliveries are
+    /// made when their event is, so they are kept in event order: a
+    /// binary search finds them.
+    pub fn awaits_event(&self, event: u64) -> bool {
+        let from = self.kept.partition_point(|d| d.event < event);
+        let mut of_event = self.kept.range(from..).take_while(|d| d.event == event);
+        of_event.any(|d| !d.finished())
+    }
+
     /// A new delivery of event `event` to endpoint `endpoint`, its first
     /// attempt due at `due` (`None`: held, see `reorder`); the oldest
     /// finished one is dropped past the bound. Its number.

@@ -54,6 +54,10 @@ pub struct Events {
     /// The number the next event gets; those below `next - kept.len()`
     /// were dropped.
     pub(crate) next: u64,
+    /// Events dropped from the log while a delivery of theirs was still
+    /// unfinished, kept (by number) until none is: a receiver down for
+    /// hours of retries still gets every event.
+    pub(crate) awaited: Vec<(u64, Event)>,
     /// Whether webhooks are on: an endpoint was registered or the
     /// events were read (or a snapshot holding them was restored).
     pub(crate) on: bool,
@@ -71,9 +75,15 @@ pub struct Sources<'a> {
 impl Events {
     /// Keeps the event of `made`; its number.
     #[inline(always)]
-    pub fn push(&mut self, made: Transition, at: i64, (trace, span): (TraceId, SpanId)) -> u64 {
+    pub fn push(
+        &mut self,
+        made: Transition,
+        at: i64,
+        (trace, span): (TraceId, SpanId),
+        awaited: impl Fn(u64) -> bool,
+    ) -> u64 {
         if self.kept.len() >= MAX_EVENTS {
-            self.kept.pop_front();
+            self.drop_oldest(awaited);
         }
         let [high, low, wide] = trace.parts();
         self.kept.push_back(Event {
@@ -88,6 +98,20 @@ impl Events {
         let seq = self.next;
         self.next += 1;
         seq
+    }
+
+    /// Drops the oldest event from the log; kept aside while `awaited`
+    /// says a delivery of it is unfinished (those no longer awaited go).
+    #[cold]
+    #[inline(never)]
+    fn drop_oldest(&mut self, awaited: impl Fn(u64) -> bool) {
+        let seq = self.first();
+        self.awaited.retain(|(n, _)| awaited(*n));
+        if let Some(event) = self.kept.pop_front() {
+            if awaited(seq) {
+                self.awaited.push((seq, event));
+            }
+        }
     }
 
     /// How many events there have been (kept or dropped).
@@ -113,9 +137,12 @@ impl Events {
         self.kept.is_empty()
     }
 
-    /// The event numbered `seq`, while it is kept.
+    /// The event numbered `seq`, while it is kept (in the log, or aside
+    /// for an unfinished delivery).
     pub fn get(&self, seq: u64) -> Option<&Event> {
-        let i = seq.checked_sub(self.first())?;
+        let Some(i) = seq.checked_sub(self.first()) else {
+            return self.awaited.iter().find(|(n, _)| *n == seq).map(|(_, e)| e);
+        };
         self.kept.get(usize::try_from(i).ok()?)
     }
 

@@ -15,7 +15,10 @@ use crate::observe::{SpanId, TraceId};
 /// the span of the request that caused it): its event is written.
 #[inline(always)]
 pub(crate) fn commit(svc: &mut Backend, made: Transition, at: i64, origin: Origin) {
-    let seq = svc.events.push(made, at, origin);
+    let deliveries = &svc.deliveries;
+    let seq = svc
+        .events
+        .push(made, at, origin, |n| deliveries.awaits_event(n));
     if !svc.endpoints.is_empty() {
         webhooks::plan(svc, seq);
     }
