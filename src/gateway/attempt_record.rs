@@ -9,11 +9,11 @@ use crate::prelude::*;
 use alloc::rc::Rc;
 
 use super::backend::Backend;
-use super::webhooks::attempt_span;
 use crate::domain::event_id::event_id;
 use crate::observe::span_entry::{DueSpan, Part, SpanEntry};
 use crate::observe::webhook_attempt::WebhookAttempt;
-use crate::observe::{At, DueRecord, Kept};
+use crate::observe::{At, DueRecord, Kept, SpanId};
+use crate::sim::random::mix;
 
 /// Writes the last attempt of delivery `n` (recorded, its next attempt
 /// scheduled) to the journal; nothing when its event or endpoint is gone.
@@ -62,4 +62,11 @@ pub(super) fn write(svc: &mut Backend, n: u64) {
         at,
         Kept::Due(Box::new(DueRecord::Webhook(kept))),
     );
+}
+
+/// The span of attempt `n` of delivery `delivery`: from the seed and the
+/// two numbers, never drawn, so no other id moves.
+pub(crate) fn attempt_span(seed: u64, delivery: u64, n: u32) -> SpanId {
+    let id = mix(seed ^ mix(delivery ^ 0x7764_0000_0000_0000) ^ u64::from(n));
+    SpanId(id.max(1))
 }

@@ -44,13 +44,13 @@ fn expected_at(name: &str, what: &str) -> String {
     expected(&Ticked(name), what).msg
 }
 
-pub(super) fn text<'j>(o: &'j Json<'_>, name: &str) -> Read<&'j str> {
+fn text<'j>(o: &'j Json<'_>, name: &str) -> Read<&'j str> {
     field(o, name)?
         .as_str()
         .ok_or_else(|| expected_at(name, "a string"))
 }
 
-pub(super) fn opt_text<'j>(o: &'j Json<'_>, name: &str) -> Read<Option<&'j str>> {
+fn opt_text<'j>(o: &'j Json<'_>, name: &str) -> Read<Option<&'j str>> {
     match o.get(name) {
         None | Some(Json::Null) => Ok(None),
         Some(v) => v
@@ -66,14 +66,14 @@ pub(crate) fn uint(o: &Json<'_>, name: &str) -> Read<u64> {
         .ok_or_else(|| expected_at(name, "a whole number"))
 }
 
-pub(super) fn opt_uint(o: &Json<'_>, name: &str) -> Read<Option<u64>> {
+fn opt_uint(o: &Json<'_>, name: &str) -> Read<Option<u64>> {
     match o.get(name) {
         None | Some(Json::Null) => Ok(None),
         Some(_) => uint(o, name).map(Some),
     }
 }
 
-pub(super) fn int(o: &Json<'_>, name: &str) -> Read<i64> {
+fn int(o: &Json<'_>, name: &str) -> Read<i64> {
     field(o, name)?
         .as_i64()
         .ok_or_else(|| expected_at(name, "an integer"))
@@ -398,7 +398,7 @@ fn payment_part(o: &Json<'_>) -> Read<Part> {
 }
 
 /// A span's attributes by key: `[[key, value], ...]`.
-pub(super) fn attribute<'j, 'a>(o: &'j Json<'a>, key: &str) -> Option<&'j Json<'a>> {
+fn attribute<'j, 'a>(o: &'j Json<'a>, key: &str) -> Option<&'j Json<'a>> {
     o.get("attributes")?
         .as_array()?
         .iter()
@@ -407,7 +407,7 @@ pub(super) fn attribute<'j, 'a>(o: &'j Json<'a>, key: &str) -> Option<&'j Json<'
         .and_then(|pair| pair.get(1))
 }
 
-pub(super) fn attr_text<'j>(o: &'j Json<'_>, key: &str) -> Read<&'j str> {
+fn attr_text<'j>(o: &'j Json<'_>, key: &str) -> Read<&'j str> {
     attribute(o, key)
         .and_then(Json::as_str)
         .ok_or_else(|| msg!("span attribute `", key, "`: expected a string"))
@@ -422,7 +422,7 @@ fn answered<T: TryFrom<i64> + Default>(o: &Json<'_>, key: &str) -> Read<T> {
     }
 }
 
-pub(super) fn attr_int<T: TryFrom<i64>>(o: &Json<'_>, key: &str) -> Read<T> {
+fn attr_int<T: TryFrom<i64>>(o: &Json<'_>, key: &str) -> Read<T> {
     attribute(o, key)
         .and_then(Json::as_i64)
         .and_then(|n| T::try_from(n).ok())
