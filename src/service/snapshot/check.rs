@@ -19,7 +19,7 @@ use crate::domain::payment::PREFIX as PAYMENT;
 use crate::domain::{Orders, Payments};
 use crate::json::number::display;
 use crate::observe::entry::{DueRecord, Entry, Kept};
-use crate::observe::span_entry::{Part, SpanEntry, Why};
+use crate::observe::span_entry::{DueSpan, Part, SpanEntry, Why};
 use crate::observe::Journal;
 use crate::sim::invalid::{Invalid, InvalidKind};
 use crate::sim::latency::{Profile, MAX_STEP_MS};
@@ -638,6 +638,15 @@ fn span(s: &SpanEntry, at: &dyn Fn(&str) -> String) -> Checked {
             &at("attributes.orderpay.attempt"),
             "must be at least 1, got 0",
         )),
+        Part::Due(due) => match &**due {
+            DueSpan::Webhook(w) => match w.next_at {
+                Some(t) => named(at, "attributes.orderpay.webhook.next_attempt_at", |f| {
+                    check_time(f, t).map(drop)
+                }),
+                None => Ok(()),
+            },
+            DueSpan::Payment(_) => Ok(()),
+        },
         _ => Ok(()),
     }
 }

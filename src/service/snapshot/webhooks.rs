@@ -10,7 +10,9 @@ use crate::prelude::*;
 
 use alloc::rc::Rc;
 
-use super::fields::{array_at, got_text, int, member, object, text, uint, wrong, Item, Read};
+use super::fields::{
+    array_at, got_text, int, member, object, safe_count_in, text, uint, wrong, Item, Read,
+};
 use crate::domain::code::Code;
 use crate::domain::delivery::{Attempt, Deliveries, Delivery, DeliveryState};
 use crate::domain::money::Money;
@@ -220,7 +222,7 @@ pub(super) fn read(tree: &Json, seed: u64) -> Read<(Events, Endpoints, Deliverie
 
 fn read_events(v: &Json) -> Read<Events> {
     let at = "snapshot.events";
-    let next = uint(v, &at, "next")?;
+    let next = safe_count_in(v, &at, "next")?;
     let kept = array_at(member(v, &at, "kept")?, &Path(&at, "kept"))?;
     let mut events = Events {
         on: true,
@@ -330,7 +332,7 @@ fn read_endpoints(v: &Json, seed: u64) -> Read<Endpoints> {
         })?;
         endpoints.add(endpoint);
     }
-    let last = uint(v, &at, "lastEndpoint")?;
+    let last = safe_count_in(v, &at, "lastEndpoint")?;
     endpoints.last = endpoints.last.max(last);
     Ok(endpoints)
 }
@@ -351,7 +353,7 @@ fn read_deliveries(v: &Json, events: u64) -> Read<Deliveries> {
         deliveries.last = delivery.n;
         deliveries.kept.push_back(delivery);
     }
-    deliveries.last = deliveries.last.max(uint(v, &at, "lastDelivery")?);
+    deliveries.last = deliveries.last.max(safe_count_in(v, &at, "lastDelivery")?);
     let held = array_at(member(v, &at, "held")?, &Path(&at, "held"))?;
     for (i, h) in held.iter().enumerate() {
         let pair = h.as_array().filter(|p| p.len() == 2);
@@ -390,10 +392,13 @@ fn read_delivery(v: &Json, at: &dyn Place, events: u64) -> Read<Delivery> {
         other => return Err(wrong(&Path(at, "resent"), other, "a boolean")),
     };
     let attempts = array_at(member(v, at, "attempts")?, &Path(at, "attempts"))?;
+    let mut list = crate::json::message::Msg::new("");
+    Path(at, "attempts").write_place(&mut list);
+    let list = list.text();
     let attempts = attempts
         .iter()
         .enumerate()
-        .map(|(i, a)| read_attempt(a, &Item("attempts", i)))
+        .map(|(i, a)| read_attempt(a, &Item(&list, i)))
         .collect::<Read<Vec<Attempt>>>()?;
     // An attempt in flight when the snapshot was taken is due again.
     let state = match state {
@@ -401,7 +406,7 @@ fn read_delivery(v: &Json, at: &dyn Place, events: u64) -> Read<Delivery> {
         s => s,
     };
     Ok(Delivery {
-        n: uint(v, at, "n")?,
+        n: safe_count_in(v, at, "n")?,
         event,
         endpoint: uint(v, at, "endpoint")?,
         state,
