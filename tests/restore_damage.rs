@@ -23,11 +23,13 @@ fn restore(text: &str) -> Result<Service, Invalid> {
 /// A service whose snapshot holds one of everything: live, paid, deleted
 /// and refunded orders and payments, declined attempts, records of every
 /// stage (an outcome, a caller's parent span, a user id), spans with
-/// attributes, dropped records, a pending forceNext, a virtual clock, and
-/// answers kept by `Idempotency-Key` (a decline and a payment).
+/// attributes, dropped records, a pending forceNext, a virtual clock,
+/// answers kept by `Idempotency-Key` (a decline and a payment), events, a
+/// URL and a handler endpoint, deliveries and their attempts (one failed,
+/// its retry pending; the rest delivered) with their records and spans.
 fn rich_snapshot() -> String {
     let mut settings = Settings::with_seed(11);
-    settings.log_capacity = 12;
+    settings.log_capacity = 15;
     let mut svc = Service::new(settings, Box::new(VirtualClock::starting_at(T0)))
         .unwrap_or_else(|e| panic!("{e}"));
     let send = |svc: &mut Service, request: RawRequest| {
@@ -41,6 +43,7 @@ fn rich_snapshot() -> String {
             .with_header("X-B3-SpanId", "00f067aa0ba902b7")
             .with_body(&body.to_string())
     };
+    add_endpoints(&mut svc);
     let mut ids = Vec::new();
     for price in [9.5, 20.0] {
         let created = send(
@@ -82,8 +85,35 @@ fn rich_snapshot() -> String {
         RawRequest::new("POST", &format!("/api/payment/refund/{payment_id}")),
     );
     send(&mut svc, RawRequest::new("GET", "/api/ordr/x"));
+    deliver(&mut svc);
     svc.force_next(Forced::Failure, 2);
     svc.snapshot()
+}
+
+/// A URL endpoint for orders created and a handler for refunds.
+fn add_endpoints(svc: &mut Service) {
+    for spec in [
+        r#"{"url":"http://127.0.0.1:9/h","events":["order.created"]}"#,
+        r#"{"handler":true,"events":["payment.refunded"],"header":"Stripe-Signature"}"#,
+    ] {
+        svc.add_webhook(spec).unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+/// The attempts due, the first answered 500 (its retry pending), the rest 204.
+fn deliver(svc: &mut Service) {
+    let due: Vec<Value> = serde_json::from_str(&svc.take_due()).unwrap_or_default();
+    for (i, attempt) in due.iter().enumerate() {
+        let (status, error) = if i == 0 {
+            (500, "Internal Server Error")
+        } else {
+            (204, "")
+        };
+        let id = attempt["delivery"].as_str().unwrap_or_default();
+        let n = attempt["n"].as_u64().unwrap_or(0) as u32;
+        svc.report_attempt(id, n, status, 9, error)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
 }
 
 /// Every place in a JSON value, as a list of steps from the root.
@@ -313,7 +343,7 @@ fn the_first_bad_field_is_named_with_its_path_and_kind() {
         assert!(e.msg.starts_with(msg), "{from} -> {to}: {}", e.msg);
         assert_eq!(e.kind, kind, "{}", e.msg);
     }
-    let missing = refusal(&snapshot, "\"logCapacity\":12,", "");
+    let missing = refusal(&snapshot, "\"logCapacity\":15,", "");
     assert_eq!(
         (missing.msg.as_str(), missing.kind),
         (

@@ -732,6 +732,16 @@ fn a_damaged_webhooks_member_is_refused_naming_the_field() {
             "snapshot.webhooks.endpoints[0].handler",
         ),
         (
+            "\"n\":1,\"event\":0,",
+            "\"n\":1,\"event\":9,",
+            "snapshot.webhooks.deliveries[0].event: must name an event the log has had, got 9",
+        ),
+        (
+            "\"event\":0,\"endpoint\":1,",
+            "\"event\":0,\"endpoint\":2,",
+            "snapshot.webhooks.deliveries[0].endpoint: must name an endpoint once registered, got 2",
+        ),
+        (
             "\"lastDelivery\":1",
             "\"lastDelivery\":\"x\"",
             "snapshot.webhooks.lastDelivery",

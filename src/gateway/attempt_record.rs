@@ -9,11 +9,11 @@ use crate::prelude::*;
 use alloc::rc::Rc;
 
 use super::backend::Backend;
-use super::webhooks::attempt_span;
 use crate::domain::event_id::event_id;
-use crate::observe::span_entry::{Part, SpanEntry};
+use crate::observe::span_entry::{DueSpan, Part, SpanEntry};
 use crate::observe::webhook_attempt::WebhookAttempt;
-use crate::observe::{At, Kept};
+use crate::observe::{At, DueRecord, Kept, SpanId};
+use crate::sim::random::mix;
 
 /// Writes the last attempt of delivery `n` (recorded, its next attempt
 /// scheduled) to the journal; nothing when its event or endpoint is gone.
@@ -54,8 +54,19 @@ pub(super) fn write(svc: &mut Backend, n: u64) {
         start: attempt.at,
         end: attempt.at.saturating_add_unsigned(attempt.duration_ms),
         status: kept.status(),
-        part: Part::Webhook(Rc::clone(&kept)),
+        part: Part::Due(Box::new(DueSpan::Webhook(Rc::clone(&kept)))),
     };
     svc.journal.record_span(span, &mut svc.spare_call);
-    svc.journal.write(attempt.at, at, Kept::Webhook(kept));
+    svc.journal.write(
+        attempt.at,
+        at,
+        Kept::Due(Box::new(DueRecord::Webhook(kept))),
+    );
+}
+
+/// The span of attempt `n` of delivery `delivery`: from the seed and the
+/// two numbers, never drawn, so no other id moves.
+pub(crate) fn attempt_span(seed: u64, delivery: u64, n: u32) -> SpanId {
+    let id = mix(seed ^ mix(delivery ^ 0x7764_0000_0000_0000) ^ u64::from(n));
+    SpanId(id.max(1))
 }

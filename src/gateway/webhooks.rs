@@ -17,6 +17,7 @@
 
 use crate::prelude::*;
 
+use super::attempt_record::attempt_span;
 use super::backend::Backend;
 use super::delivery_faults;
 use super::events::{Event, Sources};
@@ -27,9 +28,7 @@ use crate::domain::event_id::event_id;
 use crate::domain::webhook::{endpoint_number, number_of, Endpoint, MAX_ENDPOINTS};
 use crate::json::message::{msg, Q};
 use crate::json::Out;
-use crate::observe::SpanId;
 use crate::sim::invalid::Invalid;
-use crate::sim::random::mix;
 
 /// Registers the endpoint `spec` (JSON text, see `webhook_spec`); it, as
 /// listed. Turns webhooks on.
@@ -159,13 +158,6 @@ fn write_attempt(out: &mut Out, svc: &mut Backend, n: u64) {
     out.bool(shaped.drop);
     trace_headers(out, svc.settings.seed, event, d.n, attempt);
     out.end_object();
-}
-
-/// The span of attempt `n` of delivery `delivery`: from the seed and the
-/// two numbers, never drawn, so no other id moves.
-pub(crate) fn attempt_span(seed: u64, delivery: u64, n: u32) -> SpanId {
-    let id = mix(seed ^ mix(delivery ^ 0x7764_0000_0000_0000) ^ u64::from(n));
-    SpanId(id.max(1))
 }
 
 /// `traceparent` and `b3` of an attempt: the event's trace, the

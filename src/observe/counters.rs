@@ -15,7 +15,7 @@ use crate::prelude::*;
 use alloc::borrow::Cow;
 use alloc::rc::Rc;
 
-use super::entry::{Answer, Kept};
+use super::entry::{Answer, DueRecord, Kept};
 use super::event_class::EventClass;
 use super::journal::Journal;
 use super::request_line::Call;
@@ -429,7 +429,11 @@ impl Counters {
                     outcome: Some(v), ..
                 } => counters.count_attempt(v.rule, v.approved),
                 Kept::Response(call, answer) => counters.count_request(call, answer),
-                Kept::Payment(change) => counters.count_change(change),
+                Kept::Due(due) => {
+                    if let DueRecord::Payment(change) = &**due {
+                        counters.count_change(change);
+                    }
+                }
                 _ => {}
             }
         }

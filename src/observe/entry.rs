@@ -35,12 +35,38 @@ pub enum Kept {
         outcome: Option<Verdict>,
     },
     Response(Rc<Call>, Answer),
-    /// A payment's change of state, in the trace of the pay that planned
-    /// it (boxed: rare, and a record stays small).
-    Payment(Box<crate::domain::payment_plan::Change>),
+    /// Due work done outside a request's answer (boxed: rare, and a
+    /// record stays small; one variant, so that dropping a request's
+    /// records costs no more for it).
+    Due(Box<DueRecord>),
+}
+
+/// A record of due work.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DueRecord {
+    /// A payment's change of state, in the trace of the pay that planned it.
+    Payment(crate::domain::payment_plan::Change),
     /// A webhook delivery attempt, in the trace of the request that
     /// caused its event (shared with its span).
     Webhook(Rc<super::webhook_attempt::WebhookAttempt>),
+}
+
+impl DueRecord {
+    /// The members after the ids (`,"stage":…`).
+    pub fn members(&self, t: &mut String) {
+        match self {
+            DueRecord::Payment(change) => super::payment_change::members(t, change),
+            DueRecord::Webhook(w) => w.members(t),
+        }
+    }
+
+    /// The members as one JSON object's text, for the tape.
+    pub fn object(&self) -> String {
+        match self {
+            DueRecord::Payment(change) => super::payment_change::object(change),
+            DueRecord::Webhook(w) => w.object(),
+        }
+    }
 }
 
 /// The answer a response record reports.

@@ -26,7 +26,7 @@ pub mod utc;
 pub mod webhook_attempt;
 
 pub use counters::Counters;
-pub use entry::{Answer, At, Entry, Extra, Kept};
+pub use entry::{Answer, At, DueRecord, Entry, Extra, Kept};
 pub use event_class::EventClass;
 pub use ids::{SpanId, TraceId};
 pub use journal::Journal;
@@ -36,5 +36,5 @@ pub use request_line::Call;
 pub use span::Component;
 #[cfg(feature = "serde")]
 pub use span::Span;
-pub use span_entry::{Mark, Part, SpanEntry, Why};
+pub use span_entry::{DueSpan, Mark, Part, SpanEntry, Why};
 pub use status::LogStatus;

@@ -11,7 +11,7 @@ use super::entry::{Answer, Entry, Kept};
 use super::event_class::EventClass;
 use super::ids::SpanId;
 use super::request_line::Call;
-use super::span_entry::{Mark, Part, SpanEntry};
+use super::span_entry::{DueSpan, Mark, Part, SpanEntry};
 use super::status::LogStatus;
 use super::tape::{Tape, Written};
 use super::utc::push_iso8601;
@@ -104,8 +104,7 @@ fn fields_of(t: &mut String, r: &Entry) {
             outcome,
         } => service_stage(t, *event_class, *duration, *status, outcome.as_ref()),
         Kept::Response(call, answer) => response_stage(t, call, answer),
-        Kept::Payment(change) => super::payment_change::members(t, change),
-        Kept::Webhook(w) => w.members(t),
+        Kept::Due(due) => due.members(t),
     }
 }
 
@@ -312,7 +311,7 @@ pub fn name(t: &mut String, s: &SpanEntry) {
             }
         },
         Part::ThirdParty { .. } => t.push_str("\"authorize payment\""),
-        Part::Payment(_) | Part::Webhook(_) => {
+        Part::Due(_) => {
             let mut name = String::with_capacity(40);
             s.push_name(&mut name);
             escape_into(t, &name);
@@ -375,8 +374,10 @@ pub fn attributes<'a>(s: &'a SpanEntry, each: &mut dyn FnMut(&'static str, Attr<
             each("orderpay.attempt", Attr::Int(i64::from(*attempt)));
             each("orderpay.reason", Attr::Made(&why.text()));
         }
-        Part::Payment(p) => payment_attributes(p, each),
-        Part::Webhook(w) => webhook_attributes(w, each),
+        Part::Due(due) => match &**due {
+            DueSpan::Payment(p) => payment_attributes(p, each),
+            DueSpan::Webhook(w) => webhook_attributes(w, each),
+        },
     }
 }
 
@@ -546,7 +547,7 @@ fn shape_of(r: &Entry) -> f64 {
         Kept::Response(_, answer) if answer.replay() => shape::REPLAYED,
         Kept::Response(_, answer) if answer.fault().is_some() => shape::FAULTED,
         Kept::Response(..) => shape::RESPONSE,
-        Kept::Payment(_) | Kept::Webhook(_) => shape::PAYMENT,
+        Kept::Due(_) => shape::PAYMENT,
     }
 }
 
@@ -569,8 +570,7 @@ pub fn record_on_tape<'a>(tape: &mut Tape<'a>, r: &'a Entry) {
     tape.opt_span(r.parent);
     match &r.stage {
         Kept::Gateway(call) => request_line_on_tape(tape, &call.method, &call.uri),
-        Kept::Payment(change) => tape.fresh(&super::payment_change::object(change)),
-        Kept::Webhook(w) => tape.fresh(&w.object()),
+        Kept::Due(due) => tape.fresh(&due.object()),
         Kept::Service {
             event_class,
             duration,
@@ -641,7 +641,7 @@ pub fn name_on_tape<'a>(tape: &mut Tape<'a>, s: &'a SpanEntry) {
             None => tape.word(&call.method),
         },
         Part::ThirdParty { .. } => tape.word("authorize payment"),
-        Part::Payment(_) | Part::Webhook(_) => {
+        Part::Due(_) => {
             let mut name = String::with_capacity(40);
             s.push_name(&mut name);
             tape.fresh(&name);

@@ -47,8 +47,17 @@ pub enum Part {
         attempt: u32,
         why: Why,
     },
-    /// A payment's change of state (boxed: rare, and a span stays small).
-    Payment(Box<PaymentSpan>),
+    /// Due work done outside a request's answer (boxed: rare, and a span
+    /// stays small; one variant, so that dropping a request's spans costs
+    /// no more for it).
+    Due(Box<DueSpan>),
+}
+
+/// The span of due work.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DueSpan {
+    /// A payment's change of state.
+    Payment(PaymentSpan),
     /// A webhook delivery attempt (shared with its record).
     Webhook(Rc<super::webhook_attempt::WebhookAttempt>),
 }
@@ -84,8 +93,10 @@ impl SpanEntry {
             Part::Gateway { .. } => Component::Gateway,
             Part::Service { class, .. } => Component::of(*class),
             Part::ThirdParty { .. } => Component::ThirdParty,
-            Part::Payment(_) => Component::PaymentService,
-            Part::Webhook(_) => Component::Webhook,
+            Part::Due(due) => match &**due {
+                DueSpan::Payment(_) => Component::PaymentService,
+                DueSpan::Webhook(_) => Component::Webhook,
+            },
         }
     }
 
@@ -107,8 +118,10 @@ impl SpanEntry {
         match &self.part {
             Part::Gateway { call, .. } | Part::Service { call, .. } => call.push_span_name(out),
             Part::ThirdParty { .. } => out.push_str("authorize payment"),
-            Part::Payment(p) => p.push_name(out),
-            Part::Webhook(w) => w.push_name(out),
+            Part::Due(due) => match &**due {
+                DueSpan::Payment(p) => p.push_name(out),
+                DueSpan::Webhook(w) => w.push_name(out),
+            },
         }
     }
 }

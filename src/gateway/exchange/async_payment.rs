@@ -18,7 +18,7 @@ use crate::domain::transition::Transition;
 use crate::domain::{NewPayment, Payment};
 use crate::json::message::msg;
 use crate::observe::payment_span::PaymentSpan;
-use crate::observe::{At, Kept, LogStatus, Part, SpanEntry, SpanId, TraceId};
+use crate::observe::{At, DueRecord, DueSpan, Kept, LogStatus, Part, SpanEntry, SpanId, TraceId};
 use crate::sim::scenario::Fault;
 use crate::sim::third_party::{DecidedBy, Failure, Forced, Verdict};
 
@@ -127,10 +127,13 @@ pub(super) fn write_change(svc: &mut Backend, change: Change) {
             start: change.since,
             end: change.at,
             status: LogStatus::Success,
-            part: Part::Payment(Box::new(PaymentSpan::of(&change))),
+            part: Part::Due(Box::new(DueSpan::Payment(PaymentSpan::of(&change)))),
         };
         svc.journal.record_span(span, &mut svc.spare_call);
     }
-    svc.journal
-        .write(change.at, at, Kept::Payment(Box::new(change)));
+    svc.journal.write(
+        change.at,
+        at,
+        Kept::Due(Box::new(DueRecord::Payment(change))),
+    );
 }

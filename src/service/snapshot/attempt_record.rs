@@ -13,10 +13,68 @@ use crate::json::Json;
 use crate::observe::webhook_attempt::WebhookAttempt;
 use crate::sim::scenario::DeliveryFault;
 
-use super::journal::uint;
-use super::journal::{attr_int, attr_text, attribute, int, opt_text, opt_uint, status_word, text};
+use super::fields::{expected, missing_field, Ticked};
 
 type Read<T> = Result<T, String>;
+
+/// Member `name`, as `take` reads it, or the refusal naming it: `what`
+/// it should have been.
+fn read<'j, 'a, T>(
+    o: &'j Json<'a>,
+    name: &str,
+    what: &str,
+    take: impl Fn(&'j Json<'a>) -> Option<T>,
+) -> Read<T> {
+    let v = o.get(name).ok_or_else(|| missing_field(name).text())?;
+    take(v).ok_or_else(|| expected(&Ticked(name), what).msg)
+}
+
+fn text<'j>(o: &'j Json<'_>, name: &str) -> Read<&'j str> {
+    read(o, name, "a string", Json::as_str)
+}
+
+fn uint(o: &Json<'_>, name: &str) -> Read<u64> {
+    read(o, name, "a whole number", Json::as_u64)
+}
+
+fn int(o: &Json<'_>, name: &str) -> Read<i64> {
+    read(o, name, "an integer", Json::as_i64)
+}
+
+/// Member `name` read by `read_it`, or none when absent or null.
+fn optional<'j, 'a, T>(
+    o: &'j Json<'a>,
+    name: &str,
+    read_it: impl Fn(&'j Json<'a>, &str) -> Read<T>,
+) -> Read<Option<T>> {
+    match o.get(name) {
+        None | Some(Json::Null) => Ok(None),
+        Some(_) => read_it(o, name).map(Some),
+    }
+}
+
+/// A span's attribute by key: `[[key, value], ...]`.
+fn attribute<'j, 'a>(o: &'j Json<'a>, key: &str) -> Option<&'j Json<'a>> {
+    o.get("attributes")?
+        .as_array()?
+        .iter()
+        .filter_map(|pair| pair.as_array())
+        .find(|pair| pair.first().and_then(Json::as_str) == Some(key))
+        .and_then(|pair| pair.get(1))
+}
+
+fn attr_text<'j>(o: &'j Json<'_>, key: &str) -> Read<&'j str> {
+    attribute(o, key)
+        .and_then(Json::as_str)
+        .ok_or_else(|| msg!("span attribute `", key, "`: expected a string"))
+}
+
+fn attr_int<T: TryFrom<i64>>(o: &Json<'_>, key: &str) -> Read<T> {
+    attribute(o, key)
+        .and_then(Json::as_i64)
+        .and_then(|n| T::try_from(n).ok())
+        .ok_or_else(|| msg!("span attribute `", key, "`: expected an integer"))
+}
 
 /// `given`, when it is an id of `prefix` (`what` names it in the refusal).
 fn id(given: &str, prefix: &str, what: &str) -> Read<Box<str>> {
@@ -41,12 +99,12 @@ fn fault(v: &Json<'_>, what: &str) -> Read<DeliveryFault> {
 
 /// The attempt a record tells.
 pub(super) fn of_record(o: &Json<'_>) -> Read<WebhookAttempt> {
-    let url = match (opt_text(o, "url")?, o.get("handler")) {
+    let url = match (optional(o, "url", text)?, o.get("handler")) {
         (Some(url), None) => Some(Box::from(url)),
         (None, Some(Json::Bool(true))) => None,
         _ => return Err("`url`: expected a string, or `handler`: true".to_owned()),
     };
-    let http_status = match opt_uint(o, "httpStatus")? {
+    let http_status = match optional(o, "httpStatus", uint)? {
         None => None,
         Some(s) => Some(u16::try_from(s).map_err(|_| "`httpStatus`: out of range")?),
     };
@@ -59,14 +117,11 @@ pub(super) fn of_record(o: &Json<'_>) -> Read<WebhookAttempt> {
         n: u32::try_from(uint(o, "attempt")?).map_err(|_| "`attempt`: out of range")?,
         http_status,
         duration_ms: uint(o, "durationMs")?,
-        error: opt_text(o, "error")?.map(Box::from),
-        next_at: match o.get("nextAttemptAt") {
-            None | Some(Json::Null) => None,
-            Some(_) => Some(int(o, "nextAttemptAt")?),
-        },
+        error: optional(o, "error", text)?.map(Box::from),
+        next_at: optional(o, "nextAttemptAt", int)?,
         fault: o.get("fault").map(|v| fault(v, "`fault`")).transpose()?,
     };
-    if w.status() != status_word(text(o, "status")?)? {
+    if w.status().as_str() != text(o, "status")? {
         return Err("`status`: does not agree with `httpStatus`".to_owned());
     }
     Ok(w)

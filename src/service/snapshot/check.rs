@@ -18,8 +18,8 @@ use crate::domain::order::{MAX_DESCRIPTION_CHARS, MAX_USER_ID_CHARS, PREFIX as O
 use crate::domain::payment::PREFIX as PAYMENT;
 use crate::domain::{Orders, Payments};
 use crate::json::number::display;
-use crate::observe::entry::{Entry, Kept};
-use crate::observe::span_entry::{Part, SpanEntry, Why};
+use crate::observe::entry::{DueRecord, Entry, Kept};
+use crate::observe::span_entry::{DueSpan, Part, SpanEntry, Why};
 use crate::observe::Journal;
 use crate::sim::invalid::{Invalid, InvalidKind};
 use crate::sim::latency::{Profile, MAX_STEP_MS};
@@ -554,8 +554,11 @@ fn entry(record: &Entry, at: &dyn Fn(&str) -> String) -> Checked {
         check_time(f, record.timestamp).map(drop)
     })?;
     match &record.stage {
-        Kept::Gateway(_) | Kept::Payment(_) => Ok(()),
-        Kept::Webhook(w) => {
+        Kept::Gateway(_) => Ok(()),
+        Kept::Due(due) => {
+            let DueRecord::Webhook(w) = &**due else {
+                return Ok(());
+            };
             named(at, "durationMs", |f| safe_count(f, w.duration_ms))?;
             match w.next_at {
                 Some(t) => named(at, "nextAttemptAt", |f| check_time(f, t).map(drop)),
@@ -635,6 +638,15 @@ fn span(s: &SpanEntry, at: &dyn Fn(&str) -> String) -> Checked {
             &at("attributes.orderpay.attempt"),
             "must be at least 1, got 0",
         )),
+        Part::Due(due) => match &**due {
+            DueSpan::Webhook(w) => match w.next_at {
+                Some(t) => named(at, "attributes.orderpay.webhook.next_attempt_at", |f| {
+                    check_time(f, t).map(drop)
+                }),
+                None => Ok(()),
+            },
+            DueSpan::Payment(_) => Ok(()),
+        },
         _ => Ok(()),
     }
 }

@@ -18,13 +18,13 @@ use crate::domain::payment_plan::Cause;
 use crate::domain::route_table::template_named;
 use crate::domain::test_card;
 use crate::json::Json;
-use crate::observe::entry::{Answer, Entry, Extra, Kept};
+use crate::observe::entry::{Answer, DueRecord, Entry, Extra, Kept};
 use crate::observe::event_class::EventClass;
 use crate::observe::ids::{SpanId, TraceId};
 use crate::observe::journal::Journal;
 use crate::observe::payment_span::PaymentSpan;
 use crate::observe::request_line::{method_word, Call};
-use crate::observe::span_entry::{Mark, Part, SpanEntry, Why};
+use crate::observe::span_entry::{DueSpan, Mark, Part, SpanEntry, Why};
 use crate::observe::status::LogStatus;
 use crate::sim::planned_change::PlannedChange;
 use crate::sim::scenario::document::{decline_code, DECLINE_CODES, KINDS};
@@ -44,13 +44,13 @@ fn expected_at(name: &str, what: &str) -> String {
     expected(&Ticked(name), what).msg
 }
 
-pub(super) fn text<'j>(o: &'j Json<'_>, name: &str) -> Read<&'j str> {
+fn text<'j>(o: &'j Json<'_>, name: &str) -> Read<&'j str> {
     field(o, name)?
         .as_str()
         .ok_or_else(|| expected_at(name, "a string"))
 }
 
-pub(super) fn opt_text<'j>(o: &'j Json<'_>, name: &str) -> Read<Option<&'j str>> {
+fn opt_text<'j>(o: &'j Json<'_>, name: &str) -> Read<Option<&'j str>> {
     match o.get(name) {
         None | Some(Json::Null) => Ok(None),
         Some(v) => v
@@ -66,14 +66,14 @@ pub(crate) fn uint(o: &Json<'_>, name: &str) -> Read<u64> {
         .ok_or_else(|| expected_at(name, "a whole number"))
 }
 
-pub(super) fn opt_uint(o: &Json<'_>, name: &str) -> Read<Option<u64>> {
+fn opt_uint(o: &Json<'_>, name: &str) -> Read<Option<u64>> {
     match o.get(name) {
         None | Some(Json::Null) => Ok(None),
         Some(_) => uint(o, name).map(Some),
     }
 }
 
-pub(super) fn int(o: &Json<'_>, name: &str) -> Read<i64> {
+fn int(o: &Json<'_>, name: &str) -> Read<i64> {
     field(o, name)?
         .as_i64()
         .ok_or_else(|| expected_at(name, "an integer"))
@@ -348,16 +348,15 @@ fn record(o: &Json<'_>, calls: &mut Calls) -> Read<Entry> {
                 },
             },
         ),
-        "webhook" => Kept::Webhook(Rc::new(super::attempt_record::of_record(o)?)),
+        "webhook" => Kept::Due(Box::new(DueRecord::Webhook(Rc::new(
+            super::attempt_record::of_record(o)?,
+        )))),
         "payment" => {
             let [high, low, wide] = trace(o)?.parts();
             let parent = parent(o)?.map_or(0, |p| p.0);
             let at = int(o, "timestamp")?;
-            Kept::Payment(Box::new(super::change_record::read(
-                o,
-                at,
-                [high, low, wide, parent],
-            )?))
+            let change = super::change_record::read(o, at, [high, low, wide, parent])?;
+            Kept::Due(Box::new(DueRecord::Payment(change)))
         }
         other => return Err(msg!("`stage`: unknown ", Whole(other))),
     };
@@ -395,11 +394,11 @@ fn payment_part(o: &Json<'_>) -> Read<Part> {
         })
     };
     let span = read().ok_or("span attributes of a payment's change: not as written")?;
-    Ok(Part::Payment(Box::new(span)))
+    Ok(Part::Due(Box::new(DueSpan::Payment(span))))
 }
 
 /// A span's attributes by key: `[[key, value], ...]`.
-pub(super) fn attribute<'j, 'a>(o: &'j Json<'a>, key: &str) -> Option<&'j Json<'a>> {
+fn attribute<'j, 'a>(o: &'j Json<'a>, key: &str) -> Option<&'j Json<'a>> {
     o.get("attributes")?
         .as_array()?
         .iter()
@@ -408,7 +407,7 @@ pub(super) fn attribute<'j, 'a>(o: &'j Json<'a>, key: &str) -> Option<&'j Json<'
         .and_then(|pair| pair.get(1))
 }
 
-pub(super) fn attr_text<'j>(o: &'j Json<'_>, key: &str) -> Read<&'j str> {
+fn attr_text<'j>(o: &'j Json<'_>, key: &str) -> Read<&'j str> {
     attribute(o, key)
         .and_then(Json::as_str)
         .ok_or_else(|| msg!("span attribute `", key, "`: expected a string"))
@@ -423,7 +422,7 @@ fn answered<T: TryFrom<i64> + Default>(o: &Json<'_>, key: &str) -> Read<T> {
     }
 }
 
-pub(super) fn attr_int<T: TryFrom<i64>>(o: &Json<'_>, key: &str) -> Read<T> {
+fn attr_int<T: TryFrom<i64>>(o: &Json<'_>, key: &str) -> Read<T> {
     attribute(o, key)
         .and_then(Json::as_i64)
         .and_then(|n| T::try_from(n).ok())
@@ -474,7 +473,9 @@ fn span(o: &Json<'_>, calls: &mut Calls) -> Read<SpanEntry> {
             why: Why::Given(attr_text(o, "orderpay.reason")?.into()),
         },
         "payment-service" if attribute(o, "orderpay.payment.id").is_some() => payment_part(o)?,
-        "webhook" => Part::Webhook(Rc::new(super::attempt_record::of_span(o)?)),
+        "webhook" => Part::Due(Box::new(DueSpan::Webhook(Rc::new(
+            super::attempt_record::of_span(o)?,
+        )))),
         _ => Part::Service {
             call: span_call_of(o, calls)?,
             class: event_class(attr_text(o, "orderpay.event_class")?)?,

@@ -10,7 +10,10 @@ use crate::prelude::*;
 
 use alloc::rc::Rc;
 
-use super::fields::{array_at, got_text, int, member, object, text, uint, wrong, Item, Read};
+use super::fields::{
+    array_at, got_text, int, member, object, out_of_range, safe_count_in, text, uint, wrong, Item,
+    Read,
+};
 use crate::domain::code::Code;
 use crate::domain::delivery::{Attempt, Deliveries, Delivery, DeliveryState};
 use crate::domain::money::Money;
@@ -19,7 +22,7 @@ use crate::domain::webhook::{endpoint_number, Endpoints};
 use crate::domain::{order, payment, PaymentMethod};
 use crate::gateway::events::Events;
 use crate::gateway::webhook_spec;
-use crate::json::message::{Path, Place};
+use crate::json::message::{Msg, Path, Place};
 use crate::json::{Json, Out};
 use crate::observe::{SpanId, TraceId};
 use crate::sim::invalid::Invalid;
@@ -213,14 +216,14 @@ pub(super) fn read(tree: &Json, seed: u64) -> Read<(Events, Endpoints, Deliverie
     if let Some(v) = tree.get("webhooks") {
         events.on = true;
         endpoints = read_endpoints(v, seed)?;
-        deliveries = read_deliveries(v, events.next)?;
+        deliveries = read_deliveries(v, [events.next, endpoints.last])?;
     }
     Ok((events, endpoints, deliveries))
 }
 
 fn read_events(v: &Json) -> Read<Events> {
     let at = "snapshot.events";
-    let next = uint(v, &at, "next")?;
+    let next = safe_count_in(v, &at, "next")?;
     let kept = array_at(member(v, &at, "kept")?, &Path(&at, "kept"))?;
     let mut events = Events {
         on: true,
@@ -330,18 +333,20 @@ fn read_endpoints(v: &Json, seed: u64) -> Read<Endpoints> {
         })?;
         endpoints.add(endpoint);
     }
-    let last = uint(v, &at, "lastEndpoint")?;
+    let last = safe_count_in(v, &at, "lastEndpoint")?;
     endpoints.last = endpoints.last.max(last);
     Ok(endpoints)
 }
 
-fn read_deliveries(v: &Json, events: u64) -> Read<Deliveries> {
+/// The deliveries; `issued`: how many events there have been, and the
+/// last endpoint's number.
+fn read_deliveries(v: &Json, issued: [u64; 2]) -> Read<Deliveries> {
     let at = "snapshot.webhooks";
     let list = array_at(member(v, &at, "deliveries")?, &Path(&at, "deliveries"))?;
     let mut deliveries = Deliveries::default();
     for (i, d) in list.iter().enumerate() {
         let here = Item("snapshot.webhooks.deliveries", i);
-        let delivery = read_delivery(d, &here, events)?;
+        let delivery = read_delivery(d, &here, issued)?;
         if delivery.n <= deliveries.last {
             return Err(Invalid::out_of_range(
                 "snapshot.webhooks.deliveries",
@@ -351,7 +356,7 @@ fn read_deliveries(v: &Json, events: u64) -> Read<Deliveries> {
         deliveries.last = delivery.n;
         deliveries.kept.push_back(delivery);
     }
-    deliveries.last = deliveries.last.max(uint(v, &at, "lastDelivery")?);
+    deliveries.last = deliveries.last.max(safe_count_in(v, &at, "lastDelivery")?);
     let held = array_at(member(v, &at, "held")?, &Path(&at, "held"))?;
     for (i, h) in held.iter().enumerate() {
         let pair = h.as_array().filter(|p| p.len() == 2);
@@ -369,7 +374,9 @@ fn read_deliveries(v: &Json, events: u64) -> Read<Deliveries> {
     Ok(deliveries)
 }
 
-fn read_delivery(v: &Json, at: &dyn Place, events: u64) -> Read<Delivery> {
+/// One delivery, naming an event the log has had and an endpoint once
+/// registered (`issued`, as `read_deliveries`).
+fn read_delivery(v: &Json, at: &dyn Place, [events, endpoints]: [u64; 2]) -> Read<Delivery> {
     object(v, at)?;
     let state_text = text(v, at, "state")?;
     let state = DeliveryState::parse(state_text)
@@ -380,20 +387,26 @@ fn read_delivery(v: &Json, at: &dyn Place, events: u64) -> Read<Delivery> {
     };
     let event = uint(v, at, "event")?;
     if event >= events {
-        return Err(Invalid::out_of_range(
-            "snapshot.webhooks.deliveries",
-            "must name an event the log has had",
-        ));
+        let mut problem = Msg::new("must name an event the log has had, got ");
+        return Err(out_of_range(&Path(at, "event"), problem.uint(event)));
+    }
+    let endpoint = uint(v, at, "endpoint")?;
+    if endpoint == 0 || endpoint > endpoints {
+        let mut problem = Msg::new("must name an endpoint once registered, got ");
+        return Err(out_of_range(&Path(at, "endpoint"), problem.uint(endpoint)));
     }
     let resent = match member(v, at, "resent")? {
         Json::Bool(b) => *b,
         other => return Err(wrong(&Path(at, "resent"), other, "a boolean")),
     };
     let attempts = array_at(member(v, at, "attempts")?, &Path(at, "attempts"))?;
+    let mut list = crate::json::message::Msg::new("");
+    Path(at, "attempts").write_place(&mut list);
+    let list = list.text();
     let attempts = attempts
         .iter()
         .enumerate()
-        .map(|(i, a)| read_attempt(a, &Item("attempts", i)))
+        .map(|(i, a)| read_attempt(a, &Item(&list, i)))
         .collect::<Read<Vec<Attempt>>>()?;
     // An attempt in flight when the snapshot was taken is due again.
     let state = match state {
@@ -401,9 +414,9 @@ fn read_delivery(v: &Json, at: &dyn Place, events: u64) -> Read<Delivery> {
         s => s,
     };
     Ok(Delivery {
-        n: uint(v, at, "n")?,
+        n: safe_count_in(v, at, "n")?,
         event,
-        endpoint: uint(v, at, "endpoint")?,
+        endpoint,
         state,
         attempts,
         next_at,
