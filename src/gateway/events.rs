@@ -75,15 +75,9 @@ pub struct Sources<'a> {
 impl Events {
     /// Keeps the event of `made`; its number.
     #[inline(always)]
-    pub fn push(
-        &mut self,
-        made: Transition,
-        at: i64,
-        (trace, span): (TraceId, SpanId),
-        awaited: impl Fn(u64) -> bool,
-    ) -> u64 {
+    pub fn push(&mut self, made: Transition, at: i64, (trace, span): (TraceId, SpanId)) -> u64 {
         if self.kept.len() >= MAX_EVENTS {
-            self.drop_oldest(awaited);
+            self.kept.pop_front();
         }
         let [high, low, wide] = trace.parts();
         self.kept.push_back(Event {
@@ -100,11 +94,18 @@ impl Events {
         seq
     }
 
-    /// Drops the oldest event from the log; kept aside while `awaited`
-    /// says a delivery of it is unfinished (those no longer awaited go).
+    /// Whether the log is full: the next push drops the oldest event.
+    #[inline(always)]
+    pub fn is_full(&self) -> bool {
+        self.kept.len() >= MAX_EVENTS
+    }
+
+    /// Drops the oldest event from the full log before a push; kept aside
+    /// while `awaited` says a delivery of it is unfinished (those set
+    /// aside before and no longer awaited go).
     #[cold]
     #[inline(never)]
-    fn drop_oldest(&mut self, awaited: impl Fn(u64) -> bool) {
+    pub fn drop_oldest(&mut self, awaited: impl Fn(u64) -> bool) {
         let seq = self.first();
         self.awaited.retain(|(n, _)| awaited(*n));
         if let Some(event) = self.kept.pop_front() {

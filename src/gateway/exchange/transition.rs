@@ -15,10 +15,11 @@ use crate::observe::{SpanId, TraceId};
 /// the span of the request that caused it): its event is written.
 #[inline(always)]
 pub(crate) fn commit(svc: &mut Backend, made: Transition, at: i64, origin: Origin) {
-    let deliveries = &svc.deliveries;
-    let seq = svc
-        .events
-        .push(made, at, origin, |n| deliveries.awaits_event(n));
+    if svc.events.is_full() && !svc.deliveries.is_empty() {
+        let deliveries = &svc.deliveries;
+        svc.events.drop_oldest(|n| deliveries.awaits_event(n));
+    }
+    let seq = svc.events.push(made, at, origin);
     if !svc.endpoints.is_empty() {
         webhooks::plan(svc, seq);
     }

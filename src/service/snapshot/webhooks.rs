@@ -238,7 +238,7 @@ fn read_events(v: &Json) -> Read<Events> {
     for (i, e) in kept.iter().enumerate() {
         let here = Item("snapshot.events.kept", i);
         let (made, at_ms, origin) = read_event(e, &here)?;
-        events.push(made, at_ms, origin, |_| false);
+        events.push(made, at_ms, origin);
     }
     events.next = next;
     Ok(events)
