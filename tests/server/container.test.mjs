@@ -22,13 +22,12 @@ import { root } from "./serve.mjs";
 
 const PODMAN = process.env.ORDERPAY_IMAGE_TEST === "podman";
 const AS_ROOT = process.getuid?.() === 0;
-const { parseArgs } = await import(join(root, "pkg", "server", "options.js"));
+const { parseArgs, usage, variableOf } = await import(join(root, "pkg", "server", "options.js"));
 const { parse: parseYaml } = createRequire(join(root, "tests", "server", "package.json"))("yaml");
 
 /** The one block of a kind (tests/node/docs.test.mjs checks there is no second). */
-function only(kind) {
-  const blocks = shellBlocks(kind);
-  assert.equal(blocks.length, 1, `one block ${kind} in the documentation`);
+function only(blocks) {
+  assert.equal(blocks.length, 1, "one block of its kind in the documentation");
   return blocks[0];
 }
 
@@ -52,7 +51,7 @@ function containerfile() {
 
 /** The `-e NAME=VALUE` pairs of the doc's `podman run` line. */
 function runVariables() {
-  const run = commands(only("container-build")).find((l) => l.startsWith("podman run"));
+  const run = commands(only(shellBlocks("container-build"))).find((l) => l.startsWith("podman run"));
   return Object.fromEntries([...run.matchAll(/-e (\w+)=(\S+)/g)].map((m) => [m[1], m[2]]));
 }
 
@@ -131,13 +130,34 @@ test("the Containerfile pulls no image, runs as the tree's non-root user, checks
 });
 
 test("the CI examples' variables are ones orderpay serve takes", () => {
-  const github = parseYaml(only("container-github")).jobs.e2e.services.orderpay;
-  const gitlab = parseYaml(only("container-gitlab"));
+  const github = parseYaml(only(shellBlocks("container-github"))).jobs.e2e.services.orderpay;
+  const gitlab = parseYaml(only(shellBlocks("container-gitlab")));
   for (const env of [github.env, gitlab.e2e.variables, runVariables()]) {
     const own = Object.fromEntries(Object.entries(env).filter(([name]) => name !== "ORDERPAY_URL"));
     assert.doesNotThrow(() => parseArgs(["serve"], own), JSON.stringify(own));
   }
   assert.deepEqual(github.ports, [`${image.env.ORDERPAY_PORT}:${image.expose}`]);
+});
+
+/** Each option's variable in docs/server.md's table ("none" where it has none) and those docs/container.md names, as the server reads them. */
+test("the docs name each option's variable as the server reads it", () => {
+  const flags = [...usage().matchAll(/^ {2}(--[\w-]+)/gm)].map((m) => m[1]).filter((f) => f !== "--help");
+  const table = readFileSync(join(root, "docs", "server.md"), "utf8").replaceAll("\\|", "/");
+  for (const flag of flags) {
+    const row = new RegExp(`^\\| [^|]*\`${flag}\\b[^|]*\\| ([^|]*) \\|`, "m").exec(table);
+    assert.ok(row, `docs/server.md has a row for ${flag}`);
+    let read = true;
+    try {
+      read = parseArgs(["serve"], { [variableOf(flag)]: "x" }).from !== undefined;
+    } catch {
+      // Read, and refused.
+    }
+    assert.equal(row[1] === "none" ? !read : row[1].includes(`\`${variableOf(flag)}\``), true, `${flag}: ${row[1]}`);
+  }
+  const said = readFileSync(join(root, "docs", "container.md"), "utf8").match(/ORDERPAY_[A-Z_]+/g);
+  const own = new Set(flags.map(variableOf));
+  const others = ["ORDERPAY_URL", "ORDERPAY_IMAGE_TEST", "ORDERPAY_PODMAN_FLAGS", "ORDERPAY_PODMAN_RUN_FLAGS"];
+  assert.deepEqual([...new Set(said)].filter((name) => !own.has(name) && !others.includes(name)), []);
 });
 
 const NAME = `orderpay-test-${process.pid}`;
@@ -182,7 +202,7 @@ async function podmanServer(env) {
 
 /** Runs the doc's walkthrough against `port`: each command exits 0 and prints what its comment after → says. */
 function walkthrough(port) {
-  for (const line of commands(only("container"))) {
+  for (const line of commands(only(shellBlocks("container")))) {
     const [command, said] = line.split(/\s+# → /);
     const out = execFileSync("sh", ["-c", command.replace(/\blocalhost:4010\b/g, `127.0.0.1:${port}`)], { encoding: "utf8", timeout: 15_000 });
     assert.ok(out.includes(said.trim()), `${command}\nprinted ${out}\nnot ${said}`);
