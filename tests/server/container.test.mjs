@@ -216,6 +216,7 @@ test("the image serves as CI runs it: ready line, health check, curl walkthrough
     ...runVariables(),
     ORDERPAY_PORT: String(port),
     ORDERPAY_WEBHOOK: `http://127.0.0.1:${hooks.address().port}/hooks`,
+    ORDERPAY_SCENARIO: '{"name":"written out","rules":[]}',
     ...(PODMAN ? {} : { ORDERPAY_STATE: AS_ROOT ? "/data/state.json" : join(tree, "data", "state.json") }),
   };
   const server = PODMAN ? await podmanServer(env) : await treeServer(env);
@@ -231,10 +232,18 @@ test("the image serves as CI runs it: ready line, health check, curl walkthrough
     for (let i = 0; i < 100 && received.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
     assert.ok(received.length > 0, "a webhook arrived");
     assert.match(received[0].headers["orderpay-signature"] ?? "", /^t=\d+,v1=[0-9a-f]{64}$/);
-    // A bad variable stops a second start at once, naming the variable.
-    const bad = server.fails({ ORDERPAY_FAILURE_RATE: "2" });
-    assert.equal(bad.status, 2, bad.stderr);
-    assert.match(bad.stderr, /^orderpay: ORDERPAY_FAILURE_RATE: expected a number from 0 to 1, got "2"$/m);
+    const scenario = await fetch(`http://127.0.0.1:${port}/__orderpay/scenario`, { headers: { authorization: `Bearer ${token}` } });
+    assert.equal((await scenario.json()).data.scenario.document.name, "written out", "ORDERPAY_SCENARIO's document");
+    // A bad variable stops a second start at once, naming the variable: the option's check, the service's, the scenario's.
+    for (const [name, value, message] of [
+      ["ORDERPAY_FAILURE_RATE", "2", 'expected a number from 0 to 1, got "2"'],
+      ["ORDERPAY_SCENARIO", '{"rules":[{"then":{"kind":"nope"}}]}', "rules[0].then.kind: "],
+      ["ORDERPAY_SCENARIO", "{rules", 'starts with "{" but is not JSON'],
+    ]) {
+      const bad = server.fails({ [name]: value });
+      assert.equal(bad.status, 2, bad.stderr);
+      assert.ok(bad.stderr.startsWith(`orderpay: ${name}: ${message}`), bad.stderr);
+    }
   } finally {
     assert.equal(await server.stop(), 0, server.output());
   }
