@@ -71,8 +71,8 @@ npm_ci() {
 
 # Everything the tests need: what the build needs, then wasm-pack, clippy and rustfmt,
 # Chromium and chromedriver, the JS tooling of tests/, the server's test
-# tools, Python's venv with schemathesis, and the compatibility fixtures'
-# runners and bundlers.
+# tools, newman and strip for the container image's test, Python's venv
+# with schemathesis, and the compatibility fixtures' runners and bundlers.
 setup_test() {
   setup_build
   # wasm-pack runs the binding's tests in headless Chromium (wasm-pack test).
@@ -96,6 +96,12 @@ setup_test() {
   fi
   npm_ci "$ROOT/tests" "the JS tooling of tests/package.json (Playwright, TypeScript, msw, OpenTelemetry, ESLint)"
   npm_ci "$ROOT/tests/server" "the server's test and benchmark tooling of tests/server/package.json (OpenAPI validator and linters, ajv, autocannon, Prism, json-server, WireMock)"
+  npm_ci "$ROOT/tests/postman" "newman, which runs the Postman collection against the container image's tree (tests/postman/package.json)"
+  # container/tree.sh strips Node's binary (binutils), and the test chroots into the tree (coreutils).
+  if ! command -v strip >/dev/null; then
+    say "installing binutils (strip)"
+    apt_install binutils
+  fi
   local venv="$ROOT/tests/server/.venv"
   if ! command -v python3 >/dev/null || ! python3 -c "import ensurepip, venv" 2>/dev/null; then
     say "installing Python 3 with venv"

@@ -8,7 +8,7 @@ import { test } from "node:test";
 
 import { root, serveFails } from "./serve.mjs";
 
-const { parseArgs, DEFAULTS, UsageError } = await import(join(root, "pkg", "server", "options.js"));
+const { parseArgs, DEFAULTS, UsageError, variableOf } = await import(join(root, "pkg", "server", "options.js"));
 
 const parsed = (...args) => parseArgs(["serve", ...args]);
 function refused(args, message) {
@@ -55,7 +55,7 @@ test("help, from the command or anywhere among the options before a mistake", ()
   }
   refused(["--port", "x", "--help"], '--port: expected a whole number from 0 to 65535, got "x"');
   refused(["--help=x"], 'unknown option "--help=x"; see orderpay serve --help');
-  assert.throws(() => parseArgs(["start"]), { message: 'unknown command "start"; the command is: orderpay serve' });
+  assert.throws(() => parseArgs(["start"]), { message: 'unknown command "start"; the commands are: orderpay serve, orderpay health' });
 });
 
 test("each mistake is named as it was typed", () => {
@@ -121,4 +121,56 @@ test("the service's options: their syntax here, their ranges the service's own R
   ]) {
     refused([flag, text], `${flag}: expected ${range(name, value)}, got ${JSON.stringify(text)}`);
   }
+});
+
+/** parseArgs of `serve ...args` with the variables `env`, refused with `message`. */
+function refusedWith(env, args, message) {
+  assert.throws(() => parseArgs(["serve", ...args], env), (error) => {
+    assert.ok(error instanceof UsageError, `${JSON.stringify(env)}: ${error}`);
+    assert.equal(error.message, message, JSON.stringify(env));
+    return true;
+  });
+}
+
+test("an option not given comes from its ORDERPAY_ variable, checked alike, the variable named", () => {
+  const env = {
+    ORDERPAY_PORT: "5", ORDERPAY_HOST: "0.0.0.0", ORDERPAY_SEED: "7", ORDERPAY_FAILURE_RATE: "0.5",
+    ORDERPAY_LATENCY: "0.25", ORDERPAY_STATE: "/data/state.json", ORDERPAY_SCENARIO: "rate-limited",
+    ORDERPAY_MAX_SESSIONS: "3", ORDERPAY_SESSION_IDLE: "90s", ORDERPAY_ADMIN_TOKEN: "secret-token",
+  };
+  const options = parseArgs(["serve"], env);
+  assert.deepEqual(
+    [options.port, options.host, options.seed, options.failureRate, options.latency, options.state, options.scenario,
+      options.maxSessions, options.sessionIdle, options.adminToken],
+    [5, "0.0.0.0", 7, 0.5, 0.25, "/data/state.json", "rate-limited", 3, 90_000, "secret-token"]);
+  assert.equal(options.from.failureRate, "ORDERPAY_FAILURE_RATE");
+  // The flag wins over its variable; an empty variable is unset; no variable for a script's two flags.
+  assert.equal(parseArgs(["serve", "--port", "6"], env).port, 6);
+  assert.deepEqual(parseArgs(["serve"], { ORDERPAY_PORT: "", ORDERPAY_READY_FILE: "r.json", ORDERPAY_EXIT_WITH_PARENT: "true" }), DEFAULTS);
+  assert.equal(variableOf("--webhook-secret"), "ORDERPAY_WEBHOOK_SECRET");
+  refusedWith({ ORDERPAY_PORT: "abc" }, [], 'ORDERPAY_PORT: expected a whole number from 0 to 65535, got "abc"');
+  refusedWith({ ORDERPAY_SESSION_IDLE: "soon" }, [], 'ORDERPAY_SESSION_IDLE: expected a time such as 30m, 90s, 2h or 500ms (at most a week; 0 never), got "soon"');
+  refusedWith({ ORDERPAY_LATENCY: "fast" }, [], 'ORDERPAY_LATENCY: expected a number from 0 to 100, got "fast"');
+  // The service's range, said with the variable.
+  refusedWith({ ORDERPAY_FAILURE_RATE: "2" }, [], 'ORDERPAY_FAILURE_RATE: expected a number from 0 to 1, got "2"');
+  // A mistake among the flags is reported before one among the variables.
+  refusedWith({ ORDERPAY_PORT: "abc" }, ["--seed", "x"], '--seed: expected a whole number from 0 to 9007199254740991, got "x"');
+});
+
+test("ORDERPAY_WEBHOOK is one endpoint, its secret and header its own; --webhook replaces all three", () => {
+  const env = { ORDERPAY_WEBHOOK: "http://hooks:3000/in", ORDERPAY_WEBHOOK_SECRET: "whsec_x", ORDERPAY_WEBHOOK_HEADER: "stripe-signature" };
+  assert.deepEqual(parseArgs(["serve"], env).webhooks, [{ url: "http://hooks:3000/in", secret: "whsec_x", header: "Stripe-Signature" }]);
+  assert.deepEqual(parseArgs(["serve", "--webhook", "http://a/b"], env).webhooks, [{ url: "http://a/b" }]);
+  refusedWith({ ORDERPAY_WEBHOOK_SECRET: "whsec_x" }, [], "ORDERPAY_WEBHOOK_SECRET: is for the endpoint of ORDERPAY_WEBHOOK, which is not set");
+  refusedWith({ ORDERPAY_WEBHOOK: "hooks:3000" }, [], 'ORDERPAY_WEBHOOK: expected an absolute http(s) URL such as http://127.0.0.1:3000/webhooks, got "hooks:3000"');
+  refusedWith({ ORDERPAY_WEBHOOK: "http://a/b", ORDERPAY_WEBHOOK_HEADER: "X-Sig" }, [], 'ORDERPAY_WEBHOOK_HEADER: expected Orderpay-Signature or Stripe-Signature, got "X-Sig"');
+});
+
+test("orderpay health takes the port and host only, from flags or variables", () => {
+  const env = { ORDERPAY_PORT: "4011", ORDERPAY_HOST: "0.0.0.0", ORDERPAY_SEED: "not read here" };
+  const { command, port, host, from } = parseArgs(["health"], env);
+  assert.deepEqual({ command, port, host, from }, { command: "health", port: 4011, host: "0.0.0.0", from: { port: "ORDERPAY_PORT", host: "ORDERPAY_HOST" } });
+  assert.deepEqual(parseArgs(["health", "--port", "9"]), { command: "health", port: 9, host: DEFAULTS.host });
+  assert.throws(() => parseArgs(["health", "--seed", "1"]), { message: 'unknown option "--seed"; see orderpay serve --help' });
+  assert.throws(() => parseArgs(["health"], { ORDERPAY_PORT: "x" }), { message: 'ORDERPAY_PORT: expected a whole number from 0 to 65535, got "x"' });
 });

@@ -3,6 +3,9 @@
 // stop (SIGINT, SIGTERM, SIGHUP, or its parent gone with --exit-with-parent),
 // 1 when the state file cannot be used, 2 for a command-line mistake
 // (or a --ready-file it cannot write), 3 when the address is taken or not available.
+// Its options come from the arguments, then the ORDERPAY_* variables; once
+// it listens it prints its address, the last line `orderpay ready on URL`.
+// `orderpay health` asks a running server whether it is up (health_check.js).
 //
 // Everything that makes a stop graceful (the signal handlers, the watch of
 // the parent) is in place before readiness is announced: a script may stop
@@ -13,6 +16,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 import { createOrderpayServer } from "./app.js";
+import { healthCheck } from "./health_check.js";
 import { flagOf, parseArgs, serviceOptions, usage, UsageError } from "./options.js";
 import { clearReadyFile, writeReadyFile } from "./ready_file.js";
 import { loadSessions, sessionsDir } from "./sessions.js";
@@ -28,28 +32,39 @@ function fail(code, message) {
   process.exit(code);
 }
 
-/** --scenario's value: the document in the file it names, else a preset's name (the service checks both). */
-function scenarioOf(value) {
+/**
+ * --scenario's value, named `label` in a message: a document written out
+ * (it starts with "{"), the document in the file it names, else a preset's
+ * name (the service checks both).
+ */
+function scenarioOf(value, label) {
+  if (value.trimStart().startsWith("{")) {
+    try {
+      return JSON.parse(value);
+    } catch (error) {
+      fail(2, `${label}: starts with "{" but is not JSON (${error.message})`);
+    }
+  }
   if (!existsSync(value)) {
-    if (/[/\\.]/.test(value)) fail(2, `--scenario: no file ${value}`);
+    if (/[/\\.]/.test(value)) fail(2, `${label}: no file ${value}`);
     return value;
   }
   let text;
   try {
     text = readFileSync(value, "utf8");
   } catch (error) {
-    fail(2, `--scenario: cannot read ${value}: ${error.message}`);
+    fail(2, `${label}: cannot read ${value}: ${error.message}`);
   }
   try {
     return JSON.parse(text);
   } catch (error) {
-    fail(2, `--scenario: ${value} is not JSON (${error.message})`);
+    fail(2, `${label}: ${value} is not JSON (${error.message})`);
   }
 }
 
 let options;
 try {
-  options = parseArgs(process.argv.slice(2));
+  options = parseArgs(process.argv.slice(2), process.env);
 } catch (error) {
   if (error instanceof UsageError) fail(2, error.message);
   throw error;
@@ -58,22 +73,23 @@ if (options.help) {
   console.log(usage());
   process.exit(0);
 }
+if (options.command === "health") process.exit(await healthCheck(options));
 if (options.playground === undefined) {
   const own = fileURLToPath(new URL("../playground/", import.meta.url));
   if (existsSync(own)) options.playground = own;
 } else if (!existsSync(options.playground)) {
-  fail(2, `--playground: no directory ${options.playground}`);
+  fail(2, `${flagOf("playground", options)}: no directory ${options.playground}`);
 }
 
-const scenarioName = options.scenario;
-if (options.scenario !== undefined) options.scenario = scenarioOf(options.scenario);
+const scenarioName = options.scenario?.trimStart().startsWith("{") ? "the document given" : options.scenario;
+if (options.scenario !== undefined) options.scenario = scenarioOf(options.scenario, flagOf("scenario", options));
 
 if (options.state) {
   try {
     options.snapshot = StateFile.load(options.state);
     options.savedSessions = loadSessions(options.state);
   } catch (error) {
-    if (error instanceof StateError) fail(1, error.message);
+    if (error instanceof StateError) fail(1, error.message.replace(/^--state/, flagOf("state", options)));
     throw error;
   }
 }
@@ -84,7 +100,7 @@ try {
 } catch (error) {
   // The service names the option it refused (failureRate: ...); say it as the flag.
   const name = /^(\w+):/.exec(error.message)?.[1];
-  fail(2, name ? error.message.replace(name, flagOf(name)) : error.message);
+  fail(2, name ? error.message.replace(name, flagOf(name, options)) : error.message);
 }
 
 if (options.readyFile) {
@@ -100,9 +116,10 @@ try {
   url = await server.start();
 } catch (error) {
   const where = `${options.host}:${options.port}`;
-  if (error.code === "EADDRINUSE") fail(3, `${where} is already in use; stop what runs there or pick another port with --port`);
-  if (error.code === "EADDRNOTAVAIL") fail(3, `${options.host} is not an address of this machine (--host)`);
-  if (error.code === "EACCES") fail(3, `not allowed to listen on ${where}; pick a port above 1023 with --port`);
+  const [port, host] = [flagOf("port", options), flagOf("host", options)];
+  if (error.code === "EADDRINUSE") fail(3, `${where} is already in use; stop what runs there or pick another port with ${port}`);
+  if (error.code === "EADDRNOTAVAIL") fail(3, `${options.host} is not an address of this machine (${host})`);
+  if (error.code === "EACCES") fail(3, `not allowed to listen on ${where}; pick a port above 1023 with ${port}`);
   fail(3, `cannot listen on ${where}: ${error.message}`);
 }
 
@@ -171,4 +188,6 @@ for (const endpoint of options.webhooks?.length ? ctx.instance.service.webhooks(
 if (options.state) lines.push(`  state: ${options.state}${options.snapshot ? " (restored)" : " (new)"}`);
 if (scenarioName !== undefined) lines.push(`  scenario: ${scenarioName} (GET /__orderpay/scenario shows its progress)`);
 if (ctx.sessions.size) lines.push(`  sessions: ${ctx.sessions.size} restored from ${sessionsDir(options.state)}`);
+// The one line a script or a container's log watcher may wait for: it stays as it is.
+lines.push(`orderpay ready on ${url}`);
 console.log(lines.join("\n"));

@@ -3,6 +3,8 @@
 // server's own options (port, timeouts, sessions) are checked here; those
 // of the service only for their syntax, their ranges asked of the core
 // (`new Service`), whose RangeError is then said with the flag's name.
+// An option not given may come from its ORDERPAY_* variable (a container's
+// only way in): the same check, the message naming the variable.
 import { parseArgs as splitArgs } from "node:util";
 
 import { Service } from "../node.js";
@@ -33,6 +35,7 @@ export function usage() {
   const core = coreDefaults();
   const names = wrap(`${Object.keys(presets).join(", ")})`, 32, 24);
   return `Usage: orderpay serve [options]
+       orderpay health [--port N] [--host HOST]
 
 Serves the order and payment service over HTTP, with its admin API under
 /__orderpay/ and the live playground at /.
@@ -70,7 +73,15 @@ In scripts and CI:
                         JSON to FILE (removed at a stop); --port 0's port
   --exit-with-parent    stop when the process that started it exits (npx
                         does not pass its signal through its shell)
-  --help                this text`;
+  --help                this text
+
+Each option but --ready-file and --exit-with-parent may be given instead as
+a variable: ORDERPAY_ and its name in capitals (--failure-rate 0.5:
+ORDERPAY_FAILURE_RATE=0.5); the option wins over its variable, and an
+empty variable counts as unset. ORDERPAY_WEBHOOK is one endpoint.
+
+orderpay health asks GET /__orderpay/health of the server at --port and
+--host (or ORDERPAY_PORT, ORDERPAY_HOST); exit code 0 when it answers ok.`;
 }
 
 /** The service's settings when given no option: the core's defaults. */
@@ -268,19 +279,32 @@ const PARSE = Object.fromEntries([
  * node:util's parseArgs splits the words; they are then read in order, so
  * the first mistake is the one reported.
  */
-export function parseArgs(argv) {
+export function parseArgs(argv, env = {}) {
   const args = [...argv];
-  if (args[0] === "serve") args.shift();
-  else if (args[0] === undefined || args[0] === "--help" || args[0] === "-h" || args[0] === "help") return { help: true };
-  else throw new UsageError(`unknown command ${JSON.stringify(args[0])}; the command is: orderpay serve`);
+  const command = Object.hasOwn(COMMANDS, args[0]) ? args.shift() : undefined;
+  if (command === undefined) {
+    if (args[0] === undefined || args[0] === "--help" || args[0] === "-h" || args[0] === "help") return { help: true };
+    throw new UsageError(`unknown command ${JSON.stringify(args[0])}; the commands are: orderpay serve, orderpay health`);
+  }
+  const options = command === "serve" ? { ...DEFAULTS } : { command, port: DEFAULTS.port, host: DEFAULTS.host };
+  const seen = readFlags(args, COMMANDS[command], options);
+  if (seen === null) return { help: true };
+  readVariables(env, COMMANDS[command], seen, options);
+  return options;
+}
+
+/**
+ * The words after the command into `options`, in order, so that the first
+ * mistake is the one reported: the names given, or null for --help.
+ */
+function readFlags(args, allowed, options) {
   const { tokens } = splitArgs({ args, options: PARSE, strict: false, allowPositionals: true, tokens: true });
-  const options = { ...DEFAULTS };
   const seen = new Set();
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
-    if (token.kind === "option" && token.name === "help" && !token.inlineValue) return { help: true };
+    if (token.kind === "option" && token.name === "help" && !token.inlineValue) return null;
     const flag = `--${token.name}`;
-    const name = token.kind === "option" && token.rawName === flag ? FLAGS[flag] : undefined;
+    const name = token.kind === "option" && token.rawName === flag && allowed.includes(flag) ? FLAGS[flag] : undefined;
     if (!name) throw new UsageError(`unknown option ${JSON.stringify(args[token.index])}; see orderpay serve --help`);
     if (seen.has(name) && !REPEATABLE.has(name)) throw new UsageError(`${flag}: given twice`);
     seen.add(name);
@@ -298,7 +322,45 @@ export function parseArgs(argv) {
     if (REPEATABLE.has(name)) addWebhookFlag(options, name, flag, checked);
     else options[name] = checked;
   }
-  return options;
+  return seen;
+}
+
+/** The commands and the flags each takes: health only where to ask. */
+const COMMANDS = { serve: Object.keys(FLAGS), health: ["--port", "--host"] };
+
+/** The flags with no variable: they are for a script that starts the server itself, which passes arguments. */
+const NO_VARIABLE = new Set(["--ready-file", "--exit-with-parent"]);
+
+/** The variable that stands for `flag` when it is not given: --failure-rate, ORDERPAY_FAILURE_RATE. */
+export function variableOf(flag) {
+  return `ORDERPAY_${flag.slice(2).toUpperCase().replaceAll("-", "_")}`;
+}
+
+/**
+ * The variables of the options not given as flags, checked as the flag's
+ * value would be, the message naming the variable; an empty one is unset.
+ * `options.from` names the variable each value came from, for the messages
+ * said later (cli.js). ORDERPAY_WEBHOOK is one endpoint, with
+ * ORDERPAY_WEBHOOK_SECRET and ORDERPAY_WEBHOOK_HEADER its own; a --webhook
+ * given replaces all three.
+ */
+function readVariables(env, allowed, seen, options) {
+  for (const flag of allowed) {
+    const name = FLAGS[flag];
+    const variable = variableOf(flag);
+    const text = env[variable];
+    if (NO_VARIABLE.has(flag) || seen.has(name) || text === undefined || text === "") continue;
+    if (REPEATABLE.has(name)) {
+      if (seen.has("webhook")) continue;
+      if (name !== "webhook" && options.webhooks === undefined) {
+        throw new UsageError(`${variable}: is for the endpoint of ORDERPAY_WEBHOOK, which is not set`);
+      }
+      addWebhookFlag(options, name, variable, CHECK[name](variable, text));
+    } else {
+      options[name] = CHECK[name](variable, text);
+    }
+    options.from = { ...options.from, [name]: variable };
+  }
 }
 
 /** --webhook starts an endpoint in `options.webhooks`; --webhook-secret and --webhook-header set the last one's. */
@@ -323,7 +385,7 @@ export function serviceOptions(options) {
   return picked;
 }
 
-/** The command-line flag of a Service option, to name it in a message. */
-export function flagOf(name) {
-  return Object.keys(FLAGS).find((flag) => FLAGS[flag] === name) ?? name;
+/** The command-line flag of an option, or the variable its value came from, to name it in a message. */
+export function flagOf(name, options = {}) {
+  return options.from?.[name] ?? Object.keys(FLAGS).find((flag) => FLAGS[flag] === name) ?? name;
 }
