@@ -9,6 +9,7 @@ import { readOptions, readScenario } from "./options.js";
 import { errorText, kind, requestParts } from "./request_parts.js";
 import { pieceSize, restoreLength, Restoring, textIn, TextPieces } from "./pieces.js";
 import { linearMemory, loaded } from "./ready.js";
+import { exportTest, rendererOf } from "./export_test.js";
 import { RunJournal, wholeRun } from "./run_journal.js";
 import * as tape from "./tape.js";
 import { WebhookSender } from "./webhook_sender.js";
@@ -406,6 +407,18 @@ export class Service {
   run() {
     this.#live();
     return this.#journal.read();
+  }
+
+  /**
+   * The run so far as the text of a runnable test: "vitest" (createFetch),
+   * "playwright" (mockOrderpay) or "curl" (a shell script against
+   * `orderpay serve`). `options`: `{ name, page }`. Throws a TypeError
+   * naming a bad format, and an Error when the run cannot be replayed
+   * exactly (past the journal's bound, a restore without its run).
+   */
+  exportTest(format, options) {
+    rendererOf(format);
+    return exportTest(runOf(this), format, options, (o) => new Service(o));
   }
 
   /**
