@@ -48,3 +48,21 @@ test("a curl copy whose expected answer is not the server's fails at that step",
   assert.equal(ran.status, 1);
   assert.match(ran.stderr, /^step 2: expected the header x-orderpay-decline-code: card_declined/m);
 });
+
+test("GET /__orderpay/export-test gives a session's run as a script that passes, and names a bad format", async () => {
+  const session = `${server.origin}/s/exported`;
+  const created = await fetch(`${session}/api/order/create`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"userId":"u-1","price":5}' });
+  const { orderId } = (await created.json()).data;
+  await fetch(`${server.origin}/__orderpay/sessions/exported/force-next`, { method: "POST", body: '{"outcome":"failure"}' });
+  await fetch(`${session}/api/payment/pay`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ orderId, amount: 5, paymentMethod: "CARD" }) });
+  const exported = await fetch(`${server.origin}/__orderpay/sessions/exported/export-test?format=curl`);
+  assert.equal(exported.status, 200);
+  const script = await exported.text();
+  assert.match(script, /force-next/);
+  assert.match(script, new RegExp(`"orderId":"${orderId}"`));
+  const ran = runScript("exported", script, "exported-replay");
+  assert.equal(ran.status, 0, `${ran.stdout}\n${ran.stderr}`);
+  const bad = await fetch(`${server.origin}/__orderpay/export-test?format=jest`);
+  assert.equal(bad.status, 400);
+  assert.match((await bad.json()).msg, /^format: expected "curl", "vitest" or "playwright", got "jest"/);
+});
