@@ -1039,4 +1039,6 @@ export interface Run {
   lost: number;
   /** The most steps kept. */
   bound: number;
+  /** Present when the run began at a Service.restore with no run given: exportTest refuses it. */
+  restored?: true;
 }

@@ -92,8 +92,8 @@ export class RunJournal {
     return this.#virtual ? Date.now() : at;
   }
 
-  /** A journal that continues `run` (as read() gave it) on a restored RawService. */
-  static resumed(run, raw) {
+  /** A journal that continues `run` (as read() gave it) on a restored RawService; `refusal` stays when the run began at a restore. */
+  static resumed(run, raw, refusal) {
     const journal = new RunJournal({}, raw);
     if (typeof run !== "object" || run === null || !Array.isArray(run.steps) || typeof run.options !== "object" || run.options === null) {
       throw new TypeError("run: expected what service.run() returned, { options, clock, steps }");
@@ -101,6 +101,7 @@ export class RunJournal {
     journal.#options = { ...run.options };
     journal.#kept = run.steps.slice(0, JOURNAL_BOUND);
     journal.#lost = (Number(run.lost) || 0) + Math.max(0, run.steps.length - JOURNAL_BOUND);
+    if (run.restored === true) journal.refusal = refusal;
     return journal;
   }
 
@@ -133,7 +134,10 @@ export class RunJournal {
   read() {
     const steps = this.#kept.map((kept) => (kept.parts !== undefined ? requestStep(kept) : { ...kept }));
     const clock = this.#virtual ? "virtual" : "wall";
-    return { options: { ...this.#options }, clock, steps, lost: this.#lost, bound: JOURNAL_BOUND };
+    const run = { options: { ...this.#options }, clock, steps, lost: this.#lost, bound: JOURNAL_BOUND };
+    // A restore's run starts at the snapshot: it says so, and stays refused when resumed.
+    if (this.refusal !== null) run.restored = true;
+    return run;
   }
 }
 

@@ -432,7 +432,7 @@ export class Service {
     if (journal.refusal !== RESTORED || journal.read().steps.length > 0) {
       throw new TypeError("run: resumeRun is for a Service just made by Service.restore, before any call");
     }
-    this.#journal = RunJournal.resumed(run, raw);
+    this.#journal = RunJournal.resumed(run, raw, RESTORED);
   }
 
   get settings() {

@@ -90,6 +90,13 @@ test("a restored service refuses until resumeRun gives it the run it was saved w
   assert.deepEqual(run.steps.map((x) => x.kind), ["request", "advance"]);
   assert.deepEqual(run.options, saved.run.options);
   assert.throws(() => restored.resumeRun(saved.run), /just made by Service\.restore/);
+  // The run of a restore that was not given its run starts at the snapshot: it stays refused.
+  const bare = Service.restore(saved.snapshot);
+  const again = Service.restore(bare.snapshot());
+  again.resumeRun(bare.run());
+  assert.throws(() => runOf(again), /made by Service\.restore/);
+  bare.free();
+  again.free();
   s.free();
   restored.free();
 });
