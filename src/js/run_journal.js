@@ -105,7 +105,13 @@ export class RunJournal {
     return journal;
   }
 
+  /** How many calls reached the service since the journal began, kept or not. */
+  calls = 0;
+
   #keep(entry) {
+    this.calls += 1;
+    // A refused run (a restore's) can never be exported: nothing is held for it.
+    if (this.refusal !== null) return;
     if (this.#kept.length < JOURNAL_BOUND) this.#kept.push(entry);
     else this.#lost += 1;
   }

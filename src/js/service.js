@@ -429,7 +429,7 @@ export class Service {
   resumeRun(run) {
     const raw = this.#live();
     const journal = this.#journal;
-    if (journal.refusal !== RESTORED || journal.read().steps.length > 0) {
+    if (journal.refusal !== RESTORED || journal.calls > 0) {
       throw new TypeError("run: resumeRun is for a Service just made by Service.restore, before any call");
     }
     this.#journal = RunJournal.resumed(run, raw, RESTORED);
