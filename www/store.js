@@ -573,7 +573,8 @@ export class Store extends EventTarget {
       this.#kept.add(this.service);
       return { service: this.service, ...rest };
     }
-    return { text: await this.snapshotText(), ...rest };
+    // The run goes with the snapshot, so that a copy as test still works after the undo.
+    return { text: await this.snapshotText(), calls: this.savedRun(), ...rest };
   }
 
   /** A checkpoint no undo will use: its service is freed (unless it is the one in use). */
@@ -591,6 +592,7 @@ export class Store extends EventTarget {
     else if (this.remote) service = await this.remote.restore(checkpoint.text);
     else service = await this.restored({ text: checkpoint.text, pieces: [checkpoint.text] }, onProgress);
     await this.adopt(service, null, onProgress);
+    if (checkpoint.text !== undefined) this.resumeRun(checkpoint.calls);
     this.ids = checkpoint.ids;
     this.run = checkpoint.run;
     this.exchanges = checkpoint.exchanges;
