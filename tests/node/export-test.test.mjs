@@ -59,6 +59,19 @@ test("a run whose replay answers otherwise is refused, naming the step, rather t
   s.free();
 });
 
+test("Playwright's copy opens a blank page of its own, or the page it is given", () => {
+  const s = new Service({ seed: 5, virtualTime: 0 });
+  s.request("GET", "/api/order/ORD-NOPE0000");
+  const own = s.exportTest("playwright");
+  assert.match(own, /await page\.route\("http:\/\/orderpay\.test\/", /);
+  assert.match(own, /await page\.goto\("http:\/\/orderpay\.test\/"\);/);
+  const given = s.exportTest("playwright", { page: "/checkout", name: "lost order" });
+  assert.doesNotMatch(given, /page\.route\(/);
+  assert.match(given, /await page\.goto\("\/checkout"\);/);
+  assert.match(given, /^test\("lost order", async \(\{ page \}\) => \{$/m);
+  s.free();
+});
+
 test("a bad format or option is a TypeError naming it, and the run is left as it was", () => {
   const s = new Service({ seed: 5 });
   assert.throws(() => s.exportTest("jest"), { name: "TypeError", message: 'format: expected "vitest", "playwright" or "curl", got "jest"' });
