@@ -12,6 +12,13 @@ let env;
 before(async () => { env = await start(); });
 after(async () => { await env?.close(); });
 
+/** The text "Copy as test" gives in `format`. */
+async function copiedTest(page, format) {
+  await page.click(`#copy-test-${format}`);
+  await page.waitForFunction((f) => document.querySelector("#copy-test-text").dataset.format === f && !document.querySelector("#copy-test-text").hidden, format);
+  return page.textContent("#copy-test-text");
+}
+
 async function createOrder(page, description) {
   await page.selectOption("#route", "order-create");
   await page.fill("#body", JSON.stringify({ userId: "u-9", price: 12.5, description }));
@@ -27,6 +34,7 @@ test("orders, payments, the log and the settings survive a reload", async () => 
   const order = await createOrder(page, "kept across reloads");
   await waitForRows(page, (await page.$$("#steps > li")).length * 3 + 3);
   const before = await logRows(page);
+  const copied = await copiedTest(page, "curl");
 
   await page.reload(); // no wait: leaving the page saves what is pending
   await page.waitForSelector("body[data-ready=true]");
@@ -36,6 +44,9 @@ test("orders, payments, the log and the settings survive a reload", async () => 
   assert.equal(await page.inputValue("#seed"), "77");
   assert.equal(await page.inputValue("#failure-rate"), "0.25");
   assert.equal(await page.inputValue("#log-capacity"), "500");
+  // The run was saved with the state: the copy after the reload is the one before it.
+  assert.equal(await copiedTest(page, "curl"), copied);
+  assert.match(copied, new RegExp(`has '"orderId":"${order.orderId}"'`));
 
   // The order is still there, and offered first.
   await page.selectOption("#route", "order-get");
@@ -89,6 +100,10 @@ test("the state exports as a snapshot file that imports here and restores in Nod
   await other.page.waitForFunction(() => /^Imported the state from orderpay-state-/.test(document.querySelector("#settings-message").textContent));
   await waitForRows(other.page, 24);
   assert.deepEqual(await logRows(other.page), await logRows(page));
+  // An imported file holds the state, not the calls that made it: no test to copy, and the note says why.
+  await other.page.click("#copy-test-vitest");
+  await other.page.waitForFunction(() => /^No test to copy: this state was imported/.test(document.querySelector("#copy-test-note").textContent));
+  assert.equal(await other.page.isHidden("#copy-test-text"), true);
   // The imported log is read from the package's NDJSON: its records are the records, with no @timestamp of their own.
   await other.page.click("#logs tr[data-seq] button.trace");
   await other.page.locator("#trace-detail .record").first().waitFor();
