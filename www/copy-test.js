@@ -3,22 +3,18 @@
 // clock) as a runnable test, from the package's service.exportTest (tab
 // mode) or the server's GET /__orderpay/export-test (live). The text is
 // copied to the clipboard and shown below the buttons.
-import { $, setText } from "./dom.js";
+import { $ } from "./dom.js";
+import { showAndCopy } from "./clipboard.js";
 
 const LABELS = { vitest: "a Vitest test", playwright: "a Playwright test", curl: "a curl script" };
 
 /** Shows `text` as copied (or why it could not be), then tries the clipboard. */
-async function show(format, text, note, out) {
-  setText(out, text);
-  out.hidden = false;
+function show(format, text, note, out) {
   out.dataset.format = format;
-  note.dataset.kind = "info";
-  try {
-    await navigator.clipboard.writeText(text);
-    note.textContent = `Copied as ${LABELS[format]}: it replays this run and checks each answer (docs/copy-as-test.md says how to run it).`;
-  } catch {
-    note.textContent = `Here is ${LABELS[format]}: the browser did not allow copying, so select the text below and copy it.`;
-  }
+  return showAndCopy(out, text, note, {
+    copied: `Copied as ${LABELS[format]}: it replays this run and checks each answer (docs/copy-as-test.md says how to run it).`,
+    refused: `Here is ${LABELS[format]}: the browser did not allow copying, so select the text below and copy it.`,
+  });
 }
 
 /** Why there is no copy, in the page's words: an imported state has no run (the package's message says so in code's terms). */

@@ -2,8 +2,9 @@
 // code -1 came with HTTP 200, its three log records, its trace's waterfall,
 // copy as curl or fetch, and a form to send it again with anything changed
 // (method, path, free header rows, body).
-import { $, fill, h, pretty, setText } from "./dom.js";
+import { $, fill, h, pretty } from "./dom.js";
 import { DEFAULT_BASE, asCurl, asFetch, baseUrl } from "./copy-as.js";
+import { showAndCopy } from "./clipboard.js";
 import { copyTargetHint, liveGateway, timeWhere } from "./live.js";
 import { KIND_TEXT } from "./requests-index.js";
 import { FAILED_WHY, outcomeView, payStatusNow } from "./outcome.js";
@@ -230,16 +231,11 @@ function copyAs(s) {
     }
     try { localStorage.setItem(BASE_KEY, b); } catch { /* not kept: fine */ }
     const text = kind === "curl" ? asCurl(s, b) : asFetch(s, b);
-    setText(copied, text);
-    copied.hidden = false;
     copied.dataset.kind = kind;
-    copyNote.dataset.kind = "info";
-    try {
-      await navigator.clipboard.writeText(text);
-      copyNote.textContent = `Copied as ${kind}${s.known ? "" : " (from the log: the body and most headers were not kept)"}.`;
-    } catch {
-      copyNote.textContent = "The browser did not allow copying: select the text below and copy it.";
-    }
+    await showAndCopy(copied, text, copyNote, {
+      copied: `Copied as ${kind}${s.known ? "" : " (from the log: the body and most headers were not kept)"}.`,
+      refused: "The browser did not allow copying: select the text below and copy it.",
+    });
   }
 
   return [
