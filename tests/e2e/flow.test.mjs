@@ -45,6 +45,12 @@ test("the flow button runs the seven steps in order, each with its request and a
 
   // "Copy as test" gives exportTest's text of the run the flow made: the run
   // saved with the state (what a reload resumes) exported here in Node.
+  // The top bar's link leads to its buttons.
+  await page.getByRole("navigation", { name: "sections" }).getByRole("link", { name: "Copy as test" }).click();
+  await page.waitForFunction(() => {
+    const box = document.getElementById("copy-test-vitest").getBoundingClientRect();
+    return box.top > 0 && box.bottom < innerHeight;
+  });
   await page.click("#copy-test-vitest");
   await page.waitForSelector("#copy-test-text:not([hidden])");
   const copied = await page.textContent("#copy-test-text");
