@@ -27,9 +27,9 @@ if [ -n "${"$"}{ORDERPAY_ADMIN_TOKEN:-}" ]; then auth=(-H "authorization: Bearer
 # An admin call that must answer 200; its body is left in $out/a.
 admin() { local s; s=$(curl -sS ${"$"}{auth[@]+"${"$"}{auth[@]}"} -o "$out/a" -w '%{http_code}' "$@") || fail "curl failed"; [ "$s" = 200 ] || fail "admin answered $s: $(cat "$out/a")"; }
 # A request to the gateway: its status into $status, its body into $body.
-send() { local method=$1 path=$2; shift 2; step=$((step + 1)); status=$(curl -sS -o "$out/b" -D "$out/h" -w '%{http_code}' -X "$method" "$API$path" "$@") || fail "curl failed"; body=$(cat "$out/b"); }
+send() { local method=$1 path=$2; shift 2; status=$(curl -sS -o "$out/b" -D "$out/h" -w '%{http_code}' -X "$method" "$API$path" "$@") || fail "curl failed"; body=$(cat "$out/b"); }
 # A request whose answer is lost (a network fault): curl must exit with one of the codes in $1.
-lost() { local want=$1 method=$2 path=$3 code=0; shift 3; step=$((step + 1)); curl -sS -o /dev/null --max-time 2 -X "$method" "$API$path" "$@" 2>/dev/null || code=$?; [[ "$code" =~ ^($want)$ ]] || fail "expected the answer lost (curl exit $want), got exit $code"; }
+lost() { local want=$1 method=$2 path=$3 code=0; shift 3; curl -sS -o /dev/null --max-time 2 -X "$method" "$API$path" "$@" 2>/dev/null || code=$?; [[ "$code" =~ ^($want)$ ]] || fail "expected the answer lost (curl exit $want), got exit $code"; }
 is() { [ "$status" = "$1" ] || fail "expected HTTP $1, got $status: $body"; }
 has() { case "$body" in *"$1"*) ;; *) fail "expected $1 in $body" ;; esac; }
 header() { grep -qi "^$1: $2" "$out/h" || fail "expected the header $1: $2"; }
@@ -79,13 +79,14 @@ function stepLines(step) {
   }
 }
 
-/** The script's text. */
+/** The script's text. Its steps are numbered as the JS copies number them: a failure names the same step. */
 export function curlTest(plan) {
   const lines = [];
-  for (const step of plan.steps) {
+  plan.steps.forEach((step, i) => {
     if (step.wait > 0) lines.push(`admin -X POST "$A/advance" -d ${sh(js({ ms: step.wait }))}    # the time between the run's steps`);
+    lines.push(step.kind === "request" ? `step=${i + 1}    # ${i + 1}. ${step.method} ${step.path}` : `step=${i + 1}`);
     lines.push(...stepLines(step));
-  }
+  });
   return `#!/usr/bin/env bash
 # Copied from an orderpay run (service.exportTest("curl")), against \`npx orderpay serve\`:
 # ORDERPAY_URL (default http://127.0.0.1:4010) and ORDERPAY_SESSION (default copied-test)

@@ -103,6 +103,11 @@ export class RunJournal {
     if (typeof run !== "object" || run === null || !Array.isArray(run.steps) || typeof run.options !== "object" || run.options === null) {
       throw new TypeError("run: expected what service.run() returned, { options, clock, steps }");
     }
+    // Another service's run would replay to other ids: refused now, not at the export.
+    const clock = journal.#virtual ? "virtual" : "wall";
+    if (run.options.seed !== raw.seed() || run.clock !== clock) {
+      throw new TypeError(`run: it is of a service with seed ${run.options.seed} on a ${run.clock} clock, and this one has seed ${raw.seed()} on a ${clock} clock: give the run this snapshot was saved with`);
+    }
     journal.#options = { ...run.options };
     journal.#kept = run.steps.slice(0, JOURNAL_BOUND);
     journal.#lost = (Number(run.lost) || 0) + Math.max(0, run.steps.length - JOURNAL_BOUND);
@@ -157,7 +162,7 @@ export class RunJournal {
  * bound, or the service has no journal from its start (a restore).
  */
 export function wholeRun(run, refusal) {
-  if (refusal) throw new Error(refusal);
+  if (refusal) throw Object.assign(new Error(refusal), { reason: "restored" });
   if (run.lost > 0) {
     throw new RangeError(
       `exportTest: this run has more than ${JOURNAL_BOUND} steps (the journal keeps the first ${JOURNAL_BOUND}; ${run.lost} more were not kept), so no exact test can be made of it: export shorter runs, or start a new Service for each story`,

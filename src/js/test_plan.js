@@ -16,13 +16,20 @@ const NO_LATENCY = { order: NO_WAIT, payment: NO_WAIT, thirdParty: NO_WAIT, test
 /** Faults in which the connection is lost: fetch rejects, curl exits with an error. */
 export const LOST = new Set(["reset", "error", "empty", "hang"]);
 
-/** Headers a copied request sends again: those the service reads. A browser's own (origin, cookie...) and the session's are left out. */
-function sent(headers) {
+/**
+ * Headers a copied request sends again: those the service reads. A
+ * browser's own (origin, cookie...) and the session's are left out. A body
+ * sent with no Content-Type, which the service reads as JSON, is copied
+ * as application/json: fetch would label the string text/plain, and curl
+ * as a form, which the service refuses with a 415.
+ */
+function sent(headers, body) {
   const out = {};
   for (const [name, value] of Object.entries(headers)) {
     if (name === "x-orderpay-session") continue;
     if (name === "content-type" || name === "idempotency-key" || name.startsWith("x-") || name === "traceparent" || name === "tracestate" || name === "b3") out[name] = value;
   }
+  if (body !== null && body !== undefined && out["content-type"] === undefined) out["content-type"] = "application/json";
   return out;
 }
 
@@ -79,7 +86,7 @@ function differs(was, now) {
 function replayStep(service, step, virtual) {
   switch (step.kind) {
     case "request": {
-      const headers = sent(step.headers);
+      const headers = sent(step.headers, step.body);
       const answer = service.request(step.method, step.path, step.body, headers);
       const facts = factsOf({ ...answer, body: typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body) });
       const off = differs(factsOf(step.answer), facts);

@@ -13,11 +13,16 @@ function order(service, price = 20) {
   return send(service, "POST", "/api/order/create", { userId: "u-1", price }).body.data.orderId;
 }
 
-/** Create, pay, read the payment, mark the order paid, read it: on the wall clock. */
+/**
+ * Create, pay, read the payment, mark the order paid, read it: on the wall
+ * clock, and as the README calls handle(), with a plain object for a body
+ * and no Content-Type (a copy must send one, or fetch and curl label the
+ * body as text or a form).
+ */
 function typical(Service) {
   const service = new Service({ seed: 11, failureRate: 0 });
-  const orderId = order(service);
-  const paid = send(service, "POST", "/api/payment/pay", { orderId, amount: 20, paymentMethod: "CARD" }).body.data;
+  const { orderId } = service.handle("POST", "/api/order/create", { userId: "u-1", price: 20 }).data;
+  const paid = service.handle("POST", "/api/payment/pay", { orderId, amount: 20, paymentMethod: "CARD" }).data;
   send(service, "GET", `/api/payment/${paid.paymentId}`);
   send(service, "POST", `/api/order/${orderId}/pay`);
   send(service, "GET", `/api/order/${orderId}`);

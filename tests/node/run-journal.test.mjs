@@ -97,6 +97,10 @@ test("a restored service refuses until resumeRun gives it the run it was saved w
   const saved = { snapshot: s.snapshot(), run: JSON.parse(JSON.stringify(s.run())) };
   const restored = Service.restore(saved.snapshot);
   assert.throws(() => runOf(restored), /made by Service\.restore/);
+  // Another service's run is refused at once, naming both seeds.
+  const other = new Service({ seed: 4, virtualTime: START });
+  assert.throws(() => restored.resumeRun(other.run()), (e) => e instanceof TypeError && /seed 4 on a virtual clock, and this one has seed 3 on a virtual clock/.test(e.message));
+  other.free();
   restored.resumeRun(saved.run);
   restored.advance(10);
   const run = runOf(restored);

@@ -40,13 +40,15 @@ for (const [name, story] of Object.entries(STORIES)) {
   });
 }
 
-test("a curl copy whose expected answer is not the server's fails at that step", () => {
+test("a curl copy whose expected answer is not the server's fails at that step, numbered as the Vitest copy numbers it", () => {
   const service = STORIES["declined-then-replayed"](Service);
   const script = service.exportTest("curl").replace("header x-orderpay-decline-code 'insufficient_funds'", "header x-orderpay-decline-code 'card_declined'");
+  const [, n] = /^ {2}\/\/ (\d+)\. POST \/api\/payment\/pay$/m.exec(service.exportTest("vitest"));
   service.free();
+  assert.equal(n, "3", "the order, the scenario, then the pay");
   const ran = runScript("changed", script, "copied-changed");
   assert.equal(ran.status, 1);
-  assert.match(ran.stderr, /^step 2: expected the header x-orderpay-decline-code: card_declined/m);
+  assert.match(ran.stderr, new RegExp(`^step ${n}: expected the header x-orderpay-decline-code: card_declined`, "m"));
 });
 
 test("GET /__orderpay/export-test gives a session's run as a script that passes, and names a bad format", async () => {
@@ -64,7 +66,14 @@ test("GET /__orderpay/export-test gives a session's run as a script that passes,
   assert.equal(ran.status, 0, `${ran.stdout}\n${ran.stderr}`);
   const bad = await fetch(`${server.origin}/__orderpay/export-test?format=jest`);
   assert.equal(bad.status, 400);
-  assert.match((await bad.json()).msg, /^format: expected "curl", "vitest" or "playwright", got "jest"/);
+  assert.match((await bad.json()).msg, /^format: expected "vitest", "playwright" or "curl", got "jest"/);
+  // A session given a snapshot has no calls to copy: a 409 in an HTTP client's terms.
+  const snapshot = await (await fetch(`${server.origin}/__orderpay/sessions/exported/snapshot`)).text();
+  const put = await fetch(`${server.origin}/__orderpay/sessions/restored/snapshot`, { method: "PUT", body: snapshot });
+  assert.equal(put.status, 200);
+  const refused = await fetch(`${server.origin}/__orderpay/sessions/restored/export-test`);
+  assert.equal(refused.status, 409);
+  assert.match((await refused.json()).msg, /^export-test: this session's state came from a snapshot .*reset the session \(POST \/__orderpay\/reset\)/);
 });
 
 test("a curl copy runs against a server whose admin API asks for a token, given ORDERPAY_ADMIN_TOKEN", async () => {

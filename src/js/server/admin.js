@@ -63,22 +63,28 @@ function health(ctx, req, res) {
   });
 }
 
-/** The records as the core wrote them, placed in the envelope as they are. */
-/** The session's run as a runnable test (?format=curl, vitest or playwright): service.exportTest's text. */
+/** Why a session restored from a snapshot has no run to copy, in an HTTP client's terms. */
+const RESTORED_SESSION =
+  "export-test: this session's state came from a snapshot (PUT /__orderpay/snapshot, or --state when the server started), which holds the orders and payments, not the calls that made them: reset the session (POST /__orderpay/reset) and run the story again to copy it";
+
+/**
+ * The session's run as a runnable test (?format=curl, vitest or
+ * playwright): service.exportTest's text. A bad format is its TypeError (a
+ * 400); a run that cannot be replayed a 409.
+ */
 function exportTest(ctx, req, res, params) {
   const format = params.get("format") ?? "curl";
-  if (!["curl", "vitest", "playwright"].includes(format)) {
-    return sendError(res, 400, `format: expected "curl", "vitest" or "playwright", got ${JSON.stringify(format)}`);
-  }
   let text;
   try {
     text = ctx.instance.service.exportTest(format);
   } catch (error) {
-    return sendError(res, 409, error.message);
+    if (error instanceof TypeError) return sendError(res, 400, error.message);
+    return sendError(res, 409, error.reason === "restored" ? RESTORED_SESSION : error.message);
   }
   sendText(res, format === "curl" ? "text/x-shellscript; charset=utf-8" : "text/javascript; charset=utf-8", text);
 }
 
+/** The records as the core wrote them, placed in the envelope as they are. */
 function logs(ctx, req, res, params) {
   const after = wholeQuery(res, params, "after");
   if (after === undefined) return;
