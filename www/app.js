@@ -9,6 +9,7 @@ import { mountLogs } from "./logs.js";
 import { mountRequests } from "./requests.js";
 import { mountCharts } from "./charts.js";
 import { mountSettings } from "./settings.js";
+import { mountCopyTest } from "./copy-test.js";
 import { mountSimulation } from "./simulation.js";
 import { mountAsyncPayments } from "./async-payments.js";
 import { mountFailures } from "./failures.js";
@@ -32,6 +33,7 @@ try {
   const undoable = mountUndo(store);
   mountTabBar(store);
   mountSettings(store, undoable);
+  mountCopyTest(store);
   mountFlow(store);
   mountConsole(store);
   mountSimulation(store);

@@ -517,6 +517,7 @@ export class RemoteService {
   }
 
   snapshot() { return this.#admin("GET", "/snapshot", undefined, "text"); }
+  exportTest(format) { return this.#admin("GET", `/export-test?format=${encodeURIComponent(format)}`, undefined, "text"); }
   exportNdjson() { return this.#admin("GET", "/logs.ndjson", undefined, "text"); }
   exportOtlp() { return this.#admin("GET", "/otlp", undefined, "json"); }
 

@@ -70,6 +70,7 @@ export class SavedCopy {
   /** What a saved entry brings besides its service (adopted already): the run, the exchanges, the saved status. */
   #took(saved) {
     const { header } = saved;
+    this.store.resumeRun(header.calls);
     this.store.run = header.run ?? null;
     this.store.exchanges = new Map(Array.isArray(header.exchanges) ? header.exchanges.filter((e) => Array.isArray(e) && typeof e[0] === "string" && e[1] && typeof e[1] === "object") : []);
     this.#lastLength = saved.length;
@@ -179,7 +180,7 @@ export class SavedCopy {
     const changes = this.#changes;
     const { store } = this;
     // A copy, as things are now: the run and the counts go on changing while the snapshot is compressed, and the header must describe the snapshot.
-    const header = structuredClone({ savedAt: Date.now(), stamp: `${this.#tabs.id}-${generation}`, run: store.run, exchanges: savedExchanges(store.exchanges) });
+    const header = structuredClone({ savedAt: Date.now(), stamp: `${this.#tabs.id}-${generation}`, run: store.run, exchanges: savedExchanges(store.exchanges), calls: store.savedRun() });
     // Whole, the snapshot is taken and written in this same task (a flush as the page is hidden waits for nothing).
     const snapshot = now || typeof store.service.snapshotPieces !== "function" ? this.#wholeSnapshot() : await this.#snapshotPieces(generation);
     if (!snapshot) return false;

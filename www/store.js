@@ -13,6 +13,9 @@ import { SavedCopy } from "./saved-copy.js";
 import { BUDGET, PIECES, breather, eachSliced, forSliced } from "./slices.js";
 import { planOf } from "./payment-states.js";
 
+/** The longest answer body kept with the run saved in this browser, in characters. */
+const SAVED_ANSWER = 16 * 1024;
+
 /** Requests sent from this page whose headers and body are kept (the log has neither). */
 const KEEP_EXCHANGES = 500;
 
@@ -159,6 +162,29 @@ export class Store extends EventTarget {
     } catch (e) {
       restoring.abandon();
       throw e;
+    }
+  }
+
+  /** The run as a test's text (copy-test.js): the service's exportTest here, the server's GET /__orderpay/export-test live. */
+  async exportTest(format) {
+    return this.remote ? this.remote.exportTest(format) : this.service.exportTest(format);
+  }
+
+  /** The service's run, saved with its snapshot so that a reload can still copy it as a test; answers over SAVED_ANSWER are left out (the copy checks their status). */
+  savedRun() {
+    if (this.remote || typeof this.service.run !== "function") return null;
+    const run = this.service.run();
+    for (const step of run.steps) if (step.answer && step.answer.body.length > SAVED_ANSWER) step.answer = { ...step.answer, body: "" };
+    return run;
+  }
+
+  /** Gives a service just restored from the saved copy its run back; a run that does not fit it leaves exportTest saying why. */
+  resumeRun(run) {
+    if (this.remote || !run || typeof this.service.resumeRun !== "function") return;
+    try {
+      this.service.resumeRun(run);
+    } catch {
+      // Not a run this service takes: it exports nothing, and says so.
     }
   }
 

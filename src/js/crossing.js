@@ -94,17 +94,17 @@ export class Crossing {
     this.#memory = memory;
   }
 
-  /** The envelope of one request (from requestParts()), as JSON text. */
-  handle(parts) {
-    return this.#call(parts, false);
+  /** The envelope of one request (from requestParts()), as JSON text. `now`: the wall clock's ms, read by the caller. */
+  handle(parts, now) {
+    return this.#call(parts, false, now);
   }
 
   /** Status and headers, a newline, then the envelope, as JSON text. */
-  request(parts) {
-    return this.#call(parts, true);
+  request(parts, now) {
+    return this.#call(parts, true, now);
   }
 
-  #call(parts, full) {
+  #call(parts, full, now) {
     const { method, path, body, bytes: bodyBytes, headers, left } = parts;
     const raw = this.#raw;
     // Room for the worst case: 3 bytes of UTF-8 per UTF-16 unit.
@@ -140,8 +140,8 @@ export class Crossing {
     } else at = putText("", at);
     for (let i = 0; i < headers.length; i++) at = putText(headers[i], at);
     const used = at - this.#at;
-    // The wall clock, read here once: the module then need not call out for it.
-    const now = Date.now();
+    // The wall clock, read once by the caller (which stamps its journal with
+    // it): the module then need not call out for it.
     const answer = full ? raw.request(flags, used, now) : raw.handle(flags, used, now);
     if (answer === 0) throw new Error("the scratch region is in use");
     memoryBytes(this.#memory);

@@ -907,6 +907,18 @@ export class Service {
   static restoring(options?: RestoringOptions): Restoring;
   /** The next `count` payment attempts (default 1) succeed or fail whatever the draw; count 0 clears. An X-Sim-Outcome header still decides its own request. */
   forceNext(outcome: "success" | "failure", count?: number): void;
+  /**
+   * The run so far as the text of a runnable test (docs/copy-as-test.md):
+   * "vitest" (createFetch), "playwright" (mockOrderpay) or "curl" (a bash
+   * script against `orderpay serve`). A bad format is a TypeError naming
+   * it; a run past the journal's bound (10,000 steps), a restored Service
+   * not given its run (resumeRun), or a replay that answers otherwise, an Error.
+   */
+  exportTest(format: TestFormat, options?: ExportTestOptions): string;
+  /** The run so far, as plain data that JSON keeps: what exportTest renders. Save it with a snapshot for resumeRun(). */
+  run(): Run;
+  /** Gives a Service just made by Service.restore the run its snapshot was saved with, so that exportTest works again. */
+  resumeRun(run: Run): void;
   /** The settings in force (options as given, defaults filled in). */
   readonly settings: ServiceSettings;
   /** What forceNext still has to do, or null. */
@@ -979,3 +991,54 @@ export default function init(module_or_path?: { module_or_path: InitInput | Prom
 
 /** Loads the WebAssembly module from its bytes or a compiled module, at once. */
 export function initSync(module: { module: SyncInitInput } | SyncInitInput): InitOutput;
+
+/** The formats of Service.exportTest. */
+export type TestFormat = "vitest" | "playwright" | "curl";
+
+/** The options of Service.exportTest. */
+export interface ExportTestOptions {
+  /** The test's title (default "an orderpay run, copied as a test"). */
+  name?: string;
+  /** Playwright: the page that runs the requests' fetch, relative to your baseURL (default: a blank page the test answers itself). */
+  page?: string;
+}
+
+/** A request of a run, as the caller sent it and as the service answered. */
+export interface RunRequest {
+  kind: "request";
+  /** The service's time (epoch ms) when it arrived. */
+  at: number;
+  method: string;
+  path: string;
+  /** The headers sent, by lower-case name. */
+  headers: Record<string, string>;
+  body: string | null;
+  answer: {
+    status: number;
+    headers: Record<string, string>;
+    body: string;
+    fault?: Record<string, string | number>;
+  };
+}
+
+/** A call of a run outside a request: advance, setScenario, forceNext, completeChallenge. */
+export type RunCall =
+  | { kind: "advance"; at: number; ms: number }
+  | { kind: "scenario"; at: number; scenario: ScenarioDocument | ScenarioPreset | string | null }
+  | { kind: "force"; at: number; outcome: "success" | "failure"; count: number }
+  | { kind: "challenge"; at: number; paymentId: string; outcome: ChallengeOutcome };
+
+/** What a Service was asked since it was made (Service.run()). */
+export interface Run {
+  /** The constructor's options as given (webhooks left out), with the seed and `virtualTime`, the clock's time at the start. */
+  options: Omit<ServiceOptions, "webhooks"> & { seed: number; virtualTime: number };
+  /** The clock the run was on. */
+  clock: "virtual" | "wall";
+  steps: Array<RunRequest | RunCall>;
+  /** Steps not kept past the bound. */
+  lost: number;
+  /** The most steps kept. */
+  bound: number;
+  /** Present when the run began at a Service.restore with no run given: exportTest refuses it. */
+  restored?: true;
+}

@@ -9,6 +9,8 @@ import { readOptions, readScenario } from "./options.js";
 import { errorText, kind, requestParts } from "./request_parts.js";
 import { pieceSize, restoreLength, Restoring, textIn, TextPieces } from "./pieces.js";
 import { linearMemory, loaded } from "./ready.js";
+import { exportTest, rendererOf } from "./export_test.js";
+import { RunJournal, wholeRun } from "./run_journal.js";
 import * as tape from "./tape.js";
 import { WebhookSender } from "./webhook_sender.js";
 import { readWebhook } from "./webhook_spec.js";
@@ -50,6 +52,12 @@ let liveOf;
 let senderOf;
 /** Sets what a Service calls after each delivery attempt is recorded, for watchDeliveries() below. */
 let watchOf;
+/** A Service's run journal, for exchange() and runOf() below. */
+let journalOf;
+
+/** Why a restored Service exports no test until it is given its run again. */
+const RESTORED =
+  "exportTest: this Service was made by Service.restore, and a snapshot holds the state, not the calls that led to it: pass the run it was saved with to resumeRun(run) (service.run() gives it), or export from a Service made with new Service(options)";
 
 /**
  * What the webhook sender asks of the core, over one RawService: the
@@ -84,8 +92,10 @@ export class Service {
   #crossing;
   #sender = null;
   #reported = () => {};
+  #journal;
 
   static {
+    journalOf = (service) => service.#journal;
     crossingOf = (service) => service.#crossing;
     liveOf = (service) => service.#live();
     senderOf = (service) => service.#sender;
@@ -98,6 +108,8 @@ export class Service {
     if (options === ADOPT) {
       this.#raw = adopting;
       this.#crossing = new Crossing(adopting, linearMemory);
+      this.#journal = new RunJournal({}, adopting);
+      this.#journal.refusal = RESTORED;
       // A snapshot's endpoints deliver again, from where it left off.
       if (typeof adopting.webhooks === "function" && JSON.parse(adopting.webhooks()).length > 0) this.#senderFor(adopting).pump();
       return;
@@ -110,6 +122,7 @@ export class Service {
     if (o.scenario !== undefined) this.#setScenarioText(o.scenario, true);
     this.#addEvery(o.webhooks);
     this.#crossing = new Crossing(this.#raw, linearMemory);
+    this.#journal = new RunJournal(options, this.#raw);
   }
 
   /** The constructor's endpoints; a refused one frees the new service and throws, naming it (webhooks[1].url). */
@@ -183,9 +196,12 @@ export class Service {
     const crossing = this.#crossing;
     if (crossing === null) return freed();
     const p = requestParts(method, path, body, headers);
+    const journal = this.#journal;
     let text;
     try {
-      text = crossing.handle(p);
+      const at = journal.clock();
+      text = crossing.handle(p, journal.wall(at));
+      journal.handled(at, p, text);
       this.#sender?.pump();
       // A newline first: a scenario's network fault lost the answer.
       if (text.charCodeAt(0) !== 10) return bodyOf(text);
@@ -208,7 +224,9 @@ export class Service {
    * throws a TypeError or RangeError naming its path, and changes nothing.
    */
   setScenario(scenario) {
+    const at = this.#journal.clock();
     this.#setScenarioText(readScenario(scenario), false);
+    this.#journal.call({ kind: "scenario", at, scenario: scenario ?? null });
   }
 
   #setScenarioText(text, fresh) {
@@ -268,7 +286,10 @@ export class Service {
     if (typeof ms !== "number") {
       throw new TypeError("ms: expected a whole number of milliseconds");
     }
-    this.#live().advance(ms);
+    const raw = this.#live();
+    const at = this.#journal.clock();
+    raw.advance(ms);
+    this.#journal.call({ kind: "advance", at, ms });
     this.#sender?.pump();
   }
 
@@ -331,7 +352,9 @@ export class Service {
     const raw = this.#live();
     if (typeof paymentId !== "string") throw new TypeError("paymentId: expected a payment id (a string)");
     if (typeof outcome !== "string") throw new TypeError(`outcome: must be pass, fail or abandon, got ${kind(outcome)}`);
+    const at = this.#journal.clock();
     const payment = JSON.parse(raw.completeChallenge(paymentId, outcome));
+    this.#journal.call({ kind: "challenge", at, paymentId, outcome });
     this.#sender?.pump();
     return payment;
   }
@@ -370,7 +393,46 @@ export class Service {
     const raw = this.#live();
     if (typeof outcome !== "string") throw new TypeError('outcome: expected "success" or "failure"');
     if (count !== undefined && typeof count !== "number") throw new TypeError("count: expected a whole number");
+    const at = this.#journal.clock();
     raw.forceNext(outcome, count);
+    this.#journal.call({ kind: "force", at, outcome, count: count ?? 1 });
+  }
+
+  /**
+   * The run so far, as plain data (JSON-able): the options it was made
+   * with and each call that reached it, with the service's time of each.
+   * What exportTest renders; save it with a snapshot and hand it to
+   * resumeRun() after Service.restore to export again.
+   */
+  run() {
+    this.#live();
+    return this.#journal.read();
+  }
+
+  /**
+   * The run so far as the text of a runnable test: "vitest" (createFetch),
+   * "playwright" (mockOrderpay) or "curl" (a shell script against
+   * `orderpay serve`). `options`: `{ name, page }`. Throws a TypeError
+   * naming a bad format, and an Error when the run cannot be replayed
+   * exactly (past the journal's bound, a restore without its run).
+   */
+  exportTest(format, options) {
+    rendererOf(format);
+    return exportTest(runOf(this), format, options, (o) => new Service(o));
+  }
+
+  /**
+   * Gives a restored Service the run its snapshot was saved with, so that
+   * exportTest replays it, then what came after. Only on a Service made by
+   * Service.restore (or restoring()) and not yet asked anything.
+   */
+  resumeRun(run) {
+    const raw = this.#live();
+    const journal = this.#journal;
+    if (journal.refusal !== RESTORED || journal.calls > 0) {
+      throw new TypeError("run: resumeRun is for a Service just made by Service.restore, before any call");
+    }
+    this.#journal = RunJournal.resumed(run, raw, RESTORED);
   }
 
   get settings() {
@@ -434,16 +496,21 @@ export function exchange(service, method, path, body, headers) {
   const crossing = crossingOf(service);
   if (crossing === null) return { status: 503, headers: { ...JSON_HEADERS }, text: JSON.stringify(freed()) };
   const p = requestParts(method, path, body, headers);
+  const journal = journalOf(service);
   let reply;
+  let at;
   try {
-    reply = crossing.request(p);
+    at = journal.clock();
+    reply = crossing.request(p, journal.wall(at));
     senderOf(service)?.pump();
   } catch (error) {
     return { status: 500, headers: { ...JSON_HEADERS }, text: JSON.stringify(broken(error)) };
   }
   const split = reply.indexOf("\n");
   const head = JSON.parse(reply.slice(0, split));
-  return { status: head.status, headers: head.headers, text: reply.slice(split + 1), fault: head.fault };
+  const answer = { status: head.status, headers: head.headers, text: reply.slice(split + 1), fault: head.fault };
+  journal.request(at, p, answer);
+  return answer;
 }
 
 /**
@@ -453,6 +520,18 @@ export function exchange(service, method, path, body, headers) {
  */
 export function rawOf(service) {
   return liveOf(service);
+}
+
+/**
+ * A service's run as its journal kept it: `{ options, clock, steps, lost,
+ * bound }` (src/js/run_journal.js says each step's shape). exportTest and
+ * exportPact read this shape. Throws when the run cannot be replayed
+ * exactly: steps lost past the bound, or a restored service without its run.
+ */
+export function runOf(service) {
+  liveOf(service);
+  const journal = journalOf(service);
+  return wholeRun(journal.read(), journal.refusal);
 }
 
 /**

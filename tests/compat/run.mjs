@@ -27,6 +27,7 @@ import { dirname, extname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { compatFiles, runnerBlocks } from "../docs.mjs";
+import { STORIES } from "../node/copy-stories.mjs";
 
 const compat = dirname(fileURLToPath(import.meta.url));
 const root = join(compat, "..", "..");
@@ -74,18 +75,37 @@ function install(mode) {
  * Copies the fixture's folders (later ones over earlier), with the
  * documentation's blocks for them, and the shared flow into .run/<mode>/<name>/.
  */
-function place(mode, name, sources) {
+async function place(mode, name, sources) {
   const dir = join(runDir, mode, name);
   rmSync(dir, { recursive: true, force: true });
   for (const source of sources) {
     cpSync(join(fixtures, source), dir, { recursive: true });
     // The documentation's section for this runner, as written.
     for (const [file, code] of compatFiles(source)) writeFileSync(join(dir, file), code);
+    for (const [file, code] of await copiedTests(source)) writeFileSync(join(dir, file), code);
   }
   const flow = readFileSync(join(fixtures, "shared", "flow.js"));
   writeFileSync(join(dir, "flow.js"), flow);
   writeFileSync(join(dir, "flow.mjs"), flow);
   return dir;
+}
+
+/**
+ * service.exportTest's copies of tests/node/copy-stories.mjs for the
+ * Vitest and Playwright fixtures, as `[file, text]`: a copy that does not
+ * pass fails the fixture. The typical flow's Playwright copy opens the
+ * fixture's own page (its baseURL); the others their blank page.
+ */
+async function copiedTests(fixture) {
+  const format = { vitest: "vitest", playwright: "playwright" }[fixture];
+  if (format === undefined) return [];
+  const { Service } = await import(join(root, "pkg", "index.js"));
+  return Object.entries(STORIES).map(([name, story]) => {
+    const service = story(Service);
+    const text = service.exportTest(format, { name: `copied: ${name}`, page: format === "playwright" && name === "typical" ? "/" : undefined });
+    service.free();
+    return [`copied-${name}.${format === "vitest" ? "test" : "spec"}.js`, text];
+  });
 }
 
 // ---------------------------------------------------------------- helpers
@@ -427,7 +447,7 @@ async function worker() {
     const started = Date.now();
     const label = `${fixture.name} (${mode})`;
     try {
-      const dir = place(mode, fixture.name, fixture.from);
+      const dir = await place(mode, fixture.name, fixture.from);
       await fixture.run(dir);
       passed++;
       console.log(`ok   ${label} ${((Date.now() - started) / 1000).toFixed(1)}s`);

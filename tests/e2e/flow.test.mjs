@@ -3,6 +3,8 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 
 import { artifacts, start } from "./browser.mjs";
+import { Service } from "../../pkg/node.js";
+import { exportTest } from "../../pkg/export_test.js";
 import { applySettings, flowSteps, logRows, open, seedDeclinedThenPaid, waitForRows } from "./playground.mjs";
 
 let env;
@@ -40,6 +42,22 @@ test("the flow button runs the seven steps in order, each with its request and a
 
   // The payment chart has its one attempt.
   assert.equal(await page.getAttribute("#chart-payments", "data-attempts"), "1");
+
+  // "Copy as test" gives exportTest's text of the run the flow made: the run
+  // saved with the state (what a reload resumes) exported here in Node.
+  await page.click("#copy-test-vitest");
+  await page.waitForSelector("#copy-test-text:not([hidden])");
+  const copied = await page.textContent("#copy-test-text");
+  const run = await page.evaluate(async () => {
+    for (;;) {
+      const { header } = (await (await import("./persist.js")).readSaved()) ?? {};
+      if (header?.calls?.steps.length === 7) return header.calls;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  });
+  assert.deepEqual(run.steps.map((x) => `${x.method} ${x.path.replace(/[A-Z]{3}-[A-Z0-9]{8}/, "ID")}`), steps.map((x) => /(GET|POST) (\/api\/\S+)/.exec(x.text).slice(1).join(" ").replace(/[A-Z]{3}-[A-Z0-9]{8}/, "ID")));
+  assert.equal(copied, exportTest(run, "vitest", undefined, (o) => new Service(o)));
+  assert.match(copied, /expect\(reply\.body\.msg\)\.toBe\("Paid order cannot be deleted"\);/);
 
   await env.screenshot(page, "playground-flow.png");
   await page.setViewportSize({ width: 390, height: 844 });

@@ -12,6 +12,13 @@ let env;
 before(async () => { env = await start(); });
 after(async () => { await env?.close(); });
 
+/** The text "Copy as test" gives in `format`. */
+async function copiedTest(page, format) {
+  await page.click(`#copy-test-${format}`);
+  await page.waitForFunction((f) => document.querySelector("#copy-test-text").dataset.format === f && !document.querySelector("#copy-test-text").hidden, format);
+  return page.textContent("#copy-test-text");
+}
+
 async function createOrder(page, description) {
   await page.selectOption("#route", "order-create");
   await page.fill("#body", JSON.stringify({ userId: "u-9", price: 12.5, description }));
@@ -27,6 +34,7 @@ test("orders, payments, the log and the settings survive a reload", async () => 
   const order = await createOrder(page, "kept across reloads");
   await waitForRows(page, (await page.$$("#steps > li")).length * 3 + 3);
   const before = await logRows(page);
+  const copied = await copiedTest(page, "curl");
 
   await page.reload(); // no wait: leaving the page saves what is pending
   await page.waitForSelector("body[data-ready=true]");
@@ -36,6 +44,9 @@ test("orders, payments, the log and the settings survive a reload", async () => 
   assert.equal(await page.inputValue("#seed"), "77");
   assert.equal(await page.inputValue("#failure-rate"), "0.25");
   assert.equal(await page.inputValue("#log-capacity"), "500");
+  // The run was saved with the state: the copy after the reload is the one before it.
+  assert.equal(await copiedTest(page, "curl"), copied);
+  assert.match(copied, new RegExp(`has '"orderId":"${order.orderId}"'`));
 
   // The order is still there, and offered first.
   await page.selectOption("#route", "order-get");

@@ -116,6 +116,13 @@ test("the page's buttons act on the server's state: the flow, forceNext, the set
   const forced = (await call(`${server.origin}/__orderpay/settings`)).body.data.forced;
   assert.equal(forced?.remaining, 2);
 
+  // "Copy as test" copies the server's export of this run: the flow and the forcing.
+  await page.click("#copy-test-curl");
+  await page.waitForSelector("#copy-test-text:not([hidden])");
+  const exported = await (await fetch(`${server.origin}/__orderpay/export-test?format=curl`)).text();
+  assert.equal(await page.textContent("#copy-test-text"), exported);
+  assert.match(exported, /force-next" -d '\{"outcome":"failure","count":2\}'/);
+
   await page.fill("#seed", "77");
   await page.click("#apply-settings");
   await page.waitForFunction(() => /^Started a fresh service/.test(document.querySelector("#settings-message").textContent));

@@ -396,6 +396,14 @@ const OPERATIONS = {
   otlp: ["traces", "The spans as OTLP/JSON", "The spans in the OTLP/JSON form a collector's /v1/traces takes.", {
     responses: { 200: { description: "OTLP/JSON traces", content: json({ type: "object", required: ["resourceSpans"], properties: { resourceSpans: { type: "array", items: { type: "object" } } } }) }, ...guarded },
   }],
+  exportTest: ["state", "The run as a test", "The session's run since its start or last reset (requests, advance, scenario, force-next, challenges) as the text of a runnable test, what service.exportTest gives: a bash script of curl calls for this server (curl, the default), a Vitest test (vitest) or a Playwright test (playwright). A run that cannot be replayed exactly (a state restored from a snapshot or --state, or past the journal's 10,000 steps) is a 409 saying why.", {
+    parameters: [{ name: "format", in: "query", required: false, description: "curl (default), vitest or playwright", schema: { enum: ["curl", "vitest", "playwright"] } }],
+    responses: {
+      200: { description: "The test's text", content: { ...text("text/x-shellscript", "A bash script"), ...text("text/javascript", "A Vitest or Playwright test") } },
+      409: { description: "The run cannot be replayed exactly: msg says why", content: json(ref("schemas", "ErrorEnvelope")) },
+      ...refused,
+    },
+  }],
   snapshot: ["state", "The whole state", "The snapshot text of the whole state, for PUT /snapshot, --state or Service.restore.", {
     responses: { 200: { description: "The snapshot", content: json(ref("schemas", "Snapshot")) }, ...guarded },
   }],

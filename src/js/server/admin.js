@@ -66,6 +66,21 @@ function health(ctx, req, res) {
 }
 
 /** The records as the core wrote them, placed in the envelope as they are. */
+/** The session's run as a runnable test (?format=curl, vitest or playwright): service.exportTest's text. */
+function exportTest(ctx, req, res, params) {
+  const format = params.get("format") ?? "curl";
+  if (!["curl", "vitest", "playwright"].includes(format)) {
+    return sendError(res, 400, `format: expected "curl", "vitest" or "playwright", got ${JSON.stringify(format)}`);
+  }
+  let text;
+  try {
+    text = ctx.instance.service.exportTest(format);
+  } catch (error) {
+    return sendError(res, 409, error.message);
+  }
+  sendText(res, format === "curl" ? "text/x-shellscript; charset=utf-8" : "text/javascript; charset=utf-8", text);
+}
+
 function logs(ctx, req, res, params) {
   const after = wholeQuery(res, params, "after");
   if (after === undefined) return;
@@ -310,6 +325,7 @@ const ROUTES = [
   ["POST", "/logs/clear", "clearLogs", clearLogs],
   ["GET", "/spans", "spans", spans],
   ["GET", "/otlp", "otlp", (ctx, req, res) => sendText(res, "application/json", otlpText(ctx.instance.service))],
+  ["GET", "/export-test", "exportTest", exportTest],
   ["GET", "/snapshot", "snapshot", (ctx, req, res) => sendText(res, "application/json", ctx.instance.service.snapshot())],
   ["PUT", "/snapshot", "restore", replaceSnapshot],
   ["GET", "/settings", "settings", settings],

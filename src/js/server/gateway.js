@@ -41,7 +41,8 @@ export async function answerGateway(req, res, ctx, path, query) {
   const text = ran ? reply.text : "";
   const wait = ctx.latency * Number(reply.headers["x-sim-duration-ms"] ?? 0);
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-  const headers = addCors(reply.headers);
+  // A copy: the service's own headers stay as they were, in its run journal.
+  const headers = addCors({ ...reply.headers });
   // A named session's answers say which session they come from.
   if (ctx.session !== undefined && ctx.session !== DEFAULT_SESSION) headers["x-orderpay-session"] = ctx.session;
   // A scenario's network fault: on the socket, in place of the answer (server/fault_on_socket.js).

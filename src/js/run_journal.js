@@ -1,0 +1,162 @@
+// What a Service was asked, in order: its constructor's options, every
+// request through the gateway (handle, request, and so createFetch, MSW,
+// Playwright and the server), and the calls that change it outside a
+// request (advance, setScenario, forceNext, completeChallenge). The core
+// is deterministic from its seed, options, calls and the clock's time at
+// each call, so this is what exportTest and exportPact replay. Internal:
+// the package does not export this file.
+//
+// The hot path keeps references only: the request's parts as
+// request_parts.js made them and the answer's text. Plain steps (headers
+// as an object, the envelope's text) are made when the run is read.
+
+/** Steps kept at most; past it the run is incomplete and no test is exported from it. */
+export const JOURNAL_BOUND = 10_000;
+
+/** The first byte of handle()'s answer when a network fault lost it. */
+const FAULT_MARK = 10;
+
+/** A flat [name, value, ...] list as an object with lower-case names (the last value of a repeated name wins). */
+function headersOf(flat) {
+  const out = {};
+  for (let i = 0; i < flat.length; i += 2) out[flat[i].toLowerCase()] = flat[i + 1];
+  return out;
+}
+
+/** The body as the caller sent it: text, bytes decoded as UTF-8, or null. */
+function bodyOf(parts) {
+  if (parts.body !== undefined) return parts.body;
+  if (parts.bytes !== undefined) return new TextDecoder().decode(parts.bytes);
+  return null;
+}
+
+/**
+ * handle()'s answer, which has the envelope only: the status is the
+ * envelope's code for a refused request and 200 for success and business
+ * errors (code 0 and -1); HTML is the challenge page ("" its 303).
+ */
+function handledAnswer(text) {
+  if (text.charCodeAt(0) === FAULT_MARK) return { status: 0, headers: {}, body: "", fault: JSON.parse(text.slice(1)) };
+  if (text.charCodeAt(0) === 123) {
+    const code = JSON.parse(text).code;
+    return { status: code >= 100 ? code : 200, headers: { "content-type": "application/json" }, body: text };
+  }
+  return { status: text === "" ? 303 : 200, headers: { "content-type": "text/html; charset=utf-8" }, body: text };
+}
+
+/** One request step as runOf() gives it, made from what was kept. */
+function requestStep(kept) {
+  const { at, parts, reply } = kept;
+  const step = { kind: "request", at, method: parts.method, path: parts.path ?? "", headers: headersOf(parts.headers), body: bodyOf(parts) };
+  if (typeof reply === "string") step.answer = handledAnswer(reply);
+  else {
+    step.answer = { status: reply.status, headers: { ...reply.headers }, body: reply.text };
+    if (reply.fault !== undefined) step.answer.fault = reply.fault;
+  }
+  return step;
+}
+
+/**
+ * One Service's journal. `clock()` reads the service's time for a step:
+ * the virtual clock's, or the wall's, which the caller then hands to the
+ * crossing so the core and the journal see the same millisecond.
+ */
+export class RunJournal {
+  #options;
+  #kept = [];
+  #lost = 0;
+  #virtual;
+  #raw;
+  /** Why no test can be exported from this run, or null. */
+  refusal = null;
+
+  /**
+   * `given`: the constructor's options as the caller gave them (their
+   * webhooks are left out: a handler is code); `raw`: the RawService.
+   */
+  constructor(given, raw) {
+    this.#raw = raw;
+    this.#virtual = raw.virtualClock();
+    const options = {};
+    for (const key of Object.keys(given ?? {})) if (key !== "webhooks" && given[key] !== undefined) options[key] = given[key];
+    this.#options = { ...options, seed: raw.seed(), virtualTime: raw.now() };
+  }
+
+  /** The service's time now: what a step is stamped with. */
+  clock() {
+    return this.#virtual ? this.#raw.now() : Date.now();
+  }
+
+  /** The wall clock's ms to hand the core with a request stamped `at`: `at` itself on the wall clock. */
+  wall(at) {
+    return this.#virtual ? Date.now() : at;
+  }
+
+  /** A journal that continues `run` (as read() gave it) on a restored RawService; `refusal` stays when the run began at a restore. */
+  static resumed(run, raw, refusal) {
+    const journal = new RunJournal({}, raw);
+    if (typeof run !== "object" || run === null || !Array.isArray(run.steps) || typeof run.options !== "object" || run.options === null) {
+      throw new TypeError("run: expected what service.run() returned, { options, clock, steps }");
+    }
+    journal.#options = { ...run.options };
+    journal.#kept = run.steps.slice(0, JOURNAL_BOUND);
+    journal.#lost = (Number(run.lost) || 0) + Math.max(0, run.steps.length - JOURNAL_BOUND);
+    if (run.restored === true) journal.refusal = refusal;
+    return journal;
+  }
+
+  /** How many calls reached the service since the journal began, kept or not. */
+  calls = 0;
+
+  #keep(entry) {
+    this.calls += 1;
+    // A refused run (a restore's) can never be exported: nothing is held for it.
+    if (this.refusal !== null) return;
+    if (this.#kept.length < JOURNAL_BOUND) this.#kept.push(entry);
+    else this.#lost += 1;
+  }
+
+  /** A request through request()/exchange(): `reply` is {status, headers, text, fault}. */
+  request(at, parts, reply) {
+    this.#keep({ at, parts, reply });
+  }
+
+  /** A request through handle(): `text` is the answer as the core wrote it. */
+  handled(at, parts, text) {
+    this.#keep({ at, parts, reply: text });
+  }
+
+  /** advance(ms), setScenario(scenario), forceNext(outcome, count), completeChallenge(paymentId, outcome). */
+  call(step) {
+    this.#keep(step);
+  }
+
+  /** How many steps came past the bound and were not kept. */
+  get lost() {
+    return this.#lost;
+  }
+
+  /** The run as plain data: see runOf() in service.js. */
+  read() {
+    const steps = this.#kept.map((kept) => (kept.parts !== undefined ? requestStep(kept) : { ...kept }));
+    const clock = this.#virtual ? "virtual" : "wall";
+    const run = { options: { ...this.#options }, clock, steps, lost: this.#lost, bound: JOURNAL_BOUND };
+    // A restore's run starts at the snapshot: it says so, and stays refused when resumed.
+    if (this.refusal !== null) run.restored = true;
+    return run;
+  }
+}
+
+/**
+ * Throws when `run` cannot be replayed exactly: steps were lost past the
+ * bound, or the service has no journal from its start (a restore).
+ */
+export function wholeRun(run, refusal) {
+  if (refusal) throw new Error(refusal);
+  if (run.lost > 0) {
+    throw new RangeError(
+      `exportTest: this run has more than ${JOURNAL_BOUND} steps (the journal keeps the first ${JOURNAL_BOUND}; ${run.lost} more were not kept), so no exact test can be made of it: export shorter runs, or start a new Service for each story`,
+    );
+  }
+  return run;
+}

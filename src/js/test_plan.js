@@ -1,0 +1,209 @@
+// A run (runOf in service.js) as the plan of a test: the options to start
+// a service with, and each step with the clock's move before it and what
+// to check of its answer. The one place that decides what a copied test
+// does and asserts; export_vitest.js, export_playwright.js and
+// export_curl.js only write it in their syntax. Internal: the package does
+// not export this file.
+//
+// The plan is checked by replaying the run on a fresh service first: a
+// step whose replay answers otherwise than the run did stops the export
+// with an error, rather than give a test that would fail.
+
+/** Latency that takes no time: a replay of a wall-clock run moves its virtual clock only by the gaps between steps. */
+const NO_WAIT = { baseMs: 0, spreadMs: 0, tailChance: 0, tailMs: 0 };
+const NO_LATENCY = { order: NO_WAIT, payment: NO_WAIT, thirdParty: NO_WAIT, test: NO_WAIT };
+
+/** Faults in which the connection is lost: fetch rejects, curl exits with an error. */
+export const LOST = new Set(["reset", "error", "empty", "hang"]);
+
+/** Headers a copied request sends again: those the service reads. A browser's own (origin, cookie...) and the session's are left out. */
+function sent(headers) {
+  const out = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (name === "x-orderpay-session") continue;
+    if (name === "content-type" || name === "idempotency-key" || name.startsWith("x-") || name === "traceparent" || name === "tracestate" || name === "b3") out[name] = value;
+  }
+  return out;
+}
+
+/** The options a copied test starts its service with: the run's, on a virtual clock from the run's start. */
+export function startOptions(run) {
+  const options = { ...run.options };
+  if (run.clock !== "virtual") options.latency = NO_LATENCY;
+  return options;
+}
+
+/**
+ * What a page shows of an answer, and so what a copied test checks:
+ * the status, the envelope's code and message, the order's or payment's
+ * id and status, a decline's code, an idempotent replay, the challenge
+ * page's HTML, or the network fault.
+ */
+export function factsOf(answer) {
+  const facts = { status: answer.status };
+  const fault = answer.fault;
+  if (fault?.kind === "network") {
+    facts.network = fault.fault;
+    if (LOST.has(fault.fault) || answer.status === 0) return facts;
+  }
+  const headers = answer.headers;
+  if ((headers["content-type"] ?? "").startsWith("text/html")) {
+    facts.html = true;
+    return facts;
+  }
+  if (answer.body.charCodeAt(0) !== 123) return facts;
+  const envelope = JSON.parse(answer.body);
+  facts.code = envelope.code;
+  facts.msg = envelope.msg;
+  const data = envelope.data;
+  if (data !== null && typeof data === "object") {
+    for (const key of ["orderId", "paymentId"]) if (typeof data[key] === "string") facts[key] = data[key];
+    if (typeof data.status === "string") facts.dataStatus = data.status;
+  }
+  if (headers["x-orderpay-decline-code"] !== undefined) facts.declineCode = headers["x-orderpay-decline-code"];
+  if (headers["idempotent-replayed"] === "true") facts.replayed = true;
+  return facts;
+}
+
+const COMPARED = ["status", "network", "code", "msg", "orderId", "paymentId", "dataStatus", "html"];
+
+/** The first fact the replay answers otherwise than the run did, or null. */
+function differs(was, now) {
+  for (const key of COMPARED) {
+    if (was[key] !== undefined && was[key] !== now[key]) return `${key} ${JSON.stringify(now[key])} where the run had ${JSON.stringify(was[key])}`;
+  }
+  return null;
+}
+
+/** One step replayed on `service`; returns the plan's step. */
+function replayStep(service, step, virtual) {
+  switch (step.kind) {
+    case "request": {
+      const headers = sent(step.headers);
+      const answer = service.request(step.method, step.path, step.body, headers);
+      const facts = factsOf({ ...answer, body: typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body) });
+      const off = differs(factsOf(step.answer), facts);
+      if (off !== null) throw new Error(`its answer has ${off}`);
+      return { kind: "request", method: step.method, path: step.path, headers, body: step.body, facts };
+    }
+    case "advance": {
+      // A wall clock ignored the ms: the gaps carry its time instead.
+      const ms = virtual ? step.ms : 0;
+      service.advance(ms);
+      return { kind: "advance", ms };
+    }
+    case "scenario":
+      service.setScenario(step.scenario);
+      return { kind: "scenario", scenario: step.scenario };
+    case "force":
+      service.forceNext(step.outcome, step.count);
+      return { kind: "force", outcome: step.outcome, count: step.count };
+    case "challenge": {
+      const payment = service.completeChallenge(step.paymentId, step.outcome);
+      return { kind: "challenge", paymentId: step.paymentId, outcome: step.outcome, status: payment.status };
+    }
+    default:
+      throw new Error(`unknown step kind ${JSON.stringify(step.kind)}`);
+  }
+}
+
+/** What a step is, for the error that names it. */
+function stepName(step, i) {
+  return `step ${i + 1} (${step.kind === "request" ? `${step.method} ${step.path}` : step.kind})`;
+}
+
+/**
+ * The plan of `run`: `{ options, steps }`, each step with `wait`, the ms
+ * the clock moves before it (0 mostly; the gaps of a wall-clock run).
+ * `make(options)` makes the Service the replay runs on.
+ */
+export function planOf(run, make) {
+  const options = startOptions(run);
+  const service = make(options);
+  const virtual = run.clock === "virtual";
+  const steps = [];
+  try {
+    run.steps.forEach((step, i) => {
+      const wait = Math.max(0, step.at - service.now);
+      if (wait > 0) service.advance(wait);
+      try {
+        steps.push({ wait, ...replayStep(service, step, virtual) });
+      } catch (error) {
+        throw new Error(`exportTest: replaying ${stepName(step, i)} on a fresh service: ${error.message}; no test is exported that would fail`, { cause: error });
+      }
+    });
+  } finally {
+    service.free();
+  }
+  return { options, steps };
+}
+
+/** A value as JS source. */
+export const js = (value) => JSON.stringify(value);
+
+/**
+ * The JS checks of one answer's facts, on a `reply` of `{ status, type,
+ * headers, body }` (body: the envelope, or null): each an expect() line.
+ * `redirects`: how the runner shows a 3xx (its status, or "opaqueredirect").
+ */
+export function jsChecks(facts, redirects) {
+  const out = [];
+  if (facts.status >= 300 && facts.status < 400 && redirects === "opaqueredirect") out.push(`expect(reply.type).toBe("opaqueredirect");`);
+  else out.push(`expect(reply.status).toBe(${facts.status});`);
+  if (facts.html) out.push(`expect(reply.headers["content-type"]).toContain("text/html");`);
+  if (facts.code !== undefined) out.push(`expect(reply.body.code).toBe(${js(facts.code)});`, `expect(reply.body.msg).toBe(${js(facts.msg)});`);
+  for (const key of ["orderId", "paymentId"]) if (facts[key] !== undefined) out.push(`expect(reply.body.data.${key}).toBe(${js(facts[key])});`);
+  if (facts.dataStatus !== undefined) out.push(`expect(reply.body.data.status).toBe(${js(facts.dataStatus)});`);
+  if (facts.declineCode !== undefined) out.push(`expect(reply.headers["x-orderpay-decline-code"]).toBe(${js(facts.declineCode)});`);
+  if (facts.replayed) out.push(`expect(reply.headers["idempotent-replayed"]).toBe("true");`);
+  return out;
+}
+
+/** A request's fetch init, as JS source: method, headers, body; a hang gives up after a moment. */
+function initOf(step) {
+  const init = { method: step.method };
+  if (Object.keys(step.headers).length > 0) init.headers = step.headers;
+  if (step.body !== null) init.body = step.body;
+  if (step.facts.network === "hang") init.timeoutMs = 200;
+  return js(init);
+}
+
+/**
+ * The body of a JS test (Vitest's or Playwright's): one block a step.
+ * `send`: the call that sends a request, given the path and init source;
+ * `service`: the name of the Service.
+ */
+export function jsSteps(plan, { send, redirects }) {
+  const lines = [];
+  plan.steps.forEach((step, i) => {
+    if (step.wait > 0) lines.push(`service.advance(${step.wait}); // the time between the run's steps`);
+    lines.push(...jsStep(step, i, send, redirects));
+  });
+  return lines;
+}
+
+function jsStep(step, i, send, redirects) {
+  switch (step.kind) {
+    case "request": {
+      const call = send(js(step.path), initOf(step));
+      const head = `// ${i + 1}. ${step.method} ${step.path}`;
+      if (step.facts.network !== undefined && (LOST.has(step.facts.network) || step.facts.network === "short")) {
+        return [`${head}: lost (a network fault: ${step.facts.network})`, `await expect(${call}).rejects.toThrow();`];
+      }
+      return [head, `reply = await ${call};`, ...jsChecks(step.facts, redirects)];
+    }
+    case "advance":
+      return [`service.advance(${step.ms});`];
+    case "scenario":
+      return [`service.setScenario(${js(step.scenario)});`];
+    case "force":
+      return [`service.forceNext(${js(step.outcome)}, ${step.count});`];
+    case "challenge":
+      return [`expect(service.completeChallenge(${js(step.paymentId)}, ${js(step.outcome)}).status).toBe(${js(step.status)});`];
+    default:
+      return [];
+  }
+}
+
+/** Lines indented by `n` spaces. */
+export const indent = (lines, n) => lines.map((line) => `${" ".repeat(n)}${line}`).join("\n");

@@ -1,0 +1,102 @@
+// The run journal (src/js/run_journal.js) through the built package:
+// every way in (handle, request, createFetch) and the calls that change
+// a service outside a request land in runOf(service) in order, stamped
+// with the service's time; the bound and a restored service refuse an
+// export rather than give a wrong one; resumeRun carries a run across a
+// snapshot.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { Service } from "../../pkg/index.js";
+import { createFetch } from "../../pkg/fetch.js";
+import { runOf } from "../../pkg/service.js";
+import { JOURNAL_BOUND } from "../../pkg/run_journal.js";
+
+const START = Date.UTC(2026, 0, 1);
+const JSON_TYPE = { "Content-Type": "application/json" };
+
+test("each way in and each call is a step, with the service's time and what was answered", async () => {
+  const api = createFetch({ service: { seed: 7, failureRate: 0, virtualTime: START, latency: { order: { baseMs: 5, spreadMs: 0, tailChance: 0 } } } });
+  const s = api.service;
+  const created = await api("/api/order/create", { method: "POST", headers: JSON_TYPE, body: JSON.stringify({ userId: "u1", price: 20 }) });
+  const order = (await created.json()).data;
+  s.setScenario("insufficient-funds");
+  s.handle("POST", "/api/payment/pay", { orderId: order.orderId, amount: 20, paymentMethod: "CARD" }, JSON_TYPE);
+  s.setScenario(null);
+  s.forceNext("failure", 2);
+  s.advance(1000);
+  const paid = s.request("POST", "/api/payment/pay", JSON.stringify({ orderId: order.orderId, amount: 20, paymentMethod: "CARD", cardNumber: "4000 0025 0000 3155" }), { "content-type": "application/json", "Idempotency-Key": "k-1" });
+  s.completeChallenge(paid.body.data.paymentId, "abandon");
+
+  const run = runOf(s);
+  assert.deepEqual(run.options, { seed: 7, failureRate: 0, virtualTime: START, latency: { order: { baseMs: 5, spreadMs: 0, tailChance: 0 } } });
+  assert.equal(run.clock, "virtual");
+  assert.deepEqual(run.steps.map((x) => x.kind), ["request", "scenario", "request", "scenario", "force", "advance", "request", "challenge"]);
+  const [create, scenario, declined, cleared, force, advance, pay, challenge] = run.steps;
+  assert.equal(create.at, START);
+  assert.equal(create.method, "POST");
+  assert.equal(create.path, "/api/order/create");
+  assert.equal(create.headers["content-type"], "application/json");
+  assert.equal(create.body, JSON.stringify({ userId: "u1", price: 20 }));
+  assert.equal(create.answer.status, 200);
+  assert.equal(JSON.parse(create.answer.body).data.orderId, order.orderId);
+  // The order's 5 ms of simulated latency moved the virtual clock before the next step.
+  assert.equal(scenario.at, START + 5);
+  assert.equal(scenario.scenario, "insufficient-funds");
+  assert.deepEqual(JSON.parse(declined.answer.body), { code: -1, msg: "Third party payment failed", data: null });
+  assert.equal(declined.answer.status, 200);
+  assert.equal(cleared.scenario, null);
+  assert.deepEqual([force.outcome, force.count], ["failure", 2]);
+  assert.equal(advance.ms, 1000);
+  assert.equal(pay.at, advance.at + 1000);
+  assert.equal(pay.headers["idempotency-key"], "k-1");
+  assert.equal(JSON.parse(pay.answer.body).data.status, "REQUIRES_ACTION");
+  assert.deepEqual([challenge.paymentId, challenge.outcome], [paid.body.data.paymentId, "abandon"]);
+  assert.equal(typeof pay.answer.headers["x-b3-traceid"], "string");
+  s.free();
+});
+
+test("a wall-clock run is stamped with the wall's time, the one the core was handed", () => {
+  const s = new Service({ seed: 1 });
+  const before = Date.now();
+  const reply = s.request("POST", "/api/order/create", '{"userId":"u","price":1}', JSON_TYPE);
+  const run = runOf(s);
+  assert.equal(run.clock, "wall");
+  const [step] = run.steps;
+  assert.ok(step.at >= before && step.at <= Date.now());
+  assert.equal(reply.body.data.createdAt, step.at, "the order's time is the step's");
+  s.free();
+});
+
+test("past the bound the run is refused by name, and a bad call is no step", () => {
+  const s = new Service({ seed: 1 });
+  assert.throws(() => s.advance("1"), TypeError);
+  assert.equal(s.run().steps.length, 0);
+  for (let i = 0; i <= JOURNAL_BOUND; i++) s.handle("GET", "/api/order/ORD-NONE");
+  assert.equal(s.run().steps.length, JOURNAL_BOUND);
+  assert.throws(() => runOf(s), (e) => e instanceof RangeError && e.message.includes(`more than ${JOURNAL_BOUND} steps`));
+  s.free();
+});
+
+test("a restored service refuses until resumeRun gives it the run it was saved with", () => {
+  const s = new Service({ seed: 3, virtualTime: START });
+  s.request("POST", "/api/order/create", '{"userId":"u","price":1}', JSON_TYPE);
+  const saved = { snapshot: s.snapshot(), run: JSON.parse(JSON.stringify(s.run())) };
+  const restored = Service.restore(saved.snapshot);
+  assert.throws(() => runOf(restored), /made by Service\.restore/);
+  restored.resumeRun(saved.run);
+  restored.advance(10);
+  const run = runOf(restored);
+  assert.deepEqual(run.steps.map((x) => x.kind), ["request", "advance"]);
+  assert.deepEqual(run.options, saved.run.options);
+  assert.throws(() => restored.resumeRun(saved.run), /just made by Service\.restore/);
+  // The run of a restore that was not given its run starts at the snapshot: it stays refused.
+  const bare = Service.restore(saved.snapshot);
+  const again = Service.restore(bare.snapshot());
+  again.resumeRun(bare.run());
+  assert.throws(() => runOf(again), /made by Service\.restore/);
+  bare.free();
+  again.free();
+  s.free();
+  restored.free();
+});

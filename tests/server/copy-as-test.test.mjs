@@ -1,0 +1,68 @@
+// service.exportTest("curl") run by bash against a real `orderpay serve`
+// on 127.0.0.1: the typical flow and the three failure stories of
+// tests/node/copy-stories.mjs each pass as copied, twice in the same
+// session (the script resets it), and a script whose expected answer is
+// changed fails, naming its step.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+
+import { Service } from "../../pkg/index.js";
+import { STORIES } from "../node/copy-stories.mjs";
+import { serve, stop } from "./serve.mjs";
+
+let server;
+const dir = mkdtempSync(join(tmpdir(), "orderpay-copied-curl-"));
+before(async () => {
+  server = await serve(["--port", "0"]);
+});
+after(() => stop(server));
+
+function runScript(name, text, session) {
+  const file = join(dir, `${name}.sh`);
+  writeFileSync(file, text);
+  return spawnSync("bash", [file], { encoding: "utf8", env: { ...process.env, ORDERPAY_URL: server.origin, ORDERPAY_SESSION: session } });
+}
+
+for (const [name, story] of Object.entries(STORIES)) {
+  test(`the curl copy of "${name}" passes against orderpay serve, and again on a rerun`, () => {
+    const service = story(Service);
+    const script = service.exportTest("curl");
+    service.free();
+    for (const round of [1, 2]) {
+      const ran = runScript(name, script, `copied-${name}`);
+      assert.equal(ran.status, 0, `round ${round}:\n${ran.stdout}\n${ran.stderr}`);
+      assert.match(ran.stdout, /^ok: \d+ steps answered as in the run$/m);
+    }
+  });
+}
+
+test("a curl copy whose expected answer is not the server's fails at that step", () => {
+  const service = STORIES["declined-then-replayed"](Service);
+  const script = service.exportTest("curl").replace("header x-orderpay-decline-code 'insufficient_funds'", "header x-orderpay-decline-code 'card_declined'");
+  service.free();
+  const ran = runScript("changed", script, "copied-changed");
+  assert.equal(ran.status, 1);
+  assert.match(ran.stderr, /^step 2: expected the header x-orderpay-decline-code: card_declined/m);
+});
+
+test("GET /__orderpay/export-test gives a session's run as a script that passes, and names a bad format", async () => {
+  const session = `${server.origin}/s/exported`;
+  const created = await fetch(`${session}/api/order/create`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"userId":"u-1","price":5}' });
+  const { orderId } = (await created.json()).data;
+  await fetch(`${server.origin}/__orderpay/sessions/exported/force-next`, { method: "POST", body: '{"outcome":"failure"}' });
+  await fetch(`${session}/api/payment/pay`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ orderId, amount: 5, paymentMethod: "CARD" }) });
+  const exported = await fetch(`${server.origin}/__orderpay/sessions/exported/export-test?format=curl`);
+  assert.equal(exported.status, 200);
+  const script = await exported.text();
+  assert.match(script, /force-next/);
+  assert.match(script, new RegExp(`"orderId":"${orderId}"`));
+  const ran = runScript("exported", script, "exported-replay");
+  assert.equal(ran.status, 0, `${ran.stdout}\n${ran.stderr}`);
+  const bad = await fetch(`${server.origin}/__orderpay/export-test?format=jest`);
+  assert.equal(bad.status, 400);
+  assert.match((await bad.json()).msg, /^format: expected "curl", "vitest" or "playwright", got "jest"/);
+});

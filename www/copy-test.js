@@ -1,0 +1,41 @@
+// "Copy as test": everything this page's service was asked since it
+// started (the flow, the console's requests, scenarios, challenges, the
+// clock) as a runnable test, from the package's service.exportTest (tab
+// mode) or the server's GET /__orderpay/export-test (live). The text is
+// copied to the clipboard and shown below the buttons.
+import { $, setText } from "./dom.js";
+
+const LABELS = { vitest: "a Vitest test", playwright: "a Playwright test", curl: "a curl script" };
+
+/** Shows `text` as copied (or why it could not be), then tries the clipboard. */
+async function show(format, text, note, out) {
+  setText(out, text);
+  out.hidden = false;
+  out.dataset.format = format;
+  note.dataset.kind = "info";
+  try {
+    await navigator.clipboard.writeText(text);
+    note.textContent = `Copied as ${LABELS[format]}: it replays this run and checks each answer (docs/copy-as-test.md says how to run it).`;
+  } catch {
+    note.textContent = `Here is ${LABELS[format]}: the browser did not allow copying, so select the text below and copy it.`;
+  }
+}
+
+/** One button's click: the export, or the reason there is none. */
+async function copyAs(store, format, note, out) {
+  try {
+    await show(format, await store.exportTest(format), note, out);
+  } catch (error) {
+    out.hidden = true;
+    note.dataset.kind = "error";
+    note.textContent = `No test to copy: ${error.message}`;
+  }
+}
+
+export function mountCopyTest(store) {
+  const note = $("#copy-test-note");
+  const out = $("#copy-test-text");
+  for (const format of Object.keys(LABELS)) {
+    $(`#copy-test-${format}`).addEventListener("click", () => copyAs(store, format, note, out));
+  }
+}
