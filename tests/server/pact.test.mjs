@@ -4,10 +4,11 @@
 // with PactV3 (the typical flow, a declined payment) and its provider script
 // verifies it against a real server, the states set through POST
 // /__orderpay/provider-states; a pact asking for what the spec does not do
-// fails with the mismatch named; and the route's own rules and refusals.
+// fails with the mismatch named; a pact service.exportPact wrote from a run
+// verifies too; and the route's own rules and refusals.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -101,6 +102,44 @@ test("a pact asking for what the spec does not do fails verification, the mismat
   assert.doesNotMatch(verified.out, /orderpay honours the pact/);
 });
 
+/** A run of a Service through request(): the typical flow, a drawn decline, a scenario's decline and its 429 every 2nd order request. */
+async function exportedRun() {
+  const { Service } = await import(join(root, "pkg", "node.js"));
+  const s = new Service({ seed: 11 });
+  const send = (method, path, body) => s.request(method, path, body && JSON.stringify(body), body && { "content-type": "application/json" }).body;
+  const { orderId } = send("POST", "/api/order/create", { userId: "u1", price: 25, description: "tea" }).data;
+  send("GET", `/api/order/${orderId}`);
+  const pay = { orderId, amount: 25, paymentMethod: "CARD" };
+  s.forceNext("failure", 1);
+  assert.equal(send("POST", "/api/payment/pay", pay).code, -1);
+  s.forceNext("success", 1);
+  const { paymentId } = send("POST", "/api/payment/pay", pay).data;
+  send("POST", `/api/order/${orderId}/pay`);
+  assert.equal(send("POST", `/api/order/delete/${orderId}`).msg, "Paid order cannot be deleted");
+  send("GET", `/api/payment/${paymentId}`);
+  send("POST", `/api/payment/refund/${paymentId}`);
+  send("GET", `/api/payment/${paymentId}`);
+  s.setScenario("insufficient-funds");
+  assert.equal(send("POST", "/api/payment/pay", pay).code, -1);
+  s.setScenario("rate-limited");
+  send("GET", `/api/order/${orderId}`);
+  assert.equal(send("GET", `/api/order/${orderId}`).code, 429);
+  const pact = s.exportPact({ consumer: "exported-web", provider: "orderpay" });
+  s.free();
+  return pact;
+}
+
+test("a pact written by service.exportPact from a run verifies against orderpay serve, its states set through the route", async () => {
+  const pact = await exportedRun();
+  assert.equal(pact.interactions.length, 12);
+  mkdirSync(join(dir, "pacts"), { recursive: true });
+  writeFileSync(join(dir, "pacts", "exported-web-orderpay.json"), JSON.stringify(pact, null, 2));
+  const verified = await run("provider-exported.mjs", provider("pacts/exported-web-orderpay.json"));
+  assert.equal(verified.code, 0, verified.out);
+  assert.match(verified.out, /12\. GET \/api\/order\/ORD-\w+ .*\n.*\n     And the scenario rule "every 2nd request limited" fires\n.*\n      has status code 429 \(OK\)/);
+  assert.match(verified.out, /Given a payment exists/);
+});
+
 test("a state change: the first setup starts the session fresh, the interaction's next ones add to it, a teardown resets", async () => {
   const placed = await change("states", "an order ORD-PACT0042 exists", "setup", { price: 12.5, userId: "u9" });
   assert.equal(placed.status, 200);
@@ -135,6 +174,9 @@ test("an unknown state, a malformed or taken id, a bad body: a 400 naming it, an
     [{ state: "an order exists", params: { userId: 7 } }, /^params\.userId: expected a string, got 7$/],
     [{ state: "payments succeed", action: "undo" }, /^action: expected "setup" or "teardown", got "undo"$/],
     [{ params: {} }, /^state: expected the provider state's name/],
+    [{ state: "an order exists", params: { status: "GONE" } }, /^params\.status: expected "CREATED" or "PAID", got "GONE"$/],
+    [{ state: "a payment exists", params: { paymentMethod: "CASH" } }, /^params\.paymentMethod: expected CARD, WALLET_A or WALLET_B, got "CASH"$/],
+    [{ state: "my story", params: { scenario: { rules: [{ then: { kind: "nope" } }] } } }, /^params\.scenario: rules\[0\]\.then\.kind: expected one of/],
     [{ state: "an order ORD-PACT0007 exists" }, /^state "an order ORD-PACT0007 exists": orderId: ORD-PACT0007 is taken/],
   ];
   for (const [body, msg] of refusals) {
