@@ -16,7 +16,7 @@ import { promisify } from "node:util";
 
 import { examples } from "../docs.mjs";
 import { adminDocumentText, loadChecker } from "./openapi.mjs";
-import { call, root, serve, stop } from "./serve.mjs";
+import { call, consumer, root, serve, stop } from "./serve.mjs";
 
 let server;
 let checker;
@@ -138,6 +138,15 @@ test("a pact written by service.exportPact from a run verifies against orderpay 
   assert.equal(verified.code, 0, verified.out);
   assert.match(verified.out, /12\. GET \/api\/order\/ORD-\w+ .*\n.*\n     And the scenario rule "every 2nd request limited" fires\n.*\n      has status code 429 \(OK\)/);
   assert.match(verified.out, /Given a payment exists/);
+});
+
+test("docs/pact.md's exportPact example writes a pact that verifies against orderpay serve", async () => {
+  // Run where the package is installed, as a user's project has it.
+  const app = consumer();
+  app.run("export-pact.mjs", examples("pact-export")[0]);
+  const verified = await run("provider-export.mjs", provider(join(app.dir, "pacts", "shop-web-orderpay.json")));
+  assert.equal(verified.code, 0, verified.out);
+  assert.match(verified.out, /4\. POST \/api\/payment\/pay .*\n     Given an order ORD-\w+ exists\n     And the scenario rule "every payment declined" fires\n/);
 });
 
 test("a state change: the first setup starts the session fresh, the interaction's next ones add to it, a teardown resets", async () => {

@@ -552,14 +552,27 @@ const OPERATIONS = {
       ...refused,
     },
   }],
-  providerStates: ["pact", "Set up or tear down a Pact provider state", "The state change Pact's verifier sends (its providerStatesSetupUrl, or --state-change-url, with the body): {state, params, action}. A setup of an interaction's first state makes the session fresh, as a reset does; the interaction's other states (no request between them) add to it. A teardown makes the session fresh. The states: \"an order ORD-XXXXXXXX exists\", \"an order exists\" (params orderId, userId, price, description; the id is ORD-PACT0001, ORD-PACT0002, ... when none), \"payments are declined for insufficient funds\", \"the third party is down\", a preset's name, and the name of the scenario the server started with. The answer is the values Pact may put in the interaction (fromProviderState), as a flat JSON object, not the envelope. Any other state is a 400 naming it and listing the states, changing nothing.", {
+  providerStates: ["pact", "Set up or tear down a Pact provider state", "The state change Pact's verifier sends (its providerStatesSetupUrl, or --state-change-url, with the body): {state, params, action}. A setup of an interaction's first state makes the session fresh, as a reset does; the interaction's other states (no request between them) add to it. A teardown makes the session fresh. The states: \"an order ORD-XXXXXXXX exists\", \"an order exists\" (params orderId, userId, price, description, status CREATED or PAID; the id is ORD-PACT0001, ORD-PACT0002, ... when none), \"a payment exists\" (params orderId, amount, paymentMethod, refunded; answers its paymentId), \"payments succeed\", \"payments fail\", \"payments are declined for insufficient funds\", \"the third party is down\", a preset's name, the name of the scenario the server started with, and any name with params.scenario (a document or a preset's name). The answer is the values Pact may put in the interaction (fromProviderState), as a flat JSON object, not the envelope. Any other state is a 400 naming it and listing the states, changing nothing.", {
     requestBody: body(
       {
         type: "object",
         required: ["state"],
         properties: {
           state: { type: "string", minLength: 1 },
-          params: { type: ["object", "null"], properties: { orderId: { type: "string" }, userId: { type: "string" }, price: { type: "number", exclusiveMinimum: 0 }, description: { type: "string" } } },
+          params: {
+            type: ["object", "null"],
+            properties: {
+              orderId: { type: "string" },
+              userId: { type: "string" },
+              price: { type: "number", exclusiveMinimum: 0 },
+              description: { type: "string" },
+              status: { enum: ["CREATED", "PAID"] },
+              amount: { type: "number", exclusiveMinimum: 0 },
+              paymentMethod: { enum: ["CARD", "WALLET_A", "WALLET_B"] },
+              refunded: { type: "boolean" },
+              scenario: { oneOf: [ref("schemas", "ScenarioDocument"), { type: "string", description: "A preset's name" }] },
+            },
+          },
           action: { enum: ["setup", "teardown"], default: "setup" },
         },
       },
@@ -567,17 +580,22 @@ const OPERATIONS = {
     ),
     responses: {
       200: {
-        description: "Set up (the values: an order's fields, or the scenario's name) or torn down ({})",
+        description: "Set up (the values: an order's or a payment's fields, the scenario's name, how many attempts are forced) or torn down ({})",
         content: json({
           type: "object",
           properties: {
             orderId: { type: "string" },
+            paymentId: { type: "string" },
             userId: { type: "string" },
             price: { type: "number" },
-            status: { const: "CREATED" },
+            amount: { type: "number" },
+            paymentMethod: { type: "string" },
+            status: { type: "string" },
             description: { type: "string" },
             createdAt: { type: "integer" },
+            paidAt: { type: "integer" },
             scenario: { type: "string" },
+            forced: { type: "integer" },
           },
         }),
       },
