@@ -92,6 +92,10 @@ test("a pact asking for what the spec does not do fails verification, the mismat
       .withRequest({ method: "DELETE", path: "/api/order/ORD-PACT0001" })
       .willRespondWith({ status: 200, body: ok(null) });
     await pact.executeTest(({ url }) => fetch(url + "/api/order/ORD-PACT0001", { method: "DELETE" }));
+    pact.given("a unicorn exists").uponReceiving("a read in a state orderpay does not know")
+      .withRequest({ method: "GET", path: "/api/order/ORD-PACT0001" })
+      .willRespondWith({ status: 200 });
+    await pact.executeTest(({ url }) => fetch(url + "/api/order/ORD-PACT0001"));
   `);
   assert.equal(consumer.code, 0, consumer.out);
   const verified = await run("provider-wrong.mjs", provider("pacts/wishful-web-orderpay.json"));
@@ -99,6 +103,7 @@ test("a pact asking for what the spec does not do fails verification, the mismat
   assert.match(verified.out, /\$\.data -> Actual map is missing the following keys: currency/);
   assert.match(verified.out, /expected 200 but was 405/);
   assert.match(verified.out, /\$\.msg -> Expected 'method: DELETE is not allowed on \/api\/order\/ORD-PACT0001; use GET'/);
+  assert.match(verified.out, /Provider setup state change for 'a unicorn exists' has failed - .*Invalid status code: 400/);
   assert.doesNotMatch(verified.out, /orderpay honours the pact/);
 });
 
@@ -172,6 +177,7 @@ test("a state change: the first setup starts the session fresh, the interaction'
   assert.deepEqual((await change("states", "rate-limited")).body, { scenario: "rate-limited" });
   assert.deepEqual((await change("states", "the third party is down")).body, { scenario: "third-party-down" });
   assert.equal((await get("states", "/__orderpay/scenario")).data.scenario.document.name, "third-party-down");
+  assert.deepEqual((await change("states", "Insufficient-Funds")).body, { scenario: "insufficient-funds" }, "a preset's name in any case");
 });
 
 test("an unknown state, a malformed or taken id, a bad body: a 400 naming it, and the session as it was", async () => {

@@ -47,7 +47,8 @@ export function setterOf(ctx, state, params) {
   if (/^a payment exists$/i.test(state)) return paymentSetter(params);
   const forced = /^payments (succeed|fail)$/i.exec(state);
   if (forced) return forcing(forced[1].toLowerCase() === "succeed" ? "success" : "failure");
-  const preset = SAID.get(state.toLowerCase()) ?? (Object.hasOwn(presets, state) ? state : null);
+  const lower = state.toLowerCase();
+  const preset = SAID.get(lower) ?? (Object.hasOwn(presets, lower) ? lower : null);
   if (preset !== null) return scenarioSetter(preset);
   const started = ctx.instance.options.scenario;
   if (started && typeof started === "object" && started.name === state) return scenarioSetter(started);
