@@ -95,7 +95,7 @@ setup_test() {
     apt_install chromium chromium-driver
   fi
   npm_ci "$ROOT/tests" "the JS tooling of tests/package.json (Playwright, TypeScript, msw, OpenTelemetry, ESLint)"
-  npm_ci "$ROOT/tests/server" "the server's test and benchmark tooling of tests/server/package.json (OpenAPI validator and linters, ajv, autocannon, Prism, json-server, WireMock)"
+  npm_ci "$ROOT/tests/server" "the server's test and benchmark tooling of tests/server/package.json (OpenAPI validator and linters, ajv, autocannon, Prism, json-server, WireMock, Pact)"
   local venv="$ROOT/tests/server/.venv"
   if ! command -v python3 >/dev/null || ! python3 -c "import ensurepip, venv" 2>/dev/null; then
     say "installing Python 3 with venv"
