@@ -178,6 +178,8 @@ test("a state change: the first setup starts the session fresh, the interaction'
   assert.deepEqual((await change("states", "the third party is down")).body, { scenario: "third-party-down" });
   assert.equal((await get("states", "/__orderpay/scenario")).data.scenario.document.name, "third-party-down");
   assert.deepEqual((await change("states", "Insufficient-Funds")).body, { scenario: "insufficient-funds" }, "a preset's name in any case");
+  const nullDescription = await change("states", "an order exists", "setup", { description: null });
+  assert.deepEqual([nullDescription.status, nullDescription.body.description], [200, ""], "a null description is read as the create route reads it");
 });
 
 test("an unknown state, a malformed or taken id, a bad body: a 400 naming it, and the session as it was", async () => {
@@ -185,12 +187,13 @@ test("an unknown state, a malformed or taken id, a bad body: a 400 naming it, an
   const refusals = [
     [{ state: "a unicorn exists" }, /^state: no provider state "a unicorn exists"; the states are "an order ORD-XXXXXXXX exists".*insufficient-funds/],
     [{ state: "an order ORD-1 exists" }, /^orderId: expected ORD- and 8 of A-Z 0-9 \(ORD-PACT0001\), got "ORD-1"$/],
-    [{ state: "an order exists", params: { price: 0 } }, /^params\.price: expected a number > 0, got 0$/],
-    [{ state: "an order exists", params: { userId: 7 } }, /^params\.userId: expected a string, got 7$/],
+    [{ state: "an order exists", params: { price: 0 } }, /^params\.price must be > 0$/],
+    [{ state: "an order exists", params: { userId: "u".repeat(65) } }, /^params\.userId: must be at most 64 characters, got 65$/],
+    [{ state: "an order exists", params: { userId: 7 } }, /^params\.userId: expected a string/],
     [{ state: "payments succeed", action: "undo" }, /^action: expected "setup" or "teardown", got "undo"$/],
     [{ params: {} }, /^state: expected the provider state's name/],
     [{ state: "an order exists", params: { status: "GONE" } }, /^params\.status: expected "CREATED" or "PAID", got "GONE"$/],
-    [{ state: "a payment exists", params: { paymentMethod: "CASH" } }, /^params\.paymentMethod: expected CARD, WALLET_A or WALLET_B, got "CASH"$/],
+    [{ state: "a payment exists", params: { paymentMethod: "CASH" } }, /^params\.paymentMethod: must be one of CARD, WALLET_A, WALLET_B, got "CASH"$/],
     [{ state: "my story", params: { scenario: { rules: [{ then: { kind: "nope" } }] } } }, /^params\.scenario: rules\[0\]\.then\.kind: expected one of/],
     [{ state: "an order ORD-PACT0007 exists" }, /^state "an order ORD-PACT0007 exists": orderId: ORD-PACT0007 is taken/],
   ];

@@ -28,11 +28,10 @@ const SAID = new Map([
   ["the third party is down", "third-party-down"],
 ]);
 
+const JSON_TYPE = { "content-type": "application/json" };
+
 /** How many payment attempts "payments succeed" and "payments fail" decide: more than an interaction makes. */
 const FORCED = 1000;
-
-/** An order id as the service issues them. */
-const ORDER_ID = /^ORD-[A-Z0-9]{8}$/;
 
 /**
  * What sets `state` up: fn(service) returning the values Pact may put in
@@ -84,10 +83,8 @@ function scenarioSetter(scenario, given = false) {
  * with params.status "PAID"), and gives its fields as the values.
  */
 function orderSetter(params) {
-  const order = { ...ORDER, ...params };
-  const problem = orderProblem(order);
-  if (problem) return problem;
-  return (service) => placed(service, order);
+  const order = checkedOrder({ ...ORDER, ...params });
+  return typeof order === "string" ? order : (service) => placed(service, order);
 }
 
 function placed(service, order) {
@@ -102,22 +99,40 @@ function placed(service, order) {
   return { orderId, userId, price, status: order.status ?? "CREATED", description, createdAt };
 }
 
-function orderProblem(order) {
-  for (const field of ["userId", "description"]) {
-    if (typeof order[field] !== "string") return `params.${field}: expected a string, got ${JSON.stringify(order[field])}`;
-  }
-  if (!order.userId || order.userId.length > 64) return `params.userId: expected 1 to 64 characters, got ${JSON.stringify(order.userId)}`;
-  if (order.description.length > 1000) return `params.description: expected at most 1000 characters, got ${order.description.length}`;
-  if (typeof order.price !== "number" || !(order.price > 0) || !Number.isFinite(order.price)) {
-    return `params.price: expected a number > 0, got ${JSON.stringify(order.price)}`;
-  }
-  if (order.orderId !== undefined && (typeof order.orderId !== "string" || !ORDER_ID.test(order.orderId))) {
-    return `orderId: expected ORD- and 8 of A-Z 0-9 (ORD-PACT0001), got ${JSON.stringify(order.orderId)}`;
-  }
+/**
+ * The order the params describe as the core reads it (a null description
+ * is ""), or what is wrong with it: the core's own refusal, asked of a
+ * scratch service (the create route's for the fields, placeOrder's for the
+ * id), so no rule of the core is restated.
+ */
+function checkedOrder(order) {
   if (order.status !== undefined && order.status !== "CREATED" && order.status !== "PAID") {
     return `params.status: expected "CREATED" or "PAID", got ${JSON.stringify(order.status)}`;
   }
-  return null;
+  if (order.orderId !== undefined && typeof order.orderId !== "string") {
+    return `orderId: expected an order id (a string), got ${JSON.stringify(order.orderId)}`;
+  }
+  return scratch((service) => {
+    const { userId, price, description } = order;
+    const made = service.handle("POST", "/api/order/create", { userId, price, description }, JSON_TYPE);
+    if (made.code !== 0) return `params.${made.msg}`;
+    const read = { ...order, userId: made.data.userId, price: made.data.price, description: made.data.description };
+    const id = order.orderId;
+    if (id !== undefined && id !== made.data.orderId && rawOf(service).placeOrder(id, read.userId, read.price, read.description) === undefined) {
+      return `orderId: expected ORD- and 8 of A-Z 0-9 (ORD-PACT0001), got ${JSON.stringify(id)}`;
+    }
+    return read;
+  });
+}
+
+/** What `check(service)` says of a fresh scratch service, which is then freed. */
+function scratch(check) {
+  const service = new Service({ seed: 1, failureRate: 0 });
+  try {
+    return check(service);
+  } finally {
+    service.free();
+  }
 }
 
 /** ORD-PACT0001, ORD-PACT0002, ...: the first this session has not issued, and its createdAt. */
@@ -137,20 +152,26 @@ function firstFree(place) {
  */
 function paymentSetter(params) {
   const { amount = params.price ?? ORDER.price, paymentMethod = "CARD", refunded = false, ...rest } = params;
-  const problem = orderProblem({ ...ORDER, ...rest });
+  const order = checkedOrder({ ...ORDER, ...rest });
+  const problem = typeof order === "string" ? order : paymentProblem(amount, paymentMethod);
   if (problem) return problem;
-  if (typeof amount !== "number" || !(amount > 0)) return `params.amount: expected a number > 0, got ${JSON.stringify(amount)}`;
-  if (!["CARD", "WALLET_A", "WALLET_B"].includes(paymentMethod)) {
-    return `params.paymentMethod: expected CARD, WALLET_A or WALLET_B, got ${JSON.stringify(paymentMethod)}`;
-  }
   return (service) => {
-    const have = rest.orderId !== undefined && service.handle("GET", `/api/order/${rest.orderId}`).code === 0;
-    const orderId = have ? rest.orderId : placed(service, { ...ORDER, ...rest }).orderId;
+    const have = order.orderId !== undefined && service.handle("GET", `/api/order/${order.orderId}`).code === 0;
+    const orderId = have ? order.orderId : placed(service, order).orderId;
     service.forceNext("success", 1);
-    const paid = service.handle("POST", "/api/payment/pay", JSON.stringify({ orderId, amount, paymentMethod }), { "content-type": "application/json" });
+    const paid = service.handle("POST", "/api/payment/pay", { orderId, amount, paymentMethod }, JSON_TYPE);
     if (paid.code !== 0) throw new RangeError(`the payment was not made: ${paid.msg}`);
     const { paymentId } = paid.data;
     if (refunded) service.handle("POST", `/api/payment/refund/${paymentId}`);
     return { ...paid.data, status: refunded ? service.handle("GET", `/api/payment/${paymentId}`).data.status : paid.data.status };
   };
+}
+
+/** The pay route's refusal of the amount or the method, asked of a scratch service, or null. */
+function paymentProblem(amount, paymentMethod) {
+  return scratch((service) => {
+    const { orderId } = service.handle("POST", "/api/order/create", { userId: ORDER.userId, price: ORDER.price }, JSON_TYPE).data;
+    const paid = service.handle("POST", "/api/payment/pay", { orderId, amount, paymentMethod }, JSON_TYPE);
+    return paid.code === 0 ? null : `params.${paid.msg}`;
+  });
 }
