@@ -21,6 +21,14 @@ async function show(format, text, note, out) {
   }
 }
 
+/** Why there is no copy, in the page's words: an imported state has no run (the package's message says so in code's terms). */
+function reason(error) {
+  if (/made by Service\.restore/.test(error.message)) {
+    return "this state was imported from a file (or restored from a snapshot): it holds the orders and payments, not the calls that made them. Copy before exporting a state, or start fresh and copy that run.";
+  }
+  return error.message;
+}
+
 /** One button's click: the export, or the reason there is none. */
 async function copyAs(store, format, note, out) {
   try {
@@ -28,7 +36,7 @@ async function copyAs(store, format, note, out) {
   } catch (error) {
     out.hidden = true;
     note.dataset.kind = "error";
-    note.textContent = `No test to copy: ${error.message}`;
+    note.textContent = `No test to copy: ${reason(error)}`;
   }
 }
 

@@ -138,7 +138,7 @@ export async function writeBig(header, pieces, packed, length = pieces.reduce((n
   } else {
     await idbPut({ header, text: pieces.join("") });
   }
-  localStorage.setItem(KEY, `${V2}${JSON.stringify({ ...header, where: "idb", exchanges: undefined, counters: undefined })}\n`);
+  localStorage.setItem(KEY, `${V2}${JSON.stringify({ ...header, where: "idb", exchanges: undefined, counters: undefined, calls: undefined })}\n`);
   return length;
 }
 

@@ -16,6 +16,16 @@ import { planOf } from "./payment-states.js";
 /** The longest answer body kept with the run saved in this browser, in characters. */
 const SAVED_ANSWER = 16 * 1024;
 
+/** The answer headers a copied test checks. */
+const CHECKED_HEADERS = ["content-type", "x-orderpay-decline-code", "idempotent-replayed"];
+
+/** What a copied test checks of an answer, for the run saved with the state. */
+function checkedOf({ status, headers, body, fault }) {
+  const kept = {};
+  for (const name of CHECKED_HEADERS) if (headers[name] !== undefined) kept[name] = headers[name];
+  return { status, headers: kept, body: body.length > SAVED_ANSWER ? "" : body, ...(fault ? { fault } : {}) };
+}
+
 /** Requests sent from this page whose headers and body are kept (the log has neither). */
 const KEEP_EXCHANGES = 500;
 
@@ -170,11 +180,15 @@ export class Store extends EventTarget {
     return this.remote ? this.remote.exportTest(format) : this.service.exportTest(format);
   }
 
-  /** The service's run, saved with its snapshot so that a reload can still copy it as a test; answers over SAVED_ANSWER are left out (the copy checks their status). */
+  /**
+   * The service's run, saved with its snapshot so that a reload can still
+   * copy it as a test: of each answer, only what a copy checks (bodies over
+   * SAVED_ANSWER left out: the copy then checks their status).
+   */
   savedRun() {
     if (this.remote || typeof this.service.run !== "function") return null;
     const run = this.service.run();
-    for (const step of run.steps) if (step.answer && step.answer.body.length > SAVED_ANSWER) step.answer = { ...step.answer, body: "" };
+    for (const step of run.steps) if (step.answer) step.answer = checkedOf(step.answer);
     return run;
   }
 
@@ -559,7 +573,8 @@ export class Store extends EventTarget {
       this.#kept.add(this.service);
       return { service: this.service, ...rest };
     }
-    return { text: await this.snapshotText(), ...rest };
+    // The run goes with the snapshot, so that a copy as test still works after the undo.
+    return { text: await this.snapshotText(), calls: this.savedRun(), ...rest };
   }
 
   /** A checkpoint no undo will use: its service is freed (unless it is the one in use). */
@@ -577,6 +592,7 @@ export class Store extends EventTarget {
     else if (this.remote) service = await this.remote.restore(checkpoint.text);
     else service = await this.restored({ text: checkpoint.text, pieces: [checkpoint.text] }, onProgress);
     await this.adopt(service, null, onProgress);
+    if (checkpoint.text !== undefined) this.resumeRun(checkpoint.calls);
     this.ids = checkpoint.ids;
     this.run = checkpoint.run;
     this.exchanges = checkpoint.exchanges;

@@ -21,8 +21,11 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 step=0
 fail() { echo "step $step: $*" >&2; exit 1; }
+# The admin API's token, for a server beyond loopback (--admin-token).
+auth=()
+if [ -n "${"$"}{ORDERPAY_ADMIN_TOKEN:-}" ]; then auth=(-H "authorization: Bearer $ORDERPAY_ADMIN_TOKEN"); fi
 # An admin call that must answer 200; its body is left in $out/a.
-admin() { local s; s=$(curl -sS -o "$out/a" -w '%{http_code}' "$@") || fail "curl failed"; [ "$s" = 200 ] || fail "admin answered $s: $(cat "$out/a")"; }
+admin() { local s; s=$(curl -sS ${"$"}{auth[@]+"${"$"}{auth[@]}"} -o "$out/a" -w '%{http_code}' "$@") || fail "curl failed"; [ "$s" = 200 ] || fail "admin answered $s: $(cat "$out/a")"; }
 # A request to the gateway: its status into $status, its body into $body.
 send() { local method=$1 path=$2; shift 2; step=$((step + 1)); status=$(curl -sS -o "$out/b" -D "$out/h" -w '%{http_code}' -X "$method" "$API$path" "$@") || fail "curl failed"; body=$(cat "$out/b"); }
 # A request whose answer is lost (a network fault): curl must exit with one of the codes in $1.
@@ -86,7 +89,7 @@ export function curlTest(plan) {
   return `#!/usr/bin/env bash
 # Copied from an orderpay run (service.exportTest("curl")), against \`npx orderpay serve\`:
 # ORDERPAY_URL (default http://127.0.0.1:4010) and ORDERPAY_SESSION (default copied-test)
-# say where. The session is reset to the run's options, on a virtual clock from the run's start.
+# say where (ORDERPAY_ADMIN_TOKEN: the admin token of a server beyond loopback). The session is reset to the run's options, on a virtual clock from the run's start.
 ${HELPERS}
 admin -X POST "$A/reset" -d ${sh(js(plan.options))}
 ${lines.join("\n")}

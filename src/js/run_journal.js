@@ -78,7 +78,12 @@ export class RunJournal {
     this.#raw = raw;
     this.#virtual = raw.virtualClock();
     const options = {};
-    for (const key of Object.keys(given ?? {})) if (key !== "webhooks" && given[key] !== undefined) options[key] = given[key];
+    for (const key of Object.keys(given ?? {})) {
+      const value = given[key];
+      if (key === "webhooks" || value === undefined) continue;
+      // An object (latency, a scenario document) as it was now: the caller may change it later.
+      options[key] = typeof value === "object" && value !== null ? JSON.parse(JSON.stringify(value)) : value;
+    }
     this.#options = { ...options, seed: raw.seed(), virtualTime: raw.now() };
   }
 

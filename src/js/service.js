@@ -226,8 +226,10 @@ export class Service {
    */
   setScenario(scenario) {
     const at = this.#journal.clock();
-    this.#setScenarioText(readScenario(scenario), false);
-    this.#journal.call({ kind: "scenario", at, scenario: scenario ?? null });
+    const text = readScenario(scenario);
+    this.#setScenarioText(text, false);
+    // A document as it was now (the caller may change the object later); a name or text as given.
+    this.#journal.call({ kind: "scenario", at, scenario: typeof scenario === "object" && scenario !== null ? JSON.parse(text) : (scenario ?? null) });
   }
 
   #setScenarioText(text, fresh) {

@@ -93,8 +93,8 @@ async function place(mode, name, sources) {
 /**
  * service.exportTest's copies of tests/node/copy-stories.mjs for the
  * Vitest and Playwright fixtures, as `[file, text]`: a copy that does not
- * pass fails the fixture. The typical flow's Playwright copy opens the
- * fixture's own page (its baseURL); the others their blank page.
+ * pass fails the fixture. The Playwright copies open their own blank
+ * page: the fixture's app sends requests of its own as it loads.
  */
 async function copiedTests(fixture) {
   const format = { vitest: "vitest", playwright: "playwright" }[fixture];
@@ -102,7 +102,7 @@ async function copiedTests(fixture) {
   const { Service } = await import(join(root, "pkg", "index.js"));
   return Object.entries(STORIES).map(([name, story]) => {
     const service = story(Service);
-    const text = service.exportTest(format, { name: `copied: ${name}`, page: format === "playwright" && name === "typical" ? "/" : undefined });
+    const text = service.exportTest(format, { name: `copied: ${name}` });
     service.free();
     return [`copied-${name}.${format === "vitest" ? "test" : "spec"}.js`, text];
   });

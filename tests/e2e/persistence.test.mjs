@@ -100,6 +100,10 @@ test("the state exports as a snapshot file that imports here and restores in Nod
   await other.page.waitForFunction(() => /^Imported the state from orderpay-state-/.test(document.querySelector("#settings-message").textContent));
   await waitForRows(other.page, 24);
   assert.deepEqual(await logRows(other.page), await logRows(page));
+  // An imported file holds the state, not the calls that made it: no test to copy, and the note says why.
+  await other.page.click("#copy-test-vitest");
+  await other.page.waitForFunction(() => /^No test to copy: this state was imported/.test(document.querySelector("#copy-test-note").textContent));
+  assert.equal(await other.page.isHidden("#copy-test-text"), true);
   // The imported log is read from the package's NDJSON: its records are the records, with no @timestamp of their own.
   await other.page.click("#logs tr[data-seq] button.trace");
   await other.page.locator("#trace-detail .record").first().waitFor();

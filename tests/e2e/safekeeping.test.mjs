@@ -197,6 +197,10 @@ test("emptying the log, starting fresh, resetting and importing can each be undo
   await waitForRows(page, 6);
   const rows = await logRows(page);
 
+  await page.click("#copy-test-curl");
+  await page.waitForSelector("#copy-test-text:not([hidden])");
+  const copied = await page.textContent("#copy-test-text");
+
   // Emptying the log sits apart from "Clear filters", and Undo brings the records back.
   assert.equal(await page.locator("#filters #clear-logs").count(), 0);
   await page.click("#clear-logs");
@@ -207,6 +211,10 @@ test("emptying the log, starting fresh, resetting and importing can each be undo
   await waitForRows(page, 6);
   assert.deepEqual(await logRows(page), rows);
   assert.equal(await page.isHidden("#undo"), true);
+  // The run came back with the snapshot: the copy as test is the one before.
+  await page.click("#copy-test-vitest");
+  await page.click("#copy-test-curl");
+  await page.waitForFunction((text) => document.querySelector("#copy-test-text").textContent === text && !document.querySelector("#copy-test-text").hidden, copied);
 
   // Apply and start fresh, then undo: the old service, its seed and its order.
   await applySettings(page, { seed: 99 });

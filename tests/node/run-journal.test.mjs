@@ -56,6 +56,19 @@ test("each way in and each call is a step, with the service's time and what was 
   s.free();
 });
 
+test("a scenario document or an option object is recorded as it was when given, whatever the caller does to it after", () => {
+  const latency = { order: { baseMs: 1 } };
+  const rules = { rules: [{ then: { kind: "decline", code: "insufficient_funds" } }] };
+  const s = new Service({ seed: 1, latency });
+  s.setScenario(rules);
+  latency.order.baseMs = 9;
+  rules.rules[0].then.code = "expired_card";
+  const run = runOf(s);
+  assert.deepEqual(run.options.latency, { order: { baseMs: 1 } });
+  assert.equal(run.steps[0].scenario.rules[0].then.code, "insufficient_funds");
+  s.free();
+});
+
 test("a wall-clock run is stamped with the wall's time, the one the core was handed", () => {
   const s = new Service({ seed: 1 });
   const before = Date.now();

@@ -21,10 +21,10 @@ before(async () => {
 });
 after(() => stop(server));
 
-function runScript(name, text, session) {
+function runScript(name, text, session, env = { ORDERPAY_URL: server.origin }) {
   const file = join(dir, `${name}.sh`);
   writeFileSync(file, text);
-  return spawnSync("bash", [file], { encoding: "utf8", env: { ...process.env, ORDERPAY_URL: server.origin, ORDERPAY_SESSION: session } });
+  return spawnSync("bash", [file], { encoding: "utf8", env: { ...process.env, ORDERPAY_SESSION: session, ...env } });
 }
 
 for (const [name, story] of Object.entries(STORIES)) {
@@ -65,4 +65,20 @@ test("GET /__orderpay/export-test gives a session's run as a script that passes,
   const bad = await fetch(`${server.origin}/__orderpay/export-test?format=jest`);
   assert.equal(bad.status, 400);
   assert.match((await bad.json()).msg, /^format: expected "curl", "vitest" or "playwright", got "jest"/);
+});
+
+test("a curl copy runs against a server whose admin API asks for a token, given ORDERPAY_ADMIN_TOKEN", async () => {
+  const guarded = await serve(["--port", "0", "--admin-token", "copied-secret"]);
+  try {
+    const service = STORIES.typical(Service);
+    const script = service.exportTest("curl");
+    service.free();
+    const refused = runScript("guarded", script, "copied-guarded", { ORDERPAY_URL: guarded.origin });
+    assert.equal(refused.status, 1);
+    assert.match(refused.stderr, /admin answered 401/);
+    const ran = runScript("guarded", script, "copied-guarded", { ORDERPAY_URL: guarded.origin, ORDERPAY_ADMIN_TOKEN: "copied-secret" });
+    assert.equal(ran.status, 0, `${ran.stdout}\n${ran.stderr}`);
+  } finally {
+    await stop(guarded);
+  }
 });
