@@ -140,7 +140,8 @@ function outcomeState(step, body) {
  * request the interaction sends.
  */
 function ruleState(scenario, name) {
-  const document = typeof scenario === "string" ? presets[scenario] : scenario;
+  // A preset's name, a document, or a document's JSON text, as setScenario takes them.
+  const document = typeof scenario === "string" ? (presets[scenario] ?? jsonOf(scenario)) : scenario;
   const rule = document?.rules?.find((r) => r.name === name);
   if (!rule) return null;
   const when = Object.fromEntries(MATCHERS.filter((m) => rule.when?.[m] !== undefined).map((m) => [m, rule.when[m]]));

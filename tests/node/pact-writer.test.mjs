@@ -79,7 +79,8 @@ test("a scenario's rule that fired is a state of that rule alone, its counting l
   const pay = () => s.request("POST", "/api/payment/pay", { orderId, amount: 5, paymentMethod: "CARD" }, JSON_TYPE);
   s.setScenario("insufficient-funds");
   pay();
-  s.setScenario({ name: "limits", rules: [{ name: "every 2nd limited", when: { route: "order", every: 2 }, then: { kind: "http", status: 429, retryAfter: 1 } }] });
+  // As JSON text, which setScenario takes too.
+  s.setScenario(JSON.stringify({ name: "limits", rules: [{ name: "every 2nd limited", when: { route: "order", every: 2 }, then: { kind: "http", status: 429, retryAfter: 1 } }] }));
   s.request("GET", `/api/order/${orderId}`);
   s.request("GET", `/api/order/${orderId}`);
   s.setScenario(null);
