@@ -95,7 +95,7 @@ setup_test() {
     apt_install chromium chromium-driver
   fi
   npm_ci "$ROOT/tests" "the JS tooling of tests/package.json (Playwright, TypeScript, msw, OpenTelemetry, ESLint)"
-  npm_ci "$ROOT/tests/server" "the server's test and benchmark tooling of tests/server/package.json (OpenAPI validator and linters, ajv, autocannon, Prism, json-server, WireMock)"
+  npm_ci "$ROOT/tests/server" "the server's test and benchmark tooling of tests/server/package.json (OpenAPI validator and linters, ajv, autocannon, Prism, json-server, WireMock, Pact)"
   npm_ci "$ROOT/tests/postman" "newman, which runs the Postman collection against the container image's tree (tests/postman/package.json)"
   # container/tree.sh strips Node's binary (binutils), and the test chroots into the tree (coreutils).
   if ! command -v strip >/dev/null; then

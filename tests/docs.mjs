@@ -19,9 +19,10 @@ export const root = new URL("..", import.meta.url).pathname;
 /**
  * The examples TypeScript does not check under strict (docs/test-runners.md#typescript says which are):
  * docs/api.md's browser example imports a build folder by its path, which exists only where someone
- * built it; webhooks-express and webhook-testing-express need Express's types, which a project installs. Every other example is checked.
+ * built it; webhooks-express and webhook-testing-express need Express's types, and pact-consumer and pact-provider
+ * @pact-foundation/pact, which a project installs (tests/server/pact.test.mjs runs those two). Every other example is checked.
  */
-const UNTYPED_EXAMPLES = ["browser", "webhooks-express", "webhook-testing-express"];
+const UNTYPED_EXAMPLES = ["browser", "webhooks-express", "webhook-testing-express", "pact-consumer", "pact-provider"];
 /** Runner sections whose code TypeScript checks too (Jest's globals need @types/jest, which a user may not have). */
 const TYPED_FIXTURES = ["vitest", "playwright", "browser-app"];
 

@@ -81,3 +81,47 @@ fn a_broken_snapshot_is_refused_with_a_reason() {
     let tampered = s.snapshot().replace("\"price\":1.5", "\"price\":-3");
     assert!(Service::restore(&tampered, Box::new(VirtualClock::starting_at(0))).is_err());
 }
+
+/// A Pact provider state's order (`place_order`): under the id asked
+/// for, read back by the gateway, kept by a snapshot, and refused for a
+/// malformed or taken id, a price not above 0, or past maxOrders,
+/// changing nothing.
+#[test]
+fn an_order_placed_under_a_chosen_id_is_read_back_and_snapshotted() {
+    let mut s = service(3);
+    let at = s.place_order("ORD-PACT0001", "u1", 9.5, "tea").unwrap();
+    let got = s.handle(RawRequest::new("GET", "/api/order/ORD-PACT0001"));
+    let data = &serde_json::to_value(&got.body).unwrap()["data"];
+    assert_eq!(data["orderId"], "ORD-PACT0001");
+    assert_eq!(
+        (data["userId"].as_str(), data["price"].as_f64()),
+        (Some("u1"), Some(9.5))
+    );
+    assert_eq!(
+        (data["status"].as_str(), data["createdAt"].as_i64()),
+        (Some("CREATED"), Some(at))
+    );
+    for (id, price) in [
+        ("ORD-PACT0001", 1.0),
+        ("ORD-pact0002", 1.0),
+        ("ORD-PACT002", 1.0),
+        ("ORD-PACT0002", 0.0),
+    ] {
+        assert_eq!(s.place_order(id, "u1", price, ""), None, "{id} {price}");
+    }
+    assert_eq!(s.orders().len(), 1);
+    let restored = Service::restore(&s.snapshot(), Box::new(VirtualClock::starting_at(0))).unwrap();
+    assert_eq!(restored.snapshot(), s.snapshot());
+    // The same content created later gets an id of its own.
+    assert_ne!(create(&mut s, 0), "ORD-PACT0001");
+    let mut full = Service::new(
+        Settings {
+            max_orders: 1,
+            ..Settings::with_seed(1)
+        },
+        Box::new(VirtualClock::starting_at(0)),
+    )
+    .unwrap();
+    assert!(full.place_order("ORD-PACT0001", "u1", 1.0, "").is_some());
+    assert_eq!(full.place_order("ORD-PACT0002", "u1", 1.0, ""), None);
+}

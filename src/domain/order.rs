@@ -158,7 +158,8 @@ impl Orders {
     /// seen on an order replays in a fresh service with the same seed by
     /// creating the same order: its id, and so its payment outcomes, match.
     pub fn create(&mut self, new: NewOrder, seed: u64, now: i64) -> (Order, Transition) {
-        let (code, made) = self.add(&new.user_id, new.price, &new.description, seed, now);
+        let code = self.add(None, &new.user_id, new.price, &new.description, (seed, now));
+        let made = Transition::order(EventType::OrderCreated, code);
         let order = Order {
             order_id: code.text(PREFIX),
             user_id: new.user_id,
@@ -170,20 +171,41 @@ impl Orders {
         (order, made)
     }
 
-    /// `create` without the answer: keeps the order and returns its code.
-    /// The test-data runner creates thousands of orders a call and reads
-    /// none of them back, so it borrows the texts and copies nothing.
-    pub(crate) fn add(
+    /// An order under an id the caller picked (a Pact provider state's
+    /// "an order ORD-… exists"); `None` when that id is live or was
+    /// deleted. Counted in `made` as an id of its content, so a snapshot
+    /// of it checks; a later create of that content draws past it.
+    pub fn place(
         &mut self,
+        code: Code,
         user_id: &str,
         price: Money,
         description: &str,
-        seed: u64,
         now: i64,
-    ) -> (Code, Transition) {
+    ) -> Option<()> {
+        if self.index.contains_key(&code) || self.deleted.contains(&code) {
+            return None;
+        }
+        self.add(Some(code), user_id, price, description, (0, now));
+        Some(())
+    }
+
+    /// `create` without the answer: keeps the order and returns its code.
+    /// The test-data runner creates thousands of orders a call and reads
+    /// none of them back, so it borrows the texts and copies nothing.
+    /// `chosen`: the id to keep it under (`place`), else drawn. The
+    /// caller makes the `Transition` of a created order (`place` has none).
+    pub(crate) fn add(
+        &mut self,
+        chosen: Option<Code>,
+        user_id: &str,
+        price: Money,
+        description: &str,
+        (seed, now): (u64, i64),
+    ) -> Code {
         let user_id = self.texts.share(user_id);
         let description = self.texts.share(description);
-        self.add_shared(user_id, price, description, seed, now)
+        self.insert(chosen, user_id, price, description, (seed, now))
     }
 
     /// `add` with the texts already shared (`Texts::share` of this
@@ -197,10 +219,27 @@ impl Orders {
         seed: u64,
         now: i64,
     ) -> (Code, Transition) {
+        let code = self.insert(None, user_id, price, description, (seed, now));
+        (code, Transition::order(EventType::OrderCreated, code))
+    }
+
+    /// Keeps a new order under `chosen`, or the id its content draws
+    /// from the seed; either way counted in `made` for its content.
+    fn insert(
+        &mut self,
+        chosen: Option<Code>,
+        user_id: Rc<str>,
+        price: Money,
+        description: Rc<str>,
+        (seed, now): (u64, i64),
+    ) -> Code {
         let hash = content_hash(&user_id, price, &description);
         let taken = |c: Code| self.index.contains_key(&c) || self.deleted.contains(&c);
         let made = self.made.entry(hash).or_insert(0);
-        let (code, next) = id::keyed_code(seed, hash, *made, taken);
+        let (code, next) = match chosen {
+            Some(code) => (code, made.wrapping_add(1)),
+            None => id::keyed_code(seed, hash, *made, taken),
+        };
         *made = next;
         let row = Row {
             code,
@@ -210,9 +249,8 @@ impl Orders {
             created_at: now,
             status: OrderStatus::Created,
         };
-        let made = Transition::order(EventType::OrderCreated, code);
         self.keep(row);
-        (code, made)
+        code
     }
 
     /// Room for `more` orders in the tables, made at once rather than by

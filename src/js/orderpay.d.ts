@@ -915,6 +915,13 @@ export class Service {
    * not given its run (resumeRun), or a replay that answers otherwise, an Error.
    */
   exportTest(format: TestFormat, options?: ExportTestOptions): string;
+  /**
+   * The run so far as a pact of Pact specification V3 (docs/pact.md): each
+   * request and its answer an interaction, ids and times matched by form,
+   * what the run had set up (orders, payments, outcomes, a scenario's rule)
+   * as provider states that `orderpay serve` sets up. Refused as exportTest is.
+   */
+  exportPact(options: ExportPactOptions): Pact;
   /** The run so far, as plain data that JSON keeps: what exportTest renders. Save it with a snapshot for resumeRun(). */
   run(): Run;
   /** Gives a Service just made by Service.restore the run its snapshot was saved with, so that exportTest works again. */
@@ -1001,6 +1008,27 @@ export interface ExportTestOptions {
   name?: string;
   /** Playwright: the page that runs the requests' fetch, relative to your baseURL (default: a blank page the test answers itself). */
   page?: string;
+}
+
+/** The options of Service.exportPact: the pacticipants' names. */
+export interface ExportPactOptions {
+  /** The app whose run it is (the pact's consumer). */
+  consumer: string;
+  /** The service it called (the pact's provider), verified with `orderpay serve`. */
+  provider: string;
+}
+
+/** A pact file's content (Pact specification V3): write it as JSON to pacts/CONSUMER-PROVIDER.json. */
+export interface Pact {
+  consumer: { name: string };
+  provider: { name: string };
+  interactions: Array<{
+    description: string;
+    providerStates: Array<{ name: string; params?: Record<string, unknown> }>;
+    request: { method: string; path: string; query?: Record<string, string[]>; headers?: Record<string, string>; body?: unknown; generators?: Record<string, unknown> };
+    response: { status: number; headers: Record<string, string>; body: unknown; matchingRules?: { body: Record<string, unknown> } };
+  }>;
+  metadata: { pactSpecification: { version: "3.0.0" } };
 }
 
 /** A request of a run, as the caller sent it and as the service answered. */

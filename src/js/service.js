@@ -10,6 +10,7 @@ import { errorText, kind, requestParts } from "./request_parts.js";
 import { pieceSize, restoreLength, Restoring, textIn, TextPieces } from "./pieces.js";
 import { linearMemory, loaded } from "./ready.js";
 import { exportTest, rendererOf } from "./export_test.js";
+import { pactOf } from "./pact_writer.js";
 import { RunJournal, wholeRun } from "./run_journal.js";
 import * as tape from "./tape.js";
 import { WebhookSender } from "./webhook_sender.js";
@@ -421,6 +422,27 @@ export class Service {
   exportTest(format, options) {
     rendererOf(format);
     return exportTest(runOf(this), format, options, (o) => new Service(o));
+  }
+
+  /**
+   * The run so far as a pact (Pact specification V3) between `consumer`
+   * and `provider`: its requests and answers as interactions, what the run
+   * had set up as provider states that `orderpay serve` knows
+   * (docs/pact.md). Throws as exportTest does for a run it cannot replay.
+   */
+  exportPact(options) {
+    for (const name of ["consumer", "provider"]) {
+      const value = options?.[name];
+      if (typeof value !== "string" || !value) throw new TypeError(`options.${name}: expected the pacticipant's name (a non-empty string), got ${kind(value)}`);
+    }
+    let run;
+    try {
+      run = runOf(this);
+    } catch (error) {
+      error.message = error.message.replace(/^exportTest/, "exportPact");
+      throw error;
+    }
+    return pactOf(run, { consumer: options.consumer, provider: options.provider });
   }
 
   /**

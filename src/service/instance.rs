@@ -7,7 +7,10 @@ use crate::prelude::*;
 use super::snapshot::{self, Parts};
 use super::snapshot::{check, stream};
 use super::{testdata, Pieces};
+use crate::domain::code::Code;
 use crate::domain::event_id::event_seq;
+use crate::domain::money::Money;
+use crate::domain::order::PREFIX;
 use crate::domain::payment_changes::{not_awaiting_text, NotAwaiting};
 use crate::domain::{Orders, Payment, Payments};
 use crate::gateway::events::{Events, Sources};
@@ -225,6 +228,29 @@ impl Service {
             .payments
             .get(payment_id)
             .map_err(|_| Invalid::out_of_range("paymentId", msg!("no payment ", Q(payment_id))))
+    }
+
+    /// An order in state CREATED under the id `order_id`, made now, as a
+    /// Pact provider state sets one up: no request, so no record, span,
+    /// count or event. Returns its `createdAt`; `None`, changing nothing,
+    /// for an id not `ORD-` and 8 of A-Z 0-9 or already issued, a price
+    /// not above 0, or past `maxOrders` (the JS layer names which).
+    pub fn place_order(
+        &mut self,
+        id: &str,
+        user_id: &str,
+        price: f64,
+        description: &str,
+    ) -> Option<i64> {
+        let (code, price) = (Code::parse(PREFIX, id)?, Money::positive(price)?);
+        let b = &mut self.backend;
+        if b.orders.len() >= b.settings.max_orders {
+            return None;
+        }
+        let now = b.clock.now_ms();
+        b.orders
+            .place(code, user_id, price, description, now)
+            .map(|()| now)
     }
 
     /// The payments awaiting a challenge, in id order.

@@ -197,6 +197,21 @@ impl Service {
         Ok(json::payment(&payment))
     }
 
+    /// `Service::place_order`: an order under a chosen id; its
+    /// `createdAt`, or `undefined` when refused.
+    #[wasm_bindgen(js_name = placeOrder)]
+    pub fn place_order(
+        &self,
+        id: &str,
+        user_id: &str,
+        price: f64,
+        description: &str,
+    ) -> Option<f64> {
+        let mut core = self.core.try_borrow_mut().ok()?;
+        core.place_order(id, user_id, price, description)
+            .map(|at| at as f64)
+    }
+
     /// The payments awaiting a challenge, in id order, as a JSON array;
     /// with `pending`, the PENDING ones too.
     pub fn challenges(&self, pending: bool) -> String {

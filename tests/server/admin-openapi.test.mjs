@@ -163,6 +163,7 @@ test("the documented refusals: a bad query or body 400, another origin 403, a bo
     ["POST", "/__orderpay/advance", { ms: -1 }, {}, 400],
     ["PUT", "/__orderpay/snapshot", '{"not":"a snapshot"}', {}, 400],
     ["PUT", "/__orderpay/scenario", { rules: [{ then: { kind: "nope" } }] }, {}, 400],
+    ["POST", "/__orderpay/provider-states", { state: "a unicorn exists", action: "setup" }, {}, 400],
     ["POST", "/__orderpay/advance", { ms: 1, pad: "x".repeat(70 * 1024) }, {}, 413],
     ["GET", "/__orderpay/settings", undefined, { origin: "http://evil.example" }, 403],
     ["GET", "/__orderpay/health", undefined, { "x-big": "x".repeat(81 * 1024) }, 431],

@@ -552,6 +552,56 @@ const OPERATIONS = {
       ...refused,
     },
   }],
+  providerStates: ["pact", "Set up or tear down a Pact provider state", "The state change Pact's verifier sends (its providerStatesSetupUrl, or --state-change-url, with the body): {state, params, action}. A setup of an interaction's first state makes the session fresh, as a reset does; the interaction's other states (no request between them) add to it. A teardown makes the session fresh. The states: \"an order ORD-XXXXXXXX exists\", \"an order exists\" (params orderId, userId, price, description, status CREATED or PAID; the id is ORD-PACT0001, ORD-PACT0002, ... when none), \"a payment exists\" (params orderId, amount, paymentMethod, refunded; answers its paymentId), \"payments succeed\", \"payments fail\", \"payments are declined for insufficient funds\", \"the third party is down\", a preset's name, the name of the scenario the server started with, and any name with params.scenario (a document or a preset's name). The answer is the values Pact may put in the interaction (fromProviderState), as a flat JSON object, not the envelope. Any other state is a 400 naming it and listing the states, changing nothing.", {
+    requestBody: body(
+      {
+        type: "object",
+        required: ["state"],
+        properties: {
+          state: { type: "string", minLength: 1 },
+          params: {
+            type: ["object", "null"],
+            properties: {
+              orderId: { type: "string" },
+              userId: { type: "string" },
+              price: { type: "number", exclusiveMinimum: 0 },
+              description: { type: "string" },
+              status: { enum: ["CREATED", "PAID"] },
+              amount: { type: "number", exclusiveMinimum: 0 },
+              paymentMethod: { enum: ["CARD", "WALLET_A", "WALLET_B"] },
+              refunded: { type: "boolean" },
+              scenario: { oneOf: [ref("schemas", "ScenarioDocument"), { type: "string", description: "A preset's name" }] },
+            },
+          },
+          action: { enum: ["setup", "teardown"], default: "setup" },
+        },
+      },
+      { state: "an order ORD-PACT0001 exists", params: {}, action: "setup" },
+    ),
+    responses: {
+      200: {
+        description: "Set up (the values: an order's or a payment's fields, the scenario's name, how many attempts are forced) or torn down ({})",
+        content: json({
+          type: "object",
+          properties: {
+            orderId: { type: "string" },
+            paymentId: { type: "string" },
+            userId: { type: "string" },
+            price: { type: "number" },
+            amount: { type: "number" },
+            paymentMethod: { type: "string" },
+            status: { type: "string" },
+            description: { type: "string" },
+            createdAt: { type: "integer" },
+            paidAt: { type: "integer" },
+            scenario: { type: "string" },
+            forced: { type: "integer" },
+          },
+        }),
+      },
+      ...bodied,
+    },
+  }],
 };
 
 /** The document's paths: one operation for each row of admin.js's table of routes, and no other. */
@@ -582,8 +632,8 @@ export function adminOpenapi({ version, license, repository }, origin = "http://
       version,
       description:
         "What `orderpay serve` offers beside the gateway, for tests in any language: the log, the spans, the counters, " +
-        "the whole state, forceNext, reset, the clock, the failure scenario, the payments awaiting a challenge and the webhooks. Answers are the {code, msg, data} envelope, except the documents " +
-        "(NDJSON, server-sent events, OTLP/JSON, the snapshot, the OpenAPI documents), which come as themselves. " +
+        "the whole state, forceNext, reset, the clock, the failure scenario, the payments awaiting a challenge, the webhooks and Pact's provider states. Answers are the {code, msg, data} envelope, except the documents " +
+        "(NDJSON, server-sent events, OTLP/JSON, the snapshot, the OpenAPI documents) and a provider state's values, which come as themselves. " +
         "HEAD is answered wherever GET is.",
       license: { name: license, identifier: license },
       contact: { name: "orderpay", url: repository?.url ?? repository },
@@ -597,6 +647,7 @@ export function adminOpenapi({ version, license, repository }, origin = "http://
       { name: "scenario", description: "The failure scenario: which requests fail, and how" },
       { name: "payments", description: "The payments in progress, those awaiting a 3-D Secure challenge, and answering one" },
       { name: "webhooks", description: "The webhook endpoints, their deliveries, and the events they are sent" },
+      { name: "pact", description: "Pact's provider states, for verifying orderpay serve as a Pact provider" },
     ],
     // On loopback with no --admin-token: nothing; else the bearer token.
     security: [{}, { adminToken: [] }],

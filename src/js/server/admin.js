@@ -1,9 +1,10 @@
 // The admin API under /__orderpay/: what the JS API offers beside requests
 // (logs, spans, exports, snapshots, forceNext, reset, the clock, the
-// failure scenario, the payments awaiting a challenge or the clock), over
-// HTTP for tests in any language. Answers are the {code, msg, data}
-// envelope, except the documents (NDJSON, OTLP/JSON, the snapshot, the
-// OpenAPI documents), which come as themselves.
+// failure scenario, the payments awaiting a challenge or the clock), and
+// Pact's provider states, over HTTP for tests in any language. Answers are
+// the {code, msg, data} envelope, except the documents (NDJSON, OTLP/JSON,
+// the snapshot, the OpenAPI documents) and a state change's values, which
+// come as themselves.
 import { readBody, TOO_LARGE, utf8 } from "./body.js";
 import { presets } from "../node.js";
 import { logsText, objectText, otlpText, spansText, successText } from "./core_json.js";
@@ -11,6 +12,7 @@ import { sendData, sendError, sendText } from "./reply.js";
 import { sessionPaths, sessionTarget } from "./session_admin.js";
 import { addWebhook, listEvents, listWebhooks, removeWebhook, resendDelivery } from "./admin_webhooks.js";
 import { SERVER_ROUTES } from "./session_name.js";
+import { changeState } from "./provider_states.js";
 
 export const PREFIX = "/__orderpay";
 /** The bodies the admin routes take at most (the document says them too). */
@@ -306,6 +308,12 @@ async function postWebhook(ctx, req, res) {
   if (body !== undefined) addWebhook(ctx, req, res, body);
 }
 
+/** A Pact verifier's state change: {state, params, action} (provider_states.js). */
+async function providerStates(ctx, req, res) {
+  const body = await jsonBody(req, res);
+  if (body !== undefined) changeState(ctx, res, body);
+}
+
 /**
  * The admin API, the one table of its routes: [method, path, operationId,
  * handler(ctx, req, res, params)]. The router reads it, and so does
@@ -341,6 +349,7 @@ const ROUTES = [
   ["GET", "/webhooks/events", "webhookEvents", listEvents],
   ["DELETE", "/webhooks/{id}", "removeWebhook", removeWebhook],
   ["POST", "/webhooks/deliveries/{id}/resend", "resendDelivery", resendDelivery],
+  ["POST", "/provider-states", "providerStates", providerStates],
 ];
 
 /** The admin routes of one server: [method, path, operationId, handler(req, res, params, values)]. */
