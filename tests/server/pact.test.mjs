@@ -56,7 +56,7 @@ async function run(name, code) {
 /** docs/pact.md's provider script, against this server and the pact file `pact`. */
 function provider(pact) {
   const [script] = examples("pact-provider");
-  return script.replaceAll("http://127.0.0.1:4010", server.origin).replace("pacts/shop-web-orderpay.json", pact);
+  return script.replaceAll("http://127.0.0.1:4010", server.origin).replaceAll("pacts/shop-web-orderpay.json", pact);
 }
 
 /** A state change as Pact's verifier sends it, in session `session`, held to the admin document. */
