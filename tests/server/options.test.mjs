@@ -147,6 +147,12 @@ test("an option not given comes from its ORDERPAY_ variable, checked alike, the 
   // The flag wins over its variable; an empty variable is unset; no variable for a script's two flags.
   assert.equal(parseArgs(["serve", "--port", "6"], env).port, 6);
   assert.deepEqual(parseArgs(["serve"], { ORDERPAY_PORT: "", ORDERPAY_READY_FILE: "r.json", ORDERPAY_EXIT_WITH_PARENT: "true" }), DEFAULTS);
+  // Spaces only are unset too (a CI file's blank), not a file named " " or a preset "  ".
+  assert.deepEqual(parseArgs(["serve"], { ORDERPAY_STATE: " ", ORDERPAY_SCENARIO: "  ", ORDERPAY_PORT: "\t" }), DEFAULTS);
+  // A number is written in decimals: not hex, not an exponent, no spaces around it.
+  refusedWith({ ORDERPAY_FAILURE_RATE: "0x1" }, [], 'ORDERPAY_FAILURE_RATE: expected a number from 0 to 1, got "0x1"');
+  refusedWith({ ORDERPAY_LATENCY: "1e-400" }, [], 'ORDERPAY_LATENCY: expected a number from 0 to 100, got "1e-400"');
+  refusedWith({ ORDERPAY_LATENCY: " 2" }, [], 'ORDERPAY_LATENCY: expected a number from 0 to 100, got " 2"');
   assert.equal(variableOf("--webhook-secret"), "ORDERPAY_WEBHOOK_SECRET");
   refusedWith({ ORDERPAY_PORT: "abc" }, [], 'ORDERPAY_PORT: expected a whole number from 0 to 65535, got "abc"');
   refusedWith({ ORDERPAY_SESSION_IDLE: "soon" }, [], 'ORDERPAY_SESSION_IDLE: expected a time such as 30m, 90s, 2h or 500ms (at most a week; 0 never), got "soon"');

@@ -158,9 +158,12 @@ function wholeNumber(flag, text, min, max) {
   return Number(text);
 }
 
+/** A decimal as people write one: 0.3, .5, 2; not 0x1, 1e-400 or " 1". */
+const DECIMAL = /^(\d+(\.\d*)?|\.\d+)$/;
+
 function number(flag, text, min, max) {
-  const n = Number(text);
-  if (text.trim() === "" || !Number.isFinite(n) || n < min || n > max) {
+  const n = DECIMAL.test(text) ? Number(text) : NaN;
+  if (!Number.isFinite(n) || n < min || n > max) {
     throw new UsageError(`${flag}: expected a number from ${min} to ${max}, got ${JSON.stringify(text)}`);
   }
   return n;
@@ -203,7 +206,7 @@ const CHECK = {
     return t;
   },
   seed: (f, t) => serviceOption(f, "seed", /^\d+$/.test(t) ? Number(t) : NaN, t),
-  failureRate: (f, t) => serviceOption(f, "failureRate", t.trim() === "" ? NaN : Number(t), t),
+  failureRate: (f, t) => serviceOption(f, "failureRate", DECIMAL.test(t) ? Number(t) : NaN, t),
   logCapacity: (f, t) => serviceOption(f, "logCapacity", /^\d+$/.test(t) ? Number(t) : NaN, t),
   maxOrders: (f, t) => serviceOption(f, "maxOrders", /^\d+$/.test(t) ? Number(t) : NaN, t),
   base: (f, t) => {
@@ -338,7 +341,8 @@ export function variableOf(flag) {
 
 /**
  * The variables of the options not given as flags, checked as the flag's
- * value would be, the message naming the variable; an empty one is unset.
+ * value would be, the message naming the variable; an empty one, or one of
+ * spaces only, is unset (a CI file's `VAR: ""` or `VAR: " "`).
  * `options.from` names the variable each value came from, for the messages
  * said later (cli.js). ORDERPAY_WEBHOOK is one endpoint, with
  * ORDERPAY_WEBHOOK_SECRET and ORDERPAY_WEBHOOK_HEADER its own; a --webhook
@@ -349,7 +353,7 @@ function readVariables(env, allowed, seen, options) {
     const name = FLAGS[flag];
     const variable = variableOf(flag);
     const text = env[variable];
-    if (NO_VARIABLE.has(flag) || seen.has(name) || text === undefined || text === "") continue;
+    if (NO_VARIABLE.has(flag) || seen.has(name) || text === undefined || text.trim() === "") continue;
     if (REPEATABLE.has(name)) {
       if (seen.has("webhook")) continue;
       if (name !== "webhook" && options.webhooks === undefined) {
