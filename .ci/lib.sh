@@ -71,7 +71,7 @@ npm_ci() {
 
 # Everything the tests need: what the build needs, then wasm-pack, clippy and rustfmt,
 # Chromium and chromedriver, the JS tooling of tests/, the server's test
-# tools, newman and strip for the container image's test, Python's venv
+# tools, newman, strip, buildah and podman for the container image's test, Python's venv
 # with schemathesis, and the compatibility fixtures' runners and bundlers.
 setup_test() {
   setup_build
@@ -97,10 +97,15 @@ setup_test() {
   npm_ci "$ROOT/tests" "the JS tooling of tests/package.json (Playwright, TypeScript, msw, OpenTelemetry, ESLint)"
   npm_ci "$ROOT/tests/server" "the server's test and benchmark tooling of tests/server/package.json (OpenAPI validator and linters, ajv, autocannon, Prism, json-server, WireMock, Pact)"
   npm_ci "$ROOT/tests/postman" "newman, which runs the Postman collection against the container image's tree (tests/postman/package.json)"
-  # container/tree.sh strips Node's binary (binutils), and the test chroots into the tree (coreutils).
+  # container/tree.sh strips Node's binary (binutils); the test builds the
+  # image with buildah and runs it with podman, on runc (tests/server/podman/).
   if ! command -v strip >/dev/null; then
     say "installing binutils (strip)"
     apt_install binutils
+  fi
+  if ! command -v buildah >/dev/null || ! command -v podman >/dev/null || ! command -v runc >/dev/null; then
+    say "installing buildah, podman and runc (the container image's test)"
+    apt_install buildah podman runc
   fi
   local venv="$ROOT/tests/server/.venv"
   if ! command -v python3 >/dev/null || ! python3 -c "import ensurepip, venv" 2>/dev/null; then

@@ -6,7 +6,7 @@
 // its user, chrooted, when run as root), timed from the spawn to the line
 // `orderpay ready on URL`, and stopped. With podman on the PATH and
 // --podman, the same for the image built with buildah and run by podman
-// (ORDERPAY_PODMAN_FLAGS, ORDERPAY_PODMAN_RUN_FLAGS as in docs/container.md).
+// (CONTAINERS_CONF and CONTAINERS_STORAGE_CONF from tests/server/podman/ in a sandbox like CI's, or the flags ORDERPAY_PODMAN_FLAGS and ORDERPAY_PODMAN_RUN_FLAGS).
 // Prints the figures; tests nothing.
 //
 // Run: node tests/bench/container.mjs [runs, default 10] [--podman]

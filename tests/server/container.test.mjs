@@ -5,9 +5,10 @@
 // root, so that only the tree's Node, libraries and files are there. One
 // server start; against it the HEALTHCHECK's command, the doc's curl
 // walkthrough, the Postman collection (newman) and a webhook; then a stop.
-// ORDERPAY_IMAGE_TEST=podman builds the image with buildah and runs it with
-// podman instead (ORDERPAY_PODMAN_FLAGS, ORDERPAY_PODMAN_RUN_FLAGS: what
-// this machine needs, docs/container.md).
+// ORDERPAY_IMAGE_TEST=podman (as CI runs it) builds the image with buildah
+// and runs it with podman instead (the sandbox's settings: CONTAINERS_CONF
+// and CONTAINERS_STORAGE_CONF from tests/server/podman/, or the flags in
+// ORDERPAY_PODMAN_FLAGS and ORDERPAY_PODMAN_RUN_FLAGS; docs/container.md).
 import assert from "node:assert/strict";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
