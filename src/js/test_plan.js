@@ -41,6 +41,14 @@ export function startOptions(run) {
 }
 
 /**
+ * The answer headers a copied test checks, and the only ones factsOf
+ * reads: the playground saves just these of each answer with its run
+ * (www/store.js imports this list).
+ */
+export const CHECKED_HEADERS = Object.freeze(["content-type", "x-orderpay-decline-code", "idempotent-replayed"]);
+const [CONTENT_TYPE, DECLINE_CODE, REPLAYED] = CHECKED_HEADERS;
+
+/**
  * What a page shows of an answer, and so what a copied test checks:
  * the status, the envelope's code and message, the order's or payment's
  * id and status, a decline's code, an idempotent replay, the challenge
@@ -54,7 +62,7 @@ export function factsOf(answer) {
     if (LOST.has(fault.fault) || answer.status === 0) return facts;
   }
   const headers = answer.headers;
-  if ((headers["content-type"] ?? "").startsWith("text/html")) {
+  if ((headers[CONTENT_TYPE] ?? "").startsWith("text/html")) {
     facts.html = true;
     return facts;
   }
@@ -67,8 +75,8 @@ export function factsOf(answer) {
     for (const key of ["orderId", "paymentId"]) if (typeof data[key] === "string") facts[key] = data[key];
     if (typeof data.status === "string") facts.dataStatus = data.status;
   }
-  if (headers["x-orderpay-decline-code"] !== undefined) facts.declineCode = headers["x-orderpay-decline-code"];
-  if (headers["idempotent-replayed"] === "true") facts.replayed = true;
+  if (headers[DECLINE_CODE] !== undefined) facts.declineCode = headers[DECLINE_CODE];
+  if (headers[REPLAYED] === "true") facts.replayed = true;
   return facts;
 }
 
