@@ -47,14 +47,26 @@ function handledAnswer(text) {
   return { status: text === "" ? 303 : 200, headers: { "content-type": "text/html; charset=utf-8" }, body: text };
 }
 
+/**
+ * A request's answer from the crossing's text (exchange() in service.js
+ * reads it with this too): a head line of status, headers and fault, then
+ * the body's text. Each call gives objects of its own.
+ */
+export function exchangedReply(text) {
+  const split = text.indexOf("\n");
+  const head = JSON.parse(text.slice(0, split));
+  return { status: head.status, headers: head.headers, text: text.slice(split + 1), fault: head.fault };
+}
+
 /** One request step as runOf() gives it, made from what was kept. */
 function requestStep(kept) {
-  const { at, parts, reply } = kept;
+  const { at, parts } = kept;
   const step = { kind: "request", at, method: parts.method, path: parts.path ?? "", headers: headersOf(parts.headers), body: bodyOf(parts) };
-  if (typeof reply === "string") step.answer = handledAnswer(reply);
+  if (kept.exchanged === undefined) step.answer = handledAnswer(kept.reply);
   else {
-    step.answer = { status: reply.status, headers: { ...reply.headers }, body: reply.text };
-    if (reply.fault !== undefined) step.answer.fault = structuredClone(reply.fault);
+    const reply = exchangedReply(kept.exchanged);
+    step.answer = { status: reply.status, headers: reply.headers, body: reply.text };
+    if (reply.fault !== undefined) step.answer.fault = reply.fault;
   }
   return step;
 }
@@ -126,9 +138,12 @@ export class RunJournal {
     else this.#lost += 1;
   }
 
-  /** A request through request()/exchange(): `reply` is {status, headers, text, fault}. */
-  request(at, parts, reply) {
-    this.#keep({ at, parts, reply });
+  /**
+   * A request through request()/exchange(): `text` is the crossing's
+   * answer, read at read() (the objects made of it now are the caller's).
+   */
+  request(at, parts, text) {
+    this.#keep({ at, parts, exchanged: text });
   }
 
   /** A request through handle(): `text` is the answer as the core wrote it. */

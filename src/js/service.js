@@ -11,7 +11,7 @@ import { pieceSize, restoreLength, Restoring, textIn, TextPieces } from "./piece
 import { linearMemory, loaded } from "./ready.js";
 import { exportTest, rendererOf } from "./export_test.js";
 import { pactOf } from "./pact_writer.js";
-import { RunJournal, wholeRun } from "./run_journal.js";
+import { RunJournal, exchangedReply, wholeRun } from "./run_journal.js";
 import * as tape from "./tape.js";
 import { WebhookSender } from "./webhook_sender.js";
 import { readWebhook } from "./webhook_spec.js";
@@ -523,11 +523,8 @@ export function exchange(service, method, path, body, headers) {
   } catch (error) {
     return { status: 500, headers: { ...JSON_HEADERS }, text: JSON.stringify(broken(error)) };
   }
-  const split = reply.indexOf("\n");
-  const head = JSON.parse(reply.slice(0, split));
-  const answer = { status: head.status, headers: head.headers, text: reply.slice(split + 1), fault: head.fault };
-  journal.request(at, p, answer);
-  return answer;
+  journal.request(at, p, reply);
+  return exchangedReply(reply);
 }
 
 /**

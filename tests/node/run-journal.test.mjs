@@ -155,11 +155,13 @@ test("resumeRun takes plain data of run()'s shape only: anything else is a TypeE
   restored.free();
 });
 
-test("run() is a copy of its own: changing what it gave changes neither the journal nor the next copy", () => {
+test("run() is a copy of its own, and so is each answer: changing what they gave changes neither the journal nor the next copy", () => {
   const rules = { rules: [{ then: { kind: "decline", code: "insufficient_funds" } }] };
   const s = new Service({ seed: 1, virtualTime: START, latency: { order: { baseMs: 1 } } });
   s.setScenario(rules);
-  s.request("POST", "/api/order/create", '{"userId":"u","price":1}', JSON_TYPE);
+  const answer = s.request("POST", "/api/order/create", '{"userId":"u","price":1}', JSON_TYPE);
+  answer.headers["content-type"] = "text/html";
+  assert.equal(s.run().steps[1].answer.headers["content-type"], "application/json", "the caller's answer is not the journal's");
   const given = s.run();
   given.steps[0].scenario.rules[0].then.code = "bogus";
   given.options.latency.order.baseMs = 7;
@@ -168,6 +170,7 @@ test("run() is a copy of its own: changing what it gave changes neither the jour
   assert.equal(again.steps[0].scenario.rules[0].then.code, "insufficient_funds");
   assert.equal(again.options.latency.order.baseMs, 1);
   assert.equal(again.steps[1].answer.headers["content-type"], "application/json");
+  assert.doesNotThrow(() => s.exportTest("vitest"));
   // A resumed run's steps are copies too.
   const restored = Service.restore(s.snapshot());
   restored.resumeRun(again);
