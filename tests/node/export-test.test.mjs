@@ -103,6 +103,8 @@ test("no text of the run becomes code of its copy: paths and methods with line e
   const s = new Service({ seed: 5, virtualTime: 0 });
   for (const path of HOSTILE_PATHS) s.handle("GET", path);
   s.request(HOSTILE_METHOD, "/api/order/x");
+  // And a body and a header value: strings of the copy, never its lines.
+  s.request("POST", "/api/order/create", `{"userId":"u\n\u2028process.exit(9)//","price":1}`, { "content-type": "application/json", "x-note": "a'$(exit 9)'" });
   for (const format of ["vitest", "playwright"]) {
     const text = s.exportTest(format);
     assert.equal(madeLine(text), undefined, `${format}: a line of the copy was made by the run's text`);
@@ -112,6 +114,6 @@ test("no text of the run becomes code of its copy: paths and methods with line e
   const curl = s.exportTest("curl");
   assert.equal(madeLine(curl, /[\n\r]/), undefined, "curl: a line of the copy was made by the run's text");
   const sent = sentByCurlCopy(curl);
-  assert.deepEqual(sent, [...HOSTILE_PATHS.flatMap((path) => ["GET", path]), HOSTILE_METHOD, "/api/order/x"]);
+  assert.deepEqual(sent, [...HOSTILE_PATHS.flatMap((path) => ["GET", path]), HOSTILE_METHOD, "/api/order/x", "POST", "/api/order/create"]);
   s.free();
 });
