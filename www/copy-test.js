@@ -17,9 +17,9 @@ function show(format, text, note, out) {
   });
 }
 
-/** Why there is no copy, in the page's words: an imported state has no run (the package's message says so in code's terms). */
+/** Why there is no copy, in the page's words: an imported state has no run (the package's error, whose reason says so, speaks in code's terms). */
 function reason(error) {
-  if (/made by Service\.restore/.test(error.message)) {
+  if (error.reason === "restored") {
     return "this state was imported from a file (or restored from a snapshot): it holds the orders and payments, not the calls that made them. Copy before exporting a state, or start fresh and copy that run.";
   }
   return error.message;

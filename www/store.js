@@ -4,6 +4,7 @@
 // sent from this page. The copy saved in this browser is saved-copy.js's.
 // Everything else listens to its "change" and "saved" events.
 import init, { Service } from "./pkg/orderpay.js";
+import { CHECKED_HEADERS } from "./pkg/test_plan.js";
 import { KEEP_IDS } from "./recent-ids.js";
 import { Tabs } from "./tabs.js";
 import { RequestIndex, keyOf } from "./requests-index.js";
@@ -16,10 +17,7 @@ import { planOf } from "./payment-states.js";
 /** The longest answer body kept with the run saved in this browser, in characters. */
 const SAVED_ANSWER = 16 * 1024;
 
-/** The answer headers a copied test checks. */
-const CHECKED_HEADERS = ["content-type", "x-orderpay-decline-code", "idempotent-replayed"];
-
-/** What a copied test checks of an answer, for the run saved with the state. */
+/** What a copied test checks of an answer (the package's list of its headers), for the run saved with the state. */
 function checkedOf({ status, headers, body, fault }) {
   const kept = {};
   for (const name of CHECKED_HEADERS) if (headers[name] !== undefined) kept[name] = headers[name];

@@ -4,10 +4,27 @@
 // through POST /__orderpay/advance. Each answer is checked as the page
 // showed it; the first difference stops the script with exit 1. The plan
 // is test_plan.js's. Internal: the package does not export this file.
-import { js } from "./test_plan.js";
+import { commentText, js } from "./test_plan.js";
 
-/** Quoted for a POSIX shell: inside single quotes, nothing is special but the quote itself. */
-const sh = (text) => `'${String(text).replace(/'/g, "'\\''")}'`;
+/**
+ * Quoted for bash: inside single quotes, nothing is special but the quote
+ * itself. Text with a control character (a line break) is quoted as
+ * $'...' with the character escaped, so that each line of the script is
+ * the script's own.
+ */
+function sh(value) {
+  const text = String(value);
+  const chars = [...text];
+  if (!chars.some(isControl)) return `'${text.replace(/'/g, "'\\''")}'`;
+  const escaped = chars.map((c) => (isControl(c) ? `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}` : c === "\\" || c === "'" ? `\\${c}` : c));
+  return `$'${escaped.join("")}'`;
+}
+
+/** A control character: U+0000 to U+001F, or DEL. */
+function isControl(c) {
+  const code = c.charCodeAt(0);
+  return code < 32 || code === 127;
+}
 
 /** curl's exit code for each lost connection (docs/network-faults.md); a hang is given up after --max-time. */
 const EXITS = { reset: "56", error: "56", empty: "52", short: "18", hang: "28|52" };
@@ -49,7 +66,7 @@ function requestLines(step) {
   const call = `${sh(step.method)} ${sh(step.path)} ${requestArgs(step)}`.trimEnd();
   const { facts } = step;
   if (facts.network !== undefined && EXITS[facts.network] !== undefined) return [`lost ${sh(EXITS[facts.network])} ${call}`];
-  const lines = [`send ${call}`, `is ${facts.status}`];
+  const lines = [`send ${call}`, `is ${sh(facts.status)}`];
   if (facts.html) lines.push(`header content-type text/html`);
   if (facts.code !== undefined) lines.push(`has ${member("code", facts.code)}`, `has ${member("msg", facts.msg)}`);
   for (const key of ["orderId", "paymentId"]) if (facts[key] !== undefined) lines.push(`has ${member(key, facts[key])}`);
@@ -71,7 +88,7 @@ function stepLines(step) {
       return [`admin -X POST "$A/force-next" -d ${sh(js({ outcome: step.outcome, count: step.count }))}`];
     case "challenge":
       return [
-        `admin -X POST "$A/challenges/${step.paymentId}" -d ${sh(js({ outcome: step.outcome }))}`,
+        `admin -X POST "$A/challenges/"${sh(step.paymentId)} -d ${sh(js({ outcome: step.outcome }))}`,
         `grep -q ${sh(`"status":${js(step.status)}`)} "$out/a" || fail ${sh(`expected the challenged payment ${step.status}`)}`,
       ];
     default:
@@ -84,7 +101,7 @@ export function curlTest(plan) {
   const lines = [];
   plan.steps.forEach((step, i) => {
     if (step.wait > 0) lines.push(`admin -X POST "$A/advance" -d ${sh(js({ ms: step.wait }))}    # the time between the run's steps`);
-    lines.push(step.kind === "request" ? `step=${i + 1}    # ${i + 1}. ${step.method} ${step.path}` : `step=${i + 1}`);
+    lines.push(step.kind === "request" ? `step=${i + 1}    # ${i + 1}. ${commentText(`${step.method} ${step.path}`)}` : `step=${i + 1}`);
     lines.push(...stepLines(step));
   });
   return `#!/usr/bin/env bash

@@ -18,7 +18,12 @@ const EXPECTED = {
   virtualTime: "a Unix time in milliseconds",
 };
 
-/** The options as plain values: numbers or undefined, and latency as JSON text. */
+/**
+ * The options as plain values: numbers or undefined, and latency as JSON
+ * text; `given`: the options as the run records them. Each option of the
+ * caller's is read once (a getter is not asked again), and both come from
+ * that one reading.
+ */
 export function readOptions(options) {
   const read = {
     seed: undefined,
@@ -30,6 +35,7 @@ export function readOptions(options) {
     latency: undefined,
     scenario: undefined,
     webhooks: [],
+    given: {},
   };
   if (options === undefined || options === null) return read;
   if (typeof options !== "object" || kind(options) === "an array") {
@@ -46,17 +52,25 @@ export function readOptions(options) {
       throw new TypeError(`options: unknown option ${JSON.stringify(key)}; known are ${KNOWN.join(", ")}`);
     }
   }
+  const once = {};
+  for (const name of KNOWN) once[name] = get(options, name);
+  readValues(once, read);
+  return read;
+}
+
+/** Fills `read` from `once`, the options each read once. */
+function readValues(once, read) {
   for (const name of Object.keys(EXPECTED)) {
-    const value = get(options, name);
+    const value = once[name];
     if (value === undefined) continue;
     if (typeof value !== "number") throw new TypeError(`${name}: expected ${EXPECTED[name]}, got ${kind(value)}`);
     read[name] = value;
+    read.given[name] = value;
   }
-  const latency = get(options, "latency");
-  if (latency !== undefined) {
+  if (once.latency !== undefined) {
     let json;
     try {
-      json = JSON.stringify(latency);
+      json = JSON.stringify(once.latency);
     } catch {
       // Reported below, as for a value with no JSON form.
     }
@@ -64,10 +78,12 @@ export function readOptions(options) {
       throw new TypeError("latency: expected an object such as { thirdParty: { baseMs: 500 } }");
     }
     read.latency = json;
+    read.given.latency = JSON.parse(json);
   }
-  read.scenario = readScenario(get(options, "scenario")) ?? undefined;
-  read.webhooks = readWebhooks(get(options, "webhooks"));
-  return read;
+  read.scenario = readScenario(once.scenario) ?? undefined;
+  // A document as its JSON (the caller may change the object later); a name or text as given.
+  if (read.scenario !== undefined) read.given.scenario = typeof once.scenario === "string" ? once.scenario : JSON.parse(read.scenario);
+  read.webhooks = readWebhooks(once.webhooks);
 }
 
 /**

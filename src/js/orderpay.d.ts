@@ -922,9 +922,12 @@ export class Service {
    * as provider states that `orderpay serve` sets up. Refused as exportTest is.
    */
   exportPact(options: ExportPactOptions): Pact;
-  /** The run so far, as plain data that JSON keeps: what exportTest renders. Save it with a snapshot for resumeRun(). */
+  /** The run so far, as plain data that JSON keeps (a copy of its own each call): what exportTest renders. Save it with a snapshot for resumeRun(). */
   run(): Run;
-  /** Gives a Service just made by Service.restore the run its snapshot was saved with, so that exportTest works again. */
+  /**
+   * Gives a Service just made by Service.restore the run its snapshot was saved with, so that exportTest works again.
+   * The run is copied and checked first: one that is not plain data of run()'s shape is a TypeError naming the field, and changes nothing.
+   */
   resumeRun(run: Run): void;
   /** The settings in force (options as given, defaults filled in). */
   readonly settings: ServiceSettings;

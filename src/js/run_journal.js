@@ -8,7 +8,10 @@
 //
 // The hot path keeps references only: the request's parts as
 // request_parts.js made them and the answer's text. Plain steps (headers
-// as an object, the envelope's text) are made when the run is read.
+// as an object, the envelope's text) are made when the run is read, and
+// each read is a copy of its own. A run handed back (resumeRun) is copied
+// and checked, step by step, before it replaces the journal.
+import { kind } from "./request_parts.js";
 
 /** Steps kept at most; past it the run is incomplete and no test is exported from it. */
 export const JOURNAL_BOUND = 10_000;
@@ -44,13 +47,25 @@ function handledAnswer(text) {
   return { status: text === "" ? 303 : 200, headers: { "content-type": "text/html; charset=utf-8" }, body: text };
 }
 
+/**
+ * A request's answer from the crossing's text (exchange() in service.js
+ * reads it with this too): a head line of status, headers and fault, then
+ * the body's text. Each call gives objects of its own.
+ */
+export function exchangedReply(text) {
+  const split = text.indexOf("\n");
+  const head = JSON.parse(text.slice(0, split));
+  return { status: head.status, headers: head.headers, text: text.slice(split + 1), fault: head.fault };
+}
+
 /** One request step as runOf() gives it, made from what was kept. */
 function requestStep(kept) {
-  const { at, parts, reply } = kept;
+  const { at, parts } = kept;
   const step = { kind: "request", at, method: parts.method, path: parts.path ?? "", headers: headersOf(parts.headers), body: bodyOf(parts) };
-  if (typeof reply === "string") step.answer = handledAnswer(reply);
+  if (kept.exchanged === undefined) step.answer = handledAnswer(kept.reply);
   else {
-    step.answer = { status: reply.status, headers: { ...reply.headers }, body: reply.text };
+    const reply = exchangedReply(kept.exchanged);
+    step.answer = { status: reply.status, headers: reply.headers, body: reply.text };
     if (reply.fault !== undefined) step.answer.fault = reply.fault;
   }
   return step;
@@ -71,20 +86,14 @@ export class RunJournal {
   refusal = null;
 
   /**
-   * `given`: the constructor's options as the caller gave them (their
-   * webhooks are left out: a handler is code); `raw`: the RawService.
+   * `given`: the constructor's options as options.js read them, each once
+   * (plain data; webhooks are left out: a handler is code); `raw`: the
+   * RawService.
    */
   constructor(given, raw) {
     this.#raw = raw;
     this.#virtual = raw.virtualClock();
-    const options = {};
-    for (const key of Object.keys(given ?? {})) {
-      const value = given[key];
-      if (key === "webhooks" || value === undefined) continue;
-      // An object (latency, a scenario document) as it was now: the caller may change it later.
-      options[key] = typeof value === "object" && value !== null ? JSON.parse(JSON.stringify(value)) : value;
-    }
-    this.#options = { ...options, seed: raw.seed(), virtualTime: raw.now() };
+    this.#options = { ...given, seed: raw.seed(), virtualTime: raw.now() };
   }
 
   /** The service's time now: what a step is stamped with. */
@@ -97,20 +106,23 @@ export class RunJournal {
     return this.#virtual ? Date.now() : at;
   }
 
-  /** A journal that continues `run` (as read() gave it) on a restored RawService; `refusal` stays when the run began at a restore. */
-  static resumed(run, raw, refusal) {
+  /**
+   * A journal that continues `given` (as read() gave it) on a restored
+   * RawService; `refusal` stays when the run began at a restore. The run
+   * is copied and checked first: a TypeError naming the field leaves the
+   * service as it was.
+   */
+  static resumed(given, raw, refusal) {
+    const run = plainRun(given);
     const journal = new RunJournal({}, raw);
-    if (typeof run !== "object" || run === null || !Array.isArray(run.steps) || typeof run.options !== "object" || run.options === null) {
-      throw new TypeError("run: expected what service.run() returned, { options, clock, steps }");
-    }
     // Another service's run would replay to other ids: refused now, not at the export.
     const clock = journal.#virtual ? "virtual" : "wall";
     if (run.options.seed !== raw.seed() || run.clock !== clock) {
       throw new TypeError(`run: it is of a service with seed ${run.options.seed} on a ${run.clock} clock, and this one has seed ${raw.seed()} on a ${clock} clock: give the run this snapshot was saved with`);
     }
-    journal.#options = { ...run.options };
+    journal.#options = run.options;
     journal.#kept = run.steps.slice(0, JOURNAL_BOUND);
-    journal.#lost = (Number(run.lost) || 0) + Math.max(0, run.steps.length - JOURNAL_BOUND);
+    journal.#lost = (run.lost ?? 0) + Math.max(0, run.steps.length - JOURNAL_BOUND);
     if (run.restored === true) journal.refusal = refusal;
     return journal;
   }
@@ -126,9 +138,12 @@ export class RunJournal {
     else this.#lost += 1;
   }
 
-  /** A request through request()/exchange(): `reply` is {status, headers, text, fault}. */
-  request(at, parts, reply) {
-    this.#keep({ at, parts, reply });
+  /**
+   * A request through request()/exchange(): `text` is the crossing's
+   * answer, read at read() (the objects made of it now are the caller's).
+   */
+  request(at, parts, text) {
+    this.#keep({ at, parts, exchanged: text });
   }
 
   /** A request through handle(): `text` is the answer as the core wrote it. */
@@ -148,9 +163,10 @@ export class RunJournal {
 
   /** The run as plain data: see runOf() in service.js. */
   read() {
-    const steps = this.#kept.map((kept) => (kept.parts !== undefined ? requestStep(kept) : { ...kept }));
+    // Each read a copy of its own: what the caller does to it is not the journal's.
+    const steps = this.#kept.map((kept) => (kept.parts !== undefined ? requestStep(kept) : structuredClone(kept)));
     const clock = this.#virtual ? "virtual" : "wall";
-    const run = { options: { ...this.#options }, clock, steps, lost: this.#lost, bound: JOURNAL_BOUND };
+    const run = { options: structuredClone(this.#options), clock, steps, lost: this.#lost, bound: JOURNAL_BOUND };
     // A restore's run starts at the snapshot: it says so, and stays refused when resumed.
     if (this.refusal !== null) run.restored = true;
     return run;
@@ -159,14 +175,85 @@ export class RunJournal {
 
 /**
  * Throws when `run` cannot be replayed exactly: steps were lost past the
- * bound, or the service has no journal from its start (a restore).
+ * bound, or the service has no journal from its start (a restore, whose
+ * error has the reason "restored"). The message begins with `method`,
+ * the export that asked (exportTest, exportPact).
  */
-export function wholeRun(run, refusal) {
-  if (refusal) throw Object.assign(new Error(refusal), { reason: "restored" });
+export function wholeRun(run, refusal, method) {
+  if (refusal) throw Object.assign(new Error(`${method}: ${refusal}`), { reason: "restored" });
   if (run.lost > 0) {
     throw new RangeError(
-      `exportTest: this run has more than ${JOURNAL_BOUND} steps (the journal keeps the first ${JOURNAL_BOUND}; ${run.lost} more were not kept), so no exact test can be made of it: export shorter runs, or start a new Service for each story`,
+      `${method}: this run has more than ${JOURNAL_BOUND} steps (the journal keeps the first ${JOURNAL_BOUND}; ${run.lost} more were not kept), so no exact test can be made of it: export shorter runs, or start a new Service for each story`,
     );
   }
+  return run;
+}
+
+/** A step's field's type: how its error names it, and its test. */
+const TYPES = {
+  string: ["a string", (v) => typeof v === "string"],
+  number: ["a number", (v) => typeof v === "number"],
+  text: ["a string or null", (v) => v === null || typeof v === "string"],
+  object: ["an object", (v) => kind(v) === "object"],
+  scenario: ["a scenario document, its text, a preset's name or null", (v) => v === null || typeof v === "string" || kind(v) === "object"],
+  fault: ["an object", (v) => v === undefined || v === null || kind(v) === "object"],
+};
+
+/** The fields of each kind of step, and of a request's answer, as read() writes them. */
+const STEPS = {
+  request: { at: "number", method: "string", path: "string", headers: "object", body: "text", answer: "object" },
+  advance: { at: "number", ms: "number" },
+  scenario: { at: "number", scenario: "scenario" },
+  force: { at: "number", outcome: "string", count: "number" },
+  challenge: { at: "number", paymentId: "string", outcome: "string" },
+};
+const ANSWER = { status: "number", headers: "object", body: "string", fault: "fault" };
+
+/** Throws a TypeError naming the first of `fields` of `value` (at `where`) that is not of its type. */
+function checkFields(value, fields, where) {
+  for (const [name, type] of Object.entries(fields)) {
+    const [expected, test] = TYPES[type];
+    if (!test(value[name])) throw new TypeError(`${where}.${name}: expected ${expected}, got ${kind(value[name])}`);
+  }
+}
+
+function checkHeaders(headers, where) {
+  for (const [name, value] of Object.entries(headers)) {
+    if (typeof value !== "string") throw new TypeError(`${where}[${JSON.stringify(name)}]: expected a string, got ${kind(value)}`);
+  }
+}
+
+/** Throws a TypeError naming what of `step` (the run's `i`th) is not as read() writes it. */
+function checkStep(step, i) {
+  const where = `run.steps[${i}]`;
+  if (kind(step) !== "object") throw new TypeError(`${where}: expected a step such as { kind: "advance", at: 0, ms: 10 }, got ${kind(step)}`);
+  if (typeof step.kind !== "string" || !Object.hasOwn(STEPS, step.kind)) {
+    throw new TypeError(`${where}.kind: expected one of ${Object.keys(STEPS).join(", ")}, got ${typeof step.kind === "string" ? JSON.stringify(step.kind) : kind(step.kind)}`);
+  }
+  checkFields(step, STEPS[step.kind], where);
+  if (step.kind !== "request") return;
+  checkHeaders(step.headers, `${where}.headers`);
+  checkFields(step.answer, ANSWER, `${where}.answer`);
+  checkHeaders(step.answer.headers, `${where}.answer.headers`);
+}
+
+/**
+ * `given` as plain data of its own (a JSON copy: no getter, Proxy or
+ * shared object of the caller's stays in the journal), each step checked:
+ * a TypeError names the first field that is not as service.run() gives it.
+ */
+function plainRun(given) {
+  let run;
+  try {
+    const text = JSON.stringify(given);
+    run = text === undefined ? undefined : JSON.parse(text);
+  } catch (error) {
+    throw new TypeError("run: expected plain data as service.run() gives it", { cause: error });
+  }
+  if (kind(run) !== "object" || !Array.isArray(run.steps) || kind(run.options) !== "object") {
+    throw new TypeError("run: expected what service.run() returned, { options, clock, steps }");
+  }
+  if (run.lost !== undefined && typeof run.lost !== "number") throw new TypeError(`run.lost: expected a number, got ${kind(run.lost)}`);
+  run.steps.forEach(checkStep);
   return run;
 }

@@ -11,7 +11,7 @@ import { pieceSize, restoreLength, Restoring, textIn, TextPieces } from "./piece
 import { linearMemory, loaded } from "./ready.js";
 import { exportTest, rendererOf } from "./export_test.js";
 import { pactOf } from "./pact_writer.js";
-import { RunJournal, wholeRun } from "./run_journal.js";
+import { RunJournal, exchangedReply, wholeRun } from "./run_journal.js";
 import * as tape from "./tape.js";
 import { WebhookSender } from "./webhook_sender.js";
 import { readWebhook } from "./webhook_spec.js";
@@ -56,9 +56,9 @@ let watchOf;
 /** A Service's run journal, for exchange() and runOf() below. */
 let journalOf;
 
-/** Why a restored Service exports no test until it is given its run again. */
+/** Why a restored Service exports no test until it is given its run again (after the method's name). */
 const RESTORED =
-  "exportTest: this Service was made by Service.restore, and a snapshot holds the state, not the calls that led to it: pass the run it was saved with to resumeRun(run) (service.run() gives it), or export from a Service made with new Service(options)";
+  "this Service was made by Service.restore, and a snapshot holds the state, not the calls that led to it: pass the run it was saved with to resumeRun(run) (service.run() gives it), or export from a Service made with new Service(options)";
 
 /**
  * What the webhook sender asks of the core, over one RawService: the
@@ -123,7 +123,7 @@ export class Service {
     if (o.scenario !== undefined) this.#setScenarioText(o.scenario, true);
     this.#addEvery(o.webhooks);
     this.#crossing = new Crossing(this.#raw, linearMemory);
-    this.#journal = new RunJournal(options, this.#raw);
+    this.#journal = new RunJournal(o.given, this.#raw);
   }
 
   /** The constructor's endpoints; a refused one frees the new service and throws, naming it (webhooks[1].url). */
@@ -435,14 +435,7 @@ export class Service {
       const value = options?.[name];
       if (typeof value !== "string" || !value) throw new TypeError(`options.${name}: expected the pacticipant's name (a non-empty string), got ${kind(value)}`);
     }
-    let run;
-    try {
-      run = runOf(this);
-    } catch (error) {
-      error.message = error.message.replace(/^exportTest/, "exportPact");
-      throw error;
-    }
-    return pactOf(run, { consumer: options.consumer, provider: options.provider });
+    return pactOf(runOf(this, "exportPact"), { consumer: options.consumer, provider: options.provider });
   }
 
   /**
@@ -530,11 +523,8 @@ export function exchange(service, method, path, body, headers) {
   } catch (error) {
     return { status: 500, headers: { ...JSON_HEADERS }, text: JSON.stringify(broken(error)) };
   }
-  const split = reply.indexOf("\n");
-  const head = JSON.parse(reply.slice(0, split));
-  const answer = { status: head.status, headers: head.headers, text: reply.slice(split + 1), fault: head.fault };
-  journal.request(at, p, answer);
-  return answer;
+  journal.request(at, p, reply);
+  return exchangedReply(reply);
 }
 
 /**
@@ -550,12 +540,13 @@ export function rawOf(service) {
  * A service's run as its journal kept it: `{ options, clock, steps, lost,
  * bound }` (src/js/run_journal.js says each step's shape). exportTest and
  * exportPact read this shape. Throws when the run cannot be replayed
- * exactly: steps lost past the bound, or a restored service without its run.
+ * exactly: steps lost past the bound, or a restored service without its
+ * run (the error begins with `method`, the method that asked).
  */
-export function runOf(service) {
+export function runOf(service, method = "exportTest") {
   liveOf(service);
   const journal = journalOf(service);
-  return wholeRun(journal.read(), journal.refusal);
+  return wholeRun(journal.read(), journal.refusal, method);
 }
 
 /**

@@ -41,6 +41,14 @@ export function startOptions(run) {
 }
 
 /**
+ * The answer headers a copied test checks, and the only ones factsOf
+ * reads: the playground saves just these of each answer with its run
+ * (www/store.js imports this list).
+ */
+export const CHECKED_HEADERS = Object.freeze(["content-type", "x-orderpay-decline-code", "idempotent-replayed"]);
+const [CONTENT_TYPE, DECLINE_CODE, REPLAYED] = CHECKED_HEADERS;
+
+/**
  * What a page shows of an answer, and so what a copied test checks:
  * the status, the envelope's code and message, the order's or payment's
  * id and status, a decline's code, an idempotent replay, the challenge
@@ -54,7 +62,7 @@ export function factsOf(answer) {
     if (LOST.has(fault.fault) || answer.status === 0) return facts;
   }
   const headers = answer.headers;
-  if ((headers["content-type"] ?? "").startsWith("text/html")) {
+  if ((headers[CONTENT_TYPE] ?? "").startsWith("text/html")) {
     facts.html = true;
     return facts;
   }
@@ -67,8 +75,8 @@ export function factsOf(answer) {
     for (const key of ["orderId", "paymentId"]) if (typeof data[key] === "string") facts[key] = data[key];
     if (typeof data.status === "string") facts.dataStatus = data.status;
   }
-  if (headers["x-orderpay-decline-code"] !== undefined) facts.declineCode = headers["x-orderpay-decline-code"];
-  if (headers["idempotent-replayed"] === "true") facts.replayed = true;
+  if (headers[DECLINE_CODE] !== undefined) facts.declineCode = headers[DECLINE_CODE];
+  if (headers[REPLAYED] === "true") facts.replayed = true;
   return facts;
 }
 
@@ -145,8 +153,16 @@ export function planOf(run, make) {
   return { options, steps };
 }
 
-/** A value as JS source. */
-export const js = (value) => JSON.stringify(value);
+/** A value as JS source: its JSON, with U+2028 and U+2029 escaped as well (parsers older than ES2019 end a line at them). */
+export const js = (value) => (JSON.stringify(value) ?? "undefined").replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+
+/**
+ * Text of the run (a method, a path) for a comment of a copied test, JS's
+ * `//` or the shell's `#`: escaped as in a JS string, so that no line
+ * break, U+2028 or U+2029 in it can end the comment and leave the rest
+ * of the text to run as code. The one way run text reaches a comment.
+ */
+export const commentText = (text) => js(String(text)).slice(1, -1);
 
 /**
  * The JS checks of one answer's facts, on a `reply` of `{ status, type,
@@ -156,7 +172,7 @@ export const js = (value) => JSON.stringify(value);
 export function jsChecks(facts, redirects) {
   const out = [];
   if (facts.status >= 300 && facts.status < 400 && redirects === "opaqueredirect") out.push(`expect(reply.type).toBe("opaqueredirect");`);
-  else out.push(`expect(reply.status).toBe(${facts.status});`);
+  else out.push(`expect(reply.status).toBe(${js(facts.status)});`);
   if (facts.html) out.push(`expect(reply.headers["content-type"]).toContain("text/html");`);
   if (facts.code !== undefined) out.push(`expect(reply.body.code).toBe(${js(facts.code)});`, `expect(reply.body.msg).toBe(${js(facts.msg)});`);
   for (const key of ["orderId", "paymentId"]) if (facts[key] !== undefined) out.push(`expect(reply.body.data.${key}).toBe(${js(facts[key])});`);
@@ -183,7 +199,7 @@ function initOf(step) {
 export function jsSteps(plan, { send, redirects }) {
   const lines = [];
   plan.steps.forEach((step, i) => {
-    if (step.wait > 0) lines.push(`service.advance(${step.wait}); // the time between the run's steps`);
+    if (step.wait > 0) lines.push(`service.advance(${js(step.wait)}); // the time between the run's steps`);
     lines.push(...jsStep(step, i, send, redirects));
   });
   return lines;
@@ -193,18 +209,18 @@ function jsStep(step, i, send, redirects) {
   switch (step.kind) {
     case "request": {
       const call = send(js(step.path), initOf(step));
-      const head = `// ${i + 1}. ${step.method} ${step.path}`;
+      const head = `// ${i + 1}. ${commentText(`${step.method} ${step.path}`)}`;
       if (step.facts.network !== undefined && (LOST.has(step.facts.network) || step.facts.network === "short")) {
-        return [`${head}: lost (a network fault: ${step.facts.network})`, `await expect(${call}).rejects.toThrow();`];
+        return [`${head}: lost (a network fault: ${commentText(step.facts.network)})`, `await expect(${call}).rejects.toThrow();`];
       }
       return [head, `reply = await ${call};`, ...jsChecks(step.facts, redirects)];
     }
     case "advance":
-      return [`service.advance(${step.ms});`];
+      return [`service.advance(${js(step.ms)});`];
     case "scenario":
       return [`service.setScenario(${js(step.scenario)});`];
     case "force":
-      return [`service.forceNext(${js(step.outcome)}, ${step.count});`];
+      return [`service.forceNext(${js(step.outcome)}, ${js(step.count)});`];
     case "challenge":
       return [`expect(service.completeChallenge(${js(step.paymentId)}, ${js(step.outcome)}).status).toBe(${js(step.status)});`];
     default:

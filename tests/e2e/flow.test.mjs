@@ -11,6 +11,33 @@ let env;
 before(async () => { env = await start(); });
 after(async () => { await env?.close(); });
 
+/**
+ * "Copy as test" gives exportTest's text of the run the flow made (its
+ * `steps` as the page shows them): the run saved with the state (what a
+ * reload resumes), exported here in Node. The top bar's link leads to its
+ * buttons.
+ */
+async function checkCopyAsTest(page, steps) {
+  await page.getByRole("navigation", { name: "sections" }).getByRole("link", { name: "Copy as test" }).click();
+  await page.waitForFunction(() => {
+    const box = document.getElementById("copy-test-vitest").getBoundingClientRect();
+    return box.top > 0 && box.bottom < innerHeight;
+  });
+  await page.click("#copy-test-vitest");
+  await page.waitForSelector("#copy-test-text:not([hidden])");
+  const copied = await page.textContent("#copy-test-text");
+  const run = await page.evaluate(async () => {
+    for (;;) {
+      const { header } = (await (await import("./persist.js")).readSaved()) ?? {};
+      if (header?.calls?.steps.length === 7) return header.calls;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  });
+  assert.deepEqual(run.steps.map((x) => `${x.method} ${x.path.replace(/[A-Z]{3}-[A-Z0-9]{8}/, "ID")}`), steps.map((x) => /(GET|POST) (\/api\/\S+)/.exec(x.text).slice(1).join(" ").replace(/[A-Z]{3}-[A-Z0-9]{8}/, "ID")));
+  assert.equal(copied, exportTest(run, "vitest", undefined, (o) => new Service(o)));
+  assert.match(copied, /expect\(reply\.body\.msg\)\.toBe\("Paid order cannot be deleted"\);/);
+}
+
 test("the flow button runs the seven steps in order, each with its request and answer", async () => {
   const { page, errors, external, consoleMessages } = await open(env);
   await applySettings(page, { seed: 42, failureRate: 0 });
@@ -43,27 +70,7 @@ test("the flow button runs the seven steps in order, each with its request and a
   // The payment chart has its one attempt.
   assert.equal(await page.getAttribute("#chart-payments", "data-attempts"), "1");
 
-  // "Copy as test" gives exportTest's text of the run the flow made: the run
-  // saved with the state (what a reload resumes) exported here in Node.
-  // The top bar's link leads to its buttons.
-  await page.getByRole("navigation", { name: "sections" }).getByRole("link", { name: "Copy as test" }).click();
-  await page.waitForFunction(() => {
-    const box = document.getElementById("copy-test-vitest").getBoundingClientRect();
-    return box.top > 0 && box.bottom < innerHeight;
-  });
-  await page.click("#copy-test-vitest");
-  await page.waitForSelector("#copy-test-text:not([hidden])");
-  const copied = await page.textContent("#copy-test-text");
-  const run = await page.evaluate(async () => {
-    for (;;) {
-      const { header } = (await (await import("./persist.js")).readSaved()) ?? {};
-      if (header?.calls?.steps.length === 7) return header.calls;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  });
-  assert.deepEqual(run.steps.map((x) => `${x.method} ${x.path.replace(/[A-Z]{3}-[A-Z0-9]{8}/, "ID")}`), steps.map((x) => /(GET|POST) (\/api\/\S+)/.exec(x.text).slice(1).join(" ").replace(/[A-Z]{3}-[A-Z0-9]{8}/, "ID")));
-  assert.equal(copied, exportTest(run, "vitest", undefined, (o) => new Service(o)));
-  assert.match(copied, /expect\(reply\.body\.msg\)\.toBe\("Paid order cannot be deleted"\);/);
+  await checkCopyAsTest(page, steps);
 
   await env.screenshot(page, "playground-flow.png");
   await page.setViewportSize({ width: 390, height: 844 });

@@ -4,7 +4,8 @@
 // faults' default times (which the JS layer no longer holds at all), the
 // defaults `orderpay serve --help` and docs/server.md say; the playground
 // page's copies (the challenge page's button labels, the log's enumerated
-// values, the webhook delivery faults it explains). And the copies that were removed stay removed.
+// values, the webhook delivery faults it explains), and the answer headers a copied test checks,
+// which the page saves with its run. And the copies that were removed stay removed.
 //
 // Needs the built package: `source .ci/lib.sh && build_package` (CI does it).
 import assert from "node:assert/strict";
@@ -25,6 +26,8 @@ const { presets } = await import(pkg("presets.js").href);
 const { BUYER } = await import(new URL("../../www/buyer-answers.js", import.meta.url).href);
 const { KNOWN_VALUES } = await import(new URL("../../www/log-values.js", import.meta.url).href);
 const { DELIVERY_FAULTS } = await import(new URL("../../www/webhook-words.js", import.meta.url).href);
+const { CHECKED_HEADERS, factsOf } = await import(pkg("test_plan.js").href);
+const { STORIES } = await import(new URL("./copy-stories.mjs", import.meta.url).href);
 const document = JSON.parse(openapi());
 
 test("the request limits the JS layer measures are the core's (its OpenAPI document's x-limits)", () => {
@@ -242,4 +245,18 @@ test("the page explains each delivery fault kind the scenario schema has, and no
   const kinds = schema.$defs?.deliveryKind?.enum;
   assert.ok(Array.isArray(kinds) && kinds.length > 0, "the schema lists the delivery kinds ($defs.deliveryKind)");
   assert.deepEqual(Object.keys(DELIVERY_FAULTS).sort(), [...kinds].sort());
+});
+
+test("the page saves of each answer the headers a copied test checks, from the package's one list", () => {
+  // The list is whole: the facts a copy checks are the same from those headers alone.
+  const service = STORIES["declined-then-replayed"](Service);
+  const answers = service.run().steps.flatMap((step) => (step.answer ? [step.answer] : []));
+  service.free();
+  const only = (headers) => Object.fromEntries(CHECKED_HEADERS.filter((name) => headers[name] !== undefined).map((name) => [name, headers[name]]));
+  for (const answer of answers) assert.deepEqual(factsOf({ ...answer, headers: only(answer.headers) }), factsOf(answer));
+  assert.ok(answers.some((answer) => factsOf(answer).declineCode !== undefined) && answers.some((answer) => factsOf(answer).replayed), "the story has a decline code and a replay to check");
+  // The page reads the package's list (served beside it) and states none of its own.
+  const store = www("store.js");
+  assert.match(store, /^import \{ CHECKED_HEADERS \} from "\.\/pkg\/test_plan\.js";$/m);
+  assert.doesNotMatch(store, /"x-orderpay-decline-code"|"idempotent-replayed"/);
 });

@@ -1,5 +1,6 @@
-// The runs that tests/node/copy-as-test.test.mjs, tests/server/copy-as-test.test.mjs
-// and the compat suite export and run: the typical flow (on the wall
+// The runs that tests/server/copy-as-test.test.mjs, the compat suite
+// (tests/compat/run.mjs) and tests/bench/copied-test.mjs export and run,
+// and tests/node/copies.test.mjs reads: the typical flow (on the wall
 // clock) and three failure stories (on a virtual clock). Each returns the
 // Service it ran on, for service.exportTest.
 const JSON_TYPE = { "content-type": "application/json" };

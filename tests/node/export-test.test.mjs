@@ -2,8 +2,10 @@
 // package: a wall-clock run is copied with the time between its steps, so
 // a pending payment settled by real time is settled at the same step; a
 // run whose replay answers otherwise is refused naming the step; a bad
-// format or option is a TypeError naming it.
+// format or option is a TypeError naming it; no text of the run (a path,
+// a method) becomes code of the copy.
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { test } from "node:test";
 
 import { Service } from "../../pkg/index.js";
@@ -78,5 +80,40 @@ test("a bad format or option is a TypeError naming it, and the run is left as it
   assert.throws(() => s.exportTest(undefined), { name: "TypeError", message: 'format: expected "vitest", "playwright" or "curl", got undefined' });
   assert.throws(() => s.exportTest("vitest", { name: 3 }), { name: "TypeError", message: "options.name: expected a string, got number" });
   assert.equal(s.run().steps.length, 0);
+  s.free();
+});
+
+/** Paths and a method that end a comment or a quote, each a request the service answers (404, 400) and a replay answers the same. */
+const HOSTILE_PATHS = [..."\n\r\u2028\u2029"].map((end) => `/api/order/x${end}process.exit(9)//`).concat("/api/order/'$(exit 9)'`exit 9`\"q\\\"\\");
+const HOSTILE_METHOD = "GET\nprocess.exit(9)//";
+
+/** A line of `text` (its lines as JS ends them, or a shell: `ends`) that starts with what followed a line end in the hostile text. */
+const madeLine = (text, ends = /\r\n|[\n\r\u2028\u2029]/) => text.split(ends).find((line) => line.trim().startsWith("process.exit"));
+
+/** The arguments each `send` of a curl copy would be called with, read by bash itself (its helpers stubbed). */
+function sentByCurlCopy(text) {
+  const steps = text.slice(text.indexOf('admin -X POST "$A/reset"'));
+  const stubs = `set -eu; A=a; out=o; send() { printf '%s\\0' "$1" "$2"; }; for f in admin is has header lost fail grep echo; do eval "$f() { :; }"; done\n`;
+  const ran = spawnSync("bash", ["-c", stubs + steps], { encoding: "utf8" });
+  assert.equal(ran.status, 0, ran.stderr);
+  return ran.stdout.split("\0").slice(0, -1);
+}
+
+test("no text of the run becomes code of its copy: paths and methods with line ends, U+2028/U+2029, quotes, $(...) and backticks stay text", () => {
+  const s = new Service({ seed: 5, virtualTime: 0 });
+  for (const path of HOSTILE_PATHS) s.handle("GET", path);
+  s.request(HOSTILE_METHOD, "/api/order/x");
+  // And a body and a header value: strings of the copy, never its lines.
+  s.request("POST", "/api/order/create", `{"userId":"u\n\u2028process.exit(9)//","price":1}`, { "content-type": "application/json", "x-note": "a'$(exit 9)'" });
+  for (const format of ["vitest", "playwright"]) {
+    const text = s.exportTest(format);
+    assert.equal(madeLine(text), undefined, `${format}: a line of the copy was made by the run's text`);
+    // It parses as a function body once its imports are gone (node does not run it).
+    assert.doesNotThrow(() => new Function(text.replace(/^import .*$/gm, "")), format);
+  }
+  const curl = s.exportTest("curl");
+  assert.equal(madeLine(curl, /[\n\r]/), undefined, "curl: a line of the copy was made by the run's text");
+  const sent = sentByCurlCopy(curl);
+  assert.deepEqual(sent, [...HOSTILE_PATHS.flatMap((path) => ["GET", path]), HOSTILE_METHOD, "/api/order/x", "POST", "/api/order/create"]);
   s.free();
 });

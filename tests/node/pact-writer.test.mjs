@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { Service } from "../../pkg/index.js";
+import { JOURNAL_BOUND } from "../../pkg/run_journal.js";
 
 const JSON_TYPE = { "content-type": "application/json" };
 const PAIR = { consumer: "shop-web", provider: "orderpay" };
@@ -105,5 +106,12 @@ test("what a pact cannot hold is left out, and bad options or a restored service
   assert.throws(() => s.exportPact({ consumer: "", provider: "orderpay" }), { name: "TypeError", message: /^options\.consumer: expected the pacticipant's name/ });
   assert.throws(() => s.exportPact(), { name: "TypeError", message: /^options\.consumer/ });
   assert.throws(() => s.exportPact({ consumer: "web" }), { name: "TypeError", message: /^options\.provider/ });
-  assert.throws(() => Service.restore(s.snapshot()).exportPact(PAIR), /^Error: exportPact: this Service was made by Service.restore/);
+  // The page tells a restored service's refusal by its reason, not its words.
+  assert.throws(() => Service.restore(s.snapshot()).exportPact(PAIR), (e) => /^Error: exportPact: this Service was made by Service.restore/.test(e.stack) && e.reason === "restored");
+  // Past the journal's bound, the refusal names exportPact too, in its stack (what an uncaught error prints) as in its message.
+  const long = new Service({ seed: 5 });
+  for (let i = 0; i <= JOURNAL_BOUND; i++) long.handle("GET", "/api/payment/PAY-NONE");
+  assert.throws(() => long.exportPact(PAIR), (e) => e instanceof RangeError && e.stack.startsWith(`RangeError: exportPact: this run has more than ${JOURNAL_BOUND} steps`));
+  long.free();
+  s.free();
 });

@@ -3,7 +3,8 @@
 // a service outside a request land in runOf(service) in order, stamped
 // with the service's time; the bound and a restored service refuse an
 // export rather than give a wrong one; resumeRun carries a run across a
-// snapshot.
+// snapshot, and takes only plain data of run()'s shape; what run() gives
+// and what the caller gave are copies, never the journal's own.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
@@ -116,4 +117,82 @@ test("a restored service refuses until resumeRun gives it the run it was saved w
   again.free();
   s.free();
   restored.free();
+});
+
+test("resumeRun takes plain data of run()'s shape only: anything else is a TypeError naming it, and the service can still be resumed", () => {
+  const s = new Service({ seed: 3, virtualTime: START });
+  s.request("POST", "/api/order/create", '{"userId":"u","price":1}', JSON_TYPE);
+  s.advance(5);
+  const good = s.run();
+  const restored = Service.restore(s.snapshot());
+  const withSteps = (steps) => ({ ...good, steps });
+  const cyclic = { kind: "advance", at: START, ms: 1 };
+  cyclic.self = cyclic;
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  const refused = [
+    [withSteps([null]), "run.steps[0]: expected a step such as { kind: \"advance\", at: 0, ms: 10 }, got null"],
+    [withSteps([{ kind: "wait", at: START }]), "run.steps[0].kind: expected one of request, advance, scenario, force, challenge, got \"wait\""],
+    [withSteps([good.steps[0], { ...good.steps[0], path: 3 }]), "run.steps[1].path: expected a string, got number"],
+    [withSteps([{ ...good.steps[0], headers: { "x-a": 1 } }]), 'run.steps[0].headers["x-a"]: expected a string, got number'],
+    [withSteps([{ ...good.steps[0], answer: { ...good.steps[0].answer, status: "200" } }]), "run.steps[0].answer.status: expected a number, got string"],
+    [withSteps([{ ...good.steps[1], ms: null }]), "run.steps[0].ms: expected a number, got null"],
+    [withSteps([{ kind: "advance", get at() { throw new Error("no"); }, ms: 1 }]), "run: expected plain data as service.run() gives it"],
+    [withSteps([cyclic]), "run: expected plain data as service.run() gives it"],
+    [withSteps(proxy), "run: expected plain data as service.run() gives it"],
+    [{ ...good, options: proxy }, "run: expected plain data as service.run() gives it"],
+  ];
+  for (const [run, message] of refused) assert.throws(() => restored.resumeRun(run), { name: "TypeError", message });
+  // Nothing of that reached the journal: the service still refuses, and still takes its run.
+  assert.throws(() => runOf(restored), (e) => e.reason === "restored");
+  // A Proxy that answers otherwise at each read is read once: the journal keeps that reading.
+  let reads = 0;
+  const shifting = new Proxy(good, { get: (target, key) => (key === "lost" ? reads++ : target[key]) });
+  restored.resumeRun(shifting);
+  assert.equal(runOf(restored).lost, 0);
+  assert.equal(restored.exportTest("vitest"), s.exportTest("vitest"));
+  s.free();
+  restored.free();
+});
+
+test("run() is a copy of its own, and so is each answer: changing what they gave changes neither the journal nor the next copy", () => {
+  const rules = { rules: [{ then: { kind: "decline", code: "insufficient_funds" } }] };
+  const s = new Service({ seed: 1, virtualTime: START, latency: { order: { baseMs: 1 } } });
+  s.setScenario(rules);
+  const answer = s.request("POST", "/api/order/create", '{"userId":"u","price":1}', JSON_TYPE);
+  answer.headers["content-type"] = "text/html";
+  assert.equal(s.run().steps[1].answer.headers["content-type"], "application/json", "the caller's answer is not the journal's");
+  const given = s.run();
+  given.steps[0].scenario.rules[0].then.code = "bogus";
+  given.options.latency.order.baseMs = 7;
+  given.steps[1].answer.headers["content-type"] = "text/plain";
+  const again = s.run();
+  assert.equal(again.steps[0].scenario.rules[0].then.code, "insufficient_funds");
+  assert.equal(again.options.latency.order.baseMs, 1);
+  assert.equal(again.steps[1].answer.headers["content-type"], "application/json");
+  assert.doesNotThrow(() => s.exportTest("vitest"));
+  // A resumed run's steps are copies too.
+  const restored = Service.restore(s.snapshot());
+  restored.resumeRun(again);
+  restored.run().steps[0].scenario.rules[0].then.code = "bogus";
+  assert.equal(runOf(restored).steps[0].scenario.rules[0].then.code, "insufficient_funds");
+  s.free();
+  restored.free();
+});
+
+test("the options are read once: the journal records what the service was made with, whatever a getter answers next", () => {
+  let reads = 0;
+  const options = {
+    seed: 11,
+    get failureRate() {
+      reads += 1;
+      return reads === 1 ? 0 : 1;
+    },
+    virtualTime: START,
+  };
+  const s = new Service(options);
+  assert.equal(reads, 1, "failureRate was read once");
+  assert.equal(s.settings.failureRate, 0);
+  assert.equal(s.run().options.failureRate, 0, "the journal has the value the service was made with");
+  s.free();
 });

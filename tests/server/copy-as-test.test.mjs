@@ -2,7 +2,8 @@
 // on 127.0.0.1: the typical flow and the three failure stories of
 // tests/node/copy-stories.mjs each pass as copied, twice in the same
 // session (the script resets it), and a script whose expected answer is
-// changed fails, naming its step.
+// changed fails, naming its step. GET /__orderpay/export-test answers a
+// bad format with a 400 and any other refusal with a 409.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -11,6 +12,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 
 import { Service } from "../../pkg/index.js";
+import { adminRoutes } from "../../pkg/server/admin.js";
 import { STORIES } from "../node/copy-stories.mjs";
 import { serve, stop } from "./serve.mjs";
 
@@ -90,4 +92,18 @@ test("a curl copy runs against a server whose admin API asks for a token, given 
   } finally {
     await stop(guarded);
   }
+});
+
+test("GET /__orderpay/export-test: only a bad format is a 400; any other TypeError of the export is a 409 with its message", () => {
+  // A freed service's TypeError, the one besides the format's that exportTest throws, asked of the route in this process.
+  const service = new Service({ seed: 1 });
+  service.free();
+  const [, , , route] = adminRoutes({ instance: { service } }).find(([, , id]) => id === "exportTest");
+  const answer = (format) => {
+    const res = { writeHead: (status) => (res.status = status), end: (text) => (res.body = JSON.parse(text)) };
+    route({}, res, new URLSearchParams(format === undefined ? "" : `format=${format}`), {});
+    return [res.status, res.body.msg];
+  };
+  assert.deepEqual(answer(), [409, "orderpay: service: this Service was freed by free(); make a new one"]);
+  assert.deepEqual(answer("jest"), [400, 'format: expected "vitest", "playwright" or "curl", got "jest"']);
 });

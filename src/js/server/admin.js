@@ -7,6 +7,7 @@
 // come as themselves.
 import { readBody, TOO_LARGE, utf8 } from "./body.js";
 import { presets } from "../node.js";
+import { rendererOf } from "../export_test.js";
 import { logsText, objectText, otlpText, spansText, successText } from "./core_json.js";
 import { sendData, sendError, sendText } from "./reply.js";
 import { sessionPaths, sessionTarget } from "./session_admin.js";
@@ -71,16 +72,21 @@ const RESTORED_SESSION =
 
 /**
  * The session's run as a runnable test (?format=curl, vitest or
- * playwright): service.exportTest's text. A bad format is its TypeError (a
- * 400); a run that cannot be replayed a 409.
+ * playwright): service.exportTest's text. A bad format is a 400, checked
+ * first by exportTest's own check; whatever else stops the export (a run
+ * that cannot be replayed) a 409.
  */
 function exportTest(ctx, req, res, params) {
   const format = params.get("format") ?? "curl";
+  try {
+    rendererOf(format);
+  } catch (error) {
+    return sendError(res, 400, error.message);
+  }
   let text;
   try {
     text = ctx.instance.service.exportTest(format);
   } catch (error) {
-    if (error instanceof TypeError) return sendError(res, 400, error.message);
     return sendError(res, 409, error.reason === "restored" ? RESTORED_SESSION : error.message);
   }
   sendText(res, format === "curl" ? "text/x-shellscript; charset=utf-8" : "text/javascript; charset=utf-8", text);
