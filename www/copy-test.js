@@ -12,7 +12,7 @@ const LABELS = { vitest: "a Vitest test", playwright: "a Playwright test", curl:
 function show(format, text, note, out) {
   out.dataset.format = format;
   return showAndCopy(out, text, note, {
-    copied: `Copied as ${LABELS[format]}: it replays this run and checks each answer (docs/copy-as-test.md says how to run it).`,
+    copied: `Copied as ${LABELS[format]}: it replays this run and checks each answer. How to run it: "Copy as test" in the package's docs (docs/copy-as-test.md).`,
     refused: `Here is ${LABELS[format]}: the browser did not allow copying, so select the text below and copy it.`,
   });
 }
@@ -36,7 +36,12 @@ async function copyAs(store, format, note, out) {
   }
 }
 
+/** The hint of live mode: the run is the server session's, not this browser's. */
+const LIVE_HINT =
+  "Everything the server's session was asked since it started or was reset (this page's requests and any other client's in the same session: the flow, the console, test data, scenarios, forcing, challenges, the clock's moves) as a test that replays it with the same seed and checks each answer: statuses, codes, decline codes, replayed and lost answers. The server keeps the run; a session given a snapshot has none until its next reset.";
+
 export function mountCopyTest(store) {
+  if (store.remote) $("#copy-test-hint").textContent = LIVE_HINT;
   const note = $("#copy-test-note");
   const out = $("#copy-test-text");
   for (const format of Object.keys(LABELS)) {

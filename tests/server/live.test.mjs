@@ -117,6 +117,9 @@ test("the page's buttons act on the server's state: the flow, forceNext, the set
   assert.equal(forced?.remaining, 2);
 
   // "Copy as test" copies the server's export of this run: the flow and the forcing.
+  // Its hint speaks of the server's session, not of a state saved in this browser.
+  assert.match(await page.textContent("#copy-test-hint"), /^Everything the server's session was asked since it started or was reset/);
+  assert.doesNotMatch(await page.textContent("#copy-test-hint"), /saved with the state/);
   await page.click("#copy-test-curl");
   await page.waitForSelector("#copy-test-text:not([hidden])");
   const exported = await (await fetch(`${server.origin}/__orderpay/export-test?format=curl`)).text();
