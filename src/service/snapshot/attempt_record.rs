@@ -13,68 +13,7 @@ use crate::json::Json;
 use crate::observe::webhook_attempt::WebhookAttempt;
 use crate::sim::scenario::DeliveryFault;
 
-use super::fields::{expected, missing_field, Ticked};
-
-type Read<T> = Result<T, String>;
-
-/// Member `name`, as `take` reads it, or the refusal naming it: `what`
-/// it should have been.
-fn read<'j, 'a, T>(
-    o: &'j Json<'a>,
-    name: &str,
-    what: &str,
-    take: impl Fn(&'j Json<'a>) -> Option<T>,
-) -> Read<T> {
-    let v = o.get(name).ok_or_else(|| missing_field(name).text())?;
-    take(v).ok_or_else(|| expected(&Ticked(name), what).msg)
-}
-
-fn text<'j>(o: &'j Json<'_>, name: &str) -> Read<&'j str> {
-    read(o, name, "a string", Json::as_str)
-}
-
-fn uint(o: &Json<'_>, name: &str) -> Read<u64> {
-    read(o, name, "a whole number", Json::as_u64)
-}
-
-fn int(o: &Json<'_>, name: &str) -> Read<i64> {
-    read(o, name, "an integer", Json::as_i64)
-}
-
-/// Member `name` read by `read_it`, or none when absent or null.
-fn optional<'j, 'a, T>(
-    o: &'j Json<'a>,
-    name: &str,
-    read_it: impl Fn(&'j Json<'a>, &str) -> Read<T>,
-) -> Read<Option<T>> {
-    match o.get(name) {
-        None | Some(Json::Null) => Ok(None),
-        Some(_) => read_it(o, name).map(Some),
-    }
-}
-
-/// A span's attribute by key: `[[key, value], ...]`.
-fn attribute<'j, 'a>(o: &'j Json<'a>, key: &str) -> Option<&'j Json<'a>> {
-    o.get("attributes")?
-        .as_array()?
-        .iter()
-        .filter_map(|pair| pair.as_array())
-        .find(|pair| pair.first().and_then(Json::as_str) == Some(key))
-        .and_then(|pair| pair.get(1))
-}
-
-fn attr_text<'j>(o: &'j Json<'_>, key: &str) -> Read<&'j str> {
-    attribute(o, key)
-        .and_then(Json::as_str)
-        .ok_or_else(|| msg!("span attribute `", key, "`: expected a string"))
-}
-
-fn attr_int<T: TryFrom<i64>>(o: &Json<'_>, key: &str) -> Read<T> {
-    attribute(o, key)
-        .and_then(Json::as_i64)
-        .and_then(|n| T::try_from(n).ok())
-        .ok_or_else(|| msg!("span attribute `", key, "`: expected an integer"))
-}
+use super::record_fields::{attr_int, attr_text, attribute, int, optional, text, uint, Read};
 
 /// `given`, when it is an id of `prefix` (`what` names it in the refusal).
 fn id(given: &str, prefix: &str, what: &str) -> Read<Box<str>> {

@@ -11,7 +11,10 @@ use alloc::borrow::Cow;
 use alloc::collections::VecDeque;
 use alloc::rc::Rc;
 
-use super::fields::{expected, missing_field, out_of, Ticked};
+use super::fields::{out_of, Ticked};
+use super::record_fields::{
+    attr_int, attr_text, attribute, expected_at, field, int, optional, text, uint, Read,
+};
 use crate::domain::code::Code;
 use crate::domain::payment::{PaymentStatus, PREFIX as PAYMENT};
 use crate::domain::payment_plan::Cause;
@@ -32,53 +35,6 @@ use crate::sim::scenario::Fault;
 use crate::sim::scenario::Outcome;
 use crate::sim::third_party::{DecidedBy, Failure, Verdict, VerdictExtras};
 
-type Read<T> = Result<T, String>;
-
-fn field<'j, 'a>(o: &'j Json<'a>, name: &str) -> Read<&'j Json<'a>> {
-    o.get(name).ok_or_else(|| missing_field(name).text())
-}
-
-/// `` `name`: expected … ``: the journal's refusals name the member alone,
-/// `journal_error` puts the place before them.
-fn expected_at(name: &str, what: &str) -> String {
-    expected(&Ticked(name), what).msg
-}
-
-fn text<'j>(o: &'j Json<'_>, name: &str) -> Read<&'j str> {
-    field(o, name)?
-        .as_str()
-        .ok_or_else(|| expected_at(name, "a string"))
-}
-
-fn opt_text<'j>(o: &'j Json<'_>, name: &str) -> Read<Option<&'j str>> {
-    match o.get(name) {
-        None | Some(Json::Null) => Ok(None),
-        Some(v) => v
-            .as_str()
-            .map(Some)
-            .ok_or_else(|| expected_at(name, "a string")),
-    }
-}
-
-pub(crate) fn uint(o: &Json<'_>, name: &str) -> Read<u64> {
-    field(o, name)?
-        .as_u64()
-        .ok_or_else(|| expected_at(name, "a whole number"))
-}
-
-fn opt_uint(o: &Json<'_>, name: &str) -> Read<Option<u64>> {
-    match o.get(name) {
-        None | Some(Json::Null) => Ok(None),
-        Some(_) => uint(o, name).map(Some),
-    }
-}
-
-fn int(o: &Json<'_>, name: &str) -> Read<i64> {
-    field(o, name)?
-        .as_i64()
-        .ok_or_else(|| expected_at(name, "an integer"))
-}
-
 fn small<T: TryFrom<i64>>(o: &Json<'_>, name: &str) -> Read<T> {
     T::try_from(int(o, name)?).map_err(|_| out_of(&Ticked(name), "out of range").msg)
 }
@@ -98,7 +54,7 @@ fn span_id(o: &Json<'_>, name: &str) -> Read<SpanId> {
 }
 
 fn parent(o: &Json<'_>) -> Read<Option<SpanId>> {
-    opt_text(o, "parentSpanId")?
+    optional(o, "parentSpanId", text)?
         .map(|p| SpanId::parse(p).ok_or_else(|| "`parentSpanId`: not a span id".to_owned()))
         .transpose()
 }
@@ -269,11 +225,11 @@ fn planned(a: &Json<'_>) -> Read<PlannedChange> {
             Some(ms) => Some(i64::try_from(ms).map_err(|_| "dueAt`: too large")?),
             None => return Err("dueAt`: expected a time or null".into()),
         },
-        outcome: match opt_text(a, "outcome")? {
+        outcome: match optional(a, "outcome", text)? {
             None => None,
             Some(o) => Some(Outcome::parse(o).ok_or("outcome`: unknown")?),
         },
-        code: match opt_text(a, "code")? {
+        code: match optional(a, "code", text)? {
             None => None,
             Some(c) => Some(
                 Failure::declined(c)
@@ -294,19 +250,19 @@ fn verdict(o: &Json<'_>) -> Read<Verdict> {
         draw: number(o, "draw")?,
         threshold: number(o, "threshold")?,
         failure: Failure::read(
-            opt_text(o, "declineCode")?,
+            optional(o, "declineCode", text)?,
             o.get("thirdParty").and_then(Json::as_str),
             o.get("thirdParty").and_then(Json::as_u64),
         )
         .ok_or("`declineCode`, `thirdParty`: not what a scenario gives")?,
         extras: VerdictExtras::of(
-            opt_text(o, "scenarioRule")?.map(Rc::from),
+            optional(o, "scenarioRule", text)?.map(Rc::from),
             match o.get("async") {
                 None => None,
                 Some(a) => Some(planned(a).map_err(|e| String::from("`async.") + &e)?),
             },
         ),
-        card: match opt_text(o, "card")? {
+        card: match optional(o, "card", text)? {
             None => None,
             Some(number) => Some(
                 crate::domain::test_card::find(number)
@@ -330,10 +286,12 @@ fn record(o: &Json<'_>, calls: &mut Calls) -> Read<Entry> {
             },
         },
         "response" => Kept::Response(
-            call(o, opt_text(o, "userId")?, calls)?,
+            call(o, optional(o, "userId", text)?, calls)?,
             Answer {
-                event_class: opt_text(o, "event_class")?.map(event_class).transpose()?,
-                duration: opt_uint(o, "duration")?,
+                event_class: optional(o, "event_class", text)?
+                    .map(event_class)
+                    .transpose()?,
+                duration: optional(o, "duration", uint)?,
                 status: status(o)?,
                 http_status: small(o, "httpStatus")?,
                 code: small(o, "code")?,
@@ -397,22 +355,6 @@ fn payment_part(o: &Json<'_>) -> Read<Part> {
     Ok(Part::Due(Box::new(DueSpan::Payment(span))))
 }
 
-/// A span's attributes by key: `[[key, value], ...]`.
-fn attribute<'j, 'a>(o: &'j Json<'a>, key: &str) -> Option<&'j Json<'a>> {
-    o.get("attributes")?
-        .as_array()?
-        .iter()
-        .filter_map(|pair| pair.as_array())
-        .find(|pair| pair.first().and_then(Json::as_str) == Some(key))
-        .and_then(|pair| pair.get(1))
-}
-
-fn attr_text<'j>(o: &'j Json<'_>, key: &str) -> Read<&'j str> {
-    attribute(o, key)
-        .and_then(Json::as_str)
-        .ok_or_else(|| msg!("span attribute `", key, "`: expected a string"))
-}
-
 /// A gateway span's status or code: none (0) when a network fault in
 /// the request phase left no answer.
 fn answered<T: TryFrom<i64> + Default>(o: &Json<'_>, key: &str) -> Read<T> {
@@ -420,13 +362,6 @@ fn answered<T: TryFrom<i64> + Default>(o: &Json<'_>, key: &str) -> Read<T> {
         None => Ok(T::default()),
         Some(_) => attr_int(o, key),
     }
-}
-
-fn attr_int<T: TryFrom<i64>>(o: &Json<'_>, key: &str) -> Read<T> {
-    attribute(o, key)
-        .and_then(Json::as_i64)
-        .and_then(|n| T::try_from(n).ok())
-        .ok_or_else(|| msg!("span attribute `", key, "`: expected an integer"))
 }
 
 /// A span's call, shared with the spans before it when the same.

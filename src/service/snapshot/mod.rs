@@ -27,6 +27,7 @@ pub mod parts;
 pub(crate) mod plans;
 pub(crate) mod read;
 pub(crate) mod read_back;
+mod record_fields;
 pub(crate) mod stream;
 mod webhooks;
 pub(crate) mod write;
