@@ -69,6 +69,14 @@ export class RunJournal {
   #raw;
   /** Why no test can be exported from this run, or null. */
   refusal = null;
+  /** The refusal's kind, the `reason` of wholeRun's error: "restored" unless refuse() said another. */
+  reason = "restored";
+
+  /** Refuses every export of this run from now on, with `message` and the error's `reason`. */
+  refuse(message, reason) {
+    this.refusal = message;
+    this.reason = reason;
+  }
 
   /**
    * `given`: the constructor's options as the caller gave them (their
@@ -159,10 +167,11 @@ export class RunJournal {
 
 /**
  * Throws when `run` cannot be replayed exactly: steps were lost past the
- * bound, or the service has no journal from its start (a restore).
+ * bound, or the service has no journal from its start (a restore), or its
+ * journal was refused (refuse()).
  */
-export function wholeRun(run, refusal) {
-  if (refusal) throw Object.assign(new Error(refusal), { reason: "restored" });
+export function wholeRun(run, refusal, reason = "restored") {
+  if (refusal) throw Object.assign(new Error(refusal), { reason });
   if (run.lost > 0) {
     throw new RangeError(
       `exportTest: this run has more than ${JOURNAL_BOUND} steps (the journal keeps the first ${JOURNAL_BOUND}; ${run.lost} more were not kept), so no exact test can be made of it: export shorter runs, or start a new Service for each story`,

@@ -555,7 +555,17 @@ export function rawOf(service) {
 export function runOf(service) {
   liveOf(service);
   const journal = journalOf(service);
-  return wholeRun(journal.read(), journal.refusal);
+  return wholeRun(journal.read(), journal.refusal, journal.reason);
+}
+
+/**
+ * Refuses every export of `service`'s run from now on: the error's message
+ * is `message`, its `reason` `reason`. For a change made past the journal
+ * (the server's Pact provider states place orders under chosen ids).
+ */
+export function refuseRun(service, message, reason) {
+  liveOf(service);
+  journalOf(service).refuse(message, reason);
 }
 
 /**
