@@ -86,7 +86,13 @@ test("a scenario's rule that fired is a state of that rule alone, its counting l
   s.setScenario(null);
   s.forceNext("failure", 1);
   pay();
-  const [, declined, passed, limited, drawn] = s.exportPact(PAIR).interactions;
+  // A rule that matches a header of the caller's own, and a scenario for one request (X-Orderpay-Scenario).
+  const slow = { name: "slow case", when: { route: "order", header: { name: "X-Test-Case", value: "slow" } }, then: { kind: "http", status: 503 } };
+  s.setScenario({ name: "by header", rules: [slow] });
+  s.request("GET", `/api/order/${orderId}`, undefined, { "X-Test-Case": "slow", accept: "application/json", traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01" });
+  s.setScenario(null);
+  s.request("POST", "/api/payment/pay", JSON.stringify({ orderId, amount: 5, paymentMethod: "CARD" }), { ...JSON_TYPE, "X-Orderpay-Scenario": "insufficient-funds" });
+  const [, declined, passed, limited, drawn, byHeader, perRequest] = s.exportPact(PAIR).interactions;
   assert.deepEqual(declined.providerStates.slice(1), [{
     name: 'the scenario rule "every payment declined" fires',
     params: { scenario: { name: "every payment declined", rules: [{ name: "every payment declined", when: { route: "/api/payment/pay" }, then: { kind: "decline", code: "insufficient_funds" } }] } },
@@ -96,6 +102,14 @@ test("a scenario's rule that fired is a state of that rule alone, its counting l
   assert.deepEqual(limited.providerStates[1].params.scenario.rules, [{ name: "every 2nd limited", when: { route: "order" }, then: { kind: "http", status: 429, retryAfter: 1 } }]);
   assert.deepEqual([limited.response.status, limited.response.headers["retry-after"]], [429, "1"]);
   assert.deepEqual(drawn.providerStates.slice(1), [{ name: "payments fail" }]);
+  // The headers the service reads are kept, and the one the fired rule matched on; tracing is left out.
+  assert.deepEqual(byHeader.request.headers, { accept: "application/json", "x-test-case": "slow" });
+  assert.deepEqual(byHeader.providerStates[1].params.scenario.rules, [slow]);
+  assert.equal(byHeader.response.status, 503);
+  // The preset's name reaches the service as its document's text, which the pact then sends.
+  const { "x-orderpay-scenario": oneRequest, ...others } = perRequest.request.headers;
+  assert.deepEqual([others, JSON.parse(oneRequest).name], [JSON_TYPE, "insufficient-funds"]);
+  assert.equal(perRequest.response.headers["x-orderpay-decline-code"], "insufficient_funds");
 });
 
 test("what a pact cannot hold is left out, and bad options or a restored service are refused", () => {
