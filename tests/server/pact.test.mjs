@@ -245,6 +245,13 @@ test("an unknown state, a malformed or taken id, a bad body: a 400 naming it, an
   assert.equal((await get("refusals", "/api/order/ORD-AAAA0001")).msg, "Order not found", "the refused state's order is gone");
   assert.deepEqual((await get("refusals", "/__orderpay/settings")).data.forced, { outcome: "failure", remaining: 1000 });
   assert.equal((await get("refusals", "/__orderpay/scenario")).data.scenario.document.name, "third-party-down");
+  // Put back with no order placed before, the session's run is whole: export-test copies it.
+  await change("copyable", "payments fail");
+  await change("copyable", "the third party is down");
+  assert.equal((await change("copyable", "a payment exists")).status, 400);
+  const copy = await call(`${server.origin}/s/copyable/__orderpay/export-test`);
+  assert.equal(copy.status, 200, copy.body.msg);
+  assert.match(copy.body, /force-next" -d '\{"outcome":"failure","count":1000\}'/);
 });
 
 /** A JSON array nested 30,000 deep, as text: JSON.stringify of it overflows the stack. */
