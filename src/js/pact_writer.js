@@ -7,14 +7,13 @@
 // POST /__orderpay/provider-states. Internal: the package exports it as the
 // Service's method.
 import { presets } from "./presets.js";
+import { ANSWER_HEADERS as READ_HEADERS } from "./read_headers.js";
 
 /** The Pact specification version of the pacts written here. */
 export const PACT_SPECIFICATION = "3.0.0";
 
 const ID = /^(ORD|PAY)-[A-Z0-9]{8}$/;
 const IN_PATH = /\b(ORD|PAY)-[A-Z0-9]{8}\b/g;
-/** The request headers that change an answer; the rest (tracing, transport) are left out. */
-const KEPT_HEADERS = ["content-type", "x-user-id", "idempotency-key", "x-sim-outcome"];
 /** The answer headers a client reads; content-type and these when present. */
 const ANSWER_HEADERS = ["x-orderpay-decline-code", "retry-after"];
 /** A scenario rule's matchers: what a request must be. Its conditions (nth, every, forMs, ...) count and time, which one interaction cannot replay. */
@@ -51,15 +50,18 @@ function jsonOf(text) {
 /** One interaction, or null for an answer a pact cannot hold (a network fault, the challenge page's HTML). */
 function interactionOf(step, n, story) {
   const { answer } = step;
-  const body = jsonOf(answer.body);
-  if (answer.status === 0 || answer.fault?.kind === "network" || body === undefined) return null;
+  const answered = jsonOf(answer.body);
+  if (answer.status === 0 || answer.fault?.kind === "network" || answered === undefined) return null;
   const [path, query] = step.path.split("?");
   const request = { method: step.method, path };
   if (query) request.query = queryOf(query);
-  const headers = Object.fromEntries(KEPT_HEADERS.filter((h) => step.headers[h] !== undefined).map((h) => [h, step.headers[h]]));
+  const body = step.body !== null && step.body !== "" ? (jsonOf(step.body) ?? step.body) : undefined;
+  const states = statesOf(step, path, body, story);
+  // The headers that change an answer, and the one a fired rule's `header` matcher read; tracing and transport are left out.
+  const kept = [...READ_HEADERS, ...states.map((s) => s.params?.scenario?.rules[0].when.header?.name?.toLowerCase())];
+  const headers = Object.fromEntries(kept.filter((h) => h !== undefined && step.headers[h] !== undefined).map((h) => [h, step.headers[h]]));
   if (Object.keys(headers).length) request.headers = headers;
-  if (step.body !== null && step.body !== "") request.body = jsonOf(step.body) ?? step.body;
-  const states = statesOf(step, path, request.body, story);
+  if (body !== undefined) request.body = body;
   const payment = states.find((s) => s.name === "a payment exists");
   if (payment) {
     request.generators = { path: { type: "ProviderState", expression: path.replace(payment.id, "${paymentId}"), dataType: "STRING" } };
@@ -69,7 +71,7 @@ function interactionOf(step, n, story) {
     description: `${n}. ${step.method} ${path}`,
     providerStates: states,
     request,
-    response: responseOf(answer, body),
+    response: responseOf(answer, answered),
   };
 }
 
@@ -125,12 +127,21 @@ function statesOf(step, path, body, story) {
   return states;
 }
 
+/**
+ * The spec's decline, its msg the same for every decline. With no scenario
+ * set, a drawn decline has no decline-code header (a scenario's and a
+ * card's do, and do not come here), and its code -1 and data null are
+ * those of "Order not found" and "amount must be > 0" too: the msg is the
+ * one fact that tells it.
+ */
+const DECLINE_MSG = "Third party payment failed";
+
 /** "payments succeed" or "payments fail" for a pay the seeded draw decided (not a header, a test card or a scenario). */
 function outcomeState(step, body) {
   if (step.headers["x-sim-outcome"] !== undefined || body?.cardNumber !== undefined) return [];
   const answer = jsonOf(step.answer.body);
   if (answer?.code === 0 && answer.data?.status === "SUCCESS") return [{ name: "payments succeed" }];
-  if (answer?.code === -1 && answer.msg === "Third party payment failed") return [{ name: "payments fail" }];
+  if (answer?.code === -1 && answer.msg === DECLINE_MSG) return [{ name: "payments fail" }];
   return [];
 }
 

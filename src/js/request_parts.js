@@ -73,6 +73,11 @@ function clip(text) {
   return text.length > MAX_QUOTE ? `${text.slice(0, MAX_QUOTE)}…` : text;
 }
 
+/** A caller's value for a message: a string quoted, clipped; anything else its kind, never its whole text. */
+export function described(value) {
+  return typeof value === "string" ? stringify(clip(value)) : kind(value);
+}
+
 /** What an exception says, read without trusting it (its message may be a throwing getter). */
 export function errorText(error) {
   try {

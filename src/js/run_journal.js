@@ -84,6 +84,14 @@ export class RunJournal {
   #raw;
   /** Why no test can be exported from this run, or null. */
   refusal = null;
+  /** The refusal's kind, the `reason` of wholeRun's error: "restored" unless refuse() said another. */
+  reason = "restored";
+
+  /** Refuses every export of this run from now on, with `message` and the error's `reason`. */
+  refuse(message, reason) {
+    this.refusal = message;
+    this.reason = reason;
+  }
 
   /**
    * `given`: the constructor's options as options.js read them, each once
@@ -176,11 +184,13 @@ export class RunJournal {
 /**
  * Throws when `run` cannot be replayed exactly: steps were lost past the
  * bound, or the service has no journal from its start (a restore, whose
- * error has the reason "restored"). The message begins with `method`,
- * the export that asked (exportTest, exportPact).
+ * error has the reason "restored"), or its journal was refused (refuse(),
+ * with its own reason, and the refusal's text alone as `refusal`). The
+ * message begins with `method`, the export that asked (exportTest,
+ * exportPact).
  */
-export function wholeRun(run, refusal, method) {
-  if (refusal) throw Object.assign(new Error(`${method}: ${refusal}`), { reason: "restored" });
+export function wholeRun(run, refusal, method, reason = "restored") {
+  if (refusal) throw Object.assign(new Error(`${method}: ${refusal}`), { reason, refusal });
   if (run.lost > 0) {
     throw new RangeError(
       `${method}: this run has more than ${JOURNAL_BOUND} steps (the journal keeps the first ${JOURNAL_BOUND}; ${run.lost} more were not kept), so no exact test can be made of it: export shorter runs, or start a new Service for each story`,

@@ -546,7 +546,18 @@ export function rawOf(service) {
 export function runOf(service, method = "exportTest") {
   liveOf(service);
   const journal = journalOf(service);
-  return wholeRun(journal.read(), journal.refusal, method);
+  return wholeRun(journal.read(), journal.refusal, method, journal.reason);
+}
+
+/**
+ * Refuses every export of `service`'s run from now on: the error's message
+ * is the export's name and `message`, its `reason` `reason`. For a change
+ * made past the journal (the server's Pact provider states place orders
+ * under chosen ids).
+ */
+export function refuseRun(service, message, reason) {
+  liveOf(service);
+  journalOf(service).refuse(message, reason);
 }
 
 /**

@@ -1,6 +1,6 @@
 // The rules of the core that the JS layer still holds, each for a reason
-// its file gives, held here to the core: the request limits, the status
-// texts, the Service Worker's rule for the gateway's URLs, and the network
+// its file gives, held here to the core: the request limits, the request
+// headers the service reads, the status texts, the Service Worker's rule for the gateway's URLs, and the network
 // faults' default times (which the JS layer no longer holds at all), the
 // defaults `orderpay serve --help` and docs/server.md say; the playground
 // page's copies (the challenge page's button labels, the log's enumerated
@@ -23,12 +23,20 @@ const { gateway } = await import(pkg("gateway_url.js").href);
 const { gatewayPaths } = await import(pkg("server/gateway.js").href);
 const { parseArgs, usage } = await import(pkg("server/options.js").href);
 const { presets } = await import(pkg("presets.js").href);
+const { ANSWER_HEADERS, TRACE_HEADERS } = await import(pkg("read_headers.js").href);
 const { BUYER } = await import(new URL("../../www/buyer-answers.js", import.meta.url).href);
 const { KNOWN_VALUES } = await import(new URL("../../www/log-values.js", import.meta.url).href);
 const { DELIVERY_FAULTS } = await import(new URL("../../www/webhook-words.js", import.meta.url).href);
 const { CHECKED_HEADERS, factsOf } = await import(pkg("test_plan.js").href);
 const { STORIES } = await import(new URL("./copy-stories.mjs", import.meta.url).href);
 const document = JSON.parse(openapi());
+
+test("the request headers read_headers.js lists are the core's header parameters, with those it reads beside its paths' parameters", () => {
+  const parameters = Object.values(document.components.parameters).filter((p) => p.in === "header").map((p) => p.name.toLowerCase());
+  // The body's type (each requestBody's content), a browser's Accept (the challenge page) and a scenario for one request (docs/scenarios.md).
+  const beside = ["content-type", "accept", "x-orderpay-scenario"];
+  assert.deepEqual([...ANSWER_HEADERS, ...TRACE_HEADERS].sort(), [...parameters, ...beside].sort());
+});
 
 test("the request limits the JS layer measures are the core's (its OpenAPI document's x-limits)", () => {
   const limits = JSON.stringify(document).match(/"x-limits":(\{[^}]*\})/);

@@ -16,7 +16,7 @@ const PAIR = { consumer: "shop-web", provider: "orderpay" };
 /** The typical flow of the spec, every payment drawn to succeed. */
 function typicalFlow() {
   const s = new Service({ seed: 3, failureRate: 0, virtualTime: Date.UTC(2026, 0, 1) });
-  const { orderId } = s.handle("POST", "/api/order/create", { userId: "u1", price: 25, description: "tea" }, JSON_TYPE).data;
+  const { orderId, createdAt } = s.handle("POST", "/api/order/create", { userId: "u1", price: 25, description: "tea" }, JSON_TYPE).data;
   s.handle("GET", `/api/order/${orderId}`);
   const { paymentId } = s.handle("POST", "/api/payment/pay", { orderId, amount: 25, paymentMethod: "CARD" }, JSON_TYPE).data;
   s.handle("POST", `/api/order/${orderId}/pay`);
@@ -25,30 +25,30 @@ function typicalFlow() {
   s.handle("POST", `/api/payment/refund/${paymentId}`);
   s.handle("GET", `/api/payment/${paymentId}`);
   s.handle("GET", "/api/test/order/batch?count=2");
-  return { s, orderId, paymentId };
+  return { s, orderId, paymentId, createdAt };
 }
 
 test("the typical flow: an interaction a request, the provider's ids and times matched by form, V3", () => {
-  const { s, orderId } = typicalFlow();
+  const { s, orderId, paymentId, createdAt } = typicalFlow();
   const pact = s.exportPact(PAIR);
   assert.deepEqual([pact.consumer, pact.provider, pact.metadata], [{ name: "shop-web" }, { name: "orderpay" }, { pactSpecification: { version: "3.0.0" } }]);
   assert.deepEqual(pact.interactions.map((i) => i.description), [
     "1. POST /api/order/create", `2. GET /api/order/${orderId}`, "3. POST /api/payment/pay", `4. POST /api/order/${orderId}/pay`,
-    `5. POST /api/order/delete/${orderId}`, "6. GET /api/payment/PAY-" + pact.interactions[5].description.slice(-8),
-    pact.interactions[6].description, pact.interactions[7].description, "9. GET /api/test/order/batch",
+    `5. POST /api/order/delete/${orderId}`, `6. GET /api/payment/${paymentId}`,
+    `7. POST /api/payment/refund/${paymentId}`, `8. GET /api/payment/${paymentId}`, "9. GET /api/test/order/batch",
   ]);
   const [create] = pact.interactions;
   assert.deepEqual(create.providerStates, []);
   assert.deepEqual(create.request, { method: "POST", path: "/api/order/create", headers: JSON_TYPE, body: { userId: "u1", price: 25, description: "tea" } });
   assert.deepEqual(create.response.headers, { "Content-Type": "application/json" });
-  assert.deepEqual(create.response.body, { code: 0, msg: "success", data: { orderId, userId: "u1", price: 25, status: "CREATED", description: "tea", createdAt: Date.UTC(2026, 0, 1) + create.response.body.data.createdAt - Date.UTC(2026, 0, 1) } });
+  assert.deepEqual(create.response.body, { code: 0, msg: "success", data: { orderId, userId: "u1", price: 25, status: "CREATED", description: "tea", createdAt } });
   assert.deepEqual(create.response.matchingRules.body, {
     "$.data.orderId": { combine: "AND", matchers: [{ match: "regex", regex: "^ORD-[A-Z0-9]{8}$" }] },
     "$.data.price": { combine: "AND", matchers: [{ match: "number" }] },
     "$.data.createdAt": { combine: "AND", matchers: [{ match: "integer" }] },
   });
   assert.deepEqual(pact.interactions[8].request.query, { count: ["2"] });
-  assert.ok(JSON.parse(JSON.stringify(pact)), "JSON keeps it");
+  assert.deepEqual(JSON.parse(JSON.stringify(pact)), pact, "JSON keeps all of it");
 });
 
 test("the states: the run's orders (paid once marked), its payments (refunded once refunded), the drawn outcome of a pay", () => {
@@ -87,7 +87,13 @@ test("a scenario's rule that fired is a state of that rule alone, its counting l
   s.setScenario(null);
   s.forceNext("failure", 1);
   pay();
-  const [, declined, passed, limited, drawn] = s.exportPact(PAIR).interactions;
+  // A rule that matches a header of the caller's own, and a scenario for one request (X-Orderpay-Scenario).
+  const slow = { name: "slow case", when: { route: "order", header: { name: "X-Test-Case", value: "slow" } }, then: { kind: "http", status: 503 } };
+  s.setScenario({ name: "by header", rules: [slow] });
+  s.request("GET", `/api/order/${orderId}`, undefined, { "X-Test-Case": "slow", accept: "application/json", traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01" });
+  s.setScenario(null);
+  s.request("POST", "/api/payment/pay", JSON.stringify({ orderId, amount: 5, paymentMethod: "CARD" }), { ...JSON_TYPE, "X-Orderpay-Scenario": "insufficient-funds" });
+  const [, declined, passed, limited, drawn, byHeader, perRequest] = s.exportPact(PAIR).interactions;
   assert.deepEqual(declined.providerStates.slice(1), [{
     name: 'the scenario rule "every payment declined" fires',
     params: { scenario: { name: "every payment declined", rules: [{ name: "every payment declined", when: { route: "/api/payment/pay" }, then: { kind: "decline", code: "insufficient_funds" } }] } },
@@ -97,6 +103,14 @@ test("a scenario's rule that fired is a state of that rule alone, its counting l
   assert.deepEqual(limited.providerStates[1].params.scenario.rules, [{ name: "every 2nd limited", when: { route: "order" }, then: { kind: "http", status: 429, retryAfter: 1 } }]);
   assert.deepEqual([limited.response.status, limited.response.headers["retry-after"]], [429, "1"]);
   assert.deepEqual(drawn.providerStates.slice(1), [{ name: "payments fail" }]);
+  // The headers the service reads are kept, and the one the fired rule matched on; tracing is left out.
+  assert.deepEqual(byHeader.request.headers, { accept: "application/json", "x-test-case": "slow" });
+  assert.deepEqual(byHeader.providerStates[1].params.scenario.rules, [slow]);
+  assert.equal(byHeader.response.status, 503);
+  // The preset's name reaches the service as its document's text, which the pact then sends.
+  const { "x-orderpay-scenario": oneRequest, ...others } = perRequest.request.headers;
+  assert.deepEqual([others, JSON.parse(oneRequest).name], [JSON_TYPE, "insufficient-funds"]);
+  assert.equal(perRequest.response.headers["x-orderpay-decline-code"], "insufficient_funds");
 });
 
 test("what a pact cannot hold is left out, and bad options or a restored service are refused", () => {

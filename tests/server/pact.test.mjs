@@ -180,6 +180,24 @@ test("a state change: the first setup starts the session fresh, the interaction'
   assert.deepEqual((await change("states", "Insufficient-Funds")).body, { scenario: "insufficient-funds" }, "a preset's name in any case");
   const nullDescription = await change("states", "an order exists", "setup", { description: null });
   assert.deepEqual([nullDescription.status, nullDescription.body.description], [200, ""], "a null description is read as the create route reads it");
+  // A placed order is past the run's journal: export-test refuses, saying so, until a teardown resets the session.
+  const copy = await call(`${server.origin}/s/states/__orderpay/export-test`);
+  assert.deepEqual([copy.status, copy.body.msg], [409, PLACED]);
+  await change("states", "", "teardown");
+  assert.equal((await call(`${server.origin}/s/states/__orderpay/export-test`)).status, 200);
+});
+
+/** export-test's 409 for a session a provider state placed an order in. */
+const PLACED =
+  "export-test: a Pact provider state set this session up (an order placed under a chosen id), which a copy cannot replay: reset the session (POST /__orderpay/reset) and run the story again to copy it";
+
+test("a payment state pays whatever the interaction forced: after payments fail, the interaction's own pay fails", async () => {
+  await change("forced", "payments fail");
+  const made = await change("forced", "a payment exists", "setup", { orderId: "ORD-FAIL0001" });
+  assert.deepEqual([made.status, made.body.status], [200, "SUCCESS"]);
+  assert.deepEqual((await get("forced", "/__orderpay/settings")).data.forced, { outcome: "failure", remaining: 1000 });
+  const pay = await call(`${server.origin}/s/forced/api/payment/pay`, "POST", { orderId: "ORD-FAIL0001", amount: 100, paymentMethod: "CARD" });
+  assert.equal(pay.body.msg, "Third party payment failed");
 });
 
 test("an unknown state, a malformed or taken id, a bad body: a 400 naming it, and the session as it was", async () => {
@@ -196,12 +214,66 @@ test("an unknown state, a malformed or taken id, a bad body: a 400 naming it, an
     [{ state: "a payment exists", params: { paymentMethod: "CASH" } }, /^params\.paymentMethod: must be one of CARD, WALLET_A, WALLET_B, got "CASH"$/],
     [{ state: "my story", params: { scenario: { rules: [{ then: { kind: "nope" } }] } } }, /^params\.scenario: rules\[0\]\.then\.kind: expected one of/],
     [{ state: "an order ORD-PACT0007 exists" }, /^state "an order ORD-PACT0007 exists": orderId: ORD-PACT0007 is taken/],
+    // Deep and huge values: a 400 naming the field and its kind, never the value's whole text.
+    [`{"state":${DEEP}}`, /^state: expected the provider state's name \(a string; "" for none\), got an array$/],
+    [`{"state":"payments fail","action":${DEEP}}`, /^action: expected "setup" or "teardown", got an array$/],
+    [`{"state":"payments fail","params":${DEEP}}`, /^params: expected an object, got an array$/],
+    [`{"state":"an order exists","params":{"status":${DEEP}}}`, /^params\.status: expected "CREATED" or "PAID", got an array$/],
+    [`{"state":"an order exists","params":{"userId":${DEEP}}}`, /^params\.userId: expected a string, got an array$/],
+    [`{"state":"a payment exists","params":{"amount":${DEEP}}}`, /^params\.amount: expected a number, got an array$/],
+    [`{"state":"a payment exists","params":{"refunded":${DEEP}}}`, /^params\.refunded: expected true or false, got an array$/],
+    [`{"state":"a payment exists","params":{"orderId":${DEEP}}}`, /^orderId: expected an order id \(a string\), got an array$/],
+    [`{"state":"any","params":{"scenario":${DEEP}}}`, /^params\.scenario: expected a document .*, got an array$/],
+    [{ state: "u".repeat(60_000) }, /^state: no provider state "u{200}…"; the states are/],
+    [{ state: "an order exists", params: { status: "s".repeat(60_000) } }, /^params\.status: expected "CREATED" or "PAID", got "s{200}…"$/],
   ];
   for (const [body, msg] of refusals) {
     const reply = await call(`${server.origin}/s/refusals/__orderpay/provider-states`, "POST", body);
     checker.check("post", "/__orderpay/provider-states", reply);
-    assert.equal(reply.status, 400, JSON.stringify(body));
+    assert.equal(reply.status, 400, String(msg));
     assert.match(reply.body.msg, msg);
+    assert.ok(reply.body.msg.length < 1000, "the msg quotes a value shortened");
   }
-  assert.equal((await get("refusals", "/api/order/ORD-PACT0007")).data.orderId, "ORD-PACT0007", "the order set up stays");
+  // A state that fails midway (its pay declined by the scenario an earlier state set): the session as the states before it left it.
+  await change("refusals", "payments fail");
+  await change("refusals", "the third party is down");
+  const midway = await change("refusals", "a payment exists", "setup", { orderId: "ORD-AAAA0001" });
+  assert.deepEqual([midway.status, midway.body.msg], [400, 'state "a payment exists": the payment was not made: Third party payment failed']);
+  assert.equal((await call(`${server.origin}/s/refusals/__orderpay/export-test`)).body.msg, PLACED, "put back, the session still refuses export-test");
+  assert.equal((await change("refusals", "an order ORD-BBBB0001 exists")).status, 200, "the interaction's next state still adds to it");
+  assert.equal((await get("refusals", "/api/order/ORD-PACT0007")).data?.orderId, "ORD-PACT0007", "the order set up stays");
+  assert.equal((await get("refusals", "/api/order/ORD-AAAA0001")).msg, "Order not found", "the refused state's order is gone");
+  assert.deepEqual((await get("refusals", "/__orderpay/settings")).data.forced, { outcome: "failure", remaining: 1000 });
+  assert.equal((await get("refusals", "/__orderpay/scenario")).data.scenario.document.name, "third-party-down");
+  // Put back with no order placed before, the session's run is whole: export-test copies it.
+  await change("copyable", "payments fail");
+  await change("copyable", "the third party is down");
+  assert.equal((await change("copyable", "a payment exists")).status, 400);
+  const copy = await call(`${server.origin}/s/copyable/__orderpay/export-test`);
+  assert.equal(copy.status, 200, copy.body.msg);
+  assert.match(copy.body, /force-next" -d '\{"outcome":"failure","count":1000\}'/);
+});
+
+/** A JSON array nested 30,000 deep, as text: JSON.stringify of it overflows the stack. */
+const DEEP = "[".repeat(30_000) + "]".repeat(30_000);
+
+test("an interaction's first setup that fails midway leaves the session as it was, its requests' orders and forced outcomes", async () => {
+  // Every fresh session of this server starts with the third party down, so a payment state's own pay is declined.
+  const down = await serve(["--port", "0", "--seed", "7", "--scenario", "third-party-down"]);
+  try {
+    const at = (path) => `${down.origin}/s/first${path}`;
+    const { orderId } = (await call(at("/api/order/create"), "POST", { userId: "u1", price: 5 })).body.data;
+    await call(at("/__orderpay/force-next"), "POST", { outcome: "success", count: 3 });
+    await call(at("/__orderpay/scenario"), "DELETE");
+    const before = (await call(at("/__orderpay/counters"))).body.data.generation;
+    const refused = await call(at("/__orderpay/provider-states"), "POST", { state: "a payment exists", params: { orderId: "ORD-AAAA0001" } });
+    assert.deepEqual([refused.status, refused.body.msg], [400, 'state "a payment exists": the payment was not made: Third party payment failed']);
+    assert.equal((await call(at("/__orderpay/counters"))).body.data.generation, before, "no reset");
+    assert.equal((await call(at(`/api/order/${orderId}`))).body.code, 0, "the request's order stays");
+    assert.equal((await call(at("/api/order/ORD-AAAA0001"))).body.msg, "Order not found");
+    assert.deepEqual((await call(at("/__orderpay/settings"))).body.data.forced, { outcome: "success", remaining: 3 });
+    assert.equal((await call(at("/__orderpay/scenario"))).body.data.scenario, null);
+  } finally {
+    await stop(down);
+  }
 });

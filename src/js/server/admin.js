@@ -70,6 +70,12 @@ function health(ctx, req, res) {
 const RESTORED_SESSION =
   "export-test: this session's state came from a snapshot (PUT /__orderpay/snapshot, or --state when the server started), which holds the orders and payments, not the calls that made them: reset the session (POST /__orderpay/reset) and run the story again to copy it";
 
+/** Why a session's run cannot be copied, in an HTTP client's terms: the route's name, not the method's. */
+function refusedExport(error) {
+  if (error.reason === "restored") return RESTORED_SESSION;
+  return error.refusal === undefined ? error.message : `export-test: ${error.refusal}`;
+}
+
 /**
  * The session's run as a runnable test (?format=curl, vitest or
  * playwright): service.exportTest's text. A bad format is a 400, checked
@@ -87,7 +93,7 @@ function exportTest(ctx, req, res, params) {
   try {
     text = ctx.instance.service.exportTest(format);
   } catch (error) {
-    return sendError(res, 409, error.reason === "restored" ? RESTORED_SESSION : error.message);
+    return sendError(res, 409, refusedExport(error));
   }
   sendText(res, format === "curl" ? "text/x-shellscript; charset=utf-8" : "text/javascript; charset=utf-8", text);
 }

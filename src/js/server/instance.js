@@ -49,7 +49,17 @@ export class Instance {
 
   /** A fresh service with `overrides` over the start options. Throws on a bad option, changing nothing. */
   reset(overrides = {}) {
-    this.#swap(new Service({ ...this.options, ...overrides }));
+    this.install(this.fresh(overrides));
+  }
+
+  /** A fresh service of the start options, `overrides` over them, not yet the session's. */
+  fresh(overrides = {}) {
+    return new Service({ ...this.options, ...overrides });
+  }
+
+  /** Makes `service` (a fresh() one, set up first) the session's, as a reset does. */
+  install(service) {
+    this.#swap(service);
   }
 
   /** The state of a snapshot's text. Throws a TypeError for text that is not one, changing nothing. */

@@ -3,7 +3,8 @@
 // Each state's params are checked before anything changes; its setter then
 // returns the values a pact may use (Pact's fromProviderState).
 import { presets, Service } from "../node.js";
-import { rawOf } from "../service.js";
+import { described } from "../request_parts.js";
+import { rawOf, refuseRun } from "../service.js";
 
 /** The phrases, for the 400 of a state there is none for. */
 const FORMS = [
@@ -29,6 +30,12 @@ const SAID = new Map([
 ]);
 
 const JSON_TYPE = { "content-type": "application/json" };
+/** A state's own payment succeeds whatever the interaction forced for the payments to come. */
+const PAY_HEADERS = { ...JSON_TYPE, "x-sim-outcome": "success" };
+
+/** Why a session a state placed an order in has no run to copy, in an HTTP client's terms. */
+const PLACED =
+  "a Pact provider state set this session up (an order placed under a chosen id), which a copy cannot replay: reset the session (POST /__orderpay/reset) and run the story again to copy it";
 
 /** How many payment attempts "payments succeed" and "payments fail" decide: more than an interaction makes. */
 const FORCED = 1000;
@@ -51,7 +58,7 @@ export function setterOf(ctx, state, params) {
   if (preset !== null) return scenarioSetter(preset);
   const started = ctx.instance.options.scenario;
   if (started && typeof started === "object" && started.name === state) return scenarioSetter(started);
-  return `state: no provider state ${JSON.stringify(state)}; the states are ${FORMS.join(", ")}; the presets are ${Object.keys(presets).join(", ")}`;
+  return `state: no provider state ${described(state)}; the states are ${FORMS.join(", ")}; the presets are ${Object.keys(presets).join(", ")}`;
 }
 
 /** The next payment attempts end as `outcome`. */
@@ -87,14 +94,21 @@ function orderSetter(params) {
   return typeof order === "string" ? order : (service) => placed(service, order);
 }
 
+/** Refuses export-test on `service`: orders placed under chosen ids are past its run's journal. */
+export function refuseCopies(service) {
+  refuseRun(service, PLACED, "provider-state");
+}
+
 function placed(service, order) {
+  refuseCopies(service);
   const raw = rawOf(service);
   const place = (id) => raw.placeOrder(id, order.userId, order.price, order.description);
   const [orderId, createdAt] = order.orderId === undefined ? firstFree(place) : [order.orderId, place(order.orderId)];
   if (createdAt === undefined) {
     throw new RangeError(`orderId: ${orderId} is taken (this session issued it already) or the session holds --max-orders orders`);
   }
-  if (order.status === "PAID") service.handle("POST", `/api/order/${orderId}/pay`);
+  const marked = order.status === "PAID" ? service.handle("POST", `/api/order/${orderId}/pay`) : { code: 0 };
+  if (marked.code !== 0) throw new RangeError(`the order was not marked paid: ${marked.msg}`);
   const { userId, price, description } = order;
   return { orderId, userId, price, status: order.status ?? "CREATED", description, createdAt };
 }
@@ -107,22 +121,33 @@ function placed(service, order) {
  */
 function checkedOrder(order) {
   if (order.status !== undefined && order.status !== "CREATED" && order.status !== "PAID") {
-    return `params.status: expected "CREATED" or "PAID", got ${JSON.stringify(order.status)}`;
+    return `params.status: expected "CREATED" or "PAID", got ${described(order.status)}`;
   }
   if (order.orderId !== undefined && typeof order.orderId !== "string") {
-    return `orderId: expected an order id (a string), got ${JSON.stringify(order.orderId)}`;
+    return `orderId: expected an order id (a string), got ${described(order.orderId)}`;
   }
   return scratch((service) => {
-    const { userId, price, description } = order;
+    const { userId, price, description } = shallow(order);
     const made = service.handle("POST", "/api/order/create", { userId, price, description }, JSON_TYPE);
     if (made.code !== 0) return `params.${made.msg}`;
     const read = { ...order, userId: made.data.userId, price: made.data.price, description: made.data.description };
     const id = order.orderId;
     if (id !== undefined && id !== made.data.orderId && rawOf(service).placeOrder(id, read.userId, read.price, read.description) === undefined) {
-      return `orderId: expected ORD- and 8 of A-Z 0-9 (ORD-PACT0001), got ${JSON.stringify(id)}`;
+      return `orderId: expected ORD- and 8 of A-Z 0-9 (ORD-PACT0001), got ${described(id)}`;
     }
     return read;
   });
+}
+
+/**
+ * The fields with an object or array in place of an empty one: the core
+ * refuses it by its kind all the same, and one nested deep is never
+ * turned into text.
+ */
+function shallow(fields) {
+  const out = {};
+  for (const [key, value] of Object.entries(fields)) out[key] = value !== null && typeof value === "object" ? (Array.isArray(value) ? [] : {}) : value;
+  return out;
 }
 
 /** What `check(service)` says of a fresh scratch service, which is then freed. */
@@ -153,25 +178,29 @@ function firstFree(place) {
 function paymentSetter(params) {
   const { amount = params.price ?? ORDER.price, paymentMethod = "CARD", refunded = false, ...rest } = params;
   const order = checkedOrder({ ...ORDER, ...rest });
-  const problem = typeof order === "string" ? order : paymentProblem(amount, paymentMethod);
+  const problem = typeof order === "string" ? order : (refundedProblem(refunded) ?? paymentProblem(amount, paymentMethod));
   if (problem) return problem;
   return (service) => {
     const have = order.orderId !== undefined && service.handle("GET", `/api/order/${order.orderId}`).code === 0;
     const orderId = have ? order.orderId : placed(service, order).orderId;
-    service.forceNext("success", 1);
-    const paid = service.handle("POST", "/api/payment/pay", { orderId, amount, paymentMethod }, JSON_TYPE);
+    const paid = service.handle("POST", "/api/payment/pay", { orderId, amount, paymentMethod }, PAY_HEADERS);
     if (paid.code !== 0) throw new RangeError(`the payment was not made: ${paid.msg}`);
-    const { paymentId } = paid.data;
-    if (refunded) service.handle("POST", `/api/payment/refund/${paymentId}`);
-    return { ...paid.data, status: refunded ? service.handle("GET", `/api/payment/${paymentId}`).data.status : paid.data.status };
+    if (!refunded) return paid.data;
+    const refund = service.handle("POST", `/api/payment/refund/${paid.data.paymentId}`);
+    if (refund.code !== 0) throw new RangeError(`the payment was not refunded: ${refund.msg}`);
+    return { ...paid.data, status: service.handle("GET", `/api/payment/${paid.data.paymentId}`).data.status };
   };
+}
+
+function refundedProblem(refunded) {
+  return typeof refunded === "boolean" ? null : `params.refunded: expected true or false, got ${described(refunded)}`;
 }
 
 /** The pay route's refusal of the amount or the method, asked of a scratch service, or null. */
 function paymentProblem(amount, paymentMethod) {
   return scratch((service) => {
     const { orderId } = service.handle("POST", "/api/order/create", { userId: ORDER.userId, price: ORDER.price }, JSON_TYPE).data;
-    const paid = service.handle("POST", "/api/payment/pay", { orderId, amount, paymentMethod }, JSON_TYPE);
+    const paid = service.handle("POST", "/api/payment/pay", shallow({ orderId, amount, paymentMethod }), JSON_TYPE);
     return paid.code === 0 ? null : `params.${paid.msg}`;
   });
 }
