@@ -1,10 +1,11 @@
 // A run as a shell script of curl calls (service.exportTest("curl")) against
 // `orderpay serve`: a session of its own, reset to the run's options on a
 // virtual clock from the run's start, then each step, its clock moves
-// through POST /__orderpay/advance. Each answer is checked as the page
+// through POST /__orderpay/advance, each checked by the payments' changes
+// the session's log holds after it (GET /__orderpay/logs?after=). Each answer is checked as the page
 // showed it; the first difference stops the script with exit 1. The plan
 // is test_plan.js's. Internal: the package does not export this file.
-import { commentText, js } from "./test_plan.js";
+import { clockNote, js, stepTitle } from "./test_plan.js";
 
 /**
  * Quoted for bash: inside single quotes, nothing is special but the quote
@@ -50,6 +51,8 @@ lost() { local want=$1 method=$2 path=$3 code=0; shift 3; curl -sS -o /dev/null 
 is() { [ "$status" = "$1" ] || fail "expected HTTP $1, got $status: $body"; }
 has() { case "$body" in *"$1"*) ;; *) fail "expected $1 in $body" ;; esac; }
 header() { grep -qi "^$1: $2" "$out/h" || fail "expected the header $1: $2"; }
+# What a clock move changed: the payments' changes logged after record $1, exactly those given ("paymentId from to" each).
+changes() { local after=$1 n c id from to; shift; admin "$A/logs?after=$after"; n=$(grep -o '"stage":"payment"' "$out/a" | wc -l || true); [ "$n" -eq $# ] || fail "expected $# payment changes, got $n: $(cat "$out/a")"; for c in "$@"; do read -r id from to <<<"$c"; grep -qF "\"paymentId\":\"$id\",\"from\":\"$from\",\"to\":\"$to\"" "$out/a" || fail "expected the change $id $from → $to: $(cat "$out/a")"; done; }
 `;
 
 /** The curl options of a request: its headers and body. */
@@ -71,6 +74,7 @@ function requestLines(step) {
   if (facts.code !== undefined) lines.push(`has ${member("code", facts.code)}`, `has ${member("msg", facts.msg)}`);
   for (const key of ["orderId", "paymentId"]) if (facts[key] !== undefined) lines.push(`has ${member(key, facts[key])}`);
   if (facts.dataStatus !== undefined) lines.push(`has ${member("status", facts.dataStatus)}`);
+  if (facts.failureCode !== undefined) lines.push(`has ${member("failureCode", facts.failureCode)}`);
   if (facts.declineCode !== undefined) lines.push(`header x-orderpay-decline-code ${sh(facts.declineCode)}`);
   if (facts.replayed) lines.push(`header idempotent-replayed true`);
   return lines;
@@ -81,7 +85,7 @@ function stepLines(step) {
     case "request":
       return requestLines(step);
     case "advance":
-      return [`admin -X POST "$A/advance" -d ${sh(js({ ms: step.ms }))}`];
+      return [`admin -X POST "$A/advance" -d ${sh(js({ ms: step.ms }))}`, changesLine(step.moved)];
     case "scenario":
       return step.scenario === null ? [`admin -X DELETE "$A/scenario"`] : [`admin -X PUT "$A/scenario" -d ${sh(js(step.scenario))}`];
     case "force":
@@ -89,25 +93,34 @@ function stepLines(step) {
     case "challenge":
       return [
         `admin -X POST "$A/challenges/"${sh(step.paymentId)} -d ${sh(js({ outcome: step.outcome }))}`,
-        `grep -q ${sh(`"status":${js(step.status)}`)} "$out/a" || fail ${sh(`expected the challenged payment ${step.status}`)}`,
+        ...Object.entries(step.payment).map(([key, value]) => `grep -qF ${member(key, value)} "$out/a" || fail ${sh(`expected the challenged payment's ${key} ${value}`)}`),
       ];
     default:
       return [];
   }
 }
 
-/** The script's text. Its steps are numbered as the JS copies number them: a failure names the same step. */
+/** The check of what a clock move changed: the changes as arguments of changes(). */
+const changesLine = (moved) => [`changes ${moved.after}`, ...moved.changes.map((change) => sh(change.replace(" → ", " ")))].join(" ");
+
+/**
+ * The script's text. Its steps are numbered as the JS copies number them,
+ * and $step is set before each (its clock move and admin calls included):
+ * a failure names the same step.
+ */
 export function curlTest(plan) {
   const lines = [];
   plan.steps.forEach((step, i) => {
+    lines.push(`step=${i + 1}    # ${i + 1}. ${stepTitle(step)}`);
     if (step.wait > 0) lines.push(`admin -X POST "$A/advance" -d ${sh(js({ ms: step.wait }))}    # the time between the run's steps`);
-    lines.push(step.kind === "request" ? `step=${i + 1}    # ${i + 1}. ${commentText(`${step.method} ${step.path}`)}` : `step=${i + 1}`);
+    if (step.waited?.changes.length > 0) lines.push(changesLine(step.waited));
     lines.push(...stepLines(step));
   });
   return `#!/usr/bin/env bash
 # Copied from an orderpay run (service.exportTest("curl")), against \`npx orderpay serve\`:
 # ORDERPAY_URL (default http://127.0.0.1:4010) and ORDERPAY_SESSION (default copied-test)
-# say where (ORDERPAY_ADMIN_TOKEN: the admin token of a server beyond loopback). The session is reset to the run's options, on a virtual clock from the run's start.
+# say where (ORDERPAY_ADMIN_TOKEN: the admin token of a server beyond loopback). The session is reset to the run's options.
+# ${clockNote(plan)}
 ${HELPERS}
 admin -X POST "$A/reset" -d ${sh(js(plan.options))}
 ${lines.join("\n")}

@@ -3,7 +3,7 @@
 // the run's options, and each request is the page's own fetch, checked as
 // the page showed it. The plan and its checks are test_plan.js's.
 // Internal: the package does not export this file.
-import { indent, js, jsSteps } from "./test_plan.js";
+import { clockNote, indent, js, jsSteps } from "./test_plan.js";
 
 /** Where the page runs its fetches when no `page` is given: a blank page the test answers itself. */
 export const BLANK_PAGE = "http://orderpay.test/";
@@ -19,7 +19,8 @@ export function playwrightTest(plan, options) {
   const body = jsSteps(plan, { send: (path, init) => `send(page, ${path}, ${init})`, redirects: "opaqueredirect" });
   const blank = own ? `\n  await page.route(${js(page)}, (route) => route.fulfill({ contentType: "text/html", body: "<!doctype html><title>orderpay</title>" }));` : "";
   return `// Copied from an orderpay run (service.exportTest("playwright")): the same seed,
-// options and calls, on a virtual clock from the run's start, give the same answers.
+// options and calls give the same answers.
+// ${clockNote(plan)}
 import { expect, test } from "@playwright/test";
 import { mockOrderpay } from "orderpay/playwright";
 

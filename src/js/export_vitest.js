@@ -2,14 +2,15 @@
 // service started with the run's options, each request sent through its
 // fetch and checked as the page showed it. The plan and its checks are
 // test_plan.js's. Internal: the package does not export this file.
-import { indent, js, jsSteps } from "./test_plan.js";
+import { clockNote, indent, js, jsSteps } from "./test_plan.js";
 
 /** The test's text. `options.name`: the test's title. */
 export function vitestTest(plan, options) {
   const name = options.name ?? "an orderpay run, copied as a test";
   const body = jsSteps(plan, { send: (path, init) => `send(${path}, ${init})`, redirects: "status" });
   return `// Copied from an orderpay run (service.exportTest("vitest")): the same seed,
-// options and calls, on a virtual clock from the run's start, give the same answers.
+// options and calls give the same answers.
+// ${clockNote(plan)}
 import { expect, test } from "vitest";
 import { createFetch } from "orderpay/fetch";
 

@@ -51,7 +51,7 @@ const [CONTENT_TYPE, DECLINE_CODE, REPLAYED] = CHECKED_HEADERS;
 /**
  * What a page shows of an answer, and so what a copied test checks:
  * the status, the envelope's code and message, the order's or payment's
- * id and status, a decline's code, an idempotent replay, the challenge
+ * id and status, a failed payment's failureCode, a decline's code, an idempotent replay, the challenge
  * page's HTML, or the network fault.
  */
 export function factsOf(answer) {
@@ -74,13 +74,14 @@ export function factsOf(answer) {
   if (data !== null && typeof data === "object") {
     for (const key of ["orderId", "paymentId"]) if (typeof data[key] === "string") facts[key] = data[key];
     if (typeof data.status === "string") facts.dataStatus = data.status;
+    if (typeof data.failureCode === "string") facts.failureCode = data.failureCode;
   }
   if (headers[DECLINE_CODE] !== undefined) facts.declineCode = headers[DECLINE_CODE];
   if (headers[REPLAYED] === "true") facts.replayed = true;
   return facts;
 }
 
-const COMPARED = ["status", "network", "code", "msg", "orderId", "paymentId", "dataStatus", "html"];
+const COMPARED = ["status", "network", "code", "msg", "orderId", "paymentId", "dataStatus", "failureCode", "html"];
 
 /** The first fact the replay answers otherwise than the run did, or null. */
 function differs(was, now) {
@@ -90,8 +91,32 @@ function differs(was, now) {
   return null;
 }
 
-/** One step replayed on `service`; returns the plan's step. */
-function replayStep(service, step, virtual) {
+/**
+ * The log's last record's seq, reading only those after `seq`: where a
+ * clock move's records will start.
+ */
+function lastSeq(service, seq) {
+  const records = service.logs(seq);
+  return records.length === 0 ? seq : records[records.length - 1].seq;
+}
+
+/**
+ * What a clock move changed, as the page shows it: the payments' changes
+ * the log recorded after record `after`, each "paymentId from → to".
+ */
+function changesAfter(service, after) {
+  return service.logs(after).filter((record) => record.stage === "payment").map((record) => `${record.paymentId} ${record.from} → ${record.to}`);
+}
+
+/** Moves `service`'s clock by `ms` and gives what the move changed: `{ after, changes }`. */
+function move(service, ms, seq) {
+  const after = lastSeq(service, seq);
+  service.advance(ms);
+  return { after, changes: changesAfter(service, after) };
+}
+
+/** One step replayed on `service`; returns the plan's step. `seq`: a log record's seq at or before the log's end. */
+function replayStep(service, step, virtual, seq) {
   switch (step.kind) {
     case "request": {
       const headers = sent(step.headers, step.body);
@@ -104,8 +129,7 @@ function replayStep(service, step, virtual) {
     case "advance": {
       // A wall clock ignored the ms: the gaps carry its time instead.
       const ms = virtual ? step.ms : 0;
-      service.advance(ms);
-      return { kind: "advance", ms };
+      return { kind: "advance", ms, moved: move(service, ms, seq) };
     }
     case "scenario":
       service.setScenario(step.scenario);
@@ -115,7 +139,9 @@ function replayStep(service, step, virtual) {
       return { kind: "force", outcome: step.outcome, count: step.count };
     case "challenge": {
       const payment = service.completeChallenge(step.paymentId, step.outcome);
-      return { kind: "challenge", paymentId: step.paymentId, outcome: step.outcome, status: payment.status };
+      const checked = { status: payment.status };
+      if (typeof payment.failureCode === "string") checked.failureCode = payment.failureCode;
+      return { kind: "challenge", paymentId: step.paymentId, outcome: step.outcome, payment: checked };
     }
     default:
       throw new Error(`unknown step kind ${JSON.stringify(step.kind)}`);
@@ -128,21 +154,27 @@ function stepName(step, i) {
 }
 
 /**
- * The plan of `run`: `{ options, steps }`, each step with `wait`, the ms
- * the clock moves before it (0 mostly; the gaps of a wall-clock run).
- * `make(options)` makes the Service the replay runs on.
+ * The plan of `run`: `{ options, clock, steps }`, each step with `wait`,
+ * the ms the clock moves before it (0 mostly; the gaps of a wall-clock
+ * run), and `waited`, what that move changed (`{ after, changes }`). A
+ * clock move's changes are the replay's, so a copy checks what the run's
+ * move did. `make(options)` makes the Service the replay runs on.
  */
 export function planOf(run, make) {
   const options = startOptions(run);
   const service = make(options);
   const virtual = run.clock === "virtual";
   const steps = [];
+  let seq = 0;
   try {
     run.steps.forEach((step, i) => {
       const wait = Math.max(0, step.at - service.now);
-      if (wait > 0) service.advance(wait);
+      const waited = wait > 0 ? move(service, wait, seq) : null;
+      if (waited !== null) seq = waited.after;
       try {
-        steps.push({ wait, ...replayStep(service, step, virtual) });
+        const planned = replayStep(service, step, virtual, seq);
+        if (planned.moved !== undefined) seq = planned.moved.after;
+        steps.push({ wait, waited, ...planned });
       } catch (error) {
         throw new Error(`exportTest: replaying ${stepName(step, i)} on a fresh service: ${error.message}; no test is exported that would fail`, { cause: error });
       }
@@ -150,7 +182,37 @@ export function planOf(run, make) {
   } finally {
     service.free();
   }
-  return { options, steps };
+  return { options, clock: run.clock, steps };
+}
+
+/**
+ * What a step is, for the comment that numbers it, the same in every
+ * format: the request's method and path, or the call on the service (a
+ * scenario of its own shown as {…}). Comment-safe: run text goes through
+ * commentText or js, which escape every line end.
+ */
+export function stepTitle(step) {
+  switch (step.kind) {
+    case "request":
+      return commentText(`${step.method} ${step.path}`);
+    case "advance":
+      return `advance(${js(step.ms)})`;
+    case "scenario":
+      return `setScenario(${step.scenario !== null && typeof step.scenario === "object" ? "{…}" : js(step.scenario)})`;
+    case "force":
+      return `forceNext(${js(step.outcome)}, ${js(step.count)})`;
+    case "challenge":
+      return `completeChallenge(${js(step.paymentId)}, ${js(step.outcome)})`;
+    default:
+      return commentText(step.kind);
+  }
+}
+
+/** The sentence of a copy's header that says which clock the run was on and how the copy keeps its time. */
+export function clockNote(plan) {
+  return plan.clock === "virtual"
+    ? "The run was on a virtual clock: this copy replays it on a virtual clock from the run's start."
+    : "The run was on the wall clock: this copy runs on a virtual clock from the run's start and moves it by the time between the steps.";
 }
 
 /** A value as JS source: its JSON, with U+2028 and U+2029 escaped as well (parsers older than ES2019 end a line at them). */
@@ -177,6 +239,7 @@ export function jsChecks(facts, redirects) {
   if (facts.code !== undefined) out.push(`expect(reply.body.code).toBe(${js(facts.code)});`, `expect(reply.body.msg).toBe(${js(facts.msg)});`);
   for (const key of ["orderId", "paymentId"]) if (facts[key] !== undefined) out.push(`expect(reply.body.data.${key}).toBe(${js(facts[key])});`);
   if (facts.dataStatus !== undefined) out.push(`expect(reply.body.data.status).toBe(${js(facts.dataStatus)});`);
+  if (facts.failureCode !== undefined) out.push(`expect(reply.body.data.failureCode).toBe(${js(facts.failureCode)});`);
   if (facts.declineCode !== undefined) out.push(`expect(reply.headers["x-orderpay-decline-code"]).toBe(${js(facts.declineCode)});`);
   if (facts.replayed) out.push(`expect(reply.headers["idempotent-replayed"]).toBe("true");`);
   return out;
@@ -191,38 +254,52 @@ function initOf(step) {
   return js(init);
 }
 
+/** A request whose answer the copy expects lost: fetch rejects. */
+const lostInJs = (step) => step.facts.network !== undefined && (LOST.has(step.facts.network) || step.facts.network === "short");
+
+/** The JS helper a copy checks a clock move's changes with, as changesAfter reads them. */
+const CHANGES_HELPER = [
+  "/** The payments' changes the service logged after record `after` (a clock move's), as the page shows them. */",
+  "const changes = (after) => service.logs(after).filter((r) => r.stage === \"payment\").map((r) => `${r.paymentId} ${r.from} → ${r.to}`);",
+];
+
+/** The check of what a clock move changed. */
+const changesCheck = (moved) => `expect(changes(${js(moved.after)})).toEqual(${js(moved.changes)});`;
+
 /**
- * The body of a JS test (Vitest's or Playwright's): one block a step.
+ * The body of a JS test (Vitest's or Playwright's): one block a step,
+ * each numbered as every format numbers it.
  * `send`: the call that sends a request, given the path and init source;
  * `service`: the name of the Service.
  */
 export function jsSteps(plan, { send, redirects }) {
   const lines = [];
+  if (plan.steps.some((step) => step.kind === "advance" || step.waited?.changes.length > 0)) lines.push(...CHANGES_HELPER);
   plan.steps.forEach((step, i) => {
+    const head = `// ${i + 1}. ${stepTitle(step)}`;
+    lines.push(step.kind === "request" && lostInJs(step) ? `${head}: lost (a network fault: ${commentText(step.facts.network)})` : head);
     if (step.wait > 0) lines.push(`service.advance(${js(step.wait)}); // the time between the run's steps`);
-    lines.push(...jsStep(step, i, send, redirects));
+    if (step.waited?.changes.length > 0) lines.push(changesCheck(step.waited));
+    lines.push(...jsStep(step, send, redirects));
   });
   return lines;
 }
 
-function jsStep(step, i, send, redirects) {
+function jsStep(step, send, redirects) {
   switch (step.kind) {
     case "request": {
       const call = send(js(step.path), initOf(step));
-      const head = `// ${i + 1}. ${commentText(`${step.method} ${step.path}`)}`;
-      if (step.facts.network !== undefined && (LOST.has(step.facts.network) || step.facts.network === "short")) {
-        return [`${head}: lost (a network fault: ${commentText(step.facts.network)})`, `await expect(${call}).rejects.toThrow();`];
-      }
-      return [head, `reply = await ${call};`, ...jsChecks(step.facts, redirects)];
+      if (lostInJs(step)) return [`await expect(${call}).rejects.toThrow();`];
+      return [`reply = await ${call};`, ...jsChecks(step.facts, redirects)];
     }
     case "advance":
-      return [`service.advance(${js(step.ms)});`];
+      return [`service.advance(${js(step.ms)});`, changesCheck(step.moved)];
     case "scenario":
       return [`service.setScenario(${js(step.scenario)});`];
     case "force":
       return [`service.forceNext(${js(step.outcome)}, ${js(step.count)});`];
     case "challenge":
-      return [`expect(service.completeChallenge(${js(step.paymentId)}, ${js(step.outcome)}).status).toBe(${js(step.status)});`];
+      return [`expect(service.completeChallenge(${js(step.paymentId)}, ${js(step.outcome)})).toMatchObject(${js(step.payment)});`];
     default:
       return [];
   }

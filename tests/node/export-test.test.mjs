@@ -42,10 +42,95 @@ test("a wall-clock run is copied with the time between its steps: a payment sett
   const text = service.exportTest("vitest");
   assert.match(text, /"virtualTime":1780272000000/);
   assert.match(text, /"latency":\{"order":\{"baseMs":0/);
+  assert.match(text, /^\/\/ The run was on the wall clock: this copy runs on a virtual clock from the run's start and moves it by the time between the steps\.$/m);
   assert.match(text, /service\.advance\(10\); \/\/ the time between the run's steps/);
-  assert.match(text, /service\.advance\(40000\); \/\/ the time between the run's steps\n {2}\/\/ 3\. GET \/api\/payment\/PAY-/);
+  // The gap that settled the payment is checked by the change it made, read from the log after the replay's last record before it.
+  const [, after] = /\/\/ 3\. GET \/api\/payment\/PAY-\S+\n {2}service\.advance\(40000\); \/\/ the time between the run's steps\n {2}expect\(changes\((\d+)\)\)\.toEqual\(\["(PAY-\S+) PENDING → SUCCESS"\]\);\n {2}reply = /.exec(text) ?? [];
+  assert.ok(after, text);
+  assert.deepEqual(service.logs(Number(after)).filter((r) => r.stage === "payment").map((r) => [r.paymentId, r.to]), [[paid(service), "SUCCESS"]]);
   assert.match(text, /expect\(reply\.body\.data\.status\)\.toBe\("SUCCESS"\);\n {2}service\.free\(\);/);
+  // A gap that changed nothing checks nothing more.
+  assert.doesNotMatch(text, /advance\(10\);[^\n]*\n {2}expect\(changes/);
   service.free();
+});
+
+/** The id of the payment `service`'s run paid. */
+const paid = (service) => JSON.parse(service.run().steps.find((step) => step.path === "/api/payment/pay").answer.body).data.paymentId;
+
+/** A run on a virtual clock with every kind of step: an order, a scenario, a forced failure, a challenge failed, a pending payment the clock settles. */
+function everyKindOfStep() {
+  const s = new Service({ seed: 13, failureRate: 0, virtualTime: Date.UTC(2026, 0, 1) });
+  const pay = (orderId, cardNumber) => s.request("POST", "/api/payment/pay", JSON.stringify({ orderId, amount: 9, paymentMethod: "CARD", cardNumber }), JSON_TYPE).body.data;
+  const order = () => s.request("POST", "/api/order/create", '{"userId":"u","price":9}', JSON_TYPE).body.data.orderId;
+  s.setScenario("insufficient-funds");
+  pay(order());
+  s.setScenario(null);
+  s.forceNext("failure", 1);
+  pay(order());
+  const challenged = pay(order(), "4000 0025 0000 3155");
+  s.completeChallenge(challenged.paymentId, "fail");
+  s.request("GET", `/api/payment/${challenged.paymentId}`);
+  const pending = pay(order(), PENDING_CARD);
+  s.advance(30_000);
+  return { s, challenged: challenged.paymentId, pending: pending.paymentId };
+}
+
+test("a clock move is checked by the payments' changes it made, read from the log after the replay's last record before it", () => {
+  const { s, pending } = everyKindOfStep();
+  const vitest = s.exportTest("vitest");
+  const [, after] = /^ {2}service\.advance\(30000\);\n {2}expect\(changes\((\d+)\)\)\.toEqual\(\["(?:PAY-\S+) PENDING → SUCCESS"\]\);$/m.exec(vitest) ?? [];
+  assert.ok(after, vitest);
+  assert.deepEqual(s.logs(Number(after)).filter((r) => r.stage === "payment").map((r) => `${r.paymentId} ${r.from} → ${r.to}`), [`${pending} PENDING → SUCCESS`]);
+  assert.match(vitest, /^ {2}const changes = \(after\) => service\.logs\(after\)\.filter\(\(r\) => r\.stage === "payment"\)/m);
+  assert.ok(s.exportTest("playwright").includes(`expect(changes(${after})).toEqual(["${pending} PENDING → SUCCESS"]);`));
+  assert.ok(s.exportTest("curl").includes(`changes ${after} '${pending} PENDING SUCCESS'`));
+  s.free();
+});
+
+test("a failed payment's failureCode is checked, in its answers and after completeChallenge, and a replay answering another is refused", () => {
+  const { s, challenged } = everyKindOfStep();
+  const vitest = s.exportTest("vitest");
+  assert.ok(vitest.includes(`expect(service.completeChallenge("${challenged}", "fail")).toMatchObject({"status":"FAILED","failureCode":"authentication_required"});`), vitest);
+  assert.match(vitest, new RegExp(`// \\d+\\. GET /api/payment/${challenged}\n(?: {2}(?:reply|expect).*\n)*? {2}expect\\(reply\\.body\\.data\\.failureCode\\)\\.toBe\\("authentication_required"\\);`));
+  const curl = s.exportTest("curl");
+  assert.match(curl, /^grep -qF '"failureCode":"authentication_required"' "\$out\/a" \|\| fail /m);
+  assert.match(curl, /^has '"failureCode":"authentication_required"'$/m);
+  const run = s.run();
+  const read = run.steps.find((step) => step.path === `/api/payment/${challenged}`);
+  read.answer.body = read.answer.body.replace("authentication_required", "card_declined");
+  assert.throws(() => exportTest(run, "vitest", undefined, (o) => new Service(o)), /its answer has failureCode "authentication_required" where the run had "card_declined"/);
+  s.free();
+});
+
+test("every step is numbered, the same in each format: a call on the service as much as a request, and curl's count is the last number", () => {
+  const { s, challenged } = everyKindOfStep();
+  const n = s.run().steps.length;
+  const numbers = (text, re) => [...text.matchAll(re)].map((m) => Number(m[1]));
+  const all = Array.from({ length: n }, (_, i) => i + 1);
+  for (const format of ["vitest", "playwright"]) assert.deepEqual(numbers(s.exportTest(format), /^ {2}\/\/ (\d+)\. /gm), all, format);
+  const vitest = s.exportTest("vitest");
+  assert.match(vitest, /^ {2}\/\/ 1\. setScenario\("insufficient-funds"\)\n {2}service\.setScenario\("insufficient-funds"\);$/m);
+  assert.match(vitest, /^ {2}\/\/ 4\. setScenario\(null\)$/m);
+  assert.match(vitest, /^ {2}\/\/ 5\. forceNext\("failure", 1\)$/m);
+  assert.ok(vitest.includes(`  // 10. completeChallenge("${challenged}", "fail")\n`), vitest);
+  assert.match(vitest, new RegExp(`^ {2}// ${n}\\. advance\\(30000\\)$`, "m"));
+  const curl = s.exportTest("curl");
+  const marks = [...curl.matchAll(/^step=(\d+) {4}# (\d+)\. /gm)];
+  assert.deepEqual(marks.map((m) => Number(m[1])), all);
+  assert.deepEqual(marks.map((m) => Number(m[2])), all);
+  assert.match(curl, /^step=5 {4}# 5\. forceNext\("failure", 1\)\nadmin -X POST "\$A\/force-next"/m);
+  assert.match(curl, new RegExp(`^echo "ok: ${n} steps answered as in the run"$`, "m"));
+  s.free();
+});
+
+test("each copy's header says which clock the run was on", () => {
+  const { s } = everyKindOfStep();
+  for (const format of ["vitest", "playwright", "curl"]) {
+    const text = s.exportTest(format);
+    assert.match(text, /^(?:\/\/|#) The run was on a virtual clock: this copy replays it on a virtual clock from the run's start\.$/m, format);
+    assert.doesNotMatch(text, /wall clock/, format);
+  }
+  s.free();
 });
 
 test("a run whose replay answers otherwise is refused, naming the step, rather than copied", () => {

@@ -1,9 +1,10 @@
 // service.exportTest("curl") run by bash against a real `orderpay serve`
 // on 127.0.0.1: the typical flow and the three failure stories of
 // tests/node/copy-stories.mjs each pass as copied, twice in the same
-// session (the script resets it), and a script whose expected answer is
-// changed fails, naming its step. GET /__orderpay/export-test answers a
-// bad format with a 400 and any other refusal with a 409.
+// session (the script resets it), and a script whose expected answer
+// (or what an admin call changed) is changed fails, naming its step. GET
+// /__orderpay/export-test answers a bad format with a 400 and any other
+// refusal with a 409.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -51,6 +52,24 @@ test("a curl copy whose expected answer is not the server's fails at that step, 
   const ran = runScript("changed", script, "copied-changed");
   assert.equal(ran.status, 1);
   assert.match(ran.stderr, new RegExp(`^step ${n}: expected the header x-orderpay-decline-code: card_declined`, "m"));
+});
+
+test("a curl copy's admin calls are checked too, each failure naming its own step: a clock move's changes, a challenge's failureCode", () => {
+  const pending = STORIES["outage-then-pending"](Service);
+  const settled = pending.exportTest("curl");
+  pending.free();
+  const [, n, line, id] = /^step=(\d+) {4}# \d+\. advance\(30000\)\nadmin -X POST "\$A\/advance" .*\n(changes \d+ '(PAY-\S+) PENDING SUCCESS')$/m.exec(settled) ?? [];
+  assert.ok(line, settled);
+  const unsettled = runScript("unsettled", settled.replace(line, line.replace("SUCCESS", "FAILED")), "copied-unsettled");
+  assert.equal(unsettled.status, 1);
+  assert.match(unsettled.stderr, new RegExp(`^step ${n}: expected the change ${id} PENDING → FAILED`, "m"));
+  const challenged = STORIES["challenge-abandoned"](Service);
+  const abandoned = challenged.exportTest("curl");
+  challenged.free();
+  const [, m] = /^step=(\d+) {4}# \d+\. completeChallenge\(/m.exec(abandoned) ?? [];
+  const failed = runScript("abandoned", abandoned.replace(`grep -qF '"failureCode":"authentication_required"' "$out/a"`, `grep -qF '"failureCode":"card_declined"' "$out/a"`), "copied-abandoned");
+  assert.equal(failed.status, 1);
+  assert.match(failed.stderr, new RegExp(`^step ${m}: expected the challenged payment's failureCode`, "m"));
 });
 
 test("GET /__orderpay/export-test gives a session's run as a script that passes, and names a bad format", async () => {
